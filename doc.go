@@ -1,0 +1,32 @@
+// Package paramkit is a library for structured parameters: operator and
+// chart parameters described by one nested, typed JSON Schema instead of a
+// flat list of strings.
+//
+// The work is split across packages:
+//
+//   - schema: parse and compile a schema (YAML or JSON), the KUDO
+//     vocabulary (trigger, immutable, oldName), a tree of nodes in source
+//     order with JSON-pointer lookup.
+//   - params: parameter values: schema-directed decoding, validation,
+//     defaulting, updates, immutability, feature gates.
+//   - convert: v1beta1 flat parameters to a schema, string unwrapping,
+//     oldName migration, version chains.
+//   - trigger: trigger inheritance checks and plan resolution.
+//   - lint: rule sets for schemas.
+//
+// A short example, validating values against a schema:
+//
+//	s, err := schema.Parse(schemaYAML)
+//	if err != nil { ... }              // schema.ErrorList, each with a pointer
+//	docs, err := params.DecodeStream(s, valuesYAML)
+//	for _, d := range docs {
+//		if err := params.Validate(s, d.Value); err != nil {
+//			for _, e := range err.(schema.ValidationErrors) {
+//				fmt.Println(e.Pointer, e.Message)
+//			}
+//		}
+//	}
+//
+// The paramctl command in examples/paramctl shows every piece at work; run
+// `go run ./examples/paramctl demo`.
+package paramkit

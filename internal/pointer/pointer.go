@@ -1,0 +1,131 @@
+// Package pointer implements RFC 6901 JSON pointers as paramkit uses them:
+// the root is "", tokens are escaped with ~0 and ~1.
+package pointer
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Escape escapes one reference token.
+func Escape(tok string) string {
+	if !strings.ContainsAny(tok, "~/") {
+		return tok
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+}
+
+// Unescape reverses Escape. It reports an error for a "~" not followed by 0 or 1.
+func Unescape(tok string) (string, error) {
+	if !strings.Contains(tok, "~") {
+		return tok, nil
+	}
+	var b strings.Builder
+	for i := 0; i < len(tok); i++ {
+		c := tok[i]
+		if c != '~' {
+			b.WriteByte(c)
+			continue
+		}
+		if i+1 >= len(tok) || (tok[i+1] != '0' && tok[i+1] != '1') {
+			return "", fmt.Errorf("invalid escape %q in token %q (use ~0 for ~ and ~1 for /)", tok[i:min(i+2, len(tok))], tok)
+		}
+		if tok[i+1] == '0' {
+			b.WriteByte('~')
+		} else {
+			b.WriteByte('/')
+		}
+		i++
+	}
+	return b.String(), nil
+}
+
+// Append returns p with one more token.
+func Append(p, tok string) string { return p + "/" + Escape(tok) }
+
+// AppendIndex returns p with one more array index token.
+func AppendIndex(p string, i int) string { return p + "/" + strconv.Itoa(i) }
+
+// Join builds a pointer from unescaped tokens.
+func Join(toks ...string) string {
+	var b strings.Builder
+	for _, t := range toks {
+		b.WriteByte('/')
+		b.WriteString(Escape(t))
+	}
+	return b.String()
+}
+
+// Split parses a pointer into unescaped tokens. "" is the root (no tokens).
+func Split(p string) ([]string, error) {
+	if p == "" {
+		return nil, nil
+	}
+	if p[0] != '/' {
+		return nil, fmt.Errorf("JSON pointer %q must start with \"/\"", p)
+	}
+	raw := strings.Split(p[1:], "/")
+	out := make([]string, len(raw))
+	for i, r := range raw {
+		t, err := Unescape(r)
+		if err != nil {
+			return nil, err
+		}
+		out[i] = t
+	}
+	return out, nil
+}
+
+// Index parses an array index token as RFC 6901 requires: digits, no
+// leading zeros, and less than n.
+func Index(tok string, n int) (int, error) {
+	if tok == "-" {
+		return 0, fmt.Errorf("index \"-\" (append) is not allowed here")
+	}
+	if tok == "" || (len(tok) > 1 && tok[0] == '0') {
+		return 0, fmt.Errorf("%q is not an array index", tok)
+	}
+	for _, c := range tok {
+		if c < '0' || c > '9' {
+			return 0, fmt.Errorf("%q is not an array index", tok)
+		}
+	}
+	i, err := strconv.Atoi(tok)
+	if err != nil || i >= n {
+		return 0, fmt.Errorf("index %s is out of range (array has %d items)", tok, n)
+	}
+	return i, nil
+}
+
+// Get returns the value at p inside v (maps and slices of plain Go data).
+func Get(v any, p string) (any, bool) {
+	toks, err := Split(p)
+	if err != nil {
+		return nil, false
+	}
+	for _, t := range toks {
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[t]
+			if !ok {
+				return nil, false
+			}
+			v = x
+		case []any:
+			i, err := Index(t, len(c))
+			if err != nil {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// HasPrefix reports whether p is prefix itself or lies below it.
+func HasPrefix(p, prefix string) bool {
+	return p == prefix || (strings.HasPrefix(p, prefix) && len(p) > len(prefix) && p[len(prefix)] == '/')
+}

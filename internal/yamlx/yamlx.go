@@ -1,0 +1,344 @@
+// Package yamlx reads YAML into paramkit's plain values without ever
+// guessing a type the caller did not allow: plain scalars are typed by a
+// Typer (the schema node they land on) or, without one, by the YAML 1.2
+// core schema with exact numbers. It also splits `---` streams and bounds
+// what hostile documents can cost (depth, alias expansion, duplicate keys).
+package yamlx
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/pointer"
+)
+
+// Limits for YAML input.
+const (
+	// MaxDepth bounds the nesting of collections.
+	MaxDepth = 1000
+	// MaxNodes bounds the values produced from one document, counting each
+	// expansion of an alias again, so that alias bombs stop early.
+	MaxNodes = 5_000_000
+)
+
+// Typer types plain scalars by where they land. A nil Typer means the YAML
+// 1.2 core schema everywhere.
+type Typer interface {
+	// Scalar returns the value for plain scalar text.
+	Scalar(text string) any
+	// Key returns the Typer for the value under an object key.
+	Key(k string) Typer
+	// Elem returns the Typer for the array element at index i.
+	Elem(i int) Typer
+}
+
+// Error is a YAML error with a location.
+type Error struct {
+	Line, Column int
+	Pointer      string
+	Msg          string
+}
+
+func (e *Error) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
+	}
+	return e.Msg
+}
+
+// ParseNode parses one YAML document into a node. An empty document gives
+// a nil node.
+func ParseNode(data []byte) (*yaml.Node, error) {
+	var n yaml.Node
+	dec := yaml.NewDecoder(bytes.NewReader(data))
+	if err := dec.Decode(&n); err != nil {
+		if err.Error() == "EOF" {
+			return nil, nil
+		}
+		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	var extra yaml.Node
+	if err := dec.Decode(&extra); err == nil {
+		return nil, &Error{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
+	}
+	if n.Kind == yaml.DocumentNode {
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return n.Content[0], nil
+	}
+	return &n, nil
+}
+
+// Core types plain scalar text by the YAML 1.2 core schema, keeping
+// numbers exact. Text JSON cannot hold as a number (.inf, .nan, out of
+// range) stays a string.
+func Core(s string) any {
+	switch s {
+	case "", "~", "null", "Null", "NULL":
+		return nil
+	case "true", "True", "TRUE":
+		return true
+	case "false", "False", "FALSE":
+		return false
+	}
+	if n, ok, err := number.ParseCore(s); ok && err == nil {
+		return n
+	}
+	return s
+}
+
+// ToValue converts a node to a plain value, typing plain scalars with t.
+func ToValue(n *yaml.Node, t Typer) (any, error) {
+	if n == nil {
+		return nil, nil
+	}
+	c := &converter{}
+	return c.conv(n, t, 0, "")
+}
+
+type converter struct{ count int }
+
+func (c *converter) errAt(n *yaml.Node, ptr, msg string) error {
+	return &Error{Line: n.Line, Column: n.Column, Pointer: ptr, Msg: msg}
+}
+
+func (c *converter) conv(n *yaml.Node, t Typer, depth int, ptr string) (any, error) {
+	c.count++
+	if c.count > MaxNodes {
+		return nil, c.errAt(n, ptr, fmt.Sprintf("document expands to more than %d values (alias bomb?)", MaxNodes))
+	}
+	if depth > MaxDepth {
+		return nil, c.errAt(n, ptr, fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+	}
+	switch n.Kind {
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.conv(n.Content[0], t, depth, ptr)
+	case yaml.AliasNode:
+		if n.Alias == nil {
+			return nil, c.errAt(n, ptr, "unknown alias")
+		}
+		return c.conv(n.Alias, t, depth+1, ptr)
+	case yaml.ScalarNode:
+		return c.scalar(n, t, ptr)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for i, e := range n.Content {
+			var et Typer
+			if t != nil {
+				et = t.Elem(i)
+			}
+			v, err := c.conv(e, et, depth+1, pointer.AppendIndex(ptr, i))
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		if err := c.mapping(n, t, depth, ptr, out, map[string]bool{}); err != nil {
+			return nil, err
+		}
+		return out, nil
+	}
+	return nil, c.errAt(n, ptr, "unsupported YAML node")
+}
+
+// mapping fills out from n; merged marks keys that came from a merge key
+// (<<) and may be overridden by explicit keys.
+func (c *converter) mapping(n *yaml.Node, t Typer, depth int, ptr string, out map[string]any, merged map[string]bool) error {
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		kn, vn := n.Content[i], n.Content[i+1]
+		if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
+			if err := c.merge(vn, t, depth, ptr, out, merged); err != nil {
+				return err
+			}
+			continue
+		}
+		if kn.Kind != yaml.ScalarNode {
+			return c.errAt(kn, ptr, "mapping keys must be strings")
+		}
+		k := kn.Value
+		if _, dup := out[k]; dup && !merged[k] {
+			return c.errAt(kn, pointer.Append(ptr, k), fmt.Sprintf("duplicate key %q", k))
+		}
+		delete(merged, k)
+		var kt Typer
+		if t != nil {
+			kt = t.Key(k)
+		}
+		v, err := c.conv(vn, kt, depth+1, pointer.Append(ptr, k))
+		if err != nil {
+			return err
+		}
+		out[k] = v
+	}
+	return nil
+}
+
+func (c *converter) merge(vn *yaml.Node, t Typer, depth int, ptr string, out map[string]any, merged map[string]bool) error {
+	for vn.Kind == yaml.AliasNode && vn.Alias != nil {
+		vn = vn.Alias
+	}
+	switch vn.Kind {
+	case yaml.MappingNode:
+		tmp := map[string]any{}
+		if err := c.mapping(vn, t, depth, ptr, tmp, map[string]bool{}); err != nil {
+			return err
+		}
+		for k, v := range tmp {
+			if _, ok := out[k]; !ok {
+				out[k] = v
+				merged[k] = true
+			}
+		}
+		return nil
+	case yaml.SequenceNode:
+		for _, e := range vn.Content {
+			if err := c.merge(e, t, depth, ptr, out, merged); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+	return c.errAt(vn, ptr, "a merge key (<<) needs a mapping or a list of mappings")
+}
+
+func (c *converter) scalar(n *yaml.Node, t Typer, ptr string) (any, error) {
+	if explicitTag(n) {
+		switch n.Tag {
+		case "!!str":
+			return n.Value, nil
+		case "!!null":
+			return nil, nil
+		case "!!bool":
+			if b, ok := Core(n.Value).(bool); ok {
+				return b, nil
+			}
+			return nil, c.errAt(n, ptr, fmt.Sprintf("%q is not a boolean", n.Value))
+		case "!!int", "!!float":
+			num, ok, err := number.ParseCore(n.Value)
+			if err != nil {
+				return nil, c.errAt(n, ptr, err.Error())
+			}
+			if !ok {
+				return nil, c.errAt(n, ptr, fmt.Sprintf("%q is not a number", n.Value))
+			}
+			return num, nil
+		}
+		return nil, c.errAt(n, ptr, fmt.Sprintf("unsupported YAML tag %s", n.Tag))
+	}
+	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		return n.Value, nil // quoted or block scalar: always a string
+	}
+	if t != nil {
+		v := t.Scalar(n.Value)
+		if num, ok := v.(json.Number); ok {
+			if err := number.Check(num); err != nil {
+				return nil, c.errAt(n, ptr, err.Error())
+			}
+		}
+		return v, nil
+	}
+	return Core(n.Value), nil
+}
+
+// explicitTag reports whether the author wrote the tag (!!str x).
+func explicitTag(n *yaml.Node) bool { return n.Style&yaml.TaggedStyle != 0 }
+
+// SplitDocuments splits a `---` stream into the text of each document.
+// Documents holding nothing but blanks and comments are left out.
+func SplitDocuments(data []byte) [][]byte {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var docs [][]byte
+	var cur []byte
+	flush := func() {
+		if !blank(cur) {
+			docs = append(docs, cur)
+		}
+		cur = nil
+	}
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		trimmed := bytes.TrimRight(line, "\r\n")
+		switch {
+		case bytes.Equal(trimmed, []byte("---")):
+			flush()
+			continue
+		case bytes.HasPrefix(trimmed, []byte("--- ")) || bytes.HasPrefix(trimmed, []byte("---\t")):
+			flush()
+			cur = append(cur, line[4:]...)
+			continue
+		case bytes.Equal(bytes.TrimRight(trimmed, " \t"), []byte("...")):
+			flush()
+			continue
+		}
+		cur = append(cur, line...)
+	}
+	flush()
+	return docs
+}
+
+func blank(b []byte) bool {
+	for _, line := range bytes.Split(b, []byte("\n")) {
+		l := bytes.TrimSpace(line)
+		if len(l) > 0 && l[0] != '#' {
+			return false
+		}
+	}
+	return true
+}
+
+// KeyOrder records the source order of every mapping's keys, keyed by the
+// JSON pointer of the mapping. Aliased mappings are recorded where they
+// are used, within the same budget as ToValue.
+func KeyOrder(n *yaml.Node) map[string][]string {
+	out := map[string][]string{}
+	count := 0
+	var walk func(n *yaml.Node, ptr string, depth int)
+	walk = func(n *yaml.Node, ptr string, depth int) {
+		count++
+		if n == nil || count > MaxNodes || depth > MaxDepth {
+			return
+		}
+		switch n.Kind {
+		case yaml.DocumentNode:
+			if len(n.Content) > 0 {
+				walk(n.Content[0], ptr, depth)
+			}
+		case yaml.AliasNode:
+			walk(n.Alias, ptr, depth+1)
+		case yaml.SequenceNode:
+			for i, e := range n.Content {
+				walk(e, pointer.AppendIndex(ptr, i), depth+1)
+			}
+		case yaml.MappingNode:
+			keys := make([]string, 0, len(n.Content)/2)
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				k := n.Content[i]
+				if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+					continue
+				}
+				keys = append(keys, k.Value)
+				walk(n.Content[i+1], pointer.Append(ptr, k.Value), depth+1)
+			}
+			out[ptr] = keys
+		}
+	}
+	walk(n, "", 0)
+	return out
+}

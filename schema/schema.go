@@ -1,0 +1,307 @@
+// Package schema reads a parameter schema (JSON Schema draft-07, 2019-09 or
+// 2020-12, written as YAML or JSON), compiles it once for validation, and
+// exposes it as a tree of Nodes in source order that the other paramkit
+// packages walk. It knows the KUDO vocabulary (trigger, immutable,
+// oldName) and refuses every $ref that would leave the document.
+//
+// A *Schema is immutable after Parse and safe for concurrent use.
+package schema
+
+import (
+	"bytes"
+	_ "embed"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/yamlx"
+)
+
+// Dialect is a JSON Schema draft.
+type Dialect string
+
+// The dialects paramkit reads. Absent $schema means Draft2020.
+const (
+	Draft7    Dialect = "http://json-schema.org/draft-07/schema#"
+	Draft2019 Dialect = "https://json-schema.org/draft/2019-09/schema"
+	Draft2020 Dialect = "https://json-schema.org/draft/2020-12/schema"
+)
+
+// baseURL is where the document lives for the engine; nothing is ever
+// loaded from it.
+const baseURL = "mem:///schema.json"
+
+//go:embed kudo-meta.json
+var kudoMetaJSON []byte
+
+var kudoMeta = func() *jsonschema.Schema {
+	c := jsonschema.NewCompiler()
+	c.LoadURL = refuseLoad
+	if err := c.AddResource("https://paramkit.dev/meta/kudo", bytes.NewReader(kudoMetaJSON)); err != nil {
+		panic(err)
+	}
+	return c.MustCompile("https://paramkit.dev/meta/kudo")
+}()
+
+// ErrRefused is wrapped by the error for a $ref that would leave the document.
+var ErrRefused = errors.New("refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read")
+
+func refuseLoad(url string) (io.ReadCloser, error) {
+	return nil, fmt.Errorf("%w (%s)", ErrRefused, url)
+}
+
+// Schema is a parsed and compiled parameter schema.
+type Schema struct {
+	doc      any
+	dialect  Dialect
+	compiled *jsonschema.Schema
+	root     *Node
+	nodes    map[string]*Node
+}
+
+// Parse reads a schema from YAML or JSON bytes. Extra root keys that KUDO
+// files carry (apiVersion, kind) are accepted. The error, if any, is an
+// ErrorList naming every place that is wrong.
+func Parse(data []byte) (*Schema, error) {
+	doc, order, err := decodeDocument(data)
+	if err != nil {
+		return nil, err
+	}
+	return build(doc, order)
+}
+
+// ParseFile reads a schema from a file.
+func ParseFile(path string) (*Schema, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	return Parse(data)
+}
+
+// FromValue builds a schema from an already decoded document (plain Go
+// values with json.Number numbers). Property order is taken as sorted
+// unless order gives it.
+func FromValue(doc any) (*Schema, error) {
+	return build(doc, nil)
+}
+
+// decodeDocument reads the bytes into plain values and the source order of
+// every mapping's keys, keyed by JSON pointer.
+func decodeDocument(data []byte) (any, map[string][]string, error) {
+	node, err := yamlx.ParseNode(data)
+	if err != nil {
+		var ye *yamlx.Error
+		if errors.As(err, &ye) {
+			return nil, nil, ErrorList{{Line: ye.Line, Message: ye.Msg}}
+		}
+		return nil, nil, ErrorList{{Message: err.Error()}}
+	}
+	if node == nil {
+		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
+	}
+	var doc any
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		// A JSON document means exactly what it says.
+		if v, jerr := jsonx.Decode(trimmed); jerr == nil {
+			doc = v
+		} else {
+			var le *jsonx.LimitError
+			if errors.As(jerr, &le) {
+				return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
+			}
+		}
+	}
+	if doc == nil {
+		doc, err = yamlx.ToValue(node, nil)
+		if err != nil {
+			var ye *yamlx.Error
+			if errors.As(err, &ye) {
+				return nil, nil, ErrorList{{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}}
+			}
+			return nil, nil, ErrorList{{Message: err.Error()}}
+		}
+	}
+	return doc, yamlx.KeyOrder(node), nil
+}
+
+func build(doc any, order map[string][]string) (*Schema, error) {
+	s := &Schema{doc: doc, nodes: map[string]*Node{}}
+	var errs ErrorList
+	draft := jsonschema.Draft2020
+	s.dialect = Draft2020
+	if m, ok := doc.(map[string]any); ok {
+		if v, present := m["$schema"]; present {
+			str, _ := v.(string)
+			d, dj := dialectOf(str)
+			if d == "" {
+				return nil, ErrorList{{Pointer: "/$schema", Message: fmt.Sprintf("unknown dialect %q: use draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}
+			}
+			s.dialect, draft = d, dj
+		}
+	} else if _, ok := doc.(bool); !ok {
+		return nil, ErrorList{{Message: fmt.Sprintf("a schema must be an object or a boolean, not %s", typeName(doc))}}
+	}
+
+	// The engine: one compiler per schema, nothing loaded from outside.
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, ErrorList{{Message: err.Error()}}
+	}
+	c := jsonschema.NewCompiler()
+	c.Draft = draft
+	c.LoadURL = refuseLoad
+	c.RegisterExtension("kudo", kudoMeta, kudoExt{})
+	if err := c.AddResource(baseURL, bytes.NewReader(raw)); err != nil {
+		return nil, ErrorList{{Message: err.Error()}}
+	}
+	compiled, cerr := c.Compile(baseURL)
+	s.compiled = compiled
+
+	// The tree, tolerant of whatever the engine refused, so that every
+	// problem is reported at once.
+	b := &treeBuilder{s: s, order: order, draft: s.dialect}
+	s.root = b.build(doc)
+	errs = append(errs, b.errs...)
+	if cerr != nil {
+		if errors.Is(cerr, ErrRefused) && len(b.refErrs) > 0 {
+			// The tree knows where each refused $ref stands.
+			errs = append(errs, b.refErrs...)
+		} else {
+			errs = append(errs, compileErrors(cerr)...)
+		}
+	}
+	if len(errs) > 0 {
+		return nil, dedupe(errs)
+	}
+	return s, nil
+}
+
+func dialectOf(u string) (Dialect, *jsonschema.Draft) {
+	norm := strings.TrimSuffix(strings.TrimSuffix(u, "#"), "/")
+	norm = strings.TrimPrefix(strings.TrimPrefix(norm, "https://"), "http://")
+	switch norm {
+	case "json-schema.org/draft-07/schema":
+		return Draft7, jsonschema.Draft7
+	case "json-schema.org/draft/2019-09/schema":
+		return Draft2019, jsonschema.Draft2019
+	case "json-schema.org/draft/2020-12/schema", "json-schema.org/schema":
+		return Draft2020, jsonschema.Draft2020
+	}
+	return "", nil
+}
+
+// compileErrors turns the engine's compile error into located errors.
+func compileErrors(err error) ErrorList {
+	var se *jsonschema.SchemaError
+	if errors.As(err, &se) {
+		var ve *jsonschema.ValidationError
+		if errors.As(se.Err, &ve) {
+			// One message per place: the first leaf is the most direct
+			// (the others explain alternative forms of the meta-schema).
+			var out ErrorList
+			seen := map[string]bool{}
+			for _, leaf := range leaves(ve) {
+				if seen[leaf.InstanceLocation] {
+					continue
+				}
+				seen[leaf.InstanceLocation] = true
+				out = append(out, &Error{Pointer: leaf.InstanceLocation, Message: "invalid keyword value: " + strings.ReplaceAll(leaf.Message, "'", "\"")})
+			}
+			return out
+		}
+		return ErrorList{{Pointer: pointerOf(se.SchemaURL), Message: cleanEngineMsg(se.Err.Error())}}
+	}
+	msg := err.Error()
+	if errors.Is(err, ErrRefused) {
+		msg = cleanEngineMsg(msg)
+	}
+	return ErrorList{{Message: msg}}
+}
+
+func pointerOf(url string) string {
+	if i := strings.IndexByte(url, '#'); i >= 0 {
+		return url[i+1:]
+	}
+	return ""
+}
+
+func cleanEngineMsg(s string) string {
+	return strings.ReplaceAll(s, baseURL, "schema")
+}
+
+func dedupe(l ErrorList) ErrorList {
+	seen := map[string]bool{}
+	var out ErrorList
+	for _, e := range l {
+		k := e.Pointer + "\x00" + e.Message
+		if !seen[k] {
+			seen[k] = true
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// kudoExt registers the KUDO keywords with the engine. They are
+// annotations: the meta-schema checks their values; they never fail an
+// instance.
+type kudoExt struct{}
+
+func (kudoExt) Compile(jsonschema.CompilerContext, map[string]any) (jsonschema.ExtSchema, error) {
+	return nil, nil
+}
+
+// Dialect returns the schema's dialect.
+func (s *Schema) Dialect() Dialect { return s.dialect }
+
+// Root returns the root node.
+func (s *Schema) Root() *Node { return s.root }
+
+// Document returns the schema document as plain values. It is shared: do
+// not modify it.
+func (s *Schema) Document() any { return s.doc }
+
+// NodeAt returns the node at a JSON pointer into the schema document, or nil.
+func (s *Schema) NodeAt(schemaPointer string) *Node { return s.nodes[schemaPointer] }
+
+// Walk visits every node of the tree reachable through properties and the
+// other subschema keywords, parents before children, in source order. It
+// stops descending below a node when fn returns false. $ref targets are
+// visited where they are defined, not at each use.
+func (s *Schema) Walk(fn func(*Node) bool) {
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n == nil || !fn(n) {
+			return
+		}
+		for _, c := range n.Subschemas() {
+			walk(c)
+		}
+	}
+	walk(s.root)
+}
+
+func typeName(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case []any:
+		return "an array"
+	case map[string]any:
+		return "an object"
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,0 +1,212 @@
+// Package encode writes plain values as JSON or YAML, keeping numbers
+// exact and putting object keys in the order an Orderer gives.
+package encode
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strconv"
+
+	yaml "go.yaml.in/yaml/v3"
+)
+
+// Orderer orders object keys; it mirrors the value's shape.
+type Orderer interface {
+	// Order returns keys (given sorted) in the order to write them.
+	Order(keys []string) []string
+	// Key returns the Orderer for the value under key k.
+	Key(k string) Orderer
+	// Elem returns the Orderer for array element i.
+	Elem(i int) Orderer
+}
+
+func sortedKeys(m map[string]any, o Orderer) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	if o != nil {
+		ks = o.Order(ks)
+	}
+	return ks
+}
+
+// JSON writes v as JSON; indent "" gives the compact form.
+func JSON(v any, o Orderer, indent string) []byte {
+	var b bytes.Buffer
+	writeJSON(&b, v, o, indent, 0)
+	return b.Bytes()
+}
+
+func writeJSON(b *bytes.Buffer, v any, o Orderer, indent string, depth int) {
+	nl := func(d int) {
+		if indent == "" {
+			return
+		}
+		b.WriteByte('\n')
+		for i := 0; i < d; i++ {
+			b.WriteString(indent)
+		}
+	}
+	switch t := v.(type) {
+	case nil:
+		b.WriteString("null")
+	case bool:
+		b.WriteString(strconv.FormatBool(t))
+	case json.Number:
+		b.WriteString(string(t))
+	case string:
+		writeString(b, t)
+	case []any:
+		if len(t) == 0 {
+			b.WriteString("[]")
+			return
+		}
+		b.WriteByte('[')
+		for i, e := range t {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			nl(depth + 1)
+			var eo Orderer
+			if o != nil {
+				eo = o.Elem(i)
+			}
+			writeJSON(b, e, eo, indent, depth+1)
+		}
+		nl(depth)
+		b.WriteByte(']')
+	case map[string]any:
+		if len(t) == 0 {
+			b.WriteString("{}")
+			return
+		}
+		b.WriteByte('{')
+		for i, k := range sortedKeys(t, o) {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			nl(depth + 1)
+			writeString(b, k)
+			b.WriteByte(':')
+			if indent != "" {
+				b.WriteByte(' ')
+			}
+			var ko Orderer
+			if o != nil {
+				ko = o.Key(k)
+			}
+			writeJSON(b, t[k], ko, indent, depth+1)
+		}
+		nl(depth)
+		b.WriteByte('}')
+	default:
+		raw, err := json.Marshal(t)
+		if err != nil {
+			b.WriteString("null")
+			return
+		}
+		b.Write(raw)
+	}
+}
+
+func writeString(b *bytes.Buffer, s string) {
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s)
+	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// YAMLNode builds a YAML node for v.
+func YAMLNode(v any, o Orderer) *yaml.Node {
+	switch t := v.(type) {
+	case nil:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
+	case bool:
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}
+	case json.Number:
+		tag := "!!int"
+		if bytes.ContainsAny([]byte(t), ".eE") {
+			tag = "!!float"
+		}
+		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(t)}
+	case string:
+		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t}
+		if needsQuotes(t) {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		return n
+	case []any:
+		n := &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq"}
+		for i, e := range t {
+			var eo Orderer
+			if o != nil {
+				eo = o.Elem(i)
+			}
+			n.Content = append(n.Content, YAMLNode(e, eo))
+		}
+		if len(t) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		return n
+	case map[string]any:
+		n := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+		for _, k := range sortedKeys(t, o) {
+			var ko Orderer
+			if o != nil {
+				ko = o.Key(k)
+			}
+			kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}
+			if needsQuotes(k) {
+				kn.Style = yaml.DoubleQuotedStyle
+			}
+			n.Content = append(n.Content, kn, YAMLNode(t[k], ko))
+		}
+		if len(t) == 0 {
+			n.Style = yaml.FlowStyle
+		}
+		return n
+	}
+	raw, _ := json.Marshal(v)
+	return &yaml.Node{Kind: yaml.ScalarNode, Value: string(raw)}
+}
+
+// needsQuotes is true for strings a YAML 1.1 or 1.2 reader would take for
+// something else (yes, on, 007, 1.10, 0x1F, null, ...).
+func needsQuotes(s string) bool {
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte(s), &n); err != nil || len(n.Content) != 1 {
+		return true
+	}
+	c := n.Content[0]
+	if c.Kind != yaml.ScalarNode || c.Tag != "!!str" || c.Value != s || c.Style != 0 {
+		return true
+	}
+	switch s {
+	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<":
+		return true
+	}
+	// anything digit-like (1_000, 0b101, 1:20) reads as a number in YAML 1.1
+	for _, r := range s {
+		if (r < '0' || r > '9') && r != '_' && r != ':' && r != '.' && r != '-' && r != '+' && r != 'b' && r != 'o' && r != 'x' && r != 'e' && r != 'E' {
+			return false
+		}
+	}
+	return true
+}
+
+// YAML writes v as a YAML document.
+func YAML(v any, o Orderer) ([]byte, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(2)
+	if err := enc.Encode(YAMLNode(v, o)); err != nil {
+		return nil, err
+	}
+	if err := enc.Close(); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

@@ -1,0 +1,162 @@
+// Package value holds helpers over paramkit's plain values: map[string]any,
+// []any, string, bool, nil and json.Number.
+package value
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+
+	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/pointer"
+)
+
+// DeepCopy copies maps and slices; scalars are immutable and shared.
+func DeepCopy(v any) any {
+	switch t := v.(type) {
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = DeepCopy(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, x := range t {
+			a[i] = DeepCopy(x)
+		}
+		return a
+	}
+	return v
+}
+
+// Equal compares two values; numbers compare by value (1.0 equals 1).
+func Equal(a, b any) bool {
+	switch x := a.(type) {
+	case map[string]any:
+		y, ok := b.(map[string]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for k, xv := range x {
+			yv, ok := y[k]
+			if !ok || !Equal(xv, yv) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		y, ok := b.([]any)
+		if !ok || len(x) != len(y) {
+			return false
+		}
+		for i := range x {
+			if !Equal(x[i], y[i]) {
+				return false
+			}
+		}
+		return true
+	case json.Number:
+		y, ok := b.(json.Number)
+		return ok && number.Equal(x, y)
+	case nil:
+		return b == nil
+	case string:
+		y, ok := b.(string)
+		return ok && x == y
+	case bool:
+		y, ok := b.(bool)
+		return ok && x == y
+	}
+	return false
+}
+
+// Diff returns the highest pointers under which a and b differ, sorted.
+// Equal values give an empty (non-nil) list.
+func Diff(a, b any) []string {
+	out := []string{}
+	diff(a, b, "", &out)
+	sort.Strings(out)
+	return out
+}
+
+func diff(a, b any, ptr string, out *[]string) {
+	am, aok := a.(map[string]any)
+	bm, bok := b.(map[string]any)
+	if aok && bok {
+		for k, av := range am {
+			if bv, ok := bm[k]; ok {
+				diff(av, bv, pointer.Append(ptr, k), out)
+			} else {
+				*out = append(*out, pointer.Append(ptr, k))
+			}
+		}
+		for k := range bm {
+			if _, ok := am[k]; !ok {
+				*out = append(*out, pointer.Append(ptr, k))
+			}
+		}
+		return
+	}
+	aa, aok := a.([]any)
+	ba, bok := b.([]any)
+	if aok && bok && len(aa) == len(ba) {
+		for i := range aa {
+			diff(aa[i], ba[i], pointer.AppendIndex(ptr, i), out)
+		}
+		return
+	}
+	if !Equal(a, b) {
+		*out = append(*out, ptr)
+	}
+}
+
+// CheckNumbers reports the first number outside the supported range.
+func CheckNumbers(v any) error {
+	return checkNumbers(v, "")
+}
+
+func checkNumbers(v any, ptr string) error {
+	switch t := v.(type) {
+	case json.Number:
+		if err := number.Check(t); err != nil {
+			return fmt.Errorf("%s: %w", ptr, err)
+		}
+	case map[string]any:
+		for k, x := range t {
+			if err := checkNumbers(x, ptr+"/"+pointer.Escape(k)); err != nil {
+				return err
+			}
+		}
+	case []any:
+		for i, x := range t {
+			if err := checkNumbers(x, pointer.AppendIndex(ptr, i)); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// TypeName names the JSON type of a plain value ("integer" for an
+// integral number).
+func TypeName(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if number.IsInteger(t) {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
+}

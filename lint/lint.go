@@ -1,0 +1,93 @@
+// Package lint checks parameter schemas against published rules. Each rule
+// is a value with an id, the set it belongs to, a one-line doc, a severity
+// and a run function over the schema; rule sets are plain lists, so
+// callers can add their own rules and sets.
+package lint
+
+import (
+	"sort"
+
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Severity of a finding: error for MUST/MUST NOT, warning for SHOULD, info
+// for advice.
+type Severity string
+
+// The severities.
+const (
+	Error   Severity = "error"
+	Warning Severity = "warning"
+	Info    Severity = "info"
+)
+
+// Finding is one problem a rule found.
+type Finding struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+	// Pointer is an RFC 6901 pointer into the schema document that
+	// resolves there ("" is the root).
+	Pointer string `json:"pointer"`
+	// Message says what to change.
+	Message string `json:"message"`
+}
+
+// Rule is one check.
+type Rule struct {
+	// ID is unique across sets; cluster-app ids start with the RFC's
+	// requirement id (R5, R5-title-case).
+	ID string
+	// Set is the name of the rule set the rule belongs to.
+	Set string
+	// Doc is one line saying what the rule checks (and, where a
+	// requirement cannot be checked by a program, says so).
+	Doc string
+	// Severity of the rule's findings unless the finding says otherwise.
+	Severity Severity
+	// Run reports findings through the pass.
+	Run func(p *Pass)
+}
+
+// Set is a named list of rules.
+type Set struct {
+	Name  string
+	Doc   string
+	Rules []*Rule
+}
+
+// Finding order: by pointer, then rule id, then message, so output is stable.
+func sortFindings(fs []Finding) {
+	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].Pointer != fs[j].Pointer {
+			return fs[i].Pointer < fs[j].Pointer
+		}
+		if fs[i].Rule != fs[j].Rule {
+			return fs[i].Rule < fs[j].Rule
+		}
+		return fs[i].Message < fs[j].Message
+	})
+}
+
+// Pass is what a rule's Run sees: the schema and a way to report.
+type Pass struct {
+	// Schema is the compiled schema; nil when the document does not
+	// compile (rules then work on Doc alone).
+	Schema *schema.Schema
+	// Doc is the schema document as plain values.
+	Doc any
+	// Rule is the rule being run.
+	Rule *Rule
+
+	findings *[]Finding
+}
+
+// Report records a finding at a pointer into the schema document with the
+// rule's severity.
+func (p *Pass) Report(pointer, message string) {
+	p.ReportSeverity(p.Rule.Severity, pointer, message)
+}
+
+// ReportSeverity records a finding with an explicit severity.
+func (p *Pass) ReportSeverity(sev Severity, pointer, message string) {
+	*p.findings = append(*p.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: pointer, Message: message})
+}

@@ -1,0 +1,189 @@
+// Package params works on parameter values: plain Go data
+// (map[string]any, []any, string, bool, nil and json.Number for every
+// number) decoded with a schema in hand, validated, defaulted, updated and
+// encoded back without a number ever passing through float64.
+package params
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Document is one decoded document of a stream.
+type Document struct {
+	// Index is the document's position in the stream, from 0.
+	Index int
+	// Value is the decoded value.
+	Value any
+	// JSON is true when the document was JSON text (which means exactly
+	// what it says) rather than YAML (whose plain scalars take their type
+	// from the schema).
+	JSON bool
+}
+
+// DecodeError is input that cannot be read as YAML or JSON at all.
+type DecodeError struct {
+	Document int    // index in the stream
+	Line     int    // 1-based, when known
+	Pointer  string // where in the value, when known
+	Message  string
+}
+
+func (e *DecodeError) Error() string {
+	var b strings.Builder
+	if e.Document > 0 {
+		fmt.Fprintf(&b, "doc %d: ", e.Document)
+	}
+	switch {
+	case e.Pointer != "":
+		fmt.Fprintf(&b, "%s: ", e.Pointer)
+	case e.Line > 0:
+		fmt.Fprintf(&b, "line %d: ", e.Line)
+	}
+	b.WriteString(e.Message)
+	return b.String()
+}
+
+// Decode reads exactly one YAML or JSON document, typed by the schema (s
+// may be nil: YAML 1.2 core rules then apply).
+func Decode(s *schema.Schema, data []byte) (any, error) {
+	docs, err := DecodeStream(s, data)
+	if err != nil {
+		return nil, err
+	}
+	switch len(docs) {
+	case 0:
+		return nil, &DecodeError{Message: "the input holds no document"}
+	case 1:
+		return docs[0].Value, nil
+	}
+	return nil, &DecodeError{Document: 1, Message: "more than one document where one was expected"}
+}
+
+// DecodeStream reads a `---`-separated stream. Each document that parses
+// as JSON means exactly what it says; the others are YAML whose plain
+// scalars take their type from the schema node they land on.
+func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		// Fast path: one JSON document, the common case for webhooks and APIs.
+		if v, err := jsonx.Decode(t); err == nil {
+			return []Document{{Value: v, JSON: true}}, nil
+		}
+	}
+	parts := yamlx.SplitDocuments(data)
+	out := make([]Document, 0, len(parts))
+	for i, part := range parts {
+		v, isJSON, err := decodeOne(s, part)
+		if err != nil {
+			var de *DecodeError
+			if errors.As(err, &de) {
+				de.Document = i
+			}
+			return nil, err
+		}
+		out = append(out, Document{Index: i, Value: v, JSON: isJSON})
+	}
+	return out, nil
+}
+
+func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 {
+		v, err := jsonx.Decode(t)
+		if err == nil {
+			return v, true, nil
+		}
+		var le *jsonx.LimitError
+		if errors.As(err, &le) {
+			return nil, true, &DecodeError{Pointer: le.Pointer, Message: le.Msg}
+		}
+	}
+	node, err := yamlx.ParseNode(data)
+	if err != nil {
+		return nil, false, yamlError(err)
+	}
+	var t yamlx.Typer
+	if s != nil {
+		t = typerFor(s.Root())
+	}
+	v, err := yamlx.ToValue(node, t)
+	if err != nil {
+		return nil, false, yamlError(err)
+	}
+	return v, false, nil
+}
+
+func yamlError(err error) error {
+	var ye *yamlx.Error
+	if errors.As(err, &ye) {
+		return &DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+	}
+	return &DecodeError{Message: err.Error()}
+}
+
+// nodeTyper types YAML plain scalars by the schema node they land on.
+type nodeTyper struct{ n *schema.Node }
+
+func typerFor(n *schema.Node) yamlx.Typer {
+	if n == nil {
+		return nil
+	}
+	return nodeTyper{n}
+}
+
+func (t nodeTyper) Scalar(text string) any { return typeScalar(t.n, text) }
+func (t nodeTyper) Key(k string) yamlx.Typer {
+	return typerFor(t.n.Child(k))
+}
+func (t nodeTyper) Elem(i int) yamlx.Typer { return typerFor(t.n.Elem(i)) }
+
+// typeScalar gives scalar text the type its node asks for: the YAML 1.2
+// core reading when the node allows that type, else the text itself when
+// the node allows strings, else the core reading (which validation then
+// reports).
+func typeScalar(n *schema.Node, text string) any {
+	core := yamlx.Core(text)
+	if n == nil {
+		return core
+	}
+	types := n.Types()
+	if types == nil {
+		return core
+	}
+	if allowsValue(n, core) {
+		return core
+	}
+	if n.Allows("string") {
+		return text
+	}
+	return core
+}
+
+func allowsValue(n *schema.Node, v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return n.Allows("null")
+	case bool:
+		return n.Allows("boolean")
+	case string:
+		return n.Allows("string")
+	case json.Number:
+		if n.Allows("number") {
+			return true
+		}
+		return n.Allows("integer") && isIntegerText(x)
+	}
+	return false
+}
+
+// isIntegerText: text a person would call an integer; 1.0 on an integer
+// node is kept as written and validation judges it.
+func isIntegerText(n json.Number) bool {
+	return !strings.ContainsAny(string(n), ".eE")
+}

@@ -1,0 +1,168 @@
+package params
+
+import (
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// DefaultOption changes how Default works.
+type DefaultOption func(*defaulter)
+
+// Structural makes Default behave as a kube-apiserver defaults a CRD
+// object: no missing parent object is created, and a null given for a
+// property that is not nullable is dropped (then defaulted if it has a
+// default). Without it, a missing parent object is created when something
+// below it gets a default and every required property in it is then
+// present, so templates can read .Params.backup.enabled.
+func Structural() DefaultOption { return func(d *defaulter) { d.structural = true } }
+
+type defaulter struct {
+	structural bool
+	building   map[*schema.Node]bool // guards materialising recursive schemas
+}
+
+// Default fills missing properties from their schema's `default`, through
+// nested objects, array items and additionalProperties / patternProperties
+// values. A given value is never overwritten and a given null stays
+// (except in the Structural mode). Defaults are themselves defaulted below.
+//
+// Default changes maps and slices of v in place and returns the result
+// (which differs from v only when v is nil and the root has a default).
+func Default(s *schema.Schema, v any, opts ...DefaultOption) any {
+	d := &defaulter{building: map[*schema.Node]bool{}}
+	for _, o := range opts {
+		o(d)
+	}
+	root := s.Root()
+	if v == nil {
+		if def, ok := defaultOf(root); ok {
+			v = value.DeepCopy(def)
+		}
+	}
+	return d.apply(root, v)
+}
+
+func (d *defaulter) apply(n *schema.Node, v any) any {
+	if n == nil {
+		return v
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		d.object(n, t)
+	case []any:
+		for i := range t {
+			t[i] = d.apply(n.Elem(i), t[i])
+		}
+	}
+	return v
+}
+
+func (d *defaulter) object(n *schema.Node, m map[string]any) {
+	var declared map[string]bool
+	for _, sc := range n.Scope() {
+		for _, p := range sc.Properties {
+			if declared == nil {
+				declared = map[string]bool{}
+			}
+			if declared[p.Name] {
+				continue
+			}
+			declared[p.Name] = true
+			cur, present := m[p.Name]
+			if present && cur == nil && d.structural && !nullable(p) {
+				delete(m, p.Name)
+				present = false
+			}
+			if present {
+				m[p.Name] = d.apply(p, cur)
+				continue
+			}
+			if def, ok := defaultOf(p); ok {
+				m[p.Name] = d.apply(p, value.DeepCopy(def))
+				continue
+			}
+			if !d.structural {
+				if obj := d.materialize(p); obj != nil {
+					m[p.Name] = obj
+				}
+			}
+		}
+	}
+	// Values under patternProperties and additionalProperties.
+	for k, x := range m {
+		if declared[k] {
+			continue
+		}
+		if c := n.Child(k); c != nil {
+			if x == nil && d.structural && !nullable(c) {
+				if def, ok := defaultOf(c); ok {
+					m[k] = d.apply(c, value.DeepCopy(def))
+				} else {
+					delete(m, k)
+				}
+				continue
+			}
+			m[k] = d.apply(c, x)
+		}
+	}
+}
+
+// materialize builds a missing object when something below it has a
+// default and every required property in it then exists; nil otherwise.
+func (d *defaulter) materialize(p *schema.Node) map[string]any {
+	if d.building[p] || !isObjectNode(p) {
+		return nil
+	}
+	d.building[p] = true
+	defer delete(d.building, p)
+	m := map[string]any{}
+	d.object(p, m)
+	if len(m) == 0 {
+		return nil
+	}
+	for _, sc := range p.Scope() {
+		for _, r := range sc.RequiredNames {
+			if _, ok := m[r]; !ok {
+				return nil
+			}
+		}
+	}
+	return m
+}
+
+func isObjectNode(n *schema.Node) bool {
+	ts := n.Types()
+	if ts != nil {
+		for _, t := range ts {
+			if t == "object" {
+				return true
+			}
+		}
+		return false
+	}
+	for _, sc := range n.Scope() {
+		if len(sc.Properties) > 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// defaultOf finds the default of a node, looking through $ref and allOf.
+func defaultOf(n *schema.Node) (any, bool) {
+	for _, sc := range n.Scope() {
+		if sc.HasDefault {
+			return sc.Default, true
+		}
+	}
+	return nil, false
+}
+
+func nullable(n *schema.Node) bool {
+	for _, sc := range n.Scope() {
+		if sc.Nullable {
+			return true
+		}
+	}
+	return false
+}

@@ -37,7 +37,8 @@ type Rule struct {
 	// ID is unique across sets; cluster-app ids start with the RFC's
 	// requirement id (R5, R5-title-case).
 	ID string
-	// Set is the name of the rule set the rule belongs to.
+	// Set is the name of the rule set that defines the rule. A rule may
+	// be listed in other sets too; a run runs it once.
 	Set string
 	// Doc is one line saying what the rule checks (and, where a
 	// requirement cannot be checked by a program, says so).
@@ -78,7 +79,7 @@ type Pass struct {
 	// Rule is the rule being run.
 	Rule *Rule
 
-	findings *[]Finding
+	st *runState
 }
 
 // Report records a finding at a pointer into the schema document with the
@@ -87,7 +88,9 @@ func (p *Pass) Report(pointer, message string) {
 	p.ReportSeverity(p.Rule.Severity, pointer, message)
 }
 
-// ReportSeverity records a finding with an explicit severity.
-func (p *Pass) ReportSeverity(sev Severity, pointer, message string) {
-	*p.findings = append(*p.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: pointer, Message: message})
+// ReportSeverity records a finding with an explicit severity. A pointer
+// that does not resolve in the document is moved up to the nearest
+// ancestor that does, so that every finding can be shown in the file.
+func (p *Pass) ReportSeverity(sev Severity, ptr, message string) {
+	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: resolvable(p.Doc, ptr), Message: message})
 }

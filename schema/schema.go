@@ -63,6 +63,7 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	root     *Node
 	nodes    map[string]*Node
+	sub      subschemas // see ValidateAt
 }
 
 // Parse reads a schema from YAML or JSON bytes. Extra root keys that KUDO
@@ -163,6 +164,7 @@ func build(doc any, order map[string][]string) (*Schema, error) {
 	}
 	compiled, cerr := c.Compile(baseURL)
 	s.compiled = compiled
+	s.sub.compiler = c
 
 	// The tree, tolerant of whatever the engine refused, so that every
 	// problem is reported at once.

@@ -106,6 +106,7 @@ func init() {
 	for _, r := range ClusterApp.Rules {
 		if r.Set == "" {
 			r.Set = ClusterApp.Name
+			r.DocOnly = r.ID != "R7-examples-valid" // the one that validates with the schema
 		}
 	}
 	Register(ClusterApp)
@@ -302,9 +303,14 @@ func r5Title(p *Pass) {
 }
 
 // texts calls fn for every title (or description) of the value tree, at
-// the place it is written, so a shared definition is checked once.
+// the place it is written, so a shared definition is checked once. The
+// labels of R12's labelled values (a oneOf branch with const) describe a
+// value, not a property, and are left out.
 func (p *Pass) texts(keyword string, fn func(n *snode, text, ptr string)) {
 	for _, n := range p.view().valueNodes() {
+		if n.isBranch() && n.has("const") {
+			continue
+		}
 		if s, ok := n.str(keyword); ok {
 			fn(n, s, n.kw(keyword))
 		}
@@ -355,7 +361,7 @@ func r5TitleParent(p *Pass) {
 		t, owner := n.eff("title")
 		title, _ := t.(string)
 		pt := parentTitle(n)
-		if title == "" || pt == "" || !containsWords(title, pt) {
+		if title == "" || pt == "" || !repeats(title, pt) {
 			continue
 		}
 		p.Report(owner.kw("title"), fmt.Sprintf("title %q repeats the title %q of the object it belongs to: leave that part out", title, pt))
@@ -413,7 +419,7 @@ func r6DescriptionTitle(p *Pass) {
 			continue
 		}
 		tv, _ := n.eff("title")
-		if t, _ := tv.(string); t != "" && containsWords(d, t) {
+		if t, _ := tv.(string); t != "" && repeats(d, t) {
 			p.Report(downer.kw("description"), fmt.Sprintf("the description repeats the title %q: say what the property does without naming it", t))
 			continue
 		}

@@ -41,6 +41,7 @@ func init() {
 	for _, r := range Kudo.Rules {
 		if r.Set == "" {
 			r.Set = Kudo.Name
+			r.DocOnly = r.ID != "kudo-default-invalid" // the one that validates with the schema
 		}
 	}
 	Register(Kudo)

@@ -30,6 +30,10 @@ type Finding struct {
 	Pointer string `json:"pointer"`
 	// Message says what to change.
 	Message string `json:"message"`
+	// Line and Column locate the pointer in the source file (1-based)
+	// where known; see Locate. They are not part of the JSON form.
+	Line   int `json:"-"`
+	Column int `json:"-"`
 }
 
 // Rule is one check.
@@ -47,6 +51,9 @@ type Rule struct {
 	Severity Severity
 	// Run reports findings through the pass.
 	Run func(p *Pass)
+	// DocOnly marks a rule that reads only the document (Pass.Doc), never
+	// the compiled Pass.Schema: Lint runs it while the schema compiles.
+	DocOnly bool
 }
 
 // Set is a named list of rules.

@@ -64,22 +64,43 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // Any well-formed document can be linted: what the engine refuses to
 // compile becomes findings of the rule schema-compile (in the sets that
 // list it), and the rules that need no compiled schema still run. The
-// error is for a document that is not well-formed YAML or JSON.
+// error is for a document that is not well-formed YAML or JSON. Rules
+// marked DocOnly run while the schema compiles.
 func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 	doc, order, err := decode(data)
 	if err != nil {
 		return nil, err
 	}
-	st := &runState{order: order}
-	s, cerr := schema.FromValue(doc)
-	if cerr != nil {
-		s = nil
-		if !errors.As(cerr, &st.compileErrs) {
-			st.compileErrs = schema.ErrorList{{Message: cerr.Error()}}
+	type compiled struct {
+		s   *schema.Schema
+		err error
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		s, err := schema.FromValue(doc)
+		done <- compiled{s, err}
+	}()
+	st := &runState{order: order, doc: doc}
+	rules := uniqueRules(sets)
+	for _, r := range rules {
+		if r.DocOnly {
+			st.run(nil, r)
 		}
 	}
+	c := <-done
 	st.compiled = true
-	return run(s, doc, st, sets), nil
+	if c.err != nil {
+		c.s = nil
+		if !errors.As(c.err, &st.compileErrs) {
+			st.compileErrs = schema.ErrorList{{Message: c.err.Error()}}
+		}
+	}
+	for _, r := range rules {
+		if !r.DocOnly {
+			st.run(c.s, r)
+		}
+	}
+	return uniqueFindings(st.findings), nil
 }
 
 // runState is what the rules of one run share.
@@ -87,7 +108,6 @@ type runState struct {
 	findings []Finding
 	order    map[string][]string // source order of object keys, when known
 	v        *view
-	s        *schema.Schema
 	doc      any
 	// compiled is true once compileErrs holds the outcome of compiling doc.
 	compiled    bool
@@ -95,8 +115,17 @@ type runState struct {
 }
 
 func run(s *schema.Schema, doc any, st *runState, sets []*Set) []Finding {
-	st.s, st.doc = s, doc
+	st.doc = doc
+	for _, r := range uniqueRules(sets) {
+		st.run(s, r)
+	}
+	return uniqueFindings(st.findings)
+}
+
+// uniqueRules lists the rules of the sets, each once, in order.
+func uniqueRules(sets []*Set) []*Rule {
 	seen := map[*Rule]bool{}
+	var out []*Rule
 	for _, set := range sets {
 		if set == nil {
 			continue
@@ -106,18 +135,21 @@ func run(s *schema.Schema, doc any, st *runState, sets []*Set) []Finding {
 				continue
 			}
 			seen[r] = true
-			p := &Pass{Schema: s, Doc: doc, Rule: r, st: st}
-			func() {
-				defer func() {
-					if v := recover(); v != nil {
-						p.ReportSeverity(Error, "", fmt.Sprintf("rule crashed: %v (please report this)", v))
-					}
-				}()
-				r.Run(p)
-			}()
+			out = append(out, r)
 		}
 	}
-	return uniqueFindings(st.findings)
+	return out
+}
+
+// run runs one rule; a panic becomes an error finding.
+func (st *runState) run(s *schema.Schema, r *Rule) {
+	p := &Pass{Schema: s, Doc: st.doc, Rule: r, st: st}
+	defer func() {
+		if v := recover(); v != nil {
+			p.ReportSeverity(Error, "", fmt.Sprintf("rule crashed: %v (please report this)", v))
+		}
+	}()
+	r.Run(p)
 }
 
 // view returns the document as a tree of schema objects, built once per run.
@@ -188,4 +220,19 @@ func decode(data []byte) (any, map[string][]string, error) {
 		return nil, nil, err
 	}
 	return v, yamlx.KeyOrder(node), nil
+}
+
+// Locate fills in the Line and Column of each finding from the schema
+// document's source text. Findings keep their order.
+func Locate(src []byte, fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	node, err := yamlx.ParseNode(src)
+	if err != nil {
+		return
+	}
+	for i := range fs {
+		fs[i].Line, fs[i].Column, _ = yamlx.Locate(node, fs[i].Pointer)
+	}
 }

@@ -123,6 +123,9 @@ var (
 
 // markupIn returns the Markdown or HTML found in a description, or "".
 func markupIn(s string) string {
+	if !strings.ContainsAny(s, "`<[*_~#>") && !startsWithListMarker(s) {
+		return "" // the common case, without a regexp
+	}
 	switch {
 	case strings.Contains(s, "`"):
 		return "Markdown code (`)"
@@ -138,6 +141,14 @@ func markupIn(s string) string {
 		return "a Markdown block marker " + quote(strings.TrimSpace(mdBlockPrefix.FindString(s)))
 	}
 	return ""
+}
+
+func startsWithListMarker(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c == '-' || c == '+' || (c >= '0' && c <= '9')
 }
 
 // words returns the lower-case words of a text.
@@ -161,6 +172,21 @@ outer:
 		return true
 	}
 	return false
+}
+
+// repeats reports whether text repeats a title: a title of several words
+// anywhere in it, a one-word title (a common word, often used in passing)
+// only at its start, after an article if any.
+func repeats(text, title string) bool {
+	tw := words(title)
+	if len(tw) != 1 {
+		return containsWords(text, title)
+	}
+	ws := words(text)
+	if len(ws) > 1 && (ws[0] == "the" || ws[0] == "a" || ws[0] == "an") {
+		ws = ws[1:]
+	}
+	return len(ws) > 0 && ws[0] == tw[0]
 }
 
 // identifierLike reports whether a property name reads as code rather

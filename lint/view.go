@@ -223,13 +223,22 @@ func (n *snode) isBranch() bool { return n.via == "anyOf" || n.via == "oneOf" }
 // scope calls fn on the node and on what its $ref and allOf bring to the
 // same value, nearest first, each once; fn returns false to stop.
 func (n *snode) scope(fn func(m *snode) bool) {
-	seen := map[*snode]bool{}
+	if n.ref == nil && !n.hasAllOf() {
+		fn(n) // the common case: nothing brought in
+		return
+	}
+	var seen []*snode
 	var walk func(m *snode, depth int) bool
 	walk = func(m *snode, depth int) bool {
-		if m == nil || seen[m] || depth > 32 {
+		if m == nil || depth > 32 {
 			return true
 		}
-		seen[m] = true
+		for _, s := range seen {
+			if s == m {
+				return true
+			}
+		}
+		seen = append(seen, m)
 		if !fn(m) {
 			return false
 		}
@@ -244,6 +253,11 @@ func (n *snode) scope(fn func(m *snode) bool) {
 		return true
 	}
 	walk(n, 0)
+}
+
+func (n *snode) hasAllOf() bool {
+	_, ok := n.m["allOf"]
+	return ok
 }
 
 // eff returns the first value of keyword k in the node's scope and the

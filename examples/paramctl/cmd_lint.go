@@ -1,0 +1,282 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/lint"
+)
+
+type lintOptions struct {
+	rules     string
+	disable   multiFlag
+	output    string
+	listRules bool
+}
+
+func init() {
+	register(&command{
+		name:  "lint",
+		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable RULE]... [-o text|json|sarif] SCHEMA...",
+		short: "checks schemas against rule sets; exit 1 on any error-level finding",
+		setup: func(fs *flag.FlagSet) any {
+			o := &lintOptions{}
+			fs.StringVar(&o.rules, "rules", "kudo", "rule sets to run, comma-separated ("+strings.Join(lintSetNames(), ", ")+")")
+			fs.Var(&o.disable, "disable", "turn a rule off by id (repeatable, or comma-separated)")
+			fs.StringVar(&o.output, "o", "text", "output format: text, json or sarif")
+			fs.BoolVar(&o.listRules, "list-rules", false, "print the rules of the chosen sets and exit")
+			return o
+		},
+		run: runLint,
+	})
+}
+
+func lintSetNames() []string {
+	var out []string
+	for _, s := range lint.Sets() {
+		out = append(out, s.Name)
+	}
+	return out
+}
+
+// lintSets resolves --rules and --disable into the sets to run.
+func lintSets(o *lintOptions) ([]*lint.Set, error) {
+	var sets []*lint.Set
+	for _, name := range strings.Split(o.rules, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		s, ok := lint.Lookup(name)
+		if !ok {
+			return nil, fmt.Errorf("unknown rule set %q (known: %s)", name, strings.Join(lintSetNames(), ", "))
+		}
+		sets = append(sets, s)
+	}
+	if len(sets) == 0 {
+		return nil, fmt.Errorf("--rules names no rule set (known: %s)", strings.Join(lintSetNames(), ", "))
+	}
+	off := map[string]bool{}
+	for _, d := range o.disable {
+		for _, id := range strings.Split(d, ",") {
+			if id = strings.TrimSpace(id); id != "" {
+				off[id] = true
+			}
+		}
+	}
+	if len(off) == 0 {
+		return sets, nil
+	}
+	known := map[string]bool{}
+	for _, s := range lint.Sets() {
+		for _, r := range s.Rules {
+			known[r.ID] = true
+		}
+	}
+	for id := range off {
+		if !known[id] {
+			return nil, fmt.Errorf("--disable: unknown rule %q (see paramctl lint --list-rules --rules %s)", id, o.rules)
+		}
+	}
+	out := make([]*lint.Set, 0, len(sets))
+	for _, s := range sets {
+		f := &lint.Set{Name: s.Name, Doc: s.Doc}
+		for _, r := range s.Rules {
+			if !off[r.ID] {
+				f.Rules = append(f.Rules, r)
+			}
+		}
+		out = append(out, f)
+	}
+	return out, nil
+}
+
+// lintRulesOf lists the rules of the sets, each once.
+func lintRulesOf(sets []*lint.Set) []*lint.Rule {
+	seen := map[*lint.Rule]bool{}
+	var out []*lint.Rule
+	for _, s := range sets {
+		for _, r := range s.Rules {
+			if !seen[r] {
+				seen[r] = true
+				out = append(out, r)
+			}
+		}
+	}
+	return out
+}
+
+func runLint(e *env, opts any, args []string) int {
+	o := opts.(*lintOptions)
+	switch o.output {
+	case "text", "json", "sarif":
+	default:
+		return e.fail(exitUsage, "unknown output format %q: use text, json or sarif", o.output)
+	}
+	sets, err := lintSets(o)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if o.listRules {
+		printRules(e.stdout, sets)
+		return exitOK
+	}
+	if len(args) == 0 {
+		return e.fail(exitUsage, "lint needs a SCHEMA file (or - for standard input)\nusage: paramctl lint %s", commands["lint"].usage)
+	}
+	var reports []lint.Report
+	for _, path := range args {
+		data, err := e.readInput(path)
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		fs, err := lint.Lint(data, sets...)
+		if err != nil {
+			return e.fail(exitUsage, "%s: %v", path, err)
+		}
+		lint.Locate(data, fs)
+		reports = append(reports, lint.Report{File: path, Findings: fs})
+	}
+	switch o.output {
+	case "json":
+		writeFindingsJSON(e.stdout, reports)
+	case "sarif":
+		if err := lint.WriteSARIF(e.stdout, lintRulesOf(sets), reports...); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+	default:
+		if e.stdoutIsTerminal {
+			writeFindingsTerminal(e.stdout, reports)
+		} else {
+			writeFindingsText(e.stdout, reports)
+		}
+	}
+	for _, r := range reports {
+		for _, f := range r.Findings {
+			if f.Severity == lint.Error {
+				return exitInvalid
+			}
+		}
+	}
+	return exitOK
+}
+
+func printRules(w io.Writer, sets []*lint.Set) {
+	for _, s := range sets {
+		fmt.Fprintf(w, "%s: %s\n", s.Name, s.Doc)
+		for _, r := range s.Rules {
+			fmt.Fprintf(w, "  %-28s %-8s %s\n", r.ID, r.Severity, r.Doc)
+		}
+	}
+}
+
+// lintPointer writes a pointer for a text line; the root is "".
+func lintPointer(p string) string {
+	if p == "" {
+		return `""`
+	}
+	return p
+}
+
+// writeFindingsText writes one line per finding: FILE:POINTER: severity
+// rule: message.
+func writeFindingsText(w io.Writer, reports []lint.Report) {
+	for _, r := range reports {
+		for _, f := range r.Findings {
+			fmt.Fprintf(w, "%s:%s: %s %s: %s\n", r.File, lintPointer(f.Pointer), f.Severity, f.Rule, f.Message)
+		}
+	}
+}
+
+// writeFindingsJSON writes a list of findings; with several files each
+// carries its "file".
+func writeFindingsJSON(w io.Writer, reports []lint.Report) {
+	type fileFinding struct {
+		File string `json:"file"`
+		lint.Finding
+	}
+	var v any
+	if len(reports) == 1 {
+		v = reports[0].Findings
+	} else {
+		all := []fileFinding{}
+		for _, r := range reports {
+			for _, f := range r.Findings {
+				all = append(all, fileFinding{r.File, f})
+			}
+		}
+		v = all
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// ANSI colours for a terminal.
+const (
+	lintReset  = "\x1b[0m"
+	lintBold   = "\x1b[1m"
+	lintDim    = "\x1b[2m"
+	lintRed    = "\x1b[31m"
+	lintYellow = "\x1b[33m"
+	lintCyan   = "\x1b[36m"
+)
+
+func lintColour(s lint.Severity) string {
+	switch s {
+	case lint.Error:
+		return lintRed
+	case lint.Warning:
+		return lintYellow
+	}
+	return lintCyan
+}
+
+// writeFindingsTerminal groups the findings by file and by place in the
+// file, in colour, with a count at the end.
+func writeFindingsTerminal(w io.Writer, reports []lint.Report) {
+	counts := map[lint.Severity]int{}
+	for _, r := range reports {
+		if len(r.Findings) == 0 {
+			continue
+		}
+		fmt.Fprintf(w, "%s%s%s\n", lintBold, r.File, lintReset)
+		fs := append([]lint.Finding(nil), r.Findings...)
+		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Line < fs[j].Line })
+		last := "\x00"
+		for _, f := range fs {
+			counts[f.Severity]++
+			if f.Pointer != last {
+				where := lintPointer(f.Pointer)
+				if f.Line > 0 {
+					where += fmt.Sprintf(" %s(line %d)%s", lintDim, f.Line, lintReset)
+				}
+				fmt.Fprintf(w, "  %s\n", where)
+				last = f.Pointer
+			}
+			fmt.Fprintf(w, "    %s%-7s%s %s%s%s %s\n", lintColour(f.Severity), f.Severity, lintReset, lintDim, f.Rule, lintReset, f.Message)
+		}
+		fmt.Fprintln(w)
+	}
+	total := counts[lint.Error] + counts[lint.Warning] + counts[lint.Info]
+	if total == 0 {
+		fmt.Fprintln(w, "no findings")
+		return
+	}
+	fmt.Fprintf(w, "%s%d %s%s, %s%d %s%s, %d info\n",
+		lintRed, counts[lint.Error], lintPlural(counts[lint.Error], "error"), lintReset,
+		lintYellow, counts[lint.Warning], lintPlural(counts[lint.Warning], "warning"), lintReset,
+		counts[lint.Info])
+}
+
+func lintPlural(n int, word string) string {
+	if n == 1 {
+		return word
+	}
+	return word + "s"
+}

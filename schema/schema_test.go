@@ -260,17 +260,17 @@ properties:
 	s, err := schema.Parse([]byte(src))
 	require.NoError(t, err)
 	tests := map[string]string{
-		"/topology/0/labels/1/key":  "/$defs/label/properties/key",
+		"/topology/0/labels/1/key":   "/$defs/label/properties/key",
 		"/topology/3/datacenterName": "/properties/topology/items/properties/datacenterName",
-		"/tuple/0":                  "/properties/tuple/prefixItems/0",
-		"/tuple/1":                  "/properties/tuple/prefixItems/1",
-		"/tuple/7":                  "/properties/tuple/items",
-		"/annotations/anything":     "/properties/annotations/additionalProperties",
-		"/ports/port-http":          "/properties/ports/patternProperties/^port-",
-		"/merged/a":                 "/properties/merged/allOf/0/properties/a",
-		"/merged/b":                 "/properties/merged/allOf/1/properties/b",
-		"/0":                        "/properties/0",
-		"":                          "",
+		"/tuple/0":                   "/properties/tuple/prefixItems/0",
+		"/tuple/1":                   "/properties/tuple/prefixItems/1",
+		"/tuple/7":                   "/properties/tuple/items",
+		"/annotations/anything":      "/properties/annotations/additionalProperties",
+		"/ports/port-http":           "/properties/ports/patternProperties/^port-",
+		"/merged/a":                  "/properties/merged/allOf/0/properties/a",
+		"/merged/b":                  "/properties/merged/allOf/1/properties/b",
+		"/0":                         "/properties/0",
+		"":                           "",
 	}
 	for vp, want := range tests {
 		n := s.Lookup(vp)

@@ -8,6 +8,7 @@ package yamlx
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"strings"
 
@@ -248,6 +249,9 @@ func (c *converter) scalar(n *yaml.Node, t Typer, ptr string) (any, error) {
 			}
 		}
 		return v, nil
+	}
+	if _, ok, err := number.ParseCore(n.Value); ok && errors.Is(err, number.ErrTooLarge) {
+		return nil, c.errAt(n, ptr, err.Error())
 	}
 	return Core(n.Value), nil
 }

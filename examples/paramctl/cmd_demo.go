@@ -34,6 +34,12 @@ var demoSteps = []demoStep{
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "-o", "json", "kep-upgraded-invalid.yaml"}, exitInvalid},
 	{"Defaults fill what the user left out",
 		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
+	{"The KEP's schema passes the kudo lint rules",
+		[]string{"lint", "kep-upgraded-schema.yaml"}, exitOK},
+	{"Lint finds conflicting triggers, a doubly claimed old name, bad defaults and typos (exit 1)",
+		[]string{"lint", "kep-lint-example.yaml"}, exitInvalid},
+	{"A cluster-app values schema against the Giant Swarm RFC (R1 to R18)",
+		[]string{"lint", "--rules", "cluster-app", "cluster-values.schema.json"}, exitInvalid},
 }
 
 func init() {

@@ -34,6 +34,8 @@ var demoSteps = []demoStep{
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "-o", "json", "kep-upgraded-invalid.yaml"}, exitInvalid},
 	{"Defaults fill what the user left out",
 		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
+	{"The parameters as a tree table (the KEP's listing)",
+		[]string{"list", "--schema", "kep-upgraded-schema.yaml"}, exitOK},
 	{"The KEP's schema passes the kudo lint rules",
 		[]string{"lint", "kep-upgraded-schema.yaml"}, exitOK},
 	{"Lint finds conflicting triggers, a doubly claimed old name, bad defaults and typos (exit 1)",

@@ -174,20 +174,12 @@ func printRules(w io.Writer, sets []*lint.Set) {
 	}
 }
 
-// lintPointer writes a pointer for a text line; the root is "".
-func lintPointer(p string) string {
-	if p == "" {
-		return `""`
-	}
-	return p
-}
-
 // writeFindingsText writes one line per finding: FILE:POINTER: severity
 // rule: message.
 func writeFindingsText(w io.Writer, reports []lint.Report) {
 	for _, r := range reports {
 		for _, f := range r.Findings {
-			fmt.Fprintf(w, "%s:%s: %s %s: %s\n", r.File, lintPointer(f.Pointer), f.Severity, f.Rule, f.Message)
+			fmt.Fprintf(w, "%s:%s: %s %s: %s\n", r.File, displayPointer(f.Pointer), f.Severity, f.Rule, f.Message)
 		}
 	}
 }
@@ -252,7 +244,7 @@ func writeFindingsTerminal(w io.Writer, reports []lint.Report) {
 		for _, f := range fs {
 			counts[f.Severity]++
 			if f.Pointer != last {
-				where := lintPointer(f.Pointer)
+				where := displayPointer(f.Pointer)
 				if f.Line > 0 {
 					where += fmt.Sprintf(" %s(line %d)%s", lintDim, f.Line, lintReset)
 				}

@@ -327,13 +327,14 @@ func applyPlan(src []byte, a *addition) (out []byte, spliceErr, err error) {
 
 // editor splices new text into a YAML or JSON document.
 type editor struct {
-	src   []byte
-	root  *yaml.Node
-	json  bool
-	lines []int // byte offset of the start of each line (index 0 is line 1)
-	step  int   // the file's indentation step
-	flat  []*yaml.Node
-	end   map[*yaml.Node]int // index in flat just after a node's subtree
+	src     []byte
+	root    *yaml.Node
+	json    bool
+	oneLine bool  // a JSON document on one line: new text stays on it
+	lines   []int // byte offset of the start of each line (index 0 is line 1)
+	step    int   // the file's indentation step
+	flat    []*yaml.Node
+	end     map[*yaml.Node]int // index in flat just after a node's subtree
 }
 
 func newEditor(src []byte) (*editor, error) {
@@ -347,6 +348,7 @@ func newEditor(src []byte) (*editor, error) {
 	ed := &editor{src: src, root: root, end: map[*yaml.Node]int{}}
 	t := bytes.TrimSpace(src)
 	ed.json = len(t) > 0 && t[0] == '{'
+	ed.oneLine = ed.json && bytes.IndexByte(t, '\n') < 0
 	ed.lines = []int{0}
 	for i, c := range src {
 		if c == '\n' {
@@ -671,7 +673,7 @@ func (ed *editor) addToFlow(n *yaml.Node, open, close byte, render func(indent s
 	}
 	multiline := bytes.IndexByte(ed.src[start:end], '\n') >= 0
 	if len(n.Content) == 0 {
-		if !ed.json {
+		if !ed.json || ed.oneLine {
 			return insertion{start + 1, render("", false)}, nil
 		}
 		// An empty JSON object or array: open it up on lines of its own.
@@ -806,13 +808,9 @@ func (ed *editor) flowEntry(e entryKV, indent string, multiline bool) string {
 		if multiline {
 			ind = strings.Repeat(" ", ed.step)
 		}
-		v := string(encode.JSON(e.val, specOrder{}, ""))
-		if multiline {
-			var b strings.Builder
-			writeJSON(&b, e.val, specOrder{}, indent, ind)
-			v = b.String()
-		}
-		return string(encode.JSON(e.key, nil, "")) + ": " + v
+		var b strings.Builder
+		writeJSON(&b, e.val, specOrder{}, indent, ind)
+		return string(encode.JSON(e.key, nil, "")) + ": " + b.String()
 	}
 	vn := encode.YAMLNode(e.val, specOrder{})
 	setFlow(vn)
@@ -820,8 +818,13 @@ func (ed *editor) flowEntry(e entryKV, indent string, multiline bool) string {
 }
 
 // writeJSON writes v as indented JSON starting at indentation prefix,
-// keeping lists of scalars on one line as hand-written schemas do.
+// keeping lists of scalars on one line as hand-written schemas do. With
+// no indentation unit it writes one line, spaced as people write it.
 func writeJSON(b *strings.Builder, v any, o encode.Orderer, prefix, unit string) {
+	nl := "\n"
+	if unit == "" {
+		nl, prefix = "", ""
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		if len(t) == 0 {
@@ -840,8 +843,11 @@ func writeJSON(b *strings.Builder, v any, o encode.Orderer, prefix, unit string)
 		for i, k := range keys {
 			if i > 0 {
 				b.WriteString(",")
+				if nl == "" {
+					b.WriteString(" ")
+				}
 			}
-			b.WriteString("\n" + prefix + unit)
+			b.WriteString(nl + prefix + unit)
 			b.Write(encode.JSON(k, nil, ""))
 			b.WriteString(": ")
 			var ko encode.Orderer
@@ -850,7 +856,7 @@ func writeJSON(b *strings.Builder, v any, o encode.Orderer, prefix, unit string)
 			}
 			writeJSON(b, t[k], ko, prefix+unit, unit)
 		}
-		b.WriteString("\n" + prefix + "}")
+		b.WriteString(nl + prefix + "}")
 	case []any:
 		scalars := true
 		for _, x := range t {
@@ -878,11 +884,14 @@ func writeJSON(b *strings.Builder, v any, o encode.Orderer, prefix, unit string)
 		for i, x := range t {
 			if i > 0 {
 				b.WriteString(",")
+				if nl == "" {
+					b.WriteString(" ")
+				}
 			}
-			b.WriteString("\n" + prefix + unit)
+			b.WriteString(nl + prefix + unit)
 			writeJSON(b, x, nil, prefix+unit, unit)
 		}
-		b.WriteString("\n" + prefix + "]")
+		b.WriteString(nl + prefix + "]")
 	default:
 		b.Write(encode.JSON(v, nil, ""))
 	}

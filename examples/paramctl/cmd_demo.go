@@ -36,6 +36,8 @@ var demoSteps = []demoStep{
 		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
 	{"The parameters as a tree table (the KEP's listing)",
 		[]string{"list", "--schema", "kep-upgraded-schema.yaml"}, exitOK},
+	{"Add a parameter: the file keeps its order and comments (the KEP's wizard is add-param --interactive)",
+		[]string{"add-param", "--schema", "kep-upgraded-schema.yaml", "--path", "/backup/retentionDays", "--type", "integer", "--default", "7", "--title", "Retention days", "--dry-run"}, exitOK},
 	{"The KEP's schema passes the kudo lint rules",
 		[]string{"lint", "kep-upgraded-schema.yaml"}, exitOK},
 	{"Lint finds conflicting triggers, a doubly claimed old name, bad defaults and typos (exit 1)",

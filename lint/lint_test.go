@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"sync"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,19 +18,47 @@ import (
 func TestPointersResolve(t *testing.T) {
 	files, err := filepath.Glob("testdata/rules/*/*.yaml")
 	require.NoError(t, err)
-	files = append(files, "testdata/large-values.schema.json")
+	files = append(files, largeSchema)
 	for _, f := range files {
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		fs, err := Lint(data, Kudo, ClusterApp)
-		require.NoError(t, err, f)
-		doc, _, err := decode(data)
-		require.NoError(t, err)
-		for _, x := range fs {
-			_, ok := pointer.Get(doc, x.Pointer)
-			assert.True(t, ok, "%s: %s points to %q, which does not resolve", f, x.Rule, x.Pointer)
-		}
+		t.Run(f, func(t *testing.T) {
+			t.Parallel()
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			fs := largeFindings(t)
+			if f != largeSchema {
+				fs, err = Lint(data, Kudo, ClusterApp)
+				require.NoError(t, err, f)
+			}
+			doc, _, err := decode(data)
+			require.NoError(t, err)
+			for _, x := range fs {
+				_, ok := pointer.Get(doc, x.Pointer)
+				assert.True(t, ok, "%s: %s points to %q, which does not resolve", f, x.Rule, x.Pointer)
+			}
+		})
 	}
+}
+
+const largeSchema = "testdata/large-values.schema.json"
+
+var (
+	largeOnce sync.Once
+	large     []Finding
+	largeErr  error
+)
+
+// largeFindings lints the large schema once for the tests that look at it.
+func largeFindings(t *testing.T) []Finding {
+	largeOnce.Do(func() {
+		data, err := os.ReadFile(largeSchema)
+		if err != nil {
+			largeErr = err
+			return
+		}
+		large, largeErr = Lint(data, ClusterApp, Kudo)
+	})
+	require.NoError(t, largeErr)
+	return large
 }
 
 // A shared definition's faults are reported once, at the definition,
@@ -64,11 +93,7 @@ $defs:
 
 	// In the large schema, nothing about the shared image definition is
 	// reported at one of its forty-six uses.
-	data, err := os.ReadFile("testdata/large-values.schema.json")
-	require.NoError(t, err)
-	fs, err = Lint(data, ClusterApp, Kudo)
-	require.NoError(t, err)
-	for _, f := range fs {
+	for _, f := range largeFindings(t) {
 		assert.NotContains(t, f.Pointer, "/properties/image", "%v", f)
 	}
 }

@@ -10,32 +10,6 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Field-level feature gates, after the CRD feature-gate design
-// (crd-field-level-feature-gates.md): each gate names the fields it guards;
-// a field whose gate is off is not persisted unless it was stored already.
-//
-// Field paths. A gate's field path is written either as a dotted field path,
-// `.spec.replicas`, or as an RFC 6901 JSON pointer, `/spec/replicas`. Both
-// name object fields from the root of the object: `.a.b` is the pointer
-// `/a/b`, and a key holding a dot is written `\.` in the dotted form
-// (`.metadata.labels.example\.com~1x` is `/metadata/labels/example.com~01x`:
-// `~` and `/` are ordinary characters in the dotted form, escaped when it
-// becomes a pointer). In the dotted form `\` escapes `.`, `\`, `[`, `]` and
-// `*`, and the unescaped `[`, `]` and `*` of JSONPath (indexes, brackets,
-// wildcards) are refused. The root itself and empty field names cannot be
-// gated.
-//
-// Every token names an object key: a path whose walk meets an array, a
-// scalar or a missing key before its end names nothing in that object, so
-// the gate has nothing to do there. Whatever lies below a gated field
-// (objects, arrays, maps) belongs to it and is gated as one value.
-//
-// Parent gates. A gate P is a parent of a gate C when one of P's paths is a
-// proper prefix, token by token, of one of C's (`/spec/foo` is a parent of
-// `/spec/foo/qux`, not of `/spec/foobar`). A path counts only when every
-// gate with a path above it is on; when one is off, the highest such path
-// decides for everything below it.
-
 // Stage is a gate's pre-release stage.
 type Stage string
 
@@ -58,7 +32,31 @@ const (
 	ReasonStage = "stage"
 )
 
-// Gate is one field-level feature gate as a gates file writes it.
+// Gate is one field-level feature gate as a gates file writes it, after
+// the CRD feature-gate design (crd-field-level-feature-gates.md): a gate
+// names the fields it guards, and a field whose gate is off is not
+// persisted unless it was stored already (see Gates.Apply).
+//
+// Field paths. A field path is written either dotted, `.spec.replicas`, or
+// as an RFC 6901 JSON pointer, `/spec/replicas`; both name object fields
+// from the root of the object, and `.a.b` is the pointer `/a/b`. In the
+// dotted form `~` and `/` are ordinary characters (escaped when the path
+// becomes a pointer) and `\` escapes `.`, `\`, `[`, `]` and `*`:
+// `.metadata.annotations.example\.com/gated` is
+// `/metadata/annotations/example.com~1gated`. JSONPath's indexes, brackets
+// and wildcards are refused, as are the root itself and empty field names.
+// Two paths are the same field when they name the same pointer.
+//
+// Every token names an object key: a path whose walk meets an array, a
+// scalar or a missing key before its end names nothing in that object, and
+// the gate has nothing to do there. Whatever lies below a gated field
+// (objects, arrays, maps) belongs to it and is gated as one value.
+//
+// Parent gates. A gate P is a parent of a gate C when one of P's paths is a
+// proper prefix, token by token, of one of C's (`/spec/foo` is a parent of
+// `/spec/foo/qux`, not of `/spec/foobar`). A path of C counts only when
+// every gate with a path above it is on; when one is off, the highest such
+// path decides for everything below it.
 type Gate struct {
 	// Name identifies the gate.
 	Name string
@@ -219,52 +217,38 @@ func newGates(list []Gate) *Gates {
 			g.paths = append(g.paths, gatedPath{toks: toks, ptr: pointer.Join(toks...), gate: i})
 		}
 	}
+	// Parents come from the proper prefixes of each path: field paths are
+	// unique, so each prefix belongs to one gate at most.
+	owner := make(map[string]int, len(g.paths))
+	for _, p := range g.paths {
+		owner[p.ptr] = p.gate
+	}
+	parents := make([][]int, len(list)) // child gate -> parent gates that are off
 	for i, p := range g.paths {
-		child := &g.status[p.gate]
 		offAbove := false
-		for _, q := range g.paths {
-			if !gateAbove(q.toks, p.toks) || g.status[q.gate].Effective {
+		prefix := ""
+		for _, t := range p.toks[:len(p.toks)-1] {
+			prefix = pointer.Append(prefix, t)
+			q, ok := owner[prefix]
+			if !ok || g.status[q].Effective {
 				continue
 			}
 			offAbove = true
-			if q.gate != p.gate && !slices.Contains(child.IneffectiveBecause, g.status[q.gate].Name) {
-				child.IneffectiveBecause = append(child.IneffectiveBecause, g.status[q.gate].Name)
+			if q != p.gate && !slices.Contains(parents[p.gate], q) {
+				parents[p.gate] = append(parents[p.gate], q)
 			}
 		}
 		if !g.status[p.gate].Effective && !offAbove {
 			g.off = append(g.off, i)
 		}
 	}
-	for i := range g.status {
-		gateOrder(g.status[i].IneffectiveBecause, list)
+	for c, ps := range parents {
+		slices.Sort(ps) // file order
+		for _, p := range ps {
+			g.status[c].IneffectiveBecause = append(g.status[c].IneffectiveBecause, g.status[p].Name)
+		}
 	}
 	return g
-}
-
-// gateOrder puts gate names in the order of the gates file.
-func gateOrder(names []string, list []Gate) {
-	if len(names) < 2 {
-		return
-	}
-	out := names[:0:0]
-	for _, gate := range list {
-		if slices.Contains(names, gate.Name) {
-			out = append(out, gate.Name)
-		}
-	}
-	copy(names, out)
-}
-
-func gateAbove(prefix, toks []string) bool {
-	if len(prefix) >= len(toks) {
-		return false
-	}
-	for i, t := range prefix {
-		if toks[i] != t {
-			return false
-		}
-	}
-	return true
 }
 
 func gateDeprecation(g Gate) string {

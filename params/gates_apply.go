@@ -87,23 +87,20 @@ func (g *Gates) restore(res *GateResult, obj, stored any, p gatedPath) {
 // between the object as sent and the stored one (on create: are set).
 func (g *Gates) deprecations(res *GateResult, obj, stored any) {
 	var touched []string
-	for i, st := range g.status {
+	for i, p := range g.paths {
+		st := g.status[p.gate]
 		if st.PreRelease != StageDeprecated {
 			continue
 		}
-		touched = touched[:0]
-		for _, p := range g.paths {
-			if p.gate != i {
-				continue
-			}
-			newV, inNew := gateGet(obj, p.toks)
-			oldV, inOld := gateGet(stored, p.toks)
-			if inNew != inOld || !value.Equal(newV, oldV) {
-				touched = append(touched, p.ptr)
-			}
+		newV, inNew := gateGet(obj, p.toks)
+		oldV, inOld := gateGet(stored, p.toks)
+		if inNew != inOld || !value.Equal(newV, oldV) {
+			touched = append(touched, p.ptr)
 		}
-		if len(touched) > 0 {
+		// A gate's paths are consecutive: warn after its last one.
+		if last := i+1 == len(g.paths) || g.paths[i+1].gate != p.gate; last && len(touched) > 0 {
 			res.Warnings = append(res.Warnings, strings.Join(touched, ", ")+": "+gateDeprecation(st.Gate))
+			touched = touched[:0]
 		}
 	}
 }

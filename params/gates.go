@@ -115,9 +115,20 @@ type gatedPath struct {
 // an object with `featureGates` (the list) and optionally `component`. A
 // gate has `name`, `preRelease` (or `prerelease`), `enabled`, `default`,
 // `fieldPaths` and, for a deprecated gate, `deprecatedWarning`; `null`
-// means unset. Input that is not YAML or JSON gives a *DecodeError; gates
-// that break the rules give schema.ValidationErrors with every problem,
-// each with its JSON pointer into the file.
+// means unset.
+//
+// The rules: a gate's name is unique in the file and has no spaces, "," or
+// "="; its stage is alpha, beta, stable or deprecated; enabled and default
+// are booleans; an alpha gate defaults to false and a stable one to true
+// (when they say), a beta or deprecated gate must say; it has at least one
+// field path, each well formed (see Gate) and naming a field no other path
+// of any gate names; deprecatedWarning belongs to deprecated gates only.
+// Unknown fields are refused, so that a misspelt `enable` cannot pass
+// unnoticed.
+//
+// Input that is not YAML or JSON gives a *DecodeError; gates that break
+// the rules give schema.ValidationErrors with every problem, in file
+// order, each with its JSON pointer into the file.
 func ParseGates(data []byte) (*Gates, error) {
 	doc, err := Decode(nil, data)
 	if err != nil {
@@ -183,10 +194,11 @@ func copyGate(g Gate) Gate {
 	return g
 }
 
-// gateEffective decides a checked gate's state: enabled, then default, then the
-// stage. Stable is on whatever enabled says. Without enabled or default,
-// alpha is off and so is beta (beta features are off by default since
-// KEP-3136; a checked beta or deprecated gate always has a default).
+// gateEffective decides a checked gate's state: enabled, then default,
+// then the stage. Stable is on whatever enabled says. Without enabled or
+// default, alpha is off, and so would beta be (the document adopts "beta
+// off by default", kubernetes/enhancements#3137), but a checked beta or
+// deprecated gate always has a default.
 func gateEffective(g Gate) (bool, string) {
 	switch {
 	case g.PreRelease == StageStable:

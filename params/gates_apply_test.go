@@ -359,3 +359,26 @@ spec:
 	assert.Equal(t, first.Object, second.Object)
 	assert.Empty(t, second.Dropped)
 }
+
+// BenchmarkGatesApply measures one admission's worth of gating: eight
+// gates with parents against a CR update.
+func BenchmarkGatesApply(b *testing.B) {
+	g := gatesFile(b, "all-stages.yaml")
+	sent := gateObj(b, `
+apiVersion: example.com/v1
+kind: App
+metadata: {name: a, annotations: {example.com/old: "yes"}}
+spec:
+  image: app:1.2.3
+  backup: {schedule: daily, target: s3}
+  backupWindow: 2h
+  replicas: {min: 1, maxSurge: 2}
+  storage: {className: fast, size: 10Gi}
+  legacyTLS: true
+`)
+	stored := gateObj(b, "apiVersion: example.com/v1\nkind: App\nspec: {image: app:1.2.2, backup: {target: gcs}, replicas: {maxSurge: 1}}")
+	b.ReportAllocs()
+	for b.Loop() {
+		g.Apply(sent, stored)
+	}
+}

@@ -88,6 +88,20 @@ func TestParseGatesReadsTheDocumentsExamples(t *testing.T) {
 	assert.Equal(t, ReasonStage, replicas[1].Reason)
 	assert.Nil(t, replicas[1].Enabled)
 	assert.Nil(t, replicas[1].Default)
+
+	// The 17th Sept draft put component inside the list, which is not
+	// YAML; the 8th Oct form (crontab-gates.yaml) replaced it.
+	_, err := ParseGates([]byte(`featureGates:
+  component: istio # optional
+  - name: ReplicasFeatureGate
+    enabled: false
+    default: false
+    prerelease: alpha
+    fieldPaths:
+      - .spec.replicas
+`))
+	var de *DecodeError
+	assert.True(t, errors.As(err, &de), "got %T %v", err, err)
 }
 
 func gateBool(b bool) *bool { return &b }

@@ -362,18 +362,17 @@ func (c *gateChecker) readFile(doc any) ([]Gate, []gateSource) {
 		}
 		if comp, has := m["component"]; has && comp != nil {
 			if _, isStr := comp.(string); !isStr {
-				c.errorf("/component", "must be a string")
+				c.errorf("/component", "must be a string, not %s", gateTypeName(comp))
 			}
 		}
 		fg, has := m["featureGates"]
-		switch items, ok = fg.([]any); {
-		case !has:
+		if !has {
 			c.errorf("", "featureGates is missing")
 			return nil, nil
-		case fg == nil:
-			ok = true // featureGates: null holds no gates
-		case !ok:
-			c.errorf("/featureGates", "must be a list of gates")
+		}
+		// featureGates: null holds no gates.
+		if items, ok = fg.([]any); !ok && fg != nil {
+			c.errorf("/featureGates", "must be a list of gates, not %s", gateTypeName(fg))
 			return nil, nil
 		}
 		base = "/featureGates"

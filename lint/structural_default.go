@@ -167,7 +167,7 @@ func (v *valueValidator) validate(x any, s *kNode, ptr string, depth int) {
 		return
 	}
 	types := []string{}
-	if s.typ != "" {
+	if isV3Type(s.typ) { // another type is refused on its own
 		types = append(types, s.typ)
 	}
 	if s.intOrString {
@@ -180,7 +180,7 @@ func (v *valueValidator) validate(x any, s *kNode, ptr string, depth int) {
 		v.fail(ptr, fInvalid(x, fmt.Sprintf("must be of type %s", strings.Join(types, " or "))))
 		return
 	}
-	if s.hasEnum {
+	if len(s.enum) > 0 { // an empty enum constrains nothing
 		found := false
 		for _, e := range s.enum {
 			if value.Equal(x, e) {
@@ -390,7 +390,7 @@ var formatCheckers = map[string]func(string) bool{
 	"uuid5":        uuid5RE.MatchString,
 	"hexcolor":     hexColorRE.MatchString,
 	"byte":         func(s string) bool { _, err := base64.StdEncoding.DecodeString(s); return err == nil },
-	"date":         func(s string) bool { _, err := time.Parse("2006-01-02", s); return err == nil },
+	"date":         isDate,
 	"datetime":     isDateTime,
 	"k8sshortname": func(s string) bool { return len(s) <= 63 && dns1123LabelRE.MatchString(s) },
 	"k8slongname":  func(s string) bool { return len(s) <= 253 && dns1123SubRE.MatchString(s) },
@@ -449,14 +449,24 @@ var dateTimeLayouts = []string{
 	time.RFC1123,
 }
 
+// looseDateTimeRE accepts what go-openapi's IsDateTime accepts (it
+// lowercases first, and allows second 60), so that a default is never
+// refused here that the apiserver takes.
+var looseDateTimeRE = regexp.MustCompile(`^(?i)\d{4}-\d{2}-\d{2}[t ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(z|[+-]\d{2}:?\d{2})?$`)
+
 func isDateTime(s string) bool {
 	for _, l := range dateTimeLayouts {
 		if _, err := time.Parse(l, s); err == nil {
 			return true
 		}
+		if _, err := time.Parse(l, strings.ToUpper(s)); err == nil {
+			return true
+		}
 	}
-	return false
+	return looseDateTimeRE.MatchString(s) && isDate(s[:10])
 }
+
+func isDate(s string) bool { _, err := time.Parse("2006-01-02", s); return err == nil }
 
 // formatWalk mirrors the apiserver's "unrecognized format" warnings
 // (WarningsOnCreate in pkg/registry/customresourcedefinition/strategy.go,

@@ -1,7 +1,12 @@
 package lint
 
 import (
+	"encoding/json"
+	"fmt"
+	"reflect"
+	"regexp"
 	"strings"
+	"sync"
 
 	"github.com/paramkit/paramkit/internal/pointer"
 )
@@ -60,7 +65,7 @@ func structuralRule(id string, sev Severity, doc string) *Rule {
 		Doc:      doc,
 		Severity: sev,
 		Run: func(p *Pass) {
-			for _, f := range analyzeStructural(p.Doc) {
+			for _, f := range cachedStructural(p.Doc) {
 				if f.rule == id {
 					p.ReportSeverity(f.sev, f.ptr, f.msg)
 				}
@@ -82,12 +87,105 @@ type sanalysis struct {
 	doc      any
 	findings []sfinding
 	seen     map[sfinding]bool
+	regexps  map[string]*regexpResult
+}
+
+type regexpResult struct {
+	re  *regexp.Regexp
+	err error
+}
+
+// regexp compiles a pattern once per analysis.
+func (a *sanalysis) regexp(pattern string) (*regexp.Regexp, error) {
+	if r, ok := a.regexps[pattern]; ok {
+		return r.re, r.err
+	}
+	re, err := regexp.Compile(pattern)
+	a.regexps[pattern] = &regexpResult{re, err}
+	return re, err
+}
+
+// The rules of the set each report their share of one analysis; the last
+// analysis is kept for the next rule, keyed by the document's identity
+// and a fingerprint of its content (so an edit in place is seen).
+var structuralCache struct {
+	sync.Mutex
+	id       uintptr
+	sum      uint64
+	findings []sfinding
+}
+
+func cachedStructural(doc any) []sfinding {
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return analyzeStructural(doc)
+	}
+	id, sum := reflect.ValueOf(m).Pointer(), fingerprint(doc)
+	c := &structuralCache
+	c.Lock()
+	if c.findings != nil && c.id == id && c.sum == sum {
+		fs := c.findings
+		c.Unlock()
+		return fs
+	}
+	c.Unlock()
+	fs := analyzeStructural(doc)
+	c.Lock()
+	c.id, c.sum, c.findings = id, sum, fs
+	c.Unlock()
+	return fs
+}
+
+// fingerprint hashes a plain value; map entries combine independently of
+// their order.
+func fingerprint(v any) uint64 { return fingerprintAt(v, 0) }
+
+func fingerprintAt(v any, depth int) uint64 {
+	if depth > 10000 {
+		return 0
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		sum := uint64(0x9e3779b97f4a7c15)
+		for k, x := range t {
+			sum += fnvString(k, 'k') ^ (fingerprintAt(x, depth+1) * 31)
+		}
+		return sum
+	case []any:
+		acc := uint64(0xcbf29ce484222325) ^ uint64(len(t))
+		for _, x := range t {
+			acc = (acc ^ fingerprintAt(x, depth+1)) * 0x100000001b3
+		}
+		return acc
+	case string:
+		return fnvString(t, 's')
+	case json.Number:
+		return fnvString(string(t), 'n')
+	case bool:
+		if t {
+			return 1
+		}
+		return 2
+	case nil:
+		return 3
+	}
+	return fnvString(fmt.Sprintf("%T%v", v, v), 'o')
+}
+
+// fnvString is FNV-1a over a kind byte and the string.
+func fnvString(s string, kind byte) uint64 {
+	h := uint64(0xcbf29ce484222325)
+	h = (h ^ uint64(kind)) * 0x100000001b3
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 0x100000001b3
+	}
+	return h
 }
 
 // analyzeStructural decodes the document as the apiserver does and runs
 // every check, returning the findings in a stable order.
 func analyzeStructural(doc any) []sfinding {
-	a := &sanalysis{doc: doc, seen: map[sfinding]bool{}}
+	a := &sanalysis{doc: doc, seen: map[sfinding]bool{}, regexps: map[string]*regexpResult{}}
 	d := &sdecoder{a: a}
 	root := d.root(doc)
 	if root != nil {

@@ -778,7 +778,7 @@ func (a *sanalysis) valueValidation(v *kNode, skipAnyOf, skipFirstAllOfAnyOf boo
 	}
 	a.nestedValidation(v.not, false)
 	if v.pattern != "" {
-		if _, err := regexp.Compile(v.pattern); err != nil {
+		if _, err := a.regexp(v.pattern); err != nil {
 			a.add(rulePattern, Error, at(v.ptr, "pattern"), fInvalid(v.pattern, "must be a valid regular expression, but isn't: "+err.Error()))
 		}
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strconv"
 
+	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
@@ -326,13 +327,13 @@ func asNumber(v any) (json.Number, bool) {
 	return "", false
 }
 
-// numRat converts a JSON number to an exact rational.
+// numRat converts a JSON number to an exact rational; numbers outside
+// paramkit's bounds (huge exponents, thousands of digits) give false.
 func numRat(n json.Number) (*big.Rat, bool) {
-	if len(n) > 4096 {
+	if !number.IsJSON(string(n)) {
 		return nil, false
 	}
-	r, ok := new(big.Rat).SetString(string(n))
-	return r, ok
+	return number.Rat(n)
 }
 
 func (d *sdecoder) typeError(ptr, field string, v any, goType string) {

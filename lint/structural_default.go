@@ -49,7 +49,7 @@ func (a *sanalysis) defaults(n *kNode, isRoot, insideMeta, unchecked bool, depth
 			sort.Strings(dropped)
 			a.add(ruleDefault, sev, dp, fInvalid(n.def, fmt.Sprintf("must not have unknown fields (pruning drops %s)", strings.Join(dropped, ", ")))+note)
 		}
-		v := &valueValidator{emit: func(ptr, msg string) { a.add(ruleDefault, sev, ptr, msg+note) }}
+		v := &valueValidator{a: a, emit: func(ptr, msg string) { a.add(ruleDefault, sev, ptr, msg+note) }}
 		v.validate(n.def, n, dp, 0)
 	}
 	a.defaults(n.itemSchema(), false, insideMeta, unchecked, depth+1)
@@ -142,6 +142,7 @@ func skipPrune(x any, s *kNode, embedded bool, ptr string, dropped *[]string, de
 // semantics: nullable, boolean exclusiveMaximum/exclusiveMinimum,
 // x-kubernetes-int-or-string as integer-or-string).
 type valueValidator struct {
+	a    *sanalysis
 	emit func(ptr, msg string)
 	// quiet suppresses reporting (for anyOf/oneOf/not probes).
 	quiet bool
@@ -157,7 +158,7 @@ func (v *valueValidator) fail(ptr, msg string) {
 
 // probe reports whether x validates against s, without reporting.
 func (v *valueValidator) probe(x any, s *kNode, ptr string, depth int) bool {
-	p := &valueValidator{quiet: true}
+	p := &valueValidator{a: v.a, quiet: true}
 	p.validate(x, s, ptr, depth)
 	return p.fails == 0
 }
@@ -330,7 +331,7 @@ func (v *valueValidator) str(str string, s *kNode, ptr string) {
 		v.fail(ptr, fInvalid(str, fmt.Sprintf("should be at least %d chars long", *s.minLength)))
 	}
 	if s.pattern != "" {
-		if re, err := regexp.Compile(s.pattern); err == nil && !re.MatchString(str) {
+		if re, err := v.a.regexp(s.pattern); err == nil && !re.MatchString(str) {
 			v.fail(ptr, fInvalid(str, fmt.Sprintf("should match '%s'", s.pattern)))
 		}
 	}

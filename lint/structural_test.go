@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"flag"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -494,4 +495,63 @@ func FuzzStructural(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestStructuralHugeNumbers: documents built in code may hold numbers no
+// parser would let through; they are judged without big arithmetic.
+func TestStructuralHugeNumbers(t *testing.T) {
+	huge := json.Number("1e999999999")
+	doc := map[string]any{
+		"type": "object",
+		"properties": map[string]any{
+			"a": map[string]any{"type": "string", "maxLength": huge},
+			"b": map[string]any{"type": "number", "minimum": json.Number("1"), "multipleOf": json.Number("2"), "default": huge},
+		},
+	}
+	fs := lintStructural(doc)
+	requireResolves(t, doc, fs)
+	require.Len(t, fs, 1, "%+v", fs)
+	assert.Equal(t, "/properties/a/maxLength", fs[0].Pointer)
+	assert.Equal(t, ruleFieldType, fs[0].Rule)
+}
+
+// TestStructuralEditInPlace: the analysis the rules share is not reused
+// for a document changed in place.
+func TestStructuralEditInPlace(t *testing.T) {
+	doc := yamlDoc(t, `{type: object, properties: {a: {type: string}}}`).(map[string]any)
+	assert.Empty(t, lintStructural(doc))
+	doc["properties"].(map[string]any)["a"].(map[string]any)["type"] = "int"
+	fs := lintStructural(doc)
+	require.Len(t, fs, 1)
+	assert.Equal(t, "/properties/a/type", fs[0].Pointer)
+	delete(doc["properties"].(map[string]any)["a"].(map[string]any), "type")
+	fs = lintStructural(doc)
+	require.Len(t, fs, 1)
+	assert.Contains(t, fs[0].Message, "must not be empty for specified object fields")
+}
+
+// TestStructuralConcurrent: runs on different documents at once keep
+// their own findings.
+func TestStructuralConcurrent(t *testing.T) {
+	good := yamlDoc(t, `{type: object, properties: {a: {type: string}}}`)
+	bad := yamlDoc(t, `{type: object, properties: {a: {type: int}}}`)
+	done := make(chan error, 8)
+	for i := 0; i < 8; i++ {
+		go func(i int) {
+			for j := 0; j < 50; j++ {
+				doc, want := good, 0
+				if (i+j)%2 == 1 {
+					doc, want = bad, 1
+				}
+				if n := len(lintStructural(doc)); n != want {
+					done <- fmt.Errorf("got %d findings, want %d", n, want)
+					return
+				}
+			}
+			done <- nil
+		}(i)
+	}
+	for i := 0; i < 8; i++ {
+		require.NoError(t, <-done)
+	}
 }

@@ -67,11 +67,11 @@ func (g *Gates) restore(res *GateResult, obj, stored any, p gatedPath) {
 	case !inOld:
 		gateDelete(res.Object, p.toks)
 		res.Dropped = append(res.Dropped, p.ptr)
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: dropped: feature gate %s is disabled", gatePointerText(p.ptr), name))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: dropped: feature gate %s is disabled", p.ptr, name))
 	case inNew && value.Equal(newV, oldV):
 	default:
 		if !gateSet(&res.Object, p.toks, value.DeepCopy(oldV)) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", gatePointerText(p.ptr), name))
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", p.ptr, name))
 			return
 		}
 		what := "not updated"
@@ -79,7 +79,7 @@ func (g *Gates) restore(res *GateResult, obj, stored any, p gatedPath) {
 			what = "not removed"
 		}
 		res.Dropped = append(res.Dropped, p.ptr)
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s, the stored value is kept: feature gate %s is disabled", gatePointerText(p.ptr), what, name))
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s, the stored value is kept: feature gate %s is disabled", p.ptr, what, name))
 	}
 }
 
@@ -103,16 +103,6 @@ func (g *Gates) deprecations(res *GateResult, obj, stored any) {
 			touched = touched[:0]
 		}
 	}
-}
-
-// gatePointerText writes the root pointer as "" so that messages keep the
-// `POINTER: message` shape (gated paths are never the root; this is for
-// safety).
-func gatePointerText(p string) string {
-	if p == "" {
-		return `""`
-	}
-	return p
 }
 
 // gateGet walks object keys only: arrays and scalars on the way name

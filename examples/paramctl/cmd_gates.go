@@ -84,9 +84,9 @@ func runGates(e *env, opts any, args []string) int {
 func applyGates(e *env, o *gatesOptions, gates *params.Gates, file string) int {
 	var s *schema.Schema
 	if o.schema != "" {
-		var err error
-		if s, err = loadSchema(e, o.schema); err != nil {
-			return e.fail(exitUsage, "%s: %v", o.schema, err)
+		var code int
+		if s, code = e.schemaOrFail(o.schema); s == nil {
+			return code
 		}
 	}
 	read := func(name string) (any, bool) {
@@ -130,7 +130,7 @@ func applyGates(e *env, o *gatesOptions, gates *params.Gates, file string) int {
 		fmt.Fprintf(e.stdout, "%s\n", out)
 		return exitOK
 	}
-	out, err := params.MarshalYAML(s, res.Object)
+	out, err := e.encodeValues(s, res.Object, "yaml")
 	if err != nil {
 		return e.fail(exitUsage, "internal error: %v", err)
 	}

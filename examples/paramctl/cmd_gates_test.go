@@ -1,11 +1,9 @@
 package main
 
 import (
-	"bytes"
 	"flag"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -30,9 +28,7 @@ func gatesGoldenUpdate() bool {
 
 func runGatesCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
 	t.Helper()
-	var out, errb bytes.Buffer
-	code = run(append([]string{"gates"}, args...), strings.NewReader(stdin), &out, &errb)
-	return code, out.String(), errb.String()
+	return paramctl(t, stdin, append([]string{"gates"}, args...)...)
 }
 
 func assertGatesGolden(t *testing.T, name, got string) {

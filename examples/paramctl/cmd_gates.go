@@ -118,17 +118,12 @@ func applyGates(e *env, o *gatesOptions, gates *params.Gates, file string) int {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
 	if o.output == "json" {
-		out, err := json.MarshalIndent(struct {
+		return writeGatesJSON(e, struct {
 			Object        json.RawMessage `json:"object"`
 			Dropped       []string        `json:"dropped"`
 			Warnings      []string        `json:"warnings"`
 			SpecUnchanged bool            `json:"specUnchanged"`
-		}{params.MarshalJSON(s, res.Object, ""), res.Dropped, res.Warnings, res.SpecUnchanged}, "", "  ")
-		if err != nil {
-			return e.fail(exitUsage, "internal error: %v", err)
-		}
-		fmt.Fprintf(e.stdout, "%s\n", out)
-		return exitOK
+		}{params.MarshalJSON(s, res.Object, ""), res.Dropped, res.Warnings, res.SpecUnchanged})
 	}
 	out, err := e.encodeValues(s, res.Object, "yaml")
 	if err != nil {
@@ -160,11 +155,18 @@ func printGatesJSON(e *env, status []params.GateStatus) int {
 			IneffectiveBecause: s.IneffectiveBecause, Warnings: s.Warnings,
 		}
 	}
-	out, err := json.MarshalIndent(rows, "", "  ")
-	if err != nil {
-		return e.fail(exitUsage, "internal error: %v", err)
+	return writeGatesJSON(e, rows)
+}
+
+// writeGatesJSON prints v indented, strings as they are (no HTML escapes:
+// a value "a<b" stays "a<b", also inside the object).
+func writeGatesJSON(e *env, v any) int {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return e.fail(exitUsage, "%v", err)
 	}
-	fmt.Fprintf(e.stdout, "%s\n", out)
 	return exitOK
 }
 

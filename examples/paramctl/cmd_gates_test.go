@@ -116,6 +116,12 @@ properties:
 		require.Equal(t, exitOK, code, errs)
 		assert.Equal(t, "version: \"1.10\"\nreplicas: 3\n", out)
 	})
+	t.Run("json keeps strings and numbers as they are", func(t *testing.T) {
+		code, out, _ := runGatesCmd(t, `{"spec": {"expr": "a<b && c>d", "n": 123456789012345678901234567890.10}}`, "-", "--gates", gatesData+"crontab-gates.yaml", "-o", "json")
+		require.Equal(t, exitOK, code)
+		assert.Contains(t, out, `"expr": "a<b && c>d"`)
+		assert.Contains(t, out, `"n": 123456789012345678901234567890.10`)
+	})
 	t.Run("deprecated gate warns on stderr", func(t *testing.T) {
 		code, _, errs := runGatesCmd(t, "spec: {legacyTLS: false}", "-", "--gates", gatesData+"all-stages.yaml")
 		require.Equal(t, exitOK, code)

@@ -118,7 +118,7 @@ func applyGates(e *env, o *gatesOptions, gates *params.Gates, file string) int {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
 	if o.output == "json" {
-		return writeGatesJSON(e, struct {
+		return e.writeJSON(struct {
 			Object        json.RawMessage `json:"object"`
 			Dropped       []string        `json:"dropped"`
 			Warnings      []string        `json:"warnings"`
@@ -155,19 +155,7 @@ func printGatesJSON(e *env, status []params.GateStatus) int {
 			IneffectiveBecause: s.IneffectiveBecause, Warnings: s.Warnings,
 		}
 	}
-	return writeGatesJSON(e, rows)
-}
-
-// writeGatesJSON prints v indented, strings as they are (no HTML escapes:
-// a value "a<b" stays "a<b", also inside the object).
-func writeGatesJSON(e *env, v any) int {
-	enc := json.NewEncoder(e.stdout)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(v); err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	return exitOK
+	return e.writeJSON(rows)
 }
 
 func printGatesText(e *env, status []params.GateStatus) int {

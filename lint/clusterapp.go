@@ -750,7 +750,7 @@ var (
 	r17Compat      = []string{"managementCluster", "baseDomain", "provider", "cluster-shared", "defaultMachinePools", "kubectlImage"}
 )
 
-func typeMatches(n *snode, want string) bool {
+func hasType(n *snode, want string) bool {
 	ts, _ := singleType(n)
 	if len(ts) != 1 {
 		return false
@@ -778,7 +778,7 @@ func r17Check(p *Pass, props []struct{ name, types string }, verb string) {
 			p.Report(at, fmt.Sprintf("the root %s offer the property %q (%s)", verb, want.name, want.types))
 			continue
 		}
-		if !typeMatches(prop, want.types) {
+		if !hasType(prop, want.types) {
 			p.Report(prop.site().ptr, fmt.Sprintf("the root property %q %s be of type %s", want.name, verb, want.types))
 		}
 	}

@@ -334,14 +334,14 @@ func kudoRequired(p *Pass) {
 // constraintOnlyExcept is constraintOnly, not counting the given keywords.
 func (n *snode) constraintOnlyExcept(allowed ...string) bool {
 	for m := n; m != nil; m = m.parent {
-		if constraintKeywords[m.via] && !contains(allowed, m.via) {
+		if constraintKeywords[m.via] && !hasString(allowed, m.via) {
 			return true
 		}
 	}
 	return false
 }
 
-func contains(l []string, s string) bool {
+func hasString(l []string, s string) bool {
 	for _, x := range l {
 		if x == s {
 			return true

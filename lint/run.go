@@ -65,11 +65,24 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // compile becomes findings of the rule schema-compile (in the sets that
 // list it), and the rules that need no compiled schema still run. The
 // error is for a document that is not well-formed YAML or JSON. Rules
-// marked DocOnly run while the schema compiles.
+// marked DocOnly run while the schema compiles; when every rule is, the
+// schema is not compiled at all.
 func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 	doc, order, err := decode(data)
 	if err != nil {
 		return nil, err
+	}
+	st := &runState{order: order, doc: doc}
+	rules := uniqueRules(sets)
+	needsSchema := false
+	for _, r := range rules {
+		needsSchema = needsSchema || !r.DocOnly
+	}
+	if !needsSchema {
+		for _, r := range rules {
+			st.run(nil, r)
+		}
+		return uniqueFindings(st.findings), nil
 	}
 	type compiled struct {
 		s   *schema.Schema
@@ -80,8 +93,6 @@ func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 		s, err := schema.FromValue(doc)
 		done <- compiled{s, err}
 	}()
-	st := &runState{order: order, doc: doc}
-	rules := uniqueRules(sets)
 	for _, r := range rules {
 		if r.DocOnly {
 			st.run(nil, r)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"flag"
 	"fmt"
 	"io"
@@ -143,7 +142,9 @@ func runLint(e *env, opts any, args []string) int {
 	}
 	switch o.output {
 	case "json":
-		writeFindingsJSON(e.stdout, reports)
+		if code := e.writeJSON(findingsJSON(reports)); code != exitOK {
+			return code
+		}
 	case "sarif":
 		if err := lint.WriteSARIF(e.stdout, lintRulesOf(sets), reports...); err != nil {
 			return e.fail(exitUsage, "%v", err)
@@ -184,9 +185,9 @@ func writeFindingsText(w io.Writer, reports []lint.Report) {
 	}
 }
 
-// writeFindingsJSON writes a list of findings; with several files each
-// carries its "file".
-func writeFindingsJSON(w io.Writer, reports []lint.Report) {
+// findingsJSON is the -o json form: a list of findings; with several
+// files each carries its "file".
+func findingsJSON(reports []lint.Report) any {
 	type fileFinding struct {
 		File string `json:"file"`
 		lint.Finding
@@ -203,10 +204,7 @@ func writeFindingsJSON(w io.Writer, reports []lint.Report) {
 		}
 		v = all
 	}
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(v)
+	return v
 }
 
 // ANSI colours for a terminal.

@@ -81,10 +81,7 @@ func runList(e *env, opts any, args []string) int {
 	rows := parameterRows(s)
 	switch o.output {
 	case "json":
-		enc := json.NewEncoder(e.stdout)
-		enc.SetIndent("", "  ")
-		enc.SetEscapeHTML(false)
-		_ = enc.Encode(rows)
+		return e.writeJSON(rows)
 	case "markdown":
 		writeParamsMarkdown(e.stdout, s, rows)
 	default:

@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/lint"
 )
 
@@ -133,7 +136,7 @@ func runLint(e *env, opts any, args []string) int {
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
-		fs, err := lint.Lint(data, sets...)
+		fs, err := lintFile(data, sets)
 		if err != nil {
 			return e.fail(exitUsage, "%s: %v", path, err)
 		}
@@ -164,6 +167,49 @@ func runLint(e *env, opts any, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// lintFile lints a schema document. An OperatorVersion manifest carrying
+// its schema in spec.parameters (kudo.dev/v1beta2) is linted there, with
+// pointers into the manifest.
+func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
+	node, err := yamlx.ParseNode(data)
+	if err != nil {
+		return nil, err
+	}
+	if doc, err := yamlx.ToValue(node, nil); err == nil {
+		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+			if params, ok := m["spec"].(map[string]any)["parameters"].(map[string]any); ok {
+				fs, err := lint.Lint(encode.JSON(params, nil, ""), sets...)
+				for i := range fs {
+					fs[i].Pointer = ovPrefix + fs[i].Pointer
+					fs[i].Message = prefixPointers(fs[i].Message, params)
+				}
+				return fs, err
+			}
+		}
+	}
+	return lint.Lint(data, sets...)
+}
+
+const ovPrefix = "/spec/parameters"
+
+// prefixPointers moves the schema pointers a message names into the
+// manifest: each word starting with / that resolves in the schema.
+func prefixPointers(msg string, schemaDoc any) string {
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		core := strings.TrimLeft(w, "(")
+		trimmed := strings.TrimRight(core, ":),;.")
+		if !strings.HasPrefix(trimmed, "/") {
+			continue
+		}
+		if _, ok := pointer.Get(schemaDoc, trimmed); !ok {
+			continue
+		}
+		words[i] = strings.Replace(w, trimmed, ovPrefix+trimmed, 1)
+	}
+	return strings.Join(words, " ")
 }
 
 func printRules(w io.Writer, sets []*lint.Set) {

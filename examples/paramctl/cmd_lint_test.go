@@ -43,6 +43,8 @@ func TestLintCommand(t *testing.T) {
 			out: []string{"-:/type: error schema-compile: ", "-:/properties/a/immutable: error schema-compile: "}},
 		{name: "json document", args: []string{"lint", "-"}, stdin: `{"type":"object","properties":{"a":{"enum":[1],"default":2}}}`, code: 1,
 			out: []string{"-:/properties/a/default: error kudo-enum-default"}},
+		{name: "an OperatorVersion is linted at spec.parameters", args: []string{"lint", "testdata/lint/operatorversion.yaml"}, code: 1,
+			out: []string{`testdata/lint/operatorversion.yaml:/spec/parameters/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: trigger "deploy" conflicts with trigger "backup" at /spec/parameters/properties/backup/trigger`}},
 		{name: "unknown set", args: []string{"lint", "--rules", "nope", demoSchema}, code: 2, err: []string{`unknown rule set "nope"`, "cluster-app", "kudo"}},
 		{name: "unknown rule", args: []string{"lint", "--disable", "R99", demoSchema}, code: 2, err: []string{`unknown rule "R99"`}},
 		{name: "no file", args: []string{"lint"}, code: 2, err: []string{"SCHEMA"}},

@@ -58,10 +58,12 @@ var valueKeywords = map[string]bool{
 // and allOf bring more keywords for the same value, anyOf/oneOf subschemas
 // do not act themselves (which one governs is not known) but the
 // properties inside them do. fn gets the node, whether it acts, the state
-// its parent passed on and the edge that led here (a keyword, "$ref", or
-// "" at the root); what it returns is passed on to the node's children.
-// fn is called once per node, edge and state.
-func walkActing[S comparable](v *view, start S, fn func(n *snode, acts bool, st S, edge string) S) {
+// and the context its parent passed on, and the edge that led here (a
+// keyword, "$ref", or "" at the root); what it returns is passed on to the
+// node's children. A node is visited once per edge and state: the context
+// (where an inherited value was written, say) does not make it visit
+// again, so shared definitions cost once per state, never once per path.
+func walkActing[S comparable, C any](v *view, start S, ctx C, fn func(n *snode, acts bool, st S, ctx C, edge string) (S, C)) {
 	type key struct {
 		n    *snode
 		acts bool
@@ -69,46 +71,43 @@ func walkActing[S comparable](v *view, start S, fn func(n *snode, acts bool, st 
 		edge string
 	}
 	seen := map[key]bool{}
-	var walk func(n *snode, acts bool, st S, edge string, depth int)
-	walk = func(n *snode, acts bool, st S, edge string, depth int) {
+	var walk func(n *snode, acts bool, st S, ctx C, edge string, depth int)
+	walk = func(n *snode, acts bool, st S, ctx C, edge string, depth int) {
 		k := key{n, acts, st, edge}
 		if n == nil || n.m == nil || seen[k] || depth > 200 {
 			return
 		}
 		seen[k] = true
-		next := fn(n, acts, st, edge)
+		next, nctx := fn(n, acts, st, ctx, edge)
 		if n.ref != nil {
-			walk(n.ref, acts, next, "$ref", depth+1)
+			walk(n.ref, acts, next, nctx, "$ref", depth+1)
 		}
 		for _, c := range n.kids {
 			switch {
 			case c.via == "allOf":
-				walk(c, acts, next, c.via, depth+1)
+				walk(c, acts, next, nctx, c.via, depth+1)
 			case c.via == "anyOf" || c.via == "oneOf":
-				walk(c, false, next, c.via, depth+1)
+				walk(c, false, next, nctx, c.via, depth+1)
 			case valueKeywords[c.via]:
-				walk(c, true, next, c.via, depth+1)
+				walk(c, true, next, nctx, c.via, depth+1)
 			}
 		}
 	}
-	walk(v.root, true, start, "", 0)
+	walk(v.root, true, start, ctx, "", 0)
 }
 
-// inherited is the walk state of the trigger check: the nearest trigger
-// above and where it is written.
-type inherited struct{ plan, ptr string }
-
 func kudoTriggerConflict(p *Pass) {
-	walkActing(p.view(), inherited{}, func(n *snode, acts bool, in inherited, _ string) inherited {
+	// State: the inherited plan; context: where it is written.
+	walkActing(p.view(), "", "", func(n *snode, acts bool, plan, at string, _ string) (string, string) {
 		t, ok := n.str("trigger")
 		if !ok || t == "" || !acts {
-			return in
+			return plan, at
 		}
-		if in.plan != "" && in.plan != t && in.ptr != n.kw("trigger") {
-			p.Report(n.kw("trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it", t, in.plan, in.ptr))
-			return in
+		if plan != "" && plan != t && at != n.kw("trigger") {
+			p.Report(n.kw("trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it", t, plan, at))
+			return plan, at
 		}
-		return inherited{t, n.kw("trigger")}
+		return t, n.kw("trigger")
 	})
 }
 
@@ -116,7 +115,7 @@ func kudoPlacement(p *Pass) {
 	v := p.view()
 	acting := map[*snode]bool{}
 	fixed := map[*snode]bool{} // reached on a path of properties: one place for an old value
-	walkActing(v, true, func(n *snode, acts bool, fixedAbove bool, edge string) bool {
+	walkActing(v, true, struct{}{}, func(n *snode, acts bool, fixedAbove bool, _ struct{}, edge string) (bool, struct{}) {
 		f := fixedAbove
 		switch edge {
 		case "items", "prefixItems", "additionalItems", "additionalProperties", "patternProperties":
@@ -128,7 +127,7 @@ func kudoPlacement(p *Pass) {
 				fixed[n] = true
 			}
 		}
-		return f
+		return f, struct{}{}
 	})
 	for _, n := range v.nodes {
 		for _, k := range []string{"trigger", "immutable", "oldName"} {
@@ -161,16 +160,17 @@ func whyNotActing(n *snode) string {
 }
 
 func kudoImmutableOverride(p *Pass) {
-	walkActing(p.view(), "", func(n *snode, acts bool, immutableAt string, _ string) string {
+	// State: under an immutable node; context: which.
+	walkActing(p.view(), false, "", func(n *snode, acts bool, under bool, at string, _ string) (bool, string) {
 		b, ok := n.m["immutable"].(bool)
 		switch {
 		case !ok || !acts:
-		case !b && immutableAt != "":
-			p.Report(n.kw("immutable"), fmt.Sprintf("immutable: false has no effect: %s is immutable and that covers everything under it", immutableAt))
-		case b && immutableAt == "":
-			return n.ptr
+		case !b && under:
+			p.Report(n.kw("immutable"), fmt.Sprintf("immutable: false has no effect: %s is immutable and that covers everything under it", at))
+		case b && !under:
+			return true, n.ptr
 		}
-		return immutableAt
+		return under, at
 	})
 }
 

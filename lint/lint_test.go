@@ -2,10 +2,13 @@ package lint
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -208,4 +211,30 @@ func TestTextHelpers(t *testing.T) {
 	assert.False(t, repeats("Container port of the endpoint.", "Port"))
 	assert.True(t, containsIdentifier("The baseDomain is set.", "baseDomain"))
 	assert.False(t, containsIdentifier("The baseDomains are set.", "baseDomain"))
+}
+
+// A chain of definitions, each used twice by the one above, holds 2^40
+// paths; the rules visit each definition a bounded number of times.
+func TestSharedDefinitionsDoNotExplode(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type: object\nproperties:\n  top: {$ref: '#/$defs/d0'}\n$defs:\n")
+	for i := 0; i < 40; i++ {
+		fmt.Fprintf(&b, "  d%d:\n    type: object\n    immutable: true\n    properties:\n", i)
+		for _, name := range []string{"a", "b"} {
+			fmt.Fprintf(&b, "      %s: {$ref: '#/$defs/d%d', trigger: x, immutable: false}\n", name, i+1)
+		}
+	}
+	b.WriteString("  d40: {type: string, trigger: y}\n")
+	done := make(chan []Finding)
+	go func() {
+		fs, err := Lint([]byte(b.String()), Kudo, ClusterApp)
+		assert.NoError(t, err)
+		done <- fs
+	}()
+	select {
+	case fs := <-done:
+		assert.NotEmpty(t, fs)
+	case <-time.After(time.Minute):
+		t.Fatal("linting a chain of shared definitions does not finish")
+	}
 }

@@ -78,7 +78,10 @@ func runList(e *env, opts any, args []string) int {
 	if s == nil {
 		return code
 	}
-	rows := parameterRows(s)
+	rows, complete := parameterRows(s)
+	if !complete {
+		fmt.Fprintf(e.stderr, "the parameter tree has more than %d rows (definitions shared many times over); the list stops there\n", maxListRows)
+	}
 	switch o.output {
 	case "json":
 		return e.writeJSON(rows)
@@ -93,11 +96,16 @@ func runList(e *env, opts any, args []string) int {
 // parameterRows flattens the parameter tree in the order of the schema
 // file: properties (through $ref and allOf), and below an array or a map
 // whose items or values are objects, their properties.
-func parameterRows(s *schema.Schema) []paramRow {
+// complete is false when the list stopped at maxListRows.
+func parameterRows(s *schema.Schema) (rows []paramRow, complete bool) {
 	l := &lister{rows: []paramRow{}, onPath: map[*schema.Node]string{}}
 	l.walk(s.Root(), "", "", 0, "", false)
-	return l.rows
+	return l.rows, len(l.rows) < maxListRows
 }
+
+// maxListRows bounds the listing: a definition used twice at each of n
+// levels makes 2^n parameters.
+const maxListRows = 100_000
 
 type lister struct {
 	rows []paramRow
@@ -153,6 +161,9 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 
 // add appends a row and the rows below it.
 func (l *lister) add(n *schema.Node, row paramRow) {
+	if len(l.rows) >= maxListRows {
+		return
+	}
 	idx := len(l.rows)
 	l.rows = append(l.rows, row)
 	if at := l.walk(n, row.Pointer, row.path, row.Depth+1, row.Trigger, row.Immutable); at != "" {

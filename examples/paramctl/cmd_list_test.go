@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -95,4 +97,19 @@ func TestListLargeSchema(t *testing.T) {
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rows))
 	assert.Greater(t, len(rows), 1000)
+}
+
+func TestListStopsOnExplosion(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("type: object\nproperties:\n  top: {$ref: '#/$defs/d0'}\n$defs:\n")
+	for i := 0; i < 30; i++ {
+		fmt.Fprintf(&b, "  d%d:\n    type: object\n    properties:\n      a: {$ref: '#/$defs/d%d'}\n      b: {$ref: '#/$defs/d%d'}\n", i, i+1, i+1)
+	}
+	b.WriteString("  d30: {type: string}\n")
+	code, out, errs := paramctl(t, b.String(), "list", "--schema", "-", "-o", "json")
+	assert.Equal(t, 0, code)
+	assert.Contains(t, errs, "the list stops there")
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	assert.Len(t, rows, maxListRows)
 }

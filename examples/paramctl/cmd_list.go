@@ -105,7 +105,7 @@ func parameterRows(s *schema.Schema) (rows []paramRow, complete bool) {
 
 // maxListRows bounds the listing: a definition used twice at each of n
 // levels makes 2^n parameters.
-const maxListRows = 100_000
+var maxListRows = 100_000
 
 type lister struct {
 	rows []paramRow

@@ -100,6 +100,8 @@ func TestListLargeSchema(t *testing.T) {
 }
 
 func TestListStopsOnExplosion(t *testing.T) {
+	defer func(n int) { maxListRows = n }(maxListRows)
+	maxListRows = 1000
 	var b strings.Builder
 	b.WriteString("type: object\nproperties:\n  top: {$ref: '#/$defs/d0'}\n$defs:\n")
 	for i := 0; i < 30; i++ {

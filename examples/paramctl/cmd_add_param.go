@@ -36,7 +36,7 @@ func init() {
 	register(&command{
 		name:  "add-param",
 		usage: "--schema S --path /backup/retentionDays --type integer [--default 7] [--title T] [--description D] [--enum V]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema S --interactive",
-		short: "adds a parameter to a schema file, keeping its order, comments and layout",
+		short: "add a parameter to a schema file, keeping its order, comments and layout",
 		setup: func(fs *flag.FlagSet) any {
 			o := &addParamOptions{}
 			fs.StringVar(&o.schema, "schema", "", "the schema file to edit in place (- reads standard input and writes standard output)")

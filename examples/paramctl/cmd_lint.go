@@ -24,7 +24,7 @@ func init() {
 	register(&command{
 		name:  "lint",
 		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable RULE]... [-o text|json|sarif] SCHEMA...",
-		short: "checks schemas against rule sets; exit 1 on any error-level finding",
+		short: "check schemas against rule sets (kudo, cluster-app, structural); exit 1 on any error",
 		setup: func(fs *flag.FlagSet) any {
 			o := &lintOptions{}
 			fs.StringVar(&o.rules, "rules", "kudo", "rule sets to run, comma-separated ("+strings.Join(lintSetNames(), ", ")+")")

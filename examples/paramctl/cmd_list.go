@@ -22,7 +22,7 @@ func init() {
 	register(&command{
 		name:  "list",
 		usage: "--schema S [-o table|markdown|json]",
-		short: "lists the parameter tree: name, type, default, required, trigger, immutable, description",
+		short: "list the parameter tree: name, type, default, required, trigger, immutable, description",
 		setup: func(fs *flag.FlagSet) any {
 			o := &listOptions{}
 			fs.StringVar(&o.schema, "schema", "", "the parameter schema (YAML or JSON; - for standard input)")

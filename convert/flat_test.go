@@ -18,7 +18,7 @@ import (
 // lines of its mapping) and returns that parameter's schema.
 func property(t *testing.T, paramYAML string, opts ...FlatOption) (map[string]any, []Note) {
 	t.Helper()
-	c, err := FromV1beta1([]byte("parameters:\n  - " + strings.ReplaceAll(strings.TrimSpace(paramYAML), "\n", "\n    ") + "\n"), opts...)
+	c, err := FromV1beta1([]byte("parameters:\n  - "+strings.ReplaceAll(strings.TrimSpace(paramYAML), "\n", "\n    ")+"\n"), opts...)
 	require.NoError(t, err)
 	props := c.Schema.(map[string]any)["properties"].(map[string]any)
 	require.Len(t, props, 1)

@@ -210,7 +210,7 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 	spec, _ := root["spec"].(map[string]any)
 	_, hasParams := root["parameters"]
 	switch {
-	case kind == "OperatorVersion" || (kind == "" && !hasParams && spec != nil && spec["parameters"] != nil):
+	case kind == "OperatorVersion" || (kind == "" && !hasParams && spec != nil && !isNull(spec["parameters"])):
 		return c.operatorVersion(root, apiVersion)
 	case kind == "Instance":
 		return nil, schema.ErrorList{{Pointer: "/kind", Message: "an Instance holds parameter values, not their definitions: unwrap it instead"}}
@@ -260,8 +260,8 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 			extras = append(extras, k)
 		}
 	}
-	if len(c.errs) > 0 {
-		return nil, c.errs
+	if errs := append(c.errs, errsOf(converted)...); len(errs) > 0 {
+		return nil, errs
 	}
 	doc, order := assemble(converted, true)
 	keys := order[""]
@@ -282,12 +282,12 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 		return nil, schema.ErrorList{{Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, V1beta1, V1beta2)}}
 	}
 	spec, ok := root["spec"].(map[string]any)
-	if !ok && root["spec"] != nil {
+	if !ok && !isNull(root["spec"]) {
 		return nil, schema.ErrorList{{Pointer: "/spec", Message: "spec must be a mapping"}}
 	}
 	var list any
 	if spec != nil {
-		list = spec["parameters"]
+		list = scalar(spec["parameters"])
 	}
 	switch list.(type) {
 	case map[string]any, bool:
@@ -323,13 +323,21 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
-	fresh, sOrder := assemble(converted, false)
-	var schemaDoc any = fresh
-
 	doc := resolve(root).(map[string]any)
 	doc["apiVersion"] = V1beta2
+	var schemaDoc any
+	var sOrder map[string][]string
 	if ann, ok := takeAnnotation(doc); ok {
-		schemaDoc, sOrder = c.restore(ann, converted, fresh, sOrder)
+		var errs schema.ErrorList
+		schemaDoc, sOrder, errs = c.restore(ann, converted)
+		if len(errs) > 0 {
+			return nil, errs
+		}
+	} else {
+		if errs := errsOf(converted); len(errs) > 0 {
+			return nil, errs
+		}
+		schemaDoc, sOrder = assemble(converted, false)
 	}
 	docSpec, _ := doc["spec"].(map[string]any)
 	if docSpec == nil {
@@ -432,6 +440,16 @@ type param struct {
 	prop     map[string]any
 	order    map[string][]string // key order below the property, rooted at it
 	fields   v1Fields
+	errs     schema.ErrorList // what could not be converted
+}
+
+// errsOf gathers the conversion errors of every parameter.
+func errsOf(ps []param) schema.ErrorList {
+	var out schema.ErrorList
+	for _, p := range ps {
+		out = append(out, p.errs...)
+	}
+	return out
 }
 
 // v1Types maps v1beta1 type names to JSON Schema types.
@@ -445,6 +463,9 @@ var knownFields = map[string]bool{
 	"trigger": true, "type": true, "value-type": true, "immutable": true, "enum": true,
 }
 
+// list converts every parameter of a v1beta1 list. Each keeps its own
+// errors (a restored schema may make some of them moot); errors about the
+// list itself go to c.errs.
 func (c *flatConverter) list(v any, ptr string) []param {
 	if isNull(v) {
 		return nil
@@ -457,30 +478,32 @@ func (c *flatConverter) list(v any, ptr string) []param {
 	out := make([]param, 0, len(items))
 	seen := map[string]string{}
 	for i, item := range items {
-		p, ok := c.param(item, pointer.AppendIndex(ptr, i))
-		if p.name == "" {
-			continue
+		p := c.param(item, pointer.AppendIndex(ptr, i))
+		if p.fields.Name != "" {
+			if first, dup := seen[p.name]; dup {
+				p.errs = append(p.errs, &schema.Error{Pointer: pointer.Append(p.ptr, "name"), Message: fmt.Sprintf("parameter %q is declared twice (first at %s)", p.name, first)})
+			} else {
+				seen[p.name] = p.ptr
+			}
 		}
-		if first, dup := seen[p.name]; dup {
-			c.fail(pointer.Append(p.ptr, "name"), "parameter %q is declared twice (first at %s)", p.name, first)
-			continue
-		}
-		seen[p.name] = p.ptr
-		if ok {
-			out = append(out, p)
-		}
+		out = append(out, p)
 	}
 	return out
 }
 
-func (c *flatConverter) param(v any, ptr string) (param, bool) {
+// param converts one v1beta1 parameter; p.errs says what could not be.
+func (c *flatConverter) param(v any, ptr string) (p param) {
+	p = param{ptr: ptr, prop: map[string]any{}, order: map[string][]string{}}
+	before := len(c.errs)
+	defer func() {
+		p.errs = append(schema.ErrorList(nil), c.errs[before:]...)
+		c.errs = c.errs[:before]
+	}()
 	m, ok := v.(map[string]any)
 	if !ok {
 		c.fail(ptr, "a parameter must be a mapping with at least a name, not %s", kindName(v))
-		return param{}, false
+		return p
 	}
-	before := len(c.errs)
-	p := param{ptr: ptr, prop: map[string]any{}, order: map[string][]string{}}
 	name, ok := scalarText(m["name"])
 	if !ok || name == "" {
 		at := ptr
@@ -488,7 +511,7 @@ func (c *flatConverter) param(v any, ptr string) (param, bool) {
 			at = pointer.Append(ptr, "name")
 		}
 		c.fail(at, "a parameter needs a name (a non-empty string)")
-		return param{}, false
+		// Go on: the fields still tell whether a kept schema covers it.
 	}
 	p.name = name
 	p.fields.Name = name
@@ -641,7 +664,7 @@ func (c *flatConverter) param(v any, ptr string) (param, bool) {
 		graft(p.order, subOrder(c.order, pointer.Append(ptr, k)), pointer.Append("", nk))
 	}
 	p.order[""] = keys
-	return p, len(c.errs) == before
+	return p
 }
 
 // inferType gives the type a default's YAML type implies; fromString is

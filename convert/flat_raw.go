@@ -1,11 +1,13 @@
 package convert
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
+	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
@@ -29,6 +31,22 @@ func (t rawTyper) Elem(int) yamlx.Typer   { return t }
 // left untyped, and records the source order of every mapping's keys. The
 // error is a *params.DecodeError: the input cannot be read at all.
 func readRaw(data []byte) (any, map[string][]string, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		// JSON means exactly what it says: strings are strings, numbers
+		// keep their text. The YAML parser only records the key order.
+		v, err := jsonx.Decode(t)
+		if err == nil {
+			var order map[string][]string
+			if node, err := yamlx.ParseNode(t); err == nil {
+				order = yamlx.KeyOrder(node)
+			}
+			return v, order, nil
+		}
+		var le *jsonx.LimitError
+		if errors.As(err, &le) {
+			return nil, nil, &params.DecodeError{Pointer: le.Pointer, Message: le.Msg}
+		}
+	}
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
 		return nil, nil, decodeError(err)
@@ -70,6 +88,16 @@ func resolve(v any) any {
 			a[i] = resolve(x)
 		}
 		return a
+	}
+	return v
+}
+
+// scalar types a plain scalar by YAML 1.2 core rules and leaves any
+// other value as it is, so that a switch on its type sees null, booleans
+// and numbers.
+func scalar(v any) any {
+	if p, ok := v.(plain); ok {
+		return yamlx.Core(string(p))
 	}
 	return v
 }

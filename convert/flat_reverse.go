@@ -6,8 +6,9 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -41,14 +42,14 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	c := &flatConverter{order: order}
 	spec, ok := root["spec"].(map[string]any)
 	if !ok {
-		if root["spec"] == nil {
+		if isNull(root["spec"]) {
 			return nil, schema.ErrorList{{Pointer: "/spec", Message: "an OperatorVersion needs a spec"}}
 		}
 		return nil, schema.ErrorList{{Pointer: "/spec", Message: "spec must be a mapping"}}
 	}
 	doc := resolve(root).(map[string]any)
 	docSpec := doc["spec"].(map[string]any)
-	switch spec["parameters"].(type) {
+	switch scalar(spec["parameters"]).(type) {
 	case []any:
 		out := c.unchanged(root, "")
 		out.Schema = nil
@@ -67,7 +68,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 
 	md, ok := doc["metadata"].(map[string]any)
 	if !ok {
-		if doc["metadata"] != nil {
+		if doc["metadata"] != nil { // resolved: null is nil
 			return nil, schema.ErrorList{{Pointer: "/metadata", Message: "metadata must be a mapping"}}
 		}
 		md = map[string]any{}
@@ -218,29 +219,52 @@ var keywordOf = map[string]string{
 
 // restore rebuilds the schema ToV1beta1 kept in the annotation. Where the
 // v1beta1 list still says what ToV1beta1 wrote, the kept schema comes back
-// exactly; a field an old client changed in the list replaces the keyword
-// it maps to (a changed type also re-types default and enum), a parameter
-// added to the list is converted afresh, one removed from it is gone.
-func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, freshOrder map[string][]string) (any, map[string][]string) {
+// exactly, even where v1beta1 could not have converted it (a default the
+// type refuses); a field an old client changed in the list replaces the
+// keyword it maps to (a changed type also re-types default and enum), a
+// parameter added to the list is converted afresh, one removed from it is
+// gone. Only conversion errors in what changed count.
+func (c *flatConverter) restore(ann string, ps []param) (any, map[string][]string, schema.ErrorList) {
 	annPtr := pointer.Join("metadata", "annotations", ParametersAnnotation)
-	raw, annOrder, err := readRaw([]byte(ann))
+	fresh := func() (any, map[string][]string, schema.ErrorList) {
+		if errs := errsOf(ps); len(errs) > 0 {
+			return nil, nil, errs
+		}
+		doc, order := assemble(ps, false)
+		return doc, order, nil
+	}
+	kept, err := jsonx.Decode([]byte(ann))
 	if err != nil {
 		c.note(annPtr, "the kept v1beta2 schema cannot be read (%v): the list was converted instead", err)
-		return fresh, freshOrder
+		return fresh()
 	}
-	kept := resolve(raw)
-	_, _, projected := project(kept, annOrder)
+	var annOrder map[string][]string
+	if node, err := yamlx.ParseNode([]byte(ann)); err == nil {
+		annOrder = yamlx.KeyOrder(node)
+	}
+	keptList, _, projected := project(kept, annOrder)
 	keptMap, isMap := kept.(map[string]any)
 	if !isMap {
 		if len(ps) == 0 {
 			c.note(annPtr, "restored the v1beta2 schema kept by ToV1beta1")
-			return kept, annOrder
+			return kept, annOrder, nil
 		}
 		c.note(annPtr, "the kept v1beta2 schema has no properties for the listed parameters: the list was converted instead")
-		return fresh, freshOrder
+		return fresh()
 	}
-	keptProps, _ := keptMap["properties"].(map[string]any)
 
+	// Nothing changed: the kept schema exactly.
+	same := len(ps) == len(keptList)
+	for i := 0; same && i < len(ps); i++ {
+		f, ok := projected[ps[i].fields.Name]
+		same = ok && ps[i].fields.Name == keptList[i].(map[string]any)["name"] && len(ps[i].fields.changed(f)) == 0
+	}
+	if same {
+		c.note(annPtr, "restored the v1beta2 schema kept by ToV1beta1")
+		return kept, annOrder, nil
+	}
+
+	keptProps, _ := keptMap["properties"].(map[string]any)
 	out := make(map[string]any, len(keptMap))
 	for k, v := range keptMap {
 		if k != "properties" && k != "required" {
@@ -251,20 +275,34 @@ func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, fr
 	props := make(map[string]any, len(ps))
 	names := make([]string, 0, len(ps))
 	listed := make(map[string]bool, len(ps))
+	var errs schema.ErrorList
 	for _, p := range ps {
+		kp, inKept := keptProps[p.fields.Name]
+		f, projectedToo := projected[p.fields.Name]
+		if !inKept || !projectedToo || listed[p.fields.Name] {
+			if len(p.errs) > 0 {
+				errs = append(errs, p.errs...)
+				continue
+			}
+			c.note(pointer.Append(p.ptr, "name"), "parameter %q is new in the v1beta1 list: converted", p.name)
+			listed[p.name] = true
+			names = append(names, p.name)
+			props[p.name] = p.prop
+			graft(order, p.order, pointer.Join("properties", p.name))
+			continue
+		}
 		listed[p.name] = true
 		names = append(names, p.name)
 		propPtr := pointer.Join("properties", p.name)
-		kp, inKept := keptProps[p.name]
-		kpMap, kpIsMap := kp.(map[string]any)
-		f, projectedToo := projected[p.name]
-		if !inKept || !projectedToo {
-			c.note(pointer.Append(p.ptr, "name"), "parameter %q is new in the v1beta1 list: converted", p.name)
-			props[p.name] = p.prop
-			graft(order, p.order, propPtr)
+		ch := p.fields.changed(f)
+		if ch["value-type"] {
+			ch["default"], ch["enum"] = true, true
+		}
+		if e := errsIn(p, ch); len(e) > 0 {
+			errs = append(errs, e...)
 			continue
 		}
-		ch := p.fields.changed(f)
+		kpMap, kpIsMap := kp.(map[string]any)
 		if len(ch) == 0 || !kpIsMap {
 			props[p.name] = kp
 			graft(order, subOrder(annOrder, propPtr), propPtr)
@@ -272,9 +310,6 @@ func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, fr
 				c.note(p.ptr, "parameter %q changed through v1beta1, but its kept schema is not an object: kept as it was", p.name)
 			}
 			continue
-		}
-		if ch["value-type"] {
-			ch["default"], ch["enum"] = true, true
 		}
 		merged := make(map[string]any, len(kpMap))
 		for k, v := range kpMap {
@@ -284,24 +319,24 @@ func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, fr
 		keys := append([]string(nil), propOrder[""]...)
 		var what []string
 		for _, field := range entryKeys {
-			kw, maps := keywordOf[field]
 			if !ch[field] {
 				continue
 			}
 			what = append(what, field)
+			kw, maps := keywordOf[field]
 			if !maps {
 				continue
+			}
+			for k := range propOrder {
+				if pointer.HasPrefix(k, pointer.Append("", kw)) {
+					delete(propOrder, k)
+				}
 			}
 			if v, ok := p.prop[kw]; ok {
 				if _, had := merged[kw]; !had {
 					keys = append(keys, kw)
 				}
 				merged[kw] = v
-				for k := range propOrder {
-					if pointer.HasPrefix(k, pointer.Append("", kw)) {
-						delete(propOrder, k)
-					}
-				}
 				graft(propOrder, subOrder(p.order, pointer.Append("", kw)), pointer.Append("", kw))
 			} else {
 				delete(merged, kw)
@@ -313,6 +348,9 @@ func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, fr
 		if !(len(what) == 1 && what[0] == "required") {
 			c.note(p.ptr, "parameter %q changed through v1beta1 (%s): those fields converted afresh, the rest of its kept schema restored", p.name, strings.Join(what, ", "))
 		}
+	}
+	if len(errs) > 0 {
+		return nil, nil, errs
 	}
 	for _, name := range orderedKeys(keptProps, subOrder(annOrder, "/properties")[""]) {
 		if !listed[name] {
@@ -330,7 +368,7 @@ func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, fr
 	keptReq, _ := keptMap["required"].([]any)
 	var freshReq []any
 	for _, p := range ps {
-		if p.required {
+		if p.required && listed[p.name] {
 			freshReq = append(freshReq, p.name)
 		}
 	}
@@ -344,18 +382,41 @@ func (c *flatConverter) restore(ann string, ps []param, fresh map[string]any, fr
 			undeclared = append(undeclared, r)
 		}
 	}
-	same := len(keptDeclared) == len(freshReq)
+	sameReq := len(keptDeclared) == len(freshReq)
 	for _, r := range freshReq {
-		same = same && keptDeclared[r.(string)]
+		sameReq = sameReq && keptDeclared[r.(string)]
 	}
 	switch {
-	case same && keptReq != nil:
+	case sameReq && keptReq != nil:
 		out["required"] = keptReq
 	case len(freshReq)+len(undeclared) > 0:
 		out["required"] = append(freshReq, undeclared...)
 	}
-	if value.Equal(out, kept) {
-		c.note(annPtr, "restored the v1beta2 schema kept by ToV1beta1")
+	return out, order, nil
+}
+
+// fieldOfKey maps the input keys of a v1beta1 parameter to the field
+// of v1Fields they fill.
+var fieldOfKey = map[string]string{"type": "value-type"}
+
+// errsIn keeps the errors of p that lie in a changed field (or in the
+// parameter as a whole): the rest are moot where the kept schema stays.
+func errsIn(p param, ch map[string]bool) schema.ErrorList {
+	var out schema.ErrorList
+	for _, e := range p.errs {
+		rest := strings.TrimPrefix(e.Pointer, p.ptr)
+		if rest == "" || rest == e.Pointer {
+			out = append(out, e)
+			continue
+		}
+		toks, _ := pointer.Split(rest)
+		field := toks[0]
+		if f, ok := fieldOfKey[field]; ok {
+			field = f
+		}
+		if ch[field] {
+			out = append(out, e)
+		}
 	}
-	return out, order
+	return out
 }

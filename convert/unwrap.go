@@ -251,11 +251,12 @@ func (t guessTyper) Elem(int) yamlx.Typer   { return t }
 
 // WrapValues is the reverse of UnwrapValues, for v1beta2 → v1beta1
 // conversion: each top-level value becomes text that unwraps by the
-// schema to exactly the same value. A string is written verbatim when
-// that text reads back as the same string (always, on a node that takes
-// only strings), else as a JSON string literal; any other value is
-// written as compact JSON. With s nil the text reads back the same
-// through GuessValues instead.
+// schema to exactly the same value (numbers by value). A string is
+// written verbatim when that text reads back as the same string (always,
+// on a node that takes only strings), else as a JSON string literal; any
+// other value is written as compact JSON, with an integral number in
+// plain digits (1.0 as 1) where its written form would read back as text.
+// With s nil the text reads back the same through GuessValues instead.
 //
 // A value that no text can carry — one whose type its node refuses, such
 // as a number on a string-only node — is an error naming its pointer: the
@@ -312,5 +313,39 @@ func wrapOne(typed bool, n *schema.Node, v any) (string, bool) {
 		return q, reads(q)
 	}
 	text := string(encode.JSON(v, nil, ""))
-	return text, reads(text)
+	if reads(text) {
+		return text, true
+	}
+	// An integer written with a fraction or exponent (1.0, 1e5) reads as
+	// text on a node that takes strings and integers but not numbers;
+	// its plain digits read as the same integer.
+	if alt := string(encode.JSON(integerDigits(v), nil, "")); alt != text && reads(alt) {
+		return alt, true
+	}
+	return text, false
+}
+
+// integerDigits copies v with every integral number written as plain digits.
+func integerDigits(v any) any {
+	switch t := v.(type) {
+	case json.Number:
+		if strings.ContainsAny(string(t), ".eE") && number.IsInteger(t) {
+			if d, lost, err := number.Truncate(t); err == nil && !lost && number.Check(d) == nil {
+				return d
+			}
+		}
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = integerDigits(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, x := range t {
+			a[i] = integerDigits(x)
+		}
+		return a
+	}
+	return v
 }

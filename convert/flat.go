@@ -86,6 +86,7 @@ type Converted struct {
 	order     map[string][]string
 	schemaPtr string // where Schema sits in Document
 	input     []byte
+	generated bool // Schema was built from a v1beta1 list (not kept or given)
 }
 
 // YAML writes the document as YAML with exact numbers; an unchanged input
@@ -272,7 +273,7 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 		graft(order, subOrder(c.order, pointer.Append("", k)), pointer.Append("", nk))
 	}
 	order[""] = keys
-	return &Converted{Document: doc, Schema: doc, Changed: true, order: order}, nil
+	return &Converted{Document: doc, Schema: doc, Changed: true, order: order, generated: true}, nil
 }
 
 // operatorVersion converts an OperatorVersion object.
@@ -327,6 +328,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	doc["apiVersion"] = V1beta2
 	var schemaDoc any
 	var sOrder map[string][]string
+	generated := false
 	if ann, ok := takeAnnotation(doc); ok {
 		var errs schema.ErrorList
 		schemaDoc, sOrder, errs = c.restore(ann, converted)
@@ -338,6 +340,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 			return nil, errs
 		}
 		schemaDoc, sOrder = assemble(converted, false)
+		generated = true
 	}
 	docSpec, _ := doc["spec"].(map[string]any)
 	if docSpec == nil {
@@ -347,7 +350,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	docSpec["parameters"] = schemaDoc
 	order := withAPIVersionFirst(withoutSubtree(c.order, listPtr))
 	graft(order, sOrder, listPtr)
-	out := &Converted{Document: doc, Schema: schemaDoc, Changed: true, order: order, schemaPtr: listPtr}
+	out := &Converted{Document: doc, Schema: schemaDoc, Changed: true, order: order, schemaPtr: listPtr, generated: generated}
 	return out, nil
 }
 

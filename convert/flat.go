@@ -385,9 +385,13 @@ func takeAnnotation(doc map[string]any) (string, bool) {
 	if !ok {
 		return "", false
 	}
+	// ToV1beta1 may have created annotations and metadata to hold it.
 	delete(anns, ParametersAnnotation)
 	if len(anns) == 0 {
 		delete(md, "annotations")
+	}
+	if len(md) == 0 {
+		delete(doc, "metadata")
 	}
 	s, _ := v.(string)
 	return s, true

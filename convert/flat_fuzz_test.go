@@ -69,9 +69,10 @@ func FuzzToV1beta1RoundTrip(f *testing.F) {
 		`true`,
 		`{"properties":{"a/b~c":{"type":"object","default":{"k":1.0}}}}`,
 	} {
-		f.Add([]byte(s))
+		f.Add([]byte(s), true)
+		f.Add([]byte(s), false)
 	}
-	f.Fuzz(func(t *testing.T, schemaJSON []byte) {
+	f.Fuzz(func(t *testing.T, schemaJSON []byte, withMetadata bool) {
 		sch, err := jsonx.Decode(schemaJSON)
 		if err != nil {
 			return
@@ -81,7 +82,10 @@ func FuzzToV1beta1RoundTrip(f *testing.F) {
 		default:
 			return
 		}
-		ov := map[string]any{"apiVersion": V1beta2, "kind": "OperatorVersion", "metadata": map[string]any{"name": "x"}, "spec": map[string]any{"parameters": sch}}
+		ov := map[string]any{"apiVersion": V1beta2, "kind": "OperatorVersion", "spec": map[string]any{"parameters": sch}}
+		if withMetadata {
+			ov["metadata"] = map[string]any{"name": "x", "annotations": map[string]any{"a": "b"}}
+		}
 		down, err := ToV1beta1(encode.JSON(ov, nil, ""))
 		if err != nil {
 			t.Fatalf("ToV1beta1: %v", err)

@@ -273,7 +273,9 @@ func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, err
 		text, ok := wrapOne(s != nil, n, v)
 		if !ok {
 			msg := fmt.Sprintf("%s cannot be written as v1beta1 text that reads back the same", encode.JSON(v, nil, ""))
-			if n != nil && n.Types() != nil && !allowsValue(n, v) {
+			if bad, ok := notPlain(v); ok {
+				msg += fmt.Sprintf(": it holds a Go %T where plain values hold json.Number numbers, strings, booleans, nil, []any and map[string]any", bad)
+			} else if n != nil && n.Types() != nil && !allowsValue(n, v) {
 				msg += fmt.Sprintf(": the schema wants %s here", typeList(n.Types()))
 			}
 			errs = append(errs, &schema.ValidationError{Pointer: pointer.Append("", k), Message: msg})
@@ -323,6 +325,29 @@ func wrapOne(typed bool, n *schema.Node, v any) (string, bool) {
 		return alt, true
 	}
 	return text, false
+}
+
+// notPlain finds a Go value inside v that is not one of paramkit's plain values.
+func notPlain(v any) (any, bool) {
+	switch t := v.(type) {
+	case nil, bool, string, json.Number:
+		return nil, false
+	case []any:
+		for _, x := range t {
+			if bad, ok := notPlain(x); ok {
+				return bad, true
+			}
+		}
+		return nil, false
+	case map[string]any:
+		for _, x := range t {
+			if bad, ok := notPlain(x); ok {
+				return bad, true
+			}
+		}
+		return nil, false
+	}
+	return v, true
 }
 
 // integerDigits copies v with every integral number written as plain digits.

@@ -258,6 +258,9 @@ func TestWrapValues(t *testing.T) {
 		`/STR: 3 cannot be written as v1beta1 text that reads back the same: the schema wants a string here`,
 	}, msgs)
 
+	_, err = WrapValues(s, map[string]any{"INTS": []any{3}})
+	assert.EqualError(t, err, "/INTS: [3] cannot be written as v1beta1 text that reads back the same: it holds a Go int where plain values hold json.Number numbers, strings, booleans, nil, []any and map[string]any")
+
 	// without a schema the guess rules read it back
 	g, err := WrapValues(nil, map[string]any{"A": "3", "B": json.Number("3"), "C": "007", "D": []any{"007", json.Number("1")}})
 	require.NoError(t, err)

@@ -820,13 +820,18 @@ func textBool(s string) (bool, bool) {
 // textCollection reads a list or mapping written as text: terse flow
 // ('[a,b]', '{foo:"bar"}'), JSON, or block YAML as KUDO itself wrote them.
 func textCollection(s, typ string) (any, string) {
-	if v, err := params.ParseText(nil, s); err == nil && value.TypeName(v) == typ {
-		return v, ""
-	}
-	if node, err := yamlx.ParseNode([]byte(s)); err == nil && node != nil {
-		if v, err := yamlx.ToValue(node, nil); err == nil && value.TypeName(v) == typ {
-			return v, ""
+	v, err := params.ParseText(nil, s)
+	if err != nil || value.TypeName(v) != typ {
+		v = nil
+		if node, err := yamlx.ParseNode([]byte(s)); err == nil && node != nil {
+			v, _ = yamlx.ToValue(node, nil)
 		}
+	}
+	if v != nil && value.TypeName(v) == typ {
+		if expands(s, v) {
+			return nil, fmt.Sprintf("%q: %s", s, errExpands)
+		}
+		return v, ""
 	}
 	what := "list"
 	if typ == "object" {

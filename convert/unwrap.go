@@ -95,6 +95,9 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 		}
 		return nil, false, schema.ValidationErrors{{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
 	}
+	if expands(text, v) {
+		return nil, false, schema.ValidationErrors{{Pointer: ptr, Message: errExpands}}
+	}
 	if typed && n.Allows("boolean") && !allowsValue(n, v) {
 		if b, ok := textBool(text); ok {
 			v = b
@@ -103,6 +106,43 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 	typeCheck(n, v, ptr, text, &errs)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pointer < errs[j].Pointer })
 	return v, false, errs
+}
+
+const errExpands = "the text expands through YAML aliases into more values than it has characters; refused"
+
+// expands reports text whose YAML aliases multiply it into more values
+// than it has characters: without aliases every value takes at least one
+// character, and KUDO never wrote aliases into a value, so anything more
+// is an alias bomb (a few hundred bytes can otherwise become a million
+// values, more than an apiserver stores).
+func expands(text string, v any) bool {
+	if !strings.Contains(text, "*") {
+		return false
+	}
+	budget := len(text) + 1
+	var count func(v any) bool
+	count = func(v any) bool {
+		budget--
+		if budget < 0 {
+			return true
+		}
+		switch t := v.(type) {
+		case map[string]any:
+			for _, x := range t {
+				if count(x) {
+					return true
+				}
+			}
+		case []any:
+			for _, x := range t {
+				if count(x) {
+					return true
+				}
+			}
+		}
+		return false
+	}
+	return count(v)
 }
 
 func onlyStrings(n *schema.Node) bool {

@@ -147,6 +147,22 @@ func TestUnwrapValuesReportsEveryTypeErrorWithItsPointer(t *testing.T) {
 	}, got)
 }
 
+func TestAliasBombsInTextAreRefused(t *testing.T) {
+	s := mustSchema(t, unwrapSchema)
+	bomb := "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
+	for _, k := range []string{"UNTYPED", "OBJ", "UNDECLARED"} {
+		_, err := UnwrapValues(s, map[string]string{k: bomb})
+		assert.EqualError(t, err, "/"+k+": "+errExpands)
+	}
+	// an alias that does not multiply is fine
+	got, err := UnwrapValues(s, map[string]string{"UNTYPED": "a: &x [1]\nb: *x\n"})
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"a": []any{json.Number("1")}, "b": []any{json.Number("1")}}, got["UNTYPED"])
+
+	_, err = FromV1beta1([]byte("parameters:\n  - name: P\n    type: map\n    default: " + jsonQuote(bomb) + "\n"))
+	assert.ErrorContains(t, err, errExpands)
+}
+
 func TestUnwrapValuesEmptyMeansNotSet(t *testing.T) {
 	s := mustSchema(t, unwrapSchema)
 	got, err := UnwrapValues(s, map[string]string{"INT": "", "STR": "", "BOOL": "", "STR_OR_INT": ""})

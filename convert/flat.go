@@ -216,7 +216,7 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 	case kind == "Instance":
 		return nil, schema.ErrorList{{Pointer: "/kind", Message: "an Instance holds parameter values, not their definitions: unwrap it instead"}}
 	case kind != "":
-		return nil, schema.ErrorList{{Pointer: "/kind", Message: fmt.Sprintf("cannot convert a %s: expected a params file or an OperatorVersion", kind)}}
+		return nil, schema.ErrorList{{Pointer: "/kind", Message: fmt.Sprintf("cannot convert kind %s: expected a params file or an OperatorVersion", kind)}}
 	case hasParams:
 		return c.paramsFile(root, apiVersion)
 	case apiVersion == V1beta1 && !looksLikeSchema(root):

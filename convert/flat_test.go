@@ -305,7 +305,7 @@ func TestDocumentKinds(t *testing.T) {
 		{"v1beta1 OperatorVersion without parameters", "apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nspec: {}\n", true, ""},
 		{"schema labelled v1beta1", "apiVersion: kudo.dev/v1beta1\ntype: object\n", true, ""},
 		{"Instance", "apiVersion: kudo.dev/v1beta1\nkind: Instance\nspec: {}\n", false, `/kind: an Instance holds parameter values, not their definitions: unwrap it instead`},
-		{"other kind", "kind: Deployment\n", false, `/kind: cannot convert a Deployment: expected a params file or an OperatorVersion`},
+		{"other kind", "kind: Deployment\n", false, `/kind: cannot convert kind Deployment: expected a params file or an OperatorVersion`},
 		{"list", "[a]\n", false, `"": expected a v1beta1 params file, an OperatorVersion or a parameter schema, not a list`},
 		{"parameters not a list", "parameters: {a: 1}\n", false, `/parameters: parameters must be a list, not a mapping`},
 		{"parameters list with v1beta2", "apiVersion: kudo.dev/v1beta2\nparameters: []\n", false, `/apiVersion: a parameters list is the kudo.dev/v1beta1 format, but apiVersion says "kudo.dev/v1beta2"`},

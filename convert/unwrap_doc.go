@@ -45,8 +45,9 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 	spec, _ := root["spec"].(map[string]any)
 	instance := kind == "Instance" || (kind == "" && spec != nil && isInstanceSpec(spec))
 	switch {
-	case kind != "" && kind != "Instance":
-		return nil, schema.ValidationErrors{{Pointer: "/kind", Message: fmt.Sprintf("cannot unwrap a %s: expected parameter values or an Instance", kind)}}
+	case kind != "" && kind != "Instance" && apiVersion != "":
+		// Without an apiVersion, kind is just a parameter of that name.
+		return nil, schema.ValidationErrors{{Pointer: "/kind", Message: fmt.Sprintf("cannot unwrap kind %s: expected parameter values or an Instance", kind)}}
 	case instance && apiVersion == V1beta2:
 		c := &flatConverter{order: order}
 		out := c.unchanged(root, "")

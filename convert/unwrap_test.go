@@ -303,7 +303,8 @@ func TestUnwrapDocuments(t *testing.T) {
 		{"empty document", "{}\n", "{}\n", "", nil},
 		{"collection in the string map", "STRINGS: [a]\nINT: x\n", "", "/INT: \"x\" is not an integer\n/STRINGS: a v1beta1 parameter value is text, not a list", nil},
 		{"errors under the Instance", "kind: Instance\nspec:\n  parameters: {INTS: '[1, a]'}\n", "", `/spec/parameters/INTS/1: "a" is not an integer`, nil},
-		{"other kind", "kind: OperatorVersion\n", "", `/kind: cannot unwrap a OperatorVersion: expected parameter values or an Instance`, nil},
+		{"other kind", "apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\n", "", `/kind: cannot unwrap kind OperatorVersion: expected parameter values or an Instance`, nil},
+		{"a parameter named kind", "kind: fast\nSTR: x\n", "kind: fast\nSTR: x\n", "", nil},
 		{"not a mapping", "[a]\n", "", `"": expected a mapping of parameter values or an Instance, not a list`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -17,7 +17,7 @@ var kepInstance = map[string]string{
 }
 
 func BenchmarkUnwrapValues(b *testing.B) {
-	s := mustSchema(b, string(benchData(b, "kep/instance-unwrap.params.v1beta1.yaml")))
+	s := loadTestSchema(b, string(benchData(b, "kep/instance-unwrap.params.v1beta1.yaml")))
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := UnwrapValues(s, kepInstance); err != nil {
@@ -27,7 +27,7 @@ func BenchmarkUnwrapValues(b *testing.B) {
 }
 
 func BenchmarkWrapValues(b *testing.B) {
-	s := mustSchema(b, string(benchData(b, "kep/instance-unwrap.params.v1beta1.yaml")))
+	s := loadTestSchema(b, string(benchData(b, "kep/instance-unwrap.params.v1beta1.yaml")))
 	values, err := UnwrapValues(s, kepInstance)
 	if err != nil {
 		b.Fatal(err)

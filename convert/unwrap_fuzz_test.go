@@ -22,7 +22,7 @@ func FuzzUnwrapValues(f *testing.F) {
 	for _, s := range unwrapSeeds {
 		f.Add(s.key, s.text)
 	}
-	s := mustSchema(f, unwrapSchema)
+	s := loadTestSchema(f, unwrapSchema)
 	f.Fuzz(func(t *testing.T, key, text string) {
 		got, err := UnwrapValues(s, map[string]string{key: text})
 		if err != nil {
@@ -79,7 +79,7 @@ func FuzzWrapValues(f *testing.F) {
 	} {
 		f.Add([]byte(s))
 	}
-	s := mustSchema(f, unwrapSchema)
+	s := loadTestSchema(f, unwrapSchema)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		v, err := jsonx.Decode(data)
 		if err != nil {
@@ -119,7 +119,7 @@ func FuzzUnwrap(f *testing.F) {
 	} {
 		f.Add([]byte(s), true)
 	}
-	s := mustSchema(f, unwrapSchema)
+	s := loadTestSchema(f, unwrapSchema)
 	f.Fuzz(func(t *testing.T, data []byte, withSchema bool) {
 		sch := s
 		if !withSchema {

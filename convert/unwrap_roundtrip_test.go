@@ -147,7 +147,7 @@ func (g gen) value(n *schema.Node, depth int) any {
 // webhook relies on, over many values valid for their nodes' types: every
 // one wraps, and the text unwraps to exactly the same value.
 func TestWrapThenUnwrapIsTheIdentity(t *testing.T) {
-	s := mustSchema(t, roundTripSchema)
+	s := loadTestSchema(t, roundTripSchema)
 	g := gen{rand.New(rand.NewSource(33))}
 	names := []string{"undeclared", "x y", ""}
 	for _, p := range s.Root().Properties {
@@ -193,7 +193,7 @@ func TestWrapThenGuessIsTheIdentity(t *testing.T) {
 // Unwrapping then wrapping gives text that unwraps to the same values
 // again (the text itself may differ: "007" for an integer becomes "7").
 func TestUnwrapThenWrapIsStable(t *testing.T) {
-	s := mustSchema(t, roundTripSchema)
+	s := loadTestSchema(t, roundTripSchema)
 	g := gen{rand.New(rand.NewSource(7))}
 	names := []string{"undeclared"}
 	for _, p := range s.Root().Properties {

@@ -35,7 +35,7 @@ properties:
   TUPLE: {type: array, prefixItems: [{type: string}, {type: integer}]}
 `
 
-func mustSchema(t testing.TB, text string) *schema.Schema {
+func loadTestSchema(t testing.TB, text string) *schema.Schema {
 	t.Helper()
 	s, err := LoadSchema([]byte(text))
 	require.NoError(t, err)
@@ -43,7 +43,7 @@ func mustSchema(t testing.TB, text string) *schema.Schema {
 }
 
 func TestUnwrapValuesTypesByTheSchema(t *testing.T) {
-	s := mustSchema(t, unwrapSchema)
+	s := loadTestSchema(t, unwrapSchema)
 	for _, tc := range []struct {
 		key, text string
 		want      any
@@ -96,7 +96,7 @@ func TestUnwrapValuesTypesByTheSchema(t *testing.T) {
 }
 
 func TestUnwrapValuesKEPExample(t *testing.T) {
-	s := mustSchema(t, string(testdata(t, "kep/instance-unwrap.params.v1beta1.yaml")))
+	s := loadTestSchema(t, string(testdata(t, "kep/instance-unwrap.params.v1beta1.yaml")))
 	got, err := UnwrapValues(s, map[string]string{
 		"NODE_COUNT":     "3",
 		"BACKUP_ENABLED": "false",
@@ -113,7 +113,7 @@ func TestUnwrapValuesKEPExample(t *testing.T) {
 }
 
 func TestUnwrapValuesReportsEveryTypeErrorWithItsPointer(t *testing.T) {
-	s := mustSchema(t, unwrapSchema)
+	s := loadTestSchema(t, unwrapSchema)
 	_, err := UnwrapValues(s, map[string]string{
 		"INT":      "abc",
 		"NUM":      "1.5.1",
@@ -148,7 +148,7 @@ func TestUnwrapValuesReportsEveryTypeErrorWithItsPointer(t *testing.T) {
 }
 
 func TestAliasBombsInTextAreRefused(t *testing.T) {
-	s := mustSchema(t, unwrapSchema)
+	s := loadTestSchema(t, unwrapSchema)
 	bomb := "a: &a [x,x,x,x,x,x,x,x,x]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\nd: &d [*c,*c,*c,*c,*c,*c,*c,*c,*c]\n"
 	for _, k := range []string{"UNTYPED", "OBJ", "UNDECLARED"} {
 		_, err := UnwrapValues(s, map[string]string{k: bomb})
@@ -164,7 +164,7 @@ func TestAliasBombsInTextAreRefused(t *testing.T) {
 }
 
 func TestUnwrapValuesEmptyMeansNotSet(t *testing.T) {
-	s := mustSchema(t, unwrapSchema)
+	s := loadTestSchema(t, unwrapSchema)
 	got, err := UnwrapValues(s, map[string]string{"INT": "", "STR": "", "BOOL": "", "STR_OR_INT": ""})
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"STR": "", "STR_OR_INT": ""}, got)
@@ -234,7 +234,7 @@ func TestUnwrapValuesWithoutSchemaGuesses(t *testing.T) {
 }
 
 func TestWrapValues(t *testing.T) {
-	s := mustSchema(t, unwrapSchema)
+	s := loadTestSchema(t, unwrapSchema)
 	got, err := WrapValues(s, map[string]any{
 		"STR":          "007",
 		"STR2":         "plain",
@@ -284,7 +284,7 @@ func TestWrapValues(t *testing.T) {
 }
 
 func TestUnwrapDocuments(t *testing.T) {
-	s := mustSchema(t, unwrapSchema)
+	s := loadTestSchema(t, unwrapSchema)
 	for _, tc := range []struct {
 		name, in string
 		want     string // YAML output

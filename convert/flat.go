@@ -40,6 +40,7 @@ type Note struct {
 	Message string
 }
 
+// String shows the note as POINTER: message, the root pointer as "".
 func (n Note) String() string {
 	p := n.Pointer
 	if p == "" {

@@ -54,13 +54,22 @@ type lister struct {
 // node lists the values inside the value governed by n; plan is the
 // nearest trigger at or above n ("" for none).
 func (l *lister) node(n *schema.Node, ptr, plan string) {
-	if l.onPath[n] {
-		return
+	same := sameValue(n)
+	for _, m := range same {
+		if l.onPath[m] {
+			return // a recursive definition, already being listed above
+		}
 	}
-	l.onPath[n] = true
-	defer delete(l.onPath, n)
+	for _, m := range same {
+		l.onPath[m] = true
+	}
+	defer func() {
+		for _, m := range same {
+			delete(l.onPath, m)
+		}
+	}()
 	seen := map[string]bool{}
-	for _, m := range sameValue(n) {
+	for _, m := range same {
 		for _, p := range m.Properties {
 			if !seen[p.Name] {
 				seen[p.Name] = true

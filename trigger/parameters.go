@@ -27,7 +27,7 @@ type Parameter struct {
 	Plan string `json:"plan"`
 	// Trigger is the plan the parameter names itself (through $ref and
 	// allOf), "" when it inherits.
-	Trigger string `json:"trigger"`
+	Trigger string `json:"ownTrigger"`
 }
 
 // Parameters lists every parameter of the schema below the root, parents

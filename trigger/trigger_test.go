@@ -330,3 +330,23 @@ properties:
 	assert.Empty(t, trigger.Parameters(parse(t, `{type: string}`)))
 	assert.NotNil(t, trigger.Parameters(parse(t, `{type: string}`)), "an empty list, not nil")
 }
+
+func TestCheckKEPFiles(t *testing.T) {
+	valid, err := schema.ParseFile("../schema/testdata/kep/trigger-valid.yaml")
+	require.NoError(t, err)
+	assert.Empty(t, trigger.Check(valid))
+	r, err := trigger.New(valid)
+	require.NoError(t, err)
+	// The KEP's rules for its valid example, one by one.
+	assert.Equal(t, "deploy", r.Effective("/ClusterName"), "directly specified")
+	assert.Equal(t, "deploy", r.Effective("/NodeCount"), "no trigger up to the root: deploy")
+	assert.Equal(t, "auth-update", r.Effective("/Authorization/ENABLED"), "directly specified")
+	assert.Equal(t, "auth-update", r.Effective("/Authorization/NAME"), "the parent's trigger")
+
+	invalid, err := schema.ParseFile("../schema/testdata/kep/trigger-invalid.yaml")
+	require.NoError(t, err)
+	assert.Equal(t, []trigger.Conflict{{
+		Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",
+		AncestorPointer: "/properties/Authorization", AncestorPlan: "deploy",
+	}}, trigger.Check(invalid))
+}

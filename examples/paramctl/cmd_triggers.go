@@ -38,9 +38,9 @@ func init() {
 			if o.output != "text" && o.output != "json" {
 				return e.fail(exitUsage, "unknown output format %q (want text or json)", o.output)
 			}
-			s, err := loadSchema(e, o.schema)
-			if err != nil {
-				return e.schemaFailure(o.schema, err)
+			s, code := e.schemaOrFail(o.schema)
+			if s == nil {
+				return code
 			}
 			rows := trigger.Parameters(s, triggerOptions(o.defaultPlan, o.plans)...)
 			if o.output == "json" {

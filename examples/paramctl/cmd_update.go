@@ -106,9 +106,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	if f.output != "yaml" && f.output != "json" {
 		return nil, e.fail(exitUsage, "unknown output format %q (want yaml or json)", f.output)
 	}
-	s, err := loadSchema(e, f.schema)
-	if err != nil {
-		return nil, e.schemaFailure(f.schema, err)
+	s, code := e.schemaOrFail(f.schema)
+	if s == nil {
+		return nil, code
 	}
 	// A schema whose triggers conflict cannot say which plan an update
 	// runs: refuse to work with it (`paramctl triggers` reports it).
@@ -148,18 +148,6 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		}
 	}
 	return p, exitOK
-}
-
-// schemaFailure reports a schema that cannot be read or used.
-func (e *env) schemaFailure(path string, err error) int {
-	var l schema.ErrorList
-	if errors.As(err, &l) {
-		for _, x := range l {
-			fmt.Fprintf(e.stderr, "%s: %s\n", path, x.Error())
-		}
-		return exitUsage
-	}
-	return e.fail(exitUsage, "%s: %v", path, err)
 }
 
 func triggerOptions(defaultPlan, plans string) []trigger.Option {

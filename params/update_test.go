@@ -583,3 +583,29 @@ func TestUpdateKudoDefaultPlan(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "update", r.Plan)
 }
+
+func TestDiff(t *testing.T) {
+	tests := []struct {
+		old, new string
+		want     []string
+	}{
+		{`{}`, `{}`, []string{}},
+		{`{"a": 1}`, `{"a": 1.0}`, []string{}},
+		{`{"a": 1}`, `{"a": 2}`, []string{"/a"}},
+		{`{"a": 1}`, `{"b": 1}`, []string{"/a", "/b"}},
+		{`{"a": 1}`, `{"a": 1, "b": 2}`, []string{"/b"}},
+		{`{"a": 1, "b": 2}`, `{"a": 1}`, []string{"/b"}},
+		{`{"a": 1, "b": 2}`, `{"a": 1, "c": 2}`, []string{"/b", "/c"}},
+		{`{"a": {"b": {"c": 1, "d": [1, 2]}}}`, `{"a": {"b": {"c": 1, "d": [1, 3]}}}`, []string{"/a/b/d/1"}},
+		{`{"l": [1, 2]}`, `{"l": [1, 2, 3]}`, []string{"/l"}},
+		{`{"l": [1]}`, `{"l": {"0": 1}}`, []string{"/l"}},
+		{`{"a/b": {"c~d": 1}}`, `{"a/b": {"c~d": 2}}`, []string{"/a~1b/c~0d"}},
+		{`{"a": null}`, `{}`, []string{"/a"}},
+		{`1`, `"1"`, []string{""}},
+		{`null`, `{}`, []string{""}},
+	}
+	for _, tt := range tests {
+		got := params.Diff(yamlValue(t, nil, tt.old), yamlValue(t, nil, tt.new))
+		assert.Equal(t, tt.want, got, "%s → %s", tt.old, tt.new)
+	}
+}

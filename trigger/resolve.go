@@ -48,17 +48,28 @@ func defaultPlanOf(opts []Option) string {
 
 // Resolver maps changed values to the plan they trigger. It is built once
 // per schema (New) and is safe for concurrent use; resolving a change
-// costs a few map look-ups per level of its pointer, never a walk of the
+// costs one map look-up per level of its pointer, never a walk of the
 // schema.
 type Resolver struct {
-	root        *schema.Node
+	root        *place
 	defaultPlan string
-	// own is the trigger of a value position: the first trigger among the
-	// node and what its $ref and allOf bring in.
-	own map[*schema.Node]string
+	places      map[*schema.Node]*place
+}
+
+// place is what resolution needs to know about a schema node, computed
+// once.
+type place struct {
+	n *schema.Node
+	// plan is the trigger of the value the node governs: the first among
+	// the node and what its $ref and allOf bring in.
+	plan string
 	// below is true when some trigger lies at or below the node in the
 	// value tree; descent stops where it is false.
-	below map[*schema.Node]bool
+	below    bool
+	arrayish bool
+	// props are the declared properties through the scope, nearest
+	// declaration first (as Child finds them); only where below is true.
+	props map[string]*place
 }
 
 // New precomputes plan resolution for a schema. It refuses a schema with
@@ -67,14 +78,15 @@ func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	if c := Check(s); len(c) > 0 {
 		return nil, Conflicts(c)
 	}
-	r := &Resolver{root: s.Root(), defaultPlan: defaultPlanOf(opts), own: map[*schema.Node]string{}, below: map[*schema.Node]bool{}}
+	r := &Resolver{defaultPlan: defaultPlanOf(opts), places: map[*schema.Node]*place{}}
 	// parents[c] lists the nodes c is a value child of, so that "a trigger
 	// at or below" spreads upwards from each trigger in one pass.
 	parents := map[*schema.Node][]*schema.Node{}
 	var marked []*schema.Node
 	s.Walk(func(n *schema.Node) bool {
-		if t := ownTrigger(n); t != "" {
-			r.own[n] = t
+		pl := &place{n: n, plan: ownTrigger(n), arrayish: isArrayish(n)}
+		r.places[n] = pl
+		if pl.plan != "" {
 			marked = append(marked, n)
 		}
 		for _, c := range valueChildren(n) {
@@ -85,12 +97,27 @@ func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	for len(marked) > 0 {
 		n := marked[len(marked)-1]
 		marked = marked[:len(marked)-1]
-		if r.below[n] {
+		if pl := r.places[n]; pl != nil && !pl.below {
+			pl.below = true
+			marked = append(marked, parents[n]...)
+		}
+	}
+	for _, pl := range r.places {
+		if !pl.below {
 			continue
 		}
-		r.below[n] = true
-		marked = append(marked, parents[n]...)
+		for _, m := range pl.n.Scope() {
+			for _, p := range m.Properties {
+				if pl.props == nil {
+					pl.props = map[string]*place{}
+				}
+				if _, dup := pl.props[p.Name]; !dup {
+					pl.props[p.Name] = r.places[p]
+				}
+			}
+		}
 	}
+	r.root = r.places[s.Root()]
 	return r, nil
 }
 
@@ -145,15 +172,15 @@ func (r *Resolver) Effective(valuePointer string) string {
 
 // lookup finds the nearest trigger at or above a value pointer; "" for none.
 func (r *Resolver) lookup(ptr string) string {
-	n := r.root
-	if n == nil {
+	pl := r.root
+	if pl == nil {
 		return ""
 	}
-	if t := r.own[n]; t != "" {
-		return t
+	if pl.plan != "" {
+		return pl.plan
 	}
 	for ptr != "" {
-		if !r.below[n] {
+		if !pl.below {
 			return ""
 		}
 		// Next token, without allocating unless it holds an escape.
@@ -171,25 +198,33 @@ func (r *Resolver) lookup(ptr string) string {
 			}
 			tok = u
 		}
-		n = step(n, tok)
-		if n == nil {
+		pl = r.step(pl, tok)
+		if pl == nil {
 			return ""
 		}
-		if t := r.own[n]; t != "" {
+		if pl.plan != "" {
 			// The schema is free of conflicts, so nothing deeper can
 			// name another plan.
-			return t
+			return pl.plan
 		}
 	}
 	return ""
 }
 
-// step moves from a node to the node governing one token below it.
-func step(n *schema.Node, tok string) *schema.Node {
-	if i, ok := index(tok); ok && isArrayish(n) {
-		return n.Elem(i)
+// step moves to the place governing one token below pl.
+func (r *Resolver) step(pl *place, tok string) *place {
+	var c *schema.Node
+	if i, ok := index(tok); ok && pl.arrayish {
+		c = pl.n.Elem(i)
+	} else if next := pl.props[tok]; next != nil {
+		return next
+	} else {
+		c = pl.n.Child(tok) // patternProperties, additionalProperties, anyOf/oneOf
 	}
-	return n.Child(tok)
+	if c == nil {
+		return nil
+	}
+	return r.places[c]
 }
 
 func index(tok string) (int, bool) {

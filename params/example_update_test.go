@@ -60,3 +60,52 @@ topology:
 	// deploy [/topology/0/datacenterName /topology/0/labels/0/value]
 	// /clusterName: cannot be changed: immutable (schema /properties/clusterName)
 }
+
+func ExampleMergePatch() {
+	old, _ := params.Decode(nil, []byte(`{"replicas": 3, "image": {"tag": "1.0", "pullPolicy": "Always"}, "args": ["a", "b"]}`))
+	patch, _ := params.DecodePatch(nil, []byte("image:\n  pullPolicy: null\n  tag: 1.1\nargs: [c]\n"))
+	out, _ := params.MarshalYAML(nil, params.MergePatch(old, patch))
+	fmt.Print(string(out))
+	// Output:
+	// args:
+	//   - c
+	// image:
+	//   tag: 1.1
+	// replicas: 3
+}
+
+func ExampleCheckImmutable() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  storage:
+    type: object
+    immutable: true
+    properties:
+      class: {type: string, default: standard}
+      size: {type: string}
+`))
+	old := map[string]any{"storage": map[string]any{"size": "10Gi"}}
+	// Spelling out a default is no change; changing it is.
+	fmt.Println(params.CheckImmutable(s, old, map[string]any{"storage": map[string]any{"size": "10Gi", "class": "standard"}}))
+	fmt.Println(params.CheckImmutable(s, old, map[string]any{"storage": map[string]any{"size": "20Gi", "class": "fast"}}))
+	// Output:
+	// <nil>
+	// /storage/class: cannot be changed: /storage is immutable (schema /properties/storage)
+	// /storage/size: cannot be changed: /storage is immutable (schema /properties/storage)
+}
+
+func ExampleParseAssignment() {
+	for _, arg := range []string{`topology/0/labels/0={ key: "Usage", value: "newValue" }`, `metadata.labels.app\.kubernetes\.io=web`, `no-equals-sign`} {
+		a, err := params.ParseAssignment(arg)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s  %s\n", a.Pointer(), a.Value)
+	}
+	// Output:
+	// /topology/0/labels/0  { key: "Usage", value: "newValue" }
+	// /metadata/labels/app.kubernetes.io  web
+	// malformed assignment "no-equals-sign": want KEY=VALUE
+}

@@ -65,8 +65,8 @@ type Update struct {
 	// Defaults are the options for defaulting the old and the new values.
 	Defaults []DefaultOption
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
-	// default plan trigger.Deploy. Build it once per schema when running
-	// many updates.
+	// default plan trigger.Deploy, built on every Run: build it once per
+	// schema when running many updates (it costs more than the update).
 	Triggers *trigger.Resolver
 }
 
@@ -84,7 +84,8 @@ type Result struct {
 
 // Run runs the update. Its error is Errors (every problem of the first
 // step that failed: edits, validation, immutability or the plan), or the
-// error of building the trigger resolver (trigger.Conflicts).
+// error of building the trigger resolver (trigger.Conflicts), which
+// refuses a schema with conflicting triggers even for an install.
 func (u *Update) Run() (*Result, error) {
 	s := u.Schema
 	if s == nil {
@@ -92,7 +93,9 @@ func (u *Update) Run() (*Result, error) {
 	}
 	install := u.Old == nil
 	res := u.Triggers
-	if res == nil && !install {
+	if res == nil {
+		// Also for an install: a schema whose triggers conflict is refused
+		// before anything is written with it.
 		var err error
 		if res, err = trigger.New(s); err != nil {
 			return nil, err

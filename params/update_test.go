@@ -571,7 +571,7 @@ properties:
 	require.ErrorAs(t, err, &c)
 	assert.Equal(t, "/properties/a/properties/b", c[0].Pointer)
 	_, err = (&params.Update{Schema: s}).Run()
-	assert.NoError(t, err, "an install resolves no plan")
+	assert.ErrorAs(t, err, &c, "an install is refused too")
 }
 
 func TestUpdateKudoDefaultPlan(t *testing.T) {

@@ -609,3 +609,25 @@ func TestDiff(t *testing.T) {
 		assert.Equal(t, tt.want, got, "%s → %s", tt.old, tt.new)
 	}
 }
+
+func TestUpdateDefaultOptions(t *testing.T) {
+	s, err := schema.Parse([]byte(`
+type: object
+properties:
+  backup:
+    type: object
+    properties:
+      enabled: {type: boolean, default: false}
+  name: {type: string}
+`))
+	require.NoError(t, err)
+	a, _ := params.ParseAssignment("name=x")
+	r, err := (&params.Update{Schema: s, Old: map[string]any{}, Assignments: []params.Assignment{a}}).Run()
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"name": "x", "backup": map[string]any{"enabled": false}}, r.Values, "a parent is created for its defaults")
+	assert.Equal(t, []string{"/name"}, r.Changed, "both sides are defaulted before the diff")
+
+	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Assignments: []params.Assignment{a}, Defaults: []params.DefaultOption{params.Structural()}}).Run()
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"name": "x"}, r.Values, "structural defaulting creates no parent")
+}

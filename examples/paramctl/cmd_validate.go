@@ -1,7 +1,6 @@
 package main
 
 import (
-	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -70,8 +69,7 @@ func runValidate(e *env, o any, args []string) int {
 		results = append(results, r)
 	}
 	if *opts.output == "json" {
-		out, _ := json.MarshalIndent(results, "", "  ")
-		fmt.Fprintln(e.stdout, string(out))
+		e.writeJSON(results)
 	} else {
 		for _, r := range results {
 			prefix := ""

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -21,4 +23,17 @@ func (e *env) writeStream(docs [][]byte, format string) {
 		}
 		e.stdout.Write(d)
 	}
+}
+
+// writeJSON prints v as indented JSON, strings as they are (no HTML
+// escapes: a message "a<b" stays "a<b"). It returns exitOK, or exitUsage
+// if v cannot be encoded.
+func (e *env) writeJSON(v any) int {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	return exitOK
 }

@@ -1,8 +1,6 @@
 package main
 
 import (
-	"bytes"
-	"encoding/json"
 	"flag"
 	"fmt"
 
@@ -44,7 +42,9 @@ func init() {
 			}
 			rows := trigger.Parameters(s, triggerOptions(o.defaultPlan, o.plans)...)
 			if o.output == "json" {
-				e.stdout.Write(triggersJSON(rows))
+				if code := e.writeJSON(triggerRows(rows)); code != exitOK {
+					return code
+				}
 			} else {
 				for _, r := range rows {
 					fmt.Fprintf(e.stdout, "%s\t%s\n", r.Pointer, r.Plan)
@@ -71,7 +71,7 @@ type triggerRow struct {
 	SchemaPointer string  `json:"schemaPointer"`
 }
 
-func triggersJSON(rows []trigger.Parameter) []byte {
+func triggerRows(rows []trigger.Parameter) []triggerRow {
 	out := make([]triggerRow, len(rows))
 	for i, r := range rows {
 		out[i] = triggerRow{Pointer: r.Pointer, Plan: r.Plan, SchemaPointer: r.SchemaPointer}
@@ -80,10 +80,5 @@ func triggersJSON(rows []trigger.Parameter) []byte {
 			out[i].Trigger = &t
 		}
 	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
-	return b.Bytes()
+	return out
 }

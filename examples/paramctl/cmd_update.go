@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -9,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
 
@@ -180,8 +178,11 @@ func (e *env) finishPipeline(p *pipeline) int {
 	}
 	s := p.u.Schema
 	if p.output == "json" {
-		e.stdout.Write(resultJSON(s, r))
-		return exitOK
+		out := updateJSON{Values: params.MarshalJSON(s, r.Values, ""), Changed: r.Changed}
+		if r.Plan != "" {
+			out.Plan = &r.Plan
+		}
+		return e.writeJSON(out)
 	}
 	out, err := params.MarshalYAML(s, r.Values)
 	if err != nil {
@@ -191,35 +192,10 @@ func (e *env) finishPipeline(p *pipeline) int {
 	return exitOK
 }
 
-// resultJSON writes {"values":…,"plan":…,"changed":[…]} in that order,
-// values with exact numbers and keys in schema order.
-func resultJSON(s *schema.Schema, r *params.Result) []byte {
-	var b bytes.Buffer
-	b.WriteString("{\n  \"values\": ")
-	vals := params.MarshalJSON(s, r.Values, "  ")
-	// JSON strings hold no raw newlines, so this indents every line.
-	b.Write(bytes.ReplaceAll(vals, []byte("\n"), []byte("\n  ")))
-	b.WriteString(",\n  \"plan\": ")
-	if r.Plan == "" {
-		b.WriteString("null")
-	} else {
-		b.Write(jsonString(r.Plan))
-	}
-	b.WriteString(",\n  \"changed\": [")
-	for i, c := range r.Changed {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		b.Write(jsonString(c))
-	}
-	b.WriteString("]\n}\n")
-	return b.Bytes()
-}
-
-func jsonString(s string) []byte {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	_ = enc.Encode(s)
-	return bytes.TrimRight(b.Bytes(), "\n")
+// updateJSON is the -o json output of update and patch; the values keep
+// exact numbers and schema key order, plan is null when nothing changed.
+type updateJSON struct {
+	Values  json.RawMessage `json:"values"`
+	Plan    *string         `json:"plan"`
+	Changed []string        `json:"changed"`
 }

@@ -56,8 +56,12 @@ func quote(p string) string {
 // above it, sorted by pointer. "Above" is the schema document's nesting
 // (properties, items, additionalProperties, allOf, $defs, ...) and also
 // every place a $ref is used: a definition used under a trigger must not
-// name another plan. The result is empty (nil) for a valid schema.
+// name another plan. The result is empty (nil) for a valid schema, and
+// for a nil one.
 func Check(s *schema.Schema) []Conflict {
+	if s == nil {
+		return nil
+	}
 	c := &checker{seen: map[checkKey]bool{}, found: map[[2]string]bool{}}
 	c.walk(s.Root(), nil)
 	sort.Slice(c.out, func(i, j int) bool {

@@ -37,11 +37,10 @@ type Parameter struct {
 // schema: where Check finds conflicts, the nearest trigger wins.
 func Parameters(s *schema.Schema, opts ...Option) []Parameter {
 	l := &lister{def: defaultPlanOf(opts), onPath: map[*schema.Node]bool{}, out: []Parameter{}}
-	root := s.Root()
-	if root == nil {
+	if s == nil || s.Root() == nil {
 		return l.out
 	}
-	l.node(root, "", ownTrigger(root))
+	l.node(s.Root(), "", ownTrigger(s.Root()))
 	return l.out
 }
 

@@ -1,6 +1,7 @@
 package trigger
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -75,6 +76,9 @@ type place struct {
 // New precomputes plan resolution for a schema. It refuses a schema with
 // trigger conflicts: the error is Conflicts.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
+	if s == nil {
+		return nil, errors.New("trigger: New needs a schema")
+	}
 	if c := Check(s); len(c) > 0 {
 		return nil, Conflicts(c)
 	}

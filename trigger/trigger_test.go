@@ -350,3 +350,10 @@ func TestCheckKEPFiles(t *testing.T) {
 		AncestorPointer: "/properties/Authorization", AncestorPlan: "deploy",
 	}}, trigger.Check(invalid))
 }
+
+func TestNilSchema(t *testing.T) {
+	assert.Nil(t, trigger.Check(nil))
+	assert.Empty(t, trigger.Parameters(nil))
+	_, err := trigger.New(nil)
+	assert.Error(t, err)
+}

@@ -8,6 +8,7 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
 )
 
 // Kudo checks the KUDO vocabulary of KEP-33 (trigger, immutable, oldName)
@@ -22,7 +23,7 @@ func init() {
 	Kudo.Rules = []*Rule{
 		SchemaCompile,
 		{ID: "kudo-trigger-conflict", Severity: Error, Run: kudoTriggerConflict,
-			Doc: "no node names a different plan than the trigger it inherits (the same plan repeated is fine)"},
+			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.Check, needs a schema that compiles)"},
 		{ID: "kudo-keyword-placement", Severity: Warning, Run: kudoPlacement,
 			Doc: "trigger, immutable and oldName stand where they act: on a parameter (not under not/if/contains, not on an anyOf/oneOf subschema, not in an unused definition); oldName not under items or additionalProperties"},
 		{ID: "kudo-immutable-override", Severity: Warning, Run: kudoImmutableOverride,
@@ -41,7 +42,8 @@ func init() {
 	for _, r := range Kudo.Rules {
 		if r.Set == "" {
 			r.Set = Kudo.Name
-			r.DocOnly = r.ID != "kudo-default-invalid" // the one that validates with the schema
+			// These two need the compiled schema; the others read the document.
+			r.DocOnly = r.ID != "kudo-default-invalid" && r.ID != "kudo-trigger-conflict"
 		}
 	}
 	Register(Kudo)
@@ -97,18 +99,13 @@ func walkActing[S comparable, C any](v *view, start S, ctx C, fn func(n *snode, 
 }
 
 func kudoTriggerConflict(p *Pass) {
-	// State: the inherited plan; context: where it is written.
-	walkActing(p.view(), "", "", func(n *snode, acts bool, plan, at string, _ string) (string, string) {
-		t, ok := n.str("trigger")
-		if !ok || t == "" || !acts {
-			return plan, at
-		}
-		if plan != "" && plan != t && at != n.kw("trigger") {
-			p.Report(n.kw("trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it", t, plan, at))
-			return plan, at
-		}
-		return t, n.kw("trigger")
-	})
+	if p.Schema == nil {
+		return
+	}
+	for _, c := range trigger.Check(p.Schema) {
+		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
+			c.Plan, c.AncestorPlan, pointer.Append(c.AncestorPointer, "trigger")))
+	}
 }
 
 func kudoPlacement(p *Pass) {

@@ -11,6 +11,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -75,6 +76,9 @@ func runAddParam(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
+	if why := notAPlainSchema(src); why != "" {
+		return e.fail(exitUsage, "%s: %s", o.schema, why)
+	}
 	s, err := schema.Parse(src)
 	if err != nil {
 		return e.failSchema(o.schema, err)
@@ -122,6 +126,23 @@ func runAddParam(e *env, opts any, args []string) int {
 		fmt.Fprintf(e.stderr, "added %s to %s\n", at, o.schema)
 	}
 	return exitOK
+}
+
+// notAPlainSchema says why add-param cannot edit a document in place: a
+// v1beta1 params.yaml or OperatorVersion (convert it first), or a schema
+// inside an OperatorVersion manifest. "" for a plain v1beta2 schema.
+func notAPlainSchema(src []byte) string {
+	c, err := convert.FromV1beta1(src)
+	if err != nil {
+		return "" // schema.Parse says what is wrong
+	}
+	if c.Changed {
+		return "a v1beta1 parameter file: convert it to a v1beta2 schema first (paramctl convert), then add the parameter there"
+	}
+	if m, ok := c.Document.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+		return "an OperatorVersion manifest: add-param edits the schema file the operator package ships (params.yaml), not the manifest"
+	}
+	return ""
 }
 
 // failSchema prints why a schema cannot be edited; 2: it is unusable.

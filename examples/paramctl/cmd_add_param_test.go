@@ -102,6 +102,13 @@ func TestAddParamStdin(t *testing.T) {
 	require.Equal(t, 0, code, errs)
 	assert.Equal(t, `{"type": "object", "properties": {"a": {"type": "object", "properties": {"b": {"type": "boolean"}}, "required": ["b"]}}}`, out)
 
+	code, _, errs = paramctl(t, "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n", "add-param", "--schema", "-", "--path", "/b", "--type", "string")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "convert it to a v1beta2 schema first")
+	code, _, errs = paramctl(t, "", "add-param", "--schema", "testdata/lint/operatorversion.yaml", "--path", "/b", "--type", "string", "--dry-run")
+	assert.Equal(t, 2, code)
+	assert.Contains(t, errs, "OperatorVersion")
+
 	code, _, _ = paramctl(t, "", "add-param", "--schema", "missing.yaml", "--path", "/a", "--type", "string")
 	assert.Equal(t, 2, code)
 	code, _, errs = paramctl(t, "type: int\n", "add-param", "--schema", "-", "--path", "/a", "--type", "string")

@@ -7,6 +7,9 @@ import (
 	"sort"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/yamlx"
@@ -171,11 +174,18 @@ func runLint(e *env, opts any, args []string) int {
 
 // lintFile lints a schema document. An OperatorVersion manifest carrying
 // its schema in spec.parameters (kudo.dev/v1beta2) is linted there, with
-// pointers into the manifest.
+// pointers into the manifest. A v1beta1 params.yaml or OperatorVersion is
+// linted as the schema it converts to, each finding placed on the
+// parameter it is about.
 func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
 		return nil, err
+	}
+	if c, err := convert.FromV1beta1(data); err == nil && c.Changed {
+		if fs, ok := lintConverted(c, node, sets); ok {
+			return fs, nil
+		}
 	}
 	if doc, err := yamlx.ToValue(node, nil); err == nil {
 		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
@@ -190,6 +200,58 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 		}
 	}
 	return lint.Lint(data, sets...)
+}
+
+// lintConverted lints the schema a v1beta1 document converts to. A
+// finding about a parameter points at its entry in the flat list, and
+// says where in the converted schema it stands.
+func lintConverted(c *convert.Converted, node *yaml.Node, sets []*lint.Set) ([]lint.Finding, bool) {
+	orig, err := yamlx.ToValue(node, nil)
+	if err != nil {
+		return nil, false
+	}
+	listAt := "/parameters"
+	converted := c.Schema
+	if m, ok := orig.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+		listAt = ovPrefix
+		if converted == nil {
+			converted, _ = pointer.Get(c.Document, ovPrefix)
+		}
+	}
+	if converted == nil {
+		return nil, false
+	}
+	index := map[string]int{}
+	if list, ok := valueAt(orig, listAt).([]any); ok {
+		for i, p := range list {
+			if name, ok := p.(map[string]any)["name"].(string); ok {
+				index[name] = i
+			}
+		}
+	} else {
+		listAt = ""
+	}
+	fs, err := lint.Lint(encode.JSON(converted, nil, ""), sets...)
+	if err != nil {
+		return nil, false
+	}
+	for i, f := range fs {
+		at := listAt
+		if toks, _ := pointer.Split(f.Pointer); len(toks) >= 2 && toks[0] == "properties" {
+			if j, ok := index[toks[1]]; ok {
+				at = pointer.AppendIndex(listAt, j)
+			}
+		}
+		fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPointer(f.Pointer))
+		fs[i].Pointer = at
+	}
+	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Pointer < fs[j].Pointer })
+	return fs, true
+}
+
+func valueAt(doc any, ptr string) any {
+	v, _ := pointer.Get(doc, ptr)
+	return v
 }
 
 const ovPrefix = "/spec/parameters"

@@ -11,6 +11,7 @@ import (
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
 )
 
 type listOptions struct {
@@ -97,9 +98,23 @@ func runList(e *env, opts any, args []string) int {
 // file: properties (through $ref and allOf), and below an array or a map
 // whose items or values are objects, their properties.
 // complete is false when the list stopped at maxListRows.
+//
+// Plans come from the trigger package, which resolves updates: a row's
+// trigger is the plan a change there runs.
 func parameterRows(s *schema.Schema) (rows []paramRow, complete bool) {
 	l := &lister{rows: []paramRow{}, onPath: map[*schema.Node]string{}}
 	l.walk(s.Root(), "", "", 0, "", false)
+	plans := map[string]trigger.Parameter{}
+	for _, p := range trigger.Parameters(s) {
+		if _, dup := plans[p.Pointer]; !dup {
+			plans[p.Pointer] = p
+		}
+	}
+	for i, r := range l.rows {
+		if p, ok := plans[r.Pointer]; ok {
+			l.rows[i].Trigger, l.rows[i].OwnTrigger = p.Plan, p.Trigger
+		}
+	}
 	return l.rows, len(l.rows) < maxListRows
 }
 
@@ -117,7 +132,7 @@ type lister struct {
 // walk lists the parameters below n. It returns the pointer of the row
 // above that n refers back to, or "".
 func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited string, immutable bool) string {
-	scope := n.Scope()
+	scope := sameValue(n)
 	for _, m := range scope {
 		if at, ok := l.onPath[m]; ok {
 			return at
@@ -170,6 +185,18 @@ func (l *lister) add(n *schema.Node, row paramRow) {
 		l.rows[idx].Description = strings.TrimSpace(fmt.Sprintf("%s (recursive: the parameters of %s)", l.rows[idx].Description, displayPointer(at)))
 	}
 	l.rows[idx].object = len(l.rows) > idx+1
+}
+
+// sameValue lists the nodes that describe the value n governs: its scope
+// ($ref, allOf) and the anyOf/oneOf subschemas of each.
+func sameValue(n *schema.Node) []*schema.Node {
+	out := append([]*schema.Node(nil), n.Scope()...)
+	for _, m := range n.Scope() {
+		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+			out = append(out, b.Scope()...)
+		}
+	}
+	return out
 }
 
 func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string, immutable, required bool) paramRow {

@@ -90,6 +90,12 @@ func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 	}
 	done := make(chan compiled, 1)
 	go func() {
+		defer func() {
+			// No input may take the caller down, not even through the engine.
+			if v := recover(); v != nil {
+				done <- compiled{nil, fmt.Errorf("the schema engine failed: %v (please report this)", v)}
+			}
+		}()
 		s, err := schema.FromValue(doc)
 		done <- compiled{s, err}
 	}()

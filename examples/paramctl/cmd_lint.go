@@ -180,7 +180,8 @@ func runLint(e *env, opts any, args []string) int {
 func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
-		return nil, err
+		// Not YAML, but maybe JSON the YAML parser cannot read ("\/").
+		return lint.Lint(data, sets...)
 	}
 	if c, err := convert.FromV1beta1(data); err == nil && c.Changed {
 		if fs, ok := lintConverted(c, node, sets); ok {

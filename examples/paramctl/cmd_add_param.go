@@ -217,37 +217,18 @@ func typeNode(typ string) (*schema.Node, error) {
 	return s.Root(), nil
 }
 
-// parseParamPath reads a JSON pointer (the leading / optional when the
-// path holds one) or a dotted path (\. for a literal dot).
+// parseParamPath reads a path in the forms of -p keys: a JSON pointer
+// when it holds a "/" (the leading / optional), else a dotted path (\.
+// for a literal dot).
 func parseParamPath(p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("empty path")
 	}
-	if strings.Contains(p, "/") {
-		if !strings.HasPrefix(p, "/") {
-			p = "/" + p
-		}
-		if _, err := pointer.Split(p); err != nil {
-			return "", err
-		}
-		return p, nil
+	a, err := params.ParseAssignment(p + "=")
+	if err != nil {
+		return "", err
 	}
-	var toks []string
-	var cur strings.Builder
-	for i := 0; i < len(p); i++ {
-		switch {
-		case p[i] == '\\' && i+1 < len(p) && p[i+1] == '.':
-			cur.WriteByte('.')
-			i++
-		case p[i] == '.':
-			toks = append(toks, cur.String())
-			cur.Reset()
-		default:
-			cur.WriteByte(p[i])
-		}
-	}
-	toks = append(toks, cur.String())
-	return pointer.Join(toks...), nil
+	return a.Pointer(), nil
 }
 
 // writeFileAtomic replaces a file's content all at once, keeping its mode,

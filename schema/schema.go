@@ -64,6 +64,7 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	root     *Node
 	nodes    map[string]*Node
+	sub      subschemas // see ValidateAt
 }
 
 // Option changes how a schema is read.
@@ -189,6 +190,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	}
 	compiled, cerr := c.Compile(baseURL)
 	s.compiled = compiled
+	s.sub.compiler = c
 
 	// The tree, tolerant of whatever the engine refused, so that every
 	// problem is reported at once.

@@ -63,6 +63,18 @@ var demoSteps = []demoStep{
 		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "Authorization.ENABLED=true", "-p", "nodeCount=4"}, exitInvalid},
 	{"patch adds to an array, which update refuses to keep it idempotent",
 		[]string{"patch", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "--add", `topology/0/labels={ key: "NewKey", value: "NewValue" }`}, exitOK},
+
+	// 4. The schema itself: listing, adding a parameter, lint.
+	{"The parameters as a tree table (the KEP's listing)",
+		[]string{"list", "--schema", "kep-upgraded-schema.yaml"}, exitOK},
+	{"Add a parameter: the file keeps its order and comments (the KEP's wizard is add-param --interactive)",
+		[]string{"add-param", "--schema", "kep-upgraded-schema.yaml", "--path", "/backup/retentionDays", "--type", "integer", "--default", "7", "--title", "Retention days", "--dry-run"}, exitOK},
+	{"The KEP's schema passes the kudo lint rules",
+		[]string{"lint", "kep-upgraded-schema.yaml"}, exitOK},
+	{"Lint finds conflicting triggers, a doubly claimed old name, bad defaults and typos (exit 1)",
+		[]string{"lint", "kep-lint-example.yaml"}, exitInvalid},
+	{"A cluster-app values schema against the Giant Swarm RFC (R1 to R18)",
+		[]string{"lint", "--rules", "cluster-app", "cluster-values.schema.json"}, exitInvalid},
 }
 
 func init() {

@@ -119,6 +119,18 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 // decodeDocument reads the bytes into plain values and the source order of
 // every mapping's keys, keyed by JSON pointer.
 func decodeDocument(data []byte) (any, map[string][]string, error) {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		// A JSON document means exactly what it says, and is read as JSON
+		// (YAML does not know every JSON escape, such as \/).
+		v, jerr := jsonx.Decode(trimmed)
+		if jerr == nil {
+			return v, jsonx.KeyOrder(trimmed), nil
+		}
+		var le *jsonx.LimitError
+		if errors.As(jerr, &le) {
+			return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
+		}
+	}
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
 		var ye *yamlx.Error
@@ -130,27 +142,13 @@ func decodeDocument(data []byte) (any, map[string][]string, error) {
 	if node == nil {
 		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
 	}
-	var doc any
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		// A JSON document means exactly what it says.
-		if v, jerr := jsonx.Decode(trimmed); jerr == nil {
-			doc = v
-		} else {
-			var le *jsonx.LimitError
-			if errors.As(jerr, &le) {
-				return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
-			}
+	doc, err := yamlx.ToValue(node, nil)
+	if err != nil {
+		var ye *yamlx.Error
+		if errors.As(err, &ye) {
+			return nil, nil, ErrorList{{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}}
 		}
-	}
-	if doc == nil {
-		doc, err = yamlx.ToValue(node, nil)
-		if err != nil {
-			var ye *yamlx.Error
-			if errors.As(err, &ye) {
-				return nil, nil, ErrorList{{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}}
-			}
-			return nil, nil, ErrorList{{Message: err.Error()}}
-		}
+		return nil, nil, ErrorList{{Message: err.Error()}}
 	}
 	return doc, yamlx.KeyOrder(node), nil
 }

@@ -356,3 +356,12 @@ func TestBooleanSchemas(t *testing.T) {
 		assert.NotNil(t, s.Root().Bool)
 	}
 }
+
+func TestJSONEscapesYAMLDoesNotKnow(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"properties":{"url":{"type":"string","default":"http:\/\/example.com","description":"a \/ b"},"b":{}}}`))
+	require.NoError(t, err)
+	n := s.Lookup("/url")
+	require.NotNil(t, n)
+	assert.Equal(t, "http://example.com", n.Default)
+	assert.Equal(t, "url", s.Root().Properties[0].Name, "source order kept for JSON")
+}

@@ -1,0 +1,562 @@
+package convert
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+
+	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// migTrace records what one step did to one document: where static
+// places took their values from (to trace pointers through a chain), what
+// was dropped, and the report entries in the step's own coordinates.
+type migTrace struct {
+	moves   []migMove
+	drops   []string // source pointers of dropped values
+	dropped []Dropped
+	lossy   []Lossy
+	errors  []*MigrationError
+}
+
+type migMove struct{ from, to string }
+
+// migRun migrates one document with one plan.
+type migRun struct {
+	p          *migPlan
+	src        any
+	final      bool // type every text value; nothing stays raw
+	allowLossy bool
+	report     bool // record report entries (off for the lossless check)
+	won        []string
+	vals       []any
+	has        []bool
+	claimed    map[string]bool // sources taken by places, or lost to them
+	below      map[string]bool // strict prefixes of claimed
+	tr         *migTrace
+}
+
+func (p *migPlan) run(src any, final, allowLossy, report bool) (any, *migTrace) {
+	n := len(p.entries)
+	r := &migRun{p: p, src: src, final: final, allowLossy: allowLossy, report: report,
+		won: make([]string, n), vals: make([]any, n), has: make([]bool, n), tr: &migTrace{}}
+	r.resolveSources()
+	out, ok := r.build(p.entries[0])
+	if !ok {
+		out = nil
+	}
+	return out, r.tr
+}
+
+// resolveSources decides, top-down, where each static place takes its
+// value from: its old names in order, then its path under its parent's
+// source. The first present wins; others present are dropped.
+func (r *migRun) resolveSources() {
+	var losers []string
+	for _, e := range r.p.entries {
+		if e.parent == nil {
+			r.has[0], r.won[0], r.vals[0] = true, "", r.src
+			continue
+		}
+		consider := func(c string, v any) {
+			if r.claimed[c] {
+				return // taken by another place already
+			}
+			if !r.has[e.index] {
+				r.has[e.index], r.won[e.index], r.vals[e.index] = true, c, v
+				if r.p.explicit[c] {
+					r.claim(c)
+				}
+				return
+			}
+			if pointer.HasPrefix(c, r.won[e.index]) {
+				return // part of the value that won
+			}
+			r.claim(c)
+			losers = append(losers, c)
+		}
+		for _, c := range e.claims {
+			if v, ok := pointer.Get(r.src, c.src); ok {
+				consider(c.src, v)
+			}
+		}
+		if pi := e.parent.index; r.has[pi] {
+			if m, ok := r.vals[pi].(map[string]any); ok {
+				if v, ok := m[e.name]; ok {
+					imp := pointer.Append(r.won[pi], e.name)
+					if !r.p.explicit[imp] {
+						consider(imp, v)
+					}
+				}
+			}
+		}
+	}
+	for _, c := range losers {
+		v, _ := pointer.Get(r.src, c)
+		r.drop(c, v)
+	}
+}
+
+func (r *migRun) claim(c string) {
+	if r.claimed == nil {
+		r.claimed = map[string]bool{}
+		r.below = map[string]bool{}
+	}
+	r.claimed[c] = true
+	for q := parentPointer(c); ; q = parentPointer(q) {
+		r.below[q] = true
+		if q == "" {
+			break
+		}
+	}
+}
+
+// build assembles the value of a static place and of its static children.
+func (r *migRun) build(e *migEntry) (any, bool) {
+	var out any
+	has := false
+	if r.has[e.index] {
+		q := r.won[e.index]
+		r.tr.moves = append(r.tr.moves, migMove{from: q, to: e.ptr})
+		out, has = r.place(e.node, r.vals[e.index], q, e.ptr, e.statics), true
+	}
+	for _, c := range e.children {
+		cv, ok := r.build(c)
+		if !ok {
+			continue
+		}
+		if !has {
+			out, has = map[string]any{}, true
+		}
+		m, isMap := out.(map[string]any)
+		if !isMap {
+			r.errorf(c.ptr, "cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfValue(out))
+			continue
+		}
+		m[c.name] = cv
+	}
+	return out, has
+}
+
+// place puts a source value (at q) in the target (at p) under node n.
+// statics names the properties that static places fill themselves.
+func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bool) any {
+	switch x := v.(type) {
+	case map[string]any:
+		if migStructured(n) {
+			out := make(map[string]any, len(x))
+			for k, xv := range x {
+				if statics[k] {
+					continue
+				}
+				kq := pointer.Append(q, k)
+				if r.claimed[kq] {
+					continue
+				}
+				if c := migDeclaredChild(n, k); c != nil {
+					out[k] = r.place(c, xv, kq, pointer.Append(p, k), nil)
+				} else {
+					r.drop(kq, xv)
+				}
+			}
+			return out
+		}
+		if !migAllows(n, "object") {
+			r.errorf(p, "an object does not fit here: %s", migWants(n))
+		}
+		return r.whole(n, x)
+	case []any:
+		if migAllows(n, "array") && migArrayish(n) {
+			out := make([]any, len(x))
+			for i, e := range x {
+				out[i] = r.place(n.Elem(i), e, pointer.AppendIndex(q, i), pointer.AppendIndex(p, i), nil)
+			}
+			return out
+		}
+		if !migAllows(n, "array") {
+			r.errorf(p, "an array does not fit here: %s", migWants(n))
+		}
+		return r.whole(n, x)
+	}
+	return r.scalar(n, v, p)
+}
+
+// whole copies a value placed as it is, typing text values by the nodes
+// below n where the schema has any.
+func (r *migRun) whole(n *schema.Node, v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			var c *schema.Node
+			if n != nil {
+				c = n.Child(k)
+			}
+			out[k] = r.whole(c, e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			var c *schema.Node
+			if n != nil {
+				c = n.Elem(i)
+			}
+			out[i] = r.whole(c, e)
+		}
+		return out
+	case migText:
+		if n == nil || n.Types() == nil {
+			if r.final {
+				return yamlx.Core(string(x))
+			}
+			return x
+		}
+		t, _ := params.ParseText(n, string(x))
+		return t
+	}
+	return v
+}
+
+// drop reports a source value that lands nowhere, leaving out what is
+// claimed below it.
+func (r *migRun) drop(q string, v any) {
+	if r.below[q] {
+		switch x := v.(type) {
+		case map[string]any:
+			for _, k := range sortedKeys(x) {
+				kq := pointer.Append(q, k)
+				if !r.claimed[kq] {
+					r.drop(kq, x[k])
+				}
+			}
+			return
+		case []any:
+			for i, e := range x {
+				kq := pointer.AppendIndex(q, i)
+				if !r.claimed[kq] {
+					r.drop(kq, e)
+				}
+			}
+			return
+		}
+	}
+	r.tr.drops = append(r.tr.drops, q)
+	if r.report {
+		r.tr.dropped = append(r.tr.dropped, Dropped{Pointer: q, Value: migResolve(nil, v)})
+	}
+}
+
+func (r *migRun) errorf(p, format string, a ...any) {
+	r.tr.errors = append(r.tr.errors, &MigrationError{Pointer: p, Message: fmt.Sprintf(format, a...)})
+}
+
+// scalar types text by its node and changes the type of a value that does
+// not fit, where the change is exact or (refused unless allowed) lossy.
+func (r *migRun) scalar(n *schema.Node, v any, p string) any {
+	if t, ok := v.(migText); ok {
+		if n == nil || n.Types() == nil {
+			if r.final {
+				return yamlx.Core(string(t))
+			}
+			return t
+		}
+		v, _ = params.ParseText(n, string(t))
+	}
+	if n == nil || n.Types() == nil {
+		return v
+	}
+	out, lossy, ok := migConvert(n, v)
+	if !ok {
+		r.errorf(p, "%s does not fit here: %s", describeValue(v), migWants(n))
+		return v
+	}
+	if lossy {
+		refused := !r.allowLossy
+		if r.report {
+			r.tr.lossy = append(r.tr.lossy, Lossy{Pointer: p, From: v, To: out, Refused: refused})
+		}
+		if refused {
+			r.errorf(p, "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
+			return v
+		}
+	}
+	if num, isNum := out.(json.Number); isNum {
+		if msg := migFormatRange(n, num); msg != "" {
+			r.errorf(p, "%s", msg)
+		}
+	}
+	return out
+}
+
+// migConvert gives v the type of node n: unchanged when it fits, else by
+// an exact change, else by truncation toward zero (lossy when something is
+// lost). ok is false when no change applies.
+func migConvert(n *schema.Node, v any) (out any, lossy, ok bool) {
+	intOnly := n.Allows("integer") && !migAllowsExactly(n, "number")
+	switch x := v.(type) {
+	case nil:
+		return v, false, n.Allows("null")
+	case bool:
+		if n.Allows("boolean") {
+			return v, false, true
+		}
+		if n.Allows("string") {
+			return strconv.FormatBool(x), false, true
+		}
+	case string:
+		if n.Allows("string") {
+			return v, false, true
+		}
+		if n.Allows("integer") && number.IsJSON(x) && !containsAny(x, ".eE") && number.Check(json.Number(x)) == nil {
+			return json.Number(x), false, true
+		}
+		if migAllowsExactly(n, "number") && number.IsJSON(x) && number.Check(json.Number(x)) == nil {
+			return json.Number(x), false, true
+		}
+		if n.Allows("boolean") && (x == "true" || x == "false") {
+			return x == "true", false, true
+		}
+	case json.Number:
+		if migAllowsExactly(n, "number") {
+			return v, false, true
+		}
+		if intOnly {
+			if !containsAny(string(x), ".eE") {
+				return v, false, true
+			}
+			t, lost, err := number.Truncate(x)
+			if err == nil && !lost {
+				return t, false, true // 2593.0 is 2593
+			}
+			if n.Allows("string") {
+				return string(x), false, true
+			}
+			if err == nil {
+				return t, true, true
+			}
+			return v, false, false
+		}
+		if n.Allows("string") {
+			return string(x), false, true
+		}
+	case map[string]any:
+		return v, false, n.Allows("object")
+	case []any:
+		return v, false, n.Allows("array")
+	}
+	return v, false, false
+}
+
+// migAllowsExactly is Allows without "number" covering "integer".
+func migAllowsExactly(n *schema.Node, t string) bool {
+	ts := n.Types()
+	if ts == nil {
+		return true
+	}
+	for _, x := range ts {
+		if x == t {
+			return true
+		}
+	}
+	return false
+}
+
+func containsAny(s, chars string) bool {
+	for i := 0; i < len(s); i++ {
+		for j := 0; j < len(chars); j++ {
+			if s[i] == chars[j] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// migFormatRange checks the OpenAPI integer formats.
+func migFormatRange(n *schema.Node, v json.Number) string {
+	var format string
+	for _, sc := range n.Scope() {
+		if sc.Format != "" {
+			format = sc.Format
+			break
+		}
+	}
+	var lo, hi string
+	switch format {
+	case "int32":
+		lo, hi = "-2147483648", "2147483647"
+	case "int64":
+		lo, hi = "-9223372036854775808", "9223372036854775807"
+	default:
+		return ""
+	}
+	r, ok := number.Rat(v)
+	if !ok {
+		return ""
+	}
+	l, _ := number.Rat(json.Number(lo))
+	h, _ := number.Rat(json.Number(hi))
+	if r.Cmp(l) < 0 || r.Cmp(h) > 0 {
+		return fmt.Sprintf("%s is out of range for format %s", v, format)
+	}
+	return ""
+}
+
+// migStructured reports whether an object under n is taken key by key:
+// n declares properties, patternProperties or additionalProperties
+// (through $ref and allOf, or in anyOf/oneOf branches).
+func migStructured(n *schema.Node) bool { return migStructuredDepth(n, 0) }
+
+func migStructuredDepth(n *schema.Node, depth int) bool {
+	if n == nil || depth > 8 {
+		return false
+	}
+	for _, sc := range n.Scope() {
+		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
+			return true
+		}
+	}
+	for _, sc := range n.Scope() {
+		for _, b := range sc.AnyOf {
+			if migStructuredDepth(b, depth+1) {
+				return true
+			}
+		}
+		for _, b := range sc.OneOf {
+			if migStructuredDepth(b, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// migArrayish reports whether an array under n is taken element by
+// element: n has items or prefixItems.
+func migArrayish(n *schema.Node) bool {
+	if n == nil {
+		return false
+	}
+	return n.Elem(0) != nil
+}
+
+// migHasProperty reports whether n declares the property t.
+func migHasProperty(n *schema.Node, t string) bool {
+	for _, pd := range migPropDefs(n) {
+		if pd.name == t {
+			return true
+		}
+	}
+	return false
+}
+
+// migDeclaredChild returns the node for key k of an object under n when n
+// declares it (property, pattern, or an explicit additionalProperties
+// that is not false), else nil.
+func migDeclaredChild(n *schema.Node, k string) *schema.Node {
+	if n == nil {
+		return nil
+	}
+	c := n.Child(k)
+	if c == nil || c.IsFalse() {
+		return nil
+	}
+	return c
+}
+
+func migAllows(n *schema.Node, t string) bool { return n == nil || n.Allows(t) }
+
+// migWants says what a node takes.
+func migWants(n *schema.Node) string {
+	ts := n.Types()
+	if len(ts) == 1 {
+		return "expected " + ts[0]
+	}
+	out := "expected one of"
+	for i, t := range ts {
+		if i > 0 {
+			out += ","
+		}
+		out += " " + t
+	}
+	return out
+}
+
+// migResolve types the text values inside v by the nodes under n (YAML
+// 1.2 core rules where there is no node), returning a copy.
+func migResolve(n *schema.Node, v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		out := make(map[string]any, len(x))
+		for k, e := range x {
+			var c *schema.Node
+			if n != nil {
+				c = n.Child(k)
+			}
+			out[k] = migResolve(c, e)
+		}
+		return out
+	case []any:
+		out := make([]any, len(x))
+		for i, e := range x {
+			var c *schema.Node
+			if n != nil {
+				c = n.Elem(i)
+			}
+			out[i] = migResolve(c, e)
+		}
+		return out
+	case migText:
+		if n == nil {
+			return yamlx.Core(string(x))
+		}
+		t, _ := params.ParseText(n, string(x))
+		return t
+	}
+	return v
+}
+
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// describeValue names a value for a message: its type and, for scalars,
+// its JSON text.
+func describeValue(v any) string {
+	switch x := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean " + strconv.FormatBool(x)
+	case string:
+		return "string " + strconv.Quote(x)
+	case json.Number:
+		return "number " + string(x)
+	case migText:
+		return "text " + strconv.Quote(string(x))
+	}
+	return typeOfValue(v)
+}
+
+func typeOfValue(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	case []any:
+		return "an array"
+	case nil:
+		return "null"
+	}
+	return "a " + describeValue(v)
+}

@@ -20,7 +20,7 @@ type migText string
 // migTyper keeps every plain scalar as migText.
 type migTyper struct{}
 
-func (migTyper) Scalar(text string) any     { return migText(text) }
+func (migTyper) Scalar(text string) any   { return migText(text) }
 func (t migTyper) Key(string) yamlx.Typer { return t }
 func (t migTyper) Elem(int) yamlx.Typer   { return t }
 

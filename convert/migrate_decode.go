@@ -3,6 +3,8 @@ package convert
 import (
 	"bytes"
 	"errors"
+	"fmt"
+	"strings"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -66,7 +68,17 @@ func decodeForMigration(data []byte) (any, error) {
 func readError(err error) *MigrationError {
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
-		return &MigrationError{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}
+		e := &MigrationError{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}
+		// The YAML parser puts the line into its message.
+		var line int
+		var rest string
+		if n, _ := fmt.Sscanf(ye.Msg, "line %d:", &line); n == 1 && e.Line == 0 {
+			if i := strings.IndexByte(ye.Msg, ':'); i >= 0 {
+				rest = strings.TrimSpace(ye.Msg[i+1:])
+			}
+			e.Line, e.Message = line, rest
+		}
+		return e
 	}
 	var le *jsonx.LimitError
 	if errors.As(err, &le) {

@@ -32,6 +32,7 @@ type migRun struct {
 	src        any
 	final      bool // type every text value; nothing stays raw
 	allowLossy bool
+	lossless   bool // leave out what does not fit: the property bag keeps it
 	report     bool // record report entries (off for the lossless check)
 	won        []string
 	vals       []any
@@ -41,9 +42,9 @@ type migRun struct {
 	tr         *migTrace
 }
 
-func (p *migPlan) run(src any, final, allowLossy, report bool) (any, *migTrace) {
+func (p *migPlan) run(src any, final, allowLossy, lossless, report bool) (any, *migTrace) {
 	n := len(p.entries)
-	r := &migRun{p: p, src: src, final: final, allowLossy: allowLossy, report: report,
+	r := &migRun{p: p, src: src, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
 		won: make([]string, n), vals: make([]any, n), has: make([]bool, n), tr: &migTrace{}}
 	r.resolveSources()
 	out, ok := r.build(p.entries[0])
@@ -123,7 +124,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 	if r.has[e.index] {
 		q := r.won[e.index]
 		r.tr.moves = append(r.tr.moves, migMove{from: q, to: e.ptr})
-		out, has = r.place(e.node, r.vals[e.index], q, e.ptr, e.statics), true
+		out, has = r.place(e.node, r.vals[e.index], q, e.ptr, e.statics)
 	}
 	for _, c := range e.children {
 		cv, ok := r.build(c)
@@ -144,8 +145,10 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 }
 
 // place puts a source value (at q) in the target (at p) under node n.
-// statics names the properties that static places fill themselves.
-func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bool) any {
+// statics names the properties that static places fill themselves. It
+// returns false when the value is left out (in lossless mode, a value
+// that does not fit: the property bag keeps it).
+func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bool) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
 		if migStructured(n) {
@@ -159,31 +162,45 @@ func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bo
 					continue
 				}
 				if c := migDeclaredChild(n, k); c != nil {
-					out[k] = r.place(c, xv, kq, pointer.Append(p, k), nil)
+					if cv, ok := r.place(c, xv, kq, pointer.Append(p, k), nil); ok {
+						out[k] = cv
+					}
 				} else {
 					r.drop(kq, xv)
 				}
 			}
-			return out
+			return out, true
 		}
 		if !migAllows(n, "object") {
-			r.errorf(p, "an object does not fit here: %s", migWants(n))
+			return r.misfit(n, x, q, p)
 		}
-		return r.whole(n, x)
+		return r.whole(n, x), true
 	case []any:
 		if migAllows(n, "array") && migArrayish(n) {
 			out := make([]any, len(x))
 			for i, e := range x {
-				out[i] = r.place(n.Elem(i), e, pointer.AppendIndex(q, i), pointer.AppendIndex(p, i), nil)
+				out[i], _ = r.place(n.Elem(i), e, pointer.AppendIndex(q, i), pointer.AppendIndex(p, i), nil)
 			}
-			return out
+			return out, true
 		}
 		if !migAllows(n, "array") {
-			r.errorf(p, "an array does not fit here: %s", migWants(n))
+			return r.misfit(n, x, q, p)
 		}
-		return r.whole(n, x)
+		return r.whole(n, x), true
 	}
-	return r.scalar(n, v, p)
+	return r.scalar(n, v, q, p)
+}
+
+// misfit handles a value that no change makes fit its node: an error,
+// the value staying as it was (nothing disappears), or in lossless mode
+// a drop, the property bag keeping it.
+func (r *migRun) misfit(n *schema.Node, v any, q, p string) (any, bool) {
+	if r.lossless {
+		r.drop(q, v)
+		return nil, false
+	}
+	r.errorf(p, "%s does not fit here: %s", describeValue(v), migWants(n))
+	return r.whole(nil, v), true
 }
 
 // whole copies a value placed as it is, typing text values by the nodes
@@ -229,7 +246,7 @@ func (r *migRun) drop(q string, v any) {
 	if r.below[q] {
 		switch x := v.(type) {
 		case map[string]any:
-			for _, k := range sortedKeys(x) {
+			for _, k := range migSortedKeys(x) {
 				kq := pointer.Append(q, k)
 				if !r.claimed[kq] {
 					r.drop(kq, x[k])
@@ -258,23 +275,22 @@ func (r *migRun) errorf(p, format string, a ...any) {
 
 // scalar types text by its node and changes the type of a value that does
 // not fit, where the change is exact or (refused unless allowed) lossy.
-func (r *migRun) scalar(n *schema.Node, v any, p string) any {
+func (r *migRun) scalar(n *schema.Node, v any, q, p string) (any, bool) {
 	if t, ok := v.(migText); ok {
 		if n == nil || n.Types() == nil {
 			if r.final {
-				return yamlx.Core(string(t))
+				return yamlx.Core(string(t)), true
 			}
-			return t
+			return t, true
 		}
 		v, _ = params.ParseText(n, string(t))
 	}
 	if n == nil || n.Types() == nil {
-		return v
+		return v, true
 	}
 	out, lossy, ok := migConvert(n, v)
 	if !ok {
-		r.errorf(p, "%s does not fit here: %s", describeValue(v), migWants(n))
-		return v
+		return r.misfit(n, v, q, p)
 	}
 	if lossy {
 		refused := !r.allowLossy
@@ -283,15 +299,19 @@ func (r *migRun) scalar(n *schema.Node, v any, p string) any {
 		}
 		if refused {
 			r.errorf(p, "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
-			return v
+			return v, true
 		}
 	}
 	if num, isNum := out.(json.Number); isNum {
 		if msg := migFormatRange(n, num); msg != "" {
+			if r.lossless {
+				r.drop(q, v)
+				return nil, false
+			}
 			r.errorf(p, "%s", msg)
 		}
 	}
-	return out
+	return out, true
 }
 
 // migConvert gives v the type of node n: unchanged when it fits, else by
@@ -522,7 +542,7 @@ func migResolve(n *schema.Node, v any) any {
 	return v
 }
 
-func sortedKeys(m map[string]any) []string {
+func migSortedKeys(m map[string]any) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)

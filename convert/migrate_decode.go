@@ -58,6 +58,9 @@ func decodeForMigration(data []byte) (any, error) {
 			return nil, err
 		}
 	}
+	if v, ok := migFastYAML(data); ok {
+		return v, nil
+	}
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
 		return nil, err

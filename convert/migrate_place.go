@@ -37,15 +37,15 @@ type migRun struct {
 	won        []string
 	vals       []any
 	has        []bool
-	claimed    map[string]bool // sources taken by places, or lost to them
-	below      map[string]bool // strict prefixes of claimed
+	claimed    migClaimed // sources taken by places, or lost to them
 	tr         *migTrace
 }
 
 func (p *migPlan) run(src any, final, allowLossy, lossless, report bool) (any, *migTrace) {
 	n := len(p.entries)
 	r := &migRun{p: p, src: src, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
-		won: make([]string, n), vals: make([]any, n), has: make([]bool, n), tr: &migTrace{}}
+		won: make([]string, n), vals: make([]any, n), has: make([]bool, n),
+		tr: &migTrace{moves: make([]migMove, 0, n)}}
 	r.resolveSources()
 	out, ok := r.build(p.entries[0])
 	if !ok {
@@ -65,7 +65,7 @@ func (r *migRun) resolveSources() {
 			continue
 		}
 		consider := func(c string, v any) {
-			if r.claimed[c] {
+			if r.claimed.has(c) {
 				return // taken by another place already
 			}
 			if !r.has[e.index] {
@@ -82,7 +82,7 @@ func (r *migRun) resolveSources() {
 			losers = append(losers, c)
 		}
 		for _, c := range e.claims {
-			if v, ok := pointer.Get(r.src, c.src); ok {
+			if v, ok := migGet(r.src, c.toks); ok {
 				consider(c.src, v)
 			}
 		}
@@ -103,18 +103,88 @@ func (r *migRun) resolveSources() {
 	}
 }
 
-func (r *migRun) claim(c string) {
-	if r.claimed == nil {
-		r.claimed = map[string]bool{}
-		r.below = map[string]bool{}
+func (r *migRun) claim(c string) { r.claimed.add(c) }
+
+// migClaimed is the set of claimed sources of one document: a short list
+// (most documents have a few), indexed once it grows.
+type migClaimed struct {
+	list  []string
+	set   map[string]bool
+	below map[string]bool
+}
+
+const migClaimedIndexAt = 16
+
+func (c *migClaimed) add(p string) {
+	c.list = append(c.list, p)
+	if len(c.list) == migClaimedIndexAt {
+		c.set, c.below = map[string]bool{}, map[string]bool{}
+		for _, x := range c.list {
+			c.index(x)
+		}
+	} else if c.set != nil {
+		c.index(p)
 	}
-	r.claimed[c] = true
-	for q := parentPointer(c); ; q = parentPointer(q) {
-		r.below[q] = true
+}
+
+func (c *migClaimed) index(p string) {
+	c.set[p] = true
+	for q := parentPointer(p); ; q = parentPointer(q) {
+		c.below[q] = true
 		if q == "" {
 			break
 		}
 	}
+}
+
+func (c *migClaimed) empty() bool { return len(c.list) == 0 }
+
+func (c *migClaimed) has(p string) bool {
+	if c.set != nil {
+		return c.set[p]
+	}
+	for _, x := range c.list {
+		if x == p {
+			return true
+		}
+	}
+	return false
+}
+
+// hasBelow reports whether something strictly below p is claimed.
+func (c *migClaimed) hasBelow(p string) bool {
+	if c.set != nil {
+		return c.below[p]
+	}
+	for _, x := range c.list {
+		if len(x) > len(p) && pointer.HasPrefix(x, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// migGet follows unescaped tokens into a value.
+func migGet(v any, toks []string) (any, bool) {
+	for _, t := range toks {
+		switch c := v.(type) {
+		case map[string]any:
+			x, ok := c[t]
+			if !ok {
+				return nil, false
+			}
+			v = x
+		case []any:
+			i, err := pointer.Index(t, len(c))
+			if err != nil {
+				return nil, false
+			}
+			v = c[i]
+		default:
+			return nil, false
+		}
+	}
+	return v, true
 }
 
 // build assembles the value of a static place and of its static children.
@@ -158,7 +228,7 @@ func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bo
 					continue
 				}
 				kq := pointer.Append(q, k)
-				if r.claimed[kq] {
+				if !r.claimed.empty() && r.claimed.has(kq) {
 					continue
 				}
 				if c := migDeclaredChild(n, k); c != nil {
@@ -243,12 +313,12 @@ func (r *migRun) whole(n *schema.Node, v any) any {
 // drop reports a source value that lands nowhere, leaving out what is
 // claimed below it.
 func (r *migRun) drop(q string, v any) {
-	if r.below[q] {
+	if r.claimed.hasBelow(q) {
 		switch x := v.(type) {
 		case map[string]any:
 			for _, k := range migSortedKeys(x) {
 				kq := pointer.Append(q, k)
-				if !r.claimed[kq] {
+				if !r.claimed.has(kq) {
 					r.drop(kq, x[k])
 				}
 			}
@@ -256,7 +326,7 @@ func (r *migRun) drop(q string, v any) {
 		case []any:
 			for i, e := range x {
 				kq := pointer.AppendIndex(q, i)
-				if !r.claimed[kq] {
+				if !r.claimed.has(kq) {
 					r.drop(kq, e)
 				}
 			}

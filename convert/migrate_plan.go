@@ -38,8 +38,9 @@ type migEntry struct {
 
 // migClaim is one old name of a place.
 type migClaim struct {
-	src     string // pointer into the source values
-	keyword string // schema pointer of the oldName that says so; "" when derived
+	src     string   // pointer into the source values
+	toks    []string // src split
+	keyword string   // schema pointer of the oldName that says so; "" when derived
 }
 
 // maxMigSources bounds the possible sources the up-front check considers
@@ -85,7 +86,8 @@ func newDownPlan(from *schema.Schema, up *migPlan) *migPlan {
 			continue
 		}
 		if de := at[e.claims[0].src]; de != nil {
-			de.claims = append(de.claims, migClaim{src: e.ptr})
+			toks, _ := pointer.Split(e.ptr)
+			de.claims = append(de.claims, migClaim{src: e.ptr, toks: toks})
 		}
 	}
 	b.plan.index()
@@ -177,7 +179,8 @@ func (b *migPlanBuilder) claimsOf(def *schema.Node) []migClaim {
 			b.errs = append(b.errs, &schema.Error{Pointer: kws[i], Message: err.Error()})
 			continue
 		}
-		out = append(out, migClaim{src: src, keyword: kws[i]})
+		toks, _ := pointer.Split(src)
+		out = append(out, migClaim{src: src, toks: toks, keyword: kws[i]})
 	}
 	return out
 }

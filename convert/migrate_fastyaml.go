@@ -168,7 +168,7 @@ func fastScalar(s string) (any, bool) {
 }
 
 // fastQuoted reads a quoted scalar that ends on this line: double quotes
-// without escapes, or single quotes with ” for a quote.
+// without escapes, or single quotes (a quote doubled inside is one quote).
 func fastQuoted(s string) (val, tail string, ok bool) {
 	q := s[0]
 	if q == '"' {

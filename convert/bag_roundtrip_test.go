@@ -77,3 +77,5 @@ func TestRoundTripIdentity(t *testing.T) {
 }
 
 var _ = fmt.Sprint
+
+func newTestRand(seed uint64) *rand.Rand { return rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15)) }

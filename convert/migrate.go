@@ -323,14 +323,28 @@ func (m *Migration) run(v any, d migDir) Result {
 		}
 		cur = out
 	}
+	// A change refused by one step is met again by the next: report once.
+	seen := map[string]bool{}
+	once := func(parts ...any) bool {
+		k := fmt.Sprint(parts...)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+		return true
+	}
 	for i, tr := range traces {
 		for _, l := range tr.lossy {
 			l.Pointer = traceForward(traces[i+1:], l.Pointer)
-			res.Lossy = append(res.Lossy, l)
+			if len(traces) == 1 || once("l", l.Pointer, "\x00", l.From, "\x00", l.To) {
+				res.Lossy = append(res.Lossy, l)
+			}
 		}
 		for _, e := range tr.errors {
 			e.Pointer = traceForward(traces[i+1:], e.Pointer)
-			res.Errors = append(res.Errors, e)
+			if len(traces) == 1 || once("e", e.Pointer, "\x00", e.Message) {
+				res.Errors = append(res.Errors, e)
+			}
 		}
 	}
 	res.Values = cur

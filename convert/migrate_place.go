@@ -501,12 +501,25 @@ func migFormatRange(n *schema.Node, v json.Number) string {
 // migStructured reports whether an object under n is taken key by key:
 // n declares properties, patternProperties or additionalProperties
 // (through $ref and allOf, or in anyOf/oneOf branches).
-func migStructured(n *schema.Node) bool { return migStructuredDepth(n, 0) }
-
-func migStructuredDepth(n *schema.Node, depth int) bool {
-	if n == nil || depth > 8 {
+func migStructured(n *schema.Node) bool {
+	if n == nil {
 		return false
 	}
+	branches := false
+	for _, sc := range n.Scope() {
+		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
+			return true
+		}
+		branches = branches || len(sc.AnyOf) > 0 || len(sc.OneOf) > 0
+	}
+	return branches && migStructuredIn(n, 0, map[*schema.Node]bool{})
+}
+
+func migStructuredIn(n *schema.Node, depth int, seen map[*schema.Node]bool) bool {
+	if n == nil || depth > 8 || seen[n] {
+		return false
+	}
+	seen[n] = true
 	for _, sc := range n.Scope() {
 		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
 			return true
@@ -514,12 +527,12 @@ func migStructuredDepth(n *schema.Node, depth int) bool {
 	}
 	for _, sc := range n.Scope() {
 		for _, b := range sc.AnyOf {
-			if migStructuredDepth(b, depth+1) {
+			if migStructuredIn(b, depth+1, seen) {
 				return true
 			}
 		}
 		for _, b := range sc.OneOf {
-			if migStructuredDepth(b, depth+1) {
+			if migStructuredIn(b, depth+1, seen) {
 				return true
 			}
 		}

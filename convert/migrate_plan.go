@@ -213,25 +213,17 @@ func migPropDefs(n *schema.Node) []migPropDef {
 	seen := map[*schema.Node]bool{}
 	var walk func(n *schema.Node, depth int)
 	walk = func(n *schema.Node, depth int) {
-		if n == nil || depth > 8 {
+		if n == nil || depth > 8 || seen[n] {
 			return
 		}
-		for _, sc := range n.Scope() {
-			if seen[sc] {
-				continue
-			}
-			seen[sc] = true
-			for _, p := range sc.Properties {
-				i, ok := idx[p.Name]
-				if !ok {
-					i = len(out)
-					idx[p.Name] = i
-					out = append(out, migPropDef{name: p.Name})
-				}
-				out[i].defs = append(out[i].defs, p)
+		scope := n.Scope() // n first, then what $ref and allOf bring
+		for _, sc := range scope {
+			if !seen[sc] {
+				seen[sc] = true
+				migAddProps(sc, &out, idx)
 			}
 		}
-		for _, sc := range n.Scope() {
+		for _, sc := range scope {
 			for _, br := range sc.AnyOf {
 				walk(br, depth+1)
 			}
@@ -242,6 +234,18 @@ func migPropDefs(n *schema.Node) []migPropDef {
 	}
 	walk(n, 0)
 	return out
+}
+
+func migAddProps(n *schema.Node, out *[]migPropDef, idx map[string]int) {
+	for _, p := range n.Properties {
+		i, ok := idx[p.Name]
+		if !ok {
+			i = len(*out)
+			idx[p.Name] = i
+			*out = append(*out, migPropDef{name: p.Name})
+		}
+		(*out)[i].defs = append((*out)[i].defs, p)
+	}
 }
 
 // unreached reports old names on nodes that have no single place in the

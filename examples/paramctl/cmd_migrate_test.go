@@ -173,3 +173,30 @@ func TestMigrateEmptyStream(t *testing.T) {
 	assert.Equal(t, 0, code, errOut)
 	assert.Empty(t, out)
 }
+
+// TestMigrateProgressOnlyOnATerminal: long runs report progress on
+// standard error when it is a terminal, never otherwise.
+func TestMigrateProgressOnlyOnATerminal(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.WriteString("CLUSTER_NAME: c\n")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.yaml")
+	require.NoError(t, os.WriteFile(in, []byte(b.String()), 0o644))
+	for _, terminal := range []bool{false, true} {
+		var out, errOut bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, stderrIsTerminal: terminal}
+		code := e.dispatch([]string{"migrate", "--schema", "demo/migrate-upgraded.yaml", in})
+		require.Equal(t, 0, code)
+		assert.Equal(t, 5000, strings.Count(out.String(), "clusterName: c\n"))
+		if terminal {
+			assert.Contains(t, errOut.String(), "\rmigrated 5000 of 5000 documents")
+		} else {
+			assert.Empty(t, errOut.String())
+		}
+	}
+}

@@ -19,8 +19,10 @@ import (
 //   - oldName is a string or a list. A name without a leading "/" is a
 //     top-level key of the previous values; one starting with "/" is a JSON
 //     pointer into them, so nested values can move to nested places. A
-//     list is tried in order: the first name present wins and any other
-//     present is reported as dropped.
+//     list is tried in order, then the node's own path (under the old
+//     place of its parent): the first present wins and any other present
+//     is reported as dropped. Only nodes reached from the root through
+//     properties (and $ref, allOf, anyOf, oneOf) can have old names.
 //   - A value whose path exists unchanged in the new schema carries over.
 //     A path exists only where the new schema declares it (properties, or
 //     an explicit additionalProperties or patternProperties schema), not
@@ -38,7 +40,12 @@ import (
 //     not 2593.0 to 2593). Lossy changes are always reported with their
 //     old and new values and refused (an error) unless AllowLossy is
 //     given. Range limits (format int32/int64, minimum, maximum) are
-//     checked after the change.
+//     checked after the change. A value no change makes fit is an error
+//     and stays as it was at its new place.
+//   - Text read by MigrateDocument from YAML plain scalars takes its type
+//     from the node it lands on (007 is "007" on a string node, 7 on an
+//     integer node); JSON documents and values given to Migrate mean what
+//     they say.
 //   - The result is validated against the target schema with defaults
 //     applied (the values themselves are returned without defaults).
 //

@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"strings"
 )
 
@@ -31,18 +30,19 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 	var pendKey string
 	var pendMap map[string]any
 	pendIndent := -1
-	for len(data) > 0 {
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
+	text := string(data) // one copy; keys and values are slices of it
+	for len(text) > 0 {
+		var line string
+		if i := strings.IndexByte(text, '\n'); i >= 0 {
+			line, text = text[:i], text[i+1:]
 		} else {
-			line, data = data, nil
+			line, text = text, ""
 		}
 		indent := 0
 		for indent < len(line) && line[indent] == ' ' {
 			indent++
 		}
-		content := string(line[indent:])
+		content := line[indent:]
 		if content == "" || content[0] == '#' {
 			continue
 		}

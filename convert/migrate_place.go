@@ -32,75 +32,87 @@ type migRun struct {
 	src        any
 	final      bool // type every text value; nothing stays raw
 	allowLossy bool
-	lossless   bool // leave out what does not fit: the property bag keeps it
-	report     bool // record report entries (off for the lossless check)
-	won        []string
-	vals       []any
-	has        []bool
+	lossless   bool        // leave out what does not fit: the property bag keeps it
+	report     bool        // record report entries (off for the lossless check)
+	srcs       []migSource // by entry index
+	losers     []string
 	claimed    migClaimed // sources taken by places, or lost to them
-	tr         *migTrace
+	tr         migTrace
+}
+
+// migSource is where a static place takes its value from in one document.
+type migSource struct {
+	ptr string
+	val any
+	has bool
 }
 
 func (p *migPlan) run(src any, final, allowLossy, lossless, report bool) (any, *migTrace) {
 	n := len(p.entries)
 	r := &migRun{p: p, src: src, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
-		won: make([]string, n), vals: make([]any, n), has: make([]bool, n),
-		tr: &migTrace{moves: make([]migMove, 0, n)}}
+		srcs: make([]migSource, n)}
+	r.tr.moves = make([]migMove, 0, n)
+	r.claimed.list = r.claimed.small[:0]
 	r.resolveSources()
 	out, ok := r.build(p.entries[0])
 	if !ok {
 		out = nil
 	}
-	return out, r.tr
+	return out, &r.tr
 }
 
 // resolveSources decides, top-down, where each static place takes its
 // value from: its old names in order, then its path under its parent's
 // source. The first present wins; others present are dropped.
 func (r *migRun) resolveSources() {
-	var losers []string
 	for _, e := range r.p.entries {
 		if e.parent == nil {
-			r.has[0], r.won[0], r.vals[0] = true, "", r.src
+			r.srcs[0] = migSource{ptr: "", val: r.src, has: true}
 			continue
-		}
-		consider := func(c string, v any) {
-			if r.claimed.has(c) {
-				return // taken by another place already
-			}
-			if !r.has[e.index] {
-				r.has[e.index], r.won[e.index], r.vals[e.index] = true, c, v
-				if r.p.explicit[c] {
-					r.claim(c)
-				}
-				return
-			}
-			if pointer.HasPrefix(c, r.won[e.index]) {
-				return // part of the value that won
-			}
-			r.claim(c)
-			losers = append(losers, c)
 		}
 		for _, c := range e.claims {
 			if v, ok := migGet(r.src, c.toks); ok {
-				consider(c.src, v)
+				r.consider(e, c.src, v)
 			}
 		}
-		if pi := e.parent.index; r.has[pi] {
-			if m, ok := r.vals[pi].(map[string]any); ok {
+		if ps := &r.srcs[e.parent.index]; ps.has {
+			if m, ok := ps.val.(map[string]any); ok {
 				if v, ok := m[e.name]; ok {
-					imp := pointer.Append(r.won[pi], e.name)
+					imp := e.ptr // the usual case: the parent is at its own path
+					if ps.ptr != e.parent.ptr {
+						imp = pointer.Append(ps.ptr, e.name)
+					}
 					if !r.p.explicit[imp] {
-						consider(imp, v)
+						r.consider(e, imp, v)
 					}
 				}
 			}
 		}
 	}
-	for _, c := range losers {
+	for _, c := range r.losers {
 		v, _ := pointer.Get(r.src, c)
 		r.drop(c, v)
 	}
+}
+
+// consider offers a present candidate source to a place.
+func (r *migRun) consider(e *migEntry, c string, v any) {
+	if r.claimed.has(c) {
+		return // taken by another place already
+	}
+	s := &r.srcs[e.index]
+	if !s.has {
+		*s = migSource{ptr: c, val: v, has: true}
+		if r.p.explicit[c] {
+			r.claim(c)
+		}
+		return
+	}
+	if pointer.HasPrefix(c, s.ptr) {
+		return // part of the value that won
+	}
+	r.claim(c)
+	r.losers = append(r.losers, c)
 }
 
 func (r *migRun) claim(c string) { r.claimed.add(c) }
@@ -108,6 +120,7 @@ func (r *migRun) claim(c string) { r.claimed.add(c) }
 // migClaimed is the set of claimed sources of one document: a short list
 // (most documents have a few), indexed once it grows.
 type migClaimed struct {
+	small [8]string
 	list  []string
 	set   map[string]bool
 	below map[string]bool
@@ -191,10 +204,9 @@ func migGet(v any, toks []string) (any, bool) {
 func (r *migRun) build(e *migEntry) (any, bool) {
 	var out any
 	has := false
-	if r.has[e.index] {
-		q := r.won[e.index]
-		r.tr.moves = append(r.tr.moves, migMove{from: q, to: e.ptr})
-		out, has = r.place(e.node, r.vals[e.index], q, e.ptr, e.statics)
+	if s := &r.srcs[e.index]; s.has {
+		r.tr.moves = append(r.tr.moves, migMove{from: s.ptr, to: e.ptr})
+		out, has = r.place(e.node, s.val, s.ptr, e.ptr, e.statics)
 	}
 	for _, c := range e.children {
 		cv, ok := r.build(c)
@@ -227,22 +239,33 @@ func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bo
 				if statics[k] {
 					continue
 				}
-				kq := pointer.Append(q, k)
-				if !r.claimed.empty() && r.claimed.has(kq) {
+				at := migAt{q: q, p: p, key: k, keyed: true}
+				if !r.claimed.empty() && r.claimed.has(at.src()) {
 					continue
 				}
-				if c := migDeclaredChild(n, k); c != nil {
-					if cv, ok := r.place(c, xv, kq, pointer.Append(p, k), nil); ok {
-						out[k] = cv
-					}
-				} else {
-					r.drop(kq, xv)
+				c := migDeclaredChild(n, k)
+				if c == nil {
+					r.drop(at.src(), xv)
+					continue
+				}
+				var cv any
+				var ok bool
+				switch xv.(type) {
+				case map[string]any, []any:
+					cv, ok = r.place(c, xv, at.src(), at.dst(), nil)
+				default:
+					// Most values are scalars: their pointers are built
+					// only for a report entry.
+					cv, ok = r.scalar(c, xv, at)
+				}
+				if ok {
+					out[k] = cv
 				}
 			}
 			return out, true
 		}
 		if !migAllows(n, "object") {
-			return r.misfit(n, x, q, p)
+			return r.misfit(n, x, migAt{q: q, p: p})
 		}
 		return r.whole(n, x), true
 	case []any:
@@ -254,23 +277,46 @@ func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bo
 			return out, true
 		}
 		if !migAllows(n, "array") {
-			return r.misfit(n, x, q, p)
+			return r.misfit(n, x, migAt{q: q, p: p})
 		}
 		return r.whole(n, x), true
 	}
-	return r.scalar(n, v, q, p)
+	return r.scalar(n, v, migAt{q: q, p: p})
 }
 
 // misfit handles a value that no change makes fit its node: an error,
 // the value staying as it was (nothing disappears), or in lossless mode
 // a drop, the property bag keeping it.
-func (r *migRun) misfit(n *schema.Node, v any, q, p string) (any, bool) {
+func (r *migRun) misfit(n *schema.Node, v any, at migAt) (any, bool) {
 	if r.lossless {
-		r.drop(q, v)
+		r.drop(at.src(), v)
 		return nil, false
 	}
-	r.errorf(p, "%s does not fit here: %s", describeValue(v), migWants(n))
+	r.errorf(at.dst(), "%s does not fit here: %s", describeValue(v), migWants(n))
 	return r.whole(nil, v), true
+}
+
+// migAt is where a value is: its pointer in the source (q) and in the
+// target (p), or, when keyed, those of its parent object and its key,
+// joined only when a report needs them.
+type migAt struct {
+	q, p  string
+	key   string
+	keyed bool
+}
+
+func (a migAt) src() string {
+	if a.keyed {
+		return pointer.Append(a.q, a.key)
+	}
+	return a.q
+}
+
+func (a migAt) dst() string {
+	if a.keyed {
+		return pointer.Append(a.p, a.key)
+	}
+	return a.p
 }
 
 // whole copies a value placed as it is, typing text values by the nodes
@@ -345,7 +391,7 @@ func (r *migRun) errorf(p, format string, a ...any) {
 
 // scalar types text by its node and changes the type of a value that does
 // not fit, where the change is exact or (refused unless allowed) lossy.
-func (r *migRun) scalar(n *schema.Node, v any, q, p string) (any, bool) {
+func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	if t, ok := v.(migText); ok {
 		if n == nil || n.Types() == nil {
 			if r.final {
@@ -360,25 +406,25 @@ func (r *migRun) scalar(n *schema.Node, v any, q, p string) (any, bool) {
 	}
 	out, lossy, ok := migConvert(n, v)
 	if !ok {
-		return r.misfit(n, v, q, p)
+		return r.misfit(n, v, at)
 	}
 	if lossy {
 		refused := !r.allowLossy
 		if r.report {
-			r.tr.lossy = append(r.tr.lossy, Lossy{Pointer: p, From: v, To: out, Refused: refused})
+			r.tr.lossy = append(r.tr.lossy, Lossy{Pointer: at.dst(), From: v, To: out, Refused: refused})
 		}
 		if refused {
-			r.errorf(p, "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
+			r.errorf(at.dst(), "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
 			return v, true
 		}
 	}
 	if num, isNum := out.(json.Number); isNum {
 		if msg := migFormatRange(n, num); msg != "" {
 			if r.lossless {
-				r.drop(q, v)
+				r.drop(at.src(), v)
 				return nil, false
 			}
-			r.errorf(p, "%s", msg)
+			r.errorf(at.dst(), "%s", msg)
 		}
 	}
 	return out, true

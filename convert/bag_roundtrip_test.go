@@ -62,7 +62,7 @@ func TestRoundTripIdentity(t *testing.T) {
 					start, there, back = old, m.Migrate, m.Down
 				}
 				for i := 0; i < roundTrips(); i++ {
-					x, err := Generate(start, rnd)
+					x, err := RandomValue(start, rnd)
 					require.NoError(t, err)
 					mid := there(x)
 					got := back(mid.Values)

@@ -13,9 +13,9 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Generate returns a random value that s accepts, for property tests of
+// RandomValue returns a random value that s accepts, for property tests of
 // conversions: round trips between two versions must give back every
-// value Generate can make. It favours the values that break conversions:
+// value RandomValue can make. It favours the values that break conversions:
 // strings that look like numbers or booleans ("007", "yes", "1.10"), keys
 // that need escaping in a JSON pointer ("a/b", "x~y"), big and fractional
 // numbers kept exact, optional properties present or not, empty and
@@ -26,7 +26,7 @@ import (
 // minLength, maxLength, minItems, maxItems); it draws until the value
 // validates, and reports an error when a schema's constraints (a pattern,
 // say) defeat it.
-func Generate(s *schema.Schema, rnd *rand.Rand) (any, error) {
+func RandomValue(s *schema.Schema, rnd *rand.Rand) (any, error) {
 	g := &valueGenerator{rnd: rnd}
 	for attempt := 0; attempt < 64; attempt++ {
 		g.failed = false

@@ -121,7 +121,7 @@ func FuzzRoundTrip(f *testing.F) {
 		if upFirst {
 			start, there, back = olds[i], ms[i].Migrate, ms[i].Down
 		}
-		x, err := Generate(start, newTestRand(seed))
+		x, err := RandomValue(start, newTestRand(seed))
 		if err != nil {
 			t.Fatal(err)
 		}

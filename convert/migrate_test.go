@@ -234,7 +234,7 @@ func TestNothingDisappearsOverGeneratedValues(t *testing.T) {
 		require.NoError(t, err)
 		rnd := newTestRand(7)
 		for i := 0; i < roundTrips()/4; i++ {
-			x, err := Generate(old, rnd)
+			x, err := RandomValue(old, rnd)
 			require.NoError(t, err)
 			r := m.Migrate(x)
 			nothingDisappears(t, x, r)

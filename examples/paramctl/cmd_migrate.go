@@ -59,18 +59,18 @@ func runMigrate(e *env, raw any, args []string) int {
 	if o.format != "yaml" && o.format != "json" {
 		return e.fail(exitUsage, "-o must be yaml or json, not %q", o.format)
 	}
-	target, err := loadSchema(e, o.schema)
-	if err != nil {
-		return e.migrateSchemaFailure(o.schema, err)
+	target, code := e.schemaOrFail(o.schema)
+	if target == nil {
+		return code
 	}
 	opts := []convert.Option{}
 	if o.allowLossy {
 		opts = append(opts, convert.AllowLossy())
 	}
 	for _, path := range o.via {
-		s, err := loadSchema(e, path)
-		if err != nil {
-			return e.migrateSchemaFailure(path, err)
+		s, code := e.schemaOrFail(path)
+		if s == nil {
+			return code
 		}
 		opts = append(opts, convert.Via(s))
 	}
@@ -177,8 +177,8 @@ func (e *env) migrateWithProgress(m *convert.Migration, docs [][]byte) []convert
 	return out
 }
 
-// migrateSchemaFailure reports a schema that cannot be used (exit 2), one error
-// a line with its pointer.
+// migrateSchemaFailure refuses a schema with semantic faults (exit 2), one
+// error a line with its pointer, as schemaOrFail reports unusable ones.
 func (e *env) migrateSchemaFailure(path string, err error) int {
 	var list schema.ErrorList
 	if errors.As(err, &list) {

@@ -29,7 +29,7 @@ clusterName: staging
 `
 
 func TestMigrateKEPUpgrade(t *testing.T) {
-	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-upgraded.yaml", "demo/migrate-instances.yaml")
+	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, kepUpgraded, out)
 	assert.Empty(t, errOut)
@@ -38,7 +38,7 @@ func TestMigrateKEPUpgrade(t *testing.T) {
 	// the converted v1beta2 schema of the KEP's first step.
 	data, err := os.ReadFile("demo/migrate-instances.yaml")
 	require.NoError(t, err)
-	code, out, errOut = runMigrateCmd(t, string(data), "-", "--via", "demo/migrate-converted.yaml", "--schema", "demo/migrate-upgraded.yaml")
+	code, out, errOut = runMigrateCmd(t, string(data), "-", "--via", "demo/migrate-converted.yaml", "--schema", "demo/kep-upgraded-schema.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, kepUpgraded, out)
 }
@@ -110,7 +110,7 @@ func TestMigrateOutputFileIsWrittenWholeOrNotAtAll(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "previous\n", string(got))
 
-	code, out, errOut := runMigrateCmd(t, "", "--output", target, "--schema", "demo/migrate-upgraded.yaml", "demo/migrate-instances.yaml")
+	code, out, errOut := runMigrateCmd(t, "", "--output", target, "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Empty(t, out)
 	got, err = os.ReadFile(target)
@@ -124,14 +124,14 @@ func TestMigrateOutputFileIsWrittenWholeOrNotAtAll(t *testing.T) {
 	assert.Len(t, entries, 1, "no temporary file is left behind")
 
 	// A directory that does not exist: exit 2, nothing written.
-	code, _, errOut = runMigrateCmd(t, "", "--output", filepath.Join(dir, "missing", "x.yaml"), "--schema", "demo/migrate-upgraded.yaml", "demo/migrate-instances.yaml")
+	code, _, errOut = runMigrateCmd(t, "", "--output", filepath.Join(dir, "missing", "x.yaml"), "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml")
 	assert.Equal(t, 2, code)
 	assert.NotEmpty(t, errOut)
 }
 
 func TestMigrateUnreadableDocumentIsKeptWithContinue(t *testing.T) {
 	in := "CLUSTER_NAME: a\n---\nCLUSTER_NAME: [unclosed\n---\nCLUSTER_NAME: c\n"
-	code, out, errOut := runMigrateCmd(t, in, "--continue", "--schema", "demo/migrate-upgraded.yaml", "-")
+	code, out, errOut := runMigrateCmd(t, in, "--continue", "--schema", "demo/kep-upgraded-schema.yaml", "-")
 	require.Equal(t, 1, code)
 	assert.Equal(t, "clusterName: a\n---\nCLUSTER_NAME: [unclosed\n---\nclusterName: c\n", out)
 	assert.Equal(t, "doc 1: line 1: did not find expected ',' or ']'\n", errOut)
@@ -154,13 +154,13 @@ properties:
 func TestMigrateUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{"demo/migrate-instances.yaml"},
-		{"--schema", "demo/migrate-upgraded.yaml"},
-		{"--schema", "demo/migrate-upgraded.yaml", "a", "b"},
-		{"--schema", "demo/migrate-upgraded.yaml", "-o", "xml", "demo/migrate-instances.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "a", "b"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "-o", "xml", "demo/migrate-instances.yaml"},
 		{"--schema", "demo/missing.yaml", "demo/migrate-instances.yaml"},
-		{"--schema", "demo/migrate-upgraded.yaml", "--via", "demo/missing.yaml", "demo/migrate-instances.yaml"},
-		{"--schema", "demo/migrate-upgraded.yaml", "demo/missing.yaml"},
-		{"--nope", "--schema", "demo/migrate-upgraded.yaml", "demo/migrate-instances.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "--via", "demo/missing.yaml", "demo/migrate-instances.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "demo/missing.yaml"},
+		{"--nope", "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml"},
 	} {
 		code, _, errOut := runMigrateCmd(t, "", args...)
 		assert.Equal(t, 2, code, "%v: %s", args, errOut)
@@ -169,7 +169,7 @@ func TestMigrateUsage(t *testing.T) {
 }
 
 func TestMigrateEmptyStream(t *testing.T) {
-	code, out, errOut := runMigrateCmd(t, "# nothing\n", "--schema", "demo/migrate-upgraded.yaml", "-")
+	code, out, errOut := runMigrateCmd(t, "# nothing\n", "--schema", "demo/kep-upgraded-schema.yaml", "-")
 	assert.Equal(t, 0, code, errOut)
 	assert.Empty(t, out)
 }
@@ -190,7 +190,7 @@ func TestMigrateProgressOnlyOnATerminal(t *testing.T) {
 	for _, terminal := range []bool{false, true} {
 		var out, errOut bytes.Buffer
 		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, stderrIsTerminal: terminal}
-		code := e.dispatch([]string{"migrate", "--schema", "demo/migrate-upgraded.yaml", in})
+		code := e.dispatch([]string{"migrate", "--schema", "demo/kep-upgraded-schema.yaml", in})
 		require.Equal(t, 0, code)
 		assert.Equal(t, 5000, strings.Count(out.String(), "clusterName: c\n"))
 		if terminal {
@@ -199,4 +199,19 @@ func TestMigrateProgressOnlyOnATerminal(t *testing.T) {
 			assert.Empty(t, errOut.String())
 		}
 	}
+}
+
+// TestMigrateVersionChain: KEP-33's 0.1 → 0.2 → 0.3. Straight to 0.3,
+// nothing maps (0.2 is "non-skippable"); through 0.2 with --via,
+// everything arrives and 0.2 never has to be installed.
+func TestMigrateVersionChain(t *testing.T) {
+	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "demo/migrate-0.1-values.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "{}\n", out)
+	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped \"3\"\n", errOut)
+
+	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "--via", "demo/migrate-0.2-schema.yaml", "demo/migrate-0.1-values.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "Cluster:\n  Name: my-cluster\n  Nodes: 3\n", out)
+	assert.Empty(t, errOut)
 }

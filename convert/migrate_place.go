@@ -219,6 +219,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 		m, isMap := out.(map[string]any)
 		if !isMap {
 			r.errorf(c.ptr, "cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfValue(out))
+			r.dropSubtree(c)
 			continue
 		}
 		m[c.name] = cv
@@ -354,6 +355,26 @@ func (r *migRun) whole(n *schema.Node, v any) any {
 		return t
 	}
 	return v
+}
+
+// dropSubtree reports the sources of a place and the places below it
+// that could not be placed: each source once, as dropped.
+func (r *migRun) dropSubtree(e *migEntry) {
+	var walk func(e *migEntry, covering string, covered bool)
+	walk = func(e *migEntry, covering string, covered bool) {
+		if s := r.srcs[e.index]; s.has {
+			// A claimed source is left out of its parent's drop: report it
+			// on its own.
+			if !covered || r.claimed.has(s.ptr) || !pointer.HasPrefix(s.ptr, covering) {
+				r.drop(s.ptr, s.val)
+				covering, covered = s.ptr, true
+			}
+		}
+		for _, c := range e.children {
+			walk(c, covering, covered)
+		}
+	}
+	walk(e, "", false)
 }
 
 // drop reports a source value that lands nowhere, leaving out what is

@@ -95,9 +95,9 @@ func readError(err error) *MigrationError {
 }
 
 // validateMigrated validates the migrated values, with defaults applied to
-// a copy and without the property bag, against the target. Errors at or
-// below a (non-root) pointer that already has a migration error are left
-// out: they repeat it.
+// a copy and without the property bag, against the target. Errors at a
+// pointer that already has a migration error, or below one (other than
+// the root), are left out: they repeat it.
 func validateMigrated(s *schema.Schema, v any, known []*MigrationError) []*MigrationError {
 	v = value.DeepCopy(v)
 	if m, ok := v.(map[string]any); ok {
@@ -116,7 +116,7 @@ func validateMigrated(s *schema.Schema, v any, known []*MigrationError) []*Migra
 next:
 	for _, ve := range ves {
 		for _, k := range known {
-			if k.Pointer != "" && pointer.HasPrefix(ve.Pointer, k.Pointer) {
+			if ve.Pointer == k.Pointer || (k.Pointer != "" && pointer.HasPrefix(ve.Pointer, k.Pointer)) {
 				continue next
 			}
 		}

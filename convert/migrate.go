@@ -355,12 +355,8 @@ func (m *Migration) run(v any, d migDir) Result {
 		}
 	}
 	res.Values = cur
-	last := order[len(order)-1]
-	target := last.to
-	if d == dirDown {
-		target = last.from
-	}
-	res.Errors = append(res.Errors, validateMigrated(target, cur, res.Errors)...)
+	last, _ := order[len(order)-1].plan(d)
+	res.Errors = append(res.Errors, last.validate(cur, res.Errors)...)
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })

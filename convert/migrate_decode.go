@@ -94,16 +94,26 @@ func readError(err error) *MigrationError {
 	return &MigrationError{Message: err.Error()}
 }
 
-// validateMigrated validates the migrated values, with defaults applied to
-// a copy and without the property bag, against the target. Errors at a
+// validate validates the migrated values, with defaults applied to a copy
+// and without the property bag, against the plan's target. Errors at a
 // pointer that already has a migration error, or below one (other than
 // the root), are left out: they repeat it.
-func validateMigrated(s *schema.Schema, v any, known []*MigrationError) []*MigrationError {
-	v = value.DeepCopy(v)
+func (p *migPlan) validate(v any, known []*MigrationError) []*MigrationError {
+	s := p.target
 	if m, ok := v.(map[string]any); ok {
-		delete(m, BagKey)
+		if _, has := m[BagKey]; has {
+			rest := make(map[string]any, len(m))
+			for k, x := range m {
+				if k != BagKey {
+					rest[k] = x
+				}
+			}
+			v = rest
+		}
 	}
-	v = params.Default(s, v)
+	if p.mayDefault(s.Root(), v) {
+		v = params.Default(s, value.DeepCopy(v))
+	}
 	err := params.Validate(s, v)
 	if err == nil {
 		return nil
@@ -121,6 +131,92 @@ next:
 			}
 		}
 		out = append(out, &MigrationError{Pointer: ve.Pointer, Message: ve.Message})
+	}
+	return out
+}
+
+// mayDefault reports whether params.Default could change v: a declared
+// property is missing that has a default or could be created from
+// defaults below it. It walks v the way Default does, without copying,
+// so that documents that need no defaults (most migrated ones) are
+// validated as they are. It errs on the side of true.
+func (p *migPlan) mayDefault(n *schema.Node, v any) bool {
+	if n == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case nil:
+		return p.defaults[n]
+	case map[string]any:
+		declared := 0
+		for _, sc := range n.Scope() {
+			for _, prop := range sc.Properties {
+				declared++
+				cur, ok := x[prop.Name]
+				if !ok {
+					if p.defaults[prop] {
+						return true
+					}
+					continue
+				}
+				if p.mayDefault(prop, cur) {
+					return true
+				}
+			}
+		}
+		if declared < len(x) || declared == 0 {
+			for k, e := range x {
+				if c := n.Child(k); c != nil && p.mayDefault(c, e) {
+					return true
+				}
+			}
+		}
+	case []any:
+		for i, e := range x {
+			if p.mayDefault(n.Elem(i), e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// findDefaults marks every node that has a default, or something with a
+// default below it (through properties, items, additional and pattern
+// properties, $ref and allOf, and branches), so that a missing value
+// there could be created by Default.
+func findDefaults(s *schema.Schema) map[*schema.Node]bool {
+	var nodes []*schema.Node
+	s.Walk(func(n *schema.Node) bool {
+		nodes = append(nodes, n)
+		return true
+	})
+	out := map[*schema.Node]bool{}
+	// A fixed point: recursive schemas reach their defaults through cycles.
+	for changed := true; changed; {
+		changed = false
+		for _, n := range nodes {
+			if out[n] {
+				continue
+			}
+			has := false
+			for _, sc := range n.Scope() {
+				if sc.HasDefault || (sc != n && out[sc]) {
+					has = true
+					break
+				}
+				for _, c := range sc.Subschemas() {
+					if out[c] {
+						has = true
+						break
+					}
+				}
+			}
+			if has {
+				out[n] = true
+				changed = true
+			}
+		}
 	}
 	return out
 }

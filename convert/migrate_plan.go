@@ -22,6 +22,9 @@ type migPlan struct {
 	// elsewhere.
 	explicit map[string]bool
 	above    map[string]bool
+	// defaults marks the target's nodes that have a default at or below
+	// them (see mayDefault).
+	defaults map[*schema.Node]bool
 }
 
 // migEntry is one static place of the target.
@@ -95,6 +98,7 @@ func newDownPlan(from *schema.Schema, up *migPlan) *migPlan {
 }
 
 func (p *migPlan) index() {
+	p.defaults = findDefaults(p.target)
 	p.explicit = map[string]bool{}
 	p.above = map[string]bool{}
 	for _, e := range p.entries {

@@ -3,6 +3,7 @@ package convert
 import (
 	"encoding/json"
 	"errors"
+	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -307,4 +308,55 @@ func TestKEPConversionKeepsInstanceParameters(t *testing.T) {
 	r := m.Migrate(in)
 	require.True(t, r.OK())
 	require.Equal(t, in, r.Values)
+}
+
+// TestValidationSkipsDefaultingOnlyWhenItChangesNothing: validation
+// defaults a copy only when Default could change the values; where the
+// shortcut says it cannot, it does not.
+func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
+	files := []string{"testdata/migrate/defaults.yaml", "testdata/migrate/kep/upgraded.yaml"}
+	for _, dir := range pairDirs(t) {
+		files = append(files, filepath.Join(dir, "old.yaml"), filepath.Join(dir, "new.yaml"))
+	}
+	skipped, defaulted := 0, 0
+	for _, file := range files {
+		s, err := schema.ParseFile(file)
+		require.NoError(t, err)
+		p, err := newUpPlan(s)
+		require.NoError(t, err)
+		rnd := newTestRand(11)
+		for i := 0; i < roundTrips()/4; i++ {
+			v, err := RandomValue(s, rnd)
+			require.NoError(t, err)
+			thin(v, rnd)
+			changed := !strictEqual(params.Default(s, value.DeepCopy(v)), v)
+			may := p.mayDefault(s.Root(), v)
+			if changed {
+				require.True(t, may, "%s: Default changes %s", file, show(v))
+				defaulted++
+			} else if !may {
+				skipped++
+			}
+		}
+	}
+	require.Greater(t, skipped, 100)
+	require.Greater(t, defaulted, 100)
+}
+
+// thin deletes random keys, so that defaults have somewhere to go.
+func thin(v any, rnd interface{ IntN(int) int }) {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			if rnd.IntN(3) == 0 {
+				delete(x, k)
+				continue
+			}
+			thin(e, rnd)
+		}
+	case []any:
+		for _, e := range x {
+			thin(e, rnd)
+		}
+	}
 }

@@ -35,10 +35,10 @@ func TestMigrateKEPUpgrade(t *testing.T) {
 	assert.Empty(t, errOut)
 
 	// Flags after the file, the instances on standard input, and through
-	// the converted v1beta2 schema of the KEP's first step.
+	// the KEP's v1beta1 OperatorVersion (converted on the fly) as the first step.
 	data, err := os.ReadFile("demo/migrate-instances.yaml")
 	require.NoError(t, err)
-	code, out, errOut = runMigrateCmd(t, string(data), "-", "--via", "demo/migrate-converted.yaml", "--schema", "demo/kep-upgraded-schema.yaml")
+	code, out, errOut = runMigrateCmd(t, string(data), "-", "--via", "demo/kep-operatorversion-v1beta1.yaml", "--schema", "demo/kep-upgraded-schema.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, kepUpgraded, out)
 }

@@ -26,12 +26,18 @@ type migrateOptions struct {
 	cont       bool
 	output     string
 	format     string
+	// A version set instead of --schema/--via (cmd_migrate_versions.go).
+	versions   string
+	from, to   string
+	apiVersion string
+	kind       string
+	ignoreCase bool
 }
 
 func init() {
 	register(&command{
 		name:  "migrate",
-		usage: "--schema NEW [--via MID]... [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
+		usage: "(--schema NEW [--via MID]... | --versions DIR --from A --to B [--api-version GROUP/VERSION [--kind K]]) [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
 		short: "migrate a stream of value documents to a new version by oldName",
 		setup: func(fs *flag.FlagSet) any {
 			o := &migrateOptions{}
@@ -41,6 +47,12 @@ func init() {
 			fs.BoolVar(&o.dryRun, "dry-run", false, "check every document and print the report; write nothing")
 			fs.BoolVar(&o.cont, "continue", false, "write the documents even when some have errors")
 			fs.StringVar(&o.output, "output", "", "write the documents to FILE (whole or not at all) instead of standard output")
+			fs.StringVar(&o.versions, "versions", "", "a version set folder (one schema per version, versions.yaml); convert --from A --to B through its hub")
+			fs.StringVar(&o.from, "from", "", "with --versions: the version of the documents")
+			fs.StringVar(&o.to, "to", "", "with --versions: the version to convert them to")
+			fs.StringVar(&o.apiVersion, "api-version", "", "with --versions: the documents are Kubernetes objects; their new apiVersion (GROUP/VERSION)")
+			fs.StringVar(&o.kind, "kind", "", "with --api-version: the objects' new kind, when it changes")
+			fs.BoolVar(&o.ignoreCase, "ignore-case", false, "with --versions: match property names that differ only in case")
 			fs.StringVar(&o.format, "o", "yaml", "output format: yaml (documents; reports on standard error) or json (one report line per document)")
 			return o
 		},
@@ -52,6 +64,9 @@ func runMigrate(e *env, raw any, args []string) int {
 	o := raw.(*migrateOptions)
 	if len(args) != 1 {
 		return e.fail(exitUsage, "migrate needs exactly one FILE of value documents (- for standard input)")
+	}
+	if o.versions != "" || o.from != "" || o.to != "" || o.apiVersion != "" || o.kind != "" {
+		return runMigrateVersions(e, o, args[0])
 	}
 	if o.schema == "" {
 		return e.fail(exitUsage, "migrate needs --schema NEW")

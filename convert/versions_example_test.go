@@ -1,6 +1,7 @@
 package convert_test
 
 import (
+	"encoding/json"
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert"
@@ -12,7 +13,7 @@ func ExampleVersionSet_Convert() {
 	if err != nil {
 		panic(err)
 	}
-	r, err := set.Convert(map[string]any{"name": "a", "replicas": 3}, "v1", "v3")
+	r, err := set.Convert(map[string]any{"name": "a", "replicas": json.Number("3")}, "v1", "v3")
 	if err != nil {
 		panic(err)
 	}

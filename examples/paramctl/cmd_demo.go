@@ -127,8 +127,12 @@ func runDemo(e *env, _ any, args []string) int {
 
 func writeDemoFiles(dir string) error {
 	return fs.WalkDir(demoFiles, "demo", func(path string, d fs.DirEntry, err error) error {
-		if err != nil || d.IsDir() {
+		if err != nil {
 			return err
+		}
+		if d.IsDir() {
+			// Version sets are folders (demo/bmh-set, demo/versions-set).
+			return os.MkdirAll(filepath.Join(dir, strings.TrimPrefix(path, "demo")), 0o755)
 		}
 		data, err := demoFiles.ReadFile(path)
 		if err != nil {

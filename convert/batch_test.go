@@ -3,6 +3,7 @@ package convert
 import (
 	"context"
 	"fmt"
+	"runtime/metrics"
 	"syscall"
 	"testing"
 	"time"
@@ -78,6 +79,7 @@ func BenchmarkMigrateBatch(b *testing.B) {
 	for _, workers := range []int{1, 2} {
 		b.Run(fmt.Sprintf("workers=%d", workers), func(b *testing.B) {
 			b.ReportAllocs()
+			gc0, all0 := gcCPU()
 			cpu0 := processCPU()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
@@ -91,8 +93,25 @@ func BenchmarkMigrateBatch(b *testing.B) {
 			// CPU time per document, which a busy machine disturbs less
 			// than the wall clock.
 			b.ReportMetric(float64(processCPU()-cpu0)/float64(time.Microsecond)/n, "cpu-µs/doc")
+			// The garbage collector's share of the CPU: with one worker it
+			// runs on the idle core, with two it competes with them, so it
+			// bounds the speedup.
+			if gc1, all1 := gcCPU(); all1 > all0 {
+				b.ReportMetric(100*(gc1-gc0)/(all1-all0), "gc-%")
+			}
 		})
 	}
+}
+
+// gcCPU returns the CPU seconds the garbage collector and the whole Go
+// runtime have used so far, as runtime/metrics estimates them.
+func gcCPU() (gc, all float64) {
+	samples := []metrics.Sample{{Name: "/cpu/classes/gc/total:cpu-seconds"}, {Name: "/cpu/classes/total:cpu-seconds"}}
+	metrics.Read(samples)
+	if samples[0].Value.Kind() != metrics.KindFloat64 || samples[1].Value.Kind() != metrics.KindFloat64 {
+		return 0, 0
+	}
+	return samples[0].Value.Float64(), samples[1].Value.Float64()
 }
 
 // processCPU is the user and system time of the process so far.

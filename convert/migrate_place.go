@@ -727,6 +727,8 @@ func typeOfValue(v any) string {
 		return "an array"
 	case nil:
 		return "null"
+	case bool, string, json.Number, migText:
+		return "a " + describeValue(v)
 	}
-	return "a " + describeValue(v)
+	return fmt.Sprintf("a Go %T (not a plain value)", v)
 }

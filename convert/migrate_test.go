@@ -360,3 +360,16 @@ func thin(v any, rnd interface{ IntN(int) int }) {
 		}
 	}
 }
+
+// TestValuesThatAreNotPlainDoNotPanic: values given to Migrate should be
+// plain (json.Number for numbers); anything else is an error, not a panic.
+func TestValuesThatAreNotPlainDoNotPanic(t *testing.T) {
+	m := kepUpgradeMigration(t)
+	r := m.Migrate(map[string]any{"CLUSTER_NAME": 3, "BACKUP_ENABLED": 1.5, "x": struct{}{}})
+	var msgs []string
+	for _, e := range r.Errors {
+		msgs = append(msgs, e.Error())
+	}
+	require.Contains(t, msgs, "/clusterName: a Go int (not a plain value) does not fit here: expected string")
+	require.Contains(t, msgs, "/backup/enabled: a Go float64 (not a plain value) does not fit here: expected boolean")
+}

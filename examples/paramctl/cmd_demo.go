@@ -38,6 +38,14 @@ var demoSteps = []demoStep{
 	{"Without a schema, --guess unwraps by safe rules and reports every guess",
 		[]string{"unwrap", "--guess", "kep-values-v1beta1.yaml"}, exitOK},
 
+	// The KEP's upgrade: values move into the restructured schema by oldName.
+	{"Upgrade the operator: each instance's flat values move to their new places by oldName",
+		[]string{"migrate", "--schema", "kep-upgraded-schema.yaml", "migrate-instances.yaml"}, exitOK},
+	{"The KEP's pre-migration: --dry-run checks every document and writes nothing (one JSON report a document)",
+		[]string{"migrate", "--schema", "kep-upgraded-schema.yaml", "--dry-run", "-o", "json", "migrate-instances.yaml"}, exitOK},
+	{"Skip a \"non-skippable\" version: 0.1 values to 0.3 through 0.2's oldName",
+		[]string{"migrate", "--schema", "migrate-0.3-schema.yaml", "--via", "migrate-0.2-schema.yaml", "migrate-0.1-values.yaml"}, exitOK},
+
 	// 2. Values of the restructured operator: validation and defaults.
 	{"Validate values of the restructured operator (the KEP's upgrade schema)",
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
@@ -75,6 +83,15 @@ var demoSteps = []demoStep{
 		[]string{"lint", "kep-lint-example.yaml"}, exitInvalid},
 	{"A cluster-app values schema against the Giant Swarm RFC (R1 to R18)",
 		[]string{"lint", "--rules", "cluster-app", "cluster-values.schema.json"}, exitInvalid},
+	// Versions through a hub, and stored objects under a new group.
+	{"A version set: its order, its hub, and what each conversion loses",
+		[]string{"versions", "versions-set"}, exitOK},
+	{"BareMetalHost v1alpha1 to hardware.metal3.io/v1alpha2: the fractional clock speed is a lossy change, refused by default (exit 1)",
+		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "--api-version", "hardware.metal3.io/v1alpha2", "bmh-hosts-v1alpha1.yaml"}, exitInvalid},
+	{"Allowed explicitly: 2593.75 becomes 2593, the hardware profiles are dropped and reported, nothing else changes",
+		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "--api-version", "hardware.metal3.io/v1alpha2", "--allow-lossy", "bmh-hosts-v1alpha1.yaml"}, exitOK},
+	{"The new version is upgrade-only: going back is refused (exit 1)",
+		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha2", "--to", "v1alpha1", "bmh-hosts-v1alpha1.yaml"}, exitInvalid},
 }
 
 func init() {

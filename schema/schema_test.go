@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -364,4 +365,32 @@ func TestJSONEscapesYAMLDoesNotKnow(t *testing.T) {
 	require.NotNil(t, n)
 	assert.Equal(t, "http://example.com", n.Default)
 	assert.Equal(t, "url", s.Root().Properties[0].Name, "source order kept for JSON")
+}
+
+func TestWideSharedAnyOfStaysCheap(t *testing.T) {
+	// d0 is anyOf ten refs to d1, d1 ten refs to d2, ... : 10^8 paths
+	// through a small schema. Lookups must visit each node once.
+	defs := []string{}
+	for i := 0; i < 8; i++ {
+		var branches []string
+		for j := 0; j < 10; j++ {
+			branches = append(branches, fmt.Sprintf(`{"$ref":"#/$defs/d%d"}`, i+1))
+		}
+		defs = append(defs, fmt.Sprintf(`"d%d":{"anyOf":[%s]}`, i, strings.Join(branches, ",")))
+	}
+	defs = append(defs, `"d8":{"type":"object"}`)
+	s, err := schema.Parse([]byte(`{"$ref":"#/$defs/d0","$defs":{` + strings.Join(defs, ",") + `}}`))
+	require.NoError(t, err)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		assert.Nil(t, s.Lookup("/a/b/c"))
+		assert.Nil(t, s.Root().Elem(3))
+		_ = s.Root().Types()
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("lookups through shared anyOf branches did not finish")
+	}
 }

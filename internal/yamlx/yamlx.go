@@ -315,7 +315,9 @@ func SplitDocuments(data []byte) [][]byte {
 
 func blank(b []byte) bool {
 	for _, line := range bytes.Split(b, []byte("\n")) {
-		l := bytes.TrimSpace(line)
+		// YAML white space is space, tab and line breaks only: a document
+		// holding a Unicode space is not blank.
+		l := bytes.Trim(line, " \t\r")
 		if len(l) > 0 && l[0] != '#' {
 			return false
 		}

@@ -130,3 +130,10 @@ func FuzzToValue(f *testing.F) {
 		}
 	})
 }
+
+func TestUnicodeSpaceDocumentIsNotBlank(t *testing.T) {
+	docs := SplitDocuments([]byte("\"\u2002\"\n"))
+	require.Len(t, docs, 1)
+	docs = SplitDocuments([]byte("\u2002\n"))
+	require.Len(t, docs, 1)
+}

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -59,14 +60,19 @@ func ParseNode(data []byte) (*yaml.Node, error) {
 	var n yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&n); err != nil {
-		if err.Error() == "EOF" {
+		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
 		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
+	switch err := dec.Decode(&extra); {
+	case err == nil:
 		return nil, &Error{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
+	case !errors.Is(err, io.EOF):
+		// Text after the document that is not a document either
+		// ({"a": 1} ]]]) must not be ignored.
+		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {

@@ -558,15 +558,18 @@ func (b *treeBuilder) resolve(n *Node) {
 		}
 		return
 	}
-	if frag == "" {
+	switch {
+	case frag == "":
 		n.RefTarget = res
-		return
-	}
-	if strings.HasPrefix(frag, "/") {
+	case strings.HasPrefix(frag, "/"):
 		n.RefTarget = b.s.nodes[res.Pointer+frag]
-		return
+	default:
+		n.RefTarget = b.anchors[u.String()+"#"+frag]
 	}
-	n.RefTarget = b.anchors[u.String()+"#"+frag]
+	if n.RefTarget == nil {
+		b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"),
+			Message: fmt.Sprintf("$ref %q does not resolve: nothing in the document is at #%s", n.Ref, frag)})
+	}
 }
 
 // scopeOf lists n and what $ref and allOf bring in, depth first, once each.

@@ -196,8 +196,8 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	s.root = b.build(doc)
 	errs = append(errs, b.errs...)
 	if cerr != nil {
-		if errors.Is(cerr, ErrRefused) && len(b.refErrs) > 0 {
-			// The tree knows where each refused $ref stands.
+		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || strings.Contains(cerr.Error(), "not found")) {
+			// The tree knows where each refused or dangling $ref stands.
 			errs = append(errs, b.refErrs...)
 		} else {
 			errs = append(errs, compileErrors(cerr)...)
@@ -259,7 +259,7 @@ func pointerOf(url string) string {
 }
 
 func cleanEngineMsg(s string) string {
-	return strings.ReplaceAll(s, baseURL, "schema")
+	return strings.TrimPrefix(strings.ReplaceAll(s, baseURL, "schema"), "jsonschema: ")
 }
 
 func dedupe(l ErrorList) ErrorList {

@@ -450,3 +450,30 @@ func mdAnchor(path string) string {
 	}
 	return b.String()
 }
+
+// MarshalJSON gives every row the same keys in DESIGN's order: a
+// parameter without a default has "default": null, one that inherits its
+// plan "ownTrigger": null (as `triggers -o json` writes it).
+func (r paramRow) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Pointer     string          `json:"pointer"`
+		Name        string          `json:"name"`
+		Depth       int             `json:"depth"`
+		Type        string          `json:"type"`
+		Default     json.RawMessage `json:"default"`
+		Required    bool            `json:"required"`
+		Trigger     string          `json:"trigger"`
+		OwnTrigger  *string         `json:"ownTrigger"`
+		Immutable   bool            `json:"immutable"`
+		Description string          `json:"description"`
+		Title       string          `json:"title,omitempty"`
+		Deprecated  bool            `json:"deprecated,omitempty"`
+	}{r.Pointer, r.Name, r.Depth, r.Type, r.Default, r.Required, r.Trigger, nil, r.Immutable, r.Description, r.Title, r.Deprecated}
+	if out.Default == nil {
+		out.Default = json.RawMessage("null")
+	}
+	if r.OwnTrigger != "" {
+		out.OwnTrigger = &r.OwnTrigger
+	}
+	return json.Marshal(out)
+}

@@ -44,16 +44,16 @@ func TestListRows(t *testing.T) {
 		"/legacyMode", "/tree", "/tree/name", "/tree/children", "/tree/children/*",
 	}, order)
 	for _, r := range rows {
-		for _, k := range []string{"pointer", "name", "depth", "type", "required", "trigger", "ownTrigger", "immutable", "description"} {
+		for _, k := range []string{"pointer", "name", "depth", "type", "default", "required", "trigger", "ownTrigger", "immutable", "description"} {
 			assert.Contains(t, r, k, r["pointer"])
 		}
 	}
 	assert.Equal(t, "scale", byPtr["/nodeCount"]["trigger"])
 	assert.Equal(t, "scale", byPtr["/nodeCount"]["ownTrigger"])
 	assert.Equal(t, "deploy", byPtr["/zones"]["trigger"], "no trigger anywhere: deploy")
-	assert.Equal(t, "", byPtr["/zones"]["ownTrigger"])
+	assert.Nil(t, byPtr["/zones"]["ownTrigger"], "inherited: null, as triggers -o json writes it")
 	assert.Equal(t, "backup", byPtr["/backup/enabled"]["trigger"], "inherited")
-	assert.Equal(t, "", byPtr["/backup/enabled"]["ownTrigger"])
+	assert.Nil(t, byPtr["/backup/enabled"]["ownTrigger"])
 	assert.Equal(t, true, byPtr["/storage/size"]["immutable"], "immutability covers children")
 	assert.Equal(t, false, byPtr["/nodeCount"]["immutable"])
 	assert.Equal(t, true, byPtr["/clusterName"]["required"])
@@ -62,7 +62,8 @@ func TestListRows(t *testing.T) {
 	assert.Equal(t, float64(3), byPtr["/nodeCount"]["default"])
 	assert.Contains(t, byPtr["/storage/class"], "default", "an explicit null default is listed")
 	assert.Nil(t, byPtr["/storage/class"]["default"])
-	assert.NotContains(t, byPtr["/zones"], "default", "no default: no key")
+	assert.Contains(t, byPtr["/zones"], "default", "every row carries default")
+	assert.Nil(t, byPtr["/zones"]["default"], "no default: null")
 	assert.Equal(t, "array<string>", byPtr["/zones"]["type"])
 	assert.Equal(t, "object<string>", byPtr["/extraLabels"]["type"])
 	assert.Equal(t, "string|null", byPtr["/storage/class"]["type"])

@@ -157,6 +157,12 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 		t = u
 	}
 	v, err := ParseText(n, t)
+	if err != nil && n == nil {
+		// No schema node to judge a string: refuse text that reads as
+		// neither YAML nor a flow collection instead of keeping it.
+		e.fail(ptr, a.Input, "%v", err)
+		return nil
+	}
 	if err != nil {
 		if e.notes == nil {
 			e.notes = map[string]string{}

@@ -265,3 +265,13 @@ func TestMarshalKeepsNumbersAndQuotes(t *testing.T) {
 	assert.Less(t, strings.Index(string(out), "version:"), strings.Index(string(out), "answer:"))
 	assert.Less(t, strings.Index(string(out), "nodeCount:"), strings.Index(string(out), "bigInt:"))
 }
+
+func TestParseTextWithoutSchemaFallsBackToYAML(t *testing.T) {
+	got, err := params.ParseText(nil, `[&a [1,1], *a]`)
+	require.NoError(t, err)
+	assert.Equal(t, []any{[]any{json.Number("1"), json.Number("1")}, []any{json.Number("1"), json.Number("1")}}, got)
+	deep := strings.Repeat("[", 3000) + strings.Repeat("]", 3000)
+	got, err = params.ParseText(nil, deep)
+	assert.Error(t, err, "too deep for both readers: a clear error, not a silent string")
+	assert.Equal(t, deep, got)
+}

@@ -28,9 +28,18 @@ func ParseText(n *schema.Node, text string) (any, error) {
 	if wantsCollection && trimmed != "" && (trimmed[0] == '[' || trimmed[0] == '{') {
 		node, err := yamlx.ParseFlow(trimmed)
 		if err == nil {
-			v, err := yamlx.ToValue(node, typerFor(n))
-			if err == nil {
+			var v any
+			if v, err = yamlx.ToValue(node, typerFor(n)); err == nil {
 				return v, nil
+			}
+		}
+		if n == nil {
+			// Where the schema says nothing, YAML's own rules apply
+			// (anchors, tags) before the text gives up.
+			if yn, yerr := yamlx.ParseNode([]byte(trimmed)); yerr == nil {
+				if v, verr := yamlx.ToValue(yn, nil); verr == nil {
+					return v, nil
+				}
 			}
 		}
 		if n != nil && n.Allows("string") {

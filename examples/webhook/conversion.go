@@ -8,7 +8,6 @@ import (
 	"runtime/debug"
 
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/value"
 )
 
 // maxAnnotationBytes is the apiserver's limit on all annotations of an
@@ -93,9 +92,9 @@ func (h *Handler) convertInstance(ctx context.Context, o object, to string) erro
 	m, ok := p.(map[string]any)
 	if !ok {
 		if to == V1beta1 {
-			return fmt.Errorf("spec.parameters is %s; v1beta1 holds parameters as an object of strings", value.TypeName(p))
+			return fmt.Errorf("spec.parameters is %s; v1beta1 holds parameters as an object of strings", aType(p))
 		}
-		return fmt.Errorf("spec.parameters is %s, not an object of strings", value.TypeName(p))
+		return fmt.Errorf("spec.parameters is %s, not an object of strings", aType(p))
 	}
 	unwrap, err := h.unwrapperFor(ctx, o)
 	if err != nil {

@@ -50,6 +50,7 @@ func startServer(tb testing.TB, h http.Handler, mod func(*Server)) *testServer {
 		dir:    dir,
 	}
 	ts.stop = func() {
+		ts.Client.CloseIdleConnections()
 		cancel()
 		select {
 		case err := <-errc:

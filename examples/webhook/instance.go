@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -45,7 +46,7 @@ func decodeObject(raw []byte) (object, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("the object is %s, not a JSON object", value.TypeName(v))
+		return nil, fmt.Errorf("the object is %s, not a JSON object", aType(v))
 	}
 	return object(m), nil
 }
@@ -151,10 +152,12 @@ func schemaUnwrapper(s *schema.Schema) unwrapper {
 }
 
 // guessUnwrapper types text without a schema, and only where nothing is
-// lost: a scalar becomes a number, boolean or null only when that value's
-// JSON text is exactly the text ("3", "true", "1.5", not "007", "+1",
-// "0x1F" or "1E3"); a flow or block collection is unwrapped only when every
-// plain scalar in it passes the same test. Anything else stays a string.
+// lost: a scalar becomes a number, boolean or null only when a
+// kube-apiserver, which reads numbers as int64 or float64, writes that
+// value back as exactly the text ("3", "true", "1.5"; not "007", "+1",
+// "0x1F", "1E3", "1.10" or "9007199254740993"); a flow or block collection
+// is unwrapped only when every plain scalar in it passes the same test.
+// Anything else stays a string.
 func guessUnwrapper(_, text string) any { return safeGuess(text) }
 
 func safeGuess(text string) any {
@@ -171,10 +174,28 @@ func safeGuess(text string) any {
 		}
 		return text
 	}
-	if canonicalText(v) == text {
+	if storedExactly(v, text) {
 		return v
 	}
 	return text
+}
+
+// storedExactly reports whether a scalar stored by a kube-apiserver is
+// written back as text: numbers there become int64 or float64.
+func storedExactly(v any, text string) bool {
+	n, ok := v.(json.Number)
+	if !ok {
+		return canonicalText(v) == text
+	}
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return strconv.FormatInt(i, 10) == text
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil {
+		return false
+	}
+	b, err := json.Marshal(f)
+	return err == nil && string(b) == text
 }
 
 // collectionIsExact reports whether every plain scalar of a collection
@@ -210,7 +231,7 @@ func collectionIsExact(text string) bool {
 			if s, ok := v.(string); ok {
 				return s == n.Value
 			}
-			return canonicalText(v) == n.Value
+			return storedExactly(v, n.Value)
 		case yaml.SequenceNode, yaml.MappingNode:
 			for i, c := range n.Content {
 				if n.Kind == yaml.MappingNode && i%2 == 0 {
@@ -332,7 +353,7 @@ func decodeBag(o object) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", ParametersAnnotation, value.TypeName(v))
+		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", ParametersAnnotation, aType(v))
 	}
 	return m, nil
 }
@@ -352,3 +373,13 @@ func paramPointer(p string) string { return "/spec/parameters" + p }
 
 // keyPointer is the object pointer of a top-level parameter.
 func keyPointer(k string) string { return pointer.Append("/spec/parameters", k) }
+
+// aType names the JSON type of v with its article: "an array".
+func aType(v any) string {
+	t := value.TypeName(v)
+	switch t[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + t
+	}
+	return "a " + t
+}

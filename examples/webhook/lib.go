@@ -164,7 +164,7 @@ func migrate(oldS, newS *schema.Schema, v any) (migration, error) {
 		if v == nil {
 			return migration{values: nil}, nil
 		}
-		return migration{}, fmt.Errorf("the parameters are %s, not an object", value.TypeName(v))
+		return migration{}, fmt.Errorf("the parameters are %s, not an object", aType(v))
 	}
 	out := map[string]any{}
 	used := map[string]bool{}

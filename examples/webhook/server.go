@@ -25,8 +25,9 @@ const (
 	DefaultMaxHeaderBytes    = 64 << 10
 )
 
-// certRecheckInterval is how often the certificate files are looked at.
-const certRecheckInterval = time.Second
+// certRecheckInterval is how often the certificate files are looked at
+// (a variable so that tests can shorten it).
+var certRecheckInterval = time.Second
 
 // Server serves a Handler over HTTPS only, TLS 1.2 or later, with the
 // certificate and key read from files and reloaded when either file

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -161,6 +162,9 @@ func schemaUnwrapper(s *schema.Schema) unwrapper {
 func guessUnwrapper(_, text string) any { return safeGuess(text) }
 
 func safeGuess(text string) any {
+	if !utf8.ValidString(text) {
+		return text
+	}
 	v, err := params.ParseText(nil, text)
 	if err != nil {
 		return text

@@ -9,6 +9,9 @@ import (
 // base (an object pointer), in a stable order: for objects, removals, then
 // changes, then additions, each by key; arrays of equal length element by
 // element, other arrays replaced whole. Numbers are compared by their text.
+// The value under an empty key is replaced whole rather than walked into:
+// json-patch libraries (the apiserver's among them) cannot follow a path
+// through an empty token such as /a//b.
 func jsonPatch(base string, from, to any) []any {
 	var ops []any
 	diffPatch(base, from, to, &ops)
@@ -25,7 +28,14 @@ func diffPatch(path string, from, to any, ops *[]any) {
 			}
 		}
 		for _, k := range sortedKeys(fm) {
-			if tv, ok := tm[k]; ok {
+			tv, ok := tm[k]
+			switch {
+			case !ok:
+			case k == "":
+				if !sameValue(fm[k], tv) {
+					*ops = append(*ops, map[string]any{"op": "replace", "path": pointer.Append(path, k), "value": tv})
+				}
+			default:
 				diffPatch(pointer.Append(path, k), fm[k], tv, ops)
 			}
 		}

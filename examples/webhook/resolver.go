@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -209,6 +210,42 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 	}
 	ov.Source = path
 	return &dirState{checked: now, info: fi, ov: ov}
+}
+
+// LoadAll loads every NAME.yaml and NAME.json in the directory now, so
+// that a server can refuse to start with a schema it could not use. It
+// returns the operator versions that loaded and one error naming every
+// file that did not.
+func (r *DirResolver) LoadAll(ctx context.Context) ([]*OperatorVersion, error) {
+	entries, err := os.ReadDir(r.dir)
+	if err != nil {
+		return nil, err
+	}
+	var out []*OperatorVersion
+	var errs []error
+	seen := map[string]bool{}
+	for _, de := range entries {
+		ext := filepath.Ext(de.Name())
+		if de.IsDir() || (ext != ".yaml" && ext != ".json") {
+			continue
+		}
+		name := strings.TrimSuffix(de.Name(), ext)
+		if seen[name] {
+			continue
+		}
+		seen[name] = true
+		if checkName(name) != nil {
+			errs = append(errs, fmt.Errorf("%s: %q is not a Kubernetes object name, so no Instance can refer to it", filepath.Join(r.dir, de.Name()), name))
+			continue
+		}
+		ov, err := r.Resolve(ctx, "", name)
+		if err != nil {
+			errs = append(errs, err)
+			continue
+		}
+		out = append(out, ov)
+	}
+	return out, errors.Join(errs...)
 }
 
 func sameFile(a, b os.FileInfo) bool {

@@ -20,6 +20,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 )
 
@@ -65,31 +66,53 @@ type Schema struct {
 	nodes    map[string]*Node
 }
 
+// Option changes how a schema is read.
+type Option func(*config)
+
+type config struct {
+	dialect Dialect
+}
+
+// DefaultDialect sets the dialect of a document without $schema (the
+// default is Draft2020).
+func DefaultDialect(d Dialect) Option { return func(c *config) { c.dialect = d } }
+
+func newConfig(opts []Option) *config {
+	c := &config{dialect: Draft2020}
+	for _, o := range opts {
+		o(c)
+	}
+	return c
+}
+
 // Parse reads a schema from YAML or JSON bytes. Extra root keys that KUDO
 // files carry (apiVersion, kind) are accepted. The error, if any, is an
 // ErrorList naming every place that is wrong.
-func Parse(data []byte) (*Schema, error) {
+func Parse(data []byte, opts ...Option) (*Schema, error) {
 	doc, order, err := decodeDocument(data)
 	if err != nil {
 		return nil, err
 	}
-	return build(doc, order)
+	return build(doc, order, newConfig(opts))
 }
 
 // ParseFile reads a schema from a file.
-func ParseFile(path string) (*Schema, error) {
+func ParseFile(path string, opts ...Option) (*Schema, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return Parse(data)
+	return Parse(data, opts...)
 }
 
 // FromValue builds a schema from an already decoded document (plain Go
-// values with json.Number numbers). Property order is taken as sorted
-// unless order gives it.
-func FromValue(doc any) (*Schema, error) {
-	return build(doc, nil)
+// values with json.Number numbers). Properties come out sorted by name, as
+// a map has no order.
+func FromValue(doc any, opts ...Option) (*Schema, error) {
+	if err := value.CheckNumbers(doc); err != nil {
+		return nil, ErrorList{{Message: err.Error()}}
+	}
+	return build(doc, nil, newConfig(opts))
 }
 
 // decodeDocument reads the bytes into plain values and the source order of
@@ -131,11 +154,14 @@ func decodeDocument(data []byte) (any, map[string][]string, error) {
 	return doc, yamlx.KeyOrder(node), nil
 }
 
-func build(doc any, order map[string][]string) (*Schema, error) {
+func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	s := &Schema{doc: doc, nodes: map[string]*Node{}}
 	var errs ErrorList
-	draft := jsonschema.Draft2020
-	s.dialect = Draft2020
+	var draft *jsonschema.Draft
+	s.dialect, draft = dialectOf(string(cfg.dialect))
+	if draft == nil {
+		return nil, ErrorList{{Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}
+	}
 	if m, ok := doc.(map[string]any); ok {
 		if v, present := m["$schema"]; present {
 			str, _ := v.(string)

@@ -1,12 +1,16 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
+
+	"github.com/paramkit/paramkit/internal/pointer"
 )
 
 // ValidationError is one reason a value does not satisfy the schema.
@@ -53,6 +57,14 @@ func (s *Schema) Validate(v any) error {
 	seen := map[string]bool{}
 	for _, leaf := range leaves(ve) {
 		e := &ValidationError{Pointer: leaf.InstanceLocation, Keyword: pointerOf(leaf.AbsoluteKeywordLocation), Message: humanize(leaf)}
+		if strings.HasPrefix(leaf.Message, "expected ") {
+			// Show the offending scalar: `expected boolean, but got string "yes"`.
+			if got, ok := pointer.Get(v, leaf.InstanceLocation); ok {
+				if sv := scalarText(got); sv != "" {
+					e.Message += " " + sv
+				}
+			}
+		}
 		k := e.Pointer + "\x00" + e.Message
 		if !seen[k] {
 			seen[k] = true
@@ -61,6 +73,24 @@ func (s *Schema) Validate(v any) error {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
 	return out
+}
+
+func scalarText(v any) string {
+	switch t := v.(type) {
+	case string:
+		if len(t) > 60 {
+			t = t[:57] + "..."
+		}
+		return strconv.Quote(t)
+	case json.Number:
+		if len(t) > 60 {
+			return string(t[:57]) + "..."
+		}
+		return string(t)
+	case bool:
+		return strconv.FormatBool(t)
+	}
+	return ""
 }
 
 // Valid reports whether v satisfies the schema.

@@ -7,6 +7,7 @@ import (
 	"encoding/json"
 	"sort"
 	"strconv"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -127,11 +128,9 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 	case bool:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!bool", Value: strconv.FormatBool(t)}
 	case json.Number:
-		tag := "!!int"
-		if bytes.ContainsAny([]byte(t), ".eE") {
-			tag = "!!float"
-		}
-		return &yaml.Node{Kind: yaml.ScalarNode, Tag: tag, Value: string(t)}
+		// No tag: the encoder writes the text plain; an explicit tag would
+		// show as !!int on integers beyond int64.
+		return &yaml.Node{Kind: yaml.ScalarNode, Value: string(t)}
 	case string:
 		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t}
 		if needsQuotes(t) {
@@ -176,6 +175,9 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 // needsQuotes is true for strings a YAML 1.1 or 1.2 reader would take for
 // something else (yes, on, 007, 1.10, 0x1F, null, ...).
 func needsQuotes(s string) bool {
+	if simpleWord(s) {
+		return false
+	}
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(s), &n); err != nil || len(n.Content) != 1 {
 		return true
@@ -210,3 +212,29 @@ func YAML(v any, o Orderer) ([]byte, error) {
 	}
 	return b.Bytes(), nil
 }
+
+// simpleWord is a fast path for the common case: words of letters, digits
+// and _ . / - separated by single spaces, starting with a letter, that no
+// YAML reader takes for anything but a string.
+func simpleWord(s string) bool {
+	if s == "" || !isLetter(s[0]) || s[len(s)-1] == ' ' {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if isLetter(c) || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '/' || c == '-' {
+			continue
+		}
+		if c == ' ' && s[i-1] != ' ' {
+			continue
+		}
+		return false
+	}
+	switch strings.ToLower(s) {
+	case "y", "yes", "n", "no", "on", "off", "true", "false", "null":
+		return false
+	}
+	return true
+}
+
+func isLetter(c byte) bool { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') }

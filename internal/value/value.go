@@ -113,7 +113,30 @@ func diff(a, b any, ptr string, out *[]string) {
 
 // CheckNumbers reports the first number outside the supported range.
 func CheckNumbers(v any) error {
+	if numbersOK(v) {
+		return nil // the common case: no pointers built
+	}
 	return checkNumbers(v, "")
+}
+
+func numbersOK(v any) bool {
+	switch t := v.(type) {
+	case json.Number:
+		return number.Check(t) == nil
+	case map[string]any:
+		for _, x := range t {
+			if !numbersOK(x) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if !numbersOK(x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func checkNumbers(v any, ptr string) error {

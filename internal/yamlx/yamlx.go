@@ -8,7 +8,9 @@ package yamlx
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
@@ -23,7 +25,7 @@ const (
 	MaxDepth = 1000
 	// MaxNodes bounds the values produced from one document, counting each
 	// expansion of an alias again, so that alias bombs stop early.
-	MaxNodes = 5_000_000
+	MaxNodes = 1_000_000
 )
 
 // Typer types plain scalars by where they land. A nil Typer means the YAML
@@ -99,36 +101,44 @@ func ToValue(n *yaml.Node, t Typer) (any, error) {
 		return nil, nil
 	}
 	c := &converter{}
-	return c.conv(n, t, 0, "")
+	return c.conv(n, t, 0)
 }
 
-type converter struct{ count int }
-
-func (c *converter) errAt(n *yaml.Node, ptr, msg string) error {
-	return &Error{Line: n.Line, Column: n.Column, Pointer: ptr, Msg: msg}
+// converter keeps the path as a stack of tokens and builds a pointer only
+// for an error: most documents have none.
+type converter struct {
+	count int
+	path  []string
 }
 
-func (c *converter) conv(n *yaml.Node, t Typer, depth int, ptr string) (any, error) {
+func (c *converter) errAt(n *yaml.Node, msg string) error {
+	return &Error{Line: n.Line, Column: n.Column, Pointer: pointer.Join(c.path...), Msg: msg}
+}
+
+func (c *converter) push(tok string) { c.path = append(c.path, tok) }
+func (c *converter) pop()            { c.path = c.path[:len(c.path)-1] }
+
+func (c *converter) conv(n *yaml.Node, t Typer, depth int) (any, error) {
 	c.count++
 	if c.count > MaxNodes {
-		return nil, c.errAt(n, ptr, fmt.Sprintf("document expands to more than %d values (alias bomb?)", MaxNodes))
+		return nil, c.errAt(n, fmt.Sprintf("document expands to more than %d values (alias bomb?)", MaxNodes))
 	}
 	if depth > MaxDepth {
-		return nil, c.errAt(n, ptr, fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+		return nil, c.errAt(n, fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
 		if len(n.Content) == 0 {
 			return nil, nil
 		}
-		return c.conv(n.Content[0], t, depth, ptr)
+		return c.conv(n.Content[0], t, depth)
 	case yaml.AliasNode:
 		if n.Alias == nil {
-			return nil, c.errAt(n, ptr, "unknown alias")
+			return nil, c.errAt(n, "unknown alias")
 		}
-		return c.conv(n.Alias, t, depth+1, ptr)
+		return c.conv(n.Alias, t, depth+1)
 	case yaml.ScalarNode:
-		return c.scalar(n, t, ptr)
+		return c.scalar(n, t)
 	case yaml.SequenceNode:
 		out := make([]any, 0, len(n.Content))
 		for i, e := range n.Content {
@@ -136,63 +146,70 @@ func (c *converter) conv(n *yaml.Node, t Typer, depth int, ptr string) (any, err
 			if t != nil {
 				et = t.Elem(i)
 			}
-			v, err := c.conv(e, et, depth+1, pointer.AppendIndex(ptr, i))
+			c.push(strconv.Itoa(i))
+			v, err := c.conv(e, et, depth+1)
 			if err != nil {
 				return nil, err
 			}
+			c.pop()
 			out = append(out, v)
 		}
 		return out, nil
 	case yaml.MappingNode:
 		out := make(map[string]any, len(n.Content)/2)
-		if err := c.mapping(n, t, depth, ptr, out, map[string]bool{}); err != nil {
+		if err := c.mapping(n, t, depth, out, nil); err != nil {
 			return nil, err
 		}
 		return out, nil
 	}
-	return nil, c.errAt(n, ptr, "unsupported YAML node")
+	return nil, c.errAt(n, "unsupported YAML node")
 }
 
 // mapping fills out from n; merged marks keys that came from a merge key
 // (<<) and may be overridden by explicit keys.
-func (c *converter) mapping(n *yaml.Node, t Typer, depth int, ptr string, out map[string]any, merged map[string]bool) error {
+func (c *converter) mapping(n *yaml.Node, t Typer, depth int, out map[string]any, merged map[string]bool) error {
 	for i := 0; i+1 < len(n.Content); i += 2 {
 		kn, vn := n.Content[i], n.Content[i+1]
 		if kn.Kind == yaml.ScalarNode && kn.Tag == "!!merge" {
-			if err := c.merge(vn, t, depth, ptr, out, merged); err != nil {
+			if merged == nil {
+				merged = map[string]bool{}
+			}
+			if err := c.merge(vn, t, depth, out, merged); err != nil {
 				return err
 			}
 			continue
 		}
 		if kn.Kind != yaml.ScalarNode {
-			return c.errAt(kn, ptr, "mapping keys must be strings")
+			return c.errAt(kn, "mapping keys must be strings")
 		}
 		k := kn.Value
+		c.push(k)
 		if _, dup := out[k]; dup && !merged[k] {
-			return c.errAt(kn, pointer.Append(ptr, k), fmt.Sprintf("duplicate key %q", k))
+			return c.errAt(kn, fmt.Sprintf("duplicate key %q", k))
 		}
 		delete(merged, k)
 		var kt Typer
 		if t != nil {
 			kt = t.Key(k)
 		}
-		v, err := c.conv(vn, kt, depth+1, pointer.Append(ptr, k))
+		v, err := c.conv(vn, kt, depth+1)
 		if err != nil {
 			return err
 		}
+		c.pop()
 		out[k] = v
 	}
 	return nil
 }
 
-func (c *converter) merge(vn *yaml.Node, t Typer, depth int, ptr string, out map[string]any, merged map[string]bool) error {
+func (c *converter) merge(vn *yaml.Node, t Typer, depth int, out map[string]any, merged map[string]bool) error {
 	for vn.Kind == yaml.AliasNode && vn.Alias != nil {
 		vn = vn.Alias
 	}
 	switch vn.Kind {
 	case yaml.MappingNode:
 		tmp := map[string]any{}
-		if err := c.mapping(vn, t, depth, ptr, tmp, map[string]bool{}); err != nil {
+		if err := c.mapping(vn, t, depth, tmp, nil); err != nil {
 			return err
 		}
 		for k, v := range tmp {
@@ -204,16 +221,16 @@ func (c *converter) merge(vn *yaml.Node, t Typer, depth int, ptr string, out map
 		return nil
 	case yaml.SequenceNode:
 		for _, e := range vn.Content {
-			if err := c.merge(e, t, depth, ptr, out, merged); err != nil {
+			if err := c.merge(e, t, depth, out, merged); err != nil {
 				return err
 			}
 		}
 		return nil
 	}
-	return c.errAt(vn, ptr, "a merge key (<<) needs a mapping or a list of mappings")
+	return c.errAt(vn, "a merge key (<<) needs a mapping or a list of mappings")
 }
 
-func (c *converter) scalar(n *yaml.Node, t Typer, ptr string) (any, error) {
+func (c *converter) scalar(n *yaml.Node, t Typer) (any, error) {
 	if explicitTag(n) {
 		switch n.Tag {
 		case "!!str":
@@ -224,18 +241,18 @@ func (c *converter) scalar(n *yaml.Node, t Typer, ptr string) (any, error) {
 			if b, ok := Core(n.Value).(bool); ok {
 				return b, nil
 			}
-			return nil, c.errAt(n, ptr, fmt.Sprintf("%q is not a boolean", n.Value))
+			return nil, c.errAt(n, fmt.Sprintf("%q is not a boolean", n.Value))
 		case "!!int", "!!float":
 			num, ok, err := number.ParseCore(n.Value)
 			if err != nil {
-				return nil, c.errAt(n, ptr, err.Error())
+				return nil, c.errAt(n, err.Error())
 			}
 			if !ok {
-				return nil, c.errAt(n, ptr, fmt.Sprintf("%q is not a number", n.Value))
+				return nil, c.errAt(n, fmt.Sprintf("%q is not a number", n.Value))
 			}
 			return num, nil
 		}
-		return nil, c.errAt(n, ptr, fmt.Sprintf("unsupported YAML tag %s", n.Tag))
+		return nil, c.errAt(n, fmt.Sprintf("unsupported YAML tag %s", n.Tag))
 	}
 	if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
 		return n.Value, nil // quoted or block scalar: always a string
@@ -244,10 +261,13 @@ func (c *converter) scalar(n *yaml.Node, t Typer, ptr string) (any, error) {
 		v := t.Scalar(n.Value)
 		if num, ok := v.(json.Number); ok {
 			if err := number.Check(num); err != nil {
-				return nil, c.errAt(n, ptr, err.Error())
+				return nil, c.errAt(n, err.Error())
 			}
 		}
 		return v, nil
+	}
+	if _, ok, err := number.ParseCore(n.Value); ok && errors.Is(err, number.ErrTooLarge) {
+		return nil, c.errAt(n, err.Error())
 	}
 	return Core(n.Value), nil
 }

@@ -1,0 +1,39 @@
+package main
+
+import (
+	"encoding/json"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// encodeValues writes values as YAML or JSON, keys in schema order.
+func (e *env) encodeValues(s *schema.Schema, v any, format string) ([]byte, error) {
+	if format == "json" {
+		return append(params.MarshalJSON(s, v, "  "), '\n'), nil
+	}
+	return params.MarshalYAML(s, v)
+}
+
+// writeStream prints documents; YAML documents are separated by ---.
+func (e *env) writeStream(docs [][]byte, format string) {
+	for i, d := range docs {
+		if i > 0 && format != "json" {
+			e.stdout.Write([]byte("---\n"))
+		}
+		e.stdout.Write(d)
+	}
+}
+
+// writeJSON prints v as indented JSON, strings as they are (no HTML
+// escapes: a message "a<b" stays "a<b"). It returns exitOK, or exitUsage
+// if v cannot be encoded.
+func (e *env) writeJSON(v any) int {
+	enc := json.NewEncoder(e.stdout)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	return exitOK
+}

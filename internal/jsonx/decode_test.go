@@ -1,0 +1,87 @@
+package jsonx
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func TestDecode(t *testing.T) {
+	v, err := Decode([]byte(` {"a": [1, 2.50, -3e2, true, false, null, "x\u00e9\ud83d\ude00\n"], "b": {}} `))
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{
+		"a": []any{json.Number("1"), json.Number("2.50"), json.Number("-3e2"), true, false, nil, "xé😀\n"},
+		"b": map[string]any{},
+	}, v)
+}
+
+func TestDecodeErrors(t *testing.T) {
+	tests := []struct {
+		in    string
+		limit bool
+		msg   string
+	}{
+		{`{"a":1,"a":2}`, true, "duplicate key"},
+		{`{"a":{"b":1e99999}}`, true, "out of the supported range"},
+		{"\"\xff\"", true, "UTF-8"},
+		{`"\ud800"`, true, "surrogate"},
+		{strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1), true, "nesting"},
+		{`{"a":}`, false, ""},
+		{`[1,]`, false, ""},
+		{`01`, false, ""},
+		{`{"a":1} x`, false, ""},
+		{`'a'`, false, ""},
+		{"\"a\tb\"", false, "control"},
+		{``, false, ""},
+	}
+	for _, tt := range tests {
+		_, err := Decode([]byte(tt.in))
+		require.Error(t, err, tt.in)
+		var le *LimitError
+		var se *SyntaxError
+		if tt.limit {
+			assert.True(t, errors.As(err, &le), "%q: %v", tt.in, err)
+		} else {
+			assert.True(t, errors.As(err, &se), "%q: %v", tt.in, err)
+		}
+		assert.Contains(t, err.Error(), tt.msg)
+	}
+	_, err := Decode([]byte(`{"a":{"b":[0,{"c":1,"c":2}]}}`))
+	var le *LimitError
+	require.ErrorAs(t, err, &le)
+	assert.Equal(t, "/a/b/1/c", le.Pointer)
+}
+
+// FuzzDecode checks jsonx against encoding/json: same verdict on
+// well-formed input (up to the limits) and the same value.
+func FuzzDecode(f *testing.F) {
+	for _, s := range []string{`{}`, `[]`, `{"a":[1,"x",null,true]}`, `"\u00e9"`, `1e5`, `-0.0`, `{"a":1,"a":2}`, "\"\xff\""} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		v, err := Decode(data)
+		dec := json.NewDecoder(bytes.NewReader(data))
+		dec.UseNumber()
+		var want any
+		stdErr := dec.Decode(&want)
+		if stdErr == nil && dec.More() {
+			stdErr = errors.New("trailing data")
+		}
+		if err == nil {
+			if stdErr != nil {
+				t.Fatalf("jsonx accepted what encoding/json refuses: %q (%v)", data, stdErr)
+			}
+			assert.Equal(t, want, v)
+			return
+		}
+		var se *SyntaxError
+		if errors.As(err, &se) && stdErr == nil {
+			t.Fatalf("jsonx refused valid JSON %q: %v", data, err)
+		}
+	})
+}

@@ -1,0 +1,35 @@
+package value
+
+import (
+	"encoding/json"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+)
+
+func TestEqualDiffCopy(t *testing.T) {
+	a := map[string]any{"n": json.Number("1.0"), "l": []any{"x", json.Number("2")}, "m": map[string]any{"k": true}}
+	b := DeepCopy(a).(map[string]any)
+	assert.True(t, Equal(a, b))
+	b["m"].(map[string]any)["k"] = false
+	assert.Equal(t, true, a["m"].(map[string]any)["k"], "deep copy shares nothing")
+	assert.Equal(t, []string{"/m/k"}, Diff(a, b))
+	assert.True(t, Equal(json.Number("1.0"), json.Number("1")))
+	assert.Equal(t, []string{}, Diff(a, a))
+	c := DeepCopy(a).(map[string]any)
+	delete(c, "n")
+	c["new"] = nil
+	c["l"] = []any{"x"}
+	assert.Equal(t, []string{"/l", "/n", "/new"}, Diff(a, c))
+	assert.False(t, Equal(nil, false))
+	assert.False(t, Equal("1", json.Number("1")))
+}
+
+func TestCheckNumbersAndTypeName(t *testing.T) {
+	assert.NoError(t, CheckNumbers(map[string]any{"a": []any{json.Number("1e9999")}}))
+	err := CheckNumbers(map[string]any{"a": []any{json.Number("1"), json.Number("1e99999")}})
+	assert.ErrorContains(t, err, "/a/1")
+	assert.Equal(t, "integer", TypeName(json.Number("2.0")))
+	assert.Equal(t, "number", TypeName(json.Number("2.5")))
+	assert.Equal(t, "null", TypeName(nil))
+}

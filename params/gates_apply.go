@@ -1,0 +1,170 @@
+package params
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/value"
+)
+
+// GateResult is what Gates.Apply decides for one create or update.
+type GateResult struct {
+	// Object is the object to persist: the new object with the fields of
+	// disabled gates dropped or set back to their stored values.
+	Object any
+	// Dropped lists, sorted, the JSON pointers where the new object was not
+	// taken as given because a gate is off: a field dropped (nothing was
+	// stored there), or a change or removal not applied (the stored value
+	// was kept). Never nil.
+	Dropped []string
+	// Warnings are messages for the client, `POINTER: message`: one for each
+	// dropped pointer, one for each value that could not be kept, and one for
+	// each deprecated gate whose fields the update touches. Never nil.
+	Warnings []string
+	// SpecUnchanged reports an update whose spec is the same, after the
+	// gates, as the stored one: the signal not to bump metadata.generation.
+	// For a Kubernetes object (a top-level object with apiVersion and kind)
+	// the spec is its `spec` field; for anything else (parameter values) it
+	// is the whole object. Always false on create.
+	SpecUnchanged bool
+}
+
+// Apply applies the gates to obj, the object about to be persisted, given
+// stored, the object persisted before (nil on create). For each field path
+// of a gate that is off, and whose parent gates are all on:
+//
+//   - nothing stored there: the field is dropped;
+//   - a value stored there: the stored value is kept, whatever obj says
+//     (neither updated nor removed);
+//
+// a field path whose gate is on takes obj's value. A gate below a disabled
+// parent gate counts for nothing: the parent decides the whole field. Apply
+// modifies neither obj nor stored; the result shares no maps or slices with
+// them.
+func (g *Gates) Apply(obj, stored any) GateResult {
+	res := GateResult{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []string{}}
+	if g != nil {
+		for _, i := range g.off {
+			g.restore(&res, obj, stored, g.paths[i])
+		}
+		slices.Sort(res.Dropped)
+		g.deprecations(&res, obj, stored)
+	}
+	if stored != nil {
+		res.SpecUnchanged = gateSpecEqual(res.Object, stored)
+	}
+	return res
+}
+
+// restore makes the value at p in res.Object what stored has there.
+func (g *Gates) restore(res *GateResult, obj, stored any, p gatedPath) {
+	newV, inNew := gateGet(obj, p.toks)
+	oldV, inOld := gateGet(stored, p.toks)
+	name := g.status[p.gate].Name
+	switch {
+	case !inOld && !inNew:
+	case !inOld:
+		gateDelete(res.Object, p.toks)
+		res.Dropped = append(res.Dropped, p.ptr)
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: dropped: feature gate %s is disabled", p.ptr, name))
+	case inNew && value.Equal(newV, oldV):
+	default:
+		if !gateSet(&res.Object, p.toks, value.DeepCopy(oldV)) {
+			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", p.ptr, name))
+			return
+		}
+		what := "not updated"
+		if !inNew {
+			what = "not removed"
+		}
+		res.Dropped = append(res.Dropped, p.ptr)
+		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s, the stored value is kept: feature gate %s is disabled", p.ptr, what, name))
+	}
+}
+
+// deprecations warns once for each deprecated gate whose fields differ
+// between the object as sent and the stored one (on create: are set).
+func (g *Gates) deprecations(res *GateResult, obj, stored any) {
+	var touched []string
+	for i, p := range g.paths {
+		st := g.status[p.gate]
+		if st.PreRelease != StageDeprecated {
+			continue
+		}
+		newV, inNew := gateGet(obj, p.toks)
+		oldV, inOld := gateGet(stored, p.toks)
+		if inNew != inOld || !value.Equal(newV, oldV) {
+			touched = append(touched, p.ptr)
+		}
+		// A gate's paths are consecutive: warn after its last one.
+		if last := i+1 == len(g.paths) || g.paths[i+1].gate != p.gate; last && len(touched) > 0 {
+			res.Warnings = append(res.Warnings, strings.Join(touched, ", ")+": "+gateDeprecation(st.Gate))
+			touched = touched[:0]
+		}
+	}
+}
+
+// gateGet walks object keys only: arrays and scalars on the way name
+// nothing.
+func gateGet(v any, toks []string) (any, bool) {
+	for _, t := range toks {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[t]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+func gateDelete(v any, toks []string) {
+	parent, ok := gateGet(v, toks[:len(toks)-1])
+	if m, isMap := parent.(map[string]any); ok && isMap {
+		delete(m, toks[len(toks)-1])
+	}
+}
+
+// gateSet sets the value at toks, creating missing objects on the way; it
+// reports false when something other than an object is in the way.
+func gateSet(root *any, toks []string, val any) bool {
+	m, ok := (*root).(map[string]any)
+	if !ok {
+		return false
+	}
+	for _, t := range toks[:len(toks)-1] {
+		next, has := m[t]
+		if !has {
+			next = map[string]any{}
+			m[t] = next
+		}
+		if m, ok = next.(map[string]any); !ok {
+			return false
+		}
+	}
+	m[toks[len(toks)-1]] = val
+	return true
+}
+
+// gateSpecEqual compares what decides metadata.generation: the spec of a
+// Kubernetes object, else the whole value.
+func gateSpecEqual(obj, stored any) bool {
+	if gateIsKubeObject(obj) || gateIsKubeObject(stored) {
+		a, inA := gateGet(obj, []string{"spec"})
+		b, inB := gateGet(stored, []string{"spec"})
+		return inA == inB && value.Equal(a, b)
+	}
+	return value.Equal(obj, stored)
+}
+
+func gateIsKubeObject(v any) bool {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return false
+	}
+	_, api := m["apiVersion"]
+	_, kind := m["kind"]
+	return api && kind
+}

@@ -1,0 +1,150 @@
+package params
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"math/big"
+	"strconv"
+
+	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
+)
+
+// Typed getters for operator code: each reads the value at a JSON pointer
+// (RFC 6901, "" is the whole document) and says exactly which pointer was
+// missing or of the wrong type.
+
+// GetError is a failed typed read.
+type GetError struct {
+	Pointer string
+	// Want is the type asked for; Got the JSON type found ("" when missing).
+	Want, Got string
+	Msg       string
+}
+
+func (e *GetError) Error() string {
+	p := e.Pointer
+	if p == "" {
+		p = `""`
+	}
+	switch {
+	case e.Msg != "":
+		return fmt.Sprintf("%s: %s", p, e.Msg)
+	case e.Got == "":
+		return fmt.Sprintf("%s: no value (want %s)", p, e.Want)
+	}
+	return fmt.Sprintf("%s: is %s, want %s", p, e.Got, e.Want)
+}
+
+func get(v any, ptr, want string) (any, error) {
+	if _, err := pointer.Split(ptr); err != nil {
+		return nil, &GetError{Pointer: ptr, Want: want, Msg: err.Error()}
+	}
+	x, ok := pointer.Get(v, ptr)
+	if !ok {
+		return nil, &GetError{Pointer: ptr, Want: want}
+	}
+	return x, nil
+}
+
+// String returns the string at ptr.
+func String(v any, ptr string) (string, error) {
+	x, err := get(v, ptr, "string")
+	if err != nil {
+		return "", err
+	}
+	s, ok := x.(string)
+	if !ok {
+		return "", &GetError{Pointer: ptr, Want: "string", Got: value.TypeName(x)}
+	}
+	return s, nil
+}
+
+// Bool returns the boolean at ptr.
+func Bool(v any, ptr string) (bool, error) {
+	x, err := get(v, ptr, "boolean")
+	if err != nil {
+		return false, err
+	}
+	b, ok := x.(bool)
+	if !ok {
+		return false, &GetError{Pointer: ptr, Want: "boolean", Got: value.TypeName(x)}
+	}
+	return b, nil
+}
+
+// Int64 returns the integer at ptr. A number with a fraction, or one
+// outside the int64 range, is an error rather than a silent truncation.
+func Int64(v any, ptr string) (int64, error) {
+	x, err := get(v, ptr, "integer")
+	if err != nil {
+		return 0, err
+	}
+	n, ok := x.(json.Number)
+	if !ok {
+		return 0, &GetError{Pointer: ptr, Want: "integer", Got: value.TypeName(x)}
+	}
+	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
+		return i, nil
+	}
+	r, ok := number.Rat(n)
+	if !ok || !r.IsInt() {
+		return 0, &GetError{Pointer: ptr, Want: "integer", Got: value.TypeName(x)}
+	}
+	if !r.Num().IsInt64() {
+		return 0, &GetError{Pointer: ptr, Msg: fmt.Sprintf("%s does not fit in an int64", n)}
+	}
+	return r.Num().Int64(), nil
+}
+
+// Float returns the number at ptr as a float64, for code that wants one.
+// A number a float64 cannot hold even approximately (beyond ±1.8e308) is
+// an error.
+func Float(v any, ptr string) (float64, error) {
+	x, err := get(v, ptr, "number")
+	if err != nil {
+		return 0, err
+	}
+	n, ok := x.(json.Number)
+	if !ok {
+		return 0, &GetError{Pointer: ptr, Want: "number", Got: value.TypeName(x)}
+	}
+	f, err := strconv.ParseFloat(string(n), 64)
+	if err != nil || math.IsInf(f, 0) {
+		if r, ok := number.Rat(n); ok {
+			if bf, _ := new(big.Float).SetRat(r).Float64(); !math.IsInf(bf, 0) {
+				return bf, nil
+			}
+		}
+		return 0, &GetError{Pointer: ptr, Msg: fmt.Sprintf("%s does not fit in a float64", n)}
+	}
+	return f, nil
+}
+
+// Map returns the object at ptr (shared, not copied).
+func Map(v any, ptr string) (map[string]any, error) {
+	x, err := get(v, ptr, "object")
+	if err != nil {
+		return nil, err
+	}
+	m, ok := x.(map[string]any)
+	if !ok {
+		return nil, &GetError{Pointer: ptr, Want: "object", Got: value.TypeName(x)}
+	}
+	return m, nil
+}
+
+// Slice returns the array at ptr (shared, not copied).
+func Slice(v any, ptr string) ([]any, error) {
+	x, err := get(v, ptr, "array")
+	if err != nil {
+		return nil, err
+	}
+	a, ok := x.([]any)
+	if !ok {
+		return nil, &GetError{Pointer: ptr, Want: "array", Got: value.TypeName(x)}
+	}
+	return a, nil
+}

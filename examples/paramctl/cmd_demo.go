@@ -34,6 +34,10 @@ var demoSteps = []demoStep{
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "-o", "json", "kep-upgraded-invalid.yaml"}, exitInvalid},
 	{"Defaults fill what the user left out",
 		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
+	{"The conversion webhook reads a v1beta1 Instance as v1beta2: its strings unwrapped by the operator version's schema",
+		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-up.json"}, exitOK},
+	{"An old client reads the v1beta2 Instance as v1beta1 and back: a lossless conversion review round trip (\"8080\" on a string-or-integer node rides in an annotation)",
+		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-down.json", "--round-trip"}, exitOK},
 }
 
 func init() {
@@ -93,6 +97,10 @@ func writeDemoFiles(dir string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, strings.TrimPrefix(path, "demo/")), data, 0o644)
+		out := filepath.Join(dir, strings.TrimPrefix(path, "demo/"))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, data, 0o644)
 	})
 }

@@ -1,8 +1,10 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"crypto/tls"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -14,6 +16,8 @@ import (
 	"syscall"
 
 	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/value"
 )
 
 type webhookOptions struct {
@@ -21,6 +25,8 @@ type webhookOptions struct {
 	guess                    bool
 	maxReview, maxConversion int64
 	verbose                  bool
+	review, endpoint         string
+	roundTrip                bool
 }
 
 // webhookContext is canceled when the server should stop: on SIGINT or
@@ -35,9 +41,10 @@ var webhookListening func(net.Addr)
 
 func init() {
 	register(&command{
-		name:  "webhook",
-		usage: "--cert C --key K [--addr A] --schemas DIR [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]",
-		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS",
+		name: "webhook",
+		usage: "--cert C --key K [--addr A] --schemas DIR [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+			"       paramctl webhook --schemas DIR --review FILE [--endpoint validate|mutate] [--round-trip]",
+		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
 			o := &webhookOptions{}
 			fs.StringVar(&o.cert, "cert", "", "PEM certificate chain (reloaded when the file changes)")
@@ -48,6 +55,9 @@ func init() {
 			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body")
 			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body")
 			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
+			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in FILE (- for standard input) and print the response, without serving")
+			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission endpoint, validate or mutate")
+			fs.BoolVar(&o.roundTrip, "round-trip", false, "with --review of a ConversionReview: convert there and back, and check that the v1beta2 form came back unchanged")
 			return o
 		},
 		run: runWebhook,
@@ -58,6 +68,9 @@ func runWebhook(e *env, opts any, args []string) int {
 	o := opts.(*webhookOptions)
 	if len(args) > 0 {
 		return e.fail(exitUsage, "webhook takes no arguments, got %q", strings.Join(args, " "))
+	}
+	if o.review != "" {
+		return runReview(e, o)
 	}
 	var missing []string
 	for _, f := range []struct{ name, val string }{{"--cert", o.cert}, {"--key", o.key}, {"--schemas", o.schemas}} {
@@ -117,5 +130,146 @@ func runWebhook(e *env, opts any, args []string) int {
 	if err := srv.Serve(ctx, l); err != nil && !errors.Is(err, context.Canceled) {
 		return e.fail(exitUsage, "%v", err)
 	}
+	return exitOK
+}
+
+// runReview answers one review file offline: the handler the server
+// would use, without TLS or HTTP.
+func runReview(e *env, o *webhookOptions) int {
+	if o.schemas == "" {
+		return e.fail(exitUsage, "webhook --review needs --schemas")
+	}
+	if o.endpoint != "validate" && o.endpoint != "mutate" {
+		return e.fail(exitUsage, "--endpoint must be validate or mutate, not %q", o.endpoint)
+	}
+	if fi, err := os.Stat(o.schemas); err != nil || !fi.IsDir() {
+		return e.fail(exitUsage, "--schemas %s: not a directory", o.schemas)
+	}
+	body, err := e.readInput(o.review)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess})
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(body, &head)
+	path := "/" + o.endpoint
+	if head.Kind == "ConversionReview" {
+		path = "/convert"
+	} else if o.roundTrip {
+		return e.fail(exitUsage, "--round-trip needs a ConversionReview")
+	}
+	ctx := context.Background()
+	out, err := h.ServeReview(ctx, path, body)
+	if err != nil {
+		return e.fail(exitUsage, "%s: %v", o.review, err)
+	}
+	if code := e.printReview(out); code != exitOK || !o.roundTrip {
+		return code
+	}
+	return roundTrip(e, h, body, out)
+}
+
+// printReview prints a response review indented; exit 1 for a denial or
+// a failed conversion.
+func (e *env) printReview(out []byte) int {
+	var v struct {
+		Response struct {
+			Allowed *bool `json:"allowed"`
+			Result  *struct {
+				Status string `json:"status"`
+			} `json:"result"`
+		} `json:"response"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, bytes.TrimSpace(out), "", "  "); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	buf.WriteByte('\n')
+	_, _ = e.stdout.Write(buf.Bytes())
+	if (v.Response.Allowed != nil && !*v.Response.Allowed) || (v.Response.Result != nil && v.Response.Result.Status != "Success") {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// roundTrip converts the converted objects back to the version they came
+// in and checks that their v1beta2 form is what it was: v1beta2 is the
+// version stored, so that is what must survive an old client's read.
+func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
+	var req webhook.ConversionReview
+	var resp webhook.ConversionReview
+	if json.Unmarshal(in, &req) != nil || json.Unmarshal(out, &resp) != nil || req.Request == nil || resp.Response == nil {
+		return e.fail(exitUsage, "--round-trip: cannot read the reviews")
+	}
+	from := ""
+	for _, o := range req.Request.Objects {
+		var m struct {
+			APIVersion string `json:"apiVersion"`
+		}
+		_ = json.Unmarshal(o, &m)
+		if from != "" && m.APIVersion != from {
+			return e.fail(exitUsage, "--round-trip needs the objects in one apiVersion, found %s and %s", from, m.APIVersion)
+		}
+		from = m.APIVersion
+	}
+	ctx := context.Background()
+	convert := func(objs []json.RawMessage, to string) ([]json.RawMessage, error) {
+		r := h.Convert(ctx, &webhook.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: to, Objects: objs})
+		if r.Result.Status != webhook.StatusSuccess {
+			return nil, fmt.Errorf("%s", r.Result.Message)
+		}
+		return r.ConvertedObjects, nil
+	}
+	fmt.Fprintf(e.stdout, "\nand back to %s:\n", from)
+	back := &webhook.ConversionReview{APIVersion: req.APIVersion, Kind: "ConversionReview",
+		Request: &webhook.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: from, Objects: resp.Response.ConvertedObjects}}
+	backBody, _ := json.Marshal(back)
+	backOut, err := h.ServeReview(ctx, "/convert", backBody)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if code := e.printReview(backOut); code != exitOK {
+		return code
+	}
+	var backResp webhook.ConversionReview
+	_ = json.Unmarshal(backOut, &backResp)
+	// Compare the v1beta2 forms.
+	before, after := req.Request.Objects, backResp.Response.ConvertedObjects
+	if from != webhook.V1beta2 {
+		if before, err = convert(before, webhook.V1beta2); err == nil {
+			after, err = convert(after, webhook.V1beta2)
+		}
+		if err != nil {
+			return e.fail(exitInvalid, "round trip: %v", err)
+		}
+	}
+	changed := 0
+	for i := range before {
+		a, err1 := jsonx.Decode(before[i])
+		b, err2 := jsonx.Decode(after[i])
+		if err1 != nil || err2 != nil {
+			return e.fail(exitUsage, "round trip: cannot read object %d", i)
+		}
+		if d := value.Diff(a, b); len(d) > 0 {
+			changed++
+			fmt.Fprintf(e.stderr, "object %d: changed by the round trip at %s\n", i, strings.Join(d, ", "))
+		}
+	}
+	if changed > 0 {
+		return exitInvalid
+	}
+	objects := "objects"
+	if len(before) == 1 {
+		objects = "object"
+	}
+	fmt.Fprintf(e.stdout, "\nround trip: the %s form of %d %s came back unchanged\n", webhook.V1beta2, len(before), objects)
 	return exitOK
 }

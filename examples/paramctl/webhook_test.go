@@ -108,3 +108,44 @@ func TestWebhookServes(t *testing.T) {
 	}
 	assert.Contains(t, stderr.String(), "serving /validate, /mutate, /convert and /healthz on https://"+addr.String()+" with 3 operator version schemas")
 }
+
+func TestWebhookReview(t *testing.T) {
+	const schemas = "../webhook/testdata/schemas"
+	const golden = "../webhook/testdata/golden/"
+	cases := []struct {
+		name string
+		args []string
+		code int
+		out  []string
+		err  string
+	}{
+		{"validate", []string{"--review", golden + "validate-create-valid.request.json"}, exitOK, []string{`"plan: deploy"`, `"uid": "a1000000-0000-4000-8000-000000000001"`}, ""},
+		{"denied is exit 1", []string{"--review", golden + "validate-update-immutable.request.json"}, exitInvalid, []string{`"allowed": false`}, ""},
+		{"mutate", []string{"--review", golden + "mutate-create-defaults.request.json", "--endpoint", "mutate"}, exitOK, []string{`"patchType": "JSONPatch"`}, ""},
+		{"convert", []string{"--review", golden + "convert-instance-up.request.json"}, exitOK, []string{`"NODE_COUNT": 3`}, ""},
+		{"failed conversion is exit 1", []string{"--review", golden + "convert-missing-schema.request.json"}, exitInvalid, []string{`"status": "Failure"`}, ""},
+		{"round trip", []string{"--review", golden + "convert-instance-down.request.json", "--round-trip"}, exitOK,
+			[]string{"and back to kudo.dev/v1beta2:", "round trip: the kudo.dev/v1beta2 form of 1 object came back unchanged"}, ""},
+		{"round trip from v1beta1", []string{"--review", golden + "convert-instance-up.request.json", "--round-trip"}, exitOK,
+			[]string{"and back to kudo.dev/v1beta1:", `"ARRAY_PARAM": "["foo","bar","bazz"]"`, "came back unchanged"}, ""},
+		{"round trip of mixed versions", []string{"--review", golden + "convert-list.request.json", "--round-trip"}, exitUsage, nil, "--round-trip needs the objects in one apiVersion"},
+		{"round trip of an admission review", []string{"--review", golden + "validate-create-valid.request.json", "--round-trip"}, exitUsage, nil, "--round-trip needs a ConversionReview"},
+		{"not a review", []string{"--review", "-"}, exitUsage, nil, "-: the body is not JSON"},
+		{"bad endpoint", []string{"--review", "-", "--endpoint", "convert"}, exitUsage, nil, `--endpoint must be validate or mutate, not "convert"`},
+		{"missing file", []string{"--review", "nope.json"}, exitUsage, nil, "nope.json"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			var stdout, stderr bytes.Buffer
+			args := append([]string{"webhook", "--schemas", schemas}, c.args...)
+			code := run(args, strings.NewReader("nope"), &stdout, &stderr)
+			assert.Equal(t, c.code, code, stderr.String())
+			for _, o := range c.out {
+				assert.Contains(t, stdout.String(), o)
+			}
+			if c.err != "" {
+				assert.Contains(t, stderr.String(), c.err)
+			}
+		})
+	}
+}

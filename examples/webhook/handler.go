@@ -114,12 +114,10 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case "/healthz":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
-	case "/validate":
-		h.serveAdmission(w, r, false)
-	case "/mutate":
-		h.serveAdmission(w, r, true)
+	case "/validate", "/mutate":
+		h.serveReview(w, r, h.opts.MaxReviewBytes)
 	case "/convert":
-		h.serveConversion(w, r)
+		h.serveReview(w, r, h.opts.MaxConversionBytes)
 	default:
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s: use /validate, /mutate, /convert or /healthz", r.URL.Path))
 	}
@@ -192,58 +190,65 @@ func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, erro
 	return buf.Bytes(), err
 }
 
-func (h *Handler) serveAdmission(w http.ResponseWriter, r *http.Request, mutate bool) {
-	ctx, cancel, body, ok := h.readReview(w, r, h.opts.MaxReviewBytes)
+func (h *Handler) serveReview(w http.ResponseWriter, r *http.Request, limit int64) {
+	ctx, cancel, body, ok := h.readReview(w, r, limit)
 	if !ok {
 		return
 	}
 	defer cancel()
-	review, err := decodeAdmissionReview(body)
+	out, err := h.ServeReview(ctx, r.URL.Path, body)
 	if err != nil {
 		httpError(w, http.StatusBadRequest, err.Error())
 		return
 	}
-	var resp *AdmissionResponse
-	if mutate {
-		resp = h.Mutate(ctx, review.Request)
-	} else {
-		resp = h.Validate(ctx, review.Request)
-	}
-	writeJSON(w, &AdmissionReview{APIVersion: review.APIVersion, Kind: admissionReviewKind, Response: resp})
+	w.Header().Set("Content-Type", "application/json")
+	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
+	_, _ = w.Write(out)
 }
 
-func (h *Handler) serveConversion(w http.ResponseWriter, r *http.Request) {
-	ctx, cancel, body, ok := h.readReview(w, r, h.opts.MaxConversionBytes)
-	if !ok {
-		return
+// ServeReview answers one review body as the endpoint path ("/validate",
+// "/mutate" or "/convert") would over HTTP, without the HTTP: it returns
+// the response review as JSON, or an error for a body that is not a
+// review of the endpoint's kind (what HTTP answers with 400). Body
+// limits are the caller's business.
+func (h *Handler) ServeReview(ctx context.Context, path string, body []byte) ([]byte, error) {
+	switch path {
+	case "/validate", "/mutate":
+		review, err := decodeAdmissionReview(body)
+		if err != nil {
+			return nil, err
+		}
+		var resp *AdmissionResponse
+		if path == "/mutate" {
+			resp = h.Mutate(ctx, review.Request)
+		} else {
+			resp = h.Validate(ctx, review.Request)
+		}
+		return marshalJSON(&AdmissionReview{APIVersion: review.APIVersion, Kind: admissionReviewKind, Response: resp})
+	case "/convert":
+		review, err := decodeConversionReview(body)
+		if err != nil {
+			return nil, err
+		}
+		return marshalConversion(review.APIVersion, h.Convert(ctx, review.Request)), nil
 	}
-	defer cancel()
-	review, err := decodeConversionReview(body)
-	if err != nil {
-		httpError(w, http.StatusBadRequest, err.Error())
-		return
-	}
-	resp := h.Convert(ctx, review.Request)
-	writeConversion(w, review.APIVersion, resp)
+	return nil, fmt.Errorf("no endpoint %s: use /validate, /mutate or /convert", path)
 }
 
-func writeJSON(w http.ResponseWriter, v any) {
+func marshalJSON(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(v); err != nil {
-		httpError(w, http.StatusInternalServerError, "cannot encode the response: "+err.Error())
-		return
+		return nil, err
 	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	_, _ = w.Write(buf.Bytes())
+	return buf.Bytes(), nil
 }
 
-// writeConversion writes the conversion review by hand: the converted
+// marshalConversion writes the conversion review by hand: the converted
 // objects are already compact JSON, and a LIST may hold tens of megabytes
 // that encoding/json would scan again.
-func writeConversion(w http.ResponseWriter, apiVersion string, resp *ConversionResponse) {
+func marshalConversion(apiVersion string, resp *ConversionResponse) []byte {
 	var buf bytes.Buffer
 	size := 256 + len(resp.Result.Message)
 	for _, o := range resp.ConvertedObjects {
@@ -265,9 +270,7 @@ func writeConversion(w http.ResponseWriter, apiVersion string, resp *ConversionR
 	res, _ := json.Marshal(resp.Result)
 	buf.Write(res)
 	buf.WriteString("}}\n")
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(buf.Len()))
-	_, _ = w.Write(buf.Bytes())
+	return buf.Bytes()
 }
 
 func writeString(buf *bytes.Buffer, s string) {

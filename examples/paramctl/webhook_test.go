@@ -127,7 +127,7 @@ func TestWebhookReview(t *testing.T) {
 		{"round trip", []string{"--review", golden + "convert-instance-down.request.json", "--round-trip"}, exitOK,
 			[]string{"and back to kudo.dev/v1beta2:", "round trip: the kudo.dev/v1beta2 form of 1 object came back unchanged"}, ""},
 		{"round trip from v1beta1", []string{"--review", golden + "convert-instance-up.request.json", "--round-trip"}, exitOK,
-			[]string{"and back to kudo.dev/v1beta1:", `"ARRAY_PARAM": "["foo","bar","bazz"]"`, "came back unchanged"}, ""},
+			[]string{"and back to kudo.dev/v1beta1:", `"ARRAY_PARAM": "[\"foo\",\"bar\",\"bazz\"]"`, "came back unchanged"}, ""},
 		{"round trip of mixed versions", []string{"--review", golden + "convert-list.request.json", "--round-trip"}, exitUsage, nil, "--round-trip needs the objects in one apiVersion"},
 		{"round trip of an admission review", []string{"--review", golden + "validate-create-valid.request.json", "--round-trip"}, exitUsage, nil, "--round-trip needs a ConversionReview"},
 		{"not a review", []string{"--review", "-"}, exitUsage, nil, "-: the body is not JSON"},

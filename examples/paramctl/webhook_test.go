@@ -106,7 +106,7 @@ func TestWebhookServes(t *testing.T) {
 	case <-time.After(15 * time.Second):
 		t.Fatal("webhook did not stop")
 	}
-	assert.Contains(t, stderr.String(), "serving /validate, /mutate, /convert and /healthz on https://"+addr.String()+" with 3 operator version schemas")
+	assert.Contains(t, stderr.String(), "serving /validate, /mutate, /convert and /healthz on https://"+addr.String()+" with 4 operator version schemas")
 }
 
 func TestWebhookReview(t *testing.T) {

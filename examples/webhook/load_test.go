@@ -1,8 +1,8 @@
 package webhook
 
 import (
-	"context"
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"io"

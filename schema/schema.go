@@ -118,6 +118,20 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 // decodeDocument reads the bytes into plain values and the source order of
 // every mapping's keys, keyed by JSON pointer.
 func decodeDocument(data []byte) (any, map[string][]string, error) {
+	var doc any
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		// A JSON document means exactly what it says, and its limits are
+		// reported as JSON's (the YAML parser would say something else
+		// about the same nesting or escape).
+		if v, jerr := jsonx.Decode(trimmed); jerr == nil {
+			doc = v
+		} else {
+			var le *jsonx.LimitError
+			if errors.As(jerr, &le) {
+				return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
+			}
+		}
+	}
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
 		var ye *yamlx.Error
@@ -128,18 +142,6 @@ func decodeDocument(data []byte) (any, map[string][]string, error) {
 	}
 	if node == nil {
 		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
-	}
-	var doc any
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		// A JSON document means exactly what it says.
-		if v, jerr := jsonx.Decode(trimmed); jerr == nil {
-			doc = v
-		} else {
-			var le *jsonx.LimitError
-			if errors.As(jerr, &le) {
-				return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
-			}
-		}
 	}
 	if doc == nil {
 		doc, err = yamlx.ToValue(node, nil)

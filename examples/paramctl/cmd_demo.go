@@ -26,14 +26,45 @@ type demoStep struct {
 // demoSteps walks the KEP example end to end. Each capability adds its
 // steps here.
 var demoSteps = []demoStep{
-	{"Validate the values of the restructured operator (the KEP's upgrade schema)",
+	// 1. The KEP's v1beta1 operator becomes a schema; its instance's strings become typed values.
+	{"Convert the KEP's v1beta1 OperatorVersion: its flat parameter list becomes a v1beta2 JSON Schema",
+		[]string{"convert", "kep-operatorversion-v1beta1.yaml"}, exitOK},
+	{"A v1beta1 params.yaml converts too (as JSON here)",
+		[]string{"convert", "-o", "json", "kep-params-v1beta1.yaml"}, exitOK},
+	{"Unwrap the KEP's v1beta1 Instance of that operator: it becomes a v1beta2 Instance, values typed by the converted schema",
+		[]string{"unwrap", "--schema", "kep-operatorversion-v1beta1.yaml", "kep-instance-v1beta1.yaml"}, exitOK},
+	{"The KEP's string values with the params.yaml schema: \"3\" becomes 3, '[foo,bar,bazz]' a list, '{foo:\"bar\"}' a map",
+		[]string{"unwrap", "--schema", "kep-params-v1beta1.yaml", "kep-values-v1beta1.yaml"}, exitOK},
+	{"Without a schema, --guess unwraps by safe rules and reports every guess",
+		[]string{"unwrap", "--guess", "kep-values-v1beta1.yaml"}, exitOK},
+
+	// 2. Values of the restructured operator: validation and defaults.
+	{"Validate values of the restructured operator (the KEP's upgrade schema)",
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
 	{"Every mistake at once, each with its JSON pointer (exit 1)",
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-invalid.yaml"}, exitInvalid},
 	{"The same as JSON, for machines",
 		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "-o", "json", "kep-upgraded-invalid.yaml"}, exitInvalid},
-	{"Defaults fill what the user left out",
-		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
+	{"Defaults fill what the user left out (here: from nothing)",
+		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml"}, exitOK},
+
+	// 3. Updates: -p, -P, patch, immutability and plans.
+	{"Each parameter's plan: triggers are inherited, the default plan is deploy",
+		[]string{"triggers", "--schema", "update-schema.yaml"}, exitOK},
+	{"Update with -p (a JSON pointer into an array, a dotted path): the new values, the plan and what changed",
+		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", `topology/0/labels/0={ key: "Usage", value: "newValue" }`, "-p", "nodeCount=5", "-o", "json"}, exitOK},
+	{"A change under Authorization runs its own plan",
+		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "Authorization.ENABLED=true", "-o", "json"}, exitOK},
+	{"A values file is a merge patch (-P): arrays are replaced whole",
+		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-P", "update-patch.yaml"}, exitOK},
+	{"An immutable field cannot change (exit 1)",
+		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "storage.size=20Gi"}, exitInvalid},
+	{"An update that would run two plans is refused, naming each path and its plan (exit 1)",
+		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "Authorization.ENABLED=true", "-p", "nodeCount=4"}, exitInvalid},
+	{"patch adds to an array, which update refuses to keep it idempotent",
+		[]string{"patch", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "--add", `topology/0/labels={ key: "NewKey", value: "NewValue" }`}, exitOK},
+
+	// Last: the webhooks. A conversion review round trip.
 	{"The conversion webhook reads a v1beta1 Instance as v1beta2: its strings unwrapped by the operator version's schema",
 		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-up.json"}, exitOK},
 	{"An old client reads the v1beta2 Instance as v1beta1 and back: a lossless conversion review round trip (\"8080\" on a string-or-integer node rides in an annotation)",

@@ -10,6 +10,7 @@ import (
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
 )
 
 // maxCauses bounds the errors listed in one denial; the rest are counted.
@@ -192,7 +193,7 @@ func instanceValues(o object, ver *OperatorVersion, v1beta1 bool) any {
 		v = value.DeepCopy(p)
 		if m, ok := v.(map[string]any); ok && v1beta1 {
 			bag, _ := decodeBag(o)
-			v = unwrapParameters(m, bag, schemaUnwrapper(ver.Schema))
+			v = unwrapParameters(m, bag, schemaCodec(ver.Schema))
 		}
 	}
 	return params.Default(ver.Schema, v)
@@ -243,7 +244,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 	var plan string
 	switch {
 	case old == nil:
-		plan = defaultPlan // an install
+		plan = trigger.Deploy // an install
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
@@ -261,7 +262,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 		if a.denyImmutable(ver.Schema, oldV, newV) {
 			return
 		}
-		plan = defaultPlan
+		plan = trigger.Deploy
 		if ver.HasPlan(upgradePlan) {
 			plan = upgradePlan
 		}
@@ -274,13 +275,19 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 		if len(changed) == 0 {
 			return // nothing changed: no plan
 		}
-		plans := resolvePlan(ver.Schema, changed)
-		if len(plans) > 1 {
-			a.denyPlans(plans)
+		r, err := ver.planResolver()
+		if err != nil {
+			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
 			return
 		}
-		for p := range plans {
-			plan = p
+		if plan, err = r.Resolve(changed); err != nil {
+			var mp *trigger.MultiplePlansError
+			if !errors.As(err, &mp) {
+				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
+				return
+			}
+			a.denyPlans(mp)
+			return
 		}
 	}
 	a.plan = plan
@@ -309,46 +316,36 @@ func (a *admission) denyInvalid(err error) {
 }
 
 func (a *admission) denyImmutable(s *schema.Schema, oldV, newV any) bool {
-	viol := immutableViolations(s, oldV, newV)
-	if len(viol) == 0 {
+	causes := immutableErrors(s, oldV, newV)
+	if len(causes) == 0 {
 		return false
 	}
 	var msgs []string
-	var causes []StatusCause
-	for i, v := range viol {
+	for i, c := range causes {
 		if i == maxCauses {
-			msgs = append(msgs, fmt.Sprintf("and %d more", len(viol)-maxCauses))
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(causes)-maxCauses))
+			causes = causes[:maxCauses]
 			break
 		}
-		p := paramPointer(v)
-		msgs = append(msgs, p+": immutable: may not be changed, added or removed")
-		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Field: p, Message: "immutable: may not be changed, added or removed"})
+		msgs = append(msgs, c.Field+": "+c.Message)
 	}
 	a.deny(422, "Invalid", fmt.Sprintf("%s: %s", a.what(), strings.Join(msgs, "; ")), causes)
 	return true
 }
 
-func (a *admission) denyPlans(plans map[string][]string) {
-	var parts []string
+func (a *admission) denyPlans(mp *trigger.MultiplePlansError) {
+	byPlan := map[string][]string{}
 	var causes []StatusCause
-	for _, plan := range sortedPlanNames(plans) {
-		var ptrs []string
-		for _, p := range plans[plan] {
-			ptrs = append(ptrs, paramPointer(p))
-			causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(p), Message: "triggers plan " + plan})
-		}
-		parts = append(parts, fmt.Sprintf("plan %q by %s", plan, strings.Join(ptrs, ", ")))
+	for _, c := range mp.Changes {
+		byPlan[c.Plan] = append(byPlan[c.Plan], paramPointer(c.Pointer))
+		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(c.Pointer), Message: "triggers plan " + c.Plan})
+	}
+	var parts []string
+	for _, plan := range mp.Plans() {
+		parts = append(parts, fmt.Sprintf("plan %q by %s", plan, strings.Join(byPlan[plan], ", ")))
 	}
 	if len(causes) > maxCauses {
 		causes = causes[:maxCauses]
 	}
 	a.deny(422, "Invalid", fmt.Sprintf("%s: the update triggers more than one plan (%s); change these parameters in separate updates", a.what(), strings.Join(parts, "; ")), causes)
-}
-
-func sortedPlanNames(plans map[string][]string) []string {
-	m := make(map[string]any, len(plans))
-	for k := range plans {
-		m[k] = nil
-	}
-	return sortedKeys(m)
 }

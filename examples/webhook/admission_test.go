@@ -42,7 +42,7 @@ func TestValidate(t *testing.T) {
 		{"change triggering deploy", admissionRequest(Update, kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCount":4}`), kep(base)), true, "", []string{"plan: deploy"}},
 		{"setting a value to its default changes nothing", admissionRequest(Update, kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCount":3}`), kep(base)), true, "", nil},
 		{"the trigger of an object counts for what is below", admissionRequest(Update, kep(`{"clusterName":"prod","backup":{"enabled":true,"credentials":{"name":"a","password":"b"}}}`), kep(base)), true, "", []string{"plan: backup"}},
-		{"immutable, added", admissionRequest(Update, kep(`{"clusterName":"other","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), false, "/spec/parameters/clusterName: immutable", nil},
+		{"immutable, added", admissionRequest(Update, kep(`{"clusterName":"other","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), false, "/spec/parameters/clusterName: cannot be changed: immutable (schema /properties/clusterName)", nil},
 		{"immutable: the default counts as the old value", admissionRequest(Update, kep(`{"clusterName":"my-cluster","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), true, "", nil},
 		{"update of status only", func() *AdmissionRequest {
 			r := admissionRequest(Update, kep(`"garbage"`), kep(base))

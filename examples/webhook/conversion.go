@@ -72,7 +72,11 @@ func (h *Handler) convertObject(ctx context.Context, raw json.RawMessage, to str
 	case "Instance":
 		err = h.convertInstance(ctx, o, to)
 	case "OperatorVersion":
-		err = convertOperatorVersion(o, to)
+		out, err := convertOperatorVersion(raw, to)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", o.describe(), err)
+		}
+		return out, nil
 	}
 	// Other kinds (Operator) have the same fields in both versions.
 	if err != nil {
@@ -96,17 +100,17 @@ func (h *Handler) convertInstance(ctx context.Context, o object, to string) erro
 		}
 		return fmt.Errorf("spec.parameters is %s, not an object of strings", aType(p))
 	}
-	unwrap, err := h.unwrapperFor(ctx, o)
+	c, err := h.codecFor(ctx, o)
 	if err != nil {
 		return err
 	}
 	if to == V1beta2 {
 		bag, _ := decodeBag(o)
-		o.spec()["parameters"] = unwrapParameters(m, bag, unwrap)
+		o.spec()["parameters"] = unwrapParameters(m, bag, c)
 		o.deleteAnnotation(ParametersAnnotation)
 		return nil
 	}
-	texts, bag := wrapParameters(m, unwrap)
+	texts, bag := wrapParameters(m, c)
 	o.spec()["parameters"] = texts
 	if bag == nil {
 		o.deleteAnnotation(ParametersAnnotation)
@@ -120,32 +124,26 @@ func (h *Handler) convertInstance(ctx context.Context, o object, to string) erro
 	return nil
 }
 
-// unwrapperFor finds how to type the parameters of an Instance: by its
+// codecFor finds how to convert the parameters of an Instance: by its
 // operator version's schema, else (only with GuessWithoutSchema) by safe
 // guessing.
-func (h *Handler) unwrapperFor(ctx context.Context, o object) (unwrapper, error) {
+func (h *Handler) codecFor(ctx context.Context, o object) (codec, error) {
 	name, err := o.operatorVersionName()
 	if err != nil {
 		if h.opts.GuessWithoutSchema {
-			return guessUnwrapper, nil
+			return guessCodec, nil
 		}
-		return nil, err
+		return codec{}, err
 	}
 	ver, err := h.opts.Resolver.Resolve(ctx, o.namespace(), name)
 	if err == nil {
-		return schemaUnwrapper(ver.Schema), nil
+		return schemaCodec(ver.Schema), nil
 	}
 	if errors.Is(err, ErrSchemaNotFound) {
 		if h.opts.GuessWithoutSchema {
-			return guessUnwrapper, nil
+			return guessCodec, nil
 		}
-		return nil, fmt.Errorf("%w; the parameters cannot be converted without it (add the schema, or start the webhook with --guess-without-schema to unwrap by safe guessing)", err)
+		return codec{}, fmt.Errorf("%w; the parameters cannot be converted without it (add the schema, or start the webhook with --guess-without-schema to unwrap by safe guessing)", err)
 	}
-	return nil, err
-}
-
-// convertOperatorVersion converts spec.parameters of an OperatorVersion in
-// place.
-func convertOperatorVersion(o object, to string) error {
-	return errors.New("OperatorVersion conversion is not available yet")
+	return codec{}, err
 }

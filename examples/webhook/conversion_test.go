@@ -3,6 +3,7 @@ package webhook
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,6 +11,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/value"
 )
 
 // instanceJSON is an Instance of operator version ov with the parameters
@@ -90,7 +92,8 @@ func TestConvertInstanceUp(t *testing.T) {
 }
 
 // TestConvertInstanceRoundTrip: v1beta2 -> v1beta1 -> v1beta2 gives back
-// exactly the same values, with or without the annotation.
+// exactly the same values (numbers by value: 1e3 may come back as 1000),
+// with or without the annotation.
 func TestConvertInstanceRoundTrip(t *testing.T) {
 	h := testHandler(t, nil)
 	cases := []struct {
@@ -99,14 +102,14 @@ func TestConvertInstanceRoundTrip(t *testing.T) {
 	}{
 		{"typed values", `{"NODE_COUNT":3,"BACKUP_ENABLED":false,"ARRAY_PARAM":["foo","bar"],"MAP_PARAM":{"foo":"bar"},"VERSION":"1.10"}`, nil},
 		{"exact numbers", `{"NODE_COUNT":9007199254740993,"EXTRA":1.50,"MAP_PARAM":{}}`, nil},
-		{"an integer node keeps 1e3", `{"ZK_PORT":1e3}`, []string{"ZK_PORT"}},
-		{"string on a string-or-integer node", `{"ZK_PORT":"2181"}`, []string{"ZK_PORT"}},
+		{"an integer written 1e3 on a string-or-integer node", `{"ZK_PORT":1e3}`, nil},
+		{"string on a string-or-integer node", `{"ZK_PORT":"2181"}`, nil}, // written as the JSON string "\"2181\""
 		{"named port", `{"ZK_PORT":"client"}`, nil},
 		{"null on a nullable object", `{"ANNOTATIONS":null}`, nil},
 		{"null where only strings go", `{"VERSION":null}`, []string{"VERSION"}},
 		{"strings that look like other things", `{"VERSION":"[not, a list]","MAP_PARAM":{"k":"{x:1}"}}`, nil},
-		{"undeclared values", `{"free":"007","other":[1,"2",null],"t":"true"}`, []string{"free", "t"}},
-		{"invalid values survive too", `{"NODE_COUNT":"three","BACKUP_ENABLED":"no","ARRAY_PARAM":[1,{"a":[]}]}`, []string{"ARRAY_PARAM"}},
+		{"undeclared values", `{"free":"007","other":[1,"2",null],"t":"true"}`, nil},
+		{"invalid values survive too", `{"NODE_COUNT":"three","BACKUP_ENABLED":"no","ARRAY_PARAM":[1,{"a":[]}]}`, []string{"ARRAY_PARAM", "BACKUP_ENABLED", "NODE_COUNT"}},
 		{"empty", `{}`, nil},
 		{"text with newlines", `{"VERSION":"line one\nline two: x\n- y","MAP_PARAM":{"a":"b"}}`, nil},
 	}
@@ -123,12 +126,13 @@ func TestConvertInstanceRoundTrip(t *testing.T) {
 			if len(c.bagged) == 0 {
 				assert.NotContains(t, ann, ParametersAnnotation)
 			} else {
+				require.Contains(t, ann, ParametersAnnotation)
 				bag := decodeJSON(t, ann[ParametersAnnotation].(string)).(map[string]any)
 				assert.ElementsMatch(t, c.bagged, sortedKeys(bag))
 			}
 			up, msg := convertOne(t, h, V1beta2, encode.JSON(down, nil, ""))
 			require.Empty(t, msg)
-			assert.True(t, sameValue(want, paramsOf(up)), "round trip changed %s into %s", c.params, encode.JSON(paramsOf(up), nil, ""))
+			assert.True(t, value.Equal(want, paramsOf(up)), "round trip changed %s into %s", c.params, encode.JSON(paramsOf(up), nil, ""))
 			assert.Equal(t, map[string]any{"keep": "me"}, up["metadata"].(map[string]any)["annotations"], "the annotation is gone again")
 		})
 	}
@@ -136,15 +140,17 @@ func TestConvertInstanceRoundTrip(t *testing.T) {
 
 func TestConvertOldClientEditWins(t *testing.T) {
 	h := testHandler(t, nil)
-	down, msg := convertOne(t, h, V1beta1, instanceJSON(V1beta2, "zookeeper-0.3.0", `{"ZK_PORT":"2181","VERSION":null}`, ""))
+	down, msg := convertOne(t, h, V1beta1, instanceJSON(V1beta2, "zookeeper-0.3.0", `{"ZK_PORT":"2181","VERSION":null,"NODE_COUNT":"x"}`, ""))
 	require.Empty(t, msg)
 	p := paramsOf(down).(map[string]any)
-	assert.Equal(t, map[string]any{"ZK_PORT": "2181", "VERSION": "null"}, p)
-	// An old client changes one of the carried values.
-	p["ZK_PORT"] = "2182"
+	assert.Equal(t, map[string]any{"ZK_PORT": `"2181"`, "VERSION": "null", "NODE_COUNT": "x"}, p)
+	bag := down["metadata"].(map[string]any)["annotations"].(map[string]any)[ParametersAnnotation]
+	assert.JSONEq(t, `{"VERSION":null,"NODE_COUNT":"x"}`, bag.(string))
+	// An old client changes one of the values the annotation carries.
+	p["VERSION"] = "3.4.14"
 	up, msg := convertOne(t, h, V1beta2, encode.JSON(down, nil, ""))
 	require.Empty(t, msg)
-	assert.Equal(t, map[string]any{"ZK_PORT": json.Number("2182"), "VERSION": nil}, paramsOf(up))
+	assert.Equal(t, map[string]any{"ZK_PORT": "2181", "VERSION": "3.4.14", "NODE_COUNT": "x"}, paramsOf(up))
 }
 
 func TestConvertWithoutSchema(t *testing.T) {
@@ -164,6 +170,7 @@ func TestConvertWithoutSchema(t *testing.T) {
 		down, msg := convertOne(t, h, V1beta1, encode.JSON(up, nil, ""))
 		require.Empty(t, msg)
 		assert.Equal(t, decodeJSON(t, `{"N":"3","V":"007","L":"[\"a\",\"b\"]","F":"1.10","H":"0x1F","B":"true","M":"a\nb"}`), paramsOf(down))
+		assert.NotContains(t, down["metadata"], "annotations")
 	})
 	t.Run("a broken schema is refused even when guessing", func(t *testing.T) {
 		h, err := NewHandler(Options{GuessWithoutSchema: true, Resolver: ResolverFunc(func(context.Context, string, string) (*OperatorVersion, error) {
@@ -175,6 +182,8 @@ func TestConvertWithoutSchema(t *testing.T) {
 	})
 }
 
+// TestSafeGuess: convert.GuessValues' rules, keeping a number only where
+// a kube-apiserver stores it exactly.
 func TestSafeGuess(t *testing.T) {
 	cases := []struct {
 		text string
@@ -184,32 +193,30 @@ func TestSafeGuess(t *testing.T) {
 		{"-12", json.Number("-12")},
 		{"1.5", json.Number("1.5")},
 		{"true", true},
-		{"false", false},
+		{"False", false},
 		{"null", nil},
 		{"007", "007"},
 		{"+1", "+1"},
 		{"0x1F", "0x1F"},
-		{"1E3", "1E3"},
-		{"1e3", "1e3"}, // float64 1000 is written back as 1000
-		{"1.10", "1.10"},
+		{"1E3", "1E3"},   // the apiserver writes 1000
+		{"1e3", "1e3"},   // likewise
+		{"1.10", "1.10"}, // the apiserver writes 1.1
 		{"3.0", "3.0"},
 		{"9007199254740993", json.Number("9007199254740993")},
 		{"99999999999999999999", "99999999999999999999"}, // beyond int64: a float64 would lose it
 		{"yes", "yes"},
-		{"~", "~"},
 		{"", ""},
 		{"a\nb", "a\nb"},
+		{`"3"`, "3"},
 		{"[foo,bar]", []any{"foo", "bar"}},
-		{"[foo, 007]", "[foo, 007]"},
+		{"[foo, 007]", []any{"foo", "007"}},
 		{`{foo:"bar", n: 2}`, map[string]any{"foo": "bar", "n": json.Number("2")}},
 		{`{a: 1.10}`, `{a: 1.10}`},
-		{"[a, [b, 0x1]]", "[a, [b, 0x1]]"},
-		{"a: 1\nb: [x]\n", map[string]any{"a": json.Number("1"), "b": []any{"x"}}},
-		{"a: &x 1\nb: *x\n", "a: &x 1\nb: *x\n"},
+		{"a: 1\nb: [x]\n", "a: 1\nb: [x]\n"},
 		{"[unclosed", "[unclosed"},
 	}
 	for _, c := range cases {
-		assert.Equal(t, c.want, safeGuess(c.text), "%q", c.text)
+		assert.Equal(t, c.want, guessOne(c.text), "%q", c.text)
 	}
 }
 
@@ -225,12 +232,21 @@ func TestConvertRefusals(t *testing.T) {
 		{"not an object", V1beta2, `[1,2]`, "the object is an array, not a JSON object"},
 		{"duplicate key", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","apiVersion":"kudo.dev/v1beta1"}`, `duplicate key "apiVersion"`},
 		{"huge number", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","n":1e999999999}`, "number is out of the supported range"},
+		{"nesting 10,000 deep", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","n":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, "nesting deeper than 1000 levels"},
+		{"invalid UTF-8", V1beta2, "{\"apiVersion\":\"kudo.dev/v1beta1\",\"kind\":\"Instance\",\"n\":\"\xff\"}", "string is not valid UTF-8"},
+		{"an alias bomb in a v1beta1 value", V1beta2, string(instanceJSON(V1beta1, "zookeeper-0.3.0", `{"MAP_PARAM":"{a: &a [x,x,x,x,x,x,x,x,x,x], b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a], c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b], d: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]}"}`, "")), ""},
 		{"array parameters down", V1beta1, string(instanceJSON(V1beta2, "zookeeper-0.3.0", `[1]`, "")), "spec.parameters is an array; v1beta1 holds parameters as an object of strings"},
 		{"no operator version", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","metadata":{"name":"i"},"spec":{"parameters":{"a":"1"}}}`, "Instance i has no spec.operatorVersion.name"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, msg := convertOne(t, h, c.to, json.RawMessage(c.obj))
+			o, msg := convertOne(t, h, c.to, json.RawMessage(c.obj))
+			if c.msg == "" {
+				// Refused as a value, kept as the text it was.
+				require.Empty(t, msg)
+				assert.IsType(t, "", paramsOf(o).(map[string]any)["MAP_PARAM"])
+				return
+			}
 			assert.Contains(t, msg, c.msg)
 		})
 	}
@@ -257,5 +273,35 @@ func TestConvertKeepsOrderAndUntouchedObjects(t *testing.T) {
 		}
 		o := decodeJSON(t, string(resp.ConvertedObjects[i])).(map[string]any)
 		assert.Equal(t, json.Number(n), paramsOf(o).(map[string]any)["NODE_COUNT"])
+	}
+}
+
+// TestConvertOperatorVersionRoundTrip: an OperatorVersion read through
+// v1beta1 comes back as the same v1beta2 object; a v1beta1 one converts
+// up and back to a list that converts up to the same schema again.
+func TestConvertOperatorVersionRoundTrip(t *testing.T) {
+	h := testHandler(t, nil)
+	for _, name := range []string{"convert-operatorversion-down", "convert-operatorversion-up"} {
+		t.Run(name, func(t *testing.T) {
+			var review ConversionReview
+			require.NoError(t, json.Unmarshal(readGolden(t, name), &review))
+			orig := review.Request.Objects[0]
+			from := decodeJSON(t, string(orig)).(map[string]any)["apiVersion"].(string)
+			to := V1beta1
+			if from == V1beta1 {
+				to = V1beta2
+			}
+			there, msg := convertOne(t, h, to, orig)
+			require.Empty(t, msg)
+			back, msg := convertOne(t, h, from, encode.JSON(there, nil, ""))
+			require.Empty(t, msg)
+			if from == V1beta2 {
+				assert.Equal(t, decodeJSON(t, string(orig)), any(back), "the v1beta2 object came back exactly")
+				return
+			}
+			again, msg := convertOne(t, h, V1beta2, encode.JSON(back, nil, ""))
+			require.Empty(t, msg)
+			assert.Equal(t, there, again, "the v1beta2 form is stable")
+		})
 	}
 }

@@ -5,17 +5,12 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
-	"strings"
-	"unicode/utf8"
 
-	yaml "go.yaml.in/yaml/v3"
-
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -26,13 +21,15 @@ const (
 	V1beta2 = "kudo.dev/v1beta2"
 )
 
-// ParametersAnnotation holds, on a v1beta1 Instance made by down-conversion,
-// the v1beta2 values that no v1beta1 text carries exactly (a string "3"
-// where the schema allows a string or an integer, a null where it allows
-// only strings), as a JSON object. Up-conversion takes a value from it only
-// while the v1beta1 text is still the one down-conversion wrote, so an old
-// client's edit always wins; v1beta2 objects never carry it.
-const ParametersAnnotation = "paramkit.dev/v1beta2-parameters"
+// ParametersAnnotation (convert.ParametersAnnotation) keeps on a v1beta1
+// object what its v1beta1 form cannot hold, so that up-conversion restores
+// the v1beta2 object exactly. On an OperatorVersion it is the whole
+// schema. On an Instance it holds, as a JSON object, the values no
+// v1beta1 text carries (a null where the schema takes only strings, a
+// value whose type its node refuses); up-conversion takes a value from it
+// only while the v1beta1 text is still the one down-conversion wrote, so
+// an old client's edit always wins. v1beta2 objects never carry it.
+const ParametersAnnotation = convert.ParametersAnnotation
 
 // object is a decoded Kubernetes object with the accessors the webhook needs.
 type object map[string]any
@@ -143,45 +140,33 @@ func (o object) deleteAnnotation(key string) {
 	}
 }
 
-// unwrapper types the text of one top-level v1beta1 parameter.
-type unwrapper func(key, text string) any
+// unwrapper types v1beta1 texts (top-level parameters) as v1beta2 values.
+type unwrapper func(texts map[string]string) map[string]any
 
-// schemaUnwrapper types text by the schema node the key lands on.
-func schemaUnwrapper(s *schema.Schema) unwrapper {
-	root := s.Root()
-	return func(key, text string) any { return unwrapText(root.Child(key), text) }
+// wrapper writes v1beta2 values as v1beta1 texts that unwrap to the same
+// values, and returns those no text carries (their text is canonicalText).
+type wrapper func(values map[string]any) (texts map[string]string, bag map[string]any)
+
+// codec is how one Instance's parameters go between the versions.
+type codec struct {
+	unwrap unwrapper
+	wrap   wrapper
 }
 
-// guessUnwrapper types text without a schema, and only where nothing is
-// lost: a scalar becomes a number, boolean or null only when a
-// kube-apiserver, which reads numbers as int64 or float64, writes that
-// value back as exactly the text ("3", "true", "1.5"; not "007", "+1",
-// "0x1F", "1E3", "1.10" or "9007199254740993"); a flow or block collection
-// is unwrapped only when every plain scalar in it passes the same test.
-// Anything else stays a string.
-func guessUnwrapper(_, text string) any { return safeGuess(text) }
+func schemaCodec(s *schema.Schema) codec { return codec{schemaUnwrapper(s), schemaWrapper(s)} }
 
-func safeGuess(text string) any {
-	if !utf8.ValidString(text) {
-		return text
+// guessCodec works without a schema: convert.GuessValues' safe rules,
+// keeping a guessed number only when a kube-apiserver, which reads
+// numbers as int64 or float64, writes it back as exactly the same number
+// ("3", "1.5"; not "1.10" or "99999999999999999999", which stay strings).
+var guessCodec = codec{guessUnwrapper, guessWrapper}
+
+func guessUnwrapper(texts map[string]string) map[string]any {
+	out := make(map[string]any, len(texts))
+	for k, t := range texts {
+		out[k] = guessOne(t)
 	}
-	v, err := params.ParseText(nil, text)
-	if err != nil {
-		return text
-	}
-	switch v.(type) {
-	case string:
-		return text // never a changed string (block text is folded)
-	case map[string]any, []any:
-		if collectionIsExact(text) {
-			return v
-		}
-		return text
-	}
-	if storedExactly(v, text) {
-		return v
-	}
-	return text
+	return out
 }
 
 // storedExactly reports whether a scalar stored by a kube-apiserver is
@@ -200,59 +185,6 @@ func storedExactly(v any, text string) bool {
 	}
 	b, err := json.Marshal(f)
 	return err == nil && string(b) == text
-}
-
-// collectionIsExact reports whether every plain scalar of a collection
-// text reads back to its own text.
-func collectionIsExact(text string) bool {
-	trimmed := strings.TrimSpace(text)
-	var n *yaml.Node
-	var err error
-	if trimmed != "" && (trimmed[0] == '[' || trimmed[0] == '{') {
-		n, err = yamlx.ParseFlow(trimmed)
-	} else {
-		n, err = yamlx.ParseNode([]byte(text))
-	}
-	if err != nil || n == nil {
-		return false
-	}
-	budget := 100_000
-	var exact func(n *yaml.Node, depth int) bool
-	exact = func(n *yaml.Node, depth int) bool {
-		budget--
-		if budget < 0 || depth > yamlx.MaxDepth {
-			return false
-		}
-		switch n.Kind {
-		case yaml.ScalarNode:
-			if n.Style&yaml.TaggedStyle != 0 {
-				return false
-			}
-			if n.Style&(yaml.DoubleQuotedStyle|yaml.SingleQuotedStyle|yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
-				return true
-			}
-			v := yamlx.Core(n.Value)
-			if s, ok := v.(string); ok {
-				return s == n.Value
-			}
-			return storedExactly(v, n.Value)
-		case yaml.SequenceNode, yaml.MappingNode:
-			for i, c := range n.Content {
-				if n.Kind == yaml.MappingNode && i%2 == 0 {
-					if c.Kind != yaml.ScalarNode || c.Tag == "!!merge" {
-						return false
-					}
-					continue
-				}
-				if !exact(c, depth+1) {
-					return false
-				}
-			}
-			return true
-		}
-		return false // aliases and anything unusual
-	}
-	return exact(n, 0)
 }
 
 // canonicalText is the v1beta1 text of a v1beta2 value: a string as it
@@ -298,27 +230,13 @@ func sameValue(a, b any) bool {
 	return value.Equal(a, b)
 }
 
-// wrapParameters turns v1beta2 parameters into the v1beta1 string map:
-// each value becomes text that unwraps to exactly the same value (a string
-// verbatim where that reads back, else compact JSON). Values no text
-// carries exactly go into the returned bag, keyed by parameter name; their
-// text is canonicalText.
-func wrapParameters(p map[string]any, unwrap unwrapper) (texts map[string]any, bag map[string]any) {
-	texts = make(map[string]any, len(p))
-	for k, v := range p {
-		if s, ok := v.(string); ok && sameValue(unwrap(k, s), v) {
-			texts[k] = s
-			continue
-		}
-		if t := string(encode.JSON(v, nil, "")); sameValue(unwrap(k, t), v) {
-			texts[k] = t
-			continue
-		}
-		if bag == nil {
-			bag = map[string]any{}
-		}
-		bag[k] = v
-		texts[k] = canonicalText(v)
+// wrapParameters turns v1beta2 parameters into the v1beta1 string map
+// and the bag of values no text carries.
+func wrapParameters(p map[string]any, c codec) (texts map[string]any, bag map[string]any) {
+	t, bag := c.wrap(p)
+	texts = make(map[string]any, len(t))
+	for k, v := range t {
+		texts[k] = v
 	}
 	return texts, bag
 }
@@ -327,8 +245,9 @@ func wrapParameters(p map[string]any, unwrap unwrapper) (texts map[string]any, b
 // value found in the bag is taken from it while its text is still the one
 // down-conversion wrote. A non-string value (a hand-written manifest's
 // `BACKUP_ENABLED: false`) is taken as it is.
-func unwrapParameters(p map[string]any, bag map[string]any, unwrap unwrapper) map[string]any {
+func unwrapParameters(p map[string]any, bag map[string]any, c codec) map[string]any {
 	out := make(map[string]any, len(p))
+	texts := make(map[string]string, len(p))
 	for k, v := range p {
 		text, ok := v.(string)
 		if !ok {
@@ -339,7 +258,12 @@ func unwrapParameters(p map[string]any, bag map[string]any, unwrap unwrapper) ma
 			out[k] = bv
 			continue
 		}
-		out[k] = unwrap(k, text)
+		texts[k] = text
+	}
+	if len(texts) > 0 {
+		for k, v := range c.unwrap(texts) {
+			out[k] = v
+		}
 	}
 	return out
 }

@@ -1,158 +1,285 @@
 package webhook
 
 import (
+	"errors"
 	"fmt"
 	"sort"
-	"strings"
 
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
 )
 
-// This file is the seam between the webhook and the paramkit packages that
-// are still being written in parallel (update pipeline, triggers,
-// conversion, migration). Each function here is what the webhook needs;
-// when the library function lands, its body becomes a call to it.
-
-// defaultPlan is the plan a change runs when no trigger names another.
-const defaultPlan = "deploy"
+// This file is where the webhook meets the paramkit packages: the schema
+// loader, plan resolution, immutability, unwrapping and wrapping values,
+// OperatorVersion conversion, and oldName migration.
 
 // upgradePlan is the plan an operator-version upgrade runs when the
-// operator version declares it.
+// operator version declares it; otherwise an upgrade runs trigger.Deploy.
 const upgradePlan = "upgrade"
 
-// loadSchema reads a schema file: a v1beta2 schema, or (once conversion
-// exists) a v1beta1 params.yaml or OperatorVersion converted on the fly.
-func loadSchema(data []byte) (*schema.Schema, error) {
-	return schema.Parse(data)
+// NewOperatorVersion prepares a compiled schema for the webhook: it
+// refuses a schema with trigger conflicts (a trigger under a different
+// trigger) and builds plan resolution once, so that no review pays for
+// it. plans are the plan names the operator version declares, or nil when
+// unknown; when known, a change no trigger covers runs KUDO's default
+// ("update" where the operator has it, else "deploy"). A SchemaResolver
+// should build each OperatorVersion with it once per schema.
+func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*OperatorVersion, error) {
+	if s == nil {
+		return nil, errors.New("webhook: NewOperatorVersion needs a schema")
+	}
+	ov := &OperatorVersion{Name: name, Schema: s, Plans: plans}
+	r, err := trigger.New(s, ov.triggerOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	ov.triggers = r
+	return ov, nil
 }
 
-// checkSchema refuses a schema the webhook cannot work with: semantic
-// faults such as a trigger under a different trigger.
-func checkSchema(s *schema.Schema) error {
-	var errs []string
-	s.Walk(func(n *schema.Node) bool {
-		if n.Trigger == "" {
-			return true
+func (v *OperatorVersion) triggerOptions() []trigger.Option {
+	if v.Plans == nil {
+		return nil
+	}
+	return []trigger.Option{trigger.KudoPlans(v.Plans)}
+}
+
+// planResolver returns the operator version's plan resolution, building
+// it now for an OperatorVersion made without NewOperatorVersion.
+func (v *OperatorVersion) planResolver() (*trigger.Resolver, error) {
+	if v.triggers != nil {
+		return v.triggers, nil
+	}
+	return trigger.New(v.Schema, v.triggerOptions()...)
+}
+
+// LoadOperatorVersion compiles the schema of an operator version from a
+// file's bytes: a v1beta2 schema, a v1beta1 params.yaml, or an
+// OperatorVersion manifest of either version, whose spec.plans are read
+// too. It refuses a schema the webhook cannot work with (trigger
+// conflicts).
+func LoadOperatorVersion(name string, data []byte) (*OperatorVersion, error) {
+	s, err := convert.LoadSchema(data)
+	if err != nil {
+		return nil, err
+	}
+	var plans []string
+	if doc, err := params.Decode(nil, data); err == nil {
+		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+			spec, _ := m["spec"].(map[string]any)
+			if ps, ok := spec["plans"].(map[string]any); ok {
+				plans = make([]string, 0, len(ps))
+				for p := range ps {
+					plans = append(plans, p)
+				}
+				sort.Strings(plans)
+			}
 		}
-		for p := n.Parent; p != nil; p = p.Parent {
-			if p.Trigger != "" && p.Trigger != n.Trigger {
-				errs = append(errs, fmt.Sprintf("%s: trigger %q differs from the trigger %q of %s above it", n.Pointer, n.Trigger, p.Trigger, displayPointer(p.Pointer)))
+	}
+	return NewOperatorVersion(name, s, plans)
+}
+
+// schemaUnwrapper types v1beta1 text by the schema as convert.UnwrapValues
+// does. Text that cannot take its node's type stays the string it was, so
+// that a stored object with a bad value still converts (and converts back
+// to the same text); validation reports it where it matters.
+func schemaUnwrapper(s *schema.Schema) unwrapper {
+	return func(texts map[string]string) map[string]any {
+		out, err := convert.UnwrapValues(s, texts)
+		if err == nil {
+			return out
+		}
+		bad := badKeys(err)
+		rest := make(map[string]string, len(texts))
+		for k, t := range texts {
+			// An error without pointers keeps every text.
+			if len(bad) > 0 && !bad[k] {
+				rest[k] = t
+			}
+		}
+		if out, err = convert.UnwrapValues(s, rest); err != nil {
+			out, rest = map[string]any{}, nil
+		}
+		for k, t := range texts {
+			if _, done := rest[k]; !done {
+				out[k] = t
+			}
+		}
+		return out
+	}
+}
+
+// schemaWrapper writes values as v1beta1 text by the schema as
+// convert.WrapValues does, returning the values no text carries.
+func schemaWrapper(s *schema.Schema) wrapper {
+	return func(values map[string]any) (map[string]string, map[string]any) {
+		return wrapWith(s, values)
+	}
+}
+
+// guessWrapper writes values as text that guessUnwrapper reads back: a
+// string verbatim where it reads back as itself, else as a JSON string
+// literal; anything else as compact JSON. What reads back otherwise (a
+// number the apiserver would not keep exactly) goes into the bag.
+func guessWrapper(values map[string]any) (map[string]string, map[string]any) {
+	texts := make(map[string]string, len(values))
+	var bag map[string]any
+	for k, v := range values {
+		var candidates []string
+		if s, ok := v.(string); ok {
+			candidates = []string{s, string(encode.JSON(s, nil, ""))}
+		} else {
+			candidates = []string{string(encode.JSON(v, nil, ""))}
+		}
+		done := false
+		for _, c := range candidates {
+			if back := guessOne(c); sameType(back, v) && value.Equal(back, v) {
+				texts[k], done = c, true
 				break
 			}
 		}
-		return true
-	})
-	if len(errs) > 0 {
-		return fmt.Errorf("%s", strings.Join(errs, "; "))
-	}
-	return nil
-}
-
-// unwrapText types a v1beta1 text value by the schema node it lands on.
-func unwrapText(n *schema.Node, text string) any {
-	v, _ := params.ParseText(n, text)
-	return v
-}
-
-// immutableViolations lists the value pointers where an immutable part of
-// the schema differs between old and new (both defaulted).
-func immutableViolations(s *schema.Schema, old, new any) []string {
-	var out []string
-	var visit func(n *schema.Node, o any, oOK bool, v any, vOK bool, ptr string)
-	visit = func(n *schema.Node, o any, oOK bool, v any, vOK bool, ptr string) {
-		if n == nil {
-			return
-		}
-		if isImmutable(n) {
-			if oOK != vOK || !value.Equal(o, v) {
-				out = append(out, ptr)
+		if !done {
+			if bag == nil {
+				bag = map[string]any{}
 			}
-			return
-		}
-		om, _ := o.(map[string]any)
-		vm, _ := v.(map[string]any)
-		if om != nil || vm != nil {
-			keys := map[string]bool{}
-			for k := range om {
-				keys[k] = true
-			}
-			for k := range vm {
-				keys[k] = true
-			}
-			for k := range keys {
-				ox, ook := om[k]
-				vx, vok := vm[k]
-				visit(n.Child(k), ox, ook, vx, vok, pointer.Append(ptr, k))
-			}
-			return
-		}
-		oa, _ := o.([]any)
-		va, _ := v.([]any)
-		for i := 0; i < max(len(oa), len(va)); i++ {
-			var ox, vx any
-			ook, vok := i < len(oa), i < len(va)
-			if ook {
-				ox = oa[i]
-			}
-			if vok {
-				vx = va[i]
-			}
-			visit(n.Elem(i), ox, ook, vx, vok, pointer.AppendIndex(ptr, i))
+			bag[k] = v
+			texts[k] = canonicalText(v)
 		}
 	}
-	visit(s.Root(), old, old != nil, new, new != nil, "")
-	sort.Strings(out)
-	return out
+	return texts, bag
 }
 
-func isImmutable(n *schema.Node) bool {
-	for _, m := range n.Scope() {
-		if m.Immutable {
-			return true
+// sameType is true when a and b are both strings or both not strings
+// (value.Equal already tells the other types apart).
+func sameType(a, b any) bool {
+	_, as := a.(string)
+	_, bs := b.(string)
+	return as == bs
+}
+
+func wrapWith(s *schema.Schema, values map[string]any) (map[string]string, map[string]any) {
+	texts, err := convert.WrapValues(s, values)
+	if err == nil {
+		return texts, nil
+	}
+	bad := badKeys(err)
+	bag := make(map[string]any, len(bad))
+	rest := make(map[string]any, len(values))
+	for k, v := range values {
+		if _, isBad := bad[k]; isBad || len(bad) == 0 {
+			bag[k] = v
+		} else {
+			rest[k] = v
 		}
 	}
-	return false
+	if texts, err = convert.WrapValues(s, rest); err != nil {
+		texts, bag = map[string]string{}, values
+	}
+	for k, v := range bag {
+		texts[k] = canonicalText(v)
+	}
+	return texts, bag
 }
 
-// resolvePlan maps changed value pointers to the plans they trigger: the
-// nearest trigger at or above each pointer, else deploy. It returns the
-// plans with the pointers that trigger each.
-func resolvePlan(s *schema.Schema, changed []string) map[string][]string {
-	out := map[string][]string{}
-	for _, p := range changed {
-		plan := defaultPlan
-		toks, _ := pointer.Split(p)
-		for i := len(toks); i >= 0; i-- {
-			if t := triggerOf(s.Lookup(pointer.Join(toks[:i]...))); t != "" {
-				plan = t
-				break
-			}
+// badKeys names the top-level keys a convert error points at.
+func badKeys(err error) map[string]bool {
+	var ves schema.ValidationErrors
+	if !errors.As(err, &ves) {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, e := range ves {
+		if toks, err := pointer.Split(e.Pointer); err == nil && len(toks) > 0 {
+			out[toks[0]] = true
 		}
-		out[plan] = append(out[plan], p)
 	}
 	return out
 }
 
-func triggerOf(n *schema.Node) string {
-	if n == nil {
-		return ""
+// guessOne types one text by convert.GuessValues' rules, keeping only
+// what an apiserver stores exactly (see guessUnwrapper).
+func guessOne(text string) any {
+	v, _ := convert.GuessValues(map[string]string{"v": text})
+	if storable(v["v"]) {
+		return v["v"]
 	}
-	for _, m := range n.Scope() {
-		if m.Trigger != "" {
-			return m.Trigger
+	return text
+}
+
+// storable reports whether every number in v survives a kube-apiserver,
+// which reads numbers as int64 or float64 and writes them back.
+func storable(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, x := range t {
+			if !storable(x) {
+				return false
+			}
 		}
+	case []any:
+		for _, x := range t {
+			if !storable(x) {
+				return false
+			}
+		}
+	case string, bool, nil:
+	default:
+		return storedExactly(v, canonicalText(v))
 	}
-	return ""
+	return true
+}
+
+// immutableErrors checks immutability between the old and the new values
+// (defaulted inside) and returns one cause per violation.
+func immutableErrors(s *schema.Schema, old, new any) []StatusCause {
+	err := params.CheckImmutable(s, old, new)
+	if err == nil {
+		return nil
+	}
+	var errs params.Errors
+	if !errors.As(err, &errs) {
+		return []StatusCause{{Reason: "FieldValueForbidden", Field: paramPointer(""), Message: err.Error()}}
+	}
+	out := make([]StatusCause, len(errs))
+	for i, e := range errs {
+		out[i] = StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(e.Pointer), Message: e.Message}
+	}
+	return out
+}
+
+// convertOperatorVersion converts an OperatorVersion between the v1beta1
+// parameter list and the v1beta2 schema (the whole schema rides in
+// convert.ParametersAnnotation on the way down, so the way up restores
+// it exactly).
+func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
+	var c *convert.Converted
+	var err error
+	if to == V1beta2 {
+		c, err = convert.FromV1beta1(raw)
+	} else {
+		c, err = convert.ToV1beta1(raw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc, ok := c.Document.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the OperatorVersion converted to %s, not an object", aType(c.Document))
+	}
+	doc["apiVersion"] = to
+	return c.JSON(""), nil
 }
 
 // migration is the outcome of moving values from one operator version's
 // schema to the next by oldName.
 type migration struct {
 	values  any
-	dropped []string // "POINTER: value" for each value that maps nowhere
+	dropped []string // the old pointer of each value that maps nowhere
 }
 
 // migrate moves values of the old operator version into the places the
@@ -215,11 +342,4 @@ func migrate(oldS, newS *schema.Schema, v any) (migration, error) {
 		dropped = append(dropped, pointer.Append("", k))
 	}
 	return migration{values: out, dropped: dropped}, nil
-}
-
-func displayPointer(p string) string {
-	if p == "" {
-		return `""`
-	}
-	return p
 }

@@ -6,14 +6,13 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
 )
 
 // SchemaResolver finds the parameter schema of an operator version. It is
@@ -52,6 +51,8 @@ type OperatorVersion struct {
 	Plans []string
 	// Source names where the schema came from, for messages.
 	Source string
+
+	triggers *trigger.Resolver // built once by NewOperatorVersion
 }
 
 // HasPlan reports whether the operator version declares the plan.
@@ -284,52 +285,4 @@ func checkName(name string) error {
 		return fmt.Errorf("%q is not a valid Kubernetes object name (lower-case letters, digits, '-' and '.', starting and ending with a letter or digit)", name)
 	}
 	return nil
-}
-
-// LoadOperatorVersion compiles the schema of an operator version from a
-// file's bytes: a v1beta2 schema, a v1beta1 params.yaml, or an
-// OperatorVersion manifest, whose spec.plans are read too. It refuses a
-// schema the webhook cannot work with (conflicting triggers).
-func LoadOperatorVersion(name string, data []byte) (*OperatorVersion, error) {
-	ov := &OperatorVersion{Name: name}
-	doc, err := params.Decode(nil, data)
-	if err != nil {
-		return nil, err
-	}
-	var s *schema.Schema
-	if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
-		spec, _ := m["spec"].(map[string]any)
-		if plans, ok := spec["plans"].(map[string]any); ok {
-			ov.Plans = make([]string, 0, len(plans))
-			for p := range plans {
-				ov.Plans = append(ov.Plans, p)
-			}
-			sort.Strings(ov.Plans)
-		}
-		s, err = operatorVersionSchema(m, data)
-	} else {
-		s, err = loadSchema(data)
-	}
-	if err != nil {
-		return nil, err
-	}
-	if err := checkSchema(s); err != nil {
-		return nil, err
-	}
-	ov.Schema = s
-	return ov, nil
-}
-
-// operatorVersionSchema reads the schema out of an OperatorVersion
-// manifest.
-func operatorVersionSchema(m map[string]any, _ []byte) (*schema.Schema, error) {
-	spec, _ := m["spec"].(map[string]any)
-	switch p := spec["parameters"].(type) {
-	case map[string]any:
-		return schema.FromValue(p)
-	case nil:
-		return schema.FromValue(map[string]any{"type": "object"})
-	default:
-		return nil, errors.New("spec.parameters of a v1beta1 OperatorVersion (a list) cannot be read yet")
-	}
 }

@@ -76,7 +76,7 @@ func TestDirResolver(t *testing.T) {
 	write("conflict-1.yaml", "type: object\nproperties:\n  a:\n    type: object\n    trigger: x\n    properties:\n      b: {type: string, trigger: y}\n")
 	_, err = r.Resolve(ctx, "ns", "conflict-1")
 	require.Error(t, err)
-	assert.Contains(t, err.Error(), `/properties/a/properties/b: trigger "y" differs from the trigger "x" of /properties/a above it`)
+	assert.Contains(t, err.Error(), `/properties/a/properties/b: trigger "y" differs from trigger "x" of its ancestor /properties/a`)
 }
 
 func TestDirResolverRefusesBadNames(t *testing.T) {

@@ -22,7 +22,8 @@ import (
 
 func TestWebhookUsage(t *testing.T) {
 	dir := t.TempDir()
-	cert, key, _ := testcert.Write(t, dir, "paramctl")
+	cert, key, _, err := testcert.Write(dir, "paramctl")
+	require.NoError(t, err)
 	cases := []struct {
 		name string
 		args []string
@@ -47,7 +48,8 @@ func TestWebhookUsage(t *testing.T) {
 
 func TestWebhookRefusesBrokenSchemas(t *testing.T) {
 	dir := t.TempDir()
-	cert, key, _ := testcert.Write(t, dir, "paramctl")
+	cert, key, _, err := testcert.Write(dir, "paramctl")
+	require.NoError(t, err)
 	schemas := filepath.Join(dir, "schemas")
 	require.NoError(t, os.Mkdir(schemas, 0o755))
 	require.NoError(t, os.WriteFile(filepath.Join(schemas, "good-1.0.0.yaml"), []byte("type: object\n"), 0o644))
@@ -61,7 +63,8 @@ func TestWebhookRefusesBrokenSchemas(t *testing.T) {
 
 func TestWebhookServes(t *testing.T) {
 	dir := t.TempDir()
-	cert, key, pool := testcert.Write(t, dir, "paramctl")
+	cert, key, pool, err := testcert.Write(dir, "paramctl")
+	require.NoError(t, err)
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	addrs := make(chan net.Addr, 1)

@@ -32,7 +32,8 @@ type testServer struct {
 func startServer(tb testing.TB, h http.Handler, mod func(*Server)) *testServer {
 	tb.Helper()
 	dir := tb.TempDir()
-	certFile, keyFile, pool := testcert.Write(tb, dir, "webhook-test")
+	certFile, keyFile, pool, err := testcert.Write(dir, "webhook-test")
+	require.NoError(tb, err)
 	srv := &Server{CertFile: certFile, KeyFile: keyFile, Handler: h}
 	if mod != nil {
 		mod(srv)

@@ -312,7 +312,8 @@ func TestCertificateReload(t *testing.T) {
 	assert.Equal(t, "webhook-test", peer())
 
 	// A broken pair (new certificate, old key) is ignored.
-	certPEM, keyPEM, _ := testcert.Generate(t, "rotated")
+	certPEM, keyPEM, _, err := testcert.Generate("rotated")
+	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(ts.Server.CertFile, certPEM, 0o600))
 	assert.Equal(t, "webhook-test", peer(), "a certificate that does not match its key is not served")
 

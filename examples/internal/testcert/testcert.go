@@ -1,6 +1,6 @@
-// Package testcert makes throwaway TLS certificates for tests of the
-// webhook servers: a self-signed ECDSA P-256 certificate for the loopback
-// addresses, written as PEM files.
+// Package testcert makes throwaway TLS certificates for tests and demos of
+// the webhook servers: a self-signed ECDSA P-256 certificate for the
+// loopback addresses, written as PEM files.
 package testcert
 
 import (
@@ -14,37 +14,40 @@ import (
 	"net"
 	"os"
 	"path/filepath"
-	"testing"
 	"time"
 )
 
 // Write creates cert.pem and key.pem in dir for 127.0.0.1, ::1 and
 // localhost (valid from an hour ago for a day), and returns their paths
-// and a pool that trusts the certificate. name sets the common name, so
+// and a pool that trusts the certificate. name is the common name, so
 // that tests can tell two certificates apart.
-func Write(tb testing.TB, dir, name string) (certFile, keyFile string, pool *x509.CertPool) {
-	tb.Helper()
-	certPEM, keyPEM, cert := Generate(tb, name)
+func Write(dir, name string) (certFile, keyFile string, pool *x509.CertPool, err error) {
+	certPEM, keyPEM, cert, err := Generate(name)
+	if err != nil {
+		return "", "", nil, err
+	}
 	certFile, keyFile = filepath.Join(dir, "cert.pem"), filepath.Join(dir, "key.pem")
 	if err := os.WriteFile(certFile, certPEM, 0o600); err != nil {
-		tb.Fatal(err)
+		return "", "", nil, err
 	}
 	if err := os.WriteFile(keyFile, keyPEM, 0o600); err != nil {
-		tb.Fatal(err)
+		return "", "", nil, err
 	}
 	pool = x509.NewCertPool()
 	pool.AddCert(cert)
-	return certFile, keyFile, pool
+	return certFile, keyFile, pool, nil
 }
 
 // Generate returns a PEM certificate and key and the parsed certificate.
-func Generate(tb testing.TB, name string) (certPEM, keyPEM []byte, cert *x509.Certificate) {
-	tb.Helper()
+func Generate(name string) (certPEM, keyPEM []byte, cert *x509.Certificate, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, nil, err
 	}
-	serial, _ := rand.Int(rand.Reader, big.NewInt(1<<62))
+	serial, err := rand.Int(rand.Reader, big.NewInt(1<<62))
+	if err != nil {
+		return nil, nil, nil, err
+	}
 	tmpl := &x509.Certificate{
 		SerialNumber:          serial,
 		Subject:               pkix.Name{CommonName: name},
@@ -59,16 +62,15 @@ func Generate(tb testing.TB, name string) (certPEM, keyPEM []byte, cert *x509.Ce
 	}
 	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, nil, err
 	}
-	cert, err = x509.ParseCertificate(der)
-	if err != nil {
-		tb.Fatal(err)
+	if cert, err = x509.ParseCertificate(der); err != nil {
+		return nil, nil, nil, err
 	}
 	kder, err := x509.MarshalECPrivateKey(key)
 	if err != nil {
-		tb.Fatal(err)
+		return nil, nil, nil, err
 	}
 	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}),
-		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), cert
+		pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), cert, nil
 }

@@ -181,22 +181,23 @@ func (a *admission) run() {
 	if a.mutate {
 		a.mutateInstance(obj, ver, oldVer)
 	} else {
-		a.validateInstance(obj, old, ver, oldVer, v1beta1)
+		a.validateInstance(obj, old, ver, oldVer)
 	}
 }
 
-// instanceValues returns the defaulted parameters of an Instance.
-func instanceValues(o object, ver *OperatorVersion, v1beta1 bool) any {
+// instanceParams returns a copy of an Instance's parameters ({} when it
+// has none), a v1beta1 Instance's text unwrapped by s.
+func instanceParams(o object, s *schema.Schema) any {
 	p, present := o.parameters()
-	var v any = map[string]any{}
-	if present {
-		v = value.DeepCopy(p)
-		if m, ok := v.(map[string]any); ok && v1beta1 {
-			bag, _ := decodeBag(o)
-			v = unwrapParameters(m, bag, schemaCodec(ver.Schema))
-		}
+	if !present {
+		return map[string]any{}
 	}
-	return params.Default(ver.Schema, v)
+	v := value.DeepCopy(p)
+	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
+		bag, _ := decodeBag(o)
+		v = unwrapParameters(m, bag, schemaCodec(s))
+	}
+	return v
 }
 
 func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
@@ -235,8 +236,8 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 	}
 }
 
-func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersion, v1beta1 bool) {
-	newV := instanceValues(obj, ver, v1beta1)
+func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersion) {
+	newV := params.Default(ver.Schema, instanceParams(obj, ver.Schema))
 	if err := params.Validate(ver.Schema, newV); err != nil {
 		a.denyInvalid(err)
 		return
@@ -248,8 +249,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
-		p, _ := old.parameters()
-		mig, err := migrate(oldVer.Schema, ver.Schema, value.DeepCopy(p))
+		mig, err := migrate(oldVer.Schema, ver.Schema, instanceParams(old, oldVer.Schema))
 		if err != nil {
 			a.deny(422, "Invalid", fmt.Sprintf("%s: upgrade from %s to %s: %v", a.what(), oldVer.Name, ver.Name, err), nil)
 			return
@@ -267,7 +267,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 			plan = upgradePlan
 		}
 	default:
-		oldV := instanceValues(old, ver, old.apiVersion() == V1beta1)
+		oldV := params.Default(ver.Schema, instanceParams(old, ver.Schema))
 		if a.denyImmutable(ver.Schema, oldV, newV) {
 			return
 		}

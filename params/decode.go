@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -147,8 +148,18 @@ func (t nodeTyper) Elem(i int) yamlx.Typer { return typerFor(t.n.Elem(i)) }
 // core reading when the node allows that type, else the text itself when
 // the node allows strings, else the core reading (which validation then
 // reports).
+//
+// Number text beyond the supported range (1e999999999) comes back as that
+// json.Number unless the node takes it as a string, so that the caller's
+// range check refuses it with a clear message instead of a type mismatch.
 func typeScalar(n *schema.Node, text string) any {
 	core := yamlx.Core(text)
+	if _, isNum, err := number.ParseCore(text); isNum && errors.Is(err, number.ErrTooLarge) {
+		if n != nil && n.Types() != nil && n.Allows("string") {
+			return text
+		}
+		return json.Number(text)
+	}
 	if n == nil {
 		return core
 	}

@@ -1,9 +1,13 @@
 package params
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -18,8 +22,17 @@ import (
 //
 // When the text cannot take the node's type it comes back unchanged as a
 // string together with an error saying why; validation will refuse it, so
-// callers may ignore the error.
+// callers may ignore the error. Text that breaks a limit (invalid UTF-8,
+// larger than the document limit, nested too deep, a number out of range,
+// a duplicate key) always comes back with an error, even where the node
+// would take the text as a string.
 func ParseText(n *schema.Node, text string) (any, error) {
+	if !utf8.ValidString(text) {
+		return text, errors.New("the text is not valid UTF-8")
+	}
+	if len(text) > yamlx.MaxDocumentBytes {
+		return text, fmt.Errorf("the text is %d bytes, larger than the %d MiB limit", len(text), yamlx.MaxDocumentBytes>>20)
+	}
 	if n != nil && n.Types() != nil && onlyStrings(n) {
 		return text, nil
 	}
@@ -32,6 +45,9 @@ func ParseText(n *schema.Node, text string) (any, error) {
 			if v, err = yamlx.ToValue(node, typerFor(n)); err == nil {
 				return v, nil
 			}
+		}
+		if yamlx.IsLimit(err) {
+			return text, err
 		}
 		if n == nil {
 			// Where the schema says nothing, YAML's own rules apply
@@ -50,18 +66,35 @@ func ParseText(n *schema.Node, text string) (any, error) {
 	if wantsCollection && strings.Contains(trimmed, "\n") {
 		node, err := yamlx.ParseNode([]byte(text))
 		if err == nil {
-			if v, err := yamlx.ToValue(node, typerFor(n)); err == nil {
+			var v any
+			if v, err = yamlx.ToValue(node, typerFor(n)); err == nil && isCollection(v) {
 				return v, nil
 			}
 		}
-		if n == nil || n.Allows("string") {
+		if yamlx.IsLimit(err) {
+			return text, err
+		}
+		// Block text that is no collection is a (multi-line) scalar: typed
+		// below as a whole, never folded the way a YAML plain scalar is.
+		if err != nil && (n == nil || n.Allows("string")) {
 			return text, nil
 		}
 	}
-	if n == nil {
-		return yamlx.Core(text), nil
+	v := typeScalar(n, text)
+	if num, ok := v.(json.Number); ok {
+		if err := number.Check(num); err != nil {
+			return text, err
+		}
 	}
-	return typeScalar(n, text), nil
+	return v, nil
+}
+
+func isCollection(v any) bool {
+	switch v.(type) {
+	case map[string]any, []any:
+		return true
+	}
+	return false
 }
 
 func onlyStrings(n *schema.Node) bool {

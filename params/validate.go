@@ -13,6 +13,9 @@ func Validate(s *schema.Schema, v any) error {
 	if err := value.CheckNumbers(v); err != nil {
 		return schema.ValidationErrors{{Message: err.Error()}}
 	}
+	if p, ok := value.InvalidUTF8(v); ok {
+		return schema.ValidationErrors{{Pointer: p, Message: "the string is not valid UTF-8"}}
+	}
 	return s.Validate(v)
 }
 

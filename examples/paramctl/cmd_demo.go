@@ -92,6 +92,11 @@ var demoSteps = []demoStep{
 		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "--api-version", "hardware.metal3.io/v1alpha2", "--allow-lossy", "bmh-hosts-v1alpha1.yaml"}, exitOK},
 	{"The new version is upgrade-only: going back is refused (exit 1)",
 		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha2", "--to", "v1alpha1", "bmh-hosts-v1alpha1.yaml"}, exitInvalid},
+	// Last: the webhooks. A conversion review round trip.
+	{"The conversion webhook reads a v1beta1 Instance as v1beta2: its strings unwrapped by the schema of its operator version (a v1beta1 OperatorVersion in --schemas, converted when loaded)",
+		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-up.json"}, exitOK},
+	{"An old client reads the v1beta2 Instance as v1beta1 and back: a lossless conversion review round trip",
+		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-down.json", "--round-trip"}, exitOK},
 }
 
 func init() {
@@ -155,6 +160,10 @@ func writeDemoFiles(dir string) error {
 		if err != nil {
 			return err
 		}
-		return os.WriteFile(filepath.Join(dir, strings.TrimPrefix(path, "demo/")), data, 0o644)
+		out := filepath.Join(dir, strings.TrimPrefix(path, "demo/"))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return err
+		}
+		return os.WriteFile(out, data, 0o644)
 	})
 }

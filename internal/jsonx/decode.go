@@ -15,8 +15,14 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// MaxDepth bounds the nesting of arrays and objects.
-const MaxDepth = 1000
+// Limits on JSON input.
+const (
+	// MaxDepth bounds the nesting of arrays and objects.
+	MaxDepth = 1000
+	// MaxDocumentBytes bounds the text of one document (the same limit as
+	// yamlx.MaxDocumentBytes): a 100 MB string is refused up front.
+	MaxDocumentBytes = 32 << 20
+)
 
 // SyntaxError means the text is not JSON at all.
 type SyntaxError struct {
@@ -44,6 +50,9 @@ type decoder struct {
 
 // Decode decodes exactly one JSON value (surrounding whitespace allowed).
 func Decode(data []byte) (any, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, &LimitError{Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", len(data), MaxDocumentBytes>>20)}
+	}
 	d := &decoder{data: data}
 	d.ws()
 	v, err := d.value(0)
@@ -60,7 +69,7 @@ func Decode(data []byte) (any, error) {
 func (d *decoder) syntax(msg string) error { return &SyntaxError{Offset: d.i, Msg: msg} }
 
 func (d *decoder) limit(msg string) error {
-	return &LimitError{Pointer: pointer.Join(d.stack...), Msg: msg}
+	return &LimitError{Pointer: pointer.Abbrev(pointer.Join(d.stack...)), Msg: msg}
 }
 
 func (d *decoder) ws() {

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Escape escapes one reference token.
@@ -128,4 +129,25 @@ func Get(v any, p string) (any, bool) {
 // HasPrefix reports whether p is prefix itself or lies below it.
 func HasPrefix(p, prefix string) bool {
 	return p == prefix || (strings.HasPrefix(p, prefix) && len(p) > len(prefix) && p[len(prefix)] == '/')
+}
+
+// MaxErrorPointer is the longest pointer an error message carries; a
+// deeper one (a document nested a thousand levels, or with huge keys) is
+// abbreviated by Abbrev so that errors stay short.
+const MaxErrorPointer = 512
+
+// Abbrev shortens p for an error message: at most MaxErrorPointer bytes,
+// cut at a token boundary, with "/…" marking the cut.
+func Abbrev(p string) string {
+	if len(p) <= MaxErrorPointer {
+		return p
+	}
+	cut := strings.LastIndexByte(p[:MaxErrorPointer], '/')
+	if cut <= 0 {
+		cut = MaxErrorPointer
+		for cut > 0 && !utf8.RuneStart(p[cut]) {
+			cut--
+		}
+	}
+	return p[:cut] + "/…"
 }

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -180,6 +181,38 @@ func checkNumbers(v any, ptr string) error {
 		}
 	}
 	return nil
+}
+
+// InvalidUTF8 returns the pointer of the first string (or object key)
+// that is not valid UTF-8, which JSON output would silently replace.
+func InvalidUTF8(v any) (string, bool) {
+	return invalidUTF8(v, "")
+}
+
+func invalidUTF8(v any, ptr string) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		if !utf8.ValidString(t) {
+			return ptr, true
+		}
+	case map[string]any:
+		for k, x := range t {
+			p := ptr + "/" + pointer.Escape(k)
+			if !utf8.ValidString(k) {
+				return p, true
+			}
+			if q, bad := invalidUTF8(x, p); bad {
+				return q, true
+			}
+		}
+	case []any:
+		for i, x := range t {
+			if q, bad := invalidUTF8(x, pointer.AppendIndex(ptr, i)); bad {
+				return q, true
+			}
+		}
+	}
+	return "", false
 }
 
 // TypeName names the JSON type of a plain value ("integer" for an

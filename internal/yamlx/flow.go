@@ -14,6 +14,9 @@ import (
 // Scalars come back as plain or quoted nodes so that a Typer decides the
 // type of plain ones.
 func ParseFlow(text string) (*yaml.Node, error) {
+	if len(text) > MaxDocumentBytes {
+		return nil, sizeError(len(text))
+	}
 	p := &flowParser{s: text}
 	p.ws()
 	n, err := p.value(0, "")
@@ -36,6 +39,10 @@ func (p *flowParser) err(msg string) error {
 	return &Error{Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
 }
 
+func (p *flowParser) limit(msg string) error {
+	return &Error{Limit: true, Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
+}
+
 func (p *flowParser) ws() {
 	for p.i < len(p.s) && strings.IndexByte(" \t\r\n", p.s[p.i]) >= 0 {
 		p.i++
@@ -45,7 +52,7 @@ func (p *flowParser) ws() {
 // value parses a value; stops are the bytes that end a plain scalar here.
 func (p *flowParser) value(depth int, stops string) (*yaml.Node, error) {
 	if depth > MaxDepth {
-		return nil, p.err(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+		return nil, p.limit(fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
 	}
 	p.ws()
 	if p.i >= len(p.s) {
@@ -177,7 +184,7 @@ func (p *flowParser) mapping(depth int) (*yaml.Node, error) {
 		}
 		k.Style = yaml.DoubleQuotedStyle // keys are always strings
 		if seen[k.Value] {
-			return nil, p.err(fmt.Sprintf("duplicate key %q", k.Value))
+			return nil, p.limit(fmt.Sprintf("duplicate key %q", k.Value))
 		}
 		seen[k.Value] = true
 		p.ws()

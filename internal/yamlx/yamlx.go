@@ -27,6 +27,10 @@ const (
 	// MaxNodes bounds the values produced from one document, counting each
 	// expansion of an alias again, so that alias bombs stop early.
 	MaxNodes = 1_000_000
+	// MaxDocumentBytes bounds one document's text (the same limit as
+	// jsonx.MaxDocumentBytes), so that a 100 MB string is refused before
+	// the parser spends seconds and memory on it.
+	MaxDocumentBytes = 32 << 20
 )
 
 // Typer types plain scalars by where they land. A nil Typer means the YAML
@@ -45,6 +49,21 @@ type Error struct {
 	Line, Column int
 	Pointer      string
 	Msg          string
+	// Limit is set when the document broke one of the limits (size,
+	// depth, alias expansion, number range) or holds a duplicate key:
+	// a refusal, as opposed to text that is simply not YAML.
+	Limit bool
+}
+
+// IsLimit reports whether err is a yamlx error that broke a limit.
+func IsLimit(err error) bool {
+	var e *Error
+	return errors.As(err, &e) && e.Limit
+}
+
+// sizeError refuses a document larger than MaxDocumentBytes.
+func sizeError(n int) *Error {
+	return &Error{Limit: true, Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", n, MaxDocumentBytes>>20)}
 }
 
 func (e *Error) Error() string {
@@ -57,13 +76,21 @@ func (e *Error) Error() string {
 // ParseNode parses one YAML document into a node. An empty document gives
 // a nil node.
 func ParseNode(data []byte) (*yaml.Node, error) {
+	if len(data) > MaxDocumentBytes {
+		return nil, sizeError(len(data))
+	}
 	var n yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&n); err != nil {
 		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
-		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		msg := strings.TrimPrefix(err.Error(), "yaml: ")
+		if strings.Contains(msg, "exceeded max depth") {
+			// The parser's own bound (10,000) is beyond ours.
+			return nil, &Error{Limit: true, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+		}
+		return nil, &Error{Msg: msg}
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
@@ -118,7 +145,14 @@ type converter struct {
 }
 
 func (c *converter) errAt(n *yaml.Node, msg string) error {
-	return &Error{Line: n.Line, Column: n.Column, Pointer: pointer.Join(c.path...), Msg: msg}
+	return &Error{Line: n.Line, Column: n.Column, Pointer: pointer.Abbrev(pointer.Join(c.path...)), Msg: msg}
+}
+
+// limitAt is errAt for a broken limit.
+func (c *converter) limitAt(n *yaml.Node, msg string) error {
+	e := c.errAt(n, msg).(*Error)
+	e.Limit = true
+	return e
 }
 
 func (c *converter) push(tok string) { c.path = append(c.path, tok) }
@@ -127,10 +161,10 @@ func (c *converter) pop()            { c.path = c.path[:len(c.path)-1] }
 func (c *converter) conv(n *yaml.Node, t Typer, depth int) (any, error) {
 	c.count++
 	if c.count > MaxNodes {
-		return nil, c.errAt(n, fmt.Sprintf("document expands to more than %d values (alias bomb?)", MaxNodes))
+		return nil, c.limitAt(n, fmt.Sprintf("document expands to more than %d values (alias bomb?)", MaxNodes))
 	}
 	if depth > MaxDepth {
-		return nil, c.errAt(n, fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
+		return nil, c.limitAt(n, fmt.Sprintf("nesting deeper than %d levels", MaxDepth))
 	}
 	switch n.Kind {
 	case yaml.DocumentNode:
@@ -191,7 +225,7 @@ func (c *converter) mapping(n *yaml.Node, t Typer, depth int, out map[string]any
 		k := kn.Value
 		c.push(k)
 		if _, dup := out[k]; dup && !merged[k] {
-			return c.errAt(kn, fmt.Sprintf("duplicate key %q", k))
+			return c.limitAt(kn, fmt.Sprintf("duplicate key %q", k))
 		}
 		delete(merged, k)
 		var kt Typer
@@ -250,6 +284,9 @@ func (c *converter) scalar(n *yaml.Node, t Typer) (any, error) {
 			return nil, c.errAt(n, fmt.Sprintf("%q is not a boolean", n.Value))
 		case "!!int", "!!float":
 			num, ok, err := number.ParseCore(n.Value)
+			if errors.Is(err, number.ErrTooLarge) {
+				return nil, c.limitAt(n, err.Error())
+			}
 			if err != nil {
 				return nil, c.errAt(n, err.Error())
 			}
@@ -267,13 +304,13 @@ func (c *converter) scalar(n *yaml.Node, t Typer) (any, error) {
 		v := t.Scalar(n.Value)
 		if num, ok := v.(json.Number); ok {
 			if err := number.Check(num); err != nil {
-				return nil, c.errAt(n, err.Error())
+				return nil, c.limitAt(n, err.Error())
 			}
 		}
 		return v, nil
 	}
 	if _, ok, err := number.ParseCore(n.Value); ok && errors.Is(err, number.ErrTooLarge) {
-		return nil, c.errAt(n, err.Error())
+		return nil, c.limitAt(n, err.Error())
 	}
 	return Core(n.Value), nil
 }

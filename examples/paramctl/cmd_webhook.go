@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"crypto/tls"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net"
+	"os"
+	"os/signal"
+	"strings"
+	"syscall"
+
+	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/value"
+)
+
+type webhookOptions struct {
+	cert, key, addr, schemas string
+	guess                    bool
+	maxReview, maxConversion int64
+	verbose                  bool
+	review, endpoint         string
+	roundTrip                bool
+}
+
+// webhookContext is canceled when the server should stop: on SIGINT or
+// SIGTERM (tests replace it).
+var webhookContext = func() (context.Context, context.CancelFunc) {
+	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+}
+
+// webhookListening, when set, is told the address the server listens on
+// (tests use it with --addr 127.0.0.1:0).
+var webhookListening func(net.Addr)
+
+func init() {
+	register(&command{
+		name: "webhook",
+		usage: "--cert C --key K [--addr A] --schemas DIR [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+			"       paramctl webhook --schemas DIR --review FILE [--endpoint validate|mutate] [--round-trip]",
+		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
+		setup: func(fs *flag.FlagSet) any {
+			o := &webhookOptions{}
+			fs.StringVar(&o.cert, "cert", "", "PEM certificate chain (reloaded when the file changes)")
+			fs.StringVar(&o.key, "key", "", "PEM private key (reloaded when the file changes)")
+			fs.StringVar(&o.addr, "addr", ":8443", "address to listen on")
+			fs.StringVar(&o.schemas, "schemas", "", "directory with one schema per operator version, NAME.yaml or NAME.json")
+			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
+			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body")
+			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body")
+			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
+			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in FILE (- for standard input) and print the response, without serving")
+			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission endpoint, validate or mutate")
+			fs.BoolVar(&o.roundTrip, "round-trip", false, "with --review of a ConversionReview: convert there and back, and check that the v1beta2 form came back unchanged")
+			return o
+		},
+		run: runWebhook,
+	})
+}
+
+func runWebhook(e *env, opts any, args []string) int {
+	o := opts.(*webhookOptions)
+	if len(args) > 0 {
+		return e.fail(exitUsage, "webhook takes no arguments, got %q", strings.Join(args, " "))
+	}
+	if o.review != "" {
+		return runReview(e, o)
+	}
+	var missing []string
+	for _, f := range []struct{ name, val string }{{"--cert", o.cert}, {"--key", o.key}, {"--schemas", o.schemas}} {
+		if f.val == "" {
+			missing = append(missing, f.name)
+		}
+	}
+	if len(missing) > 0 {
+		return e.fail(exitUsage, "webhook needs %s (HTTPS only)", strings.Join(missing, " and "))
+	}
+	if o.maxReview <= 0 || o.maxConversion <= 0 {
+		return e.fail(exitUsage, "--max-review-bytes and --max-conversion-bytes must be positive")
+	}
+	if fi, err := os.Stat(o.schemas); err != nil || !fi.IsDir() {
+		return e.fail(exitUsage, "--schemas %s: not a directory", o.schemas)
+	}
+	if _, err := tls.LoadX509KeyPair(o.cert, o.key); err != nil {
+		return e.fail(exitUsage, "--cert %s --key %s: %v", o.cert, o.key, err)
+	}
+	level := slog.LevelWarn
+	if o.verbose {
+		level = slog.LevelInfo
+	}
+	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
+
+	resolver := webhook.NewDirResolver(o.schemas)
+	ctx, stop := webhookContext()
+	defer stop()
+	versions, err := resolver.LoadAll(ctx)
+	if err != nil {
+		// A schema the webhook cannot use is refused up front rather than
+		// on the first review that needs it.
+		for _, line := range strings.Split(err.Error(), "\n") {
+			fmt.Fprintln(e.stderr, line)
+		}
+		return exitUsage
+	}
+	h, err := webhook.NewHandler(webhook.Options{
+		Resolver:           resolver,
+		GuessWithoutSchema: o.guess,
+		MaxReviewBytes:     o.maxReview,
+		MaxConversionBytes: o.maxConversion,
+		Logger:             log,
+	})
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log}
+	l, err := net.Listen("tcp", o.addr)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	fmt.Fprintf(e.stderr, "serving /validate, /mutate, /convert and /healthz on https://%s with %d operator version schemas from %s\n", l.Addr(), len(versions), o.schemas)
+	if webhookListening != nil {
+		webhookListening(l.Addr())
+	}
+	if err := srv.Serve(ctx, l); err != nil && !errors.Is(err, context.Canceled) {
+		return e.fail(exitUsage, "%v", err)
+	}
+	return exitOK
+}
+
+// runReview answers one review file offline: the handler the server
+// would use, without TLS or HTTP.
+func runReview(e *env, o *webhookOptions) int {
+	if o.schemas == "" {
+		return e.fail(exitUsage, "webhook --review needs --schemas")
+	}
+	if o.endpoint != "validate" && o.endpoint != "mutate" {
+		return e.fail(exitUsage, "--endpoint must be validate or mutate, not %q", o.endpoint)
+	}
+	if fi, err := os.Stat(o.schemas); err != nil || !fi.IsDir() {
+		return e.fail(exitUsage, "--schemas %s: not a directory", o.schemas)
+	}
+	body, err := e.readInput(o.review)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess})
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	var head struct {
+		Kind string `json:"kind"`
+	}
+	_ = json.Unmarshal(body, &head)
+	path := "/" + o.endpoint
+	if head.Kind == "ConversionReview" {
+		path = "/convert"
+	} else if o.roundTrip {
+		return e.fail(exitUsage, "--round-trip needs a ConversionReview")
+	}
+	ctx := context.Background()
+	out, err := h.ServeReview(ctx, path, body)
+	if err != nil {
+		return e.fail(exitUsage, "%s: %v", o.review, err)
+	}
+	if code := e.printReview(out); code != exitOK || !o.roundTrip {
+		return code
+	}
+	return roundTrip(e, h, body, out)
+}
+
+// printReview prints a response review indented; exit 1 for a denial or
+// a failed conversion.
+func (e *env) printReview(out []byte) int {
+	var v struct {
+		Response struct {
+			Allowed *bool `json:"allowed"`
+			Result  *struct {
+				Status string `json:"status"`
+			} `json:"result"`
+		} `json:"response"`
+	}
+	if err := json.Unmarshal(out, &v); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	var buf bytes.Buffer
+	if err := json.Indent(&buf, bytes.TrimSpace(out), "", "  "); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	buf.WriteByte('\n')
+	_, _ = e.stdout.Write(buf.Bytes())
+	if (v.Response.Allowed != nil && !*v.Response.Allowed) || (v.Response.Result != nil && v.Response.Result.Status != "Success") {
+		return exitInvalid
+	}
+	return exitOK
+}
+
+// roundTrip converts the converted objects back to the version they came
+// in and checks that their v1beta2 form is what it was: v1beta2 is the
+// version stored, so that is what must survive an old client's read.
+func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
+	var req webhook.ConversionReview
+	var resp webhook.ConversionReview
+	if json.Unmarshal(in, &req) != nil || json.Unmarshal(out, &resp) != nil || req.Request == nil || resp.Response == nil {
+		return e.fail(exitUsage, "--round-trip: cannot read the reviews")
+	}
+	from := ""
+	for _, o := range req.Request.Objects {
+		var m struct {
+			APIVersion string `json:"apiVersion"`
+		}
+		_ = json.Unmarshal(o, &m)
+		if from != "" && m.APIVersion != from {
+			return e.fail(exitUsage, "--round-trip needs the objects in one apiVersion, found %s and %s", from, m.APIVersion)
+		}
+		from = m.APIVersion
+	}
+	ctx := context.Background()
+	convert := func(objs []json.RawMessage, to string) ([]json.RawMessage, error) {
+		r := h.Convert(ctx, &webhook.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: to, Objects: objs})
+		if r.Result.Status != webhook.StatusSuccess {
+			return nil, fmt.Errorf("%s", r.Result.Message)
+		}
+		return r.ConvertedObjects, nil
+	}
+	fmt.Fprintf(e.stdout, "\nand back to %s:\n", from)
+	back := &webhook.ConversionReview{APIVersion: req.APIVersion, Kind: "ConversionReview",
+		Request: &webhook.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: from, Objects: resp.Response.ConvertedObjects}}
+	backBody, _ := json.Marshal(back)
+	backOut, err := h.ServeReview(ctx, "/convert", backBody)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if code := e.printReview(backOut); code != exitOK {
+		return code
+	}
+	var backResp webhook.ConversionReview
+	_ = json.Unmarshal(backOut, &backResp)
+	// Compare the v1beta2 forms.
+	before, after := req.Request.Objects, backResp.Response.ConvertedObjects
+	if from != webhook.V1beta2 {
+		if before, err = convert(before, webhook.V1beta2); err == nil {
+			after, err = convert(after, webhook.V1beta2)
+		}
+		if err != nil {
+			return e.fail(exitInvalid, "round trip: %v", err)
+		}
+	}
+	changed := 0
+	for i := range before {
+		a, err1 := jsonx.Decode(before[i])
+		b, err2 := jsonx.Decode(after[i])
+		if err1 != nil || err2 != nil {
+			return e.fail(exitUsage, "round trip: cannot read object %d", i)
+		}
+		if d := value.Diff(a, b); len(d) > 0 {
+			changed++
+			fmt.Fprintf(e.stderr, "object %d: changed by the round trip at %s\n", i, strings.Join(d, ", "))
+		}
+	}
+	if changed > 0 {
+		return exitInvalid
+	}
+	objects := "objects"
+	if len(before) == 1 {
+		objects = "object"
+	}
+	fmt.Fprintf(e.stdout, "\nround trip: the %s form of %d %s came back unchanged\n", webhook.V1beta2, len(before), objects)
+	return exitOK
+}

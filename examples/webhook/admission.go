@@ -1,0 +1,351 @@
+package webhook
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"runtime/debug"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
+)
+
+// maxCauses bounds the errors listed in one denial; the rest are counted.
+const maxCauses = 50
+
+// PlanAnnotation is the audit annotation (and the warning prefix) under
+// which /validate returns the plan a change runs.
+const PlanAnnotation = "plan"
+
+// Validate answers an admission request for /validate: it denies
+// Instances whose parameters are invalid (every error with its pointer),
+// that change an immutable parameter, or whose update triggers more than
+// one plan, and returns the plan the change runs as the warning
+// "plan: NAME" and the audit annotation "plan". Requests for other kinds
+// are allowed unchanged. A panic becomes a denial.
+func (h *Handler) Validate(ctx context.Context, req *AdmissionRequest) *AdmissionResponse {
+	return h.admit(ctx, req, false)
+}
+
+// Mutate answers an admission request for /mutate: it applies the
+// schema's defaults to an Instance's parameters and returns them as a
+// JSONPatch. On an UPDATE that changes spec.operatorVersion.name it first
+// moves the parameters to their new places by oldName (values that map
+// nowhere are dropped and named in warnings). A panic becomes a denial.
+func (h *Handler) Mutate(ctx context.Context, req *AdmissionRequest) *AdmissionResponse {
+	return h.admit(ctx, req, true)
+}
+
+// admission is the work of one admission request.
+type admission struct {
+	h      *Handler
+	ctx    context.Context
+	req    *AdmissionRequest
+	mutate bool
+	resp   *AdmissionResponse
+	plan   string
+}
+
+func (h *Handler) admit(ctx context.Context, req *AdmissionRequest, mutate bool) (resp *AdmissionResponse) {
+	if req == nil {
+		return &AdmissionResponse{Allowed: false, Result: failure(400, "BadRequest", "the review has no request", nil)}
+	}
+	a := &admission{h: h, ctx: ctx, req: req, mutate: mutate, resp: &AdmissionResponse{UID: req.UID, Allowed: true}}
+	defer func() {
+		if p := recover(); p != nil {
+			h.log.Error("internal error", "uid", req.UID, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
+			resp = &AdmissionResponse{UID: req.UID, Result: failure(500, "InternalError",
+				fmt.Sprintf("internal error while checking %s: %v (the request is denied; please report this)", a.what(), p), nil)}
+		}
+	}()
+	a.run()
+	resp = a.resp
+	if !resp.Allowed {
+		h.log.Info("denied", "uid", req.UID, "endpoint", a.endpoint(), "object", a.what(), "reason", resp.Result.Message)
+	}
+	if h.opts.OnAdmission != nil && !isDryRun(req) {
+		h.opts.OnAdmission(ctx, Decision{Mutating: mutate, Request: req, Response: resp, Plan: a.plan})
+	}
+	return resp
+}
+
+func isDryRun(req *AdmissionRequest) bool { return req.DryRun != nil && *req.DryRun }
+
+func (a *admission) endpoint() string {
+	if a.mutate {
+		return "/mutate"
+	}
+	return "/validate"
+}
+
+func (a *admission) what() string {
+	name := a.req.Name
+	if a.req.Namespace != "" {
+		name = a.req.Namespace + "/" + name
+	}
+	kind := a.req.Kind.Kind
+	if kind == "" {
+		kind = "object"
+	}
+	if name == "" || name == "/" {
+		return kind
+	}
+	return kind + " " + name
+}
+
+func failure(code int32, reason, msg string, causes []StatusCause) *Status {
+	st := &Status{Status: StatusFailure, Code: code, Reason: reason, Message: msg}
+	if len(causes) > 0 {
+		st.Details = &StatusDetails{Causes: causes}
+	}
+	return st
+}
+
+func (a *admission) deny(code int32, reason, msg string, causes []StatusCause) {
+	a.resp = &AdmissionResponse{UID: a.req.UID, Allowed: false, Result: failure(code, reason, msg, causes)}
+	a.plan = ""
+}
+
+// denyResolve refuses because an operator version's schema is missing or
+// unusable, naming which and why.
+func (a *admission) denyResolve(err error) {
+	if errors.Is(err, ErrSchemaNotFound) {
+		a.deny(404, "NotFound", fmt.Sprintf("%s: %v", a.what(), err), nil)
+		return
+	}
+	a.deny(500, "InternalError", fmt.Sprintf("%s: %v", a.what(), err), nil)
+}
+
+func (a *admission) warn(w string) { a.resp.Warnings = append(a.resp.Warnings, w) }
+
+func (a *admission) run() {
+	req := a.req
+	if req.Kind.Group != Group || req.Kind.Kind != "Instance" || req.SubResource != "" {
+		return // not ours: allowed unchanged
+	}
+	if req.Operation != Create && req.Operation != Update {
+		return
+	}
+	obj, err := decodeObject(req.Object)
+	if err != nil {
+		a.deny(400, "BadRequest", fmt.Sprintf("%s: %v", a.what(), err), nil)
+		return
+	}
+	var old object
+	if req.Operation == Update {
+		if old, err = decodeObject(req.OldObject); err != nil {
+			a.deny(400, "BadRequest", fmt.Sprintf("%s: oldObject: %v", a.what(), err), nil)
+			return
+		}
+	}
+	v1beta1 := obj.apiVersion() == V1beta1
+	if v1beta1 && a.mutate {
+		a.warn("paramkit: v1beta1 Instance: defaults are not applied here; register /mutate for kudo.dev/v1beta2 (matchPolicy: Equivalent)")
+		return
+	}
+	name, err := obj.operatorVersionName()
+	if err != nil {
+		a.deny(422, "Invalid", err.Error(), nil)
+		return
+	}
+	var oldName string
+	if old != nil {
+		oldName, _ = old.operatorVersionName()
+	}
+	upgrade := old != nil && oldName != "" && oldName != name
+	if old != nil && !upgrade && sameValue(old.spec()["parameters"], obj.spec()["parameters"]) && !a.mutate {
+		// Nothing of the parameters changed (a status, label or
+		// finalizer update): no schema is needed and no plan runs, so a
+		// missing schema never blocks deleting an Instance.
+		return
+	}
+	ver, err := a.h.opts.Resolver.Resolve(a.ctx, obj.namespace(), name)
+	if err != nil {
+		if old != nil && !upgrade && sameValue(old.spec()["parameters"], obj.spec()["parameters"]) {
+			a.warn("paramkit: defaults not applied: " + err.Error())
+			return
+		}
+		a.denyResolve(err)
+		return
+	}
+	var oldVer *OperatorVersion
+	if upgrade {
+		if oldVer, err = a.h.opts.Resolver.Resolve(a.ctx, old.namespace(), oldName); err != nil {
+			a.denyResolve(fmt.Errorf("upgrade from %q: %w", oldName, err))
+			return
+		}
+	}
+	if a.mutate {
+		a.mutateInstance(obj, ver, oldVer)
+	} else {
+		a.validateInstance(obj, old, ver, oldVer)
+	}
+}
+
+// instanceParams returns a copy of an Instance's parameters ({} when it
+// has none), a v1beta1 Instance's text unwrapped by s.
+func instanceParams(o object, s *schema.Schema) any {
+	p, present := o.parameters()
+	if !present {
+		return map[string]any{}
+	}
+	v := value.DeepCopy(p)
+	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
+		bag, _ := decodeBag(o)
+		v = unwrapParameters(m, bag, schemaCodec(s))
+	}
+	return v
+}
+
+func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
+	p, present := obj.parameters()
+	var work any = map[string]any{}
+	if present {
+		work = value.DeepCopy(p)
+	}
+	if oldVer != nil {
+		mig, err := migrate(oldVer.Schema, ver.Schema, work)
+		if err != nil {
+			a.deny(422, "Invalid", fmt.Sprintf("%s: upgrade from %s to %s: %v", a.what(), oldVer.Name, ver.Name, err), nil)
+			return
+		}
+		work = mig.values
+		for _, d := range mig.dropped {
+			a.warn(fmt.Sprintf("paramkit: upgrade to %s: parameter %s has no place in the new schema and was dropped", ver.Name, d))
+		}
+		if len(mig.dropped) > 0 {
+			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(mig.dropped, ",")}
+		}
+	}
+	work = params.Default(ver.Schema, work)
+	var ops []any
+	switch {
+	case !present:
+		if m, ok := work.(map[string]any); work != nil && !(ok && len(m) == 0) {
+			ops = append(ops, map[string]any{"op": "add", "path": "/spec/parameters", "value": work})
+		}
+	default:
+		ops = jsonPatch("/spec/parameters", p, work)
+	}
+	if patch := encodePatch(ops); patch != nil {
+		t := JSONPatchType
+		a.resp.Patch, a.resp.PatchType = patch, &t
+	}
+}
+
+func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersion) {
+	newV := params.Default(ver.Schema, instanceParams(obj, ver.Schema))
+	if err := params.Validate(ver.Schema, newV); err != nil {
+		a.denyInvalid(err)
+		return
+	}
+	var plan string
+	switch {
+	case old == nil:
+		plan = trigger.Deploy // an install
+	case oldVer != nil:
+		// An upgrade runs one plan whatever changed; immutable values are
+		// compared after moving the old ones to their new places.
+		mig, err := migrate(oldVer.Schema, ver.Schema, instanceParams(old, oldVer.Schema))
+		if err != nil {
+			a.deny(422, "Invalid", fmt.Sprintf("%s: upgrade from %s to %s: %v", a.what(), oldVer.Name, ver.Name, err), nil)
+			return
+		}
+		oldV := mig.values
+		if oldV == nil {
+			oldV = map[string]any{}
+		}
+		oldV = params.Default(ver.Schema, oldV)
+		if a.denyImmutable(ver.Schema, oldV, newV) {
+			return
+		}
+		plan = trigger.Deploy
+		if ver.HasPlan(upgradePlan) {
+			plan = upgradePlan
+		}
+	default:
+		oldV := params.Default(ver.Schema, instanceParams(old, ver.Schema))
+		if a.denyImmutable(ver.Schema, oldV, newV) {
+			return
+		}
+		changed := value.Diff(oldV, newV)
+		if len(changed) == 0 {
+			return // nothing changed: no plan
+		}
+		r, err := ver.planResolver()
+		if err != nil {
+			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
+			return
+		}
+		if plan, err = r.Resolve(changed); err != nil {
+			var mp *trigger.MultiplePlansError
+			if !errors.As(err, &mp) {
+				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
+				return
+			}
+			a.denyPlans(mp)
+			return
+		}
+	}
+	a.plan = plan
+	a.warn("plan: " + plan)
+	a.resp.AuditAnnotations = map[string]string{PlanAnnotation: plan}
+}
+
+func (a *admission) denyInvalid(err error) {
+	var ves schema.ValidationErrors
+	if !errors.As(err, &ves) {
+		a.deny(422, "Invalid", fmt.Sprintf("%s: invalid parameters: %v", a.what(), err), nil)
+		return
+	}
+	var msgs []string
+	var causes []StatusCause
+	for i, e := range ves {
+		if i == maxCauses {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(ves)-maxCauses))
+			break
+		}
+		p := paramPointer(e.Pointer)
+		msgs = append(msgs, p+": "+e.Message)
+		causes = append(causes, StatusCause{Reason: "FieldValueInvalid", Field: p, Message: e.Message})
+	}
+	a.deny(422, "Invalid", fmt.Sprintf("%s: invalid parameters: %s", a.what(), strings.Join(msgs, "; ")), causes)
+}
+
+func (a *admission) denyImmutable(s *schema.Schema, oldV, newV any) bool {
+	causes := immutableErrors(s, oldV, newV)
+	if len(causes) == 0 {
+		return false
+	}
+	var msgs []string
+	for i, c := range causes {
+		if i == maxCauses {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(causes)-maxCauses))
+			causes = causes[:maxCauses]
+			break
+		}
+		msgs = append(msgs, c.Field+": "+c.Message)
+	}
+	a.deny(422, "Invalid", fmt.Sprintf("%s: %s", a.what(), strings.Join(msgs, "; ")), causes)
+	return true
+}
+
+func (a *admission) denyPlans(mp *trigger.MultiplePlansError) {
+	byPlan := map[string][]string{}
+	var causes []StatusCause
+	for _, c := range mp.Changes {
+		byPlan[c.Plan] = append(byPlan[c.Plan], paramPointer(c.Pointer))
+		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(c.Pointer), Message: "triggers plan " + c.Plan})
+	}
+	var parts []string
+	for _, plan := range mp.Plans() {
+		parts = append(parts, fmt.Sprintf("plan %q by %s", plan, strings.Join(byPlan[plan], ", ")))
+	}
+	if len(causes) > maxCauses {
+		causes = causes[:maxCauses]
+	}
+	a.deny(422, "Invalid", fmt.Sprintf("%s: the update triggers more than one plan (%s); change these parameters in separate updates", a.what(), strings.Join(parts, "; ")), causes)
+}

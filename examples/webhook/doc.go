@@ -1,0 +1,25 @@
+// Package webhook serves paramkit's admission and conversion webhooks for
+// KUDO-style structured parameters over HTTPS:
+//
+//   - /mutate applies the schema's defaults to an Instance's
+//     spec.parameters and returns them as a JSONPatch; on an upgrade
+//     (spec.operatorVersion.name changes) it first moves the parameters to
+//     their new places by oldName.
+//   - /validate denies invalid parameters (every error with its pointer),
+//     changes to immutable parameters and updates that trigger more than
+//     one plan, and returns the plan the change runs as the warning
+//     "plan: NAME".
+//   - /convert converts Instances and OperatorVersions between
+//     kudo.dev/v1beta1 and kudo.dev/v1beta2, both ways and losslessly.
+//   - /healthz answers "ok".
+//
+// The Kubernetes wire formats are the package's own small structs
+// (AdmissionReview, ConversionReview); nothing here imports k8s.io. The
+// schema of an operator version comes from a SchemaResolver: DirResolver
+// reads one file per operator version from a directory and recompiles a
+// schema only when its file changes.
+//
+// A Server serves a Handler with TLS 1.2 or later, reloading its
+// certificate when the files change; Handler.Validate, Mutate and Convert
+// can also be called directly from another server.
+package webhook

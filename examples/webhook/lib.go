@@ -1,0 +1,345 @@
+package webhook
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
+)
+
+// This file is where the webhook meets the paramkit packages: the schema
+// loader, plan resolution, immutability, unwrapping and wrapping values,
+// OperatorVersion conversion, and oldName migration.
+
+// upgradePlan is the plan an operator-version upgrade runs when the
+// operator version declares it; otherwise an upgrade runs trigger.Deploy.
+const upgradePlan = "upgrade"
+
+// NewOperatorVersion prepares a compiled schema for the webhook: it
+// refuses a schema with trigger conflicts (a trigger under a different
+// trigger) and builds plan resolution once, so that no review pays for
+// it. plans are the plan names the operator version declares, or nil when
+// unknown; when known, a change no trigger covers runs KUDO's default
+// ("update" where the operator has it, else "deploy"). A SchemaResolver
+// should build each OperatorVersion with it once per schema.
+func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*OperatorVersion, error) {
+	if s == nil {
+		return nil, errors.New("webhook: NewOperatorVersion needs a schema")
+	}
+	ov := &OperatorVersion{Name: name, Schema: s, Plans: plans}
+	r, err := trigger.New(s, ov.triggerOptions()...)
+	if err != nil {
+		return nil, err
+	}
+	ov.triggers = r
+	return ov, nil
+}
+
+func (v *OperatorVersion) triggerOptions() []trigger.Option {
+	if v.Plans == nil {
+		return nil
+	}
+	return []trigger.Option{trigger.KudoPlans(v.Plans)}
+}
+
+// planResolver returns the operator version's plan resolution, building
+// it now for an OperatorVersion made without NewOperatorVersion.
+func (v *OperatorVersion) planResolver() (*trigger.Resolver, error) {
+	if v.triggers != nil {
+		return v.triggers, nil
+	}
+	return trigger.New(v.Schema, v.triggerOptions()...)
+}
+
+// LoadOperatorVersion compiles the schema of an operator version from a
+// file's bytes: a v1beta2 schema, a v1beta1 params.yaml, or an
+// OperatorVersion manifest of either version, whose spec.plans are read
+// too. It refuses a schema the webhook cannot work with (trigger
+// conflicts).
+func LoadOperatorVersion(name string, data []byte) (*OperatorVersion, error) {
+	s, err := convert.LoadSchema(data)
+	if err != nil {
+		return nil, err
+	}
+	var plans []string
+	if doc, err := params.Decode(nil, data); err == nil {
+		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+			spec, _ := m["spec"].(map[string]any)
+			if ps, ok := spec["plans"].(map[string]any); ok {
+				plans = make([]string, 0, len(ps))
+				for p := range ps {
+					plans = append(plans, p)
+				}
+				sort.Strings(plans)
+			}
+		}
+	}
+	return NewOperatorVersion(name, s, plans)
+}
+
+// schemaUnwrapper types v1beta1 text by the schema as convert.UnwrapValues
+// does. Text that cannot take its node's type stays the string it was, so
+// that a stored object with a bad value still converts (and converts back
+// to the same text); validation reports it where it matters.
+func schemaUnwrapper(s *schema.Schema) unwrapper {
+	return func(texts map[string]string) map[string]any {
+		out, err := convert.UnwrapValues(s, texts)
+		if err == nil {
+			return out
+		}
+		bad := badKeys(err)
+		rest := make(map[string]string, len(texts))
+		for k, t := range texts {
+			// An error without pointers keeps every text.
+			if len(bad) > 0 && !bad[k] {
+				rest[k] = t
+			}
+		}
+		if out, err = convert.UnwrapValues(s, rest); err != nil {
+			out, rest = map[string]any{}, nil
+		}
+		for k, t := range texts {
+			if _, done := rest[k]; !done {
+				out[k] = t
+			}
+		}
+		return out
+	}
+}
+
+// schemaWrapper writes values as v1beta1 text by the schema as
+// convert.WrapValues does, returning the values no text carries.
+func schemaWrapper(s *schema.Schema) wrapper {
+	return func(values map[string]any) (map[string]string, map[string]any) {
+		return wrapWith(s, values)
+	}
+}
+
+// guessWrapper writes values as text that guessUnwrapper reads back: a
+// string verbatim where it reads back as itself, else as a JSON string
+// literal; anything else as compact JSON. What reads back otherwise (a
+// number the apiserver would not keep exactly) goes into the bag.
+func guessWrapper(values map[string]any) (map[string]string, map[string]any) {
+	texts := make(map[string]string, len(values))
+	var bag map[string]any
+	for k, v := range values {
+		var candidates []string
+		if s, ok := v.(string); ok {
+			candidates = []string{s, string(encode.JSON(s, nil, ""))}
+		} else {
+			candidates = []string{string(encode.JSON(v, nil, ""))}
+		}
+		done := false
+		for _, c := range candidates {
+			if back := guessOne(c); sameType(back, v) && value.Equal(back, v) {
+				texts[k], done = c, true
+				break
+			}
+		}
+		if !done {
+			if bag == nil {
+				bag = map[string]any{}
+			}
+			bag[k] = v
+			texts[k] = canonicalText(v)
+		}
+	}
+	return texts, bag
+}
+
+// sameType is true when a and b are both strings or both not strings
+// (value.Equal already tells the other types apart).
+func sameType(a, b any) bool {
+	_, as := a.(string)
+	_, bs := b.(string)
+	return as == bs
+}
+
+func wrapWith(s *schema.Schema, values map[string]any) (map[string]string, map[string]any) {
+	texts, err := convert.WrapValues(s, values)
+	if err == nil {
+		return texts, nil
+	}
+	bad := badKeys(err)
+	bag := make(map[string]any, len(bad))
+	rest := make(map[string]any, len(values))
+	for k, v := range values {
+		if _, isBad := bad[k]; isBad || len(bad) == 0 {
+			bag[k] = v
+		} else {
+			rest[k] = v
+		}
+	}
+	if texts, err = convert.WrapValues(s, rest); err != nil {
+		texts, bag = map[string]string{}, values
+	}
+	for k, v := range bag {
+		texts[k] = canonicalText(v)
+	}
+	return texts, bag
+}
+
+// badKeys names the top-level keys a convert error points at.
+func badKeys(err error) map[string]bool {
+	var ves schema.ValidationErrors
+	if !errors.As(err, &ves) {
+		return nil
+	}
+	out := map[string]bool{}
+	for _, e := range ves {
+		if toks, err := pointer.Split(e.Pointer); err == nil && len(toks) > 0 {
+			out[toks[0]] = true
+		}
+	}
+	return out
+}
+
+// guessOne types one text by convert.GuessValues' rules, keeping only
+// what an apiserver stores exactly (see guessUnwrapper).
+func guessOne(text string) any {
+	v, _ := convert.GuessValues(map[string]string{"v": text})
+	if storable(v["v"]) {
+		return v["v"]
+	}
+	return text
+}
+
+// storable reports whether every number in v survives a kube-apiserver,
+// which reads numbers as int64 or float64 and writes them back.
+func storable(v any) bool {
+	switch t := v.(type) {
+	case map[string]any:
+		for _, x := range t {
+			if !storable(x) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if !storable(x) {
+				return false
+			}
+		}
+	case string, bool, nil:
+	default:
+		return storedExactly(v, canonicalText(v))
+	}
+	return true
+}
+
+// immutableErrors checks immutability between the old and the new values
+// (defaulted inside) and returns one cause per violation.
+func immutableErrors(s *schema.Schema, old, new any) []StatusCause {
+	err := params.CheckImmutable(s, old, new)
+	if err == nil {
+		return nil
+	}
+	var errs params.Errors
+	if !errors.As(err, &errs) {
+		return []StatusCause{{Reason: "FieldValueForbidden", Field: paramPointer(""), Message: err.Error()}}
+	}
+	out := make([]StatusCause, len(errs))
+	for i, e := range errs {
+		out[i] = StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(e.Pointer), Message: e.Message}
+	}
+	return out
+}
+
+// convertOperatorVersion converts an OperatorVersion between the v1beta1
+// parameter list and the v1beta2 schema (the whole schema rides in
+// convert.ParametersAnnotation on the way down, so the way up restores
+// it exactly).
+func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
+	var c *convert.Converted
+	var err error
+	if to == V1beta2 {
+		c, err = convert.FromV1beta1(raw)
+	} else {
+		c, err = convert.ToV1beta1(raw)
+	}
+	if err != nil {
+		return nil, err
+	}
+	doc, ok := c.Document.(map[string]any)
+	if !ok {
+		return nil, fmt.Errorf("the OperatorVersion converted to %s, not an object", aType(c.Document))
+	}
+	doc["apiVersion"] = to
+	return c.JSON(""), nil
+}
+
+// migration is the outcome of moving values from one operator version's
+// schema to the next by oldName.
+type migration struct {
+	values  any
+	dropped []string // the old pointer of each value that maps nowhere
+}
+
+// migrate moves values of the old operator version into the places the
+// new schema gives them by oldName. Values whose path the new schema
+// declares unchanged are carried over; the rest are reported as dropped.
+func migrate(oldS, newS *schema.Schema, v any) (migration, error) {
+	m, ok := v.(map[string]any)
+	if !ok {
+		if v == nil {
+			return migration{values: nil}, nil
+		}
+		return migration{}, fmt.Errorf("the parameters are %s, not an object", aType(v))
+	}
+	out := map[string]any{}
+	used := map[string]bool{}
+	var place func(n *schema.Node, ptr string, into map[string]any)
+	place = func(n *schema.Node, ptr string, into map[string]any) {
+		for _, sc := range n.Scope() {
+			for _, p := range sc.Properties {
+				if _, done := into[p.Name]; done {
+					continue
+				}
+				for _, old := range p.OldNames {
+					if x, ok := m[old]; ok && !used[old] {
+						into[p.Name] = value.DeepCopy(x)
+						used[old] = true
+						break
+					}
+				}
+				if _, done := into[p.Name]; done {
+					continue
+				}
+				if len(p.Properties) > 0 {
+					sub := map[string]any{}
+					place(p, pointer.Append(ptr, p.Name), sub)
+					if len(sub) > 0 {
+						into[p.Name] = sub
+					}
+				}
+			}
+		}
+	}
+	place(newS.Root(), "", out)
+	var dropped []string
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		if used[k] {
+			continue
+		}
+		if newS.Root().Child(k) != nil {
+			if _, taken := out[k]; !taken {
+				out[k] = value.DeepCopy(m[k])
+				continue
+			}
+		}
+		dropped = append(dropped, pointer.Append("", k))
+	}
+	return migration{values: out, dropped: dropped}, nil
+}

@@ -1,0 +1,68 @@
+package webhook
+
+import (
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/pointer"
+)
+
+// jsonPatch returns the RFC 6902 operations that turn from into to below
+// base (an object pointer), in a stable order: for objects, removals, then
+// changes, then additions, each by key; arrays of equal length element by
+// element, other arrays replaced whole. Numbers are compared by their text.
+// The value under an empty key is replaced whole rather than walked into:
+// json-patch libraries (the apiserver's among them) cannot follow a path
+// through an empty token such as /a//b.
+func jsonPatch(base string, from, to any) []any {
+	var ops []any
+	diffPatch(base, from, to, &ops)
+	return ops
+}
+
+func diffPatch(path string, from, to any, ops *[]any) {
+	fm, fok := from.(map[string]any)
+	tm, tok := to.(map[string]any)
+	if fok && tok {
+		for _, k := range sortedKeys(fm) {
+			if _, ok := tm[k]; !ok {
+				*ops = append(*ops, map[string]any{"op": "remove", "path": pointer.Append(path, k)})
+			}
+		}
+		for _, k := range sortedKeys(fm) {
+			tv, ok := tm[k]
+			switch {
+			case !ok:
+			case k == "":
+				if !sameValue(fm[k], tv) {
+					*ops = append(*ops, map[string]any{"op": "replace", "path": pointer.Append(path, k), "value": tv})
+				}
+			default:
+				diffPatch(pointer.Append(path, k), fm[k], tv, ops)
+			}
+		}
+		for _, k := range sortedKeys(tm) {
+			if _, ok := fm[k]; !ok {
+				*ops = append(*ops, map[string]any{"op": "add", "path": pointer.Append(path, k), "value": tm[k]})
+			}
+		}
+		return
+	}
+	fa, fok := from.([]any)
+	ta, tok := to.([]any)
+	if fok && tok && len(fa) == len(ta) {
+		for i := range fa {
+			diffPatch(pointer.AppendIndex(path, i), fa[i], ta[i], ops)
+		}
+		return
+	}
+	if !sameValue(from, to) {
+		*ops = append(*ops, map[string]any{"op": "replace", "path": path, "value": to})
+	}
+}
+
+// encodePatch writes operations as JSON, or nil when there are none.
+func encodePatch(ops []any) []byte {
+	if len(ops) == 0 {
+		return nil
+	}
+	return encode.JSON(ops, nil, "")
+}

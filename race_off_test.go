@@ -1,0 +1,6 @@
+//go:build !race
+
+package paramkit_test
+
+// raceEnabled is true under -race, where touching 100 MB costs minutes.
+const raceEnabled = false

@@ -67,6 +67,7 @@ func run(m *testing.M) int {
 	}
 	fmt.Fprintf(os.Stderr, "e2e: etcd, kube-apiserver and paramctl webhook ready on loopback in %v (run directory %s)\n",
 		time.Since(start).Round(100*time.Millisecond), c.dir)
+	cl = c
 	code := m.Run()
 	if code != 0 {
 		fmt.Fprintf(os.Stderr, "e2e: servers' logs are in %s (kept)\n", c.dir)
@@ -113,7 +114,8 @@ type cluster struct {
 	keep   bool
 	procs  []*process
 	api    *client
-	rec    *recorder // nil when the apiserver calls paramctl directly
+	rec    *recorder    // nil when the apiserver calls paramctl directly
+	hook   *http.Client // trusts the webhook's certificate
 	proxy  *http.Server
 	caPEM  []byte
 	hookTo string // paramctl's base URL
@@ -242,6 +244,7 @@ func (c *cluster) start(bins binaries) error {
 		return fmt.Errorf("%w\n(is %s a paramctl with the webhook command? set %s to one that has it)", err, paramctl, envParamctl)
 	}
 	c.hookTo = "https://" + hookAddr
+	c.hook = tlsClient
 	if os.Getenv(envDirect) != "1" {
 		if err := c.startProxy(hookCert, hookKey, tlsClient.Transport); err != nil {
 			return err

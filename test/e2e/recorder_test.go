@@ -26,7 +26,7 @@ type recorder struct {
 type call struct {
 	Path, RawQuery string
 	// For /convert: the desired version and each object's apiVersion,
-	// kind and name in request order.
+	// kind, namespace and name in request order.
 	Desired string
 	Objects []objectRef
 	// For /validate and /mutate: the resource kind, operation and name.
@@ -35,7 +35,7 @@ type call struct {
 	Status int
 }
 
-type objectRef struct{ APIVersion, Kind, Name string }
+type objectRef struct{ APIVersion, Kind, Namespace, Name string }
 
 func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	body, err := io.ReadAll(io.LimitReader(req.Body, 128<<20))
@@ -51,7 +51,8 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 				APIVersion string `json:"apiVersion"`
 				Kind       string `json:"kind"`
 				Metadata   struct {
-					Name string `json:"name"`
+					Namespace string `json:"namespace"`
+					Name      string `json:"name"`
 				} `json:"metadata"`
 			} `json:"objects"`
 			Kind struct {
@@ -64,7 +65,7 @@ func (r *recorder) ServeHTTP(w http.ResponseWriter, req *http.Request) {
 	if json.Unmarshal(body, &review) == nil {
 		c.Desired = review.Request.DesiredAPIVersion
 		for _, o := range review.Request.Objects {
-			c.Objects = append(c.Objects, objectRef{o.APIVersion, o.Kind, o.Metadata.Name})
+			c.Objects = append(c.Objects, objectRef{o.APIVersion, o.Kind, o.Metadata.Namespace, o.Metadata.Name})
 		}
 		c.Kind, c.Operation, c.Name = review.Request.Kind.Kind, review.Request.Operation, review.Request.Name
 	}
@@ -103,4 +104,21 @@ func (r *recorder) since(mark int) []call {
 	r.mu.Lock()
 	defer r.mu.Unlock()
 	return append([]call(nil), r.calls[mark:]...)
+}
+
+// conversions sums up the /convert calls of a record: how many reviews,
+// the most objects one carried, and each object converted to desired.
+func conversions(calls []call, desired string) (reviews, most int, converted map[objectRef]bool) {
+	converted = map[objectRef]bool{}
+	for _, c := range calls {
+		if c.Path != "/convert" || c.Desired != desired {
+			continue
+		}
+		reviews++
+		most = max(most, len(c.Objects))
+		for _, o := range c.Objects {
+			converted[o] = true
+		}
+	}
+	return reviews, most, converted
 }

@@ -2,6 +2,15 @@
 // is a value with an id, the set it belongs to, a one-line doc, a severity
 // and a run function over the schema; rule sets are plain lists, so
 // callers can add their own rules and sets.
+//
+// Three sets come with it: Kudo (KEP-33's trigger, immutable and oldName,
+// and parameter hygiene), ClusterApp (the Giant Swarm cluster-app values
+// schema RFC, R1 to R18) and Structural (would a kube-apiserver accept the
+// schema as a CRD's openAPIV3Schema). Lint lints any well-formed YAML or
+// JSON document: what the JSON Schema engine refuses to compile becomes
+// findings, and the rules that read only the document still run. Every
+// finding points into the schema document with an RFC 6901 pointer;
+// WriteSARIF turns findings into SARIF 2.1.0 for code-scanning UIs.
 package lint
 
 import (
@@ -30,6 +39,10 @@ type Finding struct {
 	Pointer string `json:"pointer"`
 	// Message says what to change.
 	Message string `json:"message"`
+	// Line and Column locate the pointer in the source file (1-based)
+	// where known; see Locate. They are not part of the JSON form.
+	Line   int `json:"-"`
+	Column int `json:"-"`
 }
 
 // Rule is one check.
@@ -37,7 +50,8 @@ type Rule struct {
 	// ID is unique across sets; cluster-app ids start with the RFC's
 	// requirement id (R5, R5-title-case).
 	ID string
-	// Set is the name of the rule set the rule belongs to.
+	// Set is the name of the rule set that defines the rule. A rule may
+	// be listed in other sets too; a run runs it once.
 	Set string
 	// Doc is one line saying what the rule checks (and, where a
 	// requirement cannot be checked by a program, says so).
@@ -46,6 +60,9 @@ type Rule struct {
 	Severity Severity
 	// Run reports findings through the pass.
 	Run func(p *Pass)
+	// DocOnly marks a rule that reads only the document (Pass.Doc), never
+	// the compiled Pass.Schema: Lint runs it while the schema compiles.
+	DocOnly bool
 }
 
 // Set is a named list of rules.
@@ -78,7 +95,7 @@ type Pass struct {
 	// Rule is the rule being run.
 	Rule *Rule
 
-	findings *[]Finding
+	st *runState
 }
 
 // Report records a finding at a pointer into the schema document with the
@@ -87,7 +104,9 @@ func (p *Pass) Report(pointer, message string) {
 	p.ReportSeverity(p.Rule.Severity, pointer, message)
 }
 
-// ReportSeverity records a finding with an explicit severity.
-func (p *Pass) ReportSeverity(sev Severity, pointer, message string) {
-	*p.findings = append(*p.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: pointer, Message: message})
+// ReportSeverity records a finding with an explicit severity. A pointer
+// that does not resolve in the document is moved up to the nearest
+// ancestor that does, so that every finding can be shown in the file.
+func (p *Pass) ReportSeverity(sev Severity, ptr, message string) {
+	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: resolvable(p.Doc, ptr), Message: message})
 }

@@ -1,10 +1,16 @@
 package lint
 
 import (
+	"bytes"
+	"errors"
 	"fmt"
 	"sort"
+	"strings"
 	"sync"
 
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -42,24 +48,208 @@ func Sets() []*Set {
 }
 
 // Run runs every rule of the sets over a schema document and returns the
-// findings sorted by pointer. s is the compiled schema, or nil when the
-// document does not compile (rules then see only doc). A rule that panics
-// becomes an error finding instead of taking the caller down.
+// findings sorted by pointer, each distinct finding once. s is the
+// compiled schema, or nil when the document does not compile (rules then
+// see only doc); doc may be nil when s is given. A rule listed in several
+// sets runs once. A rule that panics becomes an error finding instead of
+// taking the caller down.
 func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
-	findings := []Finding{}
-	for _, set := range sets {
-		for _, r := range set.Rules {
-			p := &Pass{Schema: s, Doc: doc, Rule: r, findings: &findings}
-			func() {
-				defer func() {
-					if v := recover(); v != nil {
-						p.ReportSeverity(Error, "", fmt.Sprintf("rule crashed: %v (please report this)", v))
-					}
-				}()
-				r.Run(p)
-			}()
+	if doc == nil && s != nil {
+		doc = s.Document()
+	}
+	return run(s, doc, &runState{compiled: s != nil}, sets)
+}
+
+// Lint reads a schema document (YAML or JSON) and runs the sets over it.
+// Any well-formed document can be linted: what the engine refuses to
+// compile becomes findings of the rule schema-compile (in the sets that
+// list it), and the rules that need no compiled schema still run. The
+// error is for a document that is not well-formed YAML or JSON. Rules
+// marked DocOnly run while the schema compiles; when every rule is, the
+// schema is not compiled at all.
+func Lint(data []byte, sets ...*Set) ([]Finding, error) {
+	doc, order, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	st := &runState{order: order, doc: doc}
+	rules := uniqueRules(sets)
+	needsSchema := false
+	for _, r := range rules {
+		needsSchema = needsSchema || !r.DocOnly
+	}
+	if !needsSchema {
+		for _, r := range rules {
+			st.run(nil, r)
+		}
+		return uniqueFindings(st.findings), nil
+	}
+	type compiled struct {
+		s   *schema.Schema
+		err error
+	}
+	done := make(chan compiled, 1)
+	go func() {
+		defer func() {
+			// No input may take the caller down, not even through the engine.
+			if v := recover(); v != nil {
+				done <- compiled{nil, fmt.Errorf("the schema engine failed: %v (please report this)", v)}
+			}
+		}()
+		s, err := schema.FromValue(doc)
+		done <- compiled{s, err}
+	}()
+	for _, r := range rules {
+		if r.DocOnly {
+			st.run(nil, r)
 		}
 	}
-	sortFindings(findings)
-	return findings
+	c := <-done
+	st.compiled = true
+	if c.err != nil {
+		c.s = nil
+		if !errors.As(c.err, &st.compileErrs) {
+			st.compileErrs = schema.ErrorList{{Message: c.err.Error()}}
+		}
+	}
+	for _, r := range rules {
+		if !r.DocOnly {
+			st.run(c.s, r)
+		}
+	}
+	return uniqueFindings(st.findings), nil
+}
+
+// runState is what the rules of one run share.
+type runState struct {
+	findings []Finding
+	order    map[string][]string // source order of object keys, when known
+	v        *view
+	doc      any
+	// compiled is true once compileErrs holds the outcome of compiling doc.
+	compiled    bool
+	compileErrs schema.ErrorList
+}
+
+func run(s *schema.Schema, doc any, st *runState, sets []*Set) []Finding {
+	st.doc = doc
+	for _, r := range uniqueRules(sets) {
+		st.run(s, r)
+	}
+	return uniqueFindings(st.findings)
+}
+
+// uniqueRules lists the rules of the sets, each once, in order.
+func uniqueRules(sets []*Set) []*Rule {
+	seen := map[*Rule]bool{}
+	var out []*Rule
+	for _, set := range sets {
+		if set == nil {
+			continue
+		}
+		for _, r := range set.Rules {
+			if r == nil || r.Run == nil || seen[r] {
+				continue
+			}
+			seen[r] = true
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// run runs one rule; a panic becomes an error finding.
+func (st *runState) run(s *schema.Schema, r *Rule) {
+	p := &Pass{Schema: s, Doc: st.doc, Rule: r, st: st}
+	defer func() {
+		if v := recover(); v != nil {
+			p.ReportSeverity(Error, "", fmt.Sprintf("rule crashed: %v (please report this)", v))
+		}
+	}()
+	r.Run(p)
+}
+
+// view returns the document as a tree of schema objects, built once per run.
+func (p *Pass) view() *view {
+	if p.st.v == nil {
+		p.st.v = buildView(p.Doc, p.st.order, p.Schema)
+	}
+	return p.st.v
+}
+
+// compileErrors returns what the engine says about the document.
+func (p *Pass) compileErrors() schema.ErrorList {
+	if !p.st.compiled {
+		p.st.compiled = true
+		if _, err := schema.FromValue(p.Doc); err != nil && !errors.As(err, &p.st.compileErrs) {
+			p.st.compileErrs = schema.ErrorList{{Message: err.Error()}}
+		}
+	}
+	return p.st.compileErrs
+}
+
+func uniqueFindings(fs []Finding) []Finding {
+	if fs == nil {
+		return []Finding{}
+	}
+	sortFindings(fs)
+	out := fs[:0]
+	for i, f := range fs {
+		if i > 0 && f == fs[i-1] {
+			continue
+		}
+		out = append(out, f)
+	}
+	return out
+}
+
+// resolvable returns ptr, or its nearest ancestor that resolves in doc.
+func resolvable(doc any, ptr string) string {
+	for ptr != "" {
+		if _, ok := pointer.Get(doc, ptr); ok {
+			return ptr
+		}
+		ptr = ptr[:strings.LastIndexByte(ptr, '/')]
+	}
+	return ""
+}
+
+// decode reads a YAML or JSON document into plain values and the source
+// order of its object keys. A JSON document means exactly what it says.
+func decode(data []byte) (any, map[string][]string, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		v, err := jsonx.Decode(t)
+		if err == nil {
+			return v, nil, nil
+		}
+		var se *jsonx.SyntaxError
+		if !errors.As(err, &se) {
+			return nil, nil, err
+		}
+		// Not JSON after all: YAML flow style, comments, ...
+	}
+	node, err := yamlx.ParseNode(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	v, err := yamlx.ToValue(node, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	return v, yamlx.KeyOrder(node), nil
+}
+
+// Locate fills in the Line and Column of each finding from the schema
+// document's source text. Findings keep their order.
+func Locate(src []byte, fs []Finding) {
+	if len(fs) == 0 {
+		return
+	}
+	node, err := yamlx.ParseNode(src)
+	if err != nil {
+		return
+	}
+	for i := range fs {
+		fs[i].Line, fs[i].Column, _ = yamlx.Locate(node, fs[i].Pointer)
+	}
 }

@@ -159,6 +159,11 @@ func typeScalar(n *schema.Node, text string) any {
 	if allowsValue(n, core) {
 		return core
 	}
+	if core == nil && nullableNode(n) {
+		// OpenAPI's nullable: true lets a string node hold null, as
+		// Kubernetes reads it.
+		return nil
+	}
 	if n.Allows("string") {
 		return text
 	}
@@ -186,4 +191,13 @@ func allowsValue(n *schema.Node, v any) bool {
 // node is kept as written and validation judges it.
 func isIntegerText(n json.Number) bool {
 	return !strings.ContainsAny(string(n), ".eE")
+}
+
+func nullableNode(n *schema.Node) bool {
+	for _, sc := range n.Scope() {
+		if sc.Nullable {
+			return true
+		}
+	}
+	return false
 }

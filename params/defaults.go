@@ -58,23 +58,19 @@ func (d *defaulter) apply(n *schema.Node, v any) any {
 }
 
 func (d *defaulter) object(n *schema.Node, m map[string]any) {
-	var declared map[string]bool
-	for _, sc := range n.Scope() {
+	scope := n.Scope()
+	for i, sc := range scope {
 		for _, p := range sc.Properties {
-			if declared == nil {
-				declared = map[string]bool{}
+			if declaredIn(scope[:i], p.Name) {
+				continue // the nearest declaration wins
 			}
-			if declared[p.Name] {
-				continue
-			}
-			declared[p.Name] = true
 			cur, present := m[p.Name]
 			if present && cur == nil && d.structural && !nullable(p) {
 				delete(m, p.Name)
 				present = false
 			}
 			if present {
-				m[p.Name] = d.apply(p, cur)
+				d.apply(p, cur) // changes maps and slices in place
 				continue
 			}
 			if def, ok := defaultOf(p); ok {
@@ -88,9 +84,12 @@ func (d *defaulter) object(n *schema.Node, m map[string]any) {
 			}
 		}
 	}
+	if !governsOtherKeys(scope) {
+		return
+	}
 	// Values under patternProperties and additionalProperties.
 	for k, x := range m {
-		if declared[k] {
+		if declaredIn(scope, k) {
 			continue
 		}
 		if c := n.Child(k); c != nil {
@@ -102,9 +101,31 @@ func (d *defaulter) object(n *schema.Node, m map[string]any) {
 				}
 				continue
 			}
-			m[k] = d.apply(c, x)
+			d.apply(c, x)
 		}
 	}
+}
+
+// declaredIn reports whether a node of the scope declares the property.
+func declaredIn(scope []*schema.Node, name string) bool {
+	for _, sc := range scope {
+		if sc.Property(name) != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// governsOtherKeys reports whether keys that no property declares can
+// have a schema (patternProperties, additionalProperties, or the
+// anyOf/oneOf branches Child falls back to).
+func governsOtherKeys(scope []*schema.Node) bool {
+	for _, sc := range scope {
+		if len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil || len(sc.AnyOf) > 0 || len(sc.OneOf) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // materialize builds a missing object when something below it has a

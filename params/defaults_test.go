@@ -117,3 +117,25 @@ func splitPtr(p string) []string {
 	}
 	return append(out, cur)
 }
+
+func TestStructuralHonoursNullable(t *testing.T) {
+	s := mustSchema(t, `
+type: object
+properties:
+  nn: {type: string, nullable: true}
+  no: {type: object, nullable: true, properties: {a: {type: integer, default: 1}}}
+  plainString: {type: string}
+  d: {type: integer, default: 5}
+`)
+	v, err := params.Decode(s, []byte("nn: null\nno: ~\nplainString: null\nd:\n"))
+	require.NoError(t, err)
+	m := v.(map[string]any)
+	assert.Nil(t, m["nn"], "null on a nullable string node is null")
+	assert.Nil(t, m["no"])
+	assert.Equal(t, "null", m["plainString"], "a plain string node takes the text")
+	v = params.Default(s, v, params.Structural())
+	assert.Equal(t, json.Number("5"), v.(map[string]any)["d"], "null on a non-nullable property is dropped, then defaulted")
+	require.NoError(t, params.ValidateStructural(s, v))
+	assert.Error(t, params.Validate(s, v), "JSON Schema itself does not know nullable")
+	assert.Error(t, params.ValidateStructural(s, map[string]any{"plainString": nil}))
+}

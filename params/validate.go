@@ -1,6 +1,7 @@
 package params
 
 import (
+	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -13,4 +14,28 @@ func Validate(s *schema.Schema, v any) error {
 		return schema.ValidationErrors{{Message: err.Error()}}
 	}
 	return s.Validate(v)
+}
+
+// ValidateStructural validates as a kube-apiserver validates a CRD object:
+// like Validate, except that null is accepted wherever the governing node
+// says `nullable: true` (OpenAPI's keyword, which JSON Schema ignores).
+func ValidateStructural(s *schema.Schema, v any) error {
+	err := Validate(s, v)
+	list, ok := err.(schema.ValidationErrors)
+	if !ok {
+		return err
+	}
+	var kept schema.ValidationErrors
+	for _, e := range list {
+		if x, found := pointer.Get(v, e.Pointer); found && x == nil {
+			if n := s.Lookup(e.Pointer); n != nil && nullableNode(n) {
+				continue
+			}
+		}
+		kept = append(kept, e)
+	}
+	if len(kept) == 0 {
+		return nil
+	}
+	return kept
 }

@@ -93,11 +93,13 @@ func (n *Node) Scope() []*Node { return n.scope }
 // Types returns the value types this node allows, looking through $ref
 // and allOf, else the union of anyOf/oneOf branches. nil means any type.
 func (n *Node) Types() []string {
-	return n.types(0)
+	return n.types(0, nil)
 }
 
-func (n *Node) types(depth int) []string {
-	if n == nil || depth > 8 {
+// types, child and elem look into anyOf/oneOf branches; seen keeps wide
+// recursive schemas from multiplying the work.
+func (n *Node) types(depth int, seen map[*Node]bool) []string {
+	if n == nil || depth > 8 || seen[n] {
 		return nil
 	}
 	for _, m := range n.scope {
@@ -107,8 +109,14 @@ func (n *Node) types(depth int) []string {
 	}
 	var union []string
 	for _, m := range n.scope {
+		if len(m.AnyOf)+len(m.OneOf) > 0 && seen == nil {
+			seen = map[*Node]bool{}
+		}
+		if seen != nil {
+			seen[n] = true
+		}
 		for _, b := range append(append([]*Node(nil), m.AnyOf...), m.OneOf...) {
-			bt := b.types(depth + 1)
+			bt := b.types(depth+1, seen)
 			if bt == nil {
 				return nil // one branch allows anything
 			}
@@ -143,10 +151,10 @@ func (n *Node) IsFalse() bool { return n != nil && n.Bool != nil && !*n.Bool }
 // Child returns the node governing the value under key of an object
 // governed by n: properties, then patternProperties, then
 // additionalProperties, through $ref and allOf, then anyOf/oneOf branches.
-func (n *Node) Child(key string) *Node { return n.child(key, 0) }
+func (n *Node) Child(key string) *Node { return n.child(key, 0, nil) }
 
-func (n *Node) child(key string, depth int) *Node {
-	if n == nil || depth > 8 {
+func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
+	if n == nil || depth > 8 || seen[n] {
 		return nil
 	}
 	for _, m := range n.scope {
@@ -167,8 +175,15 @@ func (n *Node) child(key string, depth int) *Node {
 		}
 	}
 	for _, m := range n.scope {
+		if len(m.AnyOf)+len(m.OneOf) == 0 {
+			continue
+		}
+		if seen == nil {
+			seen = map[*Node]bool{}
+		}
+		seen[n] = true
 		for _, b := range append(append([]*Node(nil), m.AnyOf...), m.OneOf...) {
-			if c := b.child(key, depth+1); c != nil {
+			if c := b.child(key, depth+1, seen); c != nil {
 				return c
 			}
 		}
@@ -177,10 +192,10 @@ func (n *Node) child(key string, depth int) *Node {
 }
 
 // Elem returns the node governing element i of an array governed by n.
-func (n *Node) Elem(i int) *Node { return n.elem(i, 0) }
+func (n *Node) Elem(i int) *Node { return n.elem(i, 0, nil) }
 
-func (n *Node) elem(i int, depth int) *Node {
-	if n == nil || depth > 8 {
+func (n *Node) elem(i int, depth int, seen map[*Node]bool) *Node {
+	if n == nil || depth > 8 || seen[n] {
 		return nil
 	}
 	for _, m := range n.scope {
@@ -197,8 +212,15 @@ func (n *Node) elem(i int, depth int) *Node {
 		}
 	}
 	for _, m := range n.scope {
+		if len(m.AnyOf)+len(m.OneOf) == 0 {
+			continue
+		}
+		if seen == nil {
+			seen = map[*Node]bool{}
+		}
+		seen[n] = true
 		for _, b := range append(append([]*Node(nil), m.AnyOf...), m.OneOf...) {
-			if c := b.elem(i, depth+1); c != nil {
+			if c := b.elem(i, depth+1, seen); c != nil {
 				return c
 			}
 		}
@@ -536,15 +558,18 @@ func (b *treeBuilder) resolve(n *Node) {
 		}
 		return
 	}
-	if frag == "" {
+	switch {
+	case frag == "":
 		n.RefTarget = res
-		return
-	}
-	if strings.HasPrefix(frag, "/") {
+	case strings.HasPrefix(frag, "/"):
 		n.RefTarget = b.s.nodes[res.Pointer+frag]
-		return
+	default:
+		n.RefTarget = b.anchors[u.String()+"#"+frag]
 	}
-	n.RefTarget = b.anchors[u.String()+"#"+frag]
+	if n.RefTarget == nil {
+		b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"),
+			Message: fmt.Sprintf("$ref %q does not resolve: nothing in the document is at #%s", n.Ref, frag)})
+	}
 }
 
 // scopeOf lists n and what $ref and allOf bring in, depth first, once each.

@@ -64,6 +64,7 @@ type Schema struct {
 	compiled *jsonschema.Schema
 	root     *Node
 	nodes    map[string]*Node
+	sub      subschemas // see ValidateAt
 }
 
 // Option changes how a schema is read.
@@ -118,6 +119,18 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 // decodeDocument reads the bytes into plain values and the source order of
 // every mapping's keys, keyed by JSON pointer.
 func decodeDocument(data []byte) (any, map[string][]string, error) {
+	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		// A JSON document means exactly what it says, and is read as JSON
+		// (YAML does not know every JSON escape, such as \/).
+		v, jerr := jsonx.Decode(trimmed)
+		if jerr == nil {
+			return v, jsonx.KeyOrder(trimmed), nil
+		}
+		var le *jsonx.LimitError
+		if errors.As(jerr, &le) {
+			return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
+		}
+	}
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
 		var ye *yamlx.Error
@@ -129,27 +142,13 @@ func decodeDocument(data []byte) (any, map[string][]string, error) {
 	if node == nil {
 		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
 	}
-	var doc any
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		// A JSON document means exactly what it says.
-		if v, jerr := jsonx.Decode(trimmed); jerr == nil {
-			doc = v
-		} else {
-			var le *jsonx.LimitError
-			if errors.As(jerr, &le) {
-				return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
-			}
+	doc, err := yamlx.ToValue(node, nil)
+	if err != nil {
+		var ye *yamlx.Error
+		if errors.As(err, &ye) {
+			return nil, nil, ErrorList{{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}}
 		}
-	}
-	if doc == nil {
-		doc, err = yamlx.ToValue(node, nil)
-		if err != nil {
-			var ye *yamlx.Error
-			if errors.As(err, &ye) {
-				return nil, nil, ErrorList{{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}}
-			}
-			return nil, nil, ErrorList{{Message: err.Error()}}
-		}
+		return nil, nil, ErrorList{{Message: err.Error()}}
 	}
 	return doc, yamlx.KeyOrder(node), nil
 }
@@ -189,6 +188,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	}
 	compiled, cerr := c.Compile(baseURL)
 	s.compiled = compiled
+	s.sub.compiler = c
 
 	// The tree, tolerant of whatever the engine refused, so that every
 	// problem is reported at once.
@@ -196,8 +196,8 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	s.root = b.build(doc)
 	errs = append(errs, b.errs...)
 	if cerr != nil {
-		if errors.Is(cerr, ErrRefused) && len(b.refErrs) > 0 {
-			// The tree knows where each refused $ref stands.
+		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || strings.Contains(cerr.Error(), "not found")) {
+			// The tree knows where each refused or dangling $ref stands.
 			errs = append(errs, b.refErrs...)
 		} else {
 			errs = append(errs, compileErrors(cerr)...)
@@ -259,7 +259,7 @@ func pointerOf(url string) string {
 }
 
 func cleanEngineMsg(s string) string {
-	return strings.ReplaceAll(s, baseURL, "schema")
+	return strings.TrimPrefix(strings.ReplaceAll(s, baseURL, "schema"), "jsonschema: ")
 }
 
 func dedupe(l ErrorList) ErrorList {

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -130,7 +131,8 @@ func TestInvalidSchemasNameThePlace(t *testing.T) {
 		{"properties not object", "properties: 5\n", "/properties", "invalid keyword value"},
 		{"required not list", "required: a\n", "/required", "invalid keyword value"},
 		{"minimum string", "properties:\n  a: {minimum: \"3\"}\n", "/properties/a/minimum", "invalid keyword value"},
-		{"unresolvable pointer ref", `{"$ref":"#/$defs/missing"}`, "", "missing"},
+		{"unresolvable pointer ref", `{"properties":{"a":{"$ref":"#/$defs/missing"}}}`, "/properties/a/$ref", "does not resolve"},
+		{"unresolvable anchor", `{"properties":{"a":{"$ref":"#nowhere"}}}`, "/properties/a/$ref", "does not resolve"},
 		{"number too large", `{"maximum": 1e999999999}`, "/maximum", "out of the supported range"},
 		{"array root", `[1,2]`, "", "must be an object or a boolean"},
 		{"string root", `hello`, "", "must be an object or a boolean"},
@@ -354,5 +356,42 @@ func TestBooleanSchemas(t *testing.T) {
 		assert.Equal(t, valid, s.Valid(json.Number("1")))
 		assert.Equal(t, valid, s.Valid("x"))
 		assert.NotNil(t, s.Root().Bool)
+	}
+}
+
+func TestJSONEscapesYAMLDoesNotKnow(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"properties":{"url":{"type":"string","default":"http:\/\/example.com","description":"a \/ b"},"b":{}}}`))
+	require.NoError(t, err)
+	n := s.Lookup("/url")
+	require.NotNil(t, n)
+	assert.Equal(t, "http://example.com", n.Default)
+	assert.Equal(t, "url", s.Root().Properties[0].Name, "source order kept for JSON")
+}
+
+func TestWideSharedAnyOfStaysCheap(t *testing.T) {
+	// d0 is anyOf ten refs to d1, d1 ten refs to d2, ... : 10^8 paths
+	// through a small schema. Lookups must visit each node once.
+	defs := []string{}
+	for i := 0; i < 8; i++ {
+		var branches []string
+		for j := 0; j < 10; j++ {
+			branches = append(branches, fmt.Sprintf(`{"$ref":"#/$defs/d%d"}`, i+1))
+		}
+		defs = append(defs, fmt.Sprintf(`"d%d":{"anyOf":[%s]}`, i, strings.Join(branches, ",")))
+	}
+	defs = append(defs, `"d8":{"type":"object"}`)
+	s, err := schema.Parse([]byte(`{"$ref":"#/$defs/d0","$defs":{` + strings.Join(defs, ",") + `}}`))
+	require.NoError(t, err)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		assert.Nil(t, s.Lookup("/a/b/c"))
+		assert.Nil(t, s.Root().Elem(3))
+		_ = s.Root().Types()
+	}()
+	select {
+	case <-done:
+	case <-time.After(20 * time.Second):
+		t.Fatal("lookups through shared anyOf branches did not finish")
 	}
 }

@@ -55,7 +55,11 @@ func runDefaults(e *env, o any, args []string) int {
 	invalid := false
 	for _, d := range docs {
 		v := params.Default(s, d.Value, dopts...)
-		if err := params.Validate(s, v); err != nil {
+		validate := params.Validate
+		if *opts.structural {
+			validate = params.ValidateStructural
+		}
+		if err := validate(s, v); err != nil {
 			invalid = true
 			prefix := ""
 			if len(docs) > 1 {

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -74,26 +75,44 @@ func Equal(a, b any) bool {
 // Diff returns the highest pointers under which a and b differ, sorted.
 // Equal values give an empty (non-nil) list.
 func Diff(a, b any) []string {
-	out := []string{}
-	diff(a, b, "", &out)
-	sort.Strings(out)
-	return out
+	d := differ{out: []string{}}
+	d.diff(a, b)
+	sort.Strings(d.out)
+	return d.out
 }
 
-func diff(a, b any, ptr string, out *[]string) {
+// differ keeps the path as a stack of tokens and builds a pointer only
+// where the values differ: most of a large document is equal.
+type differ struct {
+	path []string
+	out  []string
+}
+
+func (d *differ) at(tok string) string {
+	return pointer.Join(append(d.path, tok)...)
+}
+
+func (d *differ) diff(a, b any) {
 	am, aok := a.(map[string]any)
 	bm, bok := b.(map[string]any)
 	if aok && bok {
+		shared := 0
 		for k, av := range am {
 			if bv, ok := bm[k]; ok {
-				diff(av, bv, pointer.Append(ptr, k), out)
+				shared++
+				d.path = append(d.path, k)
+				d.diff(av, bv)
+				d.path = d.path[:len(d.path)-1]
 			} else {
-				*out = append(*out, pointer.Append(ptr, k))
+				d.out = append(d.out, d.at(k))
 			}
+		}
+		if shared == len(bm) {
+			return // b has no key that a lacks
 		}
 		for k := range bm {
 			if _, ok := am[k]; !ok {
-				*out = append(*out, pointer.Append(ptr, k))
+				d.out = append(d.out, d.at(k))
 			}
 		}
 		return
@@ -102,12 +121,14 @@ func diff(a, b any, ptr string, out *[]string) {
 	ba, bok := b.([]any)
 	if aok && bok && len(aa) == len(ba) {
 		for i := range aa {
-			diff(aa[i], ba[i], pointer.AppendIndex(ptr, i), out)
+			d.path = append(d.path, strconv.Itoa(i))
+			d.diff(aa[i], ba[i])
+			d.path = d.path[:len(d.path)-1]
 		}
 		return
 	}
 	if !Equal(a, b) {
-		*out = append(*out, ptr)
+		d.out = append(d.out, pointer.Join(d.path...))
 	}
 }
 

@@ -10,6 +10,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -59,14 +60,19 @@ func ParseNode(data []byte) (*yaml.Node, error) {
 	var n yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
 	if err := dec.Decode(&n); err != nil {
-		if err.Error() == "EOF" {
+		if errors.Is(err, io.EOF) {
 			return nil, nil
 		}
 		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	var extra yaml.Node
-	if err := dec.Decode(&extra); err == nil {
+	switch err := dec.Decode(&extra); {
+	case err == nil:
 		return nil, &Error{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
+	case !errors.Is(err, io.EOF):
+		// Text after the document that is not a document either
+		// ({"a": 1} ]]]) must not be ignored.
+		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
@@ -315,7 +321,9 @@ func SplitDocuments(data []byte) [][]byte {
 
 func blank(b []byte) bool {
 	for _, line := range bytes.Split(b, []byte("\n")) {
-		l := bytes.TrimSpace(line)
+		// YAML white space is space, tab and line breaks only: a document
+		// holding a Unicode space is not blank.
+		l := bytes.Trim(line, " \t\r")
 		if len(l) > 0 && l[0] != '#' {
 			return false
 		}

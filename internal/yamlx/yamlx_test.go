@@ -130,3 +130,23 @@ func FuzzToValue(f *testing.F) {
 		}
 	})
 }
+
+func TestUnicodeSpaceDocumentIsNotBlank(t *testing.T) {
+	docs := SplitDocuments([]byte("\"\u2002\"\n"))
+	require.Len(t, docs, 1)
+	docs = SplitDocuments([]byte("\u2002\n"))
+	require.Len(t, docs, 1)
+}
+
+func TestTextAfterTheDocumentIsAnError(t *testing.T) {
+	for _, in := range []string{"{\"name\": \"a\"}\n]]]\n", "{\"name\": 1}\n{\"name\": 2}\n", "{\"a\":1} trailing\n", "a: 1\n]]]\n"} {
+		_, err := ParseNode([]byte(in))
+		assert.Error(t, err, "%q", in)
+	}
+	n, err := ParseNode([]byte("a: 1\n"))
+	require.NoError(t, err)
+	assert.NotNil(t, n)
+	n, err = ParseNode([]byte("# only a comment\n"))
+	require.NoError(t, err)
+	assert.Nil(t, n)
+}

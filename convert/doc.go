@@ -1,0 +1,28 @@
+// Package convert moves KUDO parameters from the flat v1beta1 format to
+// v1beta2's JSON Schema and back, and carries parameter values across
+// schema versions.
+//
+// Definitions. FromV1beta1 turns a v1beta1 params.yaml or OperatorVersion
+// into a v1beta2 schema as KEP-33 shows it (draft 2019-09, one property
+// per parameter, in list order, types from the declared type or the YAML
+// type of the default); v1beta2 input comes back unchanged. ToV1beta1 is
+// the reverse a conversion webhook needs: a flat list for old clients,
+// with the whole schema kept in the ParametersAnnotation so that
+// FromV1beta1 restores it exactly. LoadSchema reads a schema in any of
+// these forms, which is how every schema is read by paramctl and the
+// webhooks.
+//
+// Values. A v1beta1 Instance kept its parameters as a map of strings.
+// UnwrapValues types them by the schema (NODE_COUNT "3" becomes 3,
+// '[foo,bar,bazz]' a list, '{foo:"bar"}' a mapping); GuessValues does
+// without a schema by safe, reported rules; WrapValues writes typed
+// values back as text that unwraps to exactly the same values. Unwrap
+// does the same for whole documents: a flat map or an Instance manifest.
+//
+// Numbers stay json.Number from end to end; nothing passes through
+// float64. Outputs keep a stable key order (the input's where there was
+// one) through Converted's YAML and JSON methods.
+//
+// Migration between schema versions (oldName, chains of versions, type
+// changes, property bags, batch migration) lives here too.
+package convert

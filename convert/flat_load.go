@@ -1,0 +1,51 @@
+package convert
+
+import (
+	"errors"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// LoadSchema reads a parameter schema in any form one arrives in: a
+// v1beta2 schema (YAML or JSON), a v1beta1 params.yaml, or an
+// OperatorVersion of either version. v1beta1 input is converted on the
+// fly as FromV1beta1 does; an OperatorVersion that declares no parameters
+// gives the schema of an empty parameter object. Webhooks and command
+// lines read every schema through it.
+//
+// It fails only for what makes the schema unusable (syntax, a v1beta1
+// parameter that cannot be converted, wrong keyword types, an unknown
+// dialect, a refused $ref); the error is a schema.ErrorList. Pointers
+// point into the input: a schema inside an OperatorVersion is reported
+// under /spec/parameters.
+func LoadSchema(data []byte) (*schema.Schema, error) {
+	c, err := FromV1beta1(data)
+	if err != nil {
+		var de *params.DecodeError
+		if errors.As(err, &de) {
+			return nil, schema.ErrorList{{Pointer: de.Pointer, Line: de.Line, Message: de.Message}}
+		}
+		return nil, err
+	}
+	if !c.Changed && c.schemaPtr == "" {
+		return schema.Parse(data) // as written: errors keep their lines
+	}
+	if c.Schema == nil {
+		empty, _ := assemble(nil, false)
+		return schema.FromValue(empty)
+	}
+	s, err := schema.Parse(c.schemaJSON())
+	if err != nil {
+		var el schema.ErrorList
+		if errors.As(err, &el) {
+			out := make(schema.ErrorList, len(el))
+			for i, e := range el {
+				out[i] = &schema.Error{Pointer: c.schemaPtr + e.Pointer, Message: e.Message}
+			}
+			return nil, out
+		}
+		return nil, err
+	}
+	return s, nil
+}

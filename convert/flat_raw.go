@@ -1,0 +1,186 @@
+package convert
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/params"
+)
+
+// plain is a YAML plain scalar whose type is not decided yet. v1beta1
+// meant different things by `default: 3` and `default: "3"`, so the
+// converter reads documents with plain scalars left as they were written
+// and decides per field; every other scalar (quoted, block, explicitly
+// tagged, or from JSON strings) arrives as the Go type it already is.
+type plain string
+
+// rawTyper keeps plain scalars as plain values.
+type rawTyper struct{}
+
+func (rawTyper) Scalar(text string) any   { return plain(text) }
+func (t rawTyper) Key(string) yamlx.Typer { return t }
+func (t rawTyper) Elem(int) yamlx.Typer   { return t }
+
+// readRaw parses exactly one YAML or JSON document with plain scalars
+// left untyped, and records the source order of every mapping's keys. The
+// error is a *params.DecodeError: the input cannot be read at all.
+func readRaw(data []byte) (any, map[string][]string, error) {
+	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
+		// JSON means exactly what it says: strings are strings, numbers
+		// keep their text. The YAML parser only records the key order.
+		v, err := jsonx.Decode(t)
+		if err == nil {
+			var order map[string][]string
+			if node, err := yamlx.ParseNode(t); err == nil {
+				order = yamlx.KeyOrder(node)
+			}
+			return v, order, nil
+		}
+		var le *jsonx.LimitError
+		if errors.As(err, &le) {
+			return nil, nil, &params.DecodeError{Pointer: le.Pointer, Message: le.Msg}
+		}
+	}
+	node, err := yamlx.ParseNode(data)
+	if err != nil {
+		return nil, nil, decodeError(err)
+	}
+	if node == nil {
+		return nil, nil, &params.DecodeError{Message: "the input holds no document"}
+	}
+	v, err := yamlx.ToValue(node, rawTyper{})
+	if err != nil {
+		return nil, nil, decodeError(err)
+	}
+	return v, yamlx.KeyOrder(node), nil
+}
+
+func decodeError(err error) error {
+	var ye *yamlx.Error
+	if errors.As(err, &ye) {
+		return &params.DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+	}
+	return &params.DecodeError{Message: err.Error()}
+}
+
+// resolve turns a raw value into a plain value: plain scalars take their
+// YAML 1.2 core type (what a v1beta2 document means by them). Maps and
+// slices are copied, so the result shares nothing mutable with v.
+func resolve(v any) any {
+	switch t := v.(type) {
+	case plain:
+		return yamlx.Core(string(t))
+	case map[string]any:
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			m[k] = resolve(x)
+		}
+		return m
+	case []any:
+		a := make([]any, len(t))
+		for i, x := range t {
+			a[i] = resolve(x)
+		}
+		return a
+	}
+	return v
+}
+
+// scalar types a plain scalar by YAML 1.2 core rules and leaves any
+// other value as it is, so that a switch on its type sees null, booleans
+// and numbers.
+func scalar(v any) any {
+	if p, ok := v.(plain); ok {
+		return yamlx.Core(string(p))
+	}
+	return v
+}
+
+// scalarText returns the text of a scalar as its author wrote it: a plain
+// scalar verbatim, a string as is, a number's digits, a boolean's word.
+// null gives "" and ok; collections give ok false.
+func scalarText(v any) (string, bool) {
+	switch t := v.(type) {
+	case plain:
+		if yamlx.Core(string(t)) == nil {
+			return "", true
+		}
+		return string(t), true
+	case string:
+		return t, true
+	case json.Number:
+		return string(t), true
+	case bool:
+		return strconv.FormatBool(t), true
+	case nil:
+		return "", true
+	}
+	return "", false
+}
+
+// isNull reports a null: an absent value, a plain null word, an explicit !!null.
+func isNull(v any) bool {
+	if v == nil {
+		return true
+	}
+	p, ok := v.(plain)
+	return ok && yamlx.Core(string(p)) == nil
+}
+
+// kindName names the kind of a raw value for messages.
+func kindName(v any) string {
+	switch t := v.(type) {
+	case plain:
+		return kindName(yamlx.Core(string(t)))
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case []any:
+		return "a list"
+	case map[string]any:
+		return "a mapping"
+	}
+	return fmt.Sprintf("%T", v)
+}
+
+// subOrder re-roots the recorded key order below prefix.
+func subOrder(order map[string][]string, prefix string) map[string][]string {
+	out := map[string][]string{}
+	for p, keys := range order {
+		if p == prefix {
+			out[""] = keys
+		} else if pointer.HasPrefix(p, prefix) {
+			out[p[len(prefix):]] = keys
+		}
+	}
+	return out
+}
+
+// withoutSubtree returns order without the entries at and below prefix.
+func withoutSubtree(order map[string][]string, prefix string) map[string][]string {
+	out := make(map[string][]string, len(order))
+	for p, keys := range order {
+		if !pointer.HasPrefix(p, prefix) {
+			out[p] = keys
+		}
+	}
+	return out
+}
+
+// graft puts sub's entries below prefix into order.
+func graft(order, sub map[string][]string, prefix string) {
+	for p, keys := range sub {
+		order[prefix+p] = keys
+	}
+}

@@ -1,0 +1,125 @@
+package convert
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// fuzzTargets are the schemas FuzzMigrate migrates documents to.
+func fuzzTargets(t testing.TB) []*Migration {
+	var out []*Migration
+	for _, name := range []string{"kep", "nested", "maps", "types", "baremetal"} {
+		s, err := schema.ParseFile(filepath.Join("testdata/migrate/pairs", name, "new.yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		m, err := NewMigration(s)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+func addInputSeeds(f *testing.F) {
+	files, _ := filepath.Glob("testdata/migrate/cases/*/input.yaml")
+	for _, file := range files {
+		data, err := os.ReadFile(file)
+		if err == nil {
+			f.Add(data)
+		}
+	}
+	for _, s := range fastYAMLSeeds {
+		f.Add([]byte(s))
+	}
+}
+
+// FuzzMigrate migrates any document to several schemas: no panic, every
+// scalar of the input is in the output or reported dropped, and the
+// output can be written as YAML.
+func FuzzMigrate(f *testing.F) {
+	addInputSeeds(f)
+	targets := fuzzTargets(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		in, err := decodeForMigration(data)
+		for _, m := range targets {
+			r := m.MigrateDocument(data)
+			if err != nil {
+				if len(r.Errors) != 1 || r.Values != nil {
+					t.Fatalf("unreadable input: want one error, got %v", r.Errors)
+				}
+				continue
+			}
+			nothingDisappears(t, migResolve(nil, in), r)
+			if _, err := params.MarshalYAML(m.Target(), r.Values); err != nil {
+				t.Fatalf("output does not encode: %v", err)
+			}
+		}
+	})
+}
+
+// FuzzMigrateSchema builds migrations from any schema and migrates any
+// document with them: no panic, and the accounting holds.
+func FuzzMigrateSchema(f *testing.F) {
+	files, _ := filepath.Glob("testdata/migrate/pairs/*/new.yaml")
+	inputs, _ := filepath.Glob("testdata/migrate/cases/*/input.yaml")
+	for i, file := range files {
+		s, _ := os.ReadFile(file)
+		d, _ := os.ReadFile(inputs[i%len(inputs)])
+		f.Add(s, d)
+	}
+	f.Add([]byte("properties: {a: {oldName: /x/0, type: integer}, b: {items: {oldName: y}}}"), []byte("x: [1.5]\n"))
+	f.Fuzz(func(t *testing.T, schemaText, data []byte) {
+		s, err := schema.Parse(schemaText)
+		if err != nil {
+			return
+		}
+		m, err := NewMigration(s, AllowLossy())
+		if err != nil {
+			return
+		}
+		in, err := decodeForMigration(data)
+		r := m.MigrateDocument(data)
+		if err == nil {
+			nothingDisappears(t, migResolve(nil, in), r)
+		}
+	})
+}
+
+// FuzzRoundTrip: from any seed, generated values of every schema pair go
+// down and up (and up and down) unchanged in lossless mode.
+func FuzzRoundTrip(f *testing.F) {
+	f.Add(uint64(1), uint8(0), false)
+	f.Add(uint64(2), uint8(3), true)
+	dirs := pairDirs(f)
+	var ms []*Migration
+	var olds, news []*schema.Schema
+	for _, dir := range dirs {
+		old, new := loadPair(f, dir)
+		m, err := NewMigration(new, From(old), Lossless())
+		if err != nil {
+			f.Fatal(err)
+		}
+		ms, olds, news = append(ms, m), append(olds, old), append(news, new)
+	}
+	f.Fuzz(func(t *testing.T, seed uint64, pair uint8, upFirst bool) {
+		i := int(pair) % len(ms)
+		start, there, back := news[i], ms[i].Down, ms[i].Migrate
+		if upFirst {
+			start, there, back = olds[i], ms[i].Migrate, ms[i].Down
+		}
+		x, err := RandomValue(start, newTestRand(seed))
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := back(there(x).Values).Values
+		if !strictEqual(got, x) {
+			t.Fatalf("%s: round trip changed %s into %s", dirs[i], show(x), show(got))
+		}
+	})
+}

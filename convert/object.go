@@ -1,0 +1,128 @@
+package convert
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/value"
+)
+
+// ObjectTarget names what a converted Kubernetes object becomes: its new
+// apiVersion (GROUP/VERSION) and, when the kind changes, its new kind.
+type ObjectTarget struct {
+	APIVersion string
+	// Kind replaces the object's kind when not empty.
+	Kind string
+}
+
+// keptMetadata are the metadata fields an object keeps when it is
+// rewritten for another version: what its author set. The rest (uid,
+// resourceVersion, generation, creationTimestamp, managedFields, selfLink,
+// deletionTimestamp, deletionGracePeriodSeconds) is set by the server, and
+// an object carrying it could not be created under the new group.
+var keptMetadata = []string{"name", "generateName", "namespace", "labels", "annotations", "ownerReferences", "finalizers"}
+
+// ConvertObject converts one stored Kubernetes object of version from to
+// version to. The versions' schemas describe the whole object (as a CRD
+// version's openAPIV3Schema does); apiVersion, kind and metadata are set
+// aside, the rest converts as Convert does, and the object is put back
+// together with target's apiVersion and kind and the metadata its author
+// set (see keptMetadata), so that the result can be applied to a cluster.
+// The input is not modified.
+func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget, opts ...ConvertOption) (Result, error) {
+	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return Result{}, err
+	}
+	m, ok := obj.(map[string]any)
+	if !ok {
+		return Result{Values: obj, Errors: []*MigrationError{{Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}, nil
+	}
+	kind, _ := m["kind"].(string)
+	if target.Kind != "" {
+		kind = target.Kind
+	}
+	var errs []*MigrationError
+	if kind == "" {
+		errs = append(errs, &MigrationError{Pointer: "/kind", Message: "the object has no kind (give the new one)"})
+	}
+	body := make(map[string]any, len(m))
+	for k, x := range m {
+		if k != "apiVersion" && k != "kind" && k != "metadata" {
+			body[k] = x
+		}
+	}
+	meta, err := keepMetadata(m["metadata"])
+	if err != nil {
+		errs = append(errs, err)
+	}
+	res, cerr := s.Convert(body, from, to, opts...)
+	if cerr != nil {
+		return Result{}, cerr
+	}
+	out, ok := res.Values.(map[string]any)
+	if !ok {
+		out = map[string]any{}
+	}
+	out["apiVersion"] = target.APIVersion
+	out["kind"] = kind
+	if meta != nil {
+		out["metadata"] = meta
+	}
+	res.Values = out
+	res.Errors = append(errs, res.Errors...)
+	return res, nil
+}
+
+func checkAPIVersion(av string) error {
+	group, version, ok := strings.Cut(av, "/")
+	if av == "" || (ok && (group == "" || version == "" || strings.Contains(version, "/"))) {
+		return fmt.Errorf("convert: %q is not an apiVersion (GROUP/VERSION, or VERSION for the core group)", av)
+	}
+	return nil
+}
+
+func keepMetadata(v any) (map[string]any, *MigrationError) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &MigrationError{Pointer: "/metadata", Message: fmt.Sprintf("metadata is %s, not an object", typeOfValue(v))}
+	}
+	out := make(map[string]any, len(keptMetadata))
+	for _, k := range keptMetadata {
+		if x, has := m[k]; has {
+			out[k] = value.DeepCopy(x)
+		}
+	}
+	return out, nil
+}
+
+// RewriteObjects is the operator's start-up rewrite of stored objects (the
+// BareMetalHost v1alpha2 document's chosen approach): given the objects
+// read in the old format, it returns them in the new one and a Result for
+// each (what was dropped, what changed lossily, what failed), changing
+// nothing else. It fails as a whole, before converting anything, when the
+// set refuses the direction or does not know a version; objects that fail
+// keep their Result errors and are not to be written back (Result.OK).
+func (s *VersionSet) RewriteObjects(objects []any, from, to string, target ObjectTarget, opts ...ConvertOption) ([]any, []Result, error) {
+	if _, _, err := s.pair(from, to); err != nil {
+		return nil, nil, err
+	}
+	if err := s.Refused(from, to); err != nil {
+		return nil, nil, err
+	}
+	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return nil, nil, err
+	}
+	out := make([]any, len(objects))
+	results := make([]Result, len(objects))
+	for i, o := range objects {
+		r, err := s.ConvertObject(o, from, to, target, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i], results[i] = r.Values, r
+	}
+	return out, results, nil
+}

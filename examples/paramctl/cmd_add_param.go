@@ -1,0 +1,495 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"unicode"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+type addParamOptions struct {
+	schema      string
+	path        string
+	typ         string
+	title       string
+	description string
+	def         string
+	hasDefault  bool
+	required    bool
+	trigger     string
+	immutable   bool
+	enum        multiFlag
+	interactive bool
+	dryRun      bool
+}
+
+func init() {
+	register(&command{
+		name:  "add-param",
+		usage: "--schema S --path /backup/retentionDays --type integer [--default 7] [--title T] [--description D] [--enum V]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema S --interactive",
+		short: "add a parameter to a schema file, keeping its order, comments and layout",
+		setup: func(fs *flag.FlagSet) any {
+			o := &addParamOptions{}
+			fs.StringVar(&o.schema, "schema", "", "the schema file to edit in place (- reads standard input and writes standard output)")
+			fs.StringVar(&o.path, "path", "", "where the parameter goes: a JSON pointer into the values (/backup/retentionDays) or a dotted path (backup.retentionDays)")
+			fs.StringVar(&o.typ, "type", "", "JSON Schema type: string, integer, number, boolean, object, array or null")
+			fs.StringVar(&o.title, "title", "", "a user-friendly label")
+			fs.StringVar(&o.description, "description", "", "what the parameter does")
+			fs.Func("default", "the default value, as text typed by --type", func(s string) error {
+				o.def, o.hasDefault = s, true
+				return nil
+			})
+			fs.BoolVar(&o.required, "required", false, "the parameter must be given")
+			fs.StringVar(&o.trigger, "trigger", "", "the plan a change triggers (must match a trigger above it)")
+			fs.BoolVar(&o.immutable, "immutable", false, "the parameter cannot change after installation")
+			fs.Var(&o.enum, "enum", "an allowed value, typed by --type (repeatable)")
+			fs.BoolVar(&o.interactive, "interactive", false, "ask for each field, with the flags as defaults")
+			fs.BoolVar(&o.dryRun, "dry-run", false, "print the updated schema instead of writing the file")
+			return o
+		},
+		run: runAddParam,
+	})
+}
+
+func runAddParam(e *env, opts any, args []string) int {
+	o := opts.(*addParamOptions)
+	if len(args) > 0 {
+		return e.fail(exitUsage, "add-param takes no arguments (got %q)\nusage: paramctl add-param %s", args[0], commands["add-param"].usage)
+	}
+	if o.schema == "" {
+		return e.fail(exitUsage, "add-param needs --schema\nusage: paramctl add-param %s", commands["add-param"].usage)
+	}
+	if o.interactive && o.schema == "-" {
+		return e.fail(exitUsage, "--interactive reads the answers from standard input, so --schema cannot be -")
+	}
+	src, err := e.readInput(o.schema)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if why := notAPlainSchema(src); why != "" {
+		return e.fail(exitUsage, "%s: %s", o.schema, why)
+	}
+	s, err := schema.Parse(src)
+	if err != nil {
+		return e.failSchema(o.schema, err)
+	}
+	var pr *prompter
+	if o.interactive {
+		pr = &prompter{e: e, in: bufio.NewReader(e.stdin)}
+		if err := askParam(pr, s, o); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+	}
+	if o.path == "" || o.typ == "" {
+		return e.fail(exitUsage, "add-param needs --path and --type (or --interactive)\nusage: paramctl add-param %s", commands["add-param"].usage)
+	}
+	at, err := parseParamPath(o.path)
+	if err != nil {
+		return e.fail(exitUsage, "--path: %v", err)
+	}
+	spec, err := o.spec()
+	if err != nil {
+		return e.fail(exitInvalid, "%s: %v", at, err)
+	}
+	out, err := schema.AddProperty(src, at, spec)
+	if err != nil {
+		return e.fail(exitInvalid, "%v", err)
+	}
+	if o.interactive && !o.dryRun {
+		ok, err := pr.yesNo(fmt.Sprintf("Write %s to %s?", at, o.schema), true)
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		if !ok {
+			fmt.Fprintln(e.stderr, "nothing written")
+			return exitOK
+		}
+	}
+	if o.dryRun || o.schema == "-" {
+		e.stdout.Write(out)
+		return exitOK
+	}
+	if err := writeFileAtomic(o.schema, out); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if o.interactive {
+		fmt.Fprintf(e.stderr, "added %s to %s\n", at, o.schema)
+	}
+	return exitOK
+}
+
+// notAPlainSchema says why add-param cannot edit a document in place: a
+// v1beta1 params.yaml or OperatorVersion (convert it first), or a schema
+// inside an OperatorVersion manifest. "" for a plain v1beta2 schema.
+func notAPlainSchema(src []byte) string {
+	c, err := convert.FromV1beta1(src)
+	if err != nil {
+		return "" // schema.Parse says what is wrong
+	}
+	if c.Changed {
+		return "a v1beta1 parameter file: convert it to a v1beta2 schema first (paramctl convert), then add the parameter there"
+	}
+	if m, ok := c.Document.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+		return "an OperatorVersion manifest: add-param edits the schema file the operator package ships (params.yaml), not the manifest"
+	}
+	return ""
+}
+
+// failSchema prints why a schema cannot be edited; 2: it is unusable.
+func (e *env) failSchema(path string, err error) int {
+	var list schema.ErrorList
+	if errors.As(err, &list) {
+		for _, le := range list {
+			fmt.Fprintf(e.stderr, "%s: %s\n", path, le.Error())
+		}
+		return exitUsage
+	}
+	return e.fail(exitUsage, "%s: %v", path, err)
+}
+
+// spec turns the options into a property spec, typing the default and
+// the enum values by the type.
+func (o *addParamOptions) spec() (schema.PropertySpec, error) {
+	p := schema.PropertySpec{
+		Type: o.typ, Title: o.title, Description: o.description,
+		Required: o.required, Trigger: o.trigger, Immutable: o.immutable,
+	}
+	node, err := typeNode(o.typ)
+	if err != nil {
+		return p, err
+	}
+	if o.hasDefault {
+		if p.Default, err = params.ParseText(node, o.def); err != nil {
+			return p, fmt.Errorf("--default: %v", err)
+		}
+		p.HasDefault = true
+	}
+	for _, t := range o.enum {
+		v, err := params.ParseText(node, t)
+		if err != nil {
+			return p, fmt.Errorf("--enum %q: %v", t, err)
+		}
+		p.Enum = append(p.Enum, v)
+	}
+	return p, nil
+}
+
+// checkDefault checks the default text against the type and the enum.
+func (o *addParamOptions) checkDefault() error {
+	p, err := o.spec()
+	if err != nil || !p.HasDefault {
+		return err
+	}
+	doc := map[string]any{"type": p.Type}
+	if len(p.Enum) > 0 {
+		doc["enum"] = p.Enum
+	}
+	s, err := schema.FromValue(doc)
+	if err != nil {
+		return err
+	}
+	if err := s.Validate(p.Default); err != nil {
+		var ve schema.ValidationErrors
+		if errors.As(err, &ve) && len(ve) > 0 {
+			return fmt.Errorf("default %q: %s", o.def, ve[0].Message)
+		}
+		return err
+	}
+	return nil
+}
+
+// typeNode returns a schema node of one type, to type text values by.
+func typeNode(typ string) (*schema.Node, error) {
+	s, err := schema.FromValue(map[string]any{"type": typ})
+	if err != nil {
+		return nil, fmt.Errorf("type %q is not a JSON Schema type (use string, integer, number, boolean, object, array or null)", typ)
+	}
+	return s.Root(), nil
+}
+
+// parseParamPath reads a path in the forms of -p keys: a JSON pointer
+// when it holds a "/" (the leading / optional), else a dotted path (\.
+// for a literal dot).
+func parseParamPath(p string) (string, error) {
+	if p == "" {
+		return "", fmt.Errorf("empty path")
+	}
+	a, err := params.ParseAssignment(p + "=")
+	if err != nil {
+		return "", err
+	}
+	return a.Pointer(), nil
+}
+
+// writeFileAtomic replaces a file's content all at once, keeping its mode,
+// so that a crash never leaves it half written.
+func writeFileAtomic(path string, data []byte) error {
+	mode := os.FileMode(0o644)
+	if fi, err := os.Stat(path); err == nil {
+		mode = fi.Mode().Perm()
+	}
+	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
+	if err != nil {
+		return err
+	}
+	defer os.Remove(tmp.Name())
+	if _, err := tmp.Write(data); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Chmod(mode); err != nil {
+		tmp.Close()
+		return err
+	}
+	if err := tmp.Close(); err != nil {
+		return err
+	}
+	return os.Rename(tmp.Name(), path)
+}
+
+// The wizard: KEP-33's `kudo package add parameter`, one question a line
+// on standard error, answers read line by line from standard input. An
+// empty answer takes the value in brackets.
+
+type prompter struct {
+	e  *env
+	in *bufio.Reader
+}
+
+var errNoAnswer = errors.New("no answer (standard input ended)")
+
+func (pr *prompter) ask(question, def string) (string, error) {
+	if def != "" {
+		fmt.Fprintf(pr.e.stderr, "%s [%s]: ", question, def)
+	} else {
+		fmt.Fprintf(pr.e.stderr, "%s: ", question)
+	}
+	line, err := pr.in.ReadString('\n')
+	if err != nil && (err != io.EOF || line == "") {
+		fmt.Fprintln(pr.e.stderr)
+		return "", errNoAnswer
+	}
+	line = strings.TrimRight(line, "\r\n")
+	if strings.TrimSpace(line) == "" {
+		return def, nil
+	}
+	return strings.TrimSpace(line), nil
+}
+
+func (pr *prompter) yesNo(question string, def bool) (bool, error) {
+	hint := "y/N"
+	if def {
+		hint = "Y/n"
+	}
+	for {
+		a, err := pr.ask(question+" ("+hint+")", "")
+		if err != nil {
+			return false, err
+		}
+		switch strings.ToLower(a) {
+		case "":
+			return def, nil
+		case "y", "yes":
+			return true, nil
+		case "n", "no":
+			return false, nil
+		}
+		fmt.Fprintln(pr.e.stderr, "  please answer y or n")
+	}
+}
+
+// askParam asks for each field, offering the flags (or sensible guesses)
+// as defaults, and checks each answer before the next question.
+func askParam(pr *prompter, s *schema.Schema, o *addParamOptions) error {
+	e := pr.e
+	fmt.Fprintln(e.stderr, "Add a parameter (press Enter to take the value in brackets).")
+	for {
+		a, err := pr.ask("Path (a JSON pointer such as /backup/retentionDays, or backup.retentionDays)", o.path)
+		if err != nil {
+			return err
+		}
+		at, err := parseParamPath(a)
+		if err == nil && declared(s, at) {
+			err = fmt.Errorf("%s already exists", at)
+		}
+		if err != nil {
+			fmt.Fprintf(e.stderr, "  %v\n", err)
+			o.path = ""
+			continue
+		}
+		o.path = a
+		break
+	}
+	at, _ := parseParamPath(o.path)
+	toks, _ := pointer.Split(at)
+	name := toks[len(toks)-1]
+	if o.typ == "" {
+		o.typ = "string"
+	}
+	for {
+		a, err := pr.ask("Type (string, integer, number, boolean, object, array)", o.typ)
+		if err != nil {
+			return err
+		}
+		if _, err := typeNode(a); err != nil {
+			fmt.Fprintf(e.stderr, "  %v\n", err)
+			continue
+		}
+		o.typ = a
+		break
+	}
+	if o.title == "" {
+		o.title = titleFromName(name)
+	}
+	var err error
+	if o.title, err = pr.ask("Title", o.title); err != nil {
+		return err
+	}
+	if o.description, err = pr.ask("Description", o.description); err != nil {
+		return err
+	}
+	for {
+		def := o.def
+		if !o.hasDefault {
+			def = ""
+		}
+		a, err := pr.ask("Default (empty for none)", def)
+		if err != nil {
+			return err
+		}
+		o.def, o.hasDefault = a, a != ""
+		if err := o.checkDefault(); err != nil {
+			fmt.Fprintf(e.stderr, "  %v\n", err)
+			continue
+		}
+		break
+	}
+	for {
+		a, err := pr.ask("Allowed values, comma-separated (empty for any)", strings.Join(o.enum, ","))
+		if err != nil {
+			return err
+		}
+		o.enum = nil
+		for _, v := range strings.Split(a, ",") {
+			if v = strings.TrimSpace(v); v != "" {
+				o.enum = append(o.enum, v)
+			}
+		}
+		break
+	}
+	if o.required, err = pr.yesNo("Required", o.required); err != nil {
+		return err
+	}
+	inherited := inheritedPlan(s, toks[:len(toks)-1])
+	trig := o.trigger
+	if trig == "" {
+		trig = inherited
+	}
+	if o.trigger, err = pr.ask("Trigger (the plan a change runs)", trig); err != nil {
+		return err
+	}
+	if o.trigger == inherited {
+		o.trigger = "" // inherited: no need to repeat it
+	}
+	if o.immutable, err = pr.yesNo("Immutable after installation", o.immutable); err != nil {
+		return err
+	}
+	return nil
+}
+
+// declared reports whether the schema declares a property at a values
+// pointer, through properties all the way.
+func declared(s *schema.Schema, at string) bool {
+	toks, err := pointer.Split(at)
+	if err != nil || len(toks) == 0 {
+		return false
+	}
+	n := s.Root()
+	for _, t := range toks {
+		var next *schema.Node
+		for _, m := range n.Scope() {
+			if next = m.Property(t); next != nil {
+				break
+			}
+		}
+		if next == nil {
+			return false
+		}
+		n = next
+	}
+	return true
+}
+
+// inheritedPlan returns the plan a new parameter under the given parent
+// path would inherit: the nearest trigger above, else deploy.
+func inheritedPlan(s *schema.Schema, parent []string) string {
+	plan := ""
+	n := s.Root()
+	check := func(n *schema.Node) {
+		for _, m := range n.Scope() {
+			if m.Trigger != "" {
+				plan = m.Trigger
+				return
+			}
+		}
+	}
+	check(n)
+	for _, t := range parent {
+		if n = n.Child(t); n == nil {
+			break
+		}
+		check(n)
+	}
+	if plan == "" {
+		return "deploy"
+	}
+	return plan
+}
+
+// titleFromName suggests a sentence-case title: retentionDays gives
+// "Retention days", BACKUP_ENABLED "Backup enabled".
+func titleFromName(name string) string {
+	var words []string
+	var cur []rune
+	rs := []rune(name)
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = nil
+		}
+	}
+	for i, r := range rs {
+		switch {
+		case r == '_' || r == '-' || r == ' ' || r == '.':
+			flush()
+			continue
+		case i > 0 && unicode.IsUpper(r) && (unicode.IsLower(rs[i-1]) || (i+1 < len(rs) && unicode.IsLower(rs[i+1]) && unicode.IsUpper(rs[i-1]))):
+			flush()
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	for i, w := range words {
+		if len(w) > 1 && strings.ToUpper(w) == w && strings.ContainsFunc(name, unicode.IsLower) {
+			continue // an acronym inside a camelCase name
+		}
+		w = strings.ToLower(w)
+		if i == 0 {
+			r := []rune(w)
+			r[0] = unicode.ToUpper(r[0])
+			w = string(r)
+		}
+		words[i] = w
+	}
+	return strings.Join(words, " ")
+}

@@ -1,0 +1,110 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+type convertOpts struct {
+	output     *string
+	to         *string
+	inferTypes *bool
+}
+
+func init() {
+	register(&command{
+		name:  "convert",
+		usage: "[--to v1beta2|v1beta1] [--infer-types] [-o yaml|json] FILE",
+		short: "convert v1beta1 parameters (params.yaml or OperatorVersion) to a v1beta2 schema; v1beta2 input comes back unchanged",
+		setup: func(fs *flag.FlagSet) any {
+			return &convertOpts{
+				output:     fs.String("o", "yaml", "output format: yaml or json"),
+				to:         fs.String("to", "v1beta2", "target version: v1beta2, or v1beta1 for an OperatorVersion (the schema is kept in the "+convert.ParametersAnnotation+" annotation)"),
+				inferTypes: fs.Bool("infer-types", false, "give untyped parameters whose default is a quoted number or boolean (\"3\", \"true\") that type, reporting each on standard error"),
+			}
+		},
+		run: runConvert,
+	})
+}
+
+func runConvert(e *env, o any, args []string) int {
+	opts := o.(*convertOpts)
+	const usage = "usage: paramctl convert [--to v1beta2|v1beta1] [--infer-types] [-o yaml|json] FILE"
+	if len(args) != 1 {
+		return e.fail(exitUsage, usage)
+	}
+	if *opts.output != "yaml" && *opts.output != "json" {
+		return e.fail(exitUsage, "-o must be yaml or json, not %q", *opts.output)
+	}
+	if *opts.to != "v1beta2" && *opts.to != "v1beta1" {
+		return e.fail(exitUsage, "--to must be v1beta2 or v1beta1, not %q", *opts.to)
+	}
+	data, err := e.readInput(args[0])
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	var c *convert.Converted
+	if *opts.to == "v1beta1" {
+		c, err = convert.ToV1beta1(data)
+	} else {
+		var fopts []convert.FlatOption
+		if *opts.inferTypes {
+			fopts = append(fopts, convert.InferStringTypes())
+		}
+		c, err = convert.FromV1beta1(data, fopts...)
+	}
+	if err != nil {
+		return e.conversionFailed(args[0], err)
+	}
+	e.printNotes(c.Notes)
+	return e.writeConverted(c, *opts.output)
+}
+
+// conversionFailed reports a conversion error: unreadable input is exit
+// 2, input that cannot be converted exit 1, every problem on its own line.
+func (e *env) conversionFailed(file string, err error) int {
+	var de *params.DecodeError
+	if errors.As(err, &de) {
+		return e.fail(exitUsage, "%s: %v", file, err)
+	}
+	var el schema.ErrorList
+	if errors.As(err, &el) {
+		for _, x := range el {
+			fmt.Fprintln(e.stderr, x.Error())
+		}
+		return exitInvalid
+	}
+	var ve schema.ValidationErrors
+	if errors.As(err, &ve) {
+		for _, x := range ve {
+			fmt.Fprintln(e.stderr, x.Error())
+		}
+		return exitInvalid
+	}
+	return e.fail(exitInvalid, "%v", err)
+}
+
+// printNotes reports what a conversion decided, one a line, on standard error.
+func (e *env) printNotes(notes []convert.Note) {
+	for _, n := range notes {
+		fmt.Fprintln(e.stderr, n.String())
+	}
+}
+
+func (e *env) writeConverted(c *convert.Converted, format string) int {
+	if format == "json" {
+		e.stdout.Write(append(c.JSON("  "), '\n'))
+		return exitOK
+	}
+	out, err := c.YAML()
+	if err != nil {
+		return e.fail(exitInvalid, "%v", err)
+	}
+	e.stdout.Write(out)
+	return exitOK
+}

@@ -1,0 +1,182 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const lintExample = "demo/kep-lint-example.yaml"
+
+func TestLintCommand(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		stdin  string
+		code   int
+		out    []string
+		notOut []string
+		err    []string
+	}{
+		{name: "clean schema", args: []string{"lint", demoSchema}, code: 0},
+		{name: "error findings exit 1", args: []string{"lint", lintExample}, code: 1,
+			out: []string{
+				lintExample + ":/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: ",
+				lintExample + ":/properties/backup/properties/schedule/imutable: warning kudo-misspelt-keyword: ",
+			}},
+		{name: "flags after the file", args: []string{"lint", lintExample, "--rules", "kudo"}, code: 1, out: []string{"kudo-trigger-conflict"}},
+		{name: "warnings only exit 0", args: []string{"lint", "-", "--disable", "kudo-enum-default"}, stdin: "type: object\nproperties:\n  a:\n    type: string\n    trigers: x\n", code: 0,
+			out: []string{"-:/properties/a/trigers: warning kudo-misspelt-keyword: "}},
+		{name: "root pointer shown as \"\"", args: []string{"lint", "--rules", "cluster-app", "-"}, stdin: "type: object\n", code: 1,
+			out: []string{`-:"": error R1-dialect: `}},
+		{name: "several sets", args: []string{"lint", "--rules", "kudo,cluster-app", lintExample}, code: 1,
+			out: []string{"kudo-trigger-conflict", "R1-dialect"}},
+		{name: "disable a rule", args: []string{"lint", "--disable", "kudo-trigger-conflict", lintExample}, code: 1,
+			notOut: []string{"kudo-trigger-conflict"}, out: []string{"kudo-enum-default"}},
+		{name: "disable comma-separated", args: []string{"lint", "--disable", "kudo-trigger-conflict,kudo-oldname-duplicate,kudo-enum-default,kudo-default-invalid", lintExample}, code: 0,
+			out: []string{"kudo-misspelt-keyword"}},
+		{name: "schema that does not compile is findings, not exit 2", args: []string{"lint", "-"}, stdin: "type: int\nproperties:\n  a:\n    immutable: yes\n", code: 1,
+			out: []string{"-:/type: error schema-compile: ", "-:/properties/a/immutable: error schema-compile: "}},
+		{name: "json document", args: []string{"lint", "-"}, stdin: `{"type":"object","properties":{"a":{"enum":[1],"default":2}}}`, code: 1,
+			out: []string{"-:/properties/a/default: error kudo-enum-default"}},
+		{name: "an OperatorVersion is linted at spec.parameters", args: []string{"lint", "testdata/lint/operatorversion.yaml"}, code: 1,
+			out: []string{`testdata/lint/operatorversion.yaml:/spec/parameters/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: trigger "deploy" conflicts with trigger "backup" at /spec/parameters/properties/backup/trigger`}},
+		{name: "a v1beta1 params.yaml is linted as the schema it converts to", args: []string{"lint", "--rules", "cluster-app", "demo/kep-params-v1beta1.yaml"}, code: 1,
+			out: []string{`demo/kep-params-v1beta1.yaml:/parameters/2: error R4-items: property "ARRAY_PARAM" is an array without "items": define the schema of its items (converted schema: /properties/ARRAY_PARAM)`}},
+		{name: "JSON escapes YAML does not know", args: []string{"lint", "-"}, stdin: `{"properties": {"a": {"enum": ["a\/b"], "default": "c\/d"}}}`, code: 1,
+			out: []string{`-:/properties/a/default: error kudo-enum-default: the default "c/d" is not one of the enum values ["a/b"]`}},
+		{name: "unknown set", args: []string{"lint", "--rules", "nope", demoSchema}, code: 2, err: []string{`unknown rule set "nope"`, "cluster-app", "kudo"}},
+		{name: "unknown rule", args: []string{"lint", "--disable", "R99", demoSchema}, code: 2, err: []string{`unknown rule "R99"`}},
+		{name: "no file", args: []string{"lint"}, code: 2, err: []string{"SCHEMA"}},
+		{name: "missing file", args: []string{"lint", "nope.yaml"}, code: 2, err: []string{"nope.yaml"}},
+		{name: "malformed YAML", args: []string{"lint", "-"}, stdin: "a: [1,\n", code: 2, err: []string{"-: "}},
+		{name: "bad -o", args: []string{"lint", "-o", "xml", demoSchema}, code: 2, err: []string{"xml"}},
+		{name: "list rules", args: []string{"lint", "--list-rules", "--rules", "cluster-app"}, code: 0,
+			out: []string{"R5-title-case", "R18-empty-default", "cannot be checked by a program"}, notOut: []string{"kudo-trigger-conflict"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := paramctl(t, tt.stdin, tt.args...)
+			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, errs)
+			for _, s := range tt.out {
+				assert.Contains(t, out, s)
+			}
+			for _, s := range tt.notOut {
+				assert.NotContains(t, out, s)
+			}
+			for _, s := range tt.err {
+				assert.Contains(t, errs, s)
+			}
+			assert.NotContains(t, out, "\x1b[", "no colours in a pipe")
+		})
+	}
+}
+
+func TestLintJSON(t *testing.T) {
+	code, out, _ := paramctl(t, "", "lint", "-o", "json", demoSchema)
+	assert.Equal(t, 0, code)
+	assert.Equal(t, "[]\n", out, "no findings is an empty list, not null")
+
+	code, out, _ = paramctl(t, "", "lint", "-o", "json", lintExample)
+	assert.Equal(t, 1, code)
+	var raw []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &raw))
+	require.NotEmpty(t, raw)
+	for _, f := range raw {
+		keys := []string{}
+		for k := range f {
+			keys = append(keys, k)
+		}
+		assert.ElementsMatch(t, []string{"rule", "severity", "pointer", "message"}, keys)
+	}
+	assert.Contains(t, out, `"pointer": "/properties/backup/properties/enabled/trigger"`)
+
+	// Several files: each finding names its file.
+	code, out, _ = paramctl(t, "", "lint", "-o", "json", demoSchema, lintExample)
+	assert.Equal(t, 1, code)
+	assert.Contains(t, out, `"file": "`+lintExample+`"`)
+}
+
+func TestLintSARIF(t *testing.T) {
+	code, out, _ := paramctl(t, "", "lint", "-o", "sarif", lintExample)
+	assert.Equal(t, 1, code)
+	var log struct {
+		Version string `json:"version"`
+		Schema  string `json:"$schema"`
+		Runs    []struct {
+			Tool struct {
+				Driver struct {
+					Name  string `json:"name"`
+					Rules []struct {
+						ID string `json:"id"`
+					} `json:"rules"`
+				} `json:"driver"`
+			} `json:"tool"`
+			Results []struct {
+				RuleID    string `json:"ruleId"`
+				RuleIndex int    `json:"ruleIndex"`
+				Level     string `json:"level"`
+				Message   struct {
+					Text string `json:"text"`
+				} `json:"message"`
+				Locations []struct {
+					PhysicalLocation struct {
+						ArtifactLocation struct {
+							URI string `json:"uri"`
+						} `json:"artifactLocation"`
+						Region struct {
+							StartLine   int `json:"startLine"`
+							StartColumn int `json:"startColumn"`
+						} `json:"region"`
+					} `json:"physicalLocation"`
+					LogicalLocations []struct {
+						FullyQualifiedName string `json:"fullyQualifiedName"`
+					} `json:"logicalLocations"`
+				} `json:"locations"`
+			} `json:"results"`
+		} `json:"runs"`
+	}
+	require.NoError(t, json.Unmarshal([]byte(out), &log))
+	assert.Equal(t, "2.1.0", log.Version)
+	require.Len(t, log.Runs, 1)
+	run := log.Runs[0]
+	require.NotEmpty(t, run.Results)
+	found := false
+	for _, r := range run.Results {
+		assert.Equal(t, r.RuleID, run.Tool.Driver.Rules[r.RuleIndex].ID)
+		assert.Contains(t, []string{"error", "warning", "note"}, r.Level)
+		loc := r.Locations[0]
+		assert.Equal(t, lintExample, loc.PhysicalLocation.ArtifactLocation.URI)
+		assert.Positive(t, loc.PhysicalLocation.Region.StartLine)
+		if loc.LogicalLocations[0].FullyQualifiedName == "/properties/backup/properties/enabled/trigger" {
+			found = true
+			// trigger: deploy is written on line 28 of the example, at column 9.
+			assert.Equal(t, 28, loc.PhysicalLocation.Region.StartLine)
+			assert.Equal(t, 9, loc.PhysicalLocation.Region.StartColumn)
+			assert.Equal(t, "error", r.Level)
+		}
+	}
+	assert.True(t, found)
+}
+
+func TestLintTerminal(t *testing.T) {
+	var out, errb bytes.Buffer
+	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdoutIsTerminal: true}
+	code := e.dispatch([]string{"lint", lintExample})
+	assert.Equal(t, 1, code)
+	s := out.String()
+	assert.True(t, strings.HasPrefix(s, "\x1b[1m"+lintExample), "grouped under the file name:\n%s", s)
+	assert.Contains(t, s, "\x1b[31merror")
+	assert.Contains(t, s, "\x1b[33mwarning")
+	assert.Contains(t, s, "(line 28)")
+	assert.Contains(t, s, "4 errors")
+
+	out.Reset()
+	e = &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdoutIsTerminal: true}
+	assert.Equal(t, 0, e.dispatch([]string{"lint", demoSchema}))
+	assert.Contains(t, out.String(), "no findings")
+}

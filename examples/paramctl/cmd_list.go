@@ -1,0 +1,479 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
+)
+
+type listOptions struct {
+	schema string
+	output string
+}
+
+func init() {
+	register(&command{
+		name:  "list",
+		usage: "--schema S [-o table|markdown|json]",
+		short: "list the parameter tree: name, type, default, required, trigger, immutable, description",
+		setup: func(fs *flag.FlagSet) any {
+			o := &listOptions{}
+			fs.StringVar(&o.schema, "schema", "", "the parameter schema (YAML or JSON; - for standard input)")
+			fs.StringVar(&o.output, "o", "table", "output format: table, markdown or json")
+			return o
+		},
+		run: runList,
+	})
+}
+
+// paramRow is one parameter of the tree, as `list -o json` prints it.
+type paramRow struct {
+	// Pointer locates the parameter in a values document; "*" stands for
+	// any array index or map key.
+	Pointer string `json:"pointer"`
+	Name    string `json:"name"`
+	Depth   int    `json:"depth"`
+	Type    string `json:"type"`
+	// Default is the default as JSON, absent when there is none.
+	Default  json.RawMessage `json:"default,omitempty"`
+	Required bool            `json:"required"`
+	// Trigger is the plan a change here triggers: the parameter's own
+	// trigger, else the nearest ancestor's, else "deploy".
+	Trigger    string `json:"trigger"`
+	OwnTrigger string `json:"ownTrigger"`
+	// Immutable is true when the parameter or an ancestor is immutable.
+	Immutable   bool   `json:"immutable"`
+	Description string `json:"description"`
+	Title       string `json:"title,omitempty"`
+	Deprecated  bool   `json:"deprecated,omitempty"`
+
+	// path is the dotted name for documentation (backup.credentials.name,
+	// topology[].name, nodePools.*.size); object says whether the row
+	// has rows below it.
+	path   string
+	object bool
+}
+
+func runList(e *env, opts any, args []string) int {
+	o := opts.(*listOptions)
+	switch o.output {
+	case "table", "markdown", "json":
+	default:
+		return e.fail(exitUsage, "unknown output format %q: use table, markdown or json", o.output)
+	}
+	if o.schema == "" {
+		return e.fail(exitUsage, "list needs --schema\nusage: paramctl list %s", commands["list"].usage)
+	}
+	if len(args) > 0 {
+		return e.fail(exitUsage, "list takes no arguments (got %q)\nusage: paramctl list %s", args[0], commands["list"].usage)
+	}
+	s, code := e.schemaOrFail(o.schema)
+	if s == nil {
+		return code
+	}
+	rows, complete := parameterRows(s)
+	if !complete {
+		fmt.Fprintf(e.stderr, "the parameter tree has more than %d rows (definitions shared many times over); the list stops there\n", maxListRows)
+	}
+	switch o.output {
+	case "json":
+		return e.writeJSON(rows)
+	case "markdown":
+		writeParamsMarkdown(e.stdout, s, rows)
+	default:
+		writeParamsTable(e.stdout, rows)
+	}
+	return exitOK
+}
+
+// parameterRows flattens the parameter tree in the order of the schema
+// file: properties (through $ref and allOf), and below an array or a map
+// whose items or values are objects, their properties.
+// complete is false when the list stopped at maxListRows.
+//
+// Plans come from the trigger package, which resolves updates: a row's
+// trigger is the plan a change there runs.
+func parameterRows(s *schema.Schema) (rows []paramRow, complete bool) {
+	l := &lister{rows: []paramRow{}, onPath: map[*schema.Node]string{}}
+	l.walk(s.Root(), "", "", 0, "", false)
+	plans := map[string]trigger.Parameter{}
+	for _, p := range trigger.Parameters(s) {
+		if _, dup := plans[p.Pointer]; !dup {
+			plans[p.Pointer] = p
+		}
+	}
+	for i, r := range l.rows {
+		if p, ok := plans[r.Pointer]; ok {
+			l.rows[i].Trigger, l.rows[i].OwnTrigger = p.Plan, p.Trigger
+		}
+	}
+	return l.rows, len(l.rows) < maxListRows
+}
+
+// maxListRows bounds the listing: a definition used twice at each of n
+// levels makes 2^n parameters.
+var maxListRows = 100_000
+
+type lister struct {
+	rows []paramRow
+	// onPath maps the nodes being listed to the pointer of their row, so
+	// that a $ref back up the tree is named instead of listed endlessly.
+	onPath map[*schema.Node]string
+}
+
+// walk lists the parameters below n. It returns the pointer of the row
+// above that n refers back to, or "".
+func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited string, immutable bool) string {
+	scope := sameValue(n)
+	for _, m := range scope {
+		if at, ok := l.onPath[m]; ok {
+			return at
+		}
+	}
+	for _, m := range scope {
+		l.onPath[m] = ptr
+	}
+	defer func() {
+		for _, m := range scope {
+			delete(l.onPath, m)
+		}
+	}()
+	seen := map[string]bool{}
+	for _, m := range scope {
+		for _, p := range m.Properties {
+			if seen[p.Name] {
+				continue
+			}
+			seen[p.Name] = true
+			childPath := p.Name
+			if path != "" {
+				childPath = path + "." + p.Name
+			}
+			l.add(p, newRow(p, pointer.Append(ptr, p.Name), p.Name, childPath, depth, inherited, immutable, requiredIn(scope, p.Name)))
+		}
+	}
+	// The items of an array, the values of a map: a row of their own
+	// when they hold parameters.
+	for _, sub := range []struct {
+		node       *schema.Node
+		name, glue string
+	}{{itemsOf(scope), "[]", ""}, {valuesOf(scope), "*", "."}} {
+		if sub.node == nil || !hasProperties(sub.node, 0) {
+			continue
+		}
+		l.add(sub.node, newRow(sub.node, pointer.Append(ptr, "*"), sub.name, path+sub.glue+sub.name, depth, inherited, immutable, false))
+	}
+	return ""
+}
+
+// add appends a row and the rows below it.
+func (l *lister) add(n *schema.Node, row paramRow) {
+	if len(l.rows) >= maxListRows {
+		return
+	}
+	idx := len(l.rows)
+	l.rows = append(l.rows, row)
+	if at := l.walk(n, row.Pointer, row.path, row.Depth+1, row.Trigger, row.Immutable); at != "" {
+		l.rows[idx].Description = strings.TrimSpace(fmt.Sprintf("%s (recursive: the parameters of %s)", l.rows[idx].Description, displayPointer(at)))
+	}
+	l.rows[idx].object = len(l.rows) > idx+1
+}
+
+// sameValue lists the nodes that describe the value n governs: its scope
+// ($ref, allOf) and the anyOf/oneOf subschemas of each.
+func sameValue(n *schema.Node) []*schema.Node {
+	out := append([]*schema.Node(nil), n.Scope()...)
+	for _, m := range n.Scope() {
+		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+			out = append(out, b.Scope()...)
+		}
+	}
+	return out
+}
+
+func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string, immutable, required bool) paramRow {
+	r := paramRow{Pointer: ptr, Name: name, Depth: depth, Type: typeLabel(n), Required: required, path: path}
+	for _, m := range n.Scope() {
+		if r.OwnTrigger == "" {
+			r.OwnTrigger = m.Trigger
+		}
+		if m.Immutable {
+			immutable = true
+		}
+		if r.Description == "" {
+			r.Description = m.Description
+		}
+		if r.Title == "" {
+			r.Title = m.Title
+		}
+		if m.Deprecated {
+			r.Deprecated = true
+		}
+		if r.Default == nil && m.HasDefault {
+			r.Default = encode.JSON(m.Default, nil, "")
+		}
+	}
+	r.Immutable = immutable
+	switch {
+	case r.OwnTrigger != "":
+		r.Trigger = r.OwnTrigger
+	case inherited != "":
+		r.Trigger = inherited
+	default:
+		r.Trigger = "deploy"
+	}
+	return r
+}
+
+func requiredIn(scope []*schema.Node, name string) bool {
+	for _, m := range scope {
+		for _, r := range m.RequiredNames {
+			if r == name {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func itemsOf(scope []*schema.Node) *schema.Node {
+	for _, m := range scope {
+		if m.Items != nil {
+			return m.Items
+		}
+	}
+	return nil
+}
+
+func valuesOf(scope []*schema.Node) *schema.Node {
+	for _, m := range scope {
+		if m.AdditionalProperties != nil && m.AdditionalProperties.Bool == nil {
+			return m.AdditionalProperties
+		}
+	}
+	return nil
+}
+
+// hasProperties reports whether values under n have parameters of their
+// own to list.
+func hasProperties(n *schema.Node, depth int) bool {
+	if depth > 8 {
+		return false
+	}
+	for _, m := range n.Scope() {
+		if len(m.Properties) > 0 {
+			return true
+		}
+		if m.Items != nil && hasProperties(m.Items, depth+1) {
+			return true
+		}
+		if v := m.AdditionalProperties; v != nil && v.Bool == nil && hasProperties(v, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// typeLabel names a node's type: "string", "integer|null", "array<string>",
+// "object<string>" for a map of strings; "" where any type goes.
+func typeLabel(n *schema.Node) string {
+	ts := n.Types()
+	label := strings.Join(ts, "|")
+	scope := n.Scope()
+	if len(ts) == 1 && ts[0] == "array" {
+		if it := itemsOf(scope); it != nil && !hasProperties(it, 0) {
+			if t := typeLabel(it); t != "" {
+				label += "<" + t + ">"
+			}
+		}
+	}
+	if len(ts) == 1 && ts[0] == "object" {
+		if v := valuesOf(scope); v != nil && !hasProperties(v, 0) {
+			if t := typeLabel(v); t != "" {
+				label += "<" + t + ">"
+			}
+		}
+	}
+	return label
+}
+
+func yesIf(b bool) string {
+	if b {
+		return "yes"
+	}
+	return ""
+}
+
+func describeRow(r paramRow) string {
+	d := r.Description
+	if d == "" {
+		d = r.Title
+	}
+	d = strings.Join(strings.Fields(d), " ")
+	if r.Deprecated {
+		d = strings.TrimSpace("(deprecated) " + d)
+	}
+	return d
+}
+
+// writeParamsTable prints the tree as a table whose first column is
+// indented to show nesting.
+func writeParamsTable(w io.Writer, rows []paramRow) {
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tTYPE\tDEFAULT\tREQUIRED\tTRIGGER\tIMMUTABLE\tDESCRIPTION")
+	for _, r := range rows {
+		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", strings.Repeat("  ", r.Depth), r.Name, r.Type,
+			strings.ReplaceAll(string(r.Default), "\t", " "), yesIf(r.Required), r.Trigger, yesIf(r.Immutable), describeRow(r))
+	}
+	tw.Flush()
+}
+
+// writeParamsMarkdown prints documentation a README can include: one table
+// per object, the root first, in the order of the schema.
+func writeParamsMarkdown(w io.Writer, s *schema.Schema, rows []paramRow) {
+	root := s.Root()
+	title := "Parameters"
+	if root.Title != "" {
+		title = root.Title
+	}
+	fmt.Fprintf(w, "## %s\n", mdText(title))
+	if root.Description != "" {
+		fmt.Fprintf(w, "\n%s\n", mdText(root.Description))
+	}
+	if len(rows) == 0 {
+		fmt.Fprintln(w, "\nThis schema declares no parameters.")
+		return
+	}
+	// Group the rows by the object that holds them: the root ("") or the
+	// path of an object row.
+	children := map[string][]paramRow{}
+	parents := []string{""}
+	var stack []paramRow
+	for _, r := range rows {
+		stack = stack[:r.Depth]
+		parent := ""
+		if r.Depth > 0 {
+			parent = stack[r.Depth-1].path
+		}
+		children[parent] = append(children[parent], r)
+		if r.object {
+			parents = append(parents, r.path)
+		}
+		stack = append(stack, r)
+	}
+	byPath := map[string]paramRow{}
+	for _, r := range rows {
+		byPath[r.path] = r
+	}
+	for _, p := range parents {
+		if onlyItems(children[p]) {
+			continue // the table of the items or values follows; the anchor is the same
+		}
+		if p != "" {
+			r := byPath[p]
+			fmt.Fprintf(w, "\n### `%s`\n", p)
+			if d := describeRow(r); d != "" {
+				fmt.Fprintf(w, "\n%s\n", mdText(d))
+			}
+		}
+		fmt.Fprintln(w, "\n| Parameter | Type | Default | Required | Trigger | Immutable | Description |")
+		fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+		for _, r := range children[p] {
+			name := mdCode(r.path)
+			if r.object {
+				name = fmt.Sprintf("[%s](#%s)", name, mdAnchor(r.path))
+			}
+			desc := mdText(describeRow(r))
+			if r.Deprecated {
+				desc = "**Deprecated.** " + mdText(strings.TrimPrefix(describeRow(r), "(deprecated) "))
+			}
+			def := ""
+			if r.Default != nil {
+				def = mdCode(string(r.Default))
+			}
+			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", name, mdText(r.Type), def, yesIf(r.Required), mdText(r.Trigger), yesIf(r.Immutable), desc)
+		}
+	}
+}
+
+// onlyItems reports whether rows are only the items or values row of an
+// array or map, which has a table of its own.
+func onlyItems(rows []paramRow) bool {
+	for _, r := range rows {
+		if (r.Name != "[]" && r.Name != "*") || !r.object {
+			return false
+		}
+	}
+	return len(rows) > 0
+}
+
+// mdText makes text safe in a Markdown table cell.
+func mdText(s string) string {
+	s = strings.Join(strings.Fields(s), " ")
+	r := strings.NewReplacer(`|`, `\|`, `<`, `&lt;`, `>`, `&gt;`, `*`, `\*`, `_`, `\_`, "`", "\\`", `[`, `\[`, `]`, `\]`)
+	return r.Replace(s)
+}
+
+// mdCode writes s as inline code, in a table cell.
+func mdCode(s string) string {
+	s = strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+	fence := "`"
+	for strings.Contains(s, fence) {
+		fence += "`"
+	}
+	if strings.HasPrefix(s, "`") || strings.HasSuffix(s, "`") {
+		return fence + " " + s + " " + fence
+	}
+	return fence + s + fence
+}
+
+// mdAnchor is the anchor GitHub gives the heading "### `path`".
+func mdAnchor(path string) string {
+	var b strings.Builder
+	for _, r := range strings.ToLower(path) {
+		switch {
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9', r == '-', r == '_':
+			b.WriteRune(r)
+		case r == ' ':
+			b.WriteByte('-')
+		case r > 127:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+// MarshalJSON gives every row the same keys in DESIGN's order: a
+// parameter without a default has "default": null, one that inherits its
+// plan "ownTrigger": null (as `triggers -o json` writes it).
+func (r paramRow) MarshalJSON() ([]byte, error) {
+	out := struct {
+		Pointer     string          `json:"pointer"`
+		Name        string          `json:"name"`
+		Depth       int             `json:"depth"`
+		Type        string          `json:"type"`
+		Default     json.RawMessage `json:"default"`
+		Required    bool            `json:"required"`
+		Trigger     string          `json:"trigger"`
+		OwnTrigger  *string         `json:"ownTrigger"`
+		Immutable   bool            `json:"immutable"`
+		Description string          `json:"description"`
+		Title       string          `json:"title,omitempty"`
+		Deprecated  bool            `json:"deprecated,omitempty"`
+	}{r.Pointer, r.Name, r.Depth, r.Type, r.Default, r.Required, r.Trigger, nil, r.Immutable, r.Description, r.Title, r.Deprecated}
+	if out.Default == nil {
+		out.Default = json.RawMessage("null")
+	}
+	if r.OwnTrigger != "" {
+		out.OwnTrigger = &r.OwnTrigger
+	}
+	return json.Marshal(out)
+}

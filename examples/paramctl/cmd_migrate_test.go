@@ -1,0 +1,217 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+func runMigrateCmd(t *testing.T, stdin string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut bytes.Buffer
+	code = run(append([]string{"migrate"}, args...), strings.NewReader(stdin), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+const kepUpgraded = `clusterName: my-cluster
+backup:
+  enabled: false
+  credentials:
+    name: some value
+    password: some password
+---
+clusterName: staging
+`
+
+func TestMigrateKEPUpgrade(t *testing.T) {
+	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, kepUpgraded, out)
+	assert.Empty(t, errOut)
+
+	// Flags after the file, the instances on standard input, and through
+	// the KEP's v1beta1 OperatorVersion (converted on the fly) as the first step.
+	data, err := os.ReadFile("demo/migrate-instances.yaml")
+	require.NoError(t, err)
+	code, out, errOut = runMigrateCmd(t, string(data), "-", "--via", "demo/kep-operatorversion-v1beta1.yaml", "--schema", "demo/kep-upgraded-schema.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, kepUpgraded, out)
+}
+
+func TestMigrateJSONLines(t *testing.T) {
+	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "--allow-lossy", "-o", "json", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, errOut)
+	assert.Equal(t, `{"values":{"online":true,"hardware":{"ramMebibytes":16384,"cpu":{"arch":"x86_64","model":"Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz","clockMegahertz":2593,"count":80}}},"dropped":[{"pointer":"/hardwareProfile","value":"dell"}],"lossy":[{"pointer":"/hardware/cpu/clockMegahertz","from":2593.75,"to":2593,"refused":false}],"errors":[]}
+{"values":{"online":false,"hardware":{"cpu":{"clockMegahertz":2400}}},"dropped":[{"pointer":"/hardwareProfile","value":"unknown"}],"lossy":[],"errors":[]}
+`, out)
+}
+
+func TestMigrateRefusesLossyChanges(t *testing.T) {
+	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 1, code)
+	assert.Empty(t, out, "a run with errors writes nothing")
+	assert.Equal(t, `doc 0: /hardwareProfile: dropped "dell"
+doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593 (refused)
+doc 0: /hardware/cpu/clockMegahertz: changing number 2593.75 to number 2593 loses information; refused (allow lossy changes to apply it)
+doc 1: /hardwareProfile: dropped "unknown"
+nothing written: 1 document with errors (use --continue to write anyway)
+`, errOut)
+
+	// --continue writes anyway; the refused value stays as it was.
+	code, out, _ = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "--continue", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 1, code)
+	assert.Contains(t, out, "clockMegahertz: 2593.75\n")
+	assert.Contains(t, out, "---\nonline: false\n")
+
+	// With -o json, the report lines say it all, without values.
+	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "-o", "json", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 1, code)
+	assert.Empty(t, errOut)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	require.Len(t, lines, 2)
+	assert.NotContains(t, out, `"values"`)
+	assert.Contains(t, lines[0], `"refused":true`)
+	assert.Contains(t, lines[0], `"errors":[{"pointer":"/hardware/cpu/clockMegahertz","message":"changing number 2593.75`)
+}
+
+func TestMigrateDryRun(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.yaml")
+	code, out, errOut := runMigrateCmd(t, "", "--dry-run", "--output", target, "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "--allow-lossy", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `doc 0: /hardwareProfile: dropped "dell"
+doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593
+doc 1: /hardwareProfile: dropped "unknown"
+2 documents checked: 0 with errors, 2 values dropped, 1 lossy change
+`, out)
+	assert.NoFileExists(t, target, "a dry run writes nothing")
+
+	code, out, _ = runMigrateCmd(t, "", "--dry-run", "-o", "json", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 1, code, "the refused change is an error")
+	assert.NotContains(t, out, `"values"`)
+	assert.Equal(t, 2, strings.Count(out, "\n"))
+}
+
+func TestMigrateOutputFileIsWrittenWholeOrNotAtAll(t *testing.T) {
+	dir := t.TempDir()
+	target := filepath.Join(dir, "out.yaml")
+	require.NoError(t, os.WriteFile(target, []byte("previous\n"), 0o640))
+
+	// Errors: the existing file is left alone.
+	code, _, _ := runMigrateCmd(t, "", "--output", target, "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "demo/migrate-baremetal-hosts.yaml")
+	require.Equal(t, 1, code)
+	got, err := os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, "previous\n", string(got))
+
+	code, out, errOut := runMigrateCmd(t, "", "--output", target, "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Empty(t, out)
+	got, err = os.ReadFile(target)
+	require.NoError(t, err)
+	assert.Equal(t, kepUpgraded, string(got))
+	fi, err := os.Stat(target)
+	require.NoError(t, err)
+	assert.Equal(t, os.FileMode(0o640), fi.Mode().Perm(), "the file keeps its mode")
+	entries, err := os.ReadDir(dir)
+	require.NoError(t, err)
+	assert.Len(t, entries, 1, "no temporary file is left behind")
+
+	// A directory that does not exist: exit 2, nothing written.
+	code, _, errOut = runMigrateCmd(t, "", "--output", filepath.Join(dir, "missing", "x.yaml"), "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml")
+	assert.Equal(t, 2, code)
+	assert.NotEmpty(t, errOut)
+}
+
+func TestMigrateUnreadableDocumentIsKeptWithContinue(t *testing.T) {
+	in := "CLUSTER_NAME: a\n---\nCLUSTER_NAME: [unclosed\n---\nCLUSTER_NAME: c\n"
+	code, out, errOut := runMigrateCmd(t, in, "--continue", "--schema", "demo/kep-upgraded-schema.yaml", "-")
+	require.Equal(t, 1, code)
+	assert.Equal(t, "clusterName: a\n---\nCLUSTER_NAME: [unclosed\n---\nclusterName: c\n", out)
+	assert.Equal(t, "doc 1: line 1: did not find expected ',' or ']'\n", errOut)
+}
+
+func TestMigrateRefusesASchemaWithConflictingOldNames(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.yaml")
+	require.NoError(t, os.WriteFile(bad, []byte(`
+properties:
+  a: {type: string, oldName: X}
+  b: {type: string, oldName: X}
+`), 0o644))
+	code, out, errOut := runMigrateCmd(t, "X: 1\n", "--schema", bad, "-")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Equal(t, bad+": /properties/b/oldName: old value /X is claimed by both /a and /b\n", errOut)
+}
+
+func TestMigrateUsage(t *testing.T) {
+	for _, args := range [][]string{
+		{"demo/migrate-instances.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "a", "b"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "-o", "xml", "demo/migrate-instances.yaml"},
+		{"--schema", "demo/missing.yaml", "demo/migrate-instances.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "--via", "demo/missing.yaml", "demo/migrate-instances.yaml"},
+		{"--schema", "demo/kep-upgraded-schema.yaml", "demo/missing.yaml"},
+		{"--nope", "--schema", "demo/kep-upgraded-schema.yaml", "demo/migrate-instances.yaml"},
+	} {
+		code, _, errOut := runMigrateCmd(t, "", args...)
+		assert.Equal(t, 2, code, "%v: %s", args, errOut)
+		assert.NotEmpty(t, errOut, "%v", args)
+	}
+}
+
+func TestMigrateEmptyStream(t *testing.T) {
+	code, out, errOut := runMigrateCmd(t, "# nothing\n", "--schema", "demo/kep-upgraded-schema.yaml", "-")
+	assert.Equal(t, 0, code, errOut)
+	assert.Empty(t, out)
+}
+
+// TestMigrateProgressOnlyOnATerminal: long runs report progress on
+// standard error when it is a terminal, never otherwise.
+func TestMigrateProgressOnlyOnATerminal(t *testing.T) {
+	var b strings.Builder
+	for i := 0; i < 5000; i++ {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		b.WriteString("CLUSTER_NAME: c\n")
+	}
+	dir := t.TempDir()
+	in := filepath.Join(dir, "in.yaml")
+	require.NoError(t, os.WriteFile(in, []byte(b.String()), 0o644))
+	for _, terminal := range []bool{false, true} {
+		var out, errOut bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errOut, stderrIsTerminal: terminal}
+		code := e.dispatch([]string{"migrate", "--schema", "demo/kep-upgraded-schema.yaml", in})
+		require.Equal(t, 0, code)
+		assert.Equal(t, 5000, strings.Count(out.String(), "clusterName: c\n"))
+		if terminal {
+			assert.Contains(t, errOut.String(), "\rmigrated 5000 of 5000 documents")
+		} else {
+			assert.Empty(t, errOut.String())
+		}
+	}
+}
+
+// TestMigrateVersionChain: KEP-33's 0.1 → 0.2 → 0.3. Straight to 0.3,
+// nothing maps (0.2 is "non-skippable"); through 0.2 with --via,
+// everything arrives and 0.2 never has to be installed.
+func TestMigrateVersionChain(t *testing.T) {
+	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "demo/migrate-0.1-values.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "{}\n", out)
+	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped \"3\"\n", errOut)
+
+	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "--via", "demo/migrate-0.2-schema.yaml", "demo/migrate-0.1-values.yaml")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "Cluster:\n  Name: my-cluster\n  Nodes: 3\n", out)
+	assert.Empty(t, errOut)
+}

@@ -1,0 +1,142 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/params"
+)
+
+// runMigrateVersions is `migrate --versions DIR --from A --to B`: each
+// document of the stream converts from version A to version B of the set
+// through its hub, with the same report, --allow-lossy, --dry-run,
+// --continue and --output as the --schema form. With --api-version each
+// document is a whole Kubernetes object.
+func runMigrateVersions(e *env, o *migrateOptions, file string) int {
+	switch {
+	case o.versions == "":
+		return e.fail(exitUsage, "--from, --to, --api-version and --kind need --versions DIR")
+	case o.schema != "" || len(o.via) > 0:
+		return e.fail(exitUsage, "--versions replaces --schema and --via: give one or the other")
+	case o.from == "" || o.to == "":
+		return e.fail(exitUsage, "migrate --versions needs --from A and --to B")
+	case o.kind != "" && o.apiVersion == "":
+		return e.fail(exitUsage, "--kind needs --api-version GROUP/VERSION")
+	case o.format != "yaml" && o.format != "json":
+		return e.fail(exitUsage, "-o must be yaml or json, not %q", o.format)
+	}
+	set, code := e.versionSetOrFail(o.versions, o.ignoreCase)
+	if set == nil {
+		return code
+	}
+	from, ok := set.Version(o.from)
+	if !ok {
+		return e.fail(exitUsage, "%s: no version %q (versions: %v)", o.versions, o.from, set.Order())
+	}
+	to, ok := set.Version(o.to)
+	if !ok {
+		return e.fail(exitUsage, "%s: no version %q (versions: %v)", o.versions, o.to, set.Order())
+	}
+	if err := set.Refused(o.from, o.to); err != nil {
+		var re *convert.RefusedError
+		if errors.As(err, &re) {
+			return e.fail(exitInvalid, "%v", err)
+		}
+		return e.fail(exitUsage, "%v", err)
+	}
+	for _, n := range set.Notes() {
+		fmt.Fprintf(e.stderr, "note: %s\n", n)
+	}
+	var copts []convert.ConvertOption
+	if o.allowLossy {
+		copts = append(copts, convert.AllowLossyChanges())
+	}
+	data, err := e.readInput(file)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	docs := yamlx.SplitDocuments(data)
+	results := make([]convert.Result, len(docs))
+	for i, doc := range docs {
+		v, err := params.Decode(from.Schema, doc)
+		if err != nil {
+			results[i] = convert.Result{Errors: []*convert.MigrationError{{Message: err.Error()}}}
+			continue
+		}
+		var r convert.Result
+		if o.apiVersion != "" {
+			r, err = set.ConvertObject(v, o.from, o.to, convert.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
+		} else {
+			r, err = set.Convert(v, o.from, o.to, copts...)
+		}
+		if err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		results[i] = r
+	}
+
+	failed := migrateCountFailed(results) > 0
+	status := exitOK
+	if failed {
+		status = exitInvalid
+	}
+	write := !o.dryRun && (!failed || o.cont)
+	if o.format == "json" {
+		var b bytes.Buffer
+		for i := range results {
+			migrateWriteJSON(&b, to.Schema, &results[i], write)
+		}
+		return e.migrateEmit(o, b.Bytes(), status, write)
+	}
+	report := e.stderr
+	if o.dryRun {
+		report = e.stdout
+	}
+	for i := range results {
+		migrateWriteReport(report, i, len(docs) > 1, &results[i])
+	}
+	if o.dryRun {
+		migratePrintSummary(e.stdout, results)
+		return status
+	}
+	if !write {
+		fmt.Fprintf(e.stderr, "nothing written: %s with errors (use --continue to write anyway)\n", migrateCountNoun(migrateCountFailed(results), "document"))
+		return status
+	}
+	var b bytes.Buffer
+	for i := range results {
+		if i > 0 {
+			b.WriteString("---\n")
+		}
+		r := &results[i]
+		if r.Values == nil && !r.OK() {
+			b.Write(docs[i])
+			if len(docs[i]) > 0 && docs[i][len(docs[i])-1] != '\n' {
+				b.WriteByte('\n')
+			}
+			continue
+		}
+		y, err := params.MarshalYAML(to.Schema, r.Values)
+		if err != nil {
+			return e.fail(exitUsage, "doc %d: %v", i, err)
+		}
+		b.Write(y)
+	}
+	return e.migrateEmit(o, b.Bytes(), status, write)
+}
+
+// migrateEmit writes the output to --output (whole or not at all) or to
+// standard output.
+func (e *env) migrateEmit(o *migrateOptions, out []byte, status int, write bool) int {
+	if o.output != "" && write {
+		if err := migrateWriteFile(o.output, out); err != nil {
+			return e.fail(exitUsage, "%v", err)
+		}
+		return status
+	}
+	_, _ = e.stdout.Write(out)
+	return status
+}

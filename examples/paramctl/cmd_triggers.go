@@ -1,0 +1,84 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+
+	"github.com/paramkit/paramkit/trigger"
+)
+
+type triggersOptions struct {
+	schema, output     string
+	defaultPlan, plans string
+}
+
+func init() {
+	register(&command{
+		name:  "triggers",
+		usage: "--schema S [--default-plan NAME] [--plans NAMES] [-o text|json]",
+		short: "check trigger inheritance and print each parameter's effective plan",
+		setup: func(fs *flag.FlagSet) any {
+			o := &triggersOptions{}
+			fs.StringVar(&o.schema, "schema", "", "the parameter `SCHEMA` (YAML or JSON; - for standard input)")
+			fs.StringVar(&o.output, "o", "text", "output `FORMAT`: text (POINTER<TAB>PLAN lines) or json")
+			fs.StringVar(&o.defaultPlan, "default-plan", "", "the plan of parameters no trigger covers (default \"deploy\")")
+			fs.StringVar(&o.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
+			return o
+		},
+		run: func(e *env, opts any, args []string) int {
+			o := opts.(*triggersOptions)
+			if len(args) > 0 {
+				return e.fail(exitUsage, "triggers takes no positional arguments (got %q); usage: paramctl triggers %s", args[0], commands["triggers"].usage)
+			}
+			if o.schema == "" {
+				return e.fail(exitUsage, "triggers needs --schema; usage: paramctl triggers %s", commands["triggers"].usage)
+			}
+			if o.output != "text" && o.output != "json" {
+				return e.fail(exitUsage, "unknown output format %q (want text or json)", o.output)
+			}
+			s, code := e.schemaOrFail(o.schema)
+			if s == nil {
+				return code
+			}
+			rows := trigger.Parameters(s, triggerOptions(o.defaultPlan, o.plans)...)
+			if o.output == "json" {
+				if code := e.writeJSON(triggerRows(rows)); code != exitOK {
+					return code
+				}
+			} else {
+				for _, r := range rows {
+					fmt.Fprintf(e.stdout, "%s\t%s\n", r.Pointer, r.Plan)
+				}
+			}
+			conflicts := trigger.Check(s)
+			for _, c := range conflicts {
+				fmt.Fprintln(e.stderr, c.Error())
+			}
+			if len(conflicts) > 0 {
+				return exitInvalid
+			}
+			return exitOK
+		},
+	})
+}
+
+// triggerRow is a -o json row; ownTrigger is null where the parameter
+// inherits its plan.
+type triggerRow struct {
+	Pointer       string  `json:"pointer"`
+	Plan          string  `json:"plan"`
+	Trigger       *string `json:"ownTrigger"`
+	SchemaPointer string  `json:"schemaPointer"`
+}
+
+func triggerRows(rows []trigger.Parameter) []triggerRow {
+	out := make([]triggerRow, len(rows))
+	for i, r := range rows {
+		out[i] = triggerRow{Pointer: r.Pointer, Plan: r.Plan, SchemaPointer: r.SchemaPointer}
+		if r.Trigger != "" {
+			t := r.Trigger
+			out[i].Trigger = &t
+		}
+	}
+	return out
+}

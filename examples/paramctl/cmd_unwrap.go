@@ -1,0 +1,58 @@
+package main
+
+import (
+	"flag"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/schema"
+)
+
+type unwrapOpts struct {
+	schema *string
+	guess  *bool
+	output *string
+}
+
+func init() {
+	register(&command{
+		name:  "unwrap",
+		usage: "(--schema S | --guess) [-o yaml|json] FILE",
+		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance) by the schema; --guess works without one",
+		setup: func(fs *flag.FlagSet) any {
+			return &unwrapOpts{
+				schema: fs.String("schema", "", "the parameter schema (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),
+				guess:  fs.Bool("guess", false, "no schema: guess by safe rules and report every guess on standard error"),
+				output: fs.String("o", "yaml", "output format: yaml or json"),
+			}
+		},
+		run: runUnwrap,
+	})
+}
+
+func runUnwrap(e *env, o any, args []string) int {
+	opts := o.(*unwrapOpts)
+	const usage = "usage: paramctl unwrap (--schema S | --guess) [-o yaml|json] FILE"
+	if len(args) != 1 || (*opts.schema == "") == !*opts.guess {
+		return e.fail(exitUsage, usage)
+	}
+	if *opts.output != "yaml" && *opts.output != "json" {
+		return e.fail(exitUsage, "-o must be yaml or json, not %q", *opts.output)
+	}
+	var s *schema.Schema
+	if !*opts.guess {
+		var code int
+		if s, code = e.schemaOrFail(*opts.schema); s == nil {
+			return code
+		}
+	}
+	data, err := e.readInput(args[0])
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	c, err := convert.Unwrap(data, s)
+	if err != nil {
+		return e.conversionFailed(args[0], err)
+	}
+	e.printNotes(c.Notes)
+	return e.writeConverted(c, *opts.output)
+}

@@ -1,0 +1,201 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/trigger"
+)
+
+// pipelineFlags are the flags update and patch share.
+type pipelineFlags struct {
+	schema, values, output string
+	defaultPlan, plans     string
+	structural             bool
+}
+
+func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
+	fs.StringVar(&f.schema, "schema", "", "the parameter `SCHEMA` (YAML or JSON; - for standard input)")
+	fs.StringVar(&f.values, "values", "", valuesUsage)
+	fs.StringVar(&f.output, "o", "yaml", "output `FORMAT`: yaml (the new values) or json ({\"values\",\"plan\",\"changed\"})")
+	fs.StringVar(&f.defaultPlan, "default-plan", "", "the plan of changes no trigger covers (default \"deploy\")")
+	fs.StringVar(&f.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
+	fs.BoolVar(&f.structural, "structural", false, "default as a kube-apiserver defaults a CRD object")
+}
+
+type updateOptions struct {
+	pipelineFlags
+	patches multiFlag
+	set     multiFlag
+}
+
+func init() {
+	register(&command{
+		name:  "update",
+		usage: "--schema S [--values CURRENT] [-P FILE]... [-p KEY=VALUE]... [-o yaml|json]",
+		short: "apply -P merge patches and -p assignments, default, validate, check immutability, print the new values and the plan",
+		setup: func(fs *flag.FlagSet) any {
+			o := &updateOptions{}
+			o.declare(fs, "the current values `FILE`; without it the update is an install")
+			fs.Var(&o.patches, "P", "an RFC 7386 merge patch `FILE` (null deletes, arrays are replaced whole); repeatable, applied first and in order")
+			fs.Var(&o.set, "p", "set `KEY=VALUE`: KEY a dotted path (\\. for a literal dot) or, when it holds /, a JSON pointer; VALUE typed by the schema; repeatable, applied in order")
+			return o
+		},
+		run: func(e *env, opts any, args []string) int {
+			o := opts.(*updateOptions)
+			if len(args) > 0 {
+				return e.fail(exitUsage, "update takes no positional arguments (got %q); usage: paramctl update %s", args[0], commands["update"].usage)
+			}
+			p, code := e.preparePipeline(&o.pipelineFlags, "update", false)
+			if p == nil {
+				return code
+			}
+			for _, name := range o.patches {
+				data, err := e.readInput(name)
+				if err != nil {
+					return e.fail(exitUsage, "-P %s: %v", name, err)
+				}
+				v, err := params.DecodePatch(p.u.Schema, data)
+				if err != nil {
+					return e.fail(exitUsage, "-P %s: %v", name, err)
+				}
+				p.u.Patches = append(p.u.Patches, v)
+			}
+			bad := false
+			for _, arg := range o.set {
+				a, err := params.ParseAssignment(arg)
+				if errors.Is(err, params.ErrMalformed) {
+					return e.fail(exitUsage, "-p %v", err)
+				}
+				if err != nil {
+					fmt.Fprintf(e.stderr, "-p %v\n", err)
+					bad = true
+					continue
+				}
+				p.u.Assignments = append(p.u.Assignments, a)
+			}
+			if bad {
+				return exitInvalid
+			}
+			return e.finishPipeline(p)
+		},
+	})
+}
+
+// pipeline is an update being prepared from the command line.
+type pipeline struct {
+	u      params.Update
+	output string
+}
+
+// preparePipeline reads the schema and the current values and builds the
+// plan resolver. On failure it returns nil and the exit status.
+func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*pipeline, int) {
+	if f.schema == "" {
+		return nil, e.fail(exitUsage, "%s needs --schema; usage: paramctl %s %s", cmd, cmd, commands[cmd].usage)
+	}
+	if needValues && f.values == "" {
+		return nil, e.fail(exitUsage, "%s needs --values; usage: paramctl %s %s", cmd, cmd, commands[cmd].usage)
+	}
+	if f.output != "yaml" && f.output != "json" {
+		return nil, e.fail(exitUsage, "unknown output format %q (want yaml or json)", f.output)
+	}
+	s, code := e.schemaOrFail(f.schema)
+	if s == nil {
+		return nil, code
+	}
+	// A schema whose triggers conflict cannot say which plan an update
+	// runs: refuse to work with it (`paramctl triggers` reports it).
+	res, err := trigger.New(s, triggerOptions(f.defaultPlan, f.plans)...)
+	if err != nil {
+		var c trigger.Conflicts
+		if errors.As(err, &c) {
+			for _, x := range c {
+				fmt.Fprintln(e.stderr, x.Error())
+			}
+			return nil, e.fail(exitUsage, "%s: the schema's triggers conflict; fix them before updating", f.schema)
+		}
+		return nil, e.fail(exitUsage, "%s: %v", f.schema, err)
+	}
+	p := &pipeline{u: params.Update{Schema: s, Triggers: res}, output: f.output}
+	if f.structural {
+		p.u.Defaults = append(p.u.Defaults, params.Structural())
+	}
+	if f.values != "" {
+		data, err := e.readInput(f.values)
+		if err != nil {
+			return nil, e.fail(exitUsage, "--values %s: %v", f.values, err)
+		}
+		docs, err := params.DecodeStream(s, data)
+		if err != nil {
+			return nil, e.fail(exitUsage, "--values %s: %v", f.values, err)
+		}
+		switch {
+		case len(docs) > 1:
+			return nil, e.fail(exitUsage, "--values %s: holds %d documents; the current values are one", f.values, len(docs))
+		case len(docs) == 0 || docs[0].Value == nil:
+			// Current values that are empty are no values set, which is
+			// not an install.
+			p.u.Old = map[string]any{}
+		default:
+			p.u.Old = docs[0].Value
+		}
+	}
+	return p, exitOK
+}
+
+func triggerOptions(defaultPlan, plans string) []trigger.Option {
+	var opts []trigger.Option
+	if plans != "" {
+		var names []string
+		for _, n := range strings.Split(plans, ",") {
+			names = append(names, strings.TrimSpace(n))
+		}
+		opts = append(opts, trigger.KudoPlans(names))
+	}
+	if defaultPlan != "" {
+		opts = append(opts, trigger.DefaultPlan(defaultPlan))
+	}
+	return opts
+}
+
+// finishPipeline runs the update and prints the result or every error.
+func (e *env) finishPipeline(p *pipeline) int {
+	r, err := p.u.Run()
+	if err != nil {
+		var errs params.Errors
+		if errors.As(err, &errs) {
+			for _, x := range errs {
+				fmt.Fprintln(e.stderr, x.Error())
+			}
+			return exitInvalid
+		}
+		return e.fail(exitInvalid, "%v", err)
+	}
+	s := p.u.Schema
+	if p.output == "json" {
+		out := updateJSON{Values: params.MarshalJSON(s, r.Values, ""), Changed: r.Changed}
+		if r.Plan != "" {
+			out.Plan = &r.Plan
+		}
+		return e.writeJSON(out)
+	}
+	out, err := params.MarshalYAML(s, r.Values)
+	if err != nil {
+		return e.fail(exitInvalid, "%v", err)
+	}
+	e.stdout.Write(out)
+	return exitOK
+}
+
+// updateJSON is the -o json output of update and patch; the values keep
+// exact numbers and schema key order, plan is null when nothing changed.
+type updateJSON struct {
+	Values  json.RawMessage `json:"values"`
+	Plan    *string         `json:"plan"`
+	Changed []string        `json:"changed"`
+}

@@ -1,0 +1,121 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+	"strings"
+
+	"github.com/paramkit/paramkit/convert"
+)
+
+type versionsOptions struct {
+	format   string
+	samples  int
+	caseFold bool
+}
+
+// versionsSamples is how many generated values of each source version
+// `versions` converts to find where a pair loses information.
+const versionsSamples = 500
+
+func init() {
+	register(&command{
+		name:  "versions",
+		usage: "[--ignore-case] [-o text|json] DIR",
+		short: "print a version set: its order, the hub, and whether each conversion is lossless, lossy or refused",
+		setup: func(fs *flag.FlagSet) any {
+			o := &versionsOptions{}
+			fs.StringVar(&o.format, "o", "text", "output format: text or json")
+			fs.IntVar(&o.samples, "samples", versionsSamples, "generated values converted per pair to find losses")
+			fs.BoolVar(&o.caseFold, "ignore-case", false, "match property names that differ only in case between adjacent versions (reported)")
+			return o
+		},
+		run: runVersions,
+	})
+}
+
+type versionsPairJSON struct {
+	From     string   `json:"from"`
+	To       string   `json:"to"`
+	Status   string   `json:"status"`
+	Pointers []string `json:"pointers"`
+	Reason   string   `json:"reason,omitempty"`
+}
+
+type versionsJSON struct {
+	Order []string           `json:"order"`
+	Hub   string             `json:"hub"`
+	Pairs []versionsPairJSON `json:"pairs"`
+	Notes []string           `json:"notes,omitempty"`
+}
+
+func runVersions(e *env, raw any, args []string) int {
+	o := raw.(*versionsOptions)
+	if len(args) != 1 {
+		return e.fail(exitUsage, "versions needs exactly one DIR holding the version set")
+	}
+	if o.format != "text" && o.format != "json" {
+		return e.fail(exitUsage, "-o must be text or json, not %q", o.format)
+	}
+	if o.samples < 1 {
+		return e.fail(exitUsage, "--samples must be at least 1")
+	}
+	set, code := e.versionSetOrFail(args[0], o.caseFold)
+	if set == nil {
+		return code
+	}
+	pairs := set.Pairs(o.samples)
+	if o.format == "json" {
+		out := versionsJSON{Order: set.Order(), Hub: set.Hub(), Pairs: []versionsPairJSON{}, Notes: set.Notes()}
+		for _, p := range pairs {
+			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: p.Status, Pointers: p.Pointers, Reason: p.Reason})
+		}
+		return e.writeJSON(out)
+	}
+	var b strings.Builder
+	b.WriteString("order:")
+	for _, name := range set.Order() {
+		v, _ := set.Version(name)
+		b.WriteString(" " + name)
+		var marks []string
+		if v.Preview {
+			marks = append(marks, "preview")
+		}
+		if v.NoDowngrade {
+			marks = append(marks, "no downgrade")
+		}
+		if len(marks) > 0 {
+			b.WriteString(" (" + strings.Join(marks, ", ") + ")")
+		}
+	}
+	fmt.Fprintf(&b, "\nhub: %s\n", set.Hub())
+	for _, n := range set.Notes() {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	for _, p := range pairs {
+		fmt.Fprintf(&b, "%s -> %s: %s", p.From, p.To, p.Status)
+		switch p.Status {
+		case "lossy":
+			b.WriteString(" " + strings.Join(p.Pointers, " "))
+		case "refused":
+			b.WriteString(" (" + p.Reason + ")")
+		}
+		b.WriteByte('\n')
+	}
+	_, _ = e.stdout.Write([]byte(b.String()))
+	return exitOK
+}
+
+// versionSetOrFail loads a version set folder, or reports why it cannot
+// (exit 2).
+func (e *env) versionSetOrFail(dir string, caseFold bool) (*convert.VersionSet, int) {
+	var opts []convert.SetOption
+	if caseFold {
+		opts = append(opts, convert.CaseInsensitiveNames())
+	}
+	set, err := convert.LoadVersionSet(dir, opts...)
+	if err != nil {
+		return nil, e.fail(exitUsage, "%v", err)
+	}
+	return set, exitOK
+}

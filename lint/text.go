@@ -1,0 +1,252 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+)
+
+// Text checks for titles and descriptions (cluster-app R5 and R6).
+
+// properNouns are capitalised words a sentence-case text may hold after
+// its first word. A program cannot tell every proper noun from a wrongly
+// capitalised word; acronyms (AWS) and words with inner capitals (vSphere,
+// GitHub) are always accepted, these few common ones too.
+var properNouns = map[string]bool{
+	"Amazon": true, "Azure": true, "Calico": true, "Cilium": true, "Docker": true, "Flatcar": true,
+	"Giant": true, "Swarm": true, "Google": true, "Grafana": true, "Helm": true, "Karpenter": true,
+	"Kubernetes": true, "Linux": true, "Microsoft": true, "Prometheus": true, "Teleport": true,
+	"Ubuntu": true, "Windows": true, "Vault": true, "Loki": true, "Kyverno": true, "Flux": true,
+	"Internet": true, "I": true,
+}
+
+// caseProblem says what breaks sentence case in a title, or "".
+func caseProblem(s string) string {
+	words := strings.Fields(s)
+	for i, w := range words {
+		letters := lettersOf(w)
+		if len(letters) == 0 {
+			continue
+		}
+		first := letters[0]
+		if i == 0 {
+			if unicode.IsLower(first) && allLower(letters) {
+				return "start it with a capital letter"
+			}
+			continue
+		}
+		if len(letters) < 2 || !unicode.IsUpper(first) || !allLower(letters[1:]) {
+			continue // acronym, inner capitals, lower case: fine
+		}
+		if properNouns[strings.Trim(w, "-/")] {
+			continue
+		}
+		return "write " + quote(w) + " in lower case (sentence case capitalises only the first word and proper nouns)"
+	}
+	return ""
+}
+
+func lettersOf(w string) []rune {
+	var out []rune
+	for _, r := range w {
+		if unicode.IsLetter(r) {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+func allLower(rs []rune) bool {
+	for _, r := range rs {
+		if !unicode.IsLower(r) {
+			return false
+		}
+	}
+	return true
+}
+
+// whitespaceProblem says what is wrong with the white space and control
+// characters of a text, or "". Line breaks are left to the caller.
+func whitespaceProblem(s string) string {
+	switch {
+	case s != strings.TrimLeftFunc(s, unicode.IsSpace):
+		return "remove the leading white space"
+	case s != strings.TrimRightFunc(s, unicode.IsSpace):
+		return "remove the trailing white space"
+	case strings.ContainsRune(s, '\t'):
+		return "replace the tab with a space"
+	}
+	for _, r := range s {
+		if unicode.IsControl(r) && r != '\n' && r != '\r' {
+			return "remove the control character " + quoteRune(r)
+		}
+	}
+	prev := false
+	for _, r := range s {
+		sp := unicode.IsSpace(r) && r != '\n' && r != '\r'
+		if sp && prev {
+			return "use a single space between words"
+		}
+		prev = sp
+	}
+	return ""
+}
+
+// punctuationIn returns the first punctuation mark of a title. Hyphens and
+// slashes inside a word (kube-proxy, TCP/UDP) join words and are allowed.
+func punctuationIn(s string) (rune, bool) {
+	rs := []rune(s)
+	for i, r := range rs {
+		if !unicode.IsPunct(r) {
+			continue
+		}
+		if (r == '-' || r == '/') && i > 0 && i+1 < len(rs) && isWordRune(rs[i-1]) && isWordRune(rs[i+1]) {
+			continue
+		}
+		return r, true
+	}
+	return 0, false
+}
+
+func isWordRune(r rune) bool { return unicode.IsLetter(r) || unicode.IsDigit(r) }
+
+var (
+	htmlTag       = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9-]*(\s[^<>]*)?/?>|<!--`)
+	mdLink        = regexp.MustCompile(`!?\[[^\]]+\]\([^)\s]+\)`)
+	mdStrong      = regexp.MustCompile(`\*\*[^*\s][^*]*\*\*|__[^_\s][^_]*__|~~[^~\s][^~]*~~`)
+	mdEmphasis    = regexp.MustCompile(`(^|\s)\*[^*\s][^*]*[^*\s]\*($|[\s.,;:!?])`)
+	mdBlockPrefix = regexp.MustCompile(`^(#{1,6}\s|>\s|[-*+]\s|\d+[.)]\s)`)
+)
+
+// markupIn returns the Markdown or HTML found in a description, or "".
+func markupIn(s string) string {
+	if !strings.ContainsAny(s, "`<[*_~#>") && !startsWithListMarker(s) {
+		return "" // the common case, without a regexp
+	}
+	switch {
+	case strings.Contains(s, "`"):
+		return "Markdown code (`)"
+	case htmlTag.MatchString(s):
+		return "HTML " + quote(htmlTag.FindString(s))
+	case mdLink.MatchString(s):
+		return "a Markdown link " + quote(mdLink.FindString(s))
+	case mdStrong.MatchString(s):
+		return "Markdown emphasis " + quote(mdStrong.FindString(s))
+	case mdEmphasis.MatchString(s):
+		return "Markdown emphasis " + quote(strings.TrimSpace(mdEmphasis.FindString(s)))
+	case mdBlockPrefix.MatchString(s):
+		return "a Markdown block marker " + quote(strings.TrimSpace(mdBlockPrefix.FindString(s)))
+	}
+	return ""
+}
+
+func startsWithListMarker(s string) bool {
+	if s == "" {
+		return false
+	}
+	c := s[0]
+	return c == '-' || c == '+' || (c >= '0' && c <= '9')
+}
+
+// words returns the lower-case words of a text.
+func words(s string) []string {
+	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isWordRune(r) })
+}
+
+// containsWords reports whether the words of sub appear in s, in a row.
+func containsWords(s, sub string) bool {
+	ws, subs := words(s), words(sub)
+	if len(subs) == 0 || len(subs) > len(ws) {
+		return false
+	}
+outer:
+	for i := 0; i+len(subs) <= len(ws); i++ {
+		for j, w := range subs {
+			if ws[i+j] != w {
+				continue outer
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// repeats reports whether text repeats a title: a title of several words
+// anywhere in it, a one-word title (a common word, often used in passing)
+// only at its start, after an article if any.
+func repeats(text, title string) bool {
+	tw := words(title)
+	if len(tw) != 1 {
+		return containsWords(text, title)
+	}
+	ws := words(text)
+	if len(ws) > 1 && (ws[0] == "the" || ws[0] == "a" || ws[0] == "an") {
+		ws = ws[1:]
+	}
+	return len(ws) > 0 && ws[0] == tw[0]
+}
+
+// identifierLike reports whether a property name reads as code rather
+// than a word (clusterName, node_pools, v2).
+func identifierLike(name string) bool {
+	for _, r := range name {
+		if unicode.IsUpper(r) || unicode.IsDigit(r) || r == '_' || r == '-' || r == '.' {
+			return true
+		}
+	}
+	return false
+}
+
+// containsIdentifier reports whether name appears in s as a whole token.
+func containsIdentifier(s, name string) bool {
+	for i := 0; ; {
+		j := strings.Index(s[i:], name)
+		if j < 0 {
+			return false
+		}
+		start, end := i+j, i+j+len(name)
+		before, _ := utf8.DecodeLastRuneInString(s[:start])
+		after, _ := utf8.DecodeRuneInString(s[end:])
+		if (start == 0 || !isWordRune(before)) && (end == len(s) || !isWordRune(after)) {
+			return true
+		}
+		i = start + 1
+	}
+}
+
+// startsSentence reports whether a description starts like a sentence: a
+// capital letter, a digit, or a word with inner capitals (an identifier
+// or brand a program cannot judge).
+func startsSentence(s string) bool {
+	fields := strings.Fields(s)
+	if len(fields) == 0 {
+		return true
+	}
+	letters := lettersOf(fields[0])
+	if len(letters) == 0 {
+		return true
+	}
+	if unicode.IsUpper(letters[0]) {
+		return true
+	}
+	if r, _ := utf8.DecodeRuneInString(fields[0]); unicode.IsDigit(r) {
+		return true
+	}
+	return !allLower(letters)
+}
+
+// endsSentence reports whether a text ends with sentence punctuation,
+// allowing a closing bracket or quote after it.
+func endsSentence(s string) bool {
+	s = strings.TrimRightFunc(s, unicode.IsSpace)
+	s = strings.TrimRight(s, `)"'”’`)
+	r, _ := utf8.DecodeLastRuneInString(s)
+	return r == '.' || r == '!' || r == '?' || r == '…'
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func quoteRune(r rune) string { return fmt.Sprintf("U+%04X", r) }

@@ -1,0 +1,111 @@
+package params_test
+
+import (
+	"fmt"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+func ExampleUpdate() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  clusterName: {type: string, immutable: true}
+  topology:
+    type: array
+    items:
+      type: object
+      properties:
+        datacenterName: {type: string}
+        labels:
+          type: array
+          items: {type: object, properties: {key: {type: string}, value: {type: string}}}
+`))
+	old, _ := params.Decode(s, []byte(`
+clusterName: prod
+topology:
+  - datacenterName: dc1
+    labels: [{key: Usage, value: old}]
+`))
+	var as []params.Assignment
+	for _, arg := range []string{
+		`topology/0/datacenterName="NewDC1"`,
+		`topology/0/labels/0={ key: "Usage", value: "newValue" }`,
+	} {
+		a, err := params.ParseAssignment(arg)
+		if err != nil {
+			panic(err)
+		}
+		as = append(as, a)
+	}
+	r, err := (&params.Update{Schema: s, Old: old, Assignments: as}).Run()
+	if err != nil {
+		panic(err)
+	}
+	out, _ := params.MarshalYAML(s, r.Values)
+	fmt.Print(string(out))
+	fmt.Println(r.Plan, r.Changed)
+
+	a, _ := params.ParseAssignment("clusterName=test")
+	_, err = (&params.Update{Schema: s, Old: old, Assignments: []params.Assignment{a}}).Run()
+	fmt.Println(err)
+	// Output:
+	// clusterName: prod
+	// topology:
+	//   - datacenterName: NewDC1
+	//     labels:
+	//       - key: Usage
+	//         value: newValue
+	// deploy [/topology/0/datacenterName /topology/0/labels/0/value]
+	// /clusterName: cannot be changed: immutable (schema /properties/clusterName)
+}
+
+func ExampleMergePatch() {
+	old, _ := params.Decode(nil, []byte(`{"replicas": 3, "image": {"tag": "1.0", "pullPolicy": "Always"}, "args": ["a", "b"]}`))
+	patch, _ := params.DecodePatch(nil, []byte("image:\n  pullPolicy: null\n  tag: 1.1\nargs: [c]\n"))
+	out, _ := params.MarshalYAML(nil, params.MergePatch(old, patch))
+	fmt.Print(string(out))
+	// Output:
+	// args:
+	//   - c
+	// image:
+	//   tag: 1.1
+	// replicas: 3
+}
+
+func ExampleCheckImmutable() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  storage:
+    type: object
+    immutable: true
+    properties:
+      class: {type: string, default: standard}
+      size: {type: string}
+`))
+	old := map[string]any{"storage": map[string]any{"size": "10Gi"}}
+	// Spelling out a default is no change; changing it is.
+	fmt.Println(params.CheckImmutable(s, old, map[string]any{"storage": map[string]any{"size": "10Gi", "class": "standard"}}))
+	fmt.Println(params.CheckImmutable(s, old, map[string]any{"storage": map[string]any{"size": "20Gi", "class": "fast"}}))
+	// Output:
+	// <nil>
+	// /storage/class: cannot be changed: /storage is immutable (schema /properties/storage)
+	// /storage/size: cannot be changed: /storage is immutable (schema /properties/storage)
+}
+
+func ExampleParseAssignment() {
+	for _, arg := range []string{`topology/0/labels/0={ key: "Usage", value: "newValue" }`, `metadata.labels.app\.kubernetes\.io=web`, `no-equals-sign`} {
+		a, err := params.ParseAssignment(arg)
+		if err != nil {
+			fmt.Println(err)
+			continue
+		}
+		fmt.Printf("%s  %s\n", a.Pointer(), a.Value)
+	}
+	// Output:
+	// /topology/0/labels/0  { key: "Usage", value: "newValue" }
+	// /metadata/labels/app.kubernetes.io  web
+	// malformed assignment "no-equals-sign": want KEY=VALUE
+}

@@ -1,0 +1,101 @@
+package params_test
+
+import (
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
+)
+
+// FuzzParseAssignment: any text parses or fails without panic; a parsed
+// assignment keeps its input and value, and its pointer form means the
+// same place.
+func FuzzParseAssignment(f *testing.F) {
+	for _, s := range []string{
+		`clusterName="NewClusterName"`, `topology/0/datacenterName="NewDC1"`,
+		`topology/0/labels/0={ key: "Usage", value: "newValue" }`,
+		`a\.b.c=1`, `a~1b/c~0d=x`, `/=x`, `=x`, `a..b=1`, `a~2=1`, `noequals`, `a\\.b=`, "a.b=\n- x\n",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		a, err := params.ParseAssignment(s)
+		if err != nil {
+			return
+		}
+		if a.Input != s || len(a.Path) == 0 || !strings.HasSuffix(s, "="+a.Value) {
+			t.Fatalf("%q parsed as %+v", s, a)
+		}
+		b, err := params.ParseAssignment(a.Pointer() + "=" + a.Value)
+		if err != nil {
+			t.Fatalf("pointer form of %q: %v", s, err)
+		}
+		if strings.Join(b.Path, "\x00") != strings.Join(a.Path, "\x00") || b.Value != a.Value {
+			t.Fatalf("pointer form of %q means %q, not %q", s, b.Path, a.Path)
+		}
+	})
+}
+
+// FuzzUpdate: whatever the edits, the pipeline never panics, never
+// changes the old values, and returns only values that pass validation,
+// with a plan exactly when something changed.
+func FuzzUpdate(f *testing.F) {
+	s, old := cluster(f)
+	seeds := [][4]string{
+		{`topology/0/labels/0={ key: "Usage", value: "newValue" }`, "", "", ""},
+		{`clusterName="x"`, `topology/-={datacenterName: a}`, "", ""},
+		{"scaling.min=1", "scaling.max=2", "", ""},
+		{"storage.size=1", "", "", "storage: null"},
+		{"Authorization.NAME=x", "nodeCount=4", "", ""},
+		{"", "", "add topology/0/labels={key: a, value: b}", ""},
+		{"", "", "remove topology/1", `{"ratio": 1e400}`},
+		{"extra.a.b=[1, {c: d}]", "annotations.team=storage", "replace nodeCount=0", "nodeCount: ~"},
+	}
+	for _, sd := range seeds {
+		f.Add(sd[0], sd[1], sd[2], sd[3])
+	}
+	f.Fuzz(func(t *testing.T, p1, p2, op, patch string) {
+		before := value.DeepCopy(old)
+		for _, o := range []any{old, nil} {
+			u := params.Update{Schema: s, Old: o}
+			if patch != "" {
+				v, err := params.DecodePatch(s, []byte(patch))
+				if err != nil {
+					continue
+				}
+				u.Patches = append(u.Patches, v)
+			}
+			for _, p := range []string{p1, p2} {
+				if a, err := params.ParseAssignment(p); err == nil {
+					u.Assignments = append(u.Assignments, a)
+				}
+			}
+			if name, arg, ok := strings.Cut(op, " "); ok {
+				if x, err := params.ParseOperation(name, arg); err == nil {
+					u.Operations = append(u.Operations, x)
+				}
+			}
+			r, err := u.Run()
+			if err != nil {
+				if r != nil {
+					t.Fatal("a result with an error")
+				}
+				continue
+			}
+			if verr := params.Validate(s, r.Values); verr != nil {
+				t.Fatalf("invalid result: %v", verr)
+			}
+			if !sort.StringsAreSorted(r.Changed) || r.Changed == nil {
+				t.Fatalf("changed: %q", r.Changed)
+			}
+			if (len(r.Changed) == 0) != (r.Plan == "") {
+				t.Fatalf("plan %q for changes %q", r.Plan, r.Changed)
+			}
+		}
+		if !value.Equal(before, old) {
+			t.Fatal("the old values were changed")
+		}
+	})
+}

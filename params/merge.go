@@ -1,0 +1,97 @@
+package params
+
+import (
+	"bytes"
+	"errors"
+
+	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// MergePatch applies an RFC 7386 JSON merge patch to target and returns
+// the result: an object patch merges key by key, a null deletes its key,
+// anything else (arrays included) replaces the target whole. Neither
+// argument is changed, but the result shares the parts of target that the
+// patch leaves alone (copy target first to edit the result freely).
+// Numbers keep their exact text.
+func MergePatch(target, patch any) any {
+	pm, ok := patch.(map[string]any)
+	if !ok {
+		return value.DeepCopy(patch)
+	}
+	tm, ok := target.(map[string]any)
+	out := make(map[string]any, len(tm)+len(pm))
+	if ok {
+		for k, v := range tm {
+			out[k] = v
+		}
+	}
+	for k, pv := range pm {
+		if pv == nil {
+			delete(out, k)
+			continue
+		}
+		out[k] = MergePatch(out[k], pv)
+	}
+	return out
+}
+
+// DecodePatch reads one merge-patch document (a `-P` file) as Decode does,
+// with one difference: a YAML null (`null`, `~`, or nothing) is null
+// wherever it stands, even on a string node, since null in a merge patch
+// means "delete". An empty document is the empty patch.
+func DecodePatch(s *schema.Schema, data []byte) (any, error) {
+	trimmed := bytes.TrimSpace(data)
+	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
+		v, err := jsonx.Decode(trimmed)
+		if err == nil {
+			return v, nil
+		}
+		var le *jsonx.LimitError
+		if errors.As(err, &le) {
+			return nil, &DecodeError{Pointer: le.Pointer, Message: le.Msg}
+		}
+	}
+	node, err := yamlx.ParseNode(data)
+	if err != nil {
+		return nil, yamlError(err)
+	}
+	if node == nil {
+		return map[string]any{}, nil
+	}
+	var t yamlx.Typer
+	if s != nil {
+		t = patchTyper{typerFor(s.Root())}
+	}
+	v, err := yamlx.ToValue(node, t)
+	if err != nil {
+		return nil, yamlError(err)
+	}
+	return v, nil
+}
+
+// patchTyper types plain scalars by the schema, except null.
+type patchTyper struct{ t yamlx.Typer }
+
+func (p patchTyper) Scalar(text string) any {
+	if p.t == nil || yamlx.Core(text) == nil {
+		return yamlx.Core(text)
+	}
+	return p.t.Scalar(text)
+}
+
+func (p patchTyper) Key(k string) yamlx.Typer {
+	if p.t == nil {
+		return nil
+	}
+	return patchTyper{p.t.Key(k)}
+}
+
+func (p patchTyper) Elem(i int) yamlx.Typer {
+	if p.t == nil {
+		return nil
+	}
+	return patchTyper{p.t.Elem(i)}
+}

@@ -1,0 +1,175 @@
+package params
+
+import (
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/trigger"
+)
+
+// Error is one reason an update was refused.
+type Error struct {
+	// Pointer locates the value in the parameter values ("" is the root).
+	Pointer string `json:"pointer"`
+	// Input is the assignment or operation as the user typed it, when the
+	// error comes from one.
+	Input string `json:"input,omitempty"`
+	// Message says what is wrong.
+	Message string `json:"message"`
+}
+
+func (e *Error) Error() string {
+	if e.Input != "" {
+		return fmt.Sprintf("%s: %q: %s", quote(e.Pointer), e.Input, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", quote(e.Pointer), e.Message)
+}
+
+// Errors is every reason at once.
+type Errors []*Error
+
+func (l Errors) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Update is one run of the update pipeline: the current values, what to
+// change, and how to check the result. Run applies, in this order, the
+// merge patches, the assignments, the operations, then defaults, then one
+// validation of the result, then immutability, then the plan. Nothing is
+// returned as new values unless every step passed.
+type Update struct {
+	// Schema describes the values. Required.
+	Schema *schema.Schema
+	// Old is the current values; nil means a first install (plan
+	// trigger.Deploy, no single-plan rule, no immutability). Old is not
+	// changed.
+	Old any
+	// Patches are RFC 7386 merge patches (`-P` files, see DecodePatch).
+	Patches []any
+	// Assignments are `-p KEY=VALUE` edits (see ParseAssignment); an array
+	// index must already exist, so they can be repeated safely.
+	Assignments []Assignment
+	// Operations are the non-idempotent edits of `paramctl patch`.
+	Operations []Operation
+	// Defaults are the options for defaulting the old and the new values.
+	Defaults []DefaultOption
+	// Triggers resolves the plan; nil means trigger.New(Schema) with the
+	// default plan trigger.Deploy, built on every Run: build it once per
+	// schema when running many updates (it costs more than the update).
+	Triggers *trigger.Resolver
+}
+
+// Result is what an update produced.
+type Result struct {
+	// Values are the new values, defaulted and valid.
+	Values any
+	// Plan is the one plan the changes trigger; "" when nothing changed.
+	Plan string
+	// Changed lists the highest pointers that differ between the old and
+	// the new values, both defaulted, sorted; [""] for an install, empty
+	// (not nil) when nothing changed.
+	Changed []string
+}
+
+// Run runs the update. Its error is Errors (every problem of the first
+// step that failed: edits, validation, immutability or the plan), or the
+// error of building the trigger resolver (trigger.Conflicts), which
+// refuses a schema with conflicting triggers even for an install.
+func (u *Update) Run() (*Result, error) {
+	s := u.Schema
+	if s == nil {
+		return nil, errors.New("params: Update needs a schema")
+	}
+	install := u.Old == nil
+	res := u.Triggers
+	if res == nil {
+		// Also for an install: a schema whose triggers conflict is refused
+		// before anything is written with it.
+		var err error
+		if res, err = trigger.New(s); err != nil {
+			return nil, err
+		}
+	}
+
+	var v any = map[string]any{}
+	if !install {
+		v = value.DeepCopy(u.Old)
+	}
+	for _, p := range u.Patches {
+		// The result shares only v's parts (a copy) and copies of p's.
+		v = MergePatch(v, p)
+	}
+	ed := &editor{s: s}
+	for i := range u.Assignments {
+		if x, ok := ed.assign(v, &u.Assignments[i]); ok {
+			v = x
+		}
+	}
+	for i := range u.Operations {
+		if x, ok := ed.operate(v, &u.Operations[i]); ok {
+			v = x
+		}
+	}
+	if len(ed.errs) > 0 {
+		return nil, ed.errs
+	}
+
+	v = Default(s, v, u.Defaults...)
+	if err := Validate(s, v); err != nil {
+		return nil, validationErrors(err, ed.notes)
+	}
+	if install {
+		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}}, nil
+	}
+
+	old := Default(s, value.DeepCopy(u.Old), u.Defaults...)
+	changed := value.Diff(old, v)
+	if errs := immutable(s, old, v, changed); len(errs) > 0 {
+		return nil, errs
+	}
+	plan, err := res.Resolve(changed)
+	if err != nil {
+		var mp *trigger.MultiplePlansError
+		if !errors.As(err, &mp) {
+			return nil, err
+		}
+		plans := strings.Join(mp.Plans(), ", ")
+		errs := make(Errors, len(mp.Changes))
+		for i, c := range mp.Changes {
+			errs[i] = &Error{Pointer: c.Pointer, Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Plan, plans)}
+		}
+		return nil, errs
+	}
+	return &Result{Values: v, Plan: plan, Changed: changed}, nil
+}
+
+// validationErrors turns validation errors into Errors, saying where a
+// text value could not take its node's type.
+func validationErrors(err error, notes map[string]string) error {
+	var ve schema.ValidationErrors
+	if !errors.As(err, &ve) {
+		return Errors{{Message: err.Error()}}
+	}
+	out := make(Errors, 0, len(ve))
+	noted := map[string]bool{}
+	for _, e := range ve {
+		out = append(out, &Error{Pointer: e.Pointer, Message: e.Message})
+		if n, ok := notes[e.Pointer]; ok && !noted[e.Pointer] {
+			noted[e.Pointer] = true
+			out = append(out, &Error{Pointer: e.Pointer, Message: "from " + n})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	return out
+}

@@ -1,0 +1,38 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+
+	"github.com/paramkit/paramkit/schema"
+)
+
+func ExampleAddProperty() {
+	doc := []byte(`type: object
+properties:
+  backup:
+    type: object   # nightly
+    properties:
+      enabled: {type: boolean}
+`)
+	out, err := schema.AddProperty(doc, "/backup/retentionDays", schema.PropertySpec{
+		Type: "integer", Title: "Retention days", Default: json.Number("7"), HasDefault: true, Required: true,
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Print(string(out))
+	// Output:
+	// type: object
+	// properties:
+	//   backup:
+	//     type: object   # nightly
+	//     properties:
+	//       enabled: {type: boolean}
+	//       retentionDays:
+	//         type: integer
+	//         title: Retention days
+	//         default: 7
+	//     required: [retentionDays]
+}

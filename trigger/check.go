@@ -1,0 +1,155 @@
+package trigger
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Deploy is the plan a change runs when no trigger applies, unless the
+// resolver is told otherwise. It is also the plan of an install.
+const Deploy = "deploy"
+
+// Conflict is a schema node whose trigger differs from the trigger of an
+// ancestor. Both pointers point into the schema document.
+type Conflict struct {
+	// Pointer is the node that names Plan.
+	Pointer string
+	// Plan is the plan the node names.
+	Plan string
+	// AncestorPointer is the nearest ancestor that names a trigger.
+	AncestorPointer string
+	// AncestorPlan is the plan the ancestor names.
+	AncestorPlan string
+}
+
+func (c Conflict) Error() string {
+	return fmt.Sprintf("%s: trigger %q differs from trigger %q of its ancestor %s (a level below a trigger must name the same plan or none)",
+		quote(c.Pointer), c.Plan, c.AncestorPlan, quote(c.AncestorPointer))
+}
+
+// Conflicts is every trigger conflict of a schema; it is the error New
+// returns for a schema that has any.
+type Conflicts []Conflict
+
+func (l Conflicts) Error() string {
+	var b strings.Builder
+	for i, c := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(c.Error())
+	}
+	return b.String()
+}
+
+func quote(p string) string {
+	if p == "" {
+		return `""`
+	}
+	return p
+}
+
+// Check reports every node whose trigger differs from the nearest trigger
+// above it, sorted by pointer. "Above" is the schema document's nesting
+// (properties, items, additionalProperties, allOf, $defs, ...) and also
+// every place a $ref is used: a definition used under a trigger must not
+// name another plan. The result is empty (nil) for a valid schema, and
+// for a nil one.
+func Check(s *schema.Schema) []Conflict {
+	if s == nil {
+		return nil
+	}
+	c := &checker{seen: map[checkKey]bool{}, found: map[[2]string]bool{}}
+	c.walk(s.Root(), nil)
+	sort.Slice(c.out, func(i, j int) bool {
+		if c.out[i].Pointer != c.out[j].Pointer {
+			return c.out[i].Pointer < c.out[j].Pointer
+		}
+		return c.out[i].AncestorPointer < c.out[j].AncestorPointer
+	})
+	return c.out
+}
+
+type checkKey struct {
+	n        *schema.Node
+	ancestor *schema.Node
+}
+
+type checker struct {
+	seen  map[checkKey]bool  // each node is checked once per ancestor trigger
+	found map[[2]string]bool // conflicts already reported
+	out   []Conflict
+}
+
+// walk visits n under the nearest triggered ancestor (nil: none).
+func (c *checker) walk(n, ancestor *schema.Node) {
+	if n == nil {
+		return
+	}
+	k := checkKey{n, ancestor}
+	if c.seen[k] {
+		return
+	}
+	c.seen[k] = true
+	// self is the trigger above the value n governs, for what applies to
+	// that same value (allOf members, the $ref target); below is the one
+	// for what lies inside the value.
+	self := ancestor
+	if n.Trigger != "" {
+		if ancestor != nil && ancestor.Trigger != n.Trigger {
+			c.report(n, ancestor)
+			// Below a conflicting node, compare with the node itself: one
+			// finding per wrong node, not one for each of its children.
+		}
+		self = n
+	}
+	below := self
+	if n.Trigger == "" {
+		if m := scopeTrigger(n); m != nil {
+			// A trigger that $ref or allOf brings in is the trigger of
+			// this value: what lies inside compares with it (m itself is
+			// checked where the walk reaches it, against self).
+			below = m
+			// Two members of the scope naming different plans for the
+			// same value conflict as well.
+			for _, o := range n.Scope()[1:] {
+				if o.Trigger != "" && o.Trigger != m.Trigger {
+					c.report(o, m)
+				}
+			}
+		}
+	}
+	for _, ch := range n.Subschemas() {
+		if ch.Via == "allOf" {
+			c.walk(ch, self)
+		} else {
+			c.walk(ch, below)
+		}
+	}
+	if n.RefTarget != nil && self != nil {
+		// The definition applies here too, under this trigger.
+		c.walk(n.RefTarget, self)
+	}
+}
+
+func (c *checker) report(n, ancestor *schema.Node) {
+	key := [2]string{n.Pointer, ancestor.Pointer}
+	if !c.found[key] {
+		c.found[key] = true
+		c.out = append(c.out, Conflict{Pointer: n.Pointer, Plan: n.Trigger, AncestorPointer: ancestor.Pointer, AncestorPlan: ancestor.Trigger})
+	}
+}
+
+// scopeTrigger returns the first node that $ref or allOf bring into n's
+// scope and that names a trigger, or nil.
+func scopeTrigger(n *schema.Node) *schema.Node {
+	for _, m := range n.Scope()[1:] {
+		if m.Trigger != "" {
+			return m
+		}
+	}
+	return nil
+}

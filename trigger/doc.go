@@ -1,0 +1,16 @@
+// Package trigger implements the KUDO `trigger` keyword: which plan a
+// change of a parameter value runs.
+//
+// Every level of a schema may name a plan; a level without one inherits
+// its parent's; a descendant naming a different plan than an ancestor is a
+// schema error (Check), the same plan repeated is allowed. A changed value
+// maps to the nearest trigger at or above it, else to the default plan
+// (Deploy, DefaultPlan, or KUDO's rule with KudoPlans), and an update whose
+// changes map to more than one plan is refused (Resolver.Resolve).
+// "Above" follows the values: a trigger under items or additionalProperties
+// covers the array elements and map values below it, and a change inside a
+// free-form map or array resolves through its parents.
+//
+// New precomputes everything once per schema; Parameters lists each
+// parameter's own and effective trigger, for listings.
+package trigger

@@ -3,9 +3,9 @@ package webhook
 import (
 	"context"
 	"encoding/json"
-	"os"
 	"fmt"
 	"net/http"
+	"os"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"

@@ -208,10 +208,39 @@ func TestMigrateVersionChain(t *testing.T) {
 	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "demo/migrate-0.1-values.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, "{}\n", out)
-	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped \"3\"\n", errOut)
+	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped 3\n", errOut)
 
 	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "--via", "demo/migrate-0.2-schema.yaml", "demo/migrate-0.1-values.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, "Cluster:\n  Name: my-cluster\n  Nodes: 3\n", out)
 	assert.Empty(t, errOut)
+}
+
+// writeMigrateSchema writes a schema for a test into a temporary directory.
+func writeMigrateSchema(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "new.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	return p
+}
+
+// TestMigrateJSONMeansWhatItSays: a JSON boolean or number landing on a
+// string node stays what it is and is an error at its pointer, never
+// silently turned into a string; so is a quoted YAML string on an integer
+// node. Plain YAML scalars are text, typed by their new node.
+func TestMigrateJSONMeansWhatItSays(t *testing.T) {
+	s := writeMigrateSchema(t, "properties:\n  kept: {type: string}\n  code: {type: string, oldName: CODE}\n  count: {type: integer}\n")
+	code, _, errOut := runMigrateCmd(t, `{"kept": true, "CODE": 1.50}`+"\n", "--schema", s, "-")
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, "/kept: boolean true does not fit here: expected string")
+	assert.Contains(t, errOut, "/code: number 1.50 does not fit here: expected string")
+
+	code, out, errOut := runMigrateCmd(t, "count: \"7\"\n", "--schema", s, "-")
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, `/count: string "7" does not fit here: expected integer`)
+	assert.Empty(t, out)
+
+	code, out, errOut = runMigrateCmd(t, "kept: true\nCODE: 1.50\ncount: 7\n", "--schema", s, "-", "-o", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"values":{"kept":"true","code":"1.50","count":7},"dropped":[],"lossy":[],"errors":[]}`+"\n", out)
 }

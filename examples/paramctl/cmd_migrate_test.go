@@ -57,8 +57,7 @@ func TestMigrateRefusesLossyChanges(t *testing.T) {
 	require.Equal(t, 1, code)
 	assert.Empty(t, out, "a run with errors writes nothing")
 	assert.Equal(t, `doc 0: /hardwareProfile: dropped "dell"
-doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593 (refused)
-doc 0: /hardware/cpu/clockMegahertz: changing number 2593.75 to number 2593 loses information; refused (allow lossy changes to apply it)
+doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593 (refused; --allow-lossy applies it)
 doc 1: /hardwareProfile: dropped "unknown"
 nothing written: 1 document with errors (use --continue to write anyway)
 `, errOut)
@@ -69,13 +68,18 @@ nothing written: 1 document with errors (use --continue to write anyway)
 	assert.Contains(t, out, "clockMegahertz: 2593.75\n")
 	assert.Contains(t, out, "---\nonline: false\n")
 
-	// With -o json, the report lines say it all, without values.
-	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "-o", "json", "demo/migrate-baremetal-hosts.yaml")
+	// With -o json, each line carries the values as migrated (the refused
+	// value as it was) and the report; --output gets nothing.
+	outFile := filepath.Join(t.TempDir(), "out.json")
+	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "-o", "json", "--output", outFile, "demo/migrate-baremetal-hosts.yaml")
 	require.Equal(t, 1, code)
 	assert.Empty(t, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 2)
-	assert.NotContains(t, out, `"values"`)
+	assert.True(t, strings.HasPrefix(lines[0], `{"values":{"online":true,`), lines[0])
+	assert.Contains(t, lines[0], `"clockMegahertz":2593.75`)
+	assert.True(t, strings.HasPrefix(lines[1], `{"values":{"online":false,`), lines[1])
+	assert.NoFileExists(t, outFile)
 	assert.Contains(t, lines[0], `"refused":true`)
 	assert.Contains(t, lines[0], `"errors":[{"pointer":"/hardware/cpu/clockMegahertz","message":"changing number 2593.75`)
 }
@@ -169,9 +173,18 @@ func TestMigrateUsage(t *testing.T) {
 }
 
 func TestMigrateEmptyStream(t *testing.T) {
-	code, out, errOut := runMigrateCmd(t, "# nothing\n", "--schema", "demo/kep-upgraded-schema.yaml", "-")
-	assert.Equal(t, 0, code, errOut)
-	assert.Empty(t, out)
+	// As validate and defaults: no document is an unusable input.
+	for _, in := range []string{"", "# nothing\n"} {
+		for _, format := range []string{"yaml", "json"} {
+			code, out, errOut := runMigrateCmd(t, in, "--schema", "demo/kep-upgraded-schema.yaml", "-o", format, "-")
+			assert.Equal(t, 2, code, errOut)
+			assert.Empty(t, out)
+			assert.Equal(t, "-: the input holds no document\n", errOut)
+		}
+	}
+	code, _, errOut := paramctl(t, "", "migrate", "--versions", "demo/bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "-")
+	assert.Equal(t, 2, code, errOut)
+	assert.Equal(t, "-: the input holds no document\n", errOut)
 }
 
 // TestMigrateProgressOnlyOnATerminal: long runs report progress on

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -11,6 +12,11 @@ import (
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
+
+// ErrNotOperatorVersion is wrapped by ToV1beta1's error when its input
+// is not an OperatorVersion manifest: only an OperatorVersion has a
+// v1beta1 form.
+var ErrNotOperatorVersion = errors.New("converting to v1beta1 needs an OperatorVersion manifest")
 
 // ToV1beta1 converts a v1beta2 OperatorVersion (YAML or JSON) back to
 // v1beta1, as a conversion webhook must for old clients once v1beta2 is
@@ -26,6 +32,8 @@ import (
 // ParametersAnnotation so that FromV1beta1 restores it exactly; every
 // other field of the object stays as it was, apart from apiVersion.
 // An OperatorVersion that already holds a list comes back unchanged.
+// Input that is not an OperatorVersion manifest gives an error wrapping
+// ErrNotOperatorVersion.
 func ToV1beta1(data []byte) (*Converted, error) {
 	raw, order, err := readRaw(data)
 	if err != nil {
@@ -33,10 +41,14 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	}
 	root, ok := raw.(map[string]any)
 	if !ok {
-		return nil, schema.ErrorList{{Message: fmt.Sprintf("expected an OperatorVersion, not %s", kindName(raw))}}
+		return nil, fmt.Errorf("%w: the input is %s", ErrNotOperatorVersion, kindName(raw))
 	}
-	if kind, _ := scalarText(root["kind"]); kind != "" && kind != "OperatorVersion" {
-		return nil, schema.ErrorList{{Pointer: "/kind", Message: fmt.Sprintf("ToV1beta1 converts OperatorVersions, not a %s", kind)}}
+	kind, _ := scalarText(root["kind"])
+	if kind != "" && kind != "OperatorVersion" {
+		return nil, fmt.Errorf("%w: the input is of kind %s", ErrNotOperatorVersion, kind)
+	}
+	if _, hasSpec := root["spec"]; kind == "" && !hasSpec {
+		return nil, fmt.Errorf("%w: the input has neither kind nor spec (a schema or params.yaml has no v1beta1 form of its own)", ErrNotOperatorVersion)
 	}
 	const listPtr = "/spec/parameters"
 	c := &flatConverter{order: order}

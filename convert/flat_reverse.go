@@ -9,6 +9,7 @@ import (
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -77,6 +78,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	schemaDoc := docSpec["parameters"]
 	sOrder := subOrder(order, listPtr)
 	list, listOrder, _ := project(schemaDoc, sOrder)
+	var listAny []any = list
 
 	md, ok := doc["metadata"].(map[string]any)
 	if !ok {
@@ -95,7 +97,13 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		md["annotations"] = anns
 	}
 	anns[ParametersAnnotation] = string(encode.JSON(schemaDoc, encode.ByKeyOrder(sOrder), ""))
-	docSpec["parameters"] = list
+	if kept, keptOrder, ok := keptList(anns, schemaDoc); ok {
+		// The schema is what this very list converts to: give the old
+		// client its own list back, in its order and with its fields.
+		listAny, listOrder = kept, keptOrder
+	}
+	delete(anns, ListAnnotation)
+	docSpec["parameters"] = listAny
 	doc["apiVersion"] = V1beta1
 
 	outOrder := withAPIVersionFirst(withoutSubtree(order, listPtr))
@@ -431,4 +439,36 @@ func errsIn(p param, ch map[string]bool) schema.ErrorList {
 		}
 	}
 	return out
+}
+
+// keptList returns the v1beta1 list kept in the ListAnnotation when it
+// still converts to exactly schemaDoc.
+func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, bool) {
+	text, _ := anns[ListAnnotation].(string)
+	if text == "" {
+		return nil, nil, false
+	}
+	raw := []byte(text)
+	v, err := jsonx.Decode(raw)
+	if err != nil {
+		return nil, nil, false
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, nil, false
+	}
+	probe := map[string]any{"apiVersion": V1beta1, "kind": "OperatorVersion", "spec": map[string]any{"parameters": list}}
+	c, err := FromV1beta1(encode.JSON(probe, nil, ""))
+	if err != nil {
+		return nil, nil, false
+	}
+	got, _ := c.Document.(map[string]any)["spec"].(map[string]any)
+	if got == nil || !value.Equal(got["parameters"], schemaDoc) {
+		return nil, nil, false
+	}
+	order := map[string][]string{}
+	for ptr, keys := range jsonx.KeyOrder(raw) {
+		order[ptr] = keys
+	}
+	return list, order, true
 }

@@ -7,6 +7,8 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -210,17 +212,30 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 		work = value.DeepCopy(p)
 	}
 	if oldVer != nil {
-		mig, err := migrate(oldVer.Schema, ver.Schema, work)
+		m, err := ver.migrationTo()
 		if err != nil {
-			a.deny(422, "Invalid", fmt.Sprintf("%s: upgrade from %s to %s: %v", a.what(), oldVer.Name, ver.Name, err), nil)
+			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
 			return
 		}
-		work = mig.values
-		for _, d := range mig.dropped {
-			a.warn(fmt.Sprintf("paramkit: upgrade to %s: parameter %s has no place in the new schema and was dropped", ver.Name, d))
+		res := m.Migrate(work)
+		if !res.OK() {
+			a.denyMigration(oldVer, ver, res.Errors)
+			return
 		}
-		if len(mig.dropped) > 0 {
-			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(mig.dropped, ",")}
+		work = res.Values
+		if work == nil {
+			work = map[string]any{}
+		}
+		var dropped []string
+		for _, d := range res.Dropped {
+			dropped = append(dropped, d.Pointer)
+			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name, ver.Name, d.Pointer))
+		}
+		for _, l := range res.Lossy {
+			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name, ver.Name, l.Pointer, encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, "")))
+		}
+		if len(dropped) > 0 {
+			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(dropped, ",")}
 		}
 	}
 	work = params.Default(ver.Schema, work)
@@ -252,12 +267,12 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
-		mig, err := migrate(oldVer.Schema, ver.Schema, instanceParams(old, oldVer.Schema))
+		m, err := ver.migrationTo()
 		if err != nil {
-			a.deny(422, "Invalid", fmt.Sprintf("%s: upgrade from %s to %s: %v", a.what(), oldVer.Name, ver.Name, err), nil)
+			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
 			return
 		}
-		oldV := mig.values
+		oldV := m.Migrate(instanceParams(old, oldVer.Schema)).Values
 		if oldV == nil {
 			oldV = map[string]any{}
 		}
@@ -334,6 +349,21 @@ func (a *admission) denyImmutable(s *schema.Schema, oldV, newV any) bool {
 	}
 	a.deny(422, "Invalid", fmt.Sprintf("%s: %s", a.what(), strings.Join(msgs, "; ")), causes)
 	return true
+}
+
+func (a *admission) denyMigration(oldVer, ver *OperatorVersion, errs []*convert.MigrationError) {
+	var msgs []string
+	var causes []StatusCause
+	for i, e := range errs {
+		if i == maxCauses {
+			msgs = append(msgs, fmt.Sprintf("and %d more", len(errs)-maxCauses))
+			break
+		}
+		p := paramPointer(e.Pointer)
+		msgs = append(msgs, p+": "+e.Message)
+		causes = append(causes, StatusCause{Reason: "FieldValueInvalid", Field: p, Message: e.Message})
+	}
+	a.deny(422, "Invalid", fmt.Sprintf("%s: the upgrade from %s to %s cannot move the parameters: %s", a.what(), oldVer.Name, ver.Name, strings.Join(msgs, "; ")), causes)
 }
 
 func (a *admission) denyPlans(mp *trigger.MultiplePlansError) {

@@ -161,3 +161,46 @@ func TestMutatePatchEscapesPointers(t *testing.T) {
 	ops := jsonPatch("/spec/parameters", map[string]any{"a/b": "x"}, map[string]any{"a/b": "y", "c~d": "z"})
 	assert.Equal(t, `[{"op":"replace","path":"/spec/parameters/a~1b","value":"y"},{"op":"add","path":"/spec/parameters/c~0d","value":"z"}]`, string(encodePatch(ops)))
 }
+
+func TestMutateUpgradeRefusesALossyChange(t *testing.T) {
+	versions := map[string]string{
+		"op-1": `{"type":"object","properties":{"size":{"type":"number"},"name":{"type":"string"}}}`,
+		"op-2": `{"type":"object","properties":{"size":{"type":"integer"},"label":{"type":"string","oldName":"name"}}}`,
+	}
+	h, err := NewHandler(Options{Resolver: ResolverFunc(func(_ context.Context, _, name string) (*OperatorVersion, error) {
+		src, ok := versions[name]
+		if !ok {
+			return nil, &NotFoundError{Name: name}
+		}
+		return LoadOperatorVersion(name, []byte(src))
+	})})
+	require.NoError(t, err)
+	upgrade := func(params string) *AdmissionResponse {
+		return h.Mutate(context.Background(), admissionRequest(Update,
+			instanceJSON(V1beta2, "op-2", params, ""), instanceJSON(V1beta2, "op-1", params, "")))
+	}
+	resp := upgrade(`{"size":2.5,"name":"a"}`)
+	require.False(t, resp.Allowed)
+	assert.Contains(t, resp.Result.Message, "the upgrade from op-1 to op-2 cannot move the parameters: /spec/parameters/size:")
+	assert.Equal(t, "/spec/parameters/size", resp.Result.Details.Causes[0].Field)
+
+	resp = upgrade(`{"size":2.0,"name":"a"}`)
+	require.True(t, resp.Allowed, "%v", resp.Result)
+	p, err := jsonpatch.DecodePatch(resp.Patch)
+	require.NoError(t, err)
+	out, err := p.Apply(instanceJSON(V1beta2, "op-2", `{"size":2.0,"name":"a"}`, ""))
+	require.NoError(t, err)
+	var got struct {
+		Spec struct {
+			Parameters json.RawMessage `json:"parameters"`
+		} `json:"spec"`
+	}
+	require.NoError(t, json.Unmarshal(out, &got))
+	assert.JSONEq(t, `{"label":"a","size":2}`, string(got.Spec.Parameters), "2.0 became the integer 2 (no loss), name moved to label")
+}
+
+func TestOperatorVersionWithAnOldNameClaimedTwiceIsRefused(t *testing.T) {
+	_, err := LoadOperatorVersion("op-3", []byte(`{"type":"object","properties":{"a":{"type":"string","oldName":"x"},"b":{"type":"string","oldName":"x"}}}`))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "oldName")
+}

@@ -23,12 +23,14 @@ import (
 const upgradePlan = "upgrade"
 
 // NewOperatorVersion prepares a compiled schema for the webhook: it
-// refuses a schema with trigger conflicts (a trigger under a different
-// trigger) and builds plan resolution once, so that no review pays for
-// it. plans are the plan names the operator version declares, or nil when
-// unknown; when known, a change no trigger covers runs KUDO's default
-// ("update" where the operator has it, else "deploy"). A SchemaResolver
-// should build each OperatorVersion with it once per schema.
+// refuses a schema the webhook cannot work with (a trigger under a
+// different trigger, an old name claimed twice) and builds plan
+// resolution and the oldName migration into this version once, so that no
+// review pays for them. plans are the plan names the operator version
+// declares, or nil when unknown; when known, a change no trigger covers
+// runs KUDO's default ("update" where the operator has it, else
+// "deploy"). A SchemaResolver should build each OperatorVersion with it
+// once per schema.
 func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*OperatorVersion, error) {
 	if s == nil {
 		return nil, errors.New("webhook: NewOperatorVersion needs a schema")
@@ -38,8 +40,21 @@ func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*Operato
 	if err != nil {
 		return nil, err
 	}
-	ov.triggers = r
+	m, err := convert.NewMigration(s)
+	if err != nil {
+		return nil, err
+	}
+	ov.triggers, ov.migration = r, m
 	return ov, nil
+}
+
+// migrationTo returns the oldName migration into the operator version,
+// building it now for an OperatorVersion made without NewOperatorVersion.
+func (v *OperatorVersion) migrationTo() (*convert.Migration, error) {
+	if v.migration != nil {
+		return v.migration, nil
+	}
+	return convert.NewMigration(v.Schema)
 }
 
 func (v *OperatorVersion) triggerOptions() []trigger.Option {
@@ -273,73 +288,4 @@ func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 	}
 	doc["apiVersion"] = to
 	return c.JSON(""), nil
-}
-
-// migration is the outcome of moving values from one operator version's
-// schema to the next by oldName.
-type migration struct {
-	values  any
-	dropped []string // the old pointer of each value that maps nowhere
-}
-
-// migrate moves values of the old operator version into the places the
-// new schema gives them by oldName. Values whose path the new schema
-// declares unchanged are carried over; the rest are reported as dropped.
-func migrate(oldS, newS *schema.Schema, v any) (migration, error) {
-	m, ok := v.(map[string]any)
-	if !ok {
-		if v == nil {
-			return migration{values: nil}, nil
-		}
-		return migration{}, fmt.Errorf("the parameters are %s, not an object", aType(v))
-	}
-	out := map[string]any{}
-	used := map[string]bool{}
-	var place func(n *schema.Node, ptr string, into map[string]any)
-	place = func(n *schema.Node, ptr string, into map[string]any) {
-		for _, sc := range n.Scope() {
-			for _, p := range sc.Properties {
-				if _, done := into[p.Name]; done {
-					continue
-				}
-				for _, old := range p.OldNames {
-					if x, ok := m[old]; ok && !used[old] {
-						into[p.Name] = value.DeepCopy(x)
-						used[old] = true
-						break
-					}
-				}
-				if _, done := into[p.Name]; done {
-					continue
-				}
-				if len(p.Properties) > 0 {
-					sub := map[string]any{}
-					place(p, pointer.Append(ptr, p.Name), sub)
-					if len(sub) > 0 {
-						into[p.Name] = sub
-					}
-				}
-			}
-		}
-	}
-	place(newS.Root(), "", out)
-	var dropped []string
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sort.Strings(keys)
-	for _, k := range keys {
-		if used[k] {
-			continue
-		}
-		if newS.Root().Child(k) != nil {
-			if _, taken := out[k]; !taken {
-				out[k] = value.DeepCopy(m[k])
-				continue
-			}
-		}
-		dropped = append(dropped, pointer.Append("", k))
-	}
-	return migration{values: out, dropped: dropped}, nil
 }

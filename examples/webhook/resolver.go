@@ -11,6 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
@@ -52,7 +53,9 @@ type OperatorVersion struct {
 	// Source names where the schema came from, for messages.
 	Source string
 
-	triggers *trigger.Resolver // built once by NewOperatorVersion
+	// Built once by NewOperatorVersion.
+	triggers  *trigger.Resolver
+	migration *convert.Migration
 }
 
 // HasPlan reports whether the operator version declares the plan.

@@ -89,7 +89,7 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 // generate runs the generated conversion of a step, then its hook.
 func (m *Migration) generate(st *migStep, d migDir, v any, final, report bool) (any, *migTrace) {
 	p, source := st.plan(d)
-	out, tr := p.run(v, final, m.allowLossy, m.lossless, report)
+	out, tr := p.run(v, source, final, m.allowLossy, m.lossless, report)
 	h := st.hook(d)
 	if h == nil {
 		return out, tr

@@ -54,7 +54,21 @@ type FlatOption func(*flatConfig)
 
 type flatConfig struct {
 	inferStrings bool
+	keepList     bool
 }
+
+// ListAnnotation is the OperatorVersion annotation in which FromV1beta1,
+// with KeepV1beta1List, keeps the v1beta1 parameter list exactly as it was
+// written, so that ToV1beta1 gives an old client back its own list (its
+// order, and fields it left out) while the schema is unchanged. A stored
+// object keeps no key order, so the schema alone cannot carry the list's.
+const ListAnnotation = "paramkit.dev/v1beta1-parameters"
+
+// KeepV1beta1List makes FromV1beta1 keep the v1beta1 list of an
+// OperatorVersion in the ListAnnotation. Conversion webhooks use it: the
+// apiserver converts an object back and forth and an old client must read
+// what it wrote.
+func KeepV1beta1List() FlatOption { return func(c *flatConfig) { c.keepList = true } }
 
 // InferStringTypes lets FromV1beta1 give a parameter without a declared
 // type a narrower type than string when its default is a quoted string
@@ -347,6 +361,13 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	if docSpec == nil {
 		docSpec = map[string]any{}
 		doc["spec"] = docSpec
+	}
+	if c.cfg.keepList {
+		// Only where the schema would not give the same list back: a
+		// v1beta2 object that went down and up stays exactly itself.
+		if proj, _, _ := project(schemaDoc, sOrder); !value.Equal(any(proj), docSpec["parameters"]) {
+			keepListAnnotation(doc, encode.JSON(docSpec["parameters"], nil, "")) // canonical: sorted keys
+		}
 	}
 	docSpec["parameters"] = schemaDoc
 	order := withAPIVersionFirst(withoutSubtree(c.order, listPtr))
@@ -909,4 +930,19 @@ func assemble(ps []param, withAPIVersion bool) (map[string]any, map[string][]str
 	}
 	order[""] = keys
 	return doc, order
+}
+
+// keepListAnnotation records the v1beta1 list text in the ListAnnotation.
+func keepListAnnotation(doc map[string]any, list []byte) {
+	md, _ := doc["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		doc["metadata"] = md
+	}
+	anns, _ := md["annotations"].(map[string]any)
+	if anns == nil {
+		anns = map[string]any{}
+		md["annotations"] = anns
+	}
+	anns[ListAnnotation] = string(list)
 }

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"errors"
 	"fmt"
 	"sort"
 	"strings"
@@ -8,9 +9,15 @@ import (
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
+
+// ErrNotOperatorVersion is wrapped by ToV1beta1's error when its input
+// is not an OperatorVersion manifest: only an OperatorVersion has a
+// v1beta1 form.
+var ErrNotOperatorVersion = errors.New("converting to v1beta1 needs an OperatorVersion manifest")
 
 // ToV1beta1 converts a v1beta2 OperatorVersion (YAML or JSON) back to
 // v1beta1, as a conversion webhook must for old clients once v1beta2 is
@@ -26,6 +33,8 @@ import (
 // ParametersAnnotation so that FromV1beta1 restores it exactly; every
 // other field of the object stays as it was, apart from apiVersion.
 // An OperatorVersion that already holds a list comes back unchanged.
+// Input that is not an OperatorVersion manifest gives an error wrapping
+// ErrNotOperatorVersion.
 func ToV1beta1(data []byte) (*Converted, error) {
 	raw, order, err := readRaw(data)
 	if err != nil {
@@ -33,10 +42,14 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	}
 	root, ok := raw.(map[string]any)
 	if !ok {
-		return nil, schema.ErrorList{{Message: fmt.Sprintf("expected an OperatorVersion, not %s", kindName(raw))}}
+		return nil, fmt.Errorf("%w: the input is %s", ErrNotOperatorVersion, kindName(raw))
 	}
-	if kind, _ := scalarText(root["kind"]); kind != "" && kind != "OperatorVersion" {
-		return nil, schema.ErrorList{{Pointer: "/kind", Message: fmt.Sprintf("ToV1beta1 converts OperatorVersions, not a %s", kind)}}
+	kind, _ := scalarText(root["kind"])
+	if kind != "" && kind != "OperatorVersion" {
+		return nil, fmt.Errorf("%w: the input is of kind %s", ErrNotOperatorVersion, kind)
+	}
+	if _, hasSpec := root["spec"]; kind == "" && !hasSpec {
+		return nil, fmt.Errorf("%w: the input has neither kind nor spec (a schema or params.yaml has no v1beta1 form of its own)", ErrNotOperatorVersion)
 	}
 	const listPtr = "/spec/parameters"
 	c := &flatConverter{order: order}
@@ -65,6 +78,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	schemaDoc := docSpec["parameters"]
 	sOrder := subOrder(order, listPtr)
 	list, listOrder, _ := project(schemaDoc, sOrder)
+	var listAny []any = list
 
 	md, ok := doc["metadata"].(map[string]any)
 	if !ok {
@@ -83,7 +97,13 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		md["annotations"] = anns
 	}
 	anns[ParametersAnnotation] = string(encode.JSON(schemaDoc, encode.ByKeyOrder(sOrder), ""))
-	docSpec["parameters"] = list
+	if kept, keptOrder, ok := keptList(anns, schemaDoc); ok {
+		// The schema is what this very list converts to: give the old
+		// client its own list back, in its order and with its fields.
+		listAny, listOrder = kept, keptOrder
+	}
+	delete(anns, ListAnnotation)
+	docSpec["parameters"] = listAny
 	doc["apiVersion"] = V1beta1
 
 	outOrder := withAPIVersionFirst(withoutSubtree(order, listPtr))
@@ -419,4 +439,36 @@ func errsIn(p param, ch map[string]bool) schema.ErrorList {
 		}
 	}
 	return out
+}
+
+// keptList returns the v1beta1 list kept in the ListAnnotation when it
+// still converts to exactly schemaDoc.
+func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, bool) {
+	text, _ := anns[ListAnnotation].(string)
+	if text == "" {
+		return nil, nil, false
+	}
+	raw := []byte(text)
+	v, err := jsonx.Decode(raw)
+	if err != nil {
+		return nil, nil, false
+	}
+	list, ok := v.([]any)
+	if !ok {
+		return nil, nil, false
+	}
+	probe := map[string]any{"apiVersion": V1beta1, "kind": "OperatorVersion", "spec": map[string]any{"parameters": list}}
+	c, err := FromV1beta1(encode.JSON(probe, nil, ""))
+	if err != nil {
+		return nil, nil, false
+	}
+	got, _ := c.Document.(map[string]any)["spec"].(map[string]any)
+	if got == nil || !value.Equal(got["parameters"], schemaDoc) {
+		return nil, nil, false
+	}
+	order := map[string][]string{}
+	for ptr, keys := range jsonx.KeyOrder(raw) {
+		order[ptr] = keys
+	}
+	return list, order, true
 }

@@ -32,11 +32,16 @@ import (
 //   - Inside a moved object the same holds relative to its new place.
 //   - Values that land nowhere are reported as dropped, with their old
 //     pointer; nothing disappears without appearing in the Result.
-//   - A value that does not fit its new node is converted where the
-//     change is exact (integer or number to string, boolean to string,
-//     integer text to integer, number text to number, "true"/"false" to
-//     boolean), or by truncation toward zero from number to integer,
-//     which is lossy when the fraction is not zero (2593.75 to 2593, but
+//   - A value that does not fit its new node is converted by truncation
+//     toward zero from number to integer, or, where the schemas changed
+//     its type (the source schema is known and the value fits its node
+//     there), where the change is exact (integer or number to string,
+//     boolean to string, integer text to integer, number text to number,
+//     "true"/"false" to boolean). Without such a change of schema a value
+//     means what it says: JSON true or 1.50, or a quoted YAML "7", that
+//     does not fit its new node is an error, never silently retyped. The
+//     truncation from number to integer is
+//     lossy when the fraction is not zero (2593.75 to 2593, but
 //     not 2593.0 to 2593). Lossy changes are always reported with their
 //     old and new values and refused (an error) unless AllowLossy is
 //     given. Range limits (format int32/int64, minimum, maximum) are

@@ -30,7 +30,8 @@ type migMove struct{ from, to string }
 type migRun struct {
 	p          *migPlan
 	src        any
-	final      bool // type every text value; nothing stays raw
+	source     *schema.Schema // the schema src belongs to; nil when unknown
+	final      bool           // type every text value; nothing stays raw
 	allowLossy bool
 	lossless   bool        // leave out what does not fit: the property bag keeps it
 	report     bool        // record report entries (off for the lossless check)
@@ -47,9 +48,9 @@ type migSource struct {
 	has bool
 }
 
-func (p *migPlan) run(src any, final, allowLossy, lossless, report bool) (any, *migTrace) {
+func (p *migPlan) run(src any, source *schema.Schema, final, allowLossy, lossless, report bool) (any, *migTrace) {
 	n := len(p.entries)
-	r := &migRun{p: p, src: src, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
+	r := &migRun{p: p, src: src, source: source, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
 		srcs: make([]migSource, n)}
 	r.tr.moves = make([]migMove, 0, n)
 	r.claimed.list = r.claimed.small[:0]
@@ -425,7 +426,10 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	if n == nil || n.Types() == nil {
 		return v, true
 	}
-	out, lossy, ok := migConvert(n, v)
+	out, lossy, ok := migConvert(n, v, false)
+	if !ok && r.typeChanged(at.src(), v) {
+		out, lossy, ok = migConvert(n, v, true)
+	}
 	if !ok {
 		return r.misfit(n, v, at)
 	}
@@ -451,10 +455,38 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	return out, true
 }
 
+// typeChanged reports whether the schemas changed the type of the source
+// value at q: the source schema is known and the value fits its node
+// there. Only then does a value change its JSON type (integer 8080 to
+// "8080" where a version made port a string); otherwise a value means
+// what it says, and one that does not fit its new node is an error.
+func (r *migRun) typeChanged(q string, v any) bool {
+	if r.source == nil {
+		return false
+	}
+	sn := r.source.Lookup(q)
+	if sn == nil || sn.Types() == nil {
+		return false
+	}
+	switch x := v.(type) {
+	case bool:
+		return sn.Allows("boolean")
+	case string:
+		return sn.Allows("string")
+	case json.Number:
+		if number.IsInteger(x) {
+			return sn.Allows("integer")
+		}
+		return migAllowsExactly(sn, "number")
+	}
+	return false
+}
+
 // migConvert gives v the type of node n: unchanged when it fits, else by
-// an exact change, else by truncation toward zero (lossy when something is
-// lost). ok is false when no change applies.
-func migConvert(n *schema.Node, v any) (out any, lossy, ok bool) {
+// truncation toward zero from number to integer (lossy when something is
+// lost), else, when cross is set (the schemas changed the value's type),
+// by an exact change of JSON type. ok is false when no change applies.
+func migConvert(n *schema.Node, v any, cross bool) (out any, lossy, ok bool) {
 	intOnly := n.Allows("integer") && !migAllowsExactly(n, "number")
 	switch x := v.(type) {
 	case nil:
@@ -463,12 +495,15 @@ func migConvert(n *schema.Node, v any) (out any, lossy, ok bool) {
 		if n.Allows("boolean") {
 			return v, false, true
 		}
-		if n.Allows("string") {
+		if cross && n.Allows("string") {
 			return strconv.FormatBool(x), false, true
 		}
 	case string:
 		if n.Allows("string") {
 			return v, false, true
+		}
+		if !cross {
+			break
 		}
 		if n.Allows("integer") && number.IsJSON(x) && !containsAny(x, ".eE") && number.Check(json.Number(x)) == nil {
 			return json.Number(x), false, true
@@ -491,7 +526,7 @@ func migConvert(n *schema.Node, v any) (out any, lossy, ok bool) {
 			if err == nil && !lost {
 				return t, false, true // 2593.0 is 2593
 			}
-			if n.Allows("string") {
+			if cross && n.Allows("string") {
 				return string(x), false, true
 			}
 			if err == nil {
@@ -499,7 +534,7 @@ func migConvert(n *schema.Node, v any) (out any, lossy, ok bool) {
 			}
 			return v, false, false
 		}
-		if n.Allows("string") {
+		if cross && n.Allows("string") {
 			return string(x), false, true
 		}
 	case map[string]any:

@@ -255,8 +255,16 @@ func guessText(text string) (v any, what string) {
 		return text, ""
 	}
 	v = guessScalar(text)
-	if _, isStr := v.(string); isStr {
+	switch x := v.(type) {
+	case string:
 		return v, ""
+	case json.Number:
+		// The guess keeps the number's text (1.0 stays 1.0): call it an
+		// integer only when that text is one.
+		if containsAny(string(x), ".eE") {
+			return v, "a number"
+		}
+		return v, "an integer"
 	}
 	return v, article(value.TypeName(v))
 }

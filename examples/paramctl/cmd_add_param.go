@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -93,6 +94,9 @@ func runAddParam(e *env, opts any, args []string) int {
 	if o.path == "" || o.typ == "" {
 		return e.fail(exitUsage, "add-param needs --path and --type (or --interactive)\nusage: paramctl add-param %s", commands["add-param"].usage)
 	}
+	if !slices.Contains(addParamTypes, o.typ) {
+		return e.fail(exitUsage, "--type %q is not a JSON Schema type: use one of %s", o.typ, strings.Join(addParamTypes, ", "))
+	}
 	at, err := parseParamPath(o.path)
 	if err != nil {
 		return e.fail(exitUsage, "--path: %v", err)
@@ -159,6 +163,9 @@ func (e *env) failSchema(path string, err error) int {
 
 // spec turns the options into a property spec, typing the default and
 // the enum values by the type.
+// addParamTypes are the values --type takes.
+var addParamTypes = []string{"string", "integer", "number", "boolean", "object", "array", "null"}
+
 func (o *addParamOptions) spec() (schema.PropertySpec, error) {
 	p := schema.PropertySpec{
 		Type: o.typ, Title: o.title, Description: o.description,

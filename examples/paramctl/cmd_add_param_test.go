@@ -74,7 +74,7 @@ func TestAddParamCommand(t *testing.T) {
 		{name: "existing parameter", args: []string{"--path", "/backup/enabled", "--type", "boolean"}, code: 1, err: []string{"already exists"}},
 		{name: "default of the wrong type", args: []string{"--path", "/n", "--type", "integer", "--default", "seven"}, code: 1, err: []string{"/n", "does not satisfy"}},
 		{name: "trigger conflict", args: []string{"--path", "/backup/x", "--type", "string", "--trigger", "a"}, code: 0},
-		{name: "unknown type", args: []string{"--path", "/n", "--type", "int"}, code: 1, err: []string{`"int"`}},
+		{name: "unknown type", args: []string{"--path", "/n", "--type", "int"}, code: 2, err: []string{`"int"`, "string, integer, number, boolean, object, array, null"}},
 		{name: "missing path", args: []string{"--type", "string"}, code: 2, err: []string{"--path"}},
 		{name: "bad pointer", args: []string{"--path", "/a~2", "--type", "string"}, code: 2, err: []string{"--path"}},
 		{name: "positional argument", args: []string{"extra", "--path", "/n", "--type", "string"}, code: 2},

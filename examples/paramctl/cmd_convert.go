@@ -58,6 +58,9 @@ func runConvert(e *env, o any, args []string) int {
 		}
 		c, err = convert.FromV1beta1(data, fopts...)
 	}
+	if errors.Is(err, convert.ErrNotOperatorVersion) {
+		return e.fail(exitUsage, "%s: %v", args[0], err)
+	}
 	if err != nil {
 		return e.conversionFailed(args[0], err)
 	}

@@ -71,7 +71,9 @@ func TestConvertCommand(t *testing.T) {
 		{name: "two files", args: []string{"convert", "a", "b"}, code: 2},
 		{name: "bad -o", args: []string{"convert", "-o", "xml", "demo/kep-params-v1beta1.yaml"}, code: 2},
 		{name: "bad --to", args: []string{"convert", "--to", "v2", "demo/kep-params-v1beta1.yaml"}, code: 2},
-		{name: "--to v1beta1 of a schema file", args: []string{"convert", "--to", "v1beta1", "demo/kep-upgraded-schema.yaml"}, code: 1, err: []string{"/spec: an OperatorVersion needs a spec"}},
+		{name: "--to v1beta1 of a schema file", args: []string{"convert", "--to", "v1beta1", "demo/kep-upgraded-schema.yaml"}, code: 2, err: []string{"demo/kep-upgraded-schema.yaml: converting to v1beta1 needs an OperatorVersion manifest"}},
+		{name: "--to v1beta1 of a params.yaml", args: []string{"convert", "--to", "v1beta1", "demo/kep-params-v1beta1.yaml"}, code: 2, err: []string{"needs an OperatorVersion manifest"}},
+		{name: "--to v1beta1 of an Instance", args: []string{"convert", "--to", "v1beta1", "demo/kep-instance-v1beta1.yaml"}, code: 2, err: []string{"needs an OperatorVersion manifest: the input is of kind Instance"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

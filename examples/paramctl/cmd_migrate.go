@@ -10,6 +10,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/encode"
@@ -99,6 +100,9 @@ func runMigrate(e *env, raw any, args []string) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	docs := yamlx.SplitDocuments(data)
+	if len(docs) == 0 {
+		return e.fail(exitUsage, "%s: the input holds no document", args[0])
+	}
 	results := e.migrateWithProgress(m, docs)
 
 	failed := false
@@ -115,9 +119,11 @@ func runMigrate(e *env, raw any, args []string) int {
 	write := !o.dryRun && (!failed || o.cont)
 
 	if o.format == "json" {
+		// Every line carries the values as migrated, errors or not; only
+		// a dry run leaves them out. --output gets them only when written.
 		var b bytes.Buffer
 		for i := range results {
-			migrateWriteJSON(&b, target, &results[i], write)
+			migrateWriteJSON(&b, target, &results[i], !o.dryRun)
 		}
 		if write && o.output != "" {
 			if err := migrateWriteFile(o.output, b.Bytes()); err != nil {
@@ -215,14 +221,21 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
 	for _, d := range r.Dropped {
 		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), encode.JSON(d.Value, nil, ""))
 	}
+	// A refused lossy change is also an error of the Result: one line
+	// says both.
+	refused := map[string]bool{}
 	for _, l := range r.Lossy {
-		refused := ""
+		note := ""
 		if l.Refused {
-			refused = " (refused)"
+			note = " (refused; --allow-lossy applies it)"
+			refused[l.Pointer] = true
 		}
-		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), refused)
+		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), note)
 	}
 	for _, err := range r.Errors {
+		if refused[err.Pointer] && strings.Contains(err.Message, "loses information; refused") {
+			continue
+		}
 		fmt.Fprintf(w, "%s%s\n", prefix, err.Error())
 	}
 }

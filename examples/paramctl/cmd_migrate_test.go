@@ -57,8 +57,7 @@ func TestMigrateRefusesLossyChanges(t *testing.T) {
 	require.Equal(t, 1, code)
 	assert.Empty(t, out, "a run with errors writes nothing")
 	assert.Equal(t, `doc 0: /hardwareProfile: dropped "dell"
-doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593 (refused)
-doc 0: /hardware/cpu/clockMegahertz: changing number 2593.75 to number 2593 loses information; refused (allow lossy changes to apply it)
+doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593 (refused; --allow-lossy applies it)
 doc 1: /hardwareProfile: dropped "unknown"
 nothing written: 1 document with errors (use --continue to write anyway)
 `, errOut)
@@ -69,13 +68,18 @@ nothing written: 1 document with errors (use --continue to write anyway)
 	assert.Contains(t, out, "clockMegahertz: 2593.75\n")
 	assert.Contains(t, out, "---\nonline: false\n")
 
-	// With -o json, the report lines say it all, without values.
-	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "-o", "json", "demo/migrate-baremetal-hosts.yaml")
+	// With -o json, each line carries the values as migrated (the refused
+	// value as it was) and the report; --output gets nothing.
+	outFile := filepath.Join(t.TempDir(), "out.json")
+	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "-o", "json", "--output", outFile, "demo/migrate-baremetal-hosts.yaml")
 	require.Equal(t, 1, code)
 	assert.Empty(t, errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 2)
-	assert.NotContains(t, out, `"values"`)
+	assert.True(t, strings.HasPrefix(lines[0], `{"values":{"online":true,`), lines[0])
+	assert.Contains(t, lines[0], `"clockMegahertz":2593.75`)
+	assert.True(t, strings.HasPrefix(lines[1], `{"values":{"online":false,`), lines[1])
+	assert.NoFileExists(t, outFile)
 	assert.Contains(t, lines[0], `"refused":true`)
 	assert.Contains(t, lines[0], `"errors":[{"pointer":"/hardware/cpu/clockMegahertz","message":"changing number 2593.75`)
 }
@@ -169,9 +173,18 @@ func TestMigrateUsage(t *testing.T) {
 }
 
 func TestMigrateEmptyStream(t *testing.T) {
-	code, out, errOut := runMigrateCmd(t, "# nothing\n", "--schema", "demo/kep-upgraded-schema.yaml", "-")
-	assert.Equal(t, 0, code, errOut)
-	assert.Empty(t, out)
+	// As validate and defaults: no document is an unusable input.
+	for _, in := range []string{"", "# nothing\n"} {
+		for _, format := range []string{"yaml", "json"} {
+			code, out, errOut := runMigrateCmd(t, in, "--schema", "demo/kep-upgraded-schema.yaml", "-o", format, "-")
+			assert.Equal(t, 2, code, errOut)
+			assert.Empty(t, out)
+			assert.Equal(t, "-: the input holds no document\n", errOut)
+		}
+	}
+	code, _, errOut := paramctl(t, "", "migrate", "--versions", "demo/bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "-")
+	assert.Equal(t, 2, code, errOut)
+	assert.Equal(t, "-: the input holds no document\n", errOut)
 }
 
 // TestMigrateProgressOnlyOnATerminal: long runs report progress on
@@ -208,10 +221,39 @@ func TestMigrateVersionChain(t *testing.T) {
 	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "demo/migrate-0.1-values.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, "{}\n", out)
-	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped \"3\"\n", errOut)
+	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped 3\n", errOut)
 
 	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "--via", "demo/migrate-0.2-schema.yaml", "demo/migrate-0.1-values.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, "Cluster:\n  Name: my-cluster\n  Nodes: 3\n", out)
 	assert.Empty(t, errOut)
+}
+
+// writeMigrateSchema writes a schema for a test into a temporary directory.
+func writeMigrateSchema(t *testing.T, text string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "new.yaml")
+	require.NoError(t, os.WriteFile(p, []byte(text), 0o644))
+	return p
+}
+
+// TestMigrateJSONMeansWhatItSays: a JSON boolean or number landing on a
+// string node stays what it is and is an error at its pointer, never
+// silently turned into a string; so is a quoted YAML string on an integer
+// node. Plain YAML scalars are text, typed by their new node.
+func TestMigrateJSONMeansWhatItSays(t *testing.T) {
+	s := writeMigrateSchema(t, "properties:\n  kept: {type: string}\n  code: {type: string, oldName: CODE}\n  count: {type: integer}\n")
+	code, _, errOut := runMigrateCmd(t, `{"kept": true, "CODE": 1.50}`+"\n", "--schema", s, "-")
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, "/kept: boolean true does not fit here: expected string")
+	assert.Contains(t, errOut, "/code: number 1.50 does not fit here: expected string")
+
+	code, out, errOut := runMigrateCmd(t, "count: \"7\"\n", "--schema", s, "-")
+	require.Equal(t, 1, code, errOut)
+	assert.Contains(t, errOut, `/count: string "7" does not fit here: expected integer`)
+	assert.Empty(t, out)
+
+	code, out, errOut = runMigrateCmd(t, "kept: true\nCODE: 1.50\ncount: 7\n", "--schema", s, "-", "-o", "json")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, `{"values":{"kept":"true","code":"1.50","count":7},"dropped":[],"lossy":[],"errors":[]}`+"\n", out)
 }

@@ -59,6 +59,9 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	docs := yamlx.SplitDocuments(data)
+	if len(docs) == 0 {
+		return e.fail(exitUsage, "%s: the input holds no document", file)
+	}
 	results := make([]convert.Result, len(docs))
 	for i, doc := range docs {
 		v, err := params.Decode(from.Schema, doc)
@@ -87,7 +90,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if o.format == "json" {
 		var b bytes.Buffer
 		for i := range results {
-			migrateWriteJSON(&b, to.Schema, &results[i], write)
+			migrateWriteJSON(&b, to.Schema, &results[i], !o.dryRun)
 		}
 		return e.migrateEmit(o, b.Bytes(), status, write)
 	}

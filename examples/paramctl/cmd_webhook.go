@@ -8,6 +8,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/paramkit/paramkit/params"
 	"log/slog"
 	"net"
 	"os"
@@ -21,12 +22,12 @@ import (
 )
 
 type webhookOptions struct {
-	cert, key, addr, schemas string
-	guess                    bool
-	maxReview, maxConversion int64
-	verbose                  bool
-	review, endpoint         string
-	roundTrip                bool
+	cert, key, addr, schemas, gates string
+	guess                           bool
+	maxReview, maxConversion        int64
+	verbose                         bool
+	review, endpoint                string
+	roundTrip                       bool
 }
 
 // webhookContext is canceled when the server should stop: on SIGINT or
@@ -51,6 +52,7 @@ func init() {
 			fs.StringVar(&o.key, "key", "", "PEM private key (reloaded when the file changes)")
 			fs.StringVar(&o.addr, "addr", ":8443", "address to listen on")
 			fs.StringVar(&o.schemas, "schemas", "", "directory with one schema per operator version, NAME.yaml or NAME.json")
+			fs.StringVar(&o.gates, "gates", "", "field-level feature gates file: /mutate applies them to every object it admits, against oldObject on updates (as paramctl gates does)")
 			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
 			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body")
 			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body")
@@ -108,8 +110,13 @@ func runWebhook(e *env, opts any, args []string) int {
 		}
 		return exitUsage
 	}
+	gates, code := e.loadWebhookGates(o.gates)
+	if code != exitOK {
+		return code
+	}
 	h, err := webhook.NewHandler(webhook.Options{
 		Resolver:           resolver,
+		Gates:              gates,
 		GuessWithoutSchema: o.guess,
 		MaxReviewBytes:     o.maxReview,
 		MaxConversionBytes: o.maxConversion,
@@ -149,7 +156,11 @@ func runReview(e *env, o *webhookOptions) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess})
+	gates, code := e.loadWebhookGates(o.gates)
+	if code != exitOK {
+		return code
+	}
+	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess, Gates: gates})
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -272,4 +283,24 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 	}
 	fmt.Fprintf(e.stdout, "\nround trip: the %s form of %d %s came back unchanged\n", webhook.V1beta2, len(before), objects)
 	return exitOK
+}
+
+// loadWebhookGates reads --gates (none when empty); invalid gates stop the
+// server from starting, every problem printed as POINTER: message.
+func (e *env) loadWebhookGates(path string) (*params.Gates, int) {
+	if path == "" {
+		return nil, exitOK
+	}
+	data, err := e.readInput(path)
+	if err != nil {
+		return nil, e.fail(exitUsage, "--gates: %v", err)
+	}
+	g, err := params.ParseGates(data)
+	if err != nil {
+		for _, r := range errorRecords(err) {
+			fmt.Fprintf(e.stderr, "%s: %s: %s\n", path, displayPointer(r.Pointer), r.Message)
+		}
+		return nil, exitUsage
+	}
+	return g, exitOK
 }

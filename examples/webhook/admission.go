@@ -38,6 +38,9 @@ func (h *Handler) Validate(ctx context.Context, req *AdmissionRequest) *Admissio
 // moves the parameters to their new places by oldName (values that map
 // nowhere are dropped and named in warnings). A panic becomes a denial.
 func (h *Handler) Mutate(ctx context.Context, req *AdmissionRequest) *AdmissionResponse {
+	if h.opts.Gates != nil && req != nil {
+		return h.mutateWithGates(ctx, req)
+	}
 	return h.admit(ctx, req, true)
 }
 

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/paramkit/paramkit/params"
 	"io"
 	"log/slog"
 	"net/http"
@@ -57,6 +58,11 @@ type Options struct {
 	// operator can record the resolved plan there. Dry-run requests change
 	// nothing outside the response, so they never reach it.
 	OnAdmission func(ctx context.Context, d Decision)
+	// Gates, when set, are the field-level feature gates /mutate applies
+	// to every object it admits, against oldObject on updates, exactly as
+	// `paramctl gates` does: a warning per dropped field, and the audit
+	// annotation spec-unchanged on updates.
+	Gates *params.Gates
 }
 
 // Decision is one admission decision, as OnAdmission sees it.

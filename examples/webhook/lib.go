@@ -275,7 +275,7 @@ func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 	var c *convert.Converted
 	var err error
 	if to == V1beta2 {
-		c, err = convert.FromV1beta1(raw)
+		c, err = convert.FromV1beta1(raw, convert.KeepV1beta1List())
 	} else {
 		c, err = convert.ToV1beta1(raw)
 	}

@@ -198,37 +198,7 @@ func canonicalText(v any) string {
 
 // sameValue is exact equality: numbers by their text, so that 1E3 and
 // 1000 count as different and down-conversion keeps the text.
-func sameValue(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !sameValue(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !sameValue(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && x == y
-	}
-	return value.Equal(a, b)
-}
+func sameValue(a, b any) bool { return value.Identical(a, b) }
 
 // wrapParameters turns v1beta2 parameters into the v1beta1 string map
 // and the bag of values no text carries.

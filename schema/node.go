@@ -68,7 +68,8 @@ type Node struct {
 	children []*Node // every subschema, in source order
 	props    map[string]*Node
 	patterns []*regexp.Regexp
-	scope    []*Node // this node, then what $ref and allOf bring in
+	scope    []*Node  // this node, then what $ref and allOf bring in
+	base     *url.URL // base URI for resolving $ref, while building
 }
 
 // Keyword returns a raw keyword value of this node.
@@ -282,13 +283,11 @@ type treeBuilder struct {
 	refErrs   ErrorList        // $refs that leave the document
 	resources map[string]*Node // absolute URL without fragment
 	anchors   map[string]*Node // absolute URL#anchor
-	bases     map[*Node]*url.URL
 }
 
 func (b *treeBuilder) build(doc any) *Node {
 	b.resources = map[string]*Node{}
 	b.anchors = map[string]*Node{}
-	b.bases = map[*Node]*url.URL{}
 	base, _ := url.Parse(baseURL)
 	root := b.node(doc, "", "", "", nil, base)
 	for _, n := range b.s.nodes {
@@ -296,6 +295,7 @@ func (b *treeBuilder) build(doc any) *Node {
 	}
 	for _, n := range b.s.nodes {
 		n.scope = scopeOf(n)
+		n.base = nil
 	}
 	return root
 }
@@ -319,13 +319,13 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	switch t := v.(type) {
 	case bool:
 		n.Bool = &t
-		b.bases[n] = base
+		n.base = base
 		return n
 	case map[string]any:
 		n.keywords = t
 		n.keyOrder = b.keys(ptr, t)
 	default:
-		b.bases[n] = base
+		n.base = base
 		return n // the engine reports a non-schema here
 	}
 	m := n.keywords
@@ -353,7 +353,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			b.anchors[base.String()+"#"+a] = n
 		}
 	}
-	b.bases[n] = base
+	n.base = base
 
 	// Annotations and vocabulary.
 	switch t := m["type"].(type) {
@@ -386,13 +386,13 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	// Subschemas, in source order of their keywords.
 	for _, k := range n.keyOrder {
 		kv := m[k]
-		kp := pointer.Append(ptr, k)
 		switch k {
 		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
 			mm, ok := kv.(map[string]any)
 			if !ok {
 				continue
 			}
+			kp := pointer.Append(ptr, k)
 			for _, name := range b.keys(kp, mm) {
 				sv := mm[name]
 				if k == "dependencies" {
@@ -423,6 +423,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			if !ok {
 				continue
 			}
+			kp := pointer.Append(ptr, k)
 			for i, sv := range arr {
 				c := b.node(sv, pointer.AppendIndex(kp, i), "", k, n, base)
 				n.children = append(n.children, c)
@@ -438,6 +439,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				}
 			}
 		case "items":
+			kp := pointer.Append(ptr, k)
 			if arr, ok := kv.([]any); ok {
 				for i, sv := range arr {
 					c := b.node(sv, pointer.AppendIndex(kp, i), "", k, n, base)
@@ -456,7 +458,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			if !isSchemaValue(kv) {
 				continue
 			}
-			c := b.node(kv, kp, "", k, n, base)
+			c := b.node(kv, pointer.Append(ptr, k), "", k, n, base)
 			n.children = append(n.children, c)
 			switch k {
 			case "additionalProperties":
@@ -540,7 +542,7 @@ func (b *treeBuilder) resolve(n *Node) {
 	if n.Ref == "" {
 		return
 	}
-	base := b.bases[n]
+	base := n.base
 	if base == nil {
 		return
 	}

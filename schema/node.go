@@ -313,7 +313,7 @@ func (b *treeBuilder) keys(ptr string, m map[string]any) []string {
 }
 
 func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url.URL) *Node {
-	n := &Node{Pointer: ptr, Name: name, Via: via, Parent: parent, props: map[string]*Node{}}
+	n := &Node{Pointer: ptr, Name: name, Via: via, Parent: parent}
 	b.s.nodes[ptr] = n
 	n.scope = []*Node{n}
 	switch t := v.(type) {
@@ -405,6 +405,9 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				switch k {
 				case "properties":
 					n.Properties = append(n.Properties, c)
+					if n.props == nil {
+						n.props = map[string]*Node{}
+					}
 					n.props[name] = c
 					c.Required = contains(n.RequiredNames, name)
 				case "patternProperties":
@@ -576,6 +579,9 @@ func (b *treeBuilder) resolve(n *Node) {
 
 // scopeOf lists n and what $ref and allOf bring in, depth first, once each.
 func scopeOf(n *Node) []*Node {
+	if n.RefTarget == nil && len(n.AllOf) == 0 {
+		return n.scope // just n, as node set it
+	}
 	var out []*Node
 	seen := map[*Node]bool{}
 	var add func(m *Node)

@@ -1,7 +1,9 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
+	"io"
 	"unicode/utf8"
 
 	"github.com/paramkit/paramkit/internal/number"
@@ -14,17 +16,46 @@ import (
 // anything but plain values (maps, slices, strings, bools, nil, valid
 // json.Number), or nests deeper than json.Marshal starts looking for
 // cycles, goes through json.Marshal, errors and all.
-func engineJSON(doc any) ([]byte, error) {
-	if b, ok := appendEngineJSON(make([]byte, 0, 4096), doc, 0); ok {
-		return b, nil
+//
+// The bytes come in chunks, so that a large document is written without
+// regrowing (and copying, and leaving behind) one ever larger buffer.
+func engineJSON(doc any) (io.Reader, error) {
+	w := &chunkedJSON{}
+	if b, ok := w.appendValue(make([]byte, 0, engineChunk), doc, 0); ok {
+		w.chunks = append(w.chunks, b)
+		readers := make([]io.Reader, len(w.chunks))
+		for i, c := range w.chunks {
+			readers[i] = bytes.NewReader(c)
+		}
+		return io.MultiReader(readers...), nil
 	}
-	return json.Marshal(doc)
+	raw, err := json.Marshal(doc)
+	if err != nil {
+		return nil, err
+	}
+	return bytes.NewReader(raw), nil
 }
 
 // maxEngineDepth is where json.Marshal begins to check for cycles.
 const maxEngineDepth = 1000
 
-func appendEngineJSON(b []byte, v any, depth int) ([]byte, bool) {
+// engineChunk is the size of a chunk of engineJSON's output.
+const engineChunk = 32 << 10
+
+type chunkedJSON struct {
+	chunks [][]byte // full chunks, in order
+}
+
+// next starts a new chunk once b is full.
+func (w *chunkedJSON) next(b []byte) []byte {
+	if len(b) < engineChunk {
+		return b
+	}
+	w.chunks = append(w.chunks, b)
+	return make([]byte, 0, engineChunk+engineChunk/4)
+}
+
+func (w *chunkedJSON) appendValue(b []byte, v any, depth int) ([]byte, bool) {
 	if depth > maxEngineDepth {
 		return b, false
 	}
@@ -54,9 +85,10 @@ func appendEngineJSON(b []byte, v any, depth int) ([]byte, bool) {
 			b = appendEngineString(b, k)
 			b = append(b, ':')
 			var ok bool
-			if b, ok = appendEngineJSON(b, x, depth+1); !ok {
+			if b, ok = w.appendValue(b, x, depth+1); !ok {
 				return b, false
 			}
+			b = w.next(b)
 		}
 		return append(b, '}'), true
 	case []any:
@@ -66,9 +98,10 @@ func appendEngineJSON(b []byte, v any, depth int) ([]byte, bool) {
 				b = append(b, ',')
 			}
 			var ok bool
-			if b, ok = appendEngineJSON(b, x, depth+1); !ok {
+			if b, ok = w.appendValue(b, x, depth+1); !ok {
 				return b, false
 			}
+			b = w.next(b)
 		}
 		return append(b, ']'), true
 	}

@@ -3,6 +3,7 @@ package schema
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"math"
 	"os"
 	"strings"
@@ -29,13 +30,15 @@ func engineReads(t testing.TB, raw []byte) any {
 func sameAsMarshal(t testing.TB, doc any) {
 	t.Helper()
 	want, werr := json.Marshal(doc)
-	got, gerr := engineJSON(doc)
+	r, gerr := engineJSON(doc)
 	if werr != nil {
 		require.Error(t, gerr)
 		assert.Equal(t, werr.Error(), gerr.Error())
 		return
 	}
 	require.NoError(t, gerr)
+	got, err := io.ReadAll(r)
+	require.NoError(t, err)
 	assert.Equal(t, engineReads(t, want), engineReads(t, got))
 }
 

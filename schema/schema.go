@@ -175,7 +175,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	}
 
 	// The engine: one compiler per schema, nothing loaded from outside.
-	raw, err := engineJSON(doc)
+	engineDoc, err := engineJSON(doc)
 	if err != nil {
 		return nil, ErrorList{{Message: err.Error()}}
 	}
@@ -197,7 +197,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	c.LoadURL = refuseLoad
 	c.RegisterExtension("kudo", kudoMeta, kudoExt{})
 	var compiled *jsonschema.Schema
-	aerr := c.AddResource(baseURL, bytes.NewReader(raw))
+	aerr := c.AddResource(baseURL, engineDoc)
 	var cerr error
 	if aerr == nil {
 		compiled, cerr = c.Compile(baseURL)

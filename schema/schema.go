@@ -62,6 +62,7 @@ type Schema struct {
 	doc      any
 	dialect  Dialect
 	compiled *jsonschema.Schema
+	fast     *fastNode // nil when the schema needs the engine for every value
 	root     *Node
 	nodes    map[string]*Node
 	sub      subschemas // see ValidateAt
@@ -188,6 +189,11 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	}
 	compiled, cerr := c.Compile(baseURL)
 	s.compiled = compiled
+	if cerr == nil {
+		m, isMap := doc.(map[string]any)
+		_, hasSchema := m["$schema"]
+		s.fast, _ = compileFast(compiled, isMap && !hasSchema)
+	}
 	s.sub.compiler = c
 
 	// The tree, tolerant of whatever the engine refused, so that every

@@ -62,6 +62,7 @@ type Schema struct {
 	doc      any
 	dialect  Dialect
 	compiled *jsonschema.Schema
+	fast     *fastNode // nil when the schema needs the engine for every value
 	root     *Node
 	nodes    map[string]*Node
 	sub      subschemas // see ValidateAt
@@ -210,6 +211,11 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		panic(treePanic)
 	}
 	s.compiled = compiled
+	if cerr == nil {
+		m, isMap := doc.(map[string]any)
+		_, hasSchema := m["$schema"]
+		s.fast, _ = compileFast(compiled, isMap && !hasSchema)
+	}
 	s.sub.compiler = c
 	errs = append(errs, b.errs...)
 	if cerr != nil {

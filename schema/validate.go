@@ -45,6 +45,11 @@ func (l ValidationErrors) Error() string {
 // json.Number numbers) against the schema. It returns nil when the value
 // is valid, else ValidationErrors.
 func (s *Schema) Validate(v any) error {
+	if s.fast != nil {
+		if ok, sure := fastValid(s.fast, v); ok && sure {
+			return nil
+		}
+	}
 	err := s.compiled.Validate(v)
 	if err == nil {
 		return nil

@@ -24,3 +24,8 @@ func TestInvalidUTF8(t *testing.T) {
 		assert.Equal(t, c.ptr, p)
 	}
 }
+
+func TestInvalidUTF8DoesNotAllocateOnValidValues(t *testing.T) {
+	v := map[string]any{"a": "ok", "b": []any{"é", map[string]any{"c": "d"}}}
+	assert.Zero(t, testing.AllocsPerRun(100, func() { InvalidUTF8(v) }))
+}

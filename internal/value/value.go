@@ -186,7 +186,30 @@ func checkNumbers(v any, ptr string) error {
 // InvalidUTF8 returns the pointer of the first string (or object key)
 // that is not valid UTF-8, which JSON output would silently replace.
 func InvalidUTF8(v any) (string, bool) {
+	if utf8OK(v) {
+		return "", false // the common case: no pointers built
+	}
 	return invalidUTF8(v, "")
+}
+
+func utf8OK(v any) bool {
+	switch t := v.(type) {
+	case string:
+		return utf8.ValidString(t)
+	case map[string]any:
+		for k, x := range t {
+			if !utf8.ValidString(k) || !utf8OK(x) {
+				return false
+			}
+		}
+	case []any:
+		for _, x := range t {
+			if !utf8OK(x) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func invalidUTF8(v any, ptr string) (string, bool) {

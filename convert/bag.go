@@ -356,8 +356,8 @@ func strictEqual(a, b any) bool {
 		return ok && x == y
 	case nil:
 		return b == nil
-	case migText:
-		y, ok := b.(migText)
+	case PlainScalar:
+		y, ok := b.(PlainScalar)
 		return ok && x == y
 	}
 	return false

@@ -14,17 +14,8 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// migText is a YAML plain scalar read for migration: its source text,
-// kept until the value is placed, so that the node it lands on decides its
-// type (007 stays "007" on a string node and is 7 on an integer node).
-type migText string
-
-// migTyper keeps every plain scalar as migText.
-type migTyper struct{}
-
-func (migTyper) Scalar(text string) any   { return migText(text) }
-func (t migTyper) Key(string) yamlx.Typer { return t }
-func (t migTyper) Elem(int) yamlx.Typer   { return t }
+// migText is the name migrate_place.go knows PlainScalar by.
+type migText = PlainScalar
 
 // MigrateDocument reads one YAML or JSON document of values of the oldest
 // version and migrates it. A JSON document means exactly what it says; the
@@ -65,7 +56,7 @@ func decodeForMigration(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return yamlx.ToValue(node, migTyper{})
+	return yamlx.ToValue(node, plainScalarTyper{})
 }
 
 func readError(err error) *MigrationError {

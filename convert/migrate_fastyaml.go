@@ -8,13 +8,14 @@ import (
 // general YAML parser: a block mapping of single-line scalars (plain,
 // single- or double-quoted without escapes) and nested block mappings,
 // indented with spaces, with comments; ASCII only. Plain scalars become
-// migText, quoted ones strings, exactly as yamlx.ToValue with migTyper
-// gives them. Anything else (sequences, flow collections, anchors, tags,
-// block or multi-line scalars, escapes, duplicate keys, tabs, non-ASCII
-// text) makes it return ok false, and the caller uses the YAML parser,
-// which also reports the errors. Batch migration spends most of its time
-// reading documents; this path reads the usual ones several times faster
-// (a differential fuzz test holds it to the parser's results).
+// PlainScalar, quoted ones strings, exactly as yamlx.ToValue with
+// plainScalarTyper gives them. Anything else (sequences, flow
+// collections, anchors, tags, block or multi-line scalars, escapes,
+// duplicate keys, tabs, non-ASCII text) makes it return ok false, and
+// the caller uses the YAML parser, which also reports the errors. Batch
+// migration spends most of its time reading documents; this path reads
+// the usual ones several times faster (a differential fuzz test holds it
+// to the parser's results).
 func migFastYAML(data []byte) (v map[string]any, ok bool) {
 	for _, c := range data {
 		if c >= 0x7f || (c < 0x20 && c != '\n') {
@@ -58,7 +59,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 				pendMap[pendKey] = m
 				stack = append(stack, frame{indent, m})
 			} else {
-				pendMap[pendKey] = migText("")
+				pendMap[pendKey] = PlainScalar("")
 			}
 			pendMap = nil
 		}
@@ -96,7 +97,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 		top[key] = val
 	}
 	if pendMap != nil {
-		pendMap[pendKey] = migText("")
+		pendMap[pendKey] = PlainScalar("")
 	}
 	if root == nil {
 		return nil, false
@@ -164,7 +165,7 @@ func fastScalar(s string) (any, bool) {
 	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
 		return nil, false
 	}
-	return migText(s), true
+	return PlainScalar(s), true
 }
 
 // fastQuoted reads a quoted scalar that ends on this line: double quotes

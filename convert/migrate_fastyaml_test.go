@@ -14,7 +14,7 @@ func slowYAML(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return yamlx.ToValue(node, migTyper{})
+	return yamlx.ToValue(node, plainScalarTyper{})
 }
 
 var fastYAMLSeeds = []string{

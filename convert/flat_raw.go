@@ -49,10 +49,20 @@ func readRaw(data []byte) (any, map[string][]string, error) {
 	return v, yamlx.KeyOrder(node), nil
 }
 
+// decodeError turns a reader's error into the *params.DecodeError that
+// params.Decode would give for it.
 func decodeError(err error) error {
+	var de *params.DecodeError
+	if errors.As(err, &de) {
+		return de
+	}
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
 		return &params.DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+	}
+	var le *jsonx.LimitError
+	if errors.As(err, &le) {
+		return &params.DecodeError{Pointer: le.Pointer, Message: le.Msg}
 	}
 	return &params.DecodeError{Message: err.Error()}
 }

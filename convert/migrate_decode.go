@@ -21,14 +21,16 @@ type migText = PlainScalar
 // version and migrates it. A JSON document means exactly what it says; the
 // plain scalars of a YAML document keep their text until they are placed,
 // and the node they land on gives them their type. In lossless mode the
-// document is typed by the oldest version's schema instead, so that it
-// comes back exactly. A document that cannot be read gives a Result whose
+// document is read by the oldest version's schema instead (Decode), so
+// that it comes back exactly: plain scalars that schema types take their
+// type, the others stay PlainScalar wherever no node types them, in the
+// property bag too. A document that cannot be read gives a Result whose
 // only error says why.
 func (m *Migration) MigrateDocument(data []byte) Result {
 	var v any
 	var err error
 	if m.lossless {
-		v, err = params.Decode(m.steps[0].from, data)
+		v, err = decodeTyped(m.steps[0].from, data)
 	} else {
 		v, err = decodeForMigration(data)
 	}

@@ -9,6 +9,7 @@ import (
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -22,9 +23,16 @@ import (
 // on a node that has a type, that node types the text (007 is "007" on a
 // string node and 7 on an integer node). Where no node types it, such as
 // under a key the schema does not declare or inside a free-form object,
-// the text means what YAML 1.2 core rules say (Value). JSON has no
-// untyped scalars: MarshalJSON writes what the text means. Decode reads
-// it.
+// the text means what YAML 1.2 core rules say (Value), and it is carried
+// as written: through every step of a conversion, in the property bag
+// (BagKey) and in Dropped reports. A conversion back, or a later version
+// whose schema does type it, so still sees what its author wrote, and a
+// YAML writer can write it back unchanged. JSON has no untyped scalars:
+// MarshalJSON writes what the text means.
+//
+// Decode and Migration.MigrateDocument read it; Migration,
+// VersionSet.Convert and VersionSet.ConvertObject carry it, and their
+// Result.Values and Dropped values hold it wherever no node typed it.
 type PlainScalar string
 
 // Value returns what the text means by YAML 1.2 core rules: nil, a
@@ -228,4 +236,45 @@ func plainScalarsMeaning(v any) any {
 		return v
 	}
 	return migResolve(nil, v)
+}
+
+// droppedAsWritten returns the value a Dropped report gives for d, a
+// value dropped from src (d.Pointer is in src's coordinates): as it was
+// in src when it holds PlainScalar text, else d.Value. The report carries
+// it without a schema to interpret it, so it keeps what was written
+// (placing a dropped value types its text by YAML 1.2 core rules; the
+// check makes sure that this is the only difference).
+func droppedAsWritten(src any, d Dropped) any {
+	raw, ok := pointer.Get(src, d.Pointer)
+	if !ok || !hasPlainScalar(raw) || !value.Identical(migResolve(nil, raw), d.Value) {
+		return d.Value
+	}
+	return value.DeepCopy(raw)
+}
+
+// typeUnder types the PlainScalar values of v by the nodes under n, as
+// Decode reads them: where a node has a type it decides, elsewhere the
+// text stays as written. It works in place: v must be the caller's own.
+func typeUnder(n *schema.Node, v any) any {
+	switch t := v.(type) {
+	case PlainScalar:
+		return typePlainScalar(n, string(t))
+	case map[string]any:
+		for k, x := range t {
+			var c *schema.Node
+			if n != nil {
+				c = n.Child(k)
+			}
+			t[k] = typeUnder(c, x)
+		}
+	case []any:
+		for i, x := range t {
+			var c *schema.Node
+			if n != nil {
+				c = n.Elem(i)
+			}
+			t[i] = typeUnder(c, x)
+		}
+	}
+	return v
 }

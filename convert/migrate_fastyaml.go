@@ -106,7 +106,8 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 }
 
 // fastKey splits "key: rest" (or "key:" at the end). YAML limits an
-// implicit key to 1024 characters; longer ones are left to the parser.
+// implicit key to 1024 characters; longer ones are left to the parser
+// (the key ends at the colon that ends it, not at the first one).
 func fastKey(s string) (key, rest string, ok bool) {
 	if i := strings.IndexByte(s, ':'); i < 0 || i > 1000 {
 		return "", "", false
@@ -114,7 +115,7 @@ func fastKey(s string) (key, rest string, ok bool) {
 	switch s[0] {
 	case '"', '\'':
 		k, tail, ok := fastQuoted(s)
-		if !ok || tail == "" || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
+		if !ok || tail == "" || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') || len(s)-len(tail) > 1000 {
 			return "", "", false
 		}
 		return k, tail[1:], true
@@ -128,6 +129,9 @@ func fastKey(s string) (key, rest string, ok bool) {
 			return "", "", false
 		}
 		i = len(s) - 1
+	}
+	if i > 1000 {
+		return "", "", false
 	}
 	key = strings.TrimRight(s[:i], " ")
 	if key == "" || key == "<<" || strings.Contains(key, " #") {

@@ -111,8 +111,9 @@ func decodeTyped(s *schema.Schema, data []byte) (any, error) {
 }
 
 // decodeJSON reads data as JSON when it is: done is false when it is not
-// (it is YAML then). Only objects and arrays are tried unless scalars is
-// set: a stream of YAML documents starts like one of those.
+// (it is YAML then). As in params.Decode, the whole input is tried only
+// when it is an object or an array, and a single document whatever it is
+// (-0 alone means what JSON says).
 func decodeJSON(data []byte, scalars bool) (v any, done bool, err error) {
 	t := bytes.TrimSpace(data)
 	if len(t) == 0 || (!scalars && t[0] != '{' && t[0] != '[') {

@@ -24,5 +24,9 @@
 // one) through Converted's YAML and JSON methods.
 //
 // Migration between schema versions (oldName, chains of versions, type
-// changes, property bags, batch migration) lives here too.
+// changes, property bags, batch migration) lives here too. Decode reads
+// values for it: a YAML plain scalar that no schema node types (007 under
+// a key the schema does not declare) stays a PlainScalar, the text its
+// author wrote, wherever a conversion carries it without a node to type
+// it: in the values, the property bag and the report of what was dropped.
 package convert

@@ -50,7 +50,9 @@ import (
 //   - Text read by MigrateDocument from YAML plain scalars takes its type
 //     from the node it lands on (007 is "007" on a string node, 7 on an
 //     integer node); JSON documents and values given to Migrate mean what
-//     they say.
+//     they say. In lossless mode a plain scalar that no node types stays
+//     as written (PlainScalar), in the values, the property bag and the
+//     report of what was dropped alike.
 //   - The result is validated against the target schema with defaults
 //     applied (the values themselves are returned without defaults).
 //
@@ -59,12 +61,20 @@ type Migration struct {
 	steps      []*migStep
 	allowLossy bool
 	lossless   bool
+	// keepText: every PlainScalar of the input is at a place no schema
+	// typed (the input was read by Decode, or carries none), so that one
+	// no node types on the way stays as written to the end; without it
+	// the last step types every text (YAML 1.2 core rules where no node
+	// does), as MigrateDocument reads all plain scalars as text.
+	keepText bool
 }
 
 // Result is what a migration did to one document.
 type Result struct {
 	// Values are the migrated values (no defaults applied). In lossless
-	// mode they may carry a property bag under BagKey.
+	// mode they may carry a property bag under BagKey. Plain values, but
+	// where a YAML plain scalar read by Decode or MigrateDocument met no
+	// node that types it, it is still the PlainScalar its author wrote.
 	Values any
 	// Dropped lists the values of the input that map nowhere in the
 	// target version, by their pointer in the input.
@@ -86,7 +96,10 @@ func (r *Result) OK() bool { return len(r.Errors) == 0 }
 type Dropped struct {
 	// Pointer locates the value in the input document.
 	Pointer string
-	// Value is the value that was dropped.
+	// Value is the value that was dropped, as it was in the input: a
+	// YAML plain scalar no node typed is the PlainScalar its author
+	// wrote, where the conversion keeps such text (lossless Migration,
+	// VersionSet).
 	Value any
 }
 
@@ -215,7 +228,7 @@ func NewMigration(target *schema.Schema, opts ...Option) (*Migration, error) {
 			return nil, fmt.Errorf("convert: hooks for step %d, but the migration has %d step(s)", i, len(chain))
 		}
 	}
-	m := &Migration{allowLossy: o.allowLossy || o.lossless, lossless: o.lossless}
+	m := &Migration{allowLossy: o.allowLossy || o.lossless, lossless: o.lossless, keepText: o.lossless}
 	prev := o.from
 	for i, to := range chain {
 		st, err := newMigStep(prev, to)
@@ -330,6 +343,9 @@ func (m *Migration) run(v any, d migDir) Result {
 		out, tr := m.convertStep(st, d, cur, final)
 		traces = append(traces, tr)
 		for _, dr := range tr.dropped {
+			if m.keepText {
+				dr.Value = droppedAsWritten(cur, dr)
+			}
 			dr.Pointer = traceBack(traces[:i], dr.Pointer)
 			res.Dropped = append(res.Dropped, dr)
 		}
@@ -361,7 +377,11 @@ func (m *Migration) run(v any, d migDir) Result {
 	}
 	res.Values = cur
 	last, _ := order[len(order)-1].plan(d)
-	res.Errors = append(res.Errors, last.validate(cur, res.Errors)...)
+	checked := cur
+	if m.keepText {
+		checked = plainScalarsMeaning(cur)
+	}
+	res.Errors = append(res.Errors, last.validate(checked, res.Errors)...)
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })

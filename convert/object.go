@@ -37,7 +37,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 	if !ok {
 		return Result{Values: obj, Errors: []*MigrationError{{Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}, nil
 	}
-	kind, _ := m["kind"].(string)
+	kind, _ := textValue(m["kind"])
 	if target.Kind != "" {
 		kind = target.Kind
 	}

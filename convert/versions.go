@@ -259,6 +259,11 @@ func (s *VersionSet) path(i, j int) []pathStep {
 // nothing would ever read it, so the result carries none. The error is
 // for what prevents any conversion (an unknown version, a refused
 // direction); what goes wrong with the values is in the Result.
+//
+// Values read by Decode may hold PlainScalar text where the version's
+// schema does not type it: where a node on the way types it, the node
+// decides; where none does, it stays as written, in Result.Values, the
+// property bag and Result.Dropped alike.
 func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Result, error) {
 	var o convOptions
 	for _, opt := range opts {
@@ -284,16 +289,19 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 		// Same version: nothing to convert; the values are validated.
 		res := Result{Values: v}
 		target := s.versions[j].Schema
+		meant := plainScalarsMeaning(v)
 		if i > 0 {
-			res.Errors = s.steps[i-1].up.validate(v, nil)
+			res.Errors = s.steps[i-1].up.validate(meant, nil)
 		} else if len(s.steps) > 0 {
-			res.Errors = s.steps[0].down.validate(v, nil)
-		} else if err := target.Validate(stripBag(v)); err != nil {
+			res.Errors = s.steps[0].down.validate(meant, nil)
+		} else if err := target.Validate(stripBag(meant)); err != nil {
 			res.Errors = validationErrors(err)
 		}
 		return res
 	}
-	m := &Migration{allowLossy: allowLossy, lossless: keepBag}
+	// Values come from Decode (or mean what they say): text is kept as
+	// written wherever no node types it.
+	m := &Migration{allowLossy: allowLossy, lossless: keepBag, keepText: true}
 	var res Result
 	var traces []*migTrace
 	cur := v
@@ -301,6 +309,7 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 		out, tr := m.convertStep(ps.st, ps.d, cur, k == len(path)-1)
 		traces = append(traces, tr)
 		for _, dr := range tr.dropped {
+			dr.Value = droppedAsWritten(cur, dr)
 			dr.Pointer = traceBack(traces[:k], dr.Pointer)
 			res.Dropped = append(res.Dropped, dr)
 		}
@@ -332,7 +341,7 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 	res.Values = cur
 	last := path[len(path)-1]
 	p, _ := last.st.plan(last.d)
-	res.Errors = append(res.Errors, p.validate(cur, res.Errors)...)
+	res.Errors = append(res.Errors, p.validate(plainScalarsMeaning(cur), res.Errors)...)
 	sort.SliceStable(res.Dropped, func(a, b int) bool { return res.Dropped[a].Pointer < res.Dropped[b].Pointer })
 	sort.SliceStable(res.Lossy, func(a, b int) bool { return res.Lossy[a].Pointer < res.Lossy[b].Pointer })
 	sort.SliceStable(res.Errors, func(a, b int) bool { return res.Errors[a].Pointer < res.Errors[b].Pointer })

@@ -1,11 +1,13 @@
 package convert
 
 import (
+	"fmt"
 	"testing"
 
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // versionSets are the sets the generated tests run over.
@@ -13,8 +15,10 @@ var versionSets = []string{"testdata/versions/three", "testdata/bmh/set"}
 
 // TestVersionSetRoundTrip: for every version whose conversion to the hub
 // can come back, version → hub → version gives back exactly what went in,
-// over thousands of generated values (the storage versioning document's
-// round-trip test).
+// plain scalar text no node types included, over thousands of generated
+// values (the storage versioning document's round-trip test); with the
+// hub's values written as YAML and read back in between, it gives back
+// what went in means, and its text as written.
 func TestVersionSetRoundTrip(t *testing.T) {
 	for si, dir := range versionSets {
 		s, err := LoadVersionSet(dir)
@@ -29,6 +33,7 @@ func TestVersionSetRoundTrip(t *testing.T) {
 				for i := 0; i < roundTrips(); i++ {
 					x, err := RandomValue(v.Schema, rnd)
 					require.NoError(t, err)
+					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					in := value.DeepCopy(x)
 					up, err := s.Convert(x, name, s.Hub(), AllowLossyChanges())
 					require.NoError(t, err)
@@ -36,11 +41,22 @@ func TestVersionSetRoundTrip(t *testing.T) {
 					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossyChanges())
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s: %v", name, back.Errors)
-					if !strictEqual(back.Values, in) {
+					if !identical(back.Values, in) {
 						require.Failf(t, "round trip through the hub changed the values", "in:  %s\nhub: %s\nout: %s",
 							show(in), show(up.Values), show(back.Values))
 					}
-					require.True(t, strictEqual(x, in), "Convert modified its input")
+					require.True(t, identical(x, in), "Convert modified its input")
+					// Through YAML written and read back by Decode, as
+					// paramctl does: the same meaning, and every text as
+					// written (plain values may come back as text).
+					hub, _ := s.Version(s.Hub())
+					read, err := Decode(hub.Schema, yamlAsWritten(t, up.Values))
+					require.NoError(t, err)
+					back, err = s.Convert(read, s.Hub(), name, AllowLossyChanges())
+					require.NoError(t, err)
+					require.True(t, back.OK(), "hub → %s through YAML: %v", name, back.Errors)
+					requireTextKept(t, in, back.Values)
+					requireTextOnlyUntyped(t, v.Schema.Root(), back.Values)
 				}
 			})
 		}
@@ -73,6 +89,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 					for n := 0; n < roundTrips()/4; n++ {
 						x, err := RandomValue(v.Schema, rnd)
 						require.NoError(t, err)
+						x = withPlainScalars(v.Schema.Root(), x, rnd)
 						r := s.run(x, i, j, true, false)
 						// The only error allowed is a value the target's range
 						// cannot take (a clock speed beyond int32): reported,
@@ -90,14 +107,14 @@ func TestVersionSetEveryPair(t *testing.T) {
 						if s.refusal(j, i) == nil {
 							withBag := s.run(x, i, j, true, true)
 							back := s.run(withBag.Values, j, i, true, true)
-							require.True(t, strictEqual(back.Values, x), "%s → %s → %s\nin:  %s\nout: %s", from, to, from, show(x), show(back.Values))
+							require.True(t, identical(back.Values, x), "%s → %s → %s\nin:  %s\nout: %s", from, to, from, show(x), show(back.Values))
 						}
 						if len(r.Dropped) == 0 && len(r.Lossy) == 0 && s.refusal(j, i) == nil {
 							// Nothing reported lost: the way back without a bag
 							// must give everything back.
 							back := s.run(r.Values, j, i, true, false)
 							// Numbers compare by value: 2593.0 to 2593 loses nothing.
-							require.True(t, value.Equal(back.Values, x), "a loss went unreported: %s → %s\nin:  %s\nmid: %s\nout: %s",
+							require.True(t, value.Equal(plainScalarsMeaning(back.Values), plainScalarsMeaning(x)), "a loss went unreported: %s → %s\nin:  %s\nmid: %s\nout: %s",
 								from, to, show(x), show(r.Values), show(back.Values))
 						}
 					}
@@ -114,4 +131,55 @@ func stripBagCheck(v any) (any, bool) {
 	}
 	_, has := m[BagKey]
 	return v, has
+}
+
+// requireTextKept: got means what want means (numbers by value), and
+// every PlainScalar of want is the same text at the same place in got.
+func requireTextKept(t *testing.T, want, got any) {
+	t.Helper()
+	require.True(t, value.Equal(plainScalarsMeaning(want), plainScalarsMeaning(got)), "the meaning changed\nwant: %s\ngot:  %s", show(want), show(got))
+	var walk func(w, g any, p string)
+	walk = func(w, g any, p string) {
+		switch x := w.(type) {
+		case PlainScalar:
+			require.Equal(t, x, g, "%s: the text changed", p)
+		case map[string]any:
+			gm, _ := g.(map[string]any)
+			for k, e := range x {
+				walk(e, gm[k], p+"/"+k)
+			}
+		case []any:
+			ga, _ := g.([]any)
+			for i, e := range x {
+				walk(e, ga[i], fmt.Sprintf("%s/%d", p, i))
+			}
+		}
+	}
+	walk(want, got, "")
+}
+
+// requireTextOnlyUntyped: a PlainScalar is only where no node types the
+// value; where one does, the value is typed (as Decode reads it).
+func requireTextOnlyUntyped(t *testing.T, n *schema.Node, v any) {
+	t.Helper()
+	var walk func(n *schema.Node, v any, p string)
+	walk = func(n *schema.Node, v any, p string) {
+		switch x := v.(type) {
+		case PlainScalar:
+			require.True(t, n == nil || n.Types() == nil, "%s: text %q where the schema types it as %v", p, x, n.Types())
+		case map[string]any:
+			for k, e := range x {
+				walk(nodeChild(n, k), e, p+"/"+k)
+			}
+		case []any:
+			for i, e := range x {
+				var c *schema.Node
+				if n != nil {
+					c = n.Elem(i)
+				}
+				walk(c, e, fmt.Sprintf("%s/%d", p, i))
+			}
+		}
+	}
+	walk(n, v, "")
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -15,6 +16,12 @@ import (
 // through its hub, with the same report, --allow-lossy, --dry-run,
 // --continue and --output as the --schema form. With --api-version each
 // document is a whole Kubernetes object.
+//
+// Documents are read by version A's schema (convert.Decode): a YAML plain
+// scalar no node types (an undeclared key, anything under a free-form
+// object) keeps the text its author wrote, so that the YAML output, the
+// property bag and the report of what was dropped show 007 as 007, not 7.
+// JSON has no plain scalars: -o json gives what such text means.
 func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	switch {
 	case o.versions == "":
@@ -64,7 +71,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	}
 	results := make([]convert.Result, len(docs))
 	for i, doc := range docs {
-		v, err := params.Decode(from.Schema, doc)
+		v, err := convert.Decode(from.Schema, doc)
 		if err != nil {
 			results[i] = convert.Result{Errors: []*convert.MigrationError{{Message: err.Error()}}}
 			continue
@@ -99,7 +106,12 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		report = e.stdout
 	}
 	for i := range results {
-		migrateWriteReport(report, i, len(docs) > 1, &results[i])
+		r := results[i]
+		r.Dropped = make([]convert.Dropped, len(results[i].Dropped))
+		for j, d := range results[i].Dropped {
+			r.Dropped[j] = convert.Dropped{Pointer: d.Pointer, Value: plainScalarsAsWritten(d.Value, reportPlain)}
+		}
+		migrateWriteReport(report, i, len(docs) > 1, &r)
 	}
 	if o.dryRun {
 		migratePrintSummary(e.stdout, results)
@@ -122,7 +134,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 			}
 			continue
 		}
-		y, err := params.MarshalYAML(to.Schema, r.Values)
+		y, err := params.MarshalYAML(to.Schema, plainScalarsAsWritten(r.Values, nil))
 		if err != nil {
 			return e.fail(exitUsage, "doc %d: %v", i, err)
 		}
@@ -142,4 +154,77 @@ func (e *env) migrateEmit(o *migrateOptions, out []byte, status int, write bool)
 	}
 	_, _ = e.stdout.Write(out)
 	return status
+}
+
+// plainScalarsAsWritten prepares values that hold convert.PlainScalar for
+// paramkit's writers, which do not know that type (they would write what
+// it means): each text whose bare form may be shown (all of them when
+// bare is nil) becomes a json.Number of the same text, which the YAML
+// writer writes untagged and plain, and the JSON writer of the text
+// report as it is, so that it comes out as its author wrote it. Where YAML
+// cannot write a text plain, it quotes it, and such text is a string by
+// YAML 1.2 core rules anyway. The other texts become what they mean. v is
+// not modified; what holds no text is shared, not copied.
+func plainScalarsAsWritten(v any, bare func(string) bool) any {
+	if v == convert.PlainScalar("") {
+		return nil // a whole document written empty would be no document
+	}
+	out, _ := asWritten(v, bare)
+	return out
+}
+
+func asWritten(v any, bare func(string) bool) (any, bool) {
+	switch t := v.(type) {
+	case convert.PlainScalar:
+		if bare == nil || bare(string(t)) {
+			return json.Number(t), true
+		}
+		return t.Value(), true
+	case map[string]any:
+		var out map[string]any
+		for k, x := range t {
+			if y, changed := asWritten(x, bare); changed {
+				if out == nil {
+					out = make(map[string]any, len(t))
+					for k2, x2 := range t {
+						out[k2] = x2
+					}
+				}
+				out[k] = y
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	case []any:
+		var out []any
+		for i, x := range t {
+			if y, changed := asWritten(x, bare); changed {
+				if out == nil {
+					out = append([]any(nil), t...)
+				}
+				out[i] = y
+			}
+		}
+		if out != nil {
+			return out, true
+		}
+	}
+	return v, false
+}
+
+// reportPlain: text a report line shows bare, as written (007, 0x1F,
+// 1.10, yes, ~, -5, 1e3), where it cannot be taken for JSON syntax or
+// break the line; other text is shown as the JSON of what it means.
+func reportPlain(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '+' || c == '-' || c == '~') {
+			return false
+		}
+	}
+	return true
 }

@@ -31,15 +31,12 @@ import (
 // other version meanwhile wins over the bag. Both are compared by what
 // they mean in that version (text typed by its node; YAML 1.2 core rules
 // where none types it), so that a bag written as YAML and read back by
-// Decode compares as it was made.
+// ConvertDocument compares as it was made.
 //
-// The bag carries its values without a schema to interpret them, so a
-// YAML plain scalar that no node typed (a PlainScalar, such as 007 under
-// an undeclared key) is kept as written, and written back as written by a
-// YAML writer that knows PlainScalar; read back by Decode it is the same
-// text again, and restored it is typed by the node it lands on, or stays
-// as written where none types it. JSON has no plain scalars: written as
-// JSON, such a value is what it means (007 is 7). Validation inside this
+// While a conversion runs, the bag carries a YAML plain scalar that no
+// node typed as written; restored, it is typed by the node it lands on.
+// The result gives what such text means by YAML 1.2 core rules, like every
+// other value (007 is 7). Validation inside this
 // package ignores the key; callers that validate values carrying a bag
 // against a closed schema remove the key first (and put it back before
 // converting again). To keep the bag elsewhere, such as an annotation of
@@ -66,8 +63,9 @@ type bagPatch struct {
 // the step, and pushes one holding what the conversion back would not
 // restore by itself.
 func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, *migTrace) {
-	// Text no node types stays as written where the input's text is all
-	// such (keepText); otherwise the last step types it all.
+	// Text no node types is carried as written where the input's text is
+	// all such (keepText), and the Result settles it; otherwise the last
+	// step types it all.
 	final = final && !m.keepText
 	if !m.lossless {
 		return m.generate(st, d, v, final, true)
@@ -217,20 +215,20 @@ func decodeBag(raw any) ([]bagLayer, error) {
 }
 
 // textValue reads a field that holds text (a bag's step and pointers, an
-// object's kind): a string, or the same text read by Decode where no node
-// types it.
+// object's kind): a string, or the same text read by decodeDocument where
+// no node types it.
 func textValue(v any) (string, bool) {
 	switch t := v.(type) {
 	case string:
 		return t, true
-	case PlainScalar:
+	case plainScalar:
 		return string(t), true
 	}
 	return "", false
 }
 
 // bagDiff lists how to turn got into want: the highest pointers where they
-// differ, exactly (number text, types, PlainScalar text as written),
+// differ, exactly (number text, types, plainScalar text as written),
 // sorted. It walks objects and arrays of the same length itself, so that
 // what it compares as a whole holds text only where the two differ in
 // shape anyway.
@@ -275,7 +273,7 @@ func bagDiff(want, got any) []bagPatch {
 
 // applyPatch applies the entries whose "was" still holds to v, values of
 // the version s describes. Text is compared by what it means there and
-// restored typed by its node, as Decode would read it (see BagKey).
+// restored typed by its node, as decodeDocument would read it (see BagKey).
 func applyPatch(v any, patch []bagPatch, s *schema.Schema) any {
 	for _, p := range patch {
 		cur, ok := pointer.Get(v, p.ptr)
@@ -360,10 +358,10 @@ func deletePointer(v any, p string) any {
 
 // identicalLeaf compares two values exactly, as value.Identical does
 // (numbers by their text, so that a round trip that turns 2.0 into 2 is
-// not the identity); a PlainScalar is identical only to the same text.
+// not the identity); a plainScalar is identical only to the same text.
 func identicalLeaf(a, b any) bool {
-	x, aText := a.(PlainScalar)
-	y, bText := b.(PlainScalar)
+	x, aText := a.(plainScalar)
+	y, bText := b.(plainScalar)
 	if aText || bText {
 		return aText && bText && x == y
 	}

@@ -14,7 +14,7 @@ import (
 )
 
 // readRaw parses exactly one YAML or JSON document with plain scalars
-// left untyped (PlainScalar: v1beta1 meant different things by
+// left untyped (plainScalar: v1beta1 meant different things by
 // `default: 3` and `default: "3"`, so the converter decides per field),
 // and records the source order of every mapping's keys. The
 // error is a *params.DecodeError: the input cannot be read at all.
@@ -72,7 +72,7 @@ func decodeError(err error) error {
 // slices are copied, so the result shares nothing mutable with v.
 func resolve(v any) any {
 	switch t := v.(type) {
-	case PlainScalar:
+	case plainScalar:
 		return t.Value()
 	case map[string]any:
 		m := make(map[string]any, len(t))
@@ -94,7 +94,7 @@ func resolve(v any) any {
 // other value as it is, so that a switch on its type sees null, booleans
 // and numbers.
 func scalar(v any) any {
-	if p, ok := v.(PlainScalar); ok {
+	if p, ok := v.(plainScalar); ok {
 		return p.Value()
 	}
 	return v
@@ -105,7 +105,7 @@ func scalar(v any) any {
 // null gives "" and ok; collections give ok false.
 func scalarText(v any) (string, bool) {
 	switch t := v.(type) {
-	case PlainScalar:
+	case plainScalar:
 		if t.Value() == nil {
 			return "", true
 		}
@@ -127,14 +127,14 @@ func isNull(v any) bool {
 	if v == nil {
 		return true
 	}
-	p, ok := v.(PlainScalar)
+	p, ok := v.(plainScalar)
 	return ok && p.Value() == nil
 }
 
 // kindName names the kind of a raw value for messages.
 func kindName(v any) string {
 	switch t := v.(type) {
-	case PlainScalar:
+	case plainScalar:
 		return kindName(t.Value())
 	case nil:
 		return "null"

@@ -49,10 +49,11 @@ import (
 //     and stays as it was at its new place.
 //   - Text read by MigrateDocument from YAML plain scalars takes its type
 //     from the node it lands on (007 is "007" on a string node, 7 on an
-//     integer node); JSON documents and values given to Migrate mean what
-//     they say. In lossless mode a plain scalar that no node types stays
-//     as written (PlainScalar), in the values, the property bag and the
-//     report of what was dropped alike.
+//     integer node), in whichever version of the chain first has a node
+//     for it; where none has, it means what YAML 1.2 core rules say (007
+//     is 7, yes is "yes"), in the values, the property bag and the report
+//     alike. JSON documents and values given to Migrate mean what they
+//     say.
 //   - The result is validated against the target schema with defaults
 //     applied (the values themselves are returned without defaults).
 //
@@ -61,20 +62,20 @@ type Migration struct {
 	steps      []*migStep
 	allowLossy bool
 	lossless   bool
-	// keepText: every PlainScalar of the input is at a place no schema
-	// typed (the input was read by Decode, or carries none), so that one
-	// no node types on the way stays as written to the end; without it
-	// the last step types every text (YAML 1.2 core rules where no node
-	// does), as MigrateDocument reads all plain scalars as text.
+	// keepText: every plainScalar of the input is at a place no schema
+	// typed (the input was read by decodeDocument, or carries none), so
+	// that one no node types is carried as written through every step,
+	// and the Result settles it (settleResult); without it the last step
+	// types every text (YAML 1.2 core rules where no node does), as
+	// MigrateDocument reads all plain scalars as text.
 	keepText bool
 }
 
 // Result is what a migration did to one document.
 type Result struct {
-	// Values are the migrated values (no defaults applied). In lossless
-	// mode they may carry a property bag under BagKey. Plain values, but
-	// where a YAML plain scalar read by Decode or MigrateDocument met no
-	// node that types it, it is still the PlainScalar its author wrote.
+	// Values are the migrated values (no defaults applied), plain values:
+	// maps, slices, strings, bools, nil and json.Number. In lossless mode
+	// they may carry a property bag under BagKey.
 	Values any
 	// Dropped lists the values of the input that map nowhere in the
 	// target version, by their pointer in the input.
@@ -96,10 +97,9 @@ func (r *Result) OK() bool { return len(r.Errors) == 0 }
 type Dropped struct {
 	// Pointer locates the value in the input document.
 	Pointer string
-	// Value is the value that was dropped, as it was in the input: a
-	// YAML plain scalar no node typed is the PlainScalar its author
-	// wrote, where the conversion keeps such text (lossless Migration,
-	// VersionSet).
+	// Value is the value that was dropped, as it was in the input (a
+	// YAML plain scalar no node typed means what YAML 1.2 core rules
+	// say: 007 is 7).
 	Value any
 }
 
@@ -343,9 +343,6 @@ func (m *Migration) run(v any, d migDir) Result {
 		out, tr := m.convertStep(st, d, cur, final)
 		traces = append(traces, tr)
 		for _, dr := range tr.dropped {
-			if m.keepText {
-				dr.Value = droppedAsWritten(cur, dr)
-			}
 			dr.Pointer = traceBack(traces[:i], dr.Pointer)
 			res.Dropped = append(res.Dropped, dr)
 		}
@@ -377,11 +374,12 @@ func (m *Migration) run(v any, d migDir) Result {
 	}
 	res.Values = cur
 	last, _ := order[len(order)-1].plan(d)
-	checked := cur
 	if m.keepText {
-		checked = plainScalarsMeaning(cur)
+		// Text no node typed on the way is what YAML 1.2 core rules say,
+		// for validation and for the caller alike.
+		settleResult(&res)
 	}
-	res.Errors = append(res.Errors, last.validate(checked, res.Errors)...)
+	res.Errors = append(res.Errors, last.validate(res.Values, res.Errors)...)
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })

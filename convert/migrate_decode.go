@@ -14,23 +14,20 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// migText is the name migrate_place.go knows PlainScalar by.
-type migText = PlainScalar
-
 // MigrateDocument reads one YAML or JSON document of values of the oldest
 // version and migrates it. A JSON document means exactly what it says; the
 // plain scalars of a YAML document keep their text until they are placed,
-// and the node they land on gives them their type. In lossless mode the
-// document is read by the oldest version's schema instead (Decode), so
-// that it comes back exactly: plain scalars that schema types take their
-// type, the others stay PlainScalar wherever no node types them, in the
-// property bag too. A document that cannot be read gives a Result whose
-// only error says why.
+// and the node they land on gives them their type; where no node of the
+// way types one, it means what YAML 1.2 core rules say (007 is 7, yes is
+// "yes"). In lossless mode the document is read by the oldest version's
+// schema (a plain scalar that schema types takes its type there), so that
+// the way back gives the same values again. A document that cannot be
+// read gives a Result whose only error says why.
 func (m *Migration) MigrateDocument(data []byte) Result {
 	var v any
 	var err error
 	if m.lossless {
-		v, err = decodeTyped(m.steps[0].from, data)
+		v, err = decodeDocument(m.steps[0].from, data)
 	} else {
 		v, err = decodeForMigration(data)
 	}

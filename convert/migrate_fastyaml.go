@@ -8,7 +8,7 @@ import (
 // general YAML parser: a block mapping of single-line scalars (plain,
 // single- or double-quoted without escapes) and nested block mappings,
 // indented with spaces, with comments; ASCII only. Plain scalars become
-// PlainScalar, quoted ones strings, exactly as yamlx.ToValue with
+// plainScalar, quoted ones strings, exactly as yamlx.ToValue with
 // plainScalarTyper gives them. Anything else (sequences, flow
 // collections, anchors, tags, block or multi-line scalars, escapes,
 // duplicate keys, tabs, non-ASCII text) makes it return ok false, and
@@ -59,7 +59,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 				pendMap[pendKey] = m
 				stack = append(stack, frame{indent, m})
 			} else {
-				pendMap[pendKey] = PlainScalar("")
+				pendMap[pendKey] = plainScalar("")
 			}
 			pendMap = nil
 		}
@@ -97,7 +97,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 		top[key] = val
 	}
 	if pendMap != nil {
-		pendMap[pendKey] = PlainScalar("")
+		pendMap[pendKey] = plainScalar("")
 	}
 	if root == nil {
 		return nil, false
@@ -169,7 +169,7 @@ func fastScalar(s string) (any, bool) {
 	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
 		return nil, false
 	}
-	return PlainScalar(s), true
+	return plainScalar(s), true
 }
 
 // fastQuoted reads a quoted scalar that ends on this line: double quotes

@@ -345,7 +345,7 @@ func (r *migRun) whole(n *schema.Node, v any) any {
 			out[i] = r.whole(c, e)
 		}
 		return out
-	case migText:
+	case plainScalar:
 		if n == nil || n.Types() == nil {
 			if r.final {
 				return yamlx.Core(string(x))
@@ -414,7 +414,7 @@ func (r *migRun) errorf(p, format string, a ...any) {
 // scalar types text by its node and changes the type of a value that does
 // not fit, where the change is exact or (refused unless allowed) lossy.
 func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
-	if t, ok := v.(migText); ok {
+	if t, ok := v.(plainScalar); ok {
 		if n == nil || n.Types() == nil {
 			if r.final {
 				return yamlx.Core(string(t)), true
@@ -717,7 +717,7 @@ func migResolve(n *schema.Node, v any) any {
 			out[i] = migResolve(c, e)
 		}
 		return out
-	case migText:
+	case plainScalar:
 		if n == nil {
 			return yamlx.Core(string(x))
 		}
@@ -748,21 +748,25 @@ func describeValue(v any) string {
 		return "string " + strconv.Quote(x)
 	case json.Number:
 		return "number " + string(x)
-	case migText:
-		return "text " + strconv.Quote(string(x))
+	case plainScalar:
+		// No node typed it: it is what YAML 1.2 core rules say, as the
+		// Result gives it.
+		return describeValue(x.Value())
 	}
 	return typeOfValue(v)
 }
 
 func typeOfValue(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
+	case plainScalar:
+		return typeOfValue(x.Value())
 	case map[string]any:
 		return "an object"
 	case []any:
 		return "an array"
 	case nil:
 		return "null"
-	case bool, string, json.Number, migText:
+	case bool, string, json.Number:
 		return "a " + describeValue(v)
 	}
 	return fmt.Sprintf("a Go %T (not a plain value)", v)

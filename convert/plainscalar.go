@@ -5,75 +5,55 @@ import (
 	"encoding/json"
 	"errors"
 
-	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// PlainScalar is a YAML plain scalar (one written without quotes: 007,
-// 1.10, yes, 0x1F, ~) that no schema node has typed, kept exactly as it
-// was written.
+// plainScalar is a YAML plain scalar (one written without quotes: 007,
+// 1.10, yes, 0x1F, ~) that no schema node has typed yet, kept as its text.
 //
 // Types come from the schema, never from guessing. Where the value lands
 // on a node that has a type, that node types the text (007 is "007" on a
-// string node and 7 on an integer node). Where no node types it, such as
-// under a key the schema does not declare or inside a free-form object,
-// the text means what YAML 1.2 core rules say (Value), and it is carried
-// as written: through every step of a conversion, in the property bag
-// (BagKey) and in Dropped reports. A conversion back, or a later version
-// whose schema does type it, so still sees what its author wrote, and a
-// YAML writer can write it back unchanged. JSON has no untyped scalars:
-// MarshalJSON writes what the text means.
+// string node and 7 on an integer node). So that the node of a later
+// version can still decide, a conversion carries text that no node of the
+// source version types as written, through every step and in the property
+// bag while it runs. What no node on the way types means what YAML 1.2
+// core rules say (Value): that is what every result gives its caller
+// (settleResult). The type never leaves the package.
 //
-// Decode and Migration.MigrateDocument read it; Migration,
-// VersionSet.Convert and VersionSet.ConvertObject carry it, and their
-// Result.Values and Dropped values hold it wherever no node typed it.
-type PlainScalar string
+// The v1beta1 converter uses it too: v1beta1 meant different things by
+// `default: 3` and `default: "3"`.
+type plainScalar string
 
 // Value returns what the text means by YAML 1.2 core rules: nil, a
 // boolean, an exact json.Number, or a string (also for number text JSON
 // cannot hold, such as .inf).
-func (p PlainScalar) Value() any { return yamlx.Core(string(p)) }
-
-// MarshalJSON writes what the text means (Value): JSON has no plain
-// scalars.
-func (p PlainScalar) MarshalJSON() ([]byte, error) { return encode.JSON(p.Value(), nil, ""), nil }
+func (p plainScalar) Value() any { return yamlx.Core(string(p)) }
 
 // plainScalarTyper keeps every plain scalar of a YAML document as a
-// PlainScalar, for the readers that decide types later: the v1beta1
-// converter (v1beta1 meant different things by `default: 3` and
-// `default: "3"`) and migration (the node a value lands on decides).
-// Quoted, block and explicitly tagged scalars arrive as the Go type they
-// already are.
+// plainScalar, for the readers that decide types later: the v1beta1
+// converter and migration (the node a value lands on decides). Quoted,
+// block and explicitly tagged scalars arrive as the Go type they already
+// are.
 type plainScalarTyper struct{}
 
-func (plainScalarTyper) Scalar(text string) any   { return PlainScalar(text) }
+func (plainScalarTyper) Scalar(text string) any   { return plainScalar(text) }
 func (t plainScalarTyper) Key(string) yamlx.Typer { return t }
 func (t plainScalarTyper) Elem(int) yamlx.Typer   { return t }
 
-// Decode reads one YAML or JSON document of values of the version s
-// describes, for a conversion (VersionSet.Convert, ConvertObject,
-// Migration.Migrate and Down). It reads as params.Decode does (a JSON
+// decodeDocument reads one YAML or JSON document of values of the version
+// s describes, for a conversion (VersionSet.ConvertDocument, lossless
+// Migration.MigrateDocument). It reads as params.Decode does (a JSON
 // document means exactly what it says; a YAML plain scalar is typed by the
 // node of s it lands on), except that a plain scalar no node of s types
-// stays a PlainScalar: a conversion carries it as written, to the node of
-// another version that types it, or else unchanged. Errors are
-// *params.DecodeError, as params.Decode gives.
-func Decode(s *schema.Schema, data []byte) (any, error) {
-	v, err := decodeTyped(s, data)
-	if err != nil {
-		return nil, decodeError(err)
-	}
-	return v, nil
-}
-
-// decodeTyped is Decode with the readers' own errors.
-func decodeTyped(s *schema.Schema, data []byte) (any, error) {
+// stays a plainScalar, for the node of another version to type. The
+// errors are the readers' own (decodeError makes a *params.DecodeError of
+// them, as params.Decode gives).
+func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 	var root *schema.Node
 	if s != nil {
 		root = s.Root()
@@ -131,7 +111,7 @@ func decodeJSON(data []byte, scalars bool) (v any, done bool, err error) {
 }
 
 // schemaTyper types plain scalars by the node they land on; where there is
-// none, or it has no type, they stay PlainScalar.
+// none, or it has no type, they stay plainScalar.
 type schemaTyper struct{ n *schema.Node }
 
 func (t schemaTyper) Scalar(text string) any { return typePlainScalar(t.n, text) }
@@ -161,7 +141,7 @@ func typePlainScalar(n *schema.Node, text string) any {
 		return json.Number(text)
 	}
 	if !typed {
-		return PlainScalar(text)
+		return plainScalar(text)
 	}
 	if yamlx.Core(text) == nil && nullable(n) {
 		// OpenAPI's nullable lets a string node hold null, as Kubernetes
@@ -182,7 +162,7 @@ func nullable(n *schema.Node) bool {
 	return false
 }
 
-// typePlainScalars types the PlainScalar values of m, a document read by
+// typePlainScalars types the plainScalar values of m, a document read by
 // migFastYAML (mappings and scalars only), in place by the nodes under n.
 func typePlainScalars(n *schema.Node, m map[string]any, ptr string) error {
 	for k, x := range m {
@@ -195,7 +175,7 @@ func typePlainScalars(n *schema.Node, m map[string]any, ptr string) error {
 			if err := typePlainScalars(c, t, pointer.Append(ptr, k)); err != nil {
 				return err
 			}
-		case PlainScalar:
+		case plainScalar:
 			v := typePlainScalar(c, string(t))
 			if num, ok := v.(json.Number); ok {
 				if err := number.Check(num); err != nil {
@@ -208,10 +188,10 @@ func typePlainScalars(n *schema.Node, m map[string]any, ptr string) error {
 	return nil
 }
 
-// hasPlainScalar reports whether v holds a PlainScalar anywhere.
+// hasPlainScalar reports whether v holds a plainScalar anywhere.
 func hasPlainScalar(v any) bool {
 	switch t := v.(type) {
-	case PlainScalar:
+	case plainScalar:
 		return true
 	case map[string]any:
 		for _, x := range t {
@@ -229,36 +209,41 @@ func hasPlainScalar(v any) bool {
 	return false
 }
 
-// plainScalarsMeaning gives v with every PlainScalar replaced by what it
-// means (YAML 1.2 core rules), for validation, which sees plain values: a
-// copy when there is any, else v itself.
+// plainScalarsMeaning gives v with every plainScalar replaced by what it
+// means (YAML 1.2 core rules): a copy when there is any, else v itself.
+// Validation sees such plain values, and so does every caller: a result
+// settles its text this way (settleResult).
 func plainScalarsMeaning(v any) any {
 	if !hasPlainScalar(v) {
 		return v
 	}
-	return migResolve(nil, v)
+	return resolve(v)
 }
 
-// droppedAsWritten returns the value a Dropped report gives for d, a
-// value dropped from src (d.Pointer is in src's coordinates): as it was
-// in src when it holds PlainScalar text, else d.Value. The report carries
-// it without a schema to interpret it, so it keeps what was written
-// (placing a dropped value types its text by YAML 1.2 core rules; the
-// check makes sure that this is the only difference).
-func droppedAsWritten(src any, d Dropped) any {
-	raw, ok := pointer.Get(src, d.Pointer)
-	if !ok || !hasPlainScalar(raw) || !value.Identical(migResolve(nil, raw), d.Value) {
-		return d.Value
+// settleResult gives every value of r that holds text no node typed on
+// the way what the text means by YAML 1.2 core rules (007 is 7, yes is
+// "yes", ~ is null), as DESIGN says values are where the schema says
+// nothing: the values (the property bag in them too), what was dropped and
+// the lossy changes. The text is carried as written only inside a
+// conversion, so that a node of a later step can still type it; callers
+// see plain values. What holds no text is left as it is (no copy).
+func settleResult(r *Result) {
+	r.Values = plainScalarsMeaning(r.Values)
+	for i := range r.Dropped {
+		r.Dropped[i].Value = plainScalarsMeaning(r.Dropped[i].Value)
 	}
-	return value.DeepCopy(raw)
+	for i := range r.Lossy {
+		r.Lossy[i].From = plainScalarsMeaning(r.Lossy[i].From)
+		r.Lossy[i].To = plainScalarsMeaning(r.Lossy[i].To)
+	}
 }
 
-// typeUnder types the PlainScalar values of v by the nodes under n, as
-// Decode reads them: where a node has a type it decides, elsewhere the
+// typeUnder types the plainScalar values of v by the nodes under n, as
+// decodeDocument reads them: where a node has a type it decides, elsewhere the
 // text stays as written. It works in place: v must be the caller's own.
 func typeUnder(n *schema.Node, v any) any {
 	switch t := v.(type) {
-	case PlainScalar:
+	case plainScalar:
 		return typePlainScalar(n, string(t))
 	case map[string]any:
 		for k, x := range t {

@@ -1,7 +1,6 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"path/filepath"
@@ -43,9 +42,9 @@ properties:
 // YAML 1.1, null, an integer beyond float64.
 var plainScalarTexts = []string{"007", "1.10", "yes", "0x1F", "~", "9007199254740993", "0o17", "+5", "1E3", ".5", "-0", "Null", "TRUE", "on", "", "a b"}
 
-func TestDecodeKeepsTextNoNodeTypes(t *testing.T) {
+func TestDecodeDocumentKeepsTextNoNodeTypes(t *testing.T) {
 	s := mustSchema(t, decodeSchema)
-	v, err := Decode(s, []byte(`
+	v, err := decode(s, []byte(`
 s: 007
 ns: ~
 i: 007
@@ -68,37 +67,37 @@ extra: 007
 		"b":       true,
 		"si":      json.Number("7"),
 		"l":       []any{json.Number("7"), json.Number("31")},
-		"free":    map[string]any{"code": PlainScalar("007"), "list": []any{PlainScalar("yes"), PlainScalar("~"), PlainScalar("1.10")}},
-		"untyped": PlainScalar("0x1F"),
+		"free":    map[string]any{"code": plainScalar("007"), "list": []any{plainScalar("yes"), plainScalar("~"), plainScalar("1.10")}},
+		"untyped": plainScalar("0x1F"),
 		"m":       map[string]any{"k": "007"},
-		"nested":  map[string]any{"a": json.Number("31"), "b": PlainScalar("9007199254740993"), "c": PlainScalar("yes")},
-		"extra":   PlainScalar("007"),
+		"nested":  map[string]any{"a": json.Number("31"), "b": plainScalar("9007199254740993"), "c": plainScalar("yes")},
+		"extra":   plainScalar("007"),
 	}, v)
 
 	// The common shape takes the fast reader; it types the same way.
-	v, err = Decode(s, []byte("s: 007\ni: 007\nextra: 007\nnested:\n  a: 0x1F\n  c: yes\n"))
+	v, err = decode(s, []byte("s: 007\ni: 007\nextra: 007\nnested:\n  a: 0x1F\n  c: yes\n"))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"s": "007", "i": json.Number("7"), "extra": PlainScalar("007"),
-		"nested": map[string]any{"a": json.Number("31"), "c": PlainScalar("yes")}}, v)
+	assert.Equal(t, map[string]any{"s": "007", "i": json.Number("7"), "extra": plainScalar("007"),
+		"nested": map[string]any{"a": json.Number("31"), "c": plainScalar("yes")}}, v)
 
 	// An alias is typed where it lands, not where its anchor is.
-	v, err = Decode(s, []byte("s: &x 007\ni: *x\nextra: *x\n"))
+	v, err = decode(s, []byte("s: &x 007\ni: *x\nextra: *x\n"))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"s": "007", "i": json.Number("7"), "extra": PlainScalar("007")}, v)
+	assert.Equal(t, map[string]any{"s": "007", "i": json.Number("7"), "extra": plainScalar("007")}, v)
 
 	// JSON means what it says; quoted YAML is a string.
-	v, err = Decode(s, []byte(`{"extra": 7, "s": 7}`))
+	v, err = decode(s, []byte(`{"extra": 7, "s": 7}`))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"extra": json.Number("7"), "s": json.Number("7")}, v)
-	v, err = Decode(s, []byte("extra: '007'\n"))
+	v, err = decode(s, []byte("extra: '007'\n"))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"extra": "007"}, v)
 }
 
-func TestDecodeErrorsAreParamsErrors(t *testing.T) {
+func TestDecodeDocumentErrorsAreParamsErrors(t *testing.T) {
 	s := mustSchema(t, decodeSchema)
 	for _, doc := range []string{"", "a: [", "extra: 1e99999\n", "extra:\n  deep: 1e99999\n", "l: [1e99999]\n", "a: 1\na: 2\n", `{"a": 1e99999}`} {
-		_, err := Decode(s, []byte(doc))
+		_, err := decode(s, []byte(doc))
 		require.Error(t, err, "%q", doc)
 		var de *params.DecodeError
 		require.True(t, errors.As(err, &de), "%q: %T %v", doc, err, err)
@@ -107,7 +106,7 @@ func TestDecodeErrorsAreParamsErrors(t *testing.T) {
 		assert.Equal(t, perr.(*params.DecodeError).Pointer, de.Pointer, "%q", doc)
 	}
 	// A string node takes such number text as a string, as params.Decode does.
-	v, err := Decode(s, []byte("s: 1e99999\n"))
+	v, err := decode(s, []byte("s: 1e99999\n"))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"s": "1e99999"}, v)
 }
@@ -115,32 +114,35 @@ func TestDecodeErrorsAreParamsErrors(t *testing.T) {
 func TestPlainScalarMeansWhatYAMLCoreSays(t *testing.T) {
 	for text, want := range map[string]any{"007": json.Number("7"), "0x1F": json.Number("31"), "1.10": json.Number("1.10"),
 		"~": nil, "": nil, "yes": "yes", "TRUE": true, "9007199254740993": json.Number("9007199254740993"), ".inf": ".inf"} {
-		assert.Equal(t, want, PlainScalar(text).Value(), text)
-		b, err := json.Marshal(map[string]any{"v": PlainScalar(text)})
-		require.NoError(t, err)
-		var back map[string]any
-		d := json.NewDecoder(bytes.NewReader(b))
-		d.UseNumber()
-		require.NoError(t, d.Decode(&back))
-		assert.Equal(t, want, back["v"], "%s: JSON gives what it means", text)
+		assert.Equal(t, want, plainScalar(text).Value(), text)
 	}
 }
 
-// decodeMatchesParams checks that Decode reads data as params.Decode does
-// but for the text of plain scalars no node types: same error or none, and
-// the same values once each PlainScalar is what it means.
+// decode is decodeDocument with the errors ConvertDocument gives.
+func decode(s *schema.Schema, data []byte) (any, error) {
+	v, err := decodeDocument(s, data)
+	if err != nil {
+		return nil, decodeError(err)
+	}
+	return v, nil
+}
+
+// decodeMatchesParams checks that decodeDocument reads data as
+// params.Decode does but for the text of plain scalars no node types: same
+// error or none, and the same values once each plainScalar is what it
+// means.
 func decodeMatchesParams(t *testing.T, s *schema.Schema, data []byte) {
 	t.Helper()
-	got, err := Decode(s, data)
+	got, err := decode(s, data)
 	want, perr := params.Decode(s, data)
 	if (err == nil) != (perr == nil) {
-		t.Fatalf("%q: Decode error %v, params.Decode error %v", data, err, perr)
+		t.Fatalf("%q: decodeDocument error %v, params.Decode error %v", data, err, perr)
 	}
 	if err != nil {
 		return
 	}
 	if !value.Identical(plainScalarsMeaning(got), want) {
-		t.Fatalf("%q:\nDecode       %#v\nparams.Decode %#v", data, got, want)
+		t.Fatalf("%q:\ndecodeDocument %#v\nparams.Decode %#v", data, got, want)
 	}
 }
 
@@ -154,7 +156,7 @@ func decodeSchemas(t testing.TB) []*schema.Schema {
 	return out
 }
 
-func TestDecodeMatchesParamsDecode(t *testing.T) {
+func TestDecodeDocumentMatchesParamsDecode(t *testing.T) {
 	schemas := decodeSchemas(t)
 	docs := append([]string{}, fastYAMLSeeds...)
 	for _, text := range plainScalarTexts {
@@ -169,10 +171,10 @@ func TestDecodeMatchesParamsDecode(t *testing.T) {
 	}
 }
 
-// FuzzDecode holds Decode to params.Decode on any document: it refuses
-// what params.Decode refuses and reads the same values, but for the text
-// of plain scalars no node types.
-func FuzzDecode(f *testing.F) {
+// FuzzDecodeDocument holds decodeDocument to params.Decode on any
+// document: it refuses what params.Decode refuses and reads the same
+// values, but for the text of plain scalars no node types.
+func FuzzDecodeDocument(f *testing.F) {
 	addInputSeeds(f)
 	f.Add([]byte("ns: ~\nsn: null\ni: 0x1F\nextra: [yes, 007]\n"))
 	schemas := decodeSchemas(f)

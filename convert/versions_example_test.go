@@ -5,6 +5,7 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // A version set converts between any two versions through its hub.
@@ -27,30 +28,36 @@ func ExampleVersionSet_Convert() {
 	// true
 }
 
-// Decode keeps the text of a plain scalar no node types; a conversion
-// carries it as written, here into the property bag of v1 (which cannot
-// hold it) and back.
-func ExampleDecode() {
-	set, err := convert.LoadVersionSet("testdata/versions/three")
+// ConvertDocument reads the document by the source version's schema and
+// keeps the text of a plain scalar it does not type until a node of a
+// version on the way types it: v2 declares code a string, so 007 stays
+// "007". Text no node types means what YAML 1.2 core rules say: 0x1F is
+// 31, yes is "yes".
+func ExampleVersionSet_ConvertDocument() {
+	v1, err := schema.Parse([]byte("type: object\nproperties:\n  name: {type: string}\n"))
 	if err != nil {
 		panic(err)
 	}
-	v2, _ := set.Version("v2")
-	in, err := convert.Decode(v2.Schema, []byte("name: a\nreplicaCount: 007\nlegacyCode: 007\n"))
+	v2, err := schema.Parse([]byte("type: object\nproperties:\n  name: {type: string}\n  code: {type: string}\n  extra: {type: object}\n"))
 	if err != nil {
 		panic(err)
 	}
-	show := func(v any) string { return fmt.Sprintf("%T %v", v, v) }
-	fmt.Println(show(in.(map[string]any)["replicaCount"]), "/", show(in.(map[string]any)["legacyCode"]))
-	down, _ := set.Convert(in, "v2", "v1")
-	fmt.Println("dropped", down.Dropped[0].Pointer, show(down.Dropped[0].Value))
-	up, _ := set.Convert(down.Values, "v1", "v2")
-	fmt.Println("back:", show(up.Values.(map[string]any)["legacyCode"]))
-	b, _ := json.Marshal(up.Values.(map[string]any)["legacyCode"])
-	fmt.Println("as JSON:", string(b))
+	set, err := convert.NewVersionSet([]convert.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}})
+	if err != nil {
+		panic(err)
+	}
+	r, err := set.ConvertDocument([]byte("name: demo\ncode: 007\nextra: {on: yes}\nlegacy: 0x1F\n"), "v1", "v2")
+	if err != nil {
+		panic(err)
+	}
+	vals := r.Values.(map[string]any)
+	fmt.Printf("code: %T %v\n", vals["code"], vals["code"])
+	fmt.Printf("extra: %v\n", vals["extra"])
+	for _, d := range r.Dropped {
+		fmt.Printf("dropped %s: %T %v\n", d.Pointer, d.Value, d.Value)
+	}
 	// Output:
-	// json.Number 7 / convert.PlainScalar 007
-	// dropped /legacyCode convert.PlainScalar 007
-	// back: convert.PlainScalar 007
-	// as JSON: 7
+	// code: string 007
+	// extra: map[on:yes]
+	// dropped /legacy: json.Number 31
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"errors"
 	"fmt"
 
@@ -17,11 +16,13 @@ import (
 // --continue and --output as the --schema form. With --api-version each
 // document is a whole Kubernetes object.
 //
-// Documents are read by version A's schema (convert.Decode): a YAML plain
-// scalar no node types (an undeclared key, anything under a free-form
-// object) keeps the text its author wrote, so that the YAML output, the
-// property bag and the report of what was dropped show 007 as 007, not 7.
-// JSON has no plain scalars: -o json gives what such text means.
+// Each document's bytes go to the set (ConvertDocument, or
+// ConvertObjectDocument): read by version A's schema, a YAML plain scalar
+// that A does not type (an undeclared key, anything under a free-form
+// object) keeps its text until a node of a version on the way types it
+// (code: 007 is "007" where B declares code a string); where none does, it
+// is what YAML 1.2 core rules say (007 is 7), in the output, the property
+// bag and the report alike.
 func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	switch {
 	case o.versions == "":
@@ -39,7 +40,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if set == nil {
 		return code
 	}
-	from, ok := set.Version(o.from)
+	_, ok := set.Version(o.from)
 	if !ok {
 		return e.fail(exitUsage, "%s: no version %q (versions: %v)", o.versions, o.from, set.Order())
 	}
@@ -71,16 +72,17 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	}
 	results := make([]convert.Result, len(docs))
 	for i, doc := range docs {
-		v, err := convert.Decode(from.Schema, doc)
-		if err != nil {
+		var r convert.Result
+		var err error
+		if o.apiVersion != "" {
+			r, err = set.ConvertObjectDocument(doc, o.from, o.to, convert.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
+		} else {
+			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
+		}
+		var de *params.DecodeError
+		if errors.As(err, &de) {
 			results[i] = convert.Result{Errors: []*convert.MigrationError{{Message: err.Error()}}}
 			continue
-		}
-		var r convert.Result
-		if o.apiVersion != "" {
-			r, err = set.ConvertObject(v, o.from, o.to, convert.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
-		} else {
-			r, err = set.Convert(v, o.from, o.to, copts...)
 		}
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
@@ -106,12 +108,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		report = e.stdout
 	}
 	for i := range results {
-		r := results[i]
-		r.Dropped = make([]convert.Dropped, len(results[i].Dropped))
-		for j, d := range results[i].Dropped {
-			r.Dropped[j] = convert.Dropped{Pointer: d.Pointer, Value: plainScalarsAsWritten(d.Value, reportPlain)}
-		}
-		migrateWriteReport(report, i, len(docs) > 1, &r)
+		migrateWriteReport(report, i, len(docs) > 1, &results[i])
 	}
 	if o.dryRun {
 		migratePrintSummary(e.stdout, results)
@@ -134,7 +131,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 			}
 			continue
 		}
-		y, err := params.MarshalYAML(to.Schema, plainScalarsAsWritten(r.Values, nil))
+		y, err := params.MarshalYAML(to.Schema, r.Values)
 		if err != nil {
 			return e.fail(exitUsage, "doc %d: %v", i, err)
 		}
@@ -154,77 +151,4 @@ func (e *env) migrateEmit(o *migrateOptions, out []byte, status int, write bool)
 	}
 	_, _ = e.stdout.Write(out)
 	return status
-}
-
-// plainScalarsAsWritten prepares values that hold convert.PlainScalar for
-// paramkit's writers, which do not know that type (they would write what
-// it means): each text whose bare form may be shown (all of them when
-// bare is nil) becomes a json.Number of the same text, which the YAML
-// writer writes untagged and plain, and the JSON writer of the text
-// report as it is, so that it comes out as its author wrote it. Where YAML
-// cannot write a text plain, it quotes it, and such text is a string by
-// YAML 1.2 core rules anyway. The other texts become what they mean. v is
-// not modified; what holds no text is shared, not copied.
-func plainScalarsAsWritten(v any, bare func(string) bool) any {
-	if v == convert.PlainScalar("") {
-		return nil // a whole document written empty would be no document
-	}
-	out, _ := asWritten(v, bare)
-	return out
-}
-
-func asWritten(v any, bare func(string) bool) (any, bool) {
-	switch t := v.(type) {
-	case convert.PlainScalar:
-		if bare == nil || bare(string(t)) {
-			return json.Number(t), true
-		}
-		return t.Value(), true
-	case map[string]any:
-		var out map[string]any
-		for k, x := range t {
-			if y, changed := asWritten(x, bare); changed {
-				if out == nil {
-					out = make(map[string]any, len(t))
-					for k2, x2 := range t {
-						out[k2] = x2
-					}
-				}
-				out[k] = y
-			}
-		}
-		if out != nil {
-			return out, true
-		}
-	case []any:
-		var out []any
-		for i, x := range t {
-			if y, changed := asWritten(x, bare); changed {
-				if out == nil {
-					out = append([]any(nil), t...)
-				}
-				out[i] = y
-			}
-		}
-		if out != nil {
-			return out, true
-		}
-	}
-	return v, false
-}
-
-// reportPlain: text a report line shows bare, as written (007, 0x1F,
-// 1.10, yes, ~, -5, 1e3), where it cannot be taken for JSON syntax or
-// break the line; other text is shown as the JSON of what it means.
-func reportPlain(s string) bool {
-	if s == "" {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '.' || c == '_' || c == '+' || c == '-' || c == '~') {
-			return false
-		}
-	}
-	return true
 }

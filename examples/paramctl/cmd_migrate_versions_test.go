@@ -1,27 +1,28 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
-// TestMigrateVersionsKeepsPlainText: a YAML plain scalar that no schema
-// types (an undeclared key, or anything under a free-form object) keeps
-// the text its author wrote through migrate --versions: in the output, in
-// the property bag of a down-conversion and in the report of what was
-// dropped. Where a schema node types it (code is a string in v2), that
-// node decides, as always. Back up again, the bag gives every text back.
-func TestMigrateVersionsKeepsPlainText(t *testing.T) {
+// TestMigrateVersionsPlainText: a YAML plain scalar that the source
+// version does not type keeps its text until a node types it: code: 007
+// is "007" where the target declares code a string. Text no node types
+// (an undeclared key, anything under a free-form object) is what YAML 1.2
+// core rules say (007 is 7, yes is "yes", ~ is null, 1.10 the exact number
+// 1.10), in the output, the property bag of a down-conversion and the
+// report of what was dropped. v2 → v1 → v2 gives back the values the
+// document means.
+func TestMigrateVersionsPlainText(t *testing.T) {
 	set := filepath.Join("testdata", "versions", "text-set")
 	input := filepath.Join("testdata", "versions", "text-v2.yaml")
 
@@ -36,74 +37,79 @@ func TestMigrateVersionsKeepsPlainText(t *testing.T) {
 	assertVersionsGolden(t, "text-v2.golden.yaml", up)
 	in, err := os.ReadFile(input)
 	require.NoError(t, err)
-	// The only change is the one v2's schema asks for: code is a string.
-	assert.Equal(t, strings.Replace(string(in), "code: 007", `code: "007"`, 1), up, "v2 → v1 → v2 gives back what was written")
+	v2 := loadTextSchema(t, "v2")
+	want, err := params.Decode(v2, in)
+	require.NoError(t, err)
+	got, err := params.Decode(v2, []byte(up))
+	require.NoError(t, err)
+	assert.True(t, value.Identical(want, got), "v2 → v1 → v2 gives back what the document means\nwant: %v\ngot:  %v", want, got)
+	assert.Contains(t, up, "code: \"007\"\n", "v2's string node types the text")
 
-	// JSON has no plain scalars: -o json gives what each text means (YAML
-	// 1.2 core rules), in the values, the bag and the report alike.
+	// JSON gives the same values.
 	code, js, report := paramctl(t, "", "migrate", "--versions", set, "--from", "v2", "--to", "v1", "-o", "json", input)
 	require.Equal(t, 0, code, report)
 	assertVersionsGolden(t, "text-v1.golden.json", js)
+
+	// Up from v1, where code is not declared: v2's string node types it.
+	code, up, report = paramctl(t, "", "migrate", "--versions", set, "--from", "v1", "--to", "v2", filepath.Join("testdata", "versions", "text-v1.yaml"))
+	require.Equal(t, 0, code, report)
+	assertVersionsGolden(t, "text-v1-up.golden.yaml", up)
+	assertVersionsGolden(t, "text-v1-up.report.golden.txt", report)
 }
 
-// FuzzPlainScalarsAsWritten: values that hold text no node types, written
-// as YAML by migrate --versions, read back as the same values: each text
-// as written, or, where YAML cannot write it plain, quoted as the string
-// it means anyway; other values as what they mean.
-func FuzzPlainScalarsAsWritten(f *testing.F) {
+func loadTextSchema(t testing.TB, name string) *schema.Schema {
+	t.Helper()
+	s, err := schema.ParseFile(filepath.Join("testdata", "versions", "text-set", name+".yaml"))
+	require.NoError(t, err)
+	return s
+}
+
+// FuzzMigrateVersionsText: any stream of v2 documents that migrate
+// --versions converts to v1 comes back to v2 through the YAML it wrote as
+// the values it meant (the property bag keeps what v1 cannot hold), when
+// it was valid for v2.
+func FuzzMigrateVersionsText(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "versions", "text-v2.yaml"))
+	require.NoError(f, err)
+	f.Add(seed)
 	for _, s := range []string{"a: 007\nb: [yes, 0x1F, ~, 9007199254740993, 1.10]\n", "a: -x\nb: :x\nc: a,b\nd: x]\n",
-		"a: \"a\\tb\"\nb: a\tb\n", "a:\nb: [~, '', null]\n", "a: x\n\n  y\n", "- 1\n- {a: yes}\n", "plain\n", "a: 'q'\n"} {
+		"a: \"a\\tb\"\nb: a\tb\n", "a:\nb: [~, '', null]\n", "a: x\n\n  y\n", "- 1\n- {a: yes}\n", "plain\n", "a: 'q'\n",
+		"code: 007\nextra: {a: 1.10}\n---\nname: x\nreplicaCount: 0x1F\n", `{"code": "7", "legacy": 7}`} {
 		f.Add([]byte(s))
 	}
+	v2 := loadTextSchema(f, "v2")
+	set := filepath.Join("testdata", "versions", "text-set")
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := convert.Decode(nil, data)
-		if err != nil {
+		code, down, _ := paramctl(t, string(data), "migrate", "--versions", set, "--from", "v2", "--to", "v1", "-")
+		if code != 0 {
 			return
 		}
-		y, err := params.MarshalYAML(nil, plainScalarsAsWritten(v, nil))
-		if err != nil {
-			t.Fatalf("%q: %v", data, err)
+		var wants []any
+		valid := true
+		for _, doc := range yamlx.SplitDocuments(data) {
+			v, err := params.Decode(v2, doc)
+			if err != nil {
+				t.Fatalf("%q converted, but does not read: %v", data, err)
+			}
+			valid = valid && params.Validate(v2, v) == nil
+			wants = append(wants, v)
 		}
-		back, err := convert.Decode(nil, y)
-		if err != nil {
-			t.Fatalf("%q wrote %q, which does not read back: %v", data, y, err)
+		code, up, report := paramctl(t, down, "migrate", "--versions", set, "--from", "v1", "--to", "v2", "-")
+		if !valid {
+			return
 		}
-		var walk func(w, g any, p string)
-		walk = func(w, g any, p string) {
-			switch x := w.(type) {
-			case convert.PlainScalar:
-				if p == "" && value.Equal(x.Value(), g) {
-					return // a whole document that reads as JSON (-0) means what JSON says
-				}
-				if g != x && g != x.Value() {
-					t.Fatalf("%q wrote %q: %s: %#v came back as %#v", data, y, p, x, g)
-				}
-			case map[string]any:
-				gm, ok := g.(map[string]any)
-				if !ok || len(gm) != len(x) {
-					t.Fatalf("%q wrote %q: %s: %#v came back as %#v", data, y, p, w, g)
-				}
-				for k, e := range x {
-					walk(e, gm[k], p+"/"+k)
-				}
-			case []any:
-				ga, ok := g.([]any)
-				if !ok || len(ga) != len(x) {
-					t.Fatalf("%q wrote %q: %s: %#v came back as %#v", data, y, p, w, g)
-				}
-				for i, e := range x {
-					walk(e, ga[i], fmt.Sprintf("%s/%d", p, i))
-				}
-			default:
-				// A plain value written plain reads back as text meaning it.
-				if gs, ok := g.(convert.PlainScalar); ok {
-					g = gs.Value()
-				}
-				if !value.Equal(w, g) {
-					t.Fatalf("%q wrote %q: %s: %#v came back as %#v", data, y, p, w, g)
-				}
+		if code != 0 {
+			t.Fatalf("%q wrote %q, which does not come back: %s", data, down, report)
+		}
+		docs := yamlx.SplitDocuments([]byte(up))
+		if len(docs) != len(wants) {
+			t.Fatalf("%q: %d documents came back as %d: %q", data, len(wants), len(docs), up)
+		}
+		for i, doc := range docs {
+			got, err := params.Decode(v2, doc)
+			if err != nil || !value.Identical(got, wants[i]) {
+				t.Fatalf("%q → %q → %q: document %d: %#v came back as %#v (%v)", data, down, up, i, wants[i], got, err)
 			}
 		}
-		walk(v, back, "")
 	})
 }

@@ -372,6 +372,9 @@ func (m *Migration) run(v any, d migDir) Result {
 			}
 		}
 	}
+	for _, tr := range traces {
+		tr.release() // everything needed is copied into res
+	}
 	res.Values = cur
 	last, _ := order[len(order)-1].plan(d)
 	if m.keepText {

@@ -26,7 +26,8 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 		indent int
 		m      map[string]any
 	}
-	var stack []frame
+	var small [8]frame // nesting deeper than 8 levels is rare in value documents
+	stack := small[:0]
 	var root map[string]any
 	var pendKey string
 	var pendMap map[string]any
@@ -55,7 +56,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 				if len(stack) >= 64 {
 					return nil, false
 				}
-				m := map[string]any{}
+				m := make(map[string]any, 8) // one small group: no growth for up to 8 keys
 				pendMap[pendKey] = m
 				stack = append(stack, frame{indent, m})
 			} else {
@@ -67,7 +68,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 			if indent != 0 {
 				return nil, false
 			}
-			root = map[string]any{}
+			root = make(map[string]any, 8)
 			stack = append(stack, frame{0, root})
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent > indent {

@@ -373,6 +373,9 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 			}
 		}
 	}
+	for _, tr := range traces {
+		tr.release() // everything needed is copied into res
+	}
 	res.Values = cur
 	settleResult(&res)
 	last := path[len(path)-1]

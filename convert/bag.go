@@ -1,12 +1,12 @@
 package convert
 
 import (
-	"encoding/json"
 	"fmt"
 	"sort"
 
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // BagKey is the reserved top-level key of a values document under which a
@@ -28,7 +28,15 @@ import (
 //
 // An entry is applied only where the generated values still hold what
 // they held when the layer was made ("was"), so that a change made in the
-// other version meanwhile wins over the bag. Validation inside this
+// other version meanwhile wins over the bag. Both are compared by what
+// they mean in that version (text typed by its node; YAML 1.2 core rules
+// where none types it), so that a bag written as YAML and read back by
+// ConvertDocument compares as it was made.
+//
+// While a conversion runs, the bag carries a YAML plain scalar that no
+// node typed as written; restored, it is typed by the node it lands on.
+// The result gives what such text means by YAML 1.2 core rules, like every
+// other value (007 is 7). Validation inside this
 // package ignores the key; callers that validate values carrying a bag
 // against a closed schema remove the key first (and put it back before
 // converting again). To keep the bag elsewhere, such as an annotation of
@@ -55,6 +63,10 @@ type bagPatch struct {
 // the step, and pushes one holding what the conversion back would not
 // restore by itself.
 func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, *migTrace) {
+	// Text no node types is carried as written where the input's text is
+	// all such (keepText), and the Result settles it; otherwise the last
+	// step types it all.
+	final = final && !m.keepText
 	if !m.lossless {
 		return m.generate(st, d, v, final, true)
 	}
@@ -67,11 +79,12 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 		popped = &stack[n-1]
 		stack = stack[:n-1]
 	}
-	out, tr := m.generate(st, d, vals, true, true)
+	out, tr := m.generate(st, d, vals, final, true)
 	if popped != nil {
-		out = applyPatch(out, popped.patch)
+		p, _ := st.plan(d)
+		out = applyPatch(out, popped.patch, p.target)
 	}
-	back, _ := m.generate(st, d.opposite(), out, true, false)
+	back, _ := m.generate(st, d.opposite(), out, final, false)
 	if patch := bagDiff(vals, back); len(patch) > 0 {
 		stack = append(stack, bagLayer{step: st.id, dir: d, patch: patch})
 	}
@@ -169,8 +182,8 @@ func decodeBag(raw any) ([]bagLayer, error) {
 		if !ok {
 			return nil, fmt.Errorf("layer %d is %s, not an object", i, typeOfValue(x))
 		}
-		step, _ := lm["step"].(string)
-		dir, _ := lm["dir"].(string)
+		step, _ := textValue(lm["step"])
+		dir, _ := textValue(lm["dir"])
 		if step == "" || (dir != "up" && dir != "down") {
 			return nil, fmt.Errorf("layer %d needs a step and a dir (up or down)", i)
 		}
@@ -187,7 +200,7 @@ func decodeBag(raw any) ([]bagLayer, error) {
 			if !ok {
 				return nil, fmt.Errorf("layer %d, patch %d is not an object", i, j)
 			}
-			ptr, ok := pm["pointer"].(string)
+			ptr, ok := textValue(pm["pointer"])
 			if _, err := pointer.Split(ptr); !ok || err != nil {
 				return nil, fmt.Errorf("layer %d, patch %d needs a JSON pointer", i, j)
 			}
@@ -201,8 +214,24 @@ func decodeBag(raw any) ([]bagLayer, error) {
 	return out, nil
 }
 
+// textValue reads a field that holds text (a bag's step and pointers, an
+// object's kind): a string, or the same text read by decodeDocument where
+// no node types it.
+func textValue(v any) (string, bool) {
+	switch t := v.(type) {
+	case string:
+		return t, true
+	case plainScalar:
+		return string(t), true
+	}
+	return "", false
+}
+
 // bagDiff lists how to turn got into want: the highest pointers where they
-// differ, exactly (number text, types), sorted.
+// differ, exactly (number text, types, plainScalar text as written),
+// sorted. It walks objects and arrays of the same length itself, so that
+// what it compares as a whole holds text only where the two differ in
+// shape anyway.
 func bagDiff(want, got any) []bagPatch {
 	var out []bagPatch
 	var walk func(w, g any, p string)
@@ -233,7 +262,7 @@ func bagDiff(want, got any) []bagPatch {
 			}
 			return
 		}
-		if !strictEqual(w, g) {
+		if !identicalLeaf(w, g) {
 			out = append(out, bagPatch{ptr: p, value: w, hasValue: true, was: g, hasWas: true})
 		}
 	}
@@ -242,15 +271,24 @@ func bagDiff(want, got any) []bagPatch {
 	return out
 }
 
-// applyPatch applies the entries whose "was" still holds.
-func applyPatch(v any, patch []bagPatch) any {
+// applyPatch applies the entries whose "was" still holds to v, values of
+// the version s describes. Text is compared by what it means there and
+// restored typed by its node, as decodeDocument would read it (see BagKey).
+func applyPatch(v any, patch []bagPatch, s *schema.Schema) any {
 	for _, p := range patch {
 		cur, ok := pointer.Get(v, p.ptr)
-		if p.hasWas != ok || (ok && !strictEqual(cur, p.was)) {
+		if p.hasWas != ok {
 			continue // changed meanwhile: the change wins
 		}
+		var n *schema.Node
+		if ok || p.hasValue {
+			n = s.Lookup(p.ptr)
+		}
+		if ok && !value.Identical(meaningAt(n, cur), meaningAt(n, p.was)) {
+			continue
+		}
 		if p.hasValue {
-			v = setPointer(v, p.ptr, value.DeepCopy(p.value))
+			v = setPointer(v, p.ptr, typeUnder(n, value.DeepCopy(p.value)))
 		} else {
 			v = deletePointer(v, p.ptr)
 		}
@@ -318,47 +356,23 @@ func deletePointer(v any, p string) any {
 	return v
 }
 
-// strictEqual compares values exactly: numbers by their text, so that a
-// round trip that turns 2.0 into 2 is not the identity.
-func strictEqual(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !strictEqual(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !strictEqual(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && x == y
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	case nil:
-		return b == nil
-	case migText:
-		y, ok := b.(migText)
-		return ok && x == y
+// identicalLeaf compares two values exactly, as value.Identical does
+// (numbers by their text, so that a round trip that turns 2.0 into 2 is
+// not the identity); a plainScalar is identical only to the same text.
+func identicalLeaf(a, b any) bool {
+	x, aText := a.(plainScalar)
+	y, bText := b.(plainScalar)
+	if aText || bText {
+		return aText && bText && x == y
 	}
-	return false
+	return value.Identical(a, b)
+}
+
+// meaningAt gives what v means under node n: its text typed by the node,
+// YAML 1.2 core rules where none types it.
+func meaningAt(n *schema.Node, v any) any {
+	if !hasPlainScalar(v) {
+		return v
+	}
+	return migResolve(n, v)
 }

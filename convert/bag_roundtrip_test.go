@@ -46,9 +46,15 @@ func pairDirs(t testing.TB) []string {
 
 func show(v any) string { return string(encode.JSON(v, nil, "")) }
 
+// identical compares values exactly: numbers by their text, plainScalar
+// by its text. It is the property bag's own comparison: no difference to
+// keep.
+func identical(a, b any) bool { return len(bagDiff(a, b)) == 0 }
+
 // TestRoundTripIdentity: for every schema pair in testdata, new → old →
-// new and old → new → old give back exactly what went in (numbers by
-// their text), over thousands of generated values.
+// new and old → new → old give back exactly what went in means (numbers
+// by their text, plain scalars no node types by YAML 1.2 core rules),
+// over thousands of generated values.
 func TestRoundTripIdentity(t *testing.T) {
 	for pi, dir := range pairDirs(t) {
 		old, new := loadPair(t, dir)
@@ -64,9 +70,10 @@ func TestRoundTripIdentity(t *testing.T) {
 				for i := 0; i < roundTrips(); i++ {
 					x, err := RandomValue(start, rnd)
 					require.NoError(t, err)
+					x = withPlainScalars(start.Root(), x, rnd)
 					mid := there(x)
 					got := back(mid.Values)
-					if !strictEqual(got.Values, x) {
+					if !identical(got.Values, plainScalarsMeaning(x)) {
 						require.Failf(t, "round trip changed the values", "in:  %s\nmid: %s\nout: %s\ndiff: %v",
 							show(x), show(mid.Values), show(got.Values), bagDiff(x, got.Values))
 					}

@@ -74,8 +74,8 @@ func TestBagSurvivesYAML(t *testing.T) {
 	require.NoError(t, err)
 	back, err := params.Decode(m.steps[0].from, text)
 	require.NoError(t, err)
-	require.True(t, strictEqual(d.Values, back), "%s", text)
-	require.True(t, strictEqual(x, m.Migrate(back).Values))
+	require.True(t, identical(d.Values, back), "%s", text)
+	require.True(t, identical(x, m.Migrate(back).Values))
 }
 
 func TestMalformedBag(t *testing.T) {
@@ -118,9 +118,9 @@ func TestHubAndSpokes(t *testing.T) {
 		hub := from1.Migrate(x)
 		at2 := from2.Down(hub.Values)
 		hub2 := from2.Migrate(at2.Values)
-		require.True(t, strictEqual(hub.Values, hub2.Values), "hub %s\nhub again %s", show(hub.Values), show(hub2.Values))
+		require.True(t, identical(hub.Values, hub2.Values), "hub %s\nhub again %s", show(hub.Values), show(hub2.Values))
 		back := from1.Down(hub2.Values)
-		require.True(t, strictEqual(x, back.Values), "in %s\nout %s", show(x), show(back.Values))
+		require.True(t, identical(x, back.Values), "in %s\nout %s", show(x), show(back.Values))
 	}
 }
 

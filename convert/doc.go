@@ -24,5 +24,12 @@
 // one) through Converted's YAML and JSON methods.
 //
 // Migration between schema versions (oldName, chains of versions, type
-// changes, property bags, batch migration) lives here too.
+// changes, property bags, batch migration) lives here too. Conversions
+// that read bytes (VersionSet.ConvertDocument, ConvertObjectDocument,
+// Migration.MigrateDocument) keep the text of a YAML plain scalar that no
+// node of the source version types (007 under a key it does not declare)
+// until a node of a version on the way types it: "007" on a string node,
+// 7 on an integer node. Where no node types it, it means what YAML 1.2
+// core rules say (007 is 7, yes is "yes"). Every result holds plain values
+// only: maps, slices, strings, bools, nil and json.Number.
 package convert

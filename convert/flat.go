@@ -561,7 +561,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 		if b, ok := v.(bool); ok {
 			return b
 		}
-		if pl, ok := v.(plain); ok {
+		if pl, ok := v.(plainScalar); ok {
 			if b, ok := yamlx.Core(string(pl)).(bool); ok {
 				return b
 			}
@@ -700,7 +700,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 // true when it was narrowed from a quoted string (InferStringTypes).
 func (c *flatConverter) inferType(def any) (typ string, fromString bool) {
 	switch t := def.(type) {
-	case plain:
+	case plainScalar:
 		return coreType(yamlx.Core(string(t))), false
 	case json.Number, bool:
 		return coreType(t), false
@@ -780,7 +780,7 @@ func convertValue(v any, typ string) (any, string) {
 		switch t := v.(type) {
 		case json.Number:
 			n = t
-		case plain, string:
+		case plainScalar, string:
 			s, _ := scalarText(t)
 			num, ok, err := number.ParseCore(s)
 			if err != nil {
@@ -801,7 +801,7 @@ func convertValue(v any, typ string) (any, string) {
 		switch t := v.(type) {
 		case bool:
 			return t, ""
-		case plain, string:
+		case plainScalar, string:
 			s, _ := scalarText(t)
 			if b, ok := textBool(s); ok {
 				return b, ""
@@ -817,7 +817,7 @@ func convertValue(v any, typ string) (any, string) {
 				return nil, fmt.Sprintf("is %s, not %s", kindName(v), article(typ))
 			}
 			return r, ""
-		case plain, string:
+		case plainScalar, string:
 			s, _ := scalarText(t)
 			return textCollection(s, typ)
 		}

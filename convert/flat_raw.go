@@ -13,22 +13,10 @@ import (
 	"github.com/paramkit/paramkit/params"
 )
 
-// plain is a YAML plain scalar whose type is not decided yet. v1beta1
-// meant different things by `default: 3` and `default: "3"`, so the
-// converter reads documents with plain scalars left as they were written
-// and decides per field; every other scalar (quoted, block, explicitly
-// tagged, or from JSON strings) arrives as the Go type it already is.
-type plain string
-
-// rawTyper keeps plain scalars as plain values.
-type rawTyper struct{}
-
-func (rawTyper) Scalar(text string) any   { return plain(text) }
-func (t rawTyper) Key(string) yamlx.Typer { return t }
-func (t rawTyper) Elem(int) yamlx.Typer   { return t }
-
 // readRaw parses exactly one YAML or JSON document with plain scalars
-// left untyped, and records the source order of every mapping's keys. The
+// left untyped (plainScalar: v1beta1 meant different things by
+// `default: 3` and `default: "3"`, so the converter decides per field),
+// and records the source order of every mapping's keys. The
 // error is a *params.DecodeError: the input cannot be read at all.
 func readRaw(data []byte) (any, map[string][]string, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
@@ -54,17 +42,27 @@ func readRaw(data []byte) (any, map[string][]string, error) {
 	if node == nil {
 		return nil, nil, &params.DecodeError{Message: "the input holds no document"}
 	}
-	v, err := yamlx.ToValue(node, rawTyper{})
+	v, err := yamlx.ToValue(node, plainScalarTyper{})
 	if err != nil {
 		return nil, nil, decodeError(err)
 	}
 	return v, yamlx.KeyOrder(node), nil
 }
 
+// decodeError turns a reader's error into the *params.DecodeError that
+// params.Decode would give for it.
 func decodeError(err error) error {
+	var de *params.DecodeError
+	if errors.As(err, &de) {
+		return de
+	}
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
 		return &params.DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+	}
+	var le *jsonx.LimitError
+	if errors.As(err, &le) {
+		return &params.DecodeError{Pointer: le.Pointer, Message: le.Msg}
 	}
 	return &params.DecodeError{Message: err.Error()}
 }
@@ -74,8 +72,8 @@ func decodeError(err error) error {
 // slices are copied, so the result shares nothing mutable with v.
 func resolve(v any) any {
 	switch t := v.(type) {
-	case plain:
-		return yamlx.Core(string(t))
+	case plainScalar:
+		return t.Value()
 	case map[string]any:
 		m := make(map[string]any, len(t))
 		for k, x := range t {
@@ -96,8 +94,8 @@ func resolve(v any) any {
 // other value as it is, so that a switch on its type sees null, booleans
 // and numbers.
 func scalar(v any) any {
-	if p, ok := v.(plain); ok {
-		return yamlx.Core(string(p))
+	if p, ok := v.(plainScalar); ok {
+		return p.Value()
 	}
 	return v
 }
@@ -107,8 +105,8 @@ func scalar(v any) any {
 // null gives "" and ok; collections give ok false.
 func scalarText(v any) (string, bool) {
 	switch t := v.(type) {
-	case plain:
-		if yamlx.Core(string(t)) == nil {
+	case plainScalar:
+		if t.Value() == nil {
 			return "", true
 		}
 		return string(t), true
@@ -129,15 +127,15 @@ func isNull(v any) bool {
 	if v == nil {
 		return true
 	}
-	p, ok := v.(plain)
-	return ok && yamlx.Core(string(p)) == nil
+	p, ok := v.(plainScalar)
+	return ok && p.Value() == nil
 }
 
 // kindName names the kind of a raw value for messages.
 func kindName(v any) string {
 	switch t := v.(type) {
-	case plain:
-		return kindName(yamlx.Core(string(t)))
+	case plainScalar:
+		return kindName(t.Value())
 	case nil:
 		return "null"
 	case bool:

@@ -49,8 +49,11 @@ import (
 //     and stays as it was at its new place.
 //   - Text read by MigrateDocument from YAML plain scalars takes its type
 //     from the node it lands on (007 is "007" on a string node, 7 on an
-//     integer node); JSON documents and values given to Migrate mean what
-//     they say.
+//     integer node), in whichever version of the chain first has a node
+//     for it; where none has, it means what YAML 1.2 core rules say (007
+//     is 7, yes is "yes"), in the values, the property bag and the report
+//     alike. JSON documents and values given to Migrate mean what they
+//     say.
 //   - The result is validated against the target schema with defaults
 //     applied (the values themselves are returned without defaults).
 //
@@ -59,12 +62,20 @@ type Migration struct {
 	steps      []*migStep
 	allowLossy bool
 	lossless   bool
+	// keepText: every plainScalar of the input is at a place no schema
+	// typed (the input was read by decodeDocument, or carries none), so
+	// that one no node types is carried as written through every step,
+	// and the Result settles it (settleResult); without it the last step
+	// types every text (YAML 1.2 core rules where no node does), as
+	// MigrateDocument reads all plain scalars as text.
+	keepText bool
 }
 
 // Result is what a migration did to one document.
 type Result struct {
-	// Values are the migrated values (no defaults applied). In lossless
-	// mode they may carry a property bag under BagKey.
+	// Values are the migrated values (no defaults applied), plain values:
+	// maps, slices, strings, bools, nil and json.Number. In lossless mode
+	// they may carry a property bag under BagKey.
 	Values any
 	// Dropped lists the values of the input that map nowhere in the
 	// target version, by their pointer in the input.
@@ -86,7 +97,9 @@ func (r *Result) OK() bool { return len(r.Errors) == 0 }
 type Dropped struct {
 	// Pointer locates the value in the input document.
 	Pointer string
-	// Value is the value that was dropped.
+	// Value is the value that was dropped, as it was in the input (a
+	// YAML plain scalar no node typed means what YAML 1.2 core rules
+	// say: 007 is 7).
 	Value any
 }
 
@@ -215,7 +228,7 @@ func NewMigration(target *schema.Schema, opts ...Option) (*Migration, error) {
 			return nil, fmt.Errorf("convert: hooks for step %d, but the migration has %d step(s)", i, len(chain))
 		}
 	}
-	m := &Migration{allowLossy: o.allowLossy || o.lossless, lossless: o.lossless}
+	m := &Migration{allowLossy: o.allowLossy || o.lossless, lossless: o.lossless, keepText: o.lossless}
 	prev := o.from
 	for i, to := range chain {
 		st, err := newMigStep(prev, to)
@@ -359,9 +372,17 @@ func (m *Migration) run(v any, d migDir) Result {
 			}
 		}
 	}
+	for _, tr := range traces {
+		tr.release() // everything needed is copied into res
+	}
 	res.Values = cur
 	last, _ := order[len(order)-1].plan(d)
-	res.Errors = append(res.Errors, last.validate(cur, res.Errors)...)
+	if m.keepText {
+		// Text no node typed on the way is what YAML 1.2 core rules say,
+		// for validation and for the caller alike.
+		settleResult(&res)
+	}
+	res.Errors = append(res.Errors, last.validate(res.Values, res.Errors)...)
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })

@@ -14,30 +14,20 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// migText is a YAML plain scalar read for migration: its source text,
-// kept until the value is placed, so that the node it lands on decides its
-// type (007 stays "007" on a string node and is 7 on an integer node).
-type migText string
-
-// migTyper keeps every plain scalar as migText.
-type migTyper struct{}
-
-func (migTyper) Scalar(text string) any   { return migText(text) }
-func (t migTyper) Key(string) yamlx.Typer { return t }
-func (t migTyper) Elem(int) yamlx.Typer   { return t }
-
 // MigrateDocument reads one YAML or JSON document of values of the oldest
 // version and migrates it. A JSON document means exactly what it says; the
 // plain scalars of a YAML document keep their text until they are placed,
-// and the node they land on gives them their type. In lossless mode the
-// document is typed by the oldest version's schema instead, so that it
-// comes back exactly. A document that cannot be read gives a Result whose
-// only error says why.
+// and the node they land on gives them their type; where no node of the
+// way types one, it means what YAML 1.2 core rules say (007 is 7, yes is
+// "yes"). In lossless mode the document is read by the oldest version's
+// schema (a plain scalar that schema types takes its type there), so that
+// the way back gives the same values again. A document that cannot be
+// read gives a Result whose only error says why.
 func (m *Migration) MigrateDocument(data []byte) Result {
 	var v any
 	var err error
 	if m.lossless {
-		v, err = params.Decode(m.steps[0].from, data)
+		v, err = decodeDocument(m.steps[0].from, data)
 	} else {
 		v, err = decodeForMigration(data)
 	}
@@ -65,7 +55,7 @@ func decodeForMigration(data []byte) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	return yamlx.ToValue(node, migTyper{})
+	return yamlx.ToValue(node, plainScalarTyper{})
 }
 
 func readError(err error) *MigrationError {

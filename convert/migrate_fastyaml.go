@@ -8,13 +8,14 @@ import (
 // general YAML parser: a block mapping of single-line scalars (plain,
 // single- or double-quoted without escapes) and nested block mappings,
 // indented with spaces, with comments; ASCII only. Plain scalars become
-// migText, quoted ones strings, exactly as yamlx.ToValue with migTyper
-// gives them. Anything else (sequences, flow collections, anchors, tags,
-// block or multi-line scalars, escapes, duplicate keys, tabs, non-ASCII
-// text) makes it return ok false, and the caller uses the YAML parser,
-// which also reports the errors. Batch migration spends most of its time
-// reading documents; this path reads the usual ones several times faster
-// (a differential fuzz test holds it to the parser's results).
+// plainScalar, quoted ones strings, exactly as yamlx.ToValue with
+// plainScalarTyper gives them. Anything else (sequences, flow
+// collections, anchors, tags, block or multi-line scalars, escapes,
+// duplicate keys, tabs, non-ASCII text) makes it return ok false, and
+// the caller uses the YAML parser, which also reports the errors. Batch
+// migration spends most of its time reading documents; this path reads
+// the usual ones several times faster (a differential fuzz test holds it
+// to the parser's results).
 func migFastYAML(data []byte) (v map[string]any, ok bool) {
 	for _, c := range data {
 		if c >= 0x7f || (c < 0x20 && c != '\n') {
@@ -25,7 +26,8 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 		indent int
 		m      map[string]any
 	}
-	var stack []frame
+	var small [8]frame // nesting deeper than 8 levels is rare in value documents
+	stack := small[:0]
 	var root map[string]any
 	var pendKey string
 	var pendMap map[string]any
@@ -54,11 +56,11 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 				if len(stack) >= 64 {
 					return nil, false
 				}
-				m := map[string]any{}
+				m := make(map[string]any, 8) // one small group: no growth for up to 8 keys
 				pendMap[pendKey] = m
 				stack = append(stack, frame{indent, m})
 			} else {
-				pendMap[pendKey] = migText("")
+				pendMap[pendKey] = plainScalar("")
 			}
 			pendMap = nil
 		}
@@ -66,7 +68,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 			if indent != 0 {
 				return nil, false
 			}
-			root = map[string]any{}
+			root = make(map[string]any, 8)
 			stack = append(stack, frame{0, root})
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent > indent {
@@ -96,7 +98,7 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 		top[key] = val
 	}
 	if pendMap != nil {
-		pendMap[pendKey] = migText("")
+		pendMap[pendKey] = plainScalar("")
 	}
 	if root == nil {
 		return nil, false
@@ -105,7 +107,8 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 }
 
 // fastKey splits "key: rest" (or "key:" at the end). YAML limits an
-// implicit key to 1024 characters; longer ones are left to the parser.
+// implicit key to 1024 characters; longer ones are left to the parser
+// (the key ends at the colon that ends it, not at the first one).
 func fastKey(s string) (key, rest string, ok bool) {
 	if i := strings.IndexByte(s, ':'); i < 0 || i > 1000 {
 		return "", "", false
@@ -113,7 +116,7 @@ func fastKey(s string) (key, rest string, ok bool) {
 	switch s[0] {
 	case '"', '\'':
 		k, tail, ok := fastQuoted(s)
-		if !ok || tail == "" || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') {
+		if !ok || tail == "" || tail[0] != ':' || (len(tail) > 1 && tail[1] != ' ') || len(s)-len(tail) > 1000 {
 			return "", "", false
 		}
 		return k, tail[1:], true
@@ -127,6 +130,9 @@ func fastKey(s string) (key, rest string, ok bool) {
 			return "", "", false
 		}
 		i = len(s) - 1
+	}
+	if i > 1000 {
+		return "", "", false
 	}
 	key = strings.TrimRight(s[:i], " ")
 	if key == "" || key == "<<" || strings.Contains(key, " #") {
@@ -164,7 +170,7 @@ func fastScalar(s string) (any, bool) {
 	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
 		return nil, false
 	}
-	return migText(s), true
+	return plainScalar(s), true
 }
 
 // fastQuoted reads a quoted scalar that ends on this line: double quotes

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -22,7 +23,33 @@ type migTrace struct {
 	dropped []Dropped
 	lossy   []Lossy
 	errors  []*MigrationError
+	owner   *migRun // to give the run back to migRunPool once read
 }
+
+// release gives the run that made t back for reuse. Call it once the
+// trace has been read; report entries copied out of it stay valid (they
+// are copied by value, errors are pointers the run never touches again).
+func (t *migTrace) release() {
+	r := t.owner
+	if r == nil {
+		return
+	}
+	t.owner = nil
+	clear(r.srcs)
+	clear(r.tr.moves)
+	clear(r.tr.drops)
+	clear(r.tr.dropped)
+	clear(r.tr.lossy)
+	clear(r.tr.errors)
+	clear(r.losers)
+	clear(r.claimed.small[:])
+	r.p, r.src, r.source = nil, nil, nil
+	migRunPool.Put(r)
+}
+
+// migRunPool keeps runs and their slices between documents: a batch
+// migrates thousands, and these are a third of its garbage.
+var migRunPool = sync.Pool{New: func() any { return new(migRun) }}
 
 type migMove struct{ from, to string }
 
@@ -50,9 +77,19 @@ type migSource struct {
 
 func (p *migPlan) run(src any, source *schema.Schema, final, allowLossy, lossless, report bool) (any, *migTrace) {
 	n := len(p.entries)
-	r := &migRun{p: p, src: src, source: source, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
-		srcs: make([]migSource, n)}
-	r.tr.moves = make([]migMove, 0, n)
+	r := migRunPool.Get().(*migRun)
+	srcs := r.srcs[:0]
+	if cap(srcs) < n {
+		srcs = make([]migSource, 0, n)
+	}
+	tr := migTrace{moves: r.tr.moves[:0], drops: r.tr.drops[:0], dropped: r.tr.dropped[:0],
+		lossy: r.tr.lossy[:0], errors: r.tr.errors[:0], owner: r}
+	*r = migRun{p: p, src: src, source: source, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
+		srcs: srcs[:n], losers: r.losers[:0], tr: tr}
+	clear(r.srcs)
+	if cap(r.tr.moves) < n {
+		r.tr.moves = make([]migMove, 0, n)
+	}
 	r.claimed.list = r.claimed.small[:0]
 	r.resolveSources()
 	out, ok := r.build(p.entries[0])
@@ -215,7 +252,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 			continue
 		}
 		if !has {
-			out, has = map[string]any{}, true
+			out, has = make(map[string]any, len(e.children)), true
 		}
 		m, isMap := out.(map[string]any)
 		if !isMap {
@@ -345,7 +382,7 @@ func (r *migRun) whole(n *schema.Node, v any) any {
 			out[i] = r.whole(c, e)
 		}
 		return out
-	case migText:
+	case plainScalar:
 		if n == nil || n.Types() == nil {
 			if r.final {
 				return yamlx.Core(string(x))
@@ -414,7 +451,7 @@ func (r *migRun) errorf(p, format string, a ...any) {
 // scalar types text by its node and changes the type of a value that does
 // not fit, where the change is exact or (refused unless allowed) lossy.
 func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
-	if t, ok := v.(migText); ok {
+	if t, ok := v.(plainScalar); ok {
 		if n == nil || n.Types() == nil {
 			if r.final {
 				return yamlx.Core(string(t)), true
@@ -717,7 +754,7 @@ func migResolve(n *schema.Node, v any) any {
 			out[i] = migResolve(c, e)
 		}
 		return out
-	case migText:
+	case plainScalar:
 		if n == nil {
 			return yamlx.Core(string(x))
 		}
@@ -748,21 +785,25 @@ func describeValue(v any) string {
 		return "string " + strconv.Quote(x)
 	case json.Number:
 		return "number " + string(x)
-	case migText:
-		return "text " + strconv.Quote(string(x))
+	case plainScalar:
+		// No node typed it: it is what YAML 1.2 core rules say, as the
+		// Result gives it.
+		return describeValue(x.Value())
 	}
 	return typeOfValue(v)
 }
 
 func typeOfValue(v any) string {
-	switch v.(type) {
+	switch x := v.(type) {
+	case plainScalar:
+		return typeOfValue(x.Value())
 	case map[string]any:
 		return "an object"
 	case []any:
 		return "an array"
 	case nil:
 		return "null"
-	case bool, string, json.Number, migText:
+	case bool, string, json.Number:
 		return "a " + describeValue(v)
 	}
 	return fmt.Sprintf("a Go %T (not a plain value)", v)

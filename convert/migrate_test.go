@@ -329,7 +329,7 @@ func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
 			v, err := RandomValue(s, rnd)
 			require.NoError(t, err)
 			thin(v, rnd)
-			changed := !strictEqual(params.Default(s, value.DeepCopy(v)), v)
+			changed := !identical(params.Default(s, value.DeepCopy(v)), v)
 			may := p.mayDefault(s.Root(), v)
 			if changed {
 				require.True(t, may, "%s: Default changes %s", file, show(v))

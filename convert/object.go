@@ -3,8 +3,6 @@ package convert
 import (
 	"fmt"
 	"strings"
-
-	"github.com/paramkit/paramkit/internal/value"
 )
 
 // ObjectTarget names what a converted Kubernetes object becomes: its new
@@ -33,11 +31,44 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.convertObject(obj, i, j, target, o), nil
+}
+
+// ConvertObjectDocument reads one YAML or JSON document holding a stored
+// Kubernetes object of version from and converts it as ConvertObject
+// does. The document is read as ConvertDocument reads one, by from's
+// schema (which describes the whole object): a YAML plain scalar no node
+// of from types keeps its text until a node of a version on the way types
+// it, and otherwise means what YAML 1.2 core rules say. The error is for
+// what prevents any conversion, or a *params.DecodeError for a document
+// that cannot be read.
+func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...ConvertOption) (Result, error) {
+	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return Result{}, err
+	}
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	obj, err := decodeDocument(s.versions[i].Schema, data)
+	if err != nil {
+		return Result{}, decodeError(err)
+	}
+	return s.convertObject(obj, i, j, target, o), nil
+}
+
+func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o convOptions) Result {
 	m, ok := obj.(map[string]any)
 	if !ok {
-		return Result{Values: obj, Errors: []*MigrationError{{Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}, nil
+		res := Result{Values: obj, Errors: []*MigrationError{{Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}
+		settleResult(&res)
+		return res
 	}
-	kind, _ := m["kind"].(string)
+	kind, _ := textValue(m["kind"])
 	if target.Kind != "" {
 		kind = target.Kind
 	}
@@ -55,10 +86,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 	if err != nil {
 		errs = append(errs, err)
 	}
-	res, cerr := s.Convert(body, from, to, opts...)
-	if cerr != nil {
-		return Result{}, cerr
-	}
+	res := s.run(body, i, j, o.allowLossy, s.refusal(j, i) == nil)
 	out, ok := res.Values.(map[string]any)
 	if !ok {
 		out = map[string]any{}
@@ -70,7 +98,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 	}
 	res.Values = out
 	res.Errors = append(errs, res.Errors...)
-	return res, nil
+	return res
 }
 
 func checkAPIVersion(av string) error {
@@ -92,7 +120,8 @@ func keepMetadata(v any) (map[string]any, *MigrationError) {
 	out := make(map[string]any, len(keptMetadata))
 	for _, k := range keptMetadata {
 		if x, has := m[k]; has {
-			out[k] = value.DeepCopy(x)
+			// A copy, with text no node typed settled as in the Result.
+			out[k] = resolve(x)
 		}
 	}
 	return out, nil

@@ -71,7 +71,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 	var errs schema.ValidationErrors
 	switch m := vals.(type) {
 	case nil:
-	case plain:
+	case plainScalar:
 		if !isNull(m) {
 			errs = append(errs, &schema.ValidationError{Pointer: base, Message: fmt.Sprintf("parameters must be a mapping, not %s", kindName(m))})
 		}

@@ -259,41 +259,85 @@ func (s *VersionSet) path(i, j int) []pathStep {
 // nothing would ever read it, so the result carries none. The error is
 // for what prevents any conversion (an unknown version, a refused
 // direction); what goes wrong with the values is in the Result.
+//
+// The values mean what they say (plain values, as params.Decode gives
+// them). To have the nodes of the versions on the way type the YAML plain
+// scalars of a document, give its bytes to ConvertDocument.
 func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Result, error) {
-	var o convOptions
-	for _, opt := range opts {
-		opt(&o)
-	}
-	i, j, err := s.pair(from, to)
+	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
 	}
-	if err := s.refusal(i, j); err != nil {
+	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
+}
+
+// ConvertDocument reads one YAML or JSON document of values of version
+// from and converts it to version to, as Convert does. It reads as
+// params.Decode does with from's schema: a JSON document means exactly
+// what it says, and a YAML plain scalar is typed by the node of from's
+// schema it lands on. A plain scalar that no node of from types (under a
+// key from does not declare, or inside a free-form object) keeps its text
+// until a node of a version on the way types it: legacyCode: 007 becomes
+// "007" where the target declares legacyCode a string, 7 where it declares
+// an integer. Where no node on the way types it, it means what YAML 1.2
+// core rules say (007 is 7, 0x1F is 31, 1.10 the exact number 1.10, yes
+// the string "yes", ~ null), in the values, the property bag and the
+// report alike. A round trip to and from another version so gives back
+// the values the document means.
+//
+// The error is for what prevents any conversion, as with Convert, or a
+// *params.DecodeError for a document that cannot be read.
+func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...ConvertOption) (Result, error) {
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
 		return Result{}, err
 	}
-	keepBag := s.refusal(j, i) == nil
-	return s.run(v, i, j, o.allowLossy, keepBag), nil
+	v, err := decodeDocument(s.versions[i].Schema, data)
+	if err != nil {
+		return Result{}, decodeError(err)
+	}
+	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
+}
+
+// start checks a conversion from → to and gathers its options.
+func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o convOptions, err error) {
+	for _, opt := range opts {
+		opt(&o)
+	}
+	i, j, err = s.pair(from, to)
+	if err != nil {
+		return 0, 0, o, err
+	}
+	if err := s.refusal(i, j); err != nil {
+		return 0, 0, o, err
+	}
+	return i, j, o, nil
 }
 
 // run converts along the path i → hub → j, as Migration.run does along a
 // chain: dropped values are reported at their pointer in the source,
-// lossy changes and errors at their pointer in the target.
+// lossy changes and errors at their pointer in the target. Text no node
+// on the way typed is settled in the Result (settleResult).
 func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 	path := s.path(i, j)
 	if len(path) == 0 {
 		// Same version: nothing to convert; the values are validated.
 		res := Result{Values: v}
+		settleResult(&res)
 		target := s.versions[j].Schema
+		meant := res.Values
 		if i > 0 {
-			res.Errors = s.steps[i-1].up.validate(v, nil)
+			res.Errors = s.steps[i-1].up.validate(meant, nil)
 		} else if len(s.steps) > 0 {
-			res.Errors = s.steps[0].down.validate(v, nil)
-		} else if err := target.Validate(stripBag(v)); err != nil {
+			res.Errors = s.steps[0].down.validate(meant, nil)
+		} else if err := target.Validate(stripBag(meant)); err != nil {
 			res.Errors = validationErrors(err)
 		}
 		return res
 	}
-	m := &Migration{allowLossy: allowLossy, lossless: keepBag}
+	// Values come from decodeDocument (or mean what they say): text is
+	// carried as written wherever no node types it, then settled.
+	m := &Migration{allowLossy: allowLossy, lossless: keepBag, keepText: true}
 	var res Result
 	var traces []*migTrace
 	cur := v
@@ -329,10 +373,14 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 			}
 		}
 	}
+	for _, tr := range traces {
+		tr.release() // everything needed is copied into res
+	}
 	res.Values = cur
+	settleResult(&res)
 	last := path[len(path)-1]
 	p, _ := last.st.plan(last.d)
-	res.Errors = append(res.Errors, p.validate(cur, res.Errors)...)
+	res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
 	sort.SliceStable(res.Dropped, func(a, b int) bool { return res.Dropped[a].Pointer < res.Dropped[b].Pointer })
 	sort.SliceStable(res.Lossy, func(a, b int) bool { return res.Lossy[a].Pointer < res.Lossy[b].Pointer })
 	sort.SliceStable(res.Errors, func(a, b int) bool { return res.Errors[a].Pointer < res.Errors[b].Pointer })

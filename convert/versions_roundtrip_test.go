@@ -12,9 +12,11 @@ import (
 var versionSets = []string{"testdata/versions/three", "testdata/bmh/set"}
 
 // TestVersionSetRoundTrip: for every version whose conversion to the hub
-// can come back, version → hub → version gives back exactly what went in,
+// can come back, version → hub → version gives back exactly what went in
+// means, with YAML plain scalar text no node types under undeclared keys,
 // over thousands of generated values (the storage versioning document's
-// round-trip test).
+// round-trip test), in memory and with the documents written as YAML and
+// read back by ConvertDocument.
 func TestVersionSetRoundTrip(t *testing.T) {
 	for si, dir := range versionSets {
 		s, err := LoadVersionSet(dir)
@@ -29,18 +31,30 @@ func TestVersionSetRoundTrip(t *testing.T) {
 				for i := 0; i < roundTrips(); i++ {
 					x, err := RandomValue(v.Schema, rnd)
 					require.NoError(t, err)
+					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					in := value.DeepCopy(x)
+					want := plainScalarsMeaning(in)
 					up, err := s.Convert(x, name, s.Hub(), AllowLossyChanges())
 					require.NoError(t, err)
 					require.True(t, up.OK(), "%s → hub: %v\nin: %s", name, up.Errors, show(in))
 					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossyChanges())
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s: %v", name, back.Errors)
-					if !strictEqual(back.Values, in) {
+					if !identical(back.Values, want) {
 						require.Failf(t, "round trip through the hub changed the values", "in:  %s\nhub: %s\nout: %s",
-							show(in), show(up.Values), show(back.Values))
+							show(want), show(up.Values), show(back.Values))
 					}
-					require.True(t, strictEqual(x, in), "Convert modified its input")
+					require.True(t, identical(x, in), "Convert modified its input")
+					// Through YAML, as paramctl does: the document as its
+					// author wrote it, the hub's values as paramkit writes
+					// them.
+					up2, err := s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossyChanges())
+					require.NoError(t, err)
+					require.True(t, identical(up.Values, up2.Values), "read from YAML: %s\nin memory:      %s", show(up2.Values), show(up.Values))
+					back, err = s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossyChanges())
+					require.NoError(t, err)
+					require.True(t, back.OK(), "hub → %s through YAML: %v", name, back.Errors)
+					require.True(t, identical(back.Values, want), "through YAML\nin:  %s\nout: %s", show(want), show(back.Values))
 				}
 			})
 		}
@@ -73,6 +87,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 					for n := 0; n < roundTrips()/4; n++ {
 						x, err := RandomValue(v.Schema, rnd)
 						require.NoError(t, err)
+						x = withPlainScalars(v.Schema.Root(), x, rnd)
 						r := s.run(x, i, j, true, false)
 						// The only error allowed is a value the target's range
 						// cannot take (a clock speed beyond int32): reported,
@@ -90,14 +105,14 @@ func TestVersionSetEveryPair(t *testing.T) {
 						if s.refusal(j, i) == nil {
 							withBag := s.run(x, i, j, true, true)
 							back := s.run(withBag.Values, j, i, true, true)
-							require.True(t, strictEqual(back.Values, x), "%s → %s → %s\nin:  %s\nout: %s", from, to, from, show(x), show(back.Values))
+							require.True(t, identical(back.Values, plainScalarsMeaning(x)), "%s → %s → %s\nin:  %s\nout: %s", from, to, from, show(x), show(back.Values))
 						}
 						if len(r.Dropped) == 0 && len(r.Lossy) == 0 && s.refusal(j, i) == nil {
 							// Nothing reported lost: the way back without a bag
 							// must give everything back.
 							back := s.run(r.Values, j, i, true, false)
 							// Numbers compare by value: 2593.0 to 2593 loses nothing.
-							require.True(t, value.Equal(back.Values, x), "a loss went unreported: %s → %s\nin:  %s\nmid: %s\nout: %s",
+							require.True(t, value.Equal(plainScalarsMeaning(back.Values), plainScalarsMeaning(x)), "a loss went unreported: %s → %s\nin:  %s\nmid: %s\nout: %s",
 								from, to, show(x), show(r.Values), show(back.Values))
 						}
 					}

@@ -2,9 +2,6 @@ package schema
 
 import (
 	"encoding/json"
-	"fmt"
-	"os"
-	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -12,72 +9,6 @@ import (
 
 	"github.com/paramkit/paramkit/internal/jsonx"
 )
-
-// suiteCase is one test of the official JSON-Schema-Test-Suite.
-type suiteCase struct {
-	name    string
-	dialect Dialect
-	schema  []byte
-	data    []byte
-	valid   bool
-}
-
-func suiteCases(t testing.TB) []suiteCase {
-	dialects := map[string]Dialect{"draft7": Draft7, "draft2019-09": Draft2019, "draft2020-12": Draft2020}
-	var out []suiteCase
-	for dir, dialect := range dialects {
-		files, err := filepath.Glob(filepath.Join("testdata", "JSON-Schema-Test-Suite", "tests", dir, "*.json"))
-		require.NoError(t, err)
-		require.NotEmpty(t, files)
-		for _, file := range files {
-			raw, err := os.ReadFile(file)
-			require.NoError(t, err)
-			var groups []struct {
-				Description string          `json:"description"`
-				Schema      json.RawMessage `json:"schema"`
-				Tests       []struct {
-					Description string          `json:"description"`
-					Data        json.RawMessage `json:"data"`
-					Valid       bool            `json:"valid"`
-				} `json:"tests"`
-			}
-			require.NoError(t, json.Unmarshal(raw, &groups), file)
-			for gi, g := range groups {
-				for _, tc := range g.Tests {
-					out = append(out, suiteCase{
-						name:    fmt.Sprintf("%s/%s/%d %s: %s", dir, filepath.Base(file), gi, g.Description, tc.Description),
-						dialect: dialect, schema: g.Schema, data: tc.Data, valid: tc.Valid,
-					})
-				}
-			}
-		}
-	}
-	return out
-}
-
-// TestFastValidMatchesSuite checks the allocation-free fast check on its
-// own, without the engine behind it: on every suite case whose schema it
-// accepts it must give the suite's verdict, and it must accept most of
-// the suite, so that this test covers it broadly.
-func TestFastValidMatchesSuite(t *testing.T) {
-	covered, total := 0, 0
-	for _, c := range suiteCases(t) {
-		total++
-		s, err := Parse(c.schema, DefaultDialect(c.dialect))
-		if err != nil || s.fast == nil {
-			continue
-		}
-		v, err := jsonx.Decode(c.data)
-		require.NoError(t, err, c.name)
-		ok, sure := fastValid(s.fast, v)
-		require.True(t, sure, "%s: plain JSON values are always decided", c.name)
-		assert.Equal(t, c.valid, ok, c.name)
-		assert.Equal(t, s.compiled.Validate(v) == nil, ok, "%s: the engine disagrees", c.name)
-		covered++
-	}
-	t.Logf("fast check decided %d of %d suite cases", covered, total)
-	assert.Greater(t, covered, total*6/10)
-}
 
 func TestFastValidRefusesWhatItDoesNotImplement(t *testing.T) {
 	for _, doc := range []string{
@@ -210,40 +141,4 @@ func TestFastValidDoesNotAllocate(t *testing.T) {
 		}
 	})
 	assert.Zero(t, allocs)
-}
-
-// FuzzFastValid compares the fast check with the engine on arbitrary
-// schemas and values: where the fast check decides, it must agree.
-func FuzzFastValid(f *testing.F) {
-	for i, c := range suiteCases(f) {
-		if i%7 == 0 { // a spread of the suite keeps the seed corpus small
-			f.Add(c.schema, c.data)
-		}
-	}
-	f.Fuzz(func(t *testing.T, schemaDoc, data []byte) {
-		s, err := Parse(schemaDoc)
-		if err != nil || s.fast == nil {
-			return
-		}
-		v, err := jsonx.Decode(data)
-		if err != nil {
-			return
-		}
-		ok, sure := fastValid(s.fast, v)
-		if !sure {
-			return
-		}
-		var engineOK bool
-		func() {
-			defer func() {
-				if recover() != nil {
-					engineOK = ok // the engine gave up; nothing to compare
-				}
-			}()
-			engineOK = s.compiled.Validate(v) == nil
-		}()
-		if ok != engineOK {
-			t.Fatalf("fast check says %v, engine says %v\nschema: %s\nvalue: %s", ok, engineOK, schemaDoc, data)
-		}
-	})
 }

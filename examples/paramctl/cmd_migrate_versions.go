@@ -15,6 +15,14 @@ import (
 // through its hub, with the same report, --allow-lossy, --dry-run,
 // --continue and --output as the --schema form. With --api-version each
 // document is a whole Kubernetes object.
+//
+// Each document's bytes go to the set (ConvertDocument, or
+// ConvertObjectDocument): read by version A's schema, a YAML plain scalar
+// that A does not type (an undeclared key, anything under a free-form
+// object) keeps its text until a node of a version on the way types it
+// (code: 007 is "007" where B declares code a string); where none does, it
+// is what YAML 1.2 core rules say (007 is 7), in the output, the property
+// bag and the report alike.
 func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	switch {
 	case o.versions == "":
@@ -32,7 +40,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if set == nil {
 		return code
 	}
-	from, ok := set.Version(o.from)
+	_, ok := set.Version(o.from)
 	if !ok {
 		return e.fail(exitUsage, "%s: no version %q (versions: %v)", o.versions, o.from, set.Order())
 	}
@@ -64,16 +72,17 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	}
 	results := make([]convert.Result, len(docs))
 	for i, doc := range docs {
-		v, err := params.Decode(from.Schema, doc)
-		if err != nil {
+		var r convert.Result
+		var err error
+		if o.apiVersion != "" {
+			r, err = set.ConvertObjectDocument(doc, o.from, o.to, convert.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
+		} else {
+			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
+		}
+		var de *params.DecodeError
+		if errors.As(err, &de) {
 			results[i] = convert.Result{Errors: []*convert.MigrationError{{Message: err.Error()}}}
 			continue
-		}
-		var r convert.Result
-		if o.apiVersion != "" {
-			r, err = set.ConvertObject(v, o.from, o.to, convert.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
-		} else {
-			r, err = set.Convert(v, o.from, o.to, copts...)
 		}
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)

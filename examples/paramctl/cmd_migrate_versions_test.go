@@ -1,0 +1,115 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// TestMigrateVersionsPlainText: a YAML plain scalar that the source
+// version does not type keeps its text until a node types it: code: 007
+// is "007" where the target declares code a string. Text no node types
+// (an undeclared key, anything under a free-form object) is what YAML 1.2
+// core rules say (007 is 7, yes is "yes", ~ is null, 1.10 the exact number
+// 1.10), in the output, the property bag of a down-conversion and the
+// report of what was dropped. v2 → v1 → v2 gives back the values the
+// document means.
+func TestMigrateVersionsPlainText(t *testing.T) {
+	set := filepath.Join("testdata", "versions", "text-set")
+	input := filepath.Join("testdata", "versions", "text-v2.yaml")
+
+	code, down, report := paramctl(t, "", "migrate", "--versions", set, "--from", "v2", "--to", "v1", input)
+	require.Equal(t, 0, code, report)
+	assertVersionsGolden(t, "text-v1.golden.yaml", down)
+	assertVersionsGolden(t, "text-v1.report.golden.txt", report)
+
+	code, up, report := paramctl(t, down, "migrate", "--versions", set, "--from", "v1", "--to", "v2", "-")
+	require.Equal(t, 0, code, report)
+	assert.Empty(t, report)
+	assertVersionsGolden(t, "text-v2.golden.yaml", up)
+	in, err := os.ReadFile(input)
+	require.NoError(t, err)
+	v2 := loadTextSchema(t, "v2")
+	want, err := params.Decode(v2, in)
+	require.NoError(t, err)
+	got, err := params.Decode(v2, []byte(up))
+	require.NoError(t, err)
+	assert.True(t, value.Identical(want, got), "v2 → v1 → v2 gives back what the document means\nwant: %v\ngot:  %v", want, got)
+	assert.Contains(t, up, "code: \"007\"\n", "v2's string node types the text")
+
+	// JSON gives the same values.
+	code, js, report := paramctl(t, "", "migrate", "--versions", set, "--from", "v2", "--to", "v1", "-o", "json", input)
+	require.Equal(t, 0, code, report)
+	assertVersionsGolden(t, "text-v1.golden.json", js)
+
+	// Up from v1, where code is not declared: v2's string node types it.
+	code, up, report = paramctl(t, "", "migrate", "--versions", set, "--from", "v1", "--to", "v2", filepath.Join("testdata", "versions", "text-v1.yaml"))
+	require.Equal(t, 0, code, report)
+	assertVersionsGolden(t, "text-v1-up.golden.yaml", up)
+	assertVersionsGolden(t, "text-v1-up.report.golden.txt", report)
+}
+
+func loadTextSchema(t testing.TB, name string) *schema.Schema {
+	t.Helper()
+	s, err := schema.ParseFile(filepath.Join("testdata", "versions", "text-set", name+".yaml"))
+	require.NoError(t, err)
+	return s
+}
+
+// FuzzMigrateVersionsText: any stream of v2 documents that migrate
+// --versions converts to v1 comes back to v2 through the YAML it wrote as
+// the values it meant (the property bag keeps what v1 cannot hold), when
+// it was valid for v2.
+func FuzzMigrateVersionsText(f *testing.F) {
+	seed, err := os.ReadFile(filepath.Join("testdata", "versions", "text-v2.yaml"))
+	require.NoError(f, err)
+	f.Add(seed)
+	for _, s := range []string{"a: 007\nb: [yes, 0x1F, ~, 9007199254740993, 1.10]\n", "a: -x\nb: :x\nc: a,b\nd: x]\n",
+		"a: \"a\\tb\"\nb: a\tb\n", "a:\nb: [~, '', null]\n", "a: x\n\n  y\n", "- 1\n- {a: yes}\n", "plain\n", "a: 'q'\n",
+		"code: 007\nextra: {a: 1.10}\n---\nname: x\nreplicaCount: 0x1F\n", `{"code": "7", "legacy": 7}`} {
+		f.Add([]byte(s))
+	}
+	v2 := loadTextSchema(f, "v2")
+	set := filepath.Join("testdata", "versions", "text-set")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		code, down, _ := paramctl(t, string(data), "migrate", "--versions", set, "--from", "v2", "--to", "v1", "-")
+		if code != 0 {
+			return
+		}
+		var wants []any
+		valid := true
+		for _, doc := range yamlx.SplitDocuments(data) {
+			v, err := params.Decode(v2, doc)
+			if err != nil {
+				t.Fatalf("%q converted, but does not read: %v", data, err)
+			}
+			valid = valid && params.Validate(v2, v) == nil
+			wants = append(wants, v)
+		}
+		code, up, report := paramctl(t, down, "migrate", "--versions", set, "--from", "v1", "--to", "v2", "-")
+		if !valid {
+			return
+		}
+		if code != 0 {
+			t.Fatalf("%q wrote %q, which does not come back: %s", data, down, report)
+		}
+		docs := yamlx.SplitDocuments([]byte(up))
+		if len(docs) != len(wants) {
+			t.Fatalf("%q: %d documents came back as %d: %q", data, len(wants), len(docs), up)
+		}
+		for i, doc := range docs {
+			got, err := params.Decode(v2, doc)
+			if err != nil || !value.Identical(got, wants[i]) {
+				t.Fatalf("%q → %q → %q: document %d: %#v came back as %#v (%v)", data, down, up, i, wants[i], got, err)
+			}
+		}
+	})
+}

@@ -13,7 +13,11 @@ import (
 // ones (testdata/large-values.schema.json: ~270 KiB, ~1,600 properties,
 // shared $defs) with every rule of the cluster-app and kudo sets, from
 // bytes to findings, as `paramctl lint` does on save. The target is well
-// under 100 ms per run.
+// under 100 ms per run. On the idle 2-core development machine (load
+// average about 1, the benchmark's own) it takes 65 ms/op, 24 MB/op and
+// 280k allocs/op; the JSON Schema engine's compile alone takes 62 ms
+// (schema's BenchmarkEngineCompileLarge), and everything else runs beside
+// it or takes the last few milliseconds.
 func BenchmarkLintLarge(b *testing.B) {
 	data, err := os.ReadFile("testdata/large-values.schema.json")
 	if err != nil {

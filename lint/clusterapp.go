@@ -134,15 +134,19 @@ var SchemaCompile = &Rule{
 
 // property-level helpers
 
-// properties returns the property nodes of the value tree.
+// properties returns the property nodes of the value tree. The list is
+// shared by the rules of a run: do not modify it.
 func (p *Pass) properties() []*snode {
-	var out []*snode
-	for _, n := range p.view().valueNodes() {
-		if n.isProperty() {
-			out = append(out, n)
+	v := p.view()
+	if v.props == nil {
+		v.props = []*snode{}
+		for _, n := range v.valueNodes() {
+			if n.isProperty() {
+				v.props = append(v.props, n)
+			}
 		}
 	}
-	return out
+	return v.props
 }
 
 // reportSite reports what a property's schema lacks where that schema is
@@ -303,40 +307,40 @@ func r5Title(p *Pass) {
 }
 
 // texts calls fn for every title (or description) of the value tree, at
-// the place it is written, so a shared definition is checked once. The
-// labels of R12's labelled values (a oneOf branch with const) describe a
-// value, not a property, and are left out.
-func (p *Pass) texts(keyword string, fn func(n *snode, text, ptr string)) {
+// the place it is written (n.kw(keyword)), so a shared definition is
+// checked once. The labels of R12's labelled values (a oneOf branch with
+// const) describe a value, not a property, and are left out.
+func (p *Pass) texts(keyword string, fn func(n *snode, text string)) {
 	for _, n := range p.view().valueNodes() {
 		if n.isBranch() && n.has("const") {
 			continue
 		}
 		if s, ok := n.str(keyword); ok {
-			fn(n, s, n.kw(keyword))
+			fn(n, s)
 		}
 	}
 }
 
 func r5TitleCase(p *Pass) {
-	p.texts("title", func(n *snode, t, ptr string) {
+	p.texts("title", func(n *snode, t string) {
 		if prob := caseProblem(t); prob != "" {
-			p.Report(ptr, fmt.Sprintf("title %q is not in sentence case: %s", t, prob))
+			p.Report(n.kw("title"), fmt.Sprintf("title %q is not in sentence case: %s", t, prob))
 		}
 	})
 }
 
 func r5TitleCharacters(p *Pass) {
-	p.texts("title", func(n *snode, t, ptr string) {
+	p.texts("title", func(n *snode, t string) {
 		if strings.ContainsAny(t, "\n\r") {
-			p.Report(ptr, fmt.Sprintf("title %q holds a line break: write it on one line", t))
+			p.Report(n.kw("title"), fmt.Sprintf("title %q holds a line break: write it on one line", t))
 			return
 		}
 		if prob := whitespaceProblem(t); prob != "" {
-			p.Report(ptr, fmt.Sprintf("title %q: %s", t, prob))
+			p.Report(n.kw("title"), fmt.Sprintf("title %q: %s", t, prob))
 			return
 		}
 		if r, ok := punctuationIn(t); ok {
-			p.Report(ptr, fmt.Sprintf("title %q holds the punctuation mark %q: remove it", t, string(r)))
+			p.Report(n.kw("title"), fmt.Sprintf("title %q holds the punctuation mark %q: remove it", t, string(r)))
 		}
 	})
 }
@@ -377,36 +381,43 @@ func r6Description(p *Pass) {
 }
 
 func r6DescriptionLineBreaks(p *Pass) {
-	p.texts("description", func(n *snode, d, ptr string) {
+	p.texts("description", func(n *snode, d string) {
 		if strings.ContainsAny(d, "\n\r\u2028\u2029") {
-			p.Report(ptr, "the description holds a line break: write it as one line")
+			p.Report(n.kw("description"), "the description holds a line break: write it as one line")
 		}
 	})
 }
 
 func r6DescriptionCharacters(p *Pass) {
-	p.texts("description", func(n *snode, d, ptr string) {
+	p.texts("description", func(n *snode, d string) {
 		if m := markupIn(d); m != "" {
-			p.Report(ptr, fmt.Sprintf("the description holds %s: write plain text without formatting", m))
+			p.Report(n.kw("description"), fmt.Sprintf("the description holds %s: write plain text without formatting", m))
 			return
 		}
-		if prob := whitespaceProblem(strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ").Replace(d)); prob != "" {
-			p.Report(ptr, "the description: "+prob)
+		if strings.ContainsAny(d, "\r\n") {
+			d = lineBreaksToSpaces.Replace(d)
+		}
+		if prob := whitespaceProblem(d); prob != "" {
+			p.Report(n.kw("description"), "the description: "+prob)
 		}
 	})
 }
 
+// lineBreaksToSpaces lets whitespaceProblem judge a description whose line
+// breaks R6-description-line-breaks reports.
+var lineBreaksToSpaces = strings.NewReplacer("\r\n", " ", "\n", " ", "\r", " ")
+
 func r6DescriptionCase(p *Pass) {
-	p.texts("description", func(n *snode, d, ptr string) {
+	p.texts("description", func(n *snode, d string) {
 		if strings.TrimSpace(d) == "" {
-			p.Report(ptr, "the description is empty: write a sentence or remove it")
+			p.Report(n.kw("description"), "the description is empty: write a sentence or remove it")
 			return
 		}
 		if !startsSentence(d) {
-			p.Report(ptr, "start the description with a capital letter (sentence case)")
+			p.Report(n.kw("description"), "start the description with a capital letter (sentence case)")
 		}
 		if !endsSentence(d) {
-			p.Report(ptr, "end the description with a full stop (or other sentence punctuation)")
+			p.Report(n.kw("description"), "end the description with a full stop (or other sentence punctuation)")
 		}
 	})
 }
@@ -430,13 +441,13 @@ func r6DescriptionTitle(p *Pass) {
 }
 
 func r6DescriptionLength(p *Pass) {
-	p.texts("description", func(n *snode, d, ptr string) {
+	p.texts("description", func(n *snode, d string) {
 		switch l := utf8.RuneCountInString(d); {
 		case l == 0:
 		case l < 50:
-			p.Report(ptr, fmt.Sprintf("the description is %d characters long: write 50 to 200", l))
+			p.Report(n.kw("description"), fmt.Sprintf("the description is %d characters long: write 50 to 200", l))
 		case l > 200:
-			p.Report(ptr, fmt.Sprintf("the description is %d characters long: write 50 to 200", l))
+			p.Report(n.kw("description"), fmt.Sprintf("the description is %d characters long: write 50 to 200", l))
 		}
 	})
 }
@@ -676,27 +687,27 @@ func r13RefCycle(p *Pass) {
 		grey
 		black
 	)
-	color := make(map[*snode]int, len(v.nodes))
+	color := make([]int8, len(v.nodes)) // by snode.idx
 	var visit func(n *snode)
 	visit = func(n *snode) {
-		color[n] = grey
+		color[n.idx] = grey
 		for _, k := range n.kids {
-			if color[k] == white {
+			if color[k.idx] == white {
 				visit(k)
 			}
 		}
 		if t := n.ref; t != nil {
-			switch color[t] {
+			switch color[t.idx] {
 			case white:
 				visit(t)
 			case grey:
 				p.Report(n.kw("$ref"), fmt.Sprintf("$ref %q leads back into itself: recursive schemas are to be avoided", n.m["$ref"]))
 			}
 		}
-		color[n] = black
+		color[n.idx] = black
 	}
 	for _, n := range v.nodes {
-		if color[n] == white {
+		if color[n.idx] == white {
 			visit(n)
 		}
 	}

@@ -72,7 +72,7 @@ func walkActing[S comparable, C any](v *view, start S, ctx C, fn func(n *snode, 
 		st   S
 		edge string
 	}
-	seen := map[key]bool{}
+	seen := make(map[key]bool, len(v.nodes))
 	var walk func(n *snode, acts bool, st S, ctx C, edge string, depth int)
 	walk = func(n *snode, acts bool, st S, ctx C, edge string, depth int) {
 		k := key{n, acts, st, edge}
@@ -110,8 +110,8 @@ func kudoTriggerConflict(p *Pass) {
 
 func kudoPlacement(p *Pass) {
 	v := p.view()
-	acting := map[*snode]bool{}
-	fixed := map[*snode]bool{} // reached on a path of properties: one place for an old value
+	acting := make([]bool, len(v.nodes)) // by snode.idx
+	fixed := make([]bool, len(v.nodes))  // reached on a path of properties: one place for an old value
 	walkActing(v, true, struct{}{}, func(n *snode, acts bool, fixedAbove bool, _ struct{}, edge string) (bool, struct{}) {
 		f := fixedAbove
 		switch edge {
@@ -119,9 +119,9 @@ func kudoPlacement(p *Pass) {
 			f = false
 		}
 		if acts {
-			acting[n] = true
+			acting[n.idx] = true
 			if f {
-				fixed[n] = true
+				fixed[n.idx] = true
 			}
 		}
 		return f, struct{}{}
@@ -131,11 +131,11 @@ func kudoPlacement(p *Pass) {
 			if !n.has(k) {
 				continue
 			}
-			if !acting[n] {
+			if !acting[n.idx] {
 				p.Report(n.kw(k), fmt.Sprintf("%s has no effect here: %s", k, whyNotActing(n)))
 				continue
 			}
-			if k == "oldName" && !fixed[n] {
+			if k == "oldName" && !fixed[n.idx] {
 				p.Report(n.kw(k), "oldName has no effect here: an old value cannot be placed under items, additionalProperties or patternProperties, which have no single place")
 			}
 		}

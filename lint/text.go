@@ -27,18 +27,17 @@ var properNouns = map[string]bool{
 func caseProblem(s string) string {
 	words := strings.Fields(s)
 	for i, w := range words {
-		letters := lettersOf(w)
-		if len(letters) == 0 {
+		first, n, lower, restLower := letterShape(w)
+		if n == 0 {
 			continue
 		}
-		first := letters[0]
 		if i == 0 {
-			if unicode.IsLower(first) && allLower(letters) {
+			if unicode.IsLower(first) && lower {
 				return "start it with a capital letter"
 			}
 			continue
 		}
-		if len(letters) < 2 || !unicode.IsUpper(first) || !allLower(letters[1:]) {
+		if n < 2 || !unicode.IsUpper(first) || !restLower {
 			continue // acronym, inner capitals, lower case: fine
 		}
 		if properNouns[strings.Trim(w, "-/")] {
@@ -49,23 +48,26 @@ func caseProblem(s string) string {
 	return ""
 }
 
-func lettersOf(w string) []rune {
-	var out []rune
+// letterShape describes the letters of a word: the first, how many, and
+// whether all of them, and all after the first, are lower case.
+func letterShape(w string) (first rune, n int, lower, restLower bool) {
+	lower, restLower = true, true
 	for _, r := range w {
-		if unicode.IsLetter(r) {
-			out = append(out, r)
+		if !unicode.IsLetter(r) {
+			continue
 		}
-	}
-	return out
-}
-
-func allLower(rs []rune) bool {
-	for _, r := range rs {
-		if !unicode.IsLower(r) {
-			return false
+		isLower := unicode.IsLower(r)
+		if n == 0 {
+			first = r
+		} else if !isLower {
+			restLower = false
 		}
+		if !isLower {
+			lower = false
+		}
+		n++
 	}
-	return true
+	return first, n, lower, restLower
 }
 
 // whitespaceProblem says what is wrong with the white space and control
@@ -151,14 +153,32 @@ func startsWithListMarker(s string) bool {
 	return c == '-' || c == '+' || (c >= '0' && c <= '9')
 }
 
-// words returns the lower-case words of a text.
-func words(s string) []string {
-	return strings.FieldsFunc(strings.ToLower(s), func(r rune) bool { return !isWordRune(r) })
+// appendWords appends the lower-case words of a text to dst: the runs of
+// letters and digits, as strings.FieldsFunc splits them.
+func appendWords(dst []string, s string) []string {
+	s = strings.ToLower(s)
+	start := -1
+	for i, r := range s {
+		switch {
+		case !isWordRune(r):
+			if start >= 0 {
+				dst = append(dst, s[start:i])
+				start = -1
+			}
+		case start < 0:
+			start = i
+		}
+	}
+	if start >= 0 {
+		dst = append(dst, s[start:])
+	}
+	return dst
 }
 
 // containsWords reports whether the words of sub appear in s, in a row.
 func containsWords(s, sub string) bool {
-	ws, subs := words(s), words(sub)
+	var sbuf, subbuf [64]string // words live on the stack unless there are many
+	ws, subs := appendWords(sbuf[:0], s), appendWords(subbuf[:0], sub)
 	if len(subs) == 0 || len(subs) > len(ws) {
 		return false
 	}
@@ -178,11 +198,12 @@ outer:
 // anywhere in it, a one-word title (a common word, often used in passing)
 // only at its start, after an article if any.
 func repeats(text, title string) bool {
-	tw := words(title)
+	var tbuf, wbuf [64]string
+	tw := appendWords(tbuf[:0], title)
 	if len(tw) != 1 {
 		return containsWords(text, title)
 	}
-	ws := words(text)
+	ws := appendWords(wbuf[:0], text)
 	if len(ws) > 1 && (ws[0] == "the" || ws[0] == "a" || ws[0] == "an") {
 		ws = ws[1:]
 	}
@@ -221,21 +242,24 @@ func containsIdentifier(s, name string) bool {
 // capital letter, a digit, or a word with inner capitals (an identifier
 // or brand a program cannot judge).
 func startsSentence(s string) bool {
-	fields := strings.Fields(s)
-	if len(fields) == 0 {
+	word := strings.TrimLeftFunc(s, unicode.IsSpace) // the first of strings.Fields
+	if i := strings.IndexFunc(word, unicode.IsSpace); i >= 0 {
+		word = word[:i]
+	}
+	if word == "" {
 		return true
 	}
-	letters := lettersOf(fields[0])
-	if len(letters) == 0 {
+	first, n, lower, _ := letterShape(word)
+	if n == 0 {
 		return true
 	}
-	if unicode.IsUpper(letters[0]) {
+	if unicode.IsUpper(first) {
 		return true
 	}
-	if r, _ := utf8.DecodeRuneInString(fields[0]); unicode.IsDigit(r) {
+	if r, _ := utf8.DecodeRuneInString(word); unicode.IsDigit(r) {
 		return true
 	}
-	return !allLower(letters)
+	return !lower
 }
 
 // endsSentence reports whether a text ends with sentence punctuation,

@@ -23,6 +23,7 @@ type snode struct {
 	kids   []*snode
 	ref    *snode // resolved $ref target inside the document
 	uses   int    // how many $refs resolve here
+	idx    int    // position in view.nodes
 }
 
 // view is the document as a tree of schema objects.
@@ -31,6 +32,7 @@ type view struct {
 	nodes []*snode // document order, parents before children
 	byPtr map[string]*snode
 	vals  []*snode // valueNodes, once computed
+	props []*snode // Pass.properties, once computed
 }
 
 // Keywords whose value is one subschema.
@@ -60,7 +62,7 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 	anchors := map[string]*snode{}
 	var add func(val any, ptr, via, name string, index int, parent *snode, depth int) *snode
 	add = func(val any, ptr, via, name string, index int, parent *snode, depth int) *snode {
-		n := &snode{ptr: ptr, parent: parent, via: via, name: name, index: index}
+		n := &snode{ptr: ptr, parent: parent, via: via, name: name, index: index, idx: len(v.nodes)}
 		v.nodes = append(v.nodes, n)
 		v.byPtr[ptr] = n
 		m, ok := val.(map[string]any)
@@ -74,13 +76,13 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 		}
 		for _, k := range n.keys {
 			kv := m[k]
-			kp := pointer.Append(ptr, k)
 			switch {
 			case schemaMapKeywords[k]:
 				mm, ok := kv.(map[string]any)
 				if !ok {
 					continue
 				}
+				kp := pointer.Append(ptr, k)
 				for _, name := range orderedKeys(order, kp, mm) {
 					sv := mm[name]
 					if _, isList := sv.([]any); isList && k == "dependencies" {
@@ -93,6 +95,7 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 				if !ok {
 					continue
 				}
+				kp := pointer.Append(ptr, k)
 				for i, sv := range arr {
 					n.kids = append(n.kids, add(sv, pointer.AppendIndex(kp, i), k, "", i, n, depth+1))
 				}
@@ -100,7 +103,7 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 				if !isSchemaValue(kv) {
 					continue
 				}
-				n.kids = append(n.kids, add(kv, kp, k, "", -1, n, depth+1))
+				n.kids = append(n.kids, add(kv, pointer.Append(ptr, k), k, "", -1, n, depth+1))
 			}
 		}
 		return n
@@ -300,18 +303,33 @@ func typeNames(v any) []string {
 
 // is reports whether the node's single declared type is t.
 func (n *snode) is(t string) bool {
-	ts, _ := n.types()
-	return len(ts) == 1 && ts[0] == t
+	v, _ := n.eff("type")
+	return singleTypeName(v) == t
 }
 
-// ownType returns the node's own single type, "" when it has none or more.
-func (n *snode) ownType() string {
-	ts := typeNames(n.m["type"])
-	if len(ts) == 1 {
-		return ts[0]
+// singleTypeName returns the one name typeNames(v) would list, or "" when
+// it lists none or several.
+func singleTypeName(v any) string {
+	switch t := v.(type) {
+	case string:
+		return t
+	case []any:
+		one, n := "", 0
+		for _, x := range t {
+			if s, ok := x.(string); ok {
+				one = s
+				n++
+			}
+		}
+		if n == 1 {
+			return one
+		}
 	}
 	return ""
 }
+
+// ownType returns the node's own single type, "" when it has none or more.
+func (n *snode) ownType() string { return singleTypeName(n.m["type"]) }
 
 // child returns the node's kid held by keyword via under name ("" for
 // single-schema keywords).

@@ -68,7 +68,8 @@ type Node struct {
 	children []*Node // every subschema, in source order
 	props    map[string]*Node
 	patterns []*regexp.Regexp
-	scope    []*Node // this node, then what $ref and allOf bring in
+	scope    []*Node  // this node, then what $ref and allOf bring in
+	base     *url.URL // base URI for resolving $ref, while building
 }
 
 // Keyword returns a raw keyword value of this node.
@@ -282,13 +283,11 @@ type treeBuilder struct {
 	refErrs   ErrorList        // $refs that leave the document
 	resources map[string]*Node // absolute URL without fragment
 	anchors   map[string]*Node // absolute URL#anchor
-	bases     map[*Node]*url.URL
 }
 
 func (b *treeBuilder) build(doc any) *Node {
 	b.resources = map[string]*Node{}
 	b.anchors = map[string]*Node{}
-	b.bases = map[*Node]*url.URL{}
 	base, _ := url.Parse(baseURL)
 	root := b.node(doc, "", "", "", nil, base)
 	for _, n := range b.s.nodes {
@@ -296,6 +295,7 @@ func (b *treeBuilder) build(doc any) *Node {
 	}
 	for _, n := range b.s.nodes {
 		n.scope = scopeOf(n)
+		n.base = nil
 	}
 	return root
 }
@@ -313,19 +313,19 @@ func (b *treeBuilder) keys(ptr string, m map[string]any) []string {
 }
 
 func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url.URL) *Node {
-	n := &Node{Pointer: ptr, Name: name, Via: via, Parent: parent, props: map[string]*Node{}}
+	n := &Node{Pointer: ptr, Name: name, Via: via, Parent: parent}
 	b.s.nodes[ptr] = n
 	n.scope = []*Node{n}
 	switch t := v.(type) {
 	case bool:
 		n.Bool = &t
-		b.bases[n] = base
+		n.base = base
 		return n
 	case map[string]any:
 		n.keywords = t
 		n.keyOrder = b.keys(ptr, t)
 	default:
-		b.bases[n] = base
+		n.base = base
 		return n // the engine reports a non-schema here
 	}
 	m := n.keywords
@@ -353,7 +353,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			b.anchors[base.String()+"#"+a] = n
 		}
 	}
-	b.bases[n] = base
+	n.base = base
 
 	// Annotations and vocabulary.
 	switch t := m["type"].(type) {
@@ -386,13 +386,13 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	// Subschemas, in source order of their keywords.
 	for _, k := range n.keyOrder {
 		kv := m[k]
-		kp := pointer.Append(ptr, k)
 		switch k {
 		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas", "dependencies":
 			mm, ok := kv.(map[string]any)
 			if !ok {
 				continue
 			}
+			kp := pointer.Append(ptr, k)
 			for _, name := range b.keys(kp, mm) {
 				sv := mm[name]
 				if k == "dependencies" {
@@ -405,6 +405,9 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				switch k {
 				case "properties":
 					n.Properties = append(n.Properties, c)
+					if n.props == nil {
+						n.props = map[string]*Node{}
+					}
 					n.props[name] = c
 					c.Required = contains(n.RequiredNames, name)
 				case "patternProperties":
@@ -423,6 +426,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			if !ok {
 				continue
 			}
+			kp := pointer.Append(ptr, k)
 			for i, sv := range arr {
 				c := b.node(sv, pointer.AppendIndex(kp, i), "", k, n, base)
 				n.children = append(n.children, c)
@@ -438,6 +442,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				}
 			}
 		case "items":
+			kp := pointer.Append(ptr, k)
 			if arr, ok := kv.([]any); ok {
 				for i, sv := range arr {
 					c := b.node(sv, pointer.AppendIndex(kp, i), "", k, n, base)
@@ -456,7 +461,7 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			if !isSchemaValue(kv) {
 				continue
 			}
-			c := b.node(kv, kp, "", k, n, base)
+			c := b.node(kv, pointer.Append(ptr, k), "", k, n, base)
 			n.children = append(n.children, c)
 			switch k {
 			case "additionalProperties":
@@ -540,7 +545,7 @@ func (b *treeBuilder) resolve(n *Node) {
 	if n.Ref == "" {
 		return
 	}
-	base := b.bases[n]
+	base := n.base
 	if base == nil {
 		return
 	}
@@ -574,6 +579,9 @@ func (b *treeBuilder) resolve(n *Node) {
 
 // scopeOf lists n and what $ref and allOf bring in, depth first, once each.
 func scopeOf(n *Node) []*Node {
+	if n.RefTarget == nil && len(n.AllOf) == 0 {
+		return n.scope // just n, as node set it
+	}
 	var out []*Node
 	seen := map[*Node]bool{}
 	var add func(m *Node)

@@ -176,18 +176,40 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	}
 
 	// The engine: one compiler per schema, nothing loaded from outside.
-	raw, err := json.Marshal(doc)
+	engineDoc, err := engineJSON(doc)
 	if err != nil {
 		return nil, ErrorList{{Message: err.Error()}}
 	}
+
+	// The tree, tolerant of whatever the engine refused, so that every
+	// problem is reported at once. It reads only doc and writes only
+	// s.root and s.nodes, and the engine works on its own copy of the
+	// document, so the tree is built while the engine compiles. A panic
+	// in it reaches the caller as before.
+	b := &treeBuilder{s: s, order: order, draft: s.dialect}
+	treeDone := make(chan any, 1)
+	go func() {
+		defer func() { treeDone <- recover() }()
+		s.root = b.build(doc)
+	}()
+
 	c := jsonschema.NewCompiler()
 	c.Draft = draft
 	c.LoadURL = refuseLoad
 	c.RegisterExtension("kudo", kudoMeta, kudoExt{})
-	if err := c.AddResource(baseURL, bytes.NewReader(raw)); err != nil {
-		return nil, ErrorList{{Message: err.Error()}}
+	var compiled *jsonschema.Schema
+	aerr := c.AddResource(baseURL, engineDoc)
+	var cerr error
+	if aerr == nil {
+		compiled, cerr = c.Compile(baseURL)
 	}
-	compiled, cerr := c.Compile(baseURL)
+	treePanic := <-treeDone
+	if aerr != nil {
+		return nil, ErrorList{{Message: aerr.Error()}}
+	}
+	if treePanic != nil {
+		panic(treePanic)
+	}
 	s.compiled = compiled
 	if cerr == nil {
 		m, isMap := doc.(map[string]any)
@@ -195,11 +217,6 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		s.fast, _ = compileFast(compiled, isMap && !hasSchema)
 	}
 	s.sub.compiler = c
-
-	// The tree, tolerant of whatever the engine refused, so that every
-	// problem is reported at once.
-	b := &treeBuilder{s: s, order: order, draft: s.dialect}
-	s.root = b.build(doc)
 	errs = append(errs, b.errs...)
 	if cerr != nil {
 		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || strings.Contains(cerr.Error(), "not found")) {

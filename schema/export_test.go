@@ -3,10 +3,11 @@ package schema
 // FastVerdict exposes the allocation-free fast check to the external
 // tests: has is false when the schema has none.
 func FastVerdict(s *Schema, v any) (valid, sure, has bool) {
-	if s.fast == nil {
+	f := s.fastCheck()
+	if f == nil {
 		return false, false, false
 	}
-	valid, sure = fastValid(s.fast, v)
+	valid, sure = fastValid(f, v)
 	return valid, sure, true
 }
 

@@ -24,7 +24,7 @@ func TestFastValidRefusesWhatItDoesNotImplement(t *testing.T) {
 		if err != nil {
 			continue // refused before any value: nothing to decide
 		}
-		assert.Nil(t, s.fast, doc)
+		assert.Nil(t, s.fastCheck(), doc)
 	}
 }
 
@@ -33,13 +33,13 @@ func TestFastValidRefusesWhatItDoesNotImplement(t *testing.T) {
 func TestFastValidGivesUpOnOtherGoTypes(t *testing.T) {
 	s, err := Parse([]byte(`{"type":"object","properties":{"n":{"minimum":5}},"enum":[{"n":7}]}`))
 	require.NoError(t, err)
-	require.NotNil(t, s.fast)
+	require.NotNil(t, s.fastCheck())
 	for _, v := range []any{
 		map[string]any{"n": float64(3)},
 		map[string]any{"n": 3},
 		map[string]any{"n": json.Number("0x10")},
 	} {
-		_, sure := fastValid(s.fast, v)
+		_, sure := fastValid(s.fastCheck(), v)
 		assert.False(t, sure, "%#v", v)
 	}
 	assert.Error(t, s.Validate(map[string]any{"n": float64(3)}), "the engine still judges it")
@@ -115,10 +115,10 @@ func TestFastValidKeywords(t *testing.T) {
 		t.Run(tc.schema+" "+tc.value, func(t *testing.T) {
 			s, err := Parse([]byte(tc.schema))
 			require.NoError(t, err)
-			require.NotNil(t, s.fast, "the fast check should handle this schema")
+			require.NotNil(t, s.fastCheck(), "the fast check should handle this schema")
 			v, err := jsonx.Decode([]byte(tc.value))
 			require.NoError(t, err)
-			ok, sure := fastValid(s.fast, v)
+			ok, sure := fastValid(s.fastCheck(), v)
 			require.True(t, sure)
 			assert.Equal(t, tc.valid, ok)
 			assert.Equal(t, tc.valid, s.compiled.Validate(v) == nil, "the test's expectation disagrees with the engine")

@@ -16,6 +16,7 @@ import (
 	"io"
 	"os"
 	"strings"
+	"sync"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -62,10 +63,15 @@ type Schema struct {
 	doc      any
 	dialect  Dialect
 	compiled *jsonschema.Schema
-	fast     *fastNode // nil when the schema needs the engine for every value
-	root     *Node
-	nodes    map[string]*Node
-	sub      subschemas // see ValidateAt
+	// fast is the allocation-free check of valid values, built on the
+	// first Validate (linting never needs it); nil when the schema needs
+	// the engine for every value.
+	fast            *fastNode
+	fastOnce        sync.Once
+	formatsAsserted bool // no $schema: the engine asserts every format
+	root            *Node
+	nodes           map[string]*Node
+	sub             subschemas // see ValidateAt
 }
 
 // Option changes how a schema is read.
@@ -214,7 +220,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	if cerr == nil {
 		m, isMap := doc.(map[string]any)
 		_, hasSchema := m["$schema"]
-		s.fast, _ = compileFast(compiled, isMap && !hasSchema)
+		s.formatsAsserted = isMap && !hasSchema
 	}
 	s.sub.compiler = c
 	errs = append(errs, b.errs...)

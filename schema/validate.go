@@ -45,8 +45,8 @@ func (l ValidationErrors) Error() string {
 // json.Number numbers) against the schema. It returns nil when the value
 // is valid, else ValidationErrors.
 func (s *Schema) Validate(v any) error {
-	if s.fast != nil {
-		if ok, sure := fastValid(s.fast, v); ok && sure {
+	if f := s.fastCheck(); f != nil {
+		if ok, sure := fastValid(f, v); ok && sure {
 			return nil
 		}
 	}
@@ -134,4 +134,14 @@ func plural(m, stem string) string {
 		return stem + "ies"
 	}
 	return stem + "y"
+}
+
+// fastCheck builds the fast check once, on first use.
+func (s *Schema) fastCheck() *fastNode {
+	s.fastOnce.Do(func() {
+		if s.compiled != nil {
+			s.fast, _ = compileFast(s.compiled, s.formatsAsserted)
+		}
+	})
+	return s.fast
 }

@@ -14,8 +14,8 @@ import (
 // shared $defs) with every rule of the cluster-app and kudo sets, from
 // bytes to findings, as `paramctl lint` does on save. The target is well
 // under 100 ms per run. On the idle 2-core development machine (load
-// average about 1, the benchmark's own) it takes 65 ms/op, 24 MB/op and
-// 280k allocs/op; the JSON Schema engine's compile alone takes 62 ms
+// average about 1, the benchmark's own) it takes 62-64 ms/op, 24 MB/op
+// and 291k allocs/op; the JSON Schema engine's compile alone takes 56-58 ms
 // (schema's BenchmarkEngineCompileLarge), and everything else runs beside
 // it or takes the last few milliseconds.
 func BenchmarkLintLarge(b *testing.B) {

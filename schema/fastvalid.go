@@ -605,9 +605,9 @@ func smallInt(s string) (int64, bool) {
 }
 
 // equals is the engine's equality: numbers by value, the rest
-// structurally. internal/value.Equal is close but not the same: it knows
-// no limits-free numbers, and for uniqueItems a wrong "not equal" would
-// let an invalid value through.
+// structurally. internal/value.Equal is close but not the same: it calls
+// numbers past paramkit's size limits unequal, and for uniqueItems a
+// wrong "not equal" would let an invalid value through.
 func (r *fastRun) equals(a, b any) bool {
 	switch x := a.(type) {
 	case nil:

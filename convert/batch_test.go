@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/schema"
@@ -129,4 +130,50 @@ func processCPU() time.Duration {
 		return 0
 	}
 	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+}
+
+// MigrateDocument reuses the top level of the documents it reads; a result
+// must never see a later document through it.
+func TestMigrateDocumentResultsOutliveReuse(t *testing.T) {
+	s, err := schema.ParseFile("testdata/migrate/kep/upgraded.yaml")
+	require.NoError(t, err)
+	keepInput, err := NewMigration(s, Hooks(0, func(from, _ any) (any, error) { return from, nil }, nil))
+	require.NoError(t, err)
+	for _, c := range []struct {
+		name string
+		m    *Migration
+		doc  string
+	}{
+		{"kep", kepUpgradeMigration(t), "CLUSTER_NAME: first\nBACKUP_ENABLED: true\n"},
+		{"dropped subtree", kepUpgradeMigration(t), "CLUSTER_NAME: first\nGONE:\n  a: first\n"},
+		{"hook returns its input", keepInput, "CLUSTER_NAME: first\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			r := c.m.MigrateDocument([]byte(c.doc))
+			before := copyResult(r)
+			for i := 0; i < 3; i++ {
+				c.m.MigrateDocument([]byte("CLUSTER_NAME: later\nGONE:\n  a: later\nOTHER: later\n"))
+			}
+			require.Equal(t, before, r)
+			require.NotContains(t, fmt.Sprint(r), "later")
+		})
+	}
+}
+
+func TestResultRefersTo(t *testing.T) {
+	root := map[string]any{"a": "x"}
+	other := map[string]any{"a": "x"}
+	for _, c := range []struct {
+		name string
+		r    Result
+		want bool
+	}{
+		{"values", Result{Values: root}, true},
+		{"dropped", Result{Dropped: []Dropped{{Value: root}}}, true},
+		{"lossy", Result{Lossy: []Lossy{{From: "x", To: root}}}, true},
+		{"an equal map", Result{Values: other, Dropped: []Dropped{{Value: other}}}, false},
+		{"a value inside", Result{Values: map[string]any{"r": "x"}, Dropped: []Dropped{{Value: "x"}}}, false},
+	} {
+		assert.Equal(t, c.want, c.r.refersTo(root), c.name)
+	}
 }

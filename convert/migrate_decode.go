@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"reflect"
 	"strings"
+	"sync"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -24,38 +26,92 @@ import (
 // the way back gives the same values again. A document that cannot be
 // read gives a Result whose only error says why.
 func (m *Migration) MigrateDocument(data []byte) Result {
-	var v any
-	var err error
 	if m.lossless {
-		v, err = decodeDocument(m.steps[0].from, data)
-	} else {
-		v, err = decodeForMigration(data)
+		v, err := decodeDocument(m.steps[0].from, data)
+		if err != nil {
+			return Result{Errors: []*MigrationError{readError(err)}}
+		}
+		return m.Migrate(v)
 	}
+	// The top level of a document the fast reader takes is scratch once
+	// migrated: the output is built afresh and hooks get a copy. So it is
+	// reused, unless the result holds it after all.
+	into := migRootPool.Get().(map[string]any)
+	v, filled, err := decodeForMigration(data, into)
 	if err != nil {
+		recycleRoot(into)
 		return Result{Errors: []*MigrationError{readError(err)}}
 	}
-	return m.Migrate(v)
+	res := m.Migrate(v)
+	if !filled || !res.refersTo(into) {
+		recycleRoot(into)
+	}
+	return res
 }
 
-func decodeForMigration(data []byte) (any, error) {
+// migRootPool keeps top-level maps for MigrateDocument: in a batch they
+// are a fifth of the garbage, and fewer collections is what lets a second
+// core add most of its worth.
+var migRootPool = sync.Pool{New: func() any { return make(map[string]any, 8) }}
+
+// recycleRoot empties a top-level map and gives it back; one grown large
+// by an unusual document is left to the collector.
+func recycleRoot(m map[string]any) {
+	if m == nil || len(m) > 64 {
+		return
+	}
+	clear(m)
+	migRootPool.Put(m)
+}
+
+// refersTo reports whether the result holds the map m itself (not values
+// inside it): the output, or a dropped or lossy value. Outputs are built
+// afresh, but the whole input can be dropped.
+func (r *Result) refersTo(m map[string]any) bool {
+	same := func(v any) bool {
+		x, ok := v.(map[string]any)
+		return ok && reflect.ValueOf(x).UnsafePointer() == reflect.ValueOf(m).UnsafePointer()
+	}
+	if same(r.Values) {
+		return true
+	}
+	for _, d := range r.Dropped {
+		if same(d.Value) {
+			return true
+		}
+	}
+	for _, l := range r.Lossy {
+		if same(l.From) || same(l.To) {
+			return true
+		}
+	}
+	return false
+}
+
+// decodeForMigration reads a document as plain values. into, when not
+// nil, is an empty map the fast YAML reader may fill as the top level;
+// filled says it did and v is into. When filled is false, into may still
+// hold part of a document and must be emptied before reuse.
+func decodeForMigration(data []byte, into map[string]any) (v any, filled bool, err error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		v, err := jsonx.Decode(t)
 		if err == nil {
-			return v, nil
+			return v, false, nil
 		}
 		var le *jsonx.LimitError
 		if errors.As(err, &le) {
-			return nil, err
+			return nil, false, err
 		}
 	}
-	if v, ok := migFastYAML(data); ok {
-		return v, nil
+	if v, ok := migFastYAMLInto(data, into); ok {
+		return v, into != nil, nil
 	}
 	node, err := yamlx.ParseNode(data)
 	if err != nil {
-		return nil, err
+		return nil, false, err
 	}
-	return yamlx.ToValue(node, plainScalarTyper{})
+	v, err = yamlx.ToValue(node, plainScalarTyper{})
+	return v, false, err
 }
 
 func readError(err error) *MigrationError {

@@ -16,7 +16,12 @@ import (
 // migration spends most of its time reading documents; this path reads
 // the usual ones several times faster (a differential fuzz test holds it
 // to the parser's results).
-func migFastYAML(data []byte) (v map[string]any, ok bool) {
+func migFastYAML(data []byte) (v map[string]any, ok bool) { return migFastYAMLInto(data, nil) }
+
+// migFastYAMLInto is migFastYAML filling into, an empty map, as the top
+// level (a new map when into is nil). When it returns ok false, into may
+// hold part of the document.
+func migFastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok bool) {
 	for _, c := range data {
 		if c >= 0x7f || (c < 0x20 && c != '\n') {
 			return nil, false
@@ -68,7 +73,10 @@ func migFastYAML(data []byte) (v map[string]any, ok bool) {
 			if indent != 0 {
 				return nil, false
 			}
-			root = make(map[string]any, 8)
+			root = into
+			if root == nil {
+				root = make(map[string]any, 8)
+			}
 			stack = append(stack, frame{0, root})
 		}
 		for len(stack) > 0 && stack[len(stack)-1].indent > indent {
@@ -170,8 +178,18 @@ func fastScalar(s string) (any, bool) {
 	if strings.Contains(s, ": ") || strings.HasSuffix(s, ":") {
 		return nil, false
 	}
+	switch s {
+	case "true":
+		return plainTrue, true
+	case "false":
+		return plainFalse, true
+	}
 	return plainScalar(s), true
 }
+
+// The usual booleans as ready-made interface values: converting text to
+// an interface allocates, and most documents have some.
+var plainTrue, plainFalse any = plainScalar("true"), plainScalar("false")
 
 // fastQuoted reads a quoted scalar that ends on this line: double quotes
 // without escapes, or single quotes (a quote doubled inside is one quote).

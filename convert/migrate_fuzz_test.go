@@ -3,8 +3,11 @@ package convert
 import (
 	"os"
 	"path/filepath"
+	"reflect"
+	"slices"
 	"testing"
 
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -46,7 +49,7 @@ func FuzzMigrate(f *testing.F) {
 	addInputSeeds(f)
 	targets := fuzzTargets(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		in, err := decodeForMigration(data)
+		in, _, err := decodeForMigration(data, nil)
 		for _, m := range targets {
 			r := m.MigrateDocument(data)
 			if err != nil {
@@ -59,8 +62,28 @@ func FuzzMigrate(f *testing.F) {
 			if _, err := params.MarshalYAML(m.Target(), r.Values); err != nil {
 				t.Fatalf("output does not encode: %v", err)
 			}
+			// What MigrateDocument reuses must not be in what it returned.
+			before := copyResult(r)
+			for _, other := range fastYAMLSeeds[:2] {
+				m.MigrateDocument([]byte(other))
+			}
+			if !reflect.DeepEqual(before, r) {
+				t.Fatalf("a later document changed this result:\nwas %#v\nnow %#v", before, r)
+			}
 		}
 	})
+}
+
+// copyResult copies everything a Result refers to.
+func copyResult(r Result) Result {
+	c := Result{Values: value.DeepCopy(r.Values), Dropped: slices.Clone(r.Dropped), Lossy: slices.Clone(r.Lossy), Errors: slices.Clone(r.Errors)}
+	for i := range c.Dropped {
+		c.Dropped[i].Value = value.DeepCopy(c.Dropped[i].Value)
+	}
+	for i := range c.Lossy {
+		c.Lossy[i].From, c.Lossy[i].To = value.DeepCopy(c.Lossy[i].From), value.DeepCopy(c.Lossy[i].To)
+	}
+	return c
 }
 
 // FuzzMigrateSchema builds migrations from any schema and migrates any
@@ -83,7 +106,7 @@ func FuzzMigrateSchema(f *testing.F) {
 		if err != nil {
 			return
 		}
-		in, err := decodeForMigration(data)
+		in, _, err := decodeForMigration(data, nil)
 		r := m.MigrateDocument(data)
 		if err == nil {
 			nothingDisappears(t, migResolve(nil, in), r)

@@ -33,7 +33,17 @@ func DeepCopy(v any) any {
 }
 
 // Equal compares two values; numbers compare by value (1.0 equals 1).
-func Equal(a, b any) bool {
+func Equal(a, b any) bool { return equal(a, b, number.Equal) }
+
+// Identical compares values exactly: numbers by their text, so that 1E3
+// and 1000 (or 2.0 and 2) differ. Round trips that must keep the text use
+// it; Equal compares numbers by value.
+func Identical(a, b any) bool {
+	return equal(a, b, func(x, y json.Number) bool { return x == y })
+}
+
+// equal is Equal and Identical, which differ only in how numbers compare.
+func equal(a, b any, numbers func(x, y json.Number) bool) bool {
 	switch x := a.(type) {
 	case map[string]any:
 		y, ok := b.(map[string]any)
@@ -42,7 +52,7 @@ func Equal(a, b any) bool {
 		}
 		for k, xv := range x {
 			yv, ok := y[k]
-			if !ok || !Equal(xv, yv) {
+			if !ok || !equal(xv, yv, numbers) {
 				return false
 			}
 		}
@@ -53,14 +63,14 @@ func Equal(a, b any) bool {
 			return false
 		}
 		for i := range x {
-			if !Equal(x[i], y[i]) {
+			if !equal(x[i], y[i], numbers) {
 				return false
 			}
 		}
 		return true
 	case json.Number:
 		y, ok := b.(json.Number)
-		return ok && number.Equal(x, y)
+		return ok && numbers(x, y)
 	case nil:
 		return b == nil
 	case string:
@@ -259,47 +269,4 @@ func TypeName(v any) string {
 		return "object"
 	}
 	return fmt.Sprintf("%T", v)
-}
-
-// Identical compares values exactly: numbers by their text, so that 1E3
-// and 1000 (or 2.0 and 2) differ. Round trips that must keep the text use
-// it; Equal compares numbers by value.
-func Identical(a, b any) bool {
-	switch x := a.(type) {
-	case map[string]any:
-		y, ok := b.(map[string]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for k, xv := range x {
-			yv, ok := y[k]
-			if !ok || !Identical(xv, yv) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		y, ok := b.([]any)
-		if !ok || len(x) != len(y) {
-			return false
-		}
-		for i := range x {
-			if !Identical(x[i], y[i]) {
-				return false
-			}
-		}
-		return true
-	case json.Number:
-		y, ok := b.(json.Number)
-		return ok && x == y
-	case nil:
-		return b == nil
-	case string:
-		y, ok := b.(string)
-		return ok && x == y
-	case bool:
-		y, ok := b.(bool)
-		return ok && x == y
-	}
-	return false
 }

@@ -33,3 +33,27 @@ func TestCheckNumbersAndTypeName(t *testing.T) {
 	assert.Equal(t, "number", TypeName(json.Number("2.5")))
 	assert.Equal(t, "null", TypeName(nil))
 }
+
+func TestEqualAndIdentical(t *testing.T) {
+	n := func(s string) json.Number { return json.Number(s) }
+	for _, c := range []struct {
+		name             string
+		a, b             any
+		equal, identical bool
+	}{
+		{"same text", n("1000"), n("1000"), true, true},
+		{"same value, other text", n("1E3"), n("1000"), true, false},
+		{"nested numbers", map[string]any{"l": []any{n("2.0")}}, map[string]any{"l": []any{n("2")}}, true, false},
+		{"other value", n("2"), n("3"), false, false},
+		{"other key", map[string]any{"a": nil}, map[string]any{"b": nil}, false, false},
+		{"longer list", []any{"x"}, []any{"x", "y"}, false, false},
+		{"text is not a number", "1", n("1"), false, false},
+		{"null is not false", nil, false, false, false},
+		{"strings", "x", "x", true, true},
+		{"bools", true, false, false, false},
+		{"not a plain value", 1, 1, false, false},
+	} {
+		assert.Equal(t, c.equal, Equal(c.a, c.b), "Equal: %s", c.name)
+		assert.Equal(t, c.identical, Identical(c.a, c.b), "Identical: %s", c.name)
+	}
+}

@@ -104,18 +104,18 @@ func runMigrate(e *env, raw any, args []string) int {
 		return e.fail(exitUsage, "%s: the input holds no document", args[0])
 	}
 	results := e.migrateWithProgress(m, docs)
+	return e.migrateFinish(o, target, docs, results)
+}
 
-	failed := false
-	for _, r := range results {
-		if !r.OK() {
-			failed = true
-		}
-	}
+// migrateFinish reports on the results of both kinds of migration and
+// writes the output: nothing when a document failed (unless --continue)
+// or on --dry-run, else all of it, to --output whole or not at all.
+func (e *env) migrateFinish(o *migrateOptions, target *schema.Schema, docs [][]byte, results []convert.Result) int {
 	status := exitOK
+	failed := migrateCountFailed(results) > 0
 	if failed {
 		status = exitInvalid
 	}
-	many := len(docs) > 1
 	write := !o.dryRun && (!failed || o.cont)
 
 	if o.format == "json" {
@@ -125,14 +125,7 @@ func runMigrate(e *env, raw any, args []string) int {
 		for i := range results {
 			migrateWriteJSON(&b, target, &results[i], !o.dryRun)
 		}
-		if write && o.output != "" {
-			if err := migrateWriteFile(o.output, b.Bytes()); err != nil {
-				return e.fail(exitUsage, "%v", err)
-			}
-			return status
-		}
-		_, _ = e.stdout.Write(b.Bytes())
-		return status
+		return e.migrateEmit(o, b.Bytes(), status, write)
 	}
 
 	report := e.stderr
@@ -140,7 +133,7 @@ func runMigrate(e *env, raw any, args []string) int {
 		report = e.stdout
 	}
 	for i := range results {
-		migrateWriteReport(report, i, many, &results[i])
+		migrateWriteReport(report, i, len(docs) > 1, &results[i])
 	}
 	if o.dryRun {
 		migratePrintSummary(e.stdout, results)
@@ -171,13 +164,19 @@ func runMigrate(e *env, raw any, args []string) int {
 		}
 		b.Write(y)
 	}
-	if o.output != "" {
-		if err := migrateWriteFile(o.output, b.Bytes()); err != nil {
+	return e.migrateEmit(o, b.Bytes(), status, write)
+}
+
+// migrateEmit writes the output to --output (whole or not at all) or to
+// standard output.
+func (e *env) migrateEmit(o *migrateOptions, out []byte, status int, write bool) int {
+	if o.output != "" && write {
+		if err := migrateWriteFile(o.output, out); err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
 		return status
 	}
-	_, _ = e.stdout.Write(b.Bytes())
+	_, _ = e.stdout.Write(out)
 	return status
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 
@@ -90,65 +89,5 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		results[i] = r
 	}
 
-	failed := migrateCountFailed(results) > 0
-	status := exitOK
-	if failed {
-		status = exitInvalid
-	}
-	write := !o.dryRun && (!failed || o.cont)
-	if o.format == "json" {
-		var b bytes.Buffer
-		for i := range results {
-			migrateWriteJSON(&b, to.Schema, &results[i], !o.dryRun)
-		}
-		return e.migrateEmit(o, b.Bytes(), status, write)
-	}
-	report := e.stderr
-	if o.dryRun {
-		report = e.stdout
-	}
-	for i := range results {
-		migrateWriteReport(report, i, len(docs) > 1, &results[i])
-	}
-	if o.dryRun {
-		migratePrintSummary(e.stdout, results)
-		return status
-	}
-	if !write {
-		fmt.Fprintf(e.stderr, "nothing written: %s with errors (use --continue to write anyway)\n", migrateCountNoun(migrateCountFailed(results), "document"))
-		return status
-	}
-	var b bytes.Buffer
-	for i := range results {
-		if i > 0 {
-			b.WriteString("---\n")
-		}
-		r := &results[i]
-		if r.Values == nil && !r.OK() {
-			b.Write(docs[i])
-			if len(docs[i]) > 0 && docs[i][len(docs[i])-1] != '\n' {
-				b.WriteByte('\n')
-			}
-			continue
-		}
-		y, err := params.MarshalYAML(to.Schema, r.Values)
-		if err != nil {
-			return e.fail(exitUsage, "doc %d: %v", i, err)
-		}
-		b.Write(y)
-	}
-	return e.migrateEmit(o, b.Bytes(), status, write)
-}
-
-// migrateEmit writes the output to --output (whole or not at all) or to
-// standard output.
-func (e *env) migrateEmit(o *migrateOptions, out []byte, status int, write bool) int {
-	if o.output != "" && write {
-		if err := migrateWriteFile(o.output, out); err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-		return status
-	}
-	_, _ = e.stdout.Write(out)
-	return status
+	return e.migrateFinish(o, to.Schema, docs, results)
 }

@@ -113,3 +113,43 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		}
 	})
 }
+
+// TestMigrateVersionsWritesAllOrNothing: migrate --versions shares the
+// write rules of migrate --schema: a stream with a failing document writes
+// nothing unless --continue, --dry-run writes nothing, and --continue
+// writes every document, the failing one as it was.
+func TestMigrateVersionsWritesAllOrNothing(t *testing.T) {
+	set := filepath.Join("testdata", "versions", "text-set")
+	stream := "name: a\nreplicaCount: 3\n---\nname: [unclosed\n"
+	for _, c := range []struct {
+		name     string
+		args     []string
+		written  bool
+		stdout   string
+		stderr   string
+		inOutput []string
+	}{
+		{name: "failing document", stderr: "nothing written: 1 document with errors"},
+		{name: "dry run", args: []string{"--dry-run", "--continue"}, stdout: "2 documents checked: 1 with errors"},
+		{name: "continue", args: []string{"--continue"}, written: true, inOutput: []string{"name: a\n", "---\nname: [unclosed\n"}},
+		{name: "json without continue", args: []string{"-o", "json"}, stdout: `"errors"`},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			out := filepath.Join(t.TempDir(), "out.yaml")
+			args := append([]string{"migrate", "--versions", set, "--from", "v2", "--to", "v1", "--output", out}, c.args...)
+			code, stdout, stderr := paramctl(t, stream, append(args, "-")...)
+			assert.Equal(t, exitInvalid, code, stderr)
+			assert.Contains(t, stdout, c.stdout)
+			assert.Contains(t, stderr, c.stderr)
+			data, err := os.ReadFile(out)
+			if !c.written {
+				assert.True(t, os.IsNotExist(err), "nothing is written: %v", err)
+				return
+			}
+			require.NoError(t, err)
+			for _, s := range c.inOutput {
+				assert.Contains(t, string(data), s)
+			}
+		})
+	}
+}

@@ -324,23 +324,34 @@ func (st *migStep) hook(d migDir) Hook {
 	return st.downHook
 }
 
-// run converts through every step in a direction and assembles the
-// Result: dropped pointers traced back to the input, lossy changes and
-// errors traced forward to the output, then validation of the output.
+// run converts through every step in a direction.
 func (m *Migration) run(v any, d migDir) Result {
-	order := make([]*migStep, len(m.steps))
-	copy(order, m.steps)
-	if d == dirDown {
-		for i, j := 0, len(order)-1; i < j; i, j = i+1, j-1 {
-			order[i], order[j] = order[j], order[i]
+	path := make([]pathStep, len(m.steps))
+	for i, st := range m.steps {
+		if d == dirDown {
+			i = len(m.steps) - 1 - i
 		}
+		path[i] = pathStep{st, d}
 	}
+	return m.runPath(v, path)
+}
+
+// pathStep is one adjacent step of a conversion and its direction.
+type pathStep struct {
+	st *migStep
+	d  migDir
+}
+
+// runPath converts through the steps of a path (at least one) and
+// assembles the Result: dropped pointers traced back to the input, lossy
+// changes and errors traced forward to the output, then validation of the
+// output.
+func (m *Migration) runPath(v any, path []pathStep) Result {
 	var res Result
-	var traces []*migTrace
+	traces := make([]*migTrace, 0, len(path))
 	cur := v
-	for i, st := range order {
-		final := i == len(order)-1
-		out, tr := m.convertStep(st, d, cur, final)
+	for i, ps := range path {
+		out, tr := m.convertStep(ps.st, ps.d, cur, i == len(path)-1)
 		traces = append(traces, tr)
 		for _, dr := range tr.dropped {
 			dr.Pointer = traceBack(traces[:i], dr.Pointer)
@@ -376,13 +387,14 @@ func (m *Migration) run(v any, d migDir) Result {
 		tr.release() // everything needed is copied into res
 	}
 	res.Values = cur
-	last, _ := order[len(order)-1].plan(d)
+	last := path[len(path)-1]
+	p, _ := last.st.plan(last.d)
 	if m.keepText {
 		// Text no node typed on the way is what YAML 1.2 core rules say,
 		// for validation and for the caller alike.
 		settleResult(&res)
 	}
-	res.Errors = append(res.Errors, last.validate(res.Values, res.Errors)...)
+	res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })

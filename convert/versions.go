@@ -226,12 +226,6 @@ func (s *VersionSet) pair(from, to string) (int, int, error) {
 	return i, j, nil
 }
 
-// pathStep is one adjacent step of a conversion and its direction.
-type pathStep struct {
-	st *migStep
-	d  migDir
-}
-
 // path returns the steps from version i to the hub and on to version j.
 func (s *VersionSet) path(i, j int) []pathStep {
 	var out []pathStep
@@ -338,53 +332,7 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 	// Values come from decodeDocument (or mean what they say): text is
 	// carried as written wherever no node types it, then settled.
 	m := &Migration{allowLossy: allowLossy, lossless: keepBag, keepText: true}
-	var res Result
-	var traces []*migTrace
-	cur := v
-	for k, ps := range path {
-		out, tr := m.convertStep(ps.st, ps.d, cur, k == len(path)-1)
-		traces = append(traces, tr)
-		for _, dr := range tr.dropped {
-			dr.Pointer = traceBack(traces[:k], dr.Pointer)
-			res.Dropped = append(res.Dropped, dr)
-		}
-		cur = out
-	}
-	seen := map[string]bool{}
-	once := func(parts ...any) bool {
-		key := fmt.Sprint(parts...)
-		if seen[key] {
-			return false
-		}
-		seen[key] = true
-		return true
-	}
-	for k, tr := range traces {
-		for _, l := range tr.lossy {
-			l.Pointer = traceForward(traces[k+1:], l.Pointer)
-			if once("l", l.Pointer, "\x00", l.From, "\x00", l.To) {
-				res.Lossy = append(res.Lossy, l)
-			}
-		}
-		for _, e := range tr.errors {
-			e.Pointer = traceForward(traces[k+1:], e.Pointer)
-			if once("e", e.Pointer, "\x00", e.Message) {
-				res.Errors = append(res.Errors, e)
-			}
-		}
-	}
-	for _, tr := range traces {
-		tr.release() // everything needed is copied into res
-	}
-	res.Values = cur
-	settleResult(&res)
-	last := path[len(path)-1]
-	p, _ := last.st.plan(last.d)
-	res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
-	sort.SliceStable(res.Dropped, func(a, b int) bool { return res.Dropped[a].Pointer < res.Dropped[b].Pointer })
-	sort.SliceStable(res.Lossy, func(a, b int) bool { return res.Lossy[a].Pointer < res.Lossy[b].Pointer })
-	sort.SliceStable(res.Errors, func(a, b int) bool { return res.Errors[a].Pointer < res.Errors[b].Pointer })
-	return res
+	return m.runPath(v, path)
 }
 
 func stripBag(v any) any {

@@ -4,7 +4,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
+	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -53,18 +55,37 @@ func runValidate(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
-	docs, code := e.valuesOrFail(s, args[0])
-	if docs == nil {
-		return code
+	data, err := e.readInput(args[0])
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
 	}
-	results := make([]validateResult, 0, len(docs))
-	invalid := false
-	for _, d := range docs {
-		r := validateResult{Document: d.Index, Valid: true, Errors: []errorRecord{}}
-		if err := params.Validate(s, d.Value); err != nil {
-			r.Valid = false
-			invalid = true
-			r.Errors = errorRecords(err)
+	parts := yamlx.SplitDocuments(data)
+	if len(parts) == 0 {
+		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", args[0])
+		return exitUsage
+	}
+	// Each document on its own, so that one that cannot be read does not
+	// hide the verdicts on the others.
+	results := make([]validateResult, 0, len(parts))
+	invalid, unreadable := false, false
+	for i, part := range parts {
+		r := validateResult{Document: i, Valid: true, Errors: []errorRecord{}}
+		v, err := params.Decode(s, part)
+		switch {
+		case err != nil:
+			r.Valid, unreadable = false, true
+			var de *params.DecodeError
+			if errors.As(err, &de) {
+				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de)}}
+			} else {
+				r.Errors = errorRecords(err)
+			}
+		default:
+			if err := params.Validate(s, v); err != nil {
+				r.Valid, invalid = false, true
+				r.Errors = errorRecords(err)
+			}
 		}
 		results = append(results, r)
 	}
@@ -85,10 +106,23 @@ func runValidate(e *env, o any, args []string) int {
 			}
 		}
 	}
-	if invalid {
+	switch {
+	case unreadable:
+		return exitUsage
+	case invalid:
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// decodeMessage is a DecodeError's text without the pointer, which the
+// record carries on its own.
+func decodeMessage(de *params.DecodeError) string {
+	msg := de.Message
+	if de.Line > 0 && !strings.HasPrefix(msg, "line ") {
+		msg = fmt.Sprintf("line %d: %s", de.Line, msg)
+	}
+	return "cannot read the document: " + msg
 }
 
 // errorRecords flattens any error into pointer/message records.

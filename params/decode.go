@@ -70,7 +70,8 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 
 // DecodeStream reads a `---`-separated stream. Each document that parses
 // as JSON means exactly what it says; the others are YAML whose plain
-// scalars take their type from the schema node they land on.
+// scalars take their type from the schema node they land on (s may be nil:
+// YAML 1.2 core rules then apply).
 func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		// Fast path: one JSON document, the common case for webhooks and APIs.

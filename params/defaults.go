@@ -28,7 +28,11 @@ type defaulter struct {
 //
 // Default changes maps and slices of v in place and returns the result
 // (which differs from v only when v is nil and the root has a default).
+// A nil schema has no defaults: Default then returns v unchanged.
 func Default(s *schema.Schema, v any, opts ...DefaultOption) any {
+	if s == nil {
+		return v
+	}
 	d := &defaulter{building: map[*schema.Node]bool{}}
 	for _, o := range opts {
 		o(d)

@@ -12,8 +12,8 @@ func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 	return encode.YAML(v, ordererFor(s))
 }
 
-// MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does.
-// indent "" gives compact JSON.
+// MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does
+// (s may be nil). indent "" gives compact JSON.
 func MarshalJSON(s *schema.Schema, v any, indent string) []byte {
 	return encode.JSON(v, ordererFor(s), indent)
 }

@@ -20,8 +20,9 @@ func Diff(old, new any) []string { return value.Diff(old, new) }
 // compared after defaulting copies of them with opts, so a value that was
 // and stays its default is no change. An old value of nil is a first
 // install, which is free. The error is Errors with one entry per violation.
+// A nil schema marks nothing immutable: CheckImmutable then returns nil.
 func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error {
-	if old == nil {
+	if old == nil || s == nil {
 		return nil
 	}
 	o := Default(s, value.DeepCopy(old), opts...)

@@ -85,8 +85,12 @@ type Result struct {
 // Run runs the update. Its error is Errors (every problem of the first
 // step that failed: edits, validation, immutability or the plan), or the
 // error of building the trigger resolver (trigger.Conflicts), which
-// refuses a schema with conflicting triggers even for an install.
+// refuses a schema with conflicting triggers even for an install. A nil
+// Update, or one without a Schema, gives an error (and no Result).
 func (u *Update) Run() (*Result, error) {
+	if u == nil {
+		return nil, errors.New("params: Run on a nil *Update")
+	}
 	s := u.Schema
 	if s == nil {
 		return nil, errors.New("params: Update needs a schema")

@@ -9,6 +9,10 @@ import (
 // Validate checks a value as given (no defaults applied) against the
 // schema. It returns nil or schema.ValidationErrors holding every error,
 // each with the JSON pointer of the offending value.
+//
+// A nil schema allows every value: Validate then checks only what needs no
+// schema, that every number is within the supported range and every
+// string valid UTF-8.
 func Validate(s *schema.Schema, v any) error {
 	if err := value.CheckNumbers(v); err != nil {
 		return schema.ValidationErrors{{Message: err.Error()}}
@@ -16,16 +20,20 @@ func Validate(s *schema.Schema, v any) error {
 	if p, ok := value.InvalidUTF8(v); ok {
 		return schema.ValidationErrors{{Pointer: p, Message: "the string is not valid UTF-8"}}
 	}
+	if s == nil {
+		return nil
+	}
 	return s.Validate(v)
 }
 
 // ValidateStructural validates as a kube-apiserver validates a CRD object:
 // like Validate, except that null is accepted wherever the governing node
 // says `nullable: true` (OpenAPI's keyword, which JSON Schema ignores).
+// A nil schema allows every value, as for Validate.
 func ValidateStructural(s *schema.Schema, v any) error {
 	err := Validate(s, v)
 	list, ok := err.(schema.ValidationErrors)
-	if !ok {
+	if !ok || s == nil {
 		return err
 	}
 	var kept schema.ValidationErrors

@@ -14,8 +14,8 @@ import (
 // schema, that every number is within the supported range and every
 // string valid UTF-8.
 func Validate(s *schema.Schema, v any) error {
-	if err := value.CheckNumbers(v); err != nil {
-		return schema.ValidationErrors{{Message: err.Error()}}
+	if p, err := value.BadNumber(v); err != nil {
+		return schema.ValidationErrors{{Pointer: p, Message: err.Error()}}
 	}
 	if p, ok := value.InvalidUTF8(v); ok {
 		return schema.ValidationErrors{{Pointer: p, Message: "the string is not valid UTF-8"}}

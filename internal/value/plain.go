@@ -9,6 +9,7 @@ import (
 	"reflect"
 	"slices"
 	"strconv"
+	"unicode/utf8"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
@@ -63,6 +64,45 @@ func Plain(v any) (any, error) {
 	}
 	var p plainer
 	return p.conv(v, 0)
+}
+
+// Sound reports, in one walk and without allocating, whether v is a plain
+// value (as Plain takes it) whose numbers are within the supported range
+// (as BadNumber checks) and whose strings and keys are valid UTF-8 (as
+// InvalidUTF8 checks): all that a value must be before any schema looks at
+// it. When it is not, those functions say what and where.
+func Sound(v any) bool { return sound(v, 0) }
+
+func sound(v any, depth int) bool {
+	switch t := v.(type) {
+	case nil, bool:
+		return true
+	case string:
+		return utf8.ValidString(t)
+	case json.Number:
+		return number.IsJSON(string(t)) && number.Check(t) == nil
+	case map[string]any:
+		if depth >= MaxDepth {
+			return false
+		}
+		for k, x := range t {
+			if !utf8.ValidString(k) || !sound(x, depth+1) {
+				return false
+			}
+		}
+		return true
+	case []any:
+		if depth >= MaxDepth {
+			return false
+		}
+		for _, x := range t {
+			if !sound(x, depth+1) {
+				return false
+			}
+		}
+		return true
+	}
+	return false
 }
 
 // plainOK reports whether v is a plain value, without allocating.

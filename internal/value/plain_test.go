@@ -165,3 +165,23 @@ func TestPlainNestingLimit(t *testing.T) {
 	_, err = Plain(deep(MaxDepth + 1))
 	assert.ErrorContains(t, err, "nested deeper than 10000 levels")
 }
+
+func TestSound(t *testing.T) {
+	tests := []struct {
+		name string
+		v    any
+		want bool
+	}{
+		{"plain", map[string]any{"a": []any{"é", json.Number("1e9999"), nil, true}}, true},
+		{"a Go int", map[string]any{"a": 1}, false},
+		{"number text that is no number", []any{json.Number("1,5")}, false},
+		{"number out of range", []any{json.Number("1e99999")}, false},
+		{"invalid UTF-8 string", []any{"\xff"}, false},
+		{"invalid UTF-8 key", map[string]any{"\xff": nil}, false},
+	}
+	for _, tt := range tests {
+		assert.Equal(t, tt.want, Sound(tt.v), tt.name)
+	}
+	v := tests[0].v
+	assert.Zero(t, testing.AllocsPerRun(100, func() { Sound(v) }))
+}

@@ -1,7 +1,3 @@
-// Package params works on parameter values: plain Go data
-// (map[string]any, []any, string, bool, nil and json.Number for every
-// number) decoded with a schema in hand, validated, defaulted, updated and
-// encoded back without a number ever passing through float64.
 package params
 
 import (

@@ -226,7 +226,9 @@ func (e *editor) set(v any, n *schema.Node, toks []string, ptr string, a *Assign
 	case []any:
 		i, err := pointer.Index(tok, len(c))
 		if err != nil {
-			e.fail(next, a.Input, "%v: an array index must already exist (no append; set the whole array instead)", err)
+			if !e.notAnArray(ptr, tok, a.Input) {
+				e.fail(next, a.Input, "%v: an array index must already exist (no append; set the whole array instead)", err)
+			}
 			return nil, false
 		}
 		x, ok := e.set(c[i], n.Elem(i), toks[1:], next, a)
@@ -254,8 +256,34 @@ func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []str
 	return m, true
 }
 
+// notAnArray reports tok, which failed to index the array at ptr, when
+// it is no index at all but a name (an object key): the user took the
+// array for an object, so the array is the thing to name. An index that is
+// only out of range or malformed (01, -) is left to the caller's message.
+func (e *editor) notAnArray(ptr, tok, input string) bool {
+	if tok == "-" {
+		return false
+	}
+	named := tok == ""
+	for i := 0; i < len(tok) && !named; i++ {
+		named = tok[i] < '0' || tok[i] > '9'
+	}
+	if named {
+		e.fail(ptr, input, "the values at %s are an array, not an object: %q is no array index", quote(ptr), tok)
+	}
+	return named
+}
+
 // operate applies one RFC 6902 operation to v and returns the new value.
 func (e *editor) operate(v any, o *Operation) (any, bool) {
+	switch {
+	case len(o.Path) == 0:
+		e.fail("", o.Input, "the operation has no path")
+		return nil, false
+	case o.Op != OpAdd && o.Op != OpRemove && o.Op != OpReplace:
+		e.fail(o.Pointer(), o.Input, "unknown operation %q (want add, remove or replace)", o.Op)
+		return nil, false
+	}
 	// Find the parent; it must exist.
 	n := e.s.Root()
 	parent := v
@@ -274,7 +302,9 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 		case []any:
 			i, err := pointer.Index(tok, len(c))
 			if err != nil {
-				e.fail(next, o.Input, "%v", err)
+				if !e.notAnArray(ptr, tok, o.Input) {
+					e.fail(next, o.Input, "%v", err)
+				}
 				return nil, false
 			}
 			parent, n = c[i], n.Elem(i)
@@ -316,7 +346,9 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			if last != "-" {
 				var err error
 				if i, err = pointer.Index(last, len(c)+1); err != nil {
-					e.fail(target, o.Input, "%v", err)
+					if !e.notAnArray(ptr, last, o.Input) {
+						e.fail(target, o.Input, "%v", err)
+					}
 					return nil, false
 				}
 			}
@@ -334,7 +366,9 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 		}
 		i, err := pointer.Index(last, len(c))
 		if err != nil {
-			e.fail(target, o.Input, "%v", err)
+			if !e.notAnArray(ptr, last, o.Input) {
+				e.fail(target, o.Input, "%v", err)
+			}
 			return nil, false
 		}
 		if o.Op == OpRemove {

@@ -1,7 +1,3 @@
-// Package params works on parameter values: plain Go data
-// (map[string]any, []any, string, bool, nil and json.Number for every
-// number) decoded with a schema in hand, validated, defaulted, updated and
-// encoded back without a number ever passing through float64.
 package params
 
 import (
@@ -70,7 +66,8 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 
 // DecodeStream reads a `---`-separated stream. Each document that parses
 // as JSON means exactly what it says; the others are YAML whose plain
-// scalars take their type from the schema node they land on.
+// scalars take their type from the schema node they land on (s may be nil:
+// YAML 1.2 core rules then apply).
 func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		// Fast path: one JSON document, the common case for webhooks and APIs.

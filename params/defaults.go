@@ -28,7 +28,19 @@ type defaulter struct {
 //
 // Default changes maps and slices of v in place and returns the result
 // (which differs from v only when v is nil and the root has a default).
+// Go data other than plain values is converted first, as Plain does: the
+// result is then a defaulted copy, and v is left alone; a v that cannot be
+// converted is defaulted as given. A nil schema has no defaults: Default
+// then returns v, converted as Plain does.
 func Default(s *schema.Schema, v any, opts ...DefaultOption) any {
+	return defaults(s, plainOr(v), opts)
+}
+
+// defaults is Default for a plain v.
+func defaults(s *schema.Schema, v any, opts []DefaultOption) any {
+	if s == nil {
+		return v
+	}
 	d := &defaulter{building: map[*schema.Node]bool{}}
 	for _, o := range opts {
 		o(d)

@@ -2,19 +2,34 @@ package params
 
 import (
 	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
 // MarshalYAML writes v as YAML with exact numbers, quoting every string a
 // YAML reader would take for something else, and with object keys in the
-// order of the schema's properties (others after them, sorted). s may be nil.
+// order of the schema's properties (others after them, sorted). s may be
+// nil. Go data other than plain values is written as Plain converts it; a
+// part that cannot be a value (a channel, NaN) gives Plain's *Error.
 func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
+	v, err := value.Plain(v)
+	if err != nil {
+		return nil, notPlain(err, "")
+	}
 	return encode.YAML(v, ordererFor(s))
 }
 
-// MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does.
-// indent "" gives compact JSON.
+// MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does
+// (s may be nil). indent "" gives compact JSON. Go data other than plain
+// values is written as Plain converts it, so MarshalJSON and MarshalYAML
+// write the same value. A v that cannot be a value (a channel, NaN) gives
+// nil, which is no JSON text: where v may hold such data, call Plain first
+// to learn what and where.
 func MarshalJSON(s *schema.Schema, v any, indent string) []byte {
+	v, err := value.Plain(v)
+	if err != nil {
+		return nil
+	}
 	return encode.JSON(v, ordererFor(s), indent)
 }
 

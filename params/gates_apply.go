@@ -41,8 +41,10 @@ type GateResult struct {
 // a field path whose gate is on takes obj's value. A gate below a disabled
 // parent gate counts for nothing: the parent decides the whole field. Apply
 // modifies neither obj nor stored; the result shares no maps or slices with
-// them.
+// them. Go data other than plain values is taken as Plain converts it (obj
+// or stored that cannot be is taken as given).
 func (g *Gates) Apply(obj, stored any) GateResult {
+	obj, stored = plainOr(obj), plainOr(stored)
 	res := GateResult{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []string{}}
 	if g != nil {
 		for _, i := range g.off {

@@ -11,8 +11,10 @@ import (
 // Diff returns the highest pointers under which old and new differ, sorted;
 // equal values give an empty, non-nil list. Numbers compare by value. A
 // key added or removed is reported at the key; arrays of different lengths
-// at the array.
-func Diff(old, new any) []string { return value.Diff(old, new) }
+// at the array. Go data other than plain values is compared as Plain
+// converts it (a Go int 5 equals json.Number("5")); a value that cannot be
+// converted is compared as given, its Go data equal to nothing.
+func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new)) }
 
 // CheckImmutable refuses an update that changes, adds or removes any value
 // at or below a node marked `immutable: true` (through $ref and allOf,
@@ -20,12 +22,23 @@ func Diff(old, new any) []string { return value.Diff(old, new) }
 // compared after defaulting copies of them with opts, so a value that was
 // and stays its default is no change. An old value of nil is a first
 // install, which is free. The error is Errors with one entry per violation.
+// Go data other than plain values is compared as Plain converts it; a part
+// of old or new that cannot be a value is the one error returned. A nil
+// schema marks nothing immutable: CheckImmutable then returns nil.
 func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error {
-	if old == nil {
+	old, err := value.Plain(old)
+	if err != nil {
+		return Errors{notPlain(err, "in the old values: ")}
+	}
+	new, err = value.Plain(new)
+	if err != nil {
+		return Errors{notPlain(err, "in the new values: ")}
+	}
+	if old == nil || s == nil {
 		return nil
 	}
-	o := Default(s, value.DeepCopy(old), opts...)
-	n := Default(s, value.DeepCopy(new), opts...)
+	o := defaults(s, value.DeepCopy(old), opts)
+	n := defaults(s, value.DeepCopy(new), opts)
 	if errs := immutable(s, o, n, value.Diff(o, n)); len(errs) > 0 {
 		return errs
 	}

@@ -15,8 +15,13 @@ import (
 // anything else (arrays included) replaces the target whole. Neither
 // argument is changed, but the result shares the parts of target that the
 // patch leaves alone (copy target first to edit the result freely).
-// Numbers keep their exact text.
+// Numbers keep their exact text. Go data other than plain values is merged
+// as Plain converts it (target or patch that cannot be is merged as given).
 func MergePatch(target, patch any) any {
+	return mergePatch(plainOr(target), plainOr(patch))
+}
+
+func mergePatch(target, patch any) any {
 	pm, ok := patch.(map[string]any)
 	if !ok {
 		return value.DeepCopy(patch)
@@ -33,7 +38,7 @@ func MergePatch(target, patch any) any {
 			delete(out, k)
 			continue
 		}
-		out[k] = MergePatch(out[k], pv)
+		out[k] = mergePatch(out[k], pv)
 	}
 	return out
 }

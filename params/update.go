@@ -11,7 +11,9 @@ import (
 	"github.com/paramkit/paramkit/trigger"
 )
 
-// Error is one reason an update was refused.
+// Error is a problem at one place in parameter values: one reason an
+// update was refused, or a part of a Go value that cannot be a value (see
+// Plain).
 type Error struct {
 	// Pointer locates the value in the parameter values ("" is the root).
 	Pointer string `json:"pointer"`
@@ -53,9 +55,10 @@ type Update struct {
 	Schema *schema.Schema
 	// Old is the current values; nil means a first install (plan
 	// trigger.Deploy, no single-plan rule, no immutability). Old is not
-	// changed.
+	// changed. Go data in it is taken as Plain converts it.
 	Old any
 	// Patches are RFC 7386 merge patches (`-P` files, see DecodePatch).
+	// Go data in them is taken as Plain converts it.
 	Patches []any
 	// Assignments are `-p KEY=VALUE` edits (see ParseAssignment); an array
 	// index must already exist, so they can be repeated safely.
@@ -85,18 +88,31 @@ type Result struct {
 // Run runs the update. Its error is Errors (every problem of the first
 // step that failed: edits, validation, immutability or the plan), or the
 // error of building the trigger resolver (trigger.Conflicts), which
-// refuses a schema with conflicting triggers even for an install.
+// refuses a schema with conflicting triggers even for an install. A nil
+// Update, or one without a Schema, gives an error (and no Result).
 func (u *Update) Run() (*Result, error) {
+	if u == nil {
+		return nil, errors.New("params: Run on a nil *Update")
+	}
 	s := u.Schema
 	if s == nil {
 		return nil, errors.New("params: Update needs a schema")
 	}
-	install := u.Old == nil
+	oldV, err := value.Plain(u.Old)
+	if err != nil {
+		return nil, Errors{notPlain(err, "in the old values: ")}
+	}
+	patches := make([]any, len(u.Patches))
+	for i, p := range u.Patches {
+		if patches[i], err = value.Plain(p); err != nil {
+			return nil, Errors{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}
+		}
+	}
+	install := oldV == nil
 	res := u.Triggers
 	if res == nil {
 		// Also for an install: a schema whose triggers conflict is refused
 		// before anything is written with it.
-		var err error
 		if res, err = trigger.New(s); err != nil {
 			return nil, err
 		}
@@ -104,11 +120,11 @@ func (u *Update) Run() (*Result, error) {
 
 	var v any = map[string]any{}
 	if !install {
-		v = value.DeepCopy(u.Old)
+		v = value.DeepCopy(oldV)
 	}
-	for _, p := range u.Patches {
+	for _, p := range patches {
 		// The result shares only v's parts (a copy) and copies of p's.
-		v = MergePatch(v, p)
+		v = mergePatch(v, p)
 	}
 	ed := &editor{s: s}
 	for i := range u.Assignments {
@@ -125,7 +141,7 @@ func (u *Update) Run() (*Result, error) {
 		return nil, ed.errs
 	}
 
-	v = Default(s, v, u.Defaults...)
+	v = defaults(s, v, u.Defaults)
 	if err := Validate(s, v); err != nil {
 		return nil, validationErrors(err, ed.notes)
 	}
@@ -133,7 +149,7 @@ func (u *Update) Run() (*Result, error) {
 		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}}, nil
 	}
 
-	old := Default(s, value.DeepCopy(u.Old), u.Defaults...)
+	old := defaults(s, value.DeepCopy(oldV), u.Defaults)
 	changed := value.Diff(old, v)
 	if errs := immutable(s, old, v, changed); len(errs) > 0 {
 		return nil, errs

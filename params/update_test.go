@@ -631,3 +631,75 @@ properties:
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "x"}, r.Values, "structural defaulting creates no parent")
 }
+
+// TestUpdateOnArrays: a name where the values hold an array means the user
+// took the array for an object, and the error says so at the array.
+func TestUpdateOnArrays(t *testing.T) {
+	s := mustSchema(t, "{}")
+	type want struct{ ptr, msg string }
+	tests := []struct {
+		name string
+		old  string
+		e    edits
+		want want
+	}{
+		{"a name on array values", `[1, 2, 3]`, edits{set: []string{"logLevel=INFO"}},
+			want{"", `the values at "" are an array, not an object: "logLevel" is no array index`}},
+		{"a name below an array", `{"topology": [{"dc": "a"}]}`, edits{set: []string{"topology.dc=x"}},
+			want{"/topology", `the values at /topology are an array, not an object: "dc" is no array index`}},
+		{"an empty name on an array", `{"l": []}`, edits{set: []string{"/l//x=1"}},
+			want{"/l", `/l are an array, not an object: "" is no array index`}},
+		{"an index out of range stays at the index", `[1, 2, 3]`, edits{set: []string{"5=1"}},
+			want{"/5", "index 5 is out of range"}},
+		{"a leading zero stays at the index", `[1, 2, 3]`, edits{set: []string{"01=1"}},
+			want{"/01", `"01" is not an array index`}},
+		{"add: a name on array values", `[1, 2, 3]`, edits{ops: []string{"add logLevel=INFO"}},
+			want{"", `the values at "" are an array, not an object: "logLevel" is no array index`}},
+		{"add: a name below an array", `{"a": []}`, edits{ops: []string{"add a/b/c=1"}},
+			want{"/a", `the values at /a are an array, not an object: "b" is no array index`}},
+		{"remove: a name on array values", `[1]`, edits{ops: []string{"remove x"}},
+			want{"", `the values at "" are an array, not an object: "x" is no array index`}},
+		{"replace: an index out of range stays at the index", `[1]`, edits{ops: []string{"replace 1=2"}},
+			want{"/1", "index 1 is out of range"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, err := runUpdate(t, s, yamlValue(t, nil, tt.old), tt.e)
+			assert.Nil(t, r)
+			var errs params.Errors
+			require.ErrorAs(t, err, &errs)
+			require.Len(t, errs, 1, "%v", err)
+			assert.Equal(t, tt.want.ptr, errs[0].Pointer)
+			assert.Contains(t, errs[0].Message, tt.want.msg)
+		})
+	}
+}
+
+// TestUpdateOperationsBuiltInGo: an Operation made without ParseOperation
+// may lack a path or name no operation; both are errors, not panics.
+func TestUpdateOperationsBuiltInGo(t *testing.T) {
+	s := mustSchema(t, "{}")
+	for _, tt := range []struct {
+		name string
+		op   params.Operation
+		ptr  string
+		msg  string
+	}{
+		{"no path", params.Operation{Op: params.OpAdd, Assignment: params.Assignment{Value: "1"}}, "", "the operation has no path"},
+		{"unknown op", params.Operation{Op: "move", Assignment: params.Assignment{Path: []string{"a"}, Value: "1"}}, "/a", `unknown operation "move"`},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			var r *params.Result
+			var err error
+			require.NotPanics(t, func() {
+				r, err = (&params.Update{Schema: s, Old: map[string]any{}, Operations: []params.Operation{tt.op}}).Run()
+			})
+			assert.Nil(t, r)
+			var errs params.Errors
+			require.ErrorAs(t, err, &errs)
+			require.Len(t, errs, 1)
+			assert.Equal(t, tt.ptr, errs[0].Pointer)
+			assert.Contains(t, errs[0].Message, tt.msg)
+		})
+	}
+}

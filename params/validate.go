@@ -9,23 +9,46 @@ import (
 // Validate checks a value as given (no defaults applied) against the
 // schema. It returns nil or schema.ValidationErrors holding every error,
 // each with the JSON pointer of the offending value.
+//
+// Go data other than plain values is converted first, as Plain does; a
+// part that cannot be a value (a channel, NaN) is the one error returned.
+// A nil schema allows every value: Validate then checks only what needs no
+// schema, that v can be a plain value, every number is within the
+// supported range and every string valid UTF-8.
 func Validate(s *schema.Schema, v any) error {
-	if err := value.CheckNumbers(v); err != nil {
-		return schema.ValidationErrors{{Message: err.Error()}}
+	_, err := validate(s, v)
+	return err
+}
+
+// validate is Validate, returning also v as the plain value it checked.
+func validate(s *schema.Schema, v any) (any, error) {
+	if !value.Sound(v) { // the common case skips this: one walk, no allocation
+		var err error
+		if v, err = value.Plain(v); err != nil {
+			return nil, notPlainValidation(err)
+		}
+		if p, err := value.BadNumber(v); err != nil {
+			return v, schema.ValidationErrors{{Pointer: p, Message: err.Error()}}
+		}
+		if p, ok := value.InvalidUTF8(v); ok {
+			return v, schema.ValidationErrors{{Pointer: p, Message: "the string is not valid UTF-8"}}
+		}
 	}
-	if p, ok := value.InvalidUTF8(v); ok {
-		return schema.ValidationErrors{{Pointer: p, Message: "the string is not valid UTF-8"}}
+	if s == nil {
+		return v, nil
 	}
-	return s.Validate(v)
+	return v, s.Validate(v)
 }
 
 // ValidateStructural validates as a kube-apiserver validates a CRD object:
 // like Validate, except that null is accepted wherever the governing node
 // says `nullable: true` (OpenAPI's keyword, which JSON Schema ignores).
+// Go data is converted as for Validate, and a nil schema allows every
+// value, as for Validate.
 func ValidateStructural(s *schema.Schema, v any) error {
-	err := Validate(s, v)
+	v, err := validate(s, v)
 	list, ok := err.(schema.ValidationErrors)
-	if !ok {
+	if !ok || s == nil {
 		return err
 	}
 	var kept schema.ValidationErrors

@@ -145,10 +145,19 @@ func (d *differ) diff(a, b any) {
 
 // CheckNumbers reports the first number outside the supported range.
 func CheckNumbers(v any) error {
-	if numbersOK(v) {
-		return nil // the common case: no pointers built
+	if p, err := BadNumber(v); err != nil {
+		return fmt.Errorf("%s: %w", p, err)
 	}
-	return checkNumbers(v, "")
+	return nil
+}
+
+// BadNumber returns the pointer of the first number outside the supported
+// range and why it is out; err is nil when every number is within it.
+func BadNumber(v any) (ptr string, err error) {
+	if numbersOK(v) {
+		return "", nil // the common case: no pointers built
+	}
+	return badNumber(v, "")
 }
 
 func numbersOK(v any) bool {
@@ -171,26 +180,26 @@ func numbersOK(v any) bool {
 	return true
 }
 
-func checkNumbers(v any, ptr string) error {
+func badNumber(v any, ptr string) (string, error) {
 	switch t := v.(type) {
 	case json.Number:
 		if err := number.Check(t); err != nil {
-			return fmt.Errorf("%s: %w", ptr, err)
+			return ptr, err
 		}
 	case map[string]any:
 		for k, x := range t {
-			if err := checkNumbers(x, ptr+"/"+pointer.Escape(k)); err != nil {
-				return err
+			if p, err := badNumber(x, ptr+"/"+pointer.Escape(k)); err != nil {
+				return p, err
 			}
 		}
 	case []any:
 		for i, x := range t {
-			if err := checkNumbers(x, pointer.AppendIndex(ptr, i)); err != nil {
-				return err
+			if p, err := badNumber(x, pointer.AppendIndex(ptr, i)); err != nil {
+				return p, err
 			}
 		}
 	}
-	return nil
+	return "", nil
 }
 
 // InvalidUTF8 returns the pointer of the first string (or object key)

@@ -5,6 +5,8 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+
+	"github.com/paramkit/paramkit/internal/number"
 )
 
 func TestEqualDiffCopy(t *testing.T) {
@@ -29,6 +31,12 @@ func TestCheckNumbersAndTypeName(t *testing.T) {
 	assert.NoError(t, CheckNumbers(map[string]any{"a": []any{json.Number("1e9999")}}))
 	err := CheckNumbers(map[string]any{"a": []any{json.Number("1"), json.Number("1e99999")}})
 	assert.ErrorContains(t, err, "/a/1")
+	ptr, err := BadNumber(map[string]any{"a": []any{json.Number("1"), json.Number("1e99999")}})
+	assert.Equal(t, "/a/1", ptr)
+	assert.ErrorIs(t, err, number.ErrTooLarge)
+	ptr, err = BadNumber([]any{json.Number("1e9999")})
+	assert.Equal(t, "", ptr)
+	assert.NoError(t, err)
 	assert.Equal(t, "integer", TypeName(json.Number("2.0")))
 	assert.Equal(t, "number", TypeName(json.Number("2.5")))
 	assert.Equal(t, "null", TypeName(nil))

@@ -2,6 +2,7 @@ package params_test
 
 import (
 	"fmt"
+	"math"
 
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -51,4 +52,33 @@ properties:
 	// /ARRAY_PARAM: []interface {} [foo bar bazz]
 	// /MAP_PARAM: map[string]interface {} map[foo:bar]
 	// /NODE_COUNT: json.Number 3
+}
+
+// Values built in Go may hold Go data: Plain converts it as encoding/json
+// would, with exact numbers, and every function of the package does so on
+// its own.
+func ExamplePlain() {
+	v, err := params.Plain(map[string]any{
+		"replicas": 3,
+		"zones":    []string{"a", "b"},
+		"limit":    uint64(18446744073709551615),
+		"labels":   map[string]string{"tier": "db"},
+	})
+	if err != nil {
+		panic(err)
+	}
+	out, _ := params.MarshalYAML(nil, v)
+	fmt.Print(string(out))
+
+	_, err = params.Plain(map[string]any{"ratio": math.NaN()})
+	fmt.Println(err)
+	// Output:
+	// labels:
+	//   tier: db
+	// limit: 18446744073709551615
+	// replicas: 3
+	// zones:
+	//   - a
+	//   - b
+	// /ratio: the Go float64 NaN is not a value: JSON has no NaN or infinity
 }

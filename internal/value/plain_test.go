@@ -185,3 +185,58 @@ func TestSound(t *testing.T) {
 	v := tests[0].v
 	assert.Zero(t, testing.AllocsPerRun(100, func() { Sound(v) }))
 }
+
+// FuzzPlain: Go data that encoding/json decodes from any JSON text (floats,
+// []interface{}, map[string]interface{}), or into a typed struct, becomes
+// a plain value that encoding/json writes byte for byte as it writes the
+// Go data, and a plain value comes back as itself.
+func FuzzPlain(f *testing.F) {
+	for _, s := range []string{`{"a":1,"b":[1.5,"x",true,null],"c":{"d":1e21}}`, `[0.1,-0,1e-7,123456789012345678]`,
+		`"s"`, `{"name":"n","port":80,"ratio":2.5,"labels":{"k":"v"}}`, `{"":{"":[[]]}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		var loose any
+		if json.Unmarshal(data, &loose) == nil {
+			checkPlainLikeJSON(t, loose)
+		}
+		var typed tagged
+		if json.Unmarshal(data, &typed) == nil {
+			checkPlainLikeJSON(t, typed)
+		}
+		var floats map[string][]float64
+		if json.Unmarshal(data, &floats) == nil {
+			checkPlainLikeJSON(t, floats)
+		}
+	})
+}
+
+func checkPlainLikeJSON(t *testing.T, x any) {
+	t.Helper()
+	want, err := json.Marshal(x)
+	if err != nil {
+		return
+	}
+	p, err := Plain(x)
+	require.NoError(t, err, "%#v", x)
+	require.True(t, plainOK(p, 0), "Plain gave a value that is not plain: %#v", p)
+	got, err := json.Marshal(p)
+	require.NoError(t, err)
+	require.Equal(t, sortedJSON(t, want), string(got), "from %#v", x)
+	again, err := Plain(p)
+	require.NoError(t, err)
+	require.True(t, Identical(p, again), "a plain value comes back as itself")
+}
+
+// sortedJSON writes JSON text again with object keys sorted (a struct
+// writes its fields in their order) and numbers exactly as they were.
+func sortedJSON(t *testing.T, b []byte) string {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(string(b)))
+	d.UseNumber()
+	var v any
+	require.NoError(t, d.Decode(&v))
+	out, err := json.Marshal(v)
+	require.NoError(t, err)
+	return string(out)
+}

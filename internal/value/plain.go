@@ -71,22 +71,27 @@ func Plain(v any) (any, error) {
 // (as BadNumber checks) and whose strings and keys are valid UTF-8 (as
 // InvalidUTF8 checks): all that a value must be before any schema looks at
 // it. When it is not, those functions say what and where.
-func Sound(v any) bool { return sound(v, 0) }
+func Sound(v any) bool { return walkPlain(v, 0, true) }
 
-func sound(v any, depth int) bool {
+// plainOK reports whether v is a plain value, without allocating.
+func plainOK(v any, depth int) bool { return walkPlain(v, depth, false) }
+
+// walkPlain is plainOK, and Sound when sound is set: then numbers must
+// also be within range and strings and keys valid UTF-8.
+func walkPlain(v any, depth int, sound bool) bool {
 	switch t := v.(type) {
 	case nil, bool:
 		return true
 	case string:
-		return utf8.ValidString(t)
+		return !sound || utf8.ValidString(t)
 	case json.Number:
-		return number.IsJSON(string(t)) && number.Check(t) == nil
+		return number.IsJSON(string(t)) && (!sound || number.Check(t) == nil)
 	case map[string]any:
 		if depth >= MaxDepth {
 			return false
 		}
 		for k, x := range t {
-			if !utf8.ValidString(k) || !sound(x, depth+1) {
+			if (sound && !utf8.ValidString(k)) || !walkPlain(x, depth+1, sound) {
 				return false
 			}
 		}
@@ -96,38 +101,7 @@ func sound(v any, depth int) bool {
 			return false
 		}
 		for _, x := range t {
-			if !sound(x, depth+1) {
-				return false
-			}
-		}
-		return true
-	}
-	return false
-}
-
-// plainOK reports whether v is a plain value, without allocating.
-func plainOK(v any, depth int) bool {
-	switch t := v.(type) {
-	case nil, string, bool:
-		return true
-	case json.Number:
-		return number.IsJSON(string(t))
-	case map[string]any:
-		if depth >= MaxDepth {
-			return false
-		}
-		for _, x := range t {
-			if !plainOK(x, depth+1) {
-				return false
-			}
-		}
-		return true
-	case []any:
-		if depth >= MaxDepth {
-			return false
-		}
-		for _, x := range t {
-			if !plainOK(x, depth+1) {
+			if !walkPlain(x, depth+1, sound) {
 				return false
 			}
 		}

@@ -365,21 +365,13 @@ func (r *migRun) whole(n *schema.Node, v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			var c *schema.Node
-			if n != nil {
-				c = n.Child(k)
-			}
-			out[k] = r.whole(c, e)
+			out[k] = r.whole(n.Child(k), e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			var c *schema.Node
-			if n != nil {
-				c = n.Elem(i)
-			}
-			out[i] = r.whole(c, e)
+			out[i] = r.whole(n.Elem(i), e)
 		}
 		return out
 	case plainScalar:
@@ -737,21 +729,13 @@ func migResolve(n *schema.Node, v any) any {
 	case map[string]any:
 		out := make(map[string]any, len(x))
 		for k, e := range x {
-			var c *schema.Node
-			if n != nil {
-				c = n.Child(k)
-			}
-			out[k] = migResolve(c, e)
+			out[k] = migResolve(n.Child(k), e)
 		}
 		return out
 	case []any:
 		out := make([]any, len(x))
 		for i, e := range x {
-			var c *schema.Node
-			if n != nil {
-				c = n.Elem(i)
-			}
-			out[i] = migResolve(c, e)
+			out[i] = migResolve(n.Elem(i), e)
 		}
 		return out
 	case plainScalar:

@@ -166,10 +166,7 @@ func nullable(n *schema.Node) bool {
 // migFastYAML (mappings and scalars only), in place by the nodes under n.
 func typePlainScalars(n *schema.Node, m map[string]any, ptr string) error {
 	for k, x := range m {
-		var c *schema.Node
-		if n != nil {
-			c = n.Child(k)
-		}
+		c := n.Child(k)
 		switch t := x.(type) {
 		case map[string]any:
 			if err := typePlainScalars(c, t, pointer.Append(ptr, k)); err != nil {
@@ -247,19 +244,11 @@ func typeUnder(n *schema.Node, v any) any {
 		return typePlainScalar(n, string(t))
 	case map[string]any:
 		for k, x := range t {
-			var c *schema.Node
-			if n != nil {
-				c = n.Child(k)
-			}
-			t[k] = typeUnder(c, x)
+			t[k] = typeUnder(n.Child(k), x)
 		}
 	case []any:
 		for i, x := range t {
-			var c *schema.Node
-			if n != nil {
-				c = n.Elem(i)
-			}
-			t[i] = typeUnder(c, x)
+			t[i] = typeUnder(n.Elem(i), x)
 		}
 	}
 	return v

@@ -152,6 +152,7 @@ func (n *Node) IsFalse() bool { return n != nil && n.Bool != nil && !*n.Bool }
 // Child returns the node governing the value under key of an object
 // governed by n: properties, then patternProperties, then
 // additionalProperties, through $ref and allOf, then anyOf/oneOf branches.
+// A nil n (no node) governs nothing: the result is nil.
 func (n *Node) Child(key string) *Node { return n.child(key, 0, nil) }
 
 func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
@@ -193,6 +194,7 @@ func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
 }
 
 // Elem returns the node governing element i of an array governed by n.
+// A nil n governs nothing: the result is nil.
 func (n *Node) Elem(i int) *Node { return n.elem(i, 0, nil) }
 
 func (n *Node) elem(i int, depth int, seen map[*Node]bool) *Node {

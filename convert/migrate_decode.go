@@ -65,8 +65,9 @@ func recycleRoot(m map[string]any) {
 }
 
 // refersTo reports whether the result holds the map m itself (not values
-// inside it): the output, or a dropped or lossy value. Outputs are built
-// afresh, but the whole input can be dropped.
+// inside it): the output, or a dropped or lossy value. No path does today
+// (outputs are built afresh, dropped values are the input's children);
+// the check keeps reusing the input's top level safe if one ever does.
 func (r *Result) refersTo(m map[string]any) bool {
 	same := func(v any) bool {
 		x, ok := v.(map[string]any)

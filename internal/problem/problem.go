@@ -1,0 +1,119 @@
+// Package problem holds paramkit's one error type. It lives here so that
+// internal packages (the document reader above all) can build it without
+// importing schema; schema re-exports it as schema.Error, schema.ErrorList
+// and schema.Kind, the names callers use.
+package problem
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Kind says what sort of failure an Error is, so that a program can switch
+// on it. The values are stable strings (they appear in JSON reports).
+type Kind string
+
+// The kinds of failure. Validation kinds follow the failing keyword.
+const (
+	// Reading documents.
+	Syntax Kind = "syntax" // malformed YAML or JSON
+	Limit  Kind = "limit"  // a size, depth or count limit was passed
+
+	// Schemas.
+	Schema  Kind = "schema"  // a keyword of the schema itself is wrong
+	Refused Kind = "refused" // a $ref that would leave the document
+
+	// Validation, by failing keyword.
+	Required    Kind = "required"    // required
+	Type        Kind = "type"        // type
+	Enum        Kind = "enum"        // enum
+	Const       Kind = "const"       // const
+	Range       Kind = "range"       // minimum, maximum, exclusive*, multipleOf
+	Length      Kind = "length"      // min/max Length, Items, Properties, Contains
+	Pattern     Kind = "pattern"     // pattern, propertyNames patterns
+	Format      Kind = "format"      // format
+	Additional  Kind = "additional"  // additionalProperties/Items, unevaluated*
+	Unique      Kind = "unique"      // uniqueItems
+	Dependency  Kind = "dependency"  // dependentRequired, dependencies
+	Composition Kind = "composition" // anyOf, oneOf, not, if/then/else, false
+	Invalid     Kind = "invalid"     // any other reason a value is invalid
+
+	// Values and updates.
+	NotFound   Kind = "not-found"  // nothing at the pointer
+	Path       Kind = "path"       // a malformed path or an index out of range
+	NotPlain   Kind = "not-plain"  // a Go value that cannot be a parameter value
+	Immutable  Kind = "immutable"  // a change to an immutable field
+	Undeclared Kind = "undeclared" // a key the schema does not declare
+
+	// Plans, migrations, gates.
+	TriggerConflict Kind = "trigger-conflict" // a descendant names another plan
+	PlanConflict    Kind = "plan-conflict"    // one update, several plans
+	Lossy           Kind = "lossy"            // a change that loses value
+	Dropped         Kind = "dropped"          // a value that maps nowhere
+	Gate            Kind = "gate"             // a feature gate list is wrong
+)
+
+// Error is one failure at one place: the JSON pointer it is about, the
+// line and column in the source where known, its kind, and a message for a
+// person.
+type Error struct {
+	// Pointer locates the problem (RFC 6901; "" is the root).
+	Pointer string `json:"pointer"`
+	// Line and Column are 1-based source positions where known, else 0.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Kind says what sort of failure this is.
+	Kind Kind `json:"kind,omitempty"`
+	// Message says what is wrong.
+	Message string `json:"message"`
+}
+
+// Error formats the error as `POINTER: message`, or `line N: message` for
+// a problem located only by its line.
+func (e *Error) Error() string {
+	if e.Line > 0 && e.Pointer == "" {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", QuotePointer(e.Pointer), e.Message)
+}
+
+// QuotePointer shows the root pointer as `""` so that it is visible.
+func QuotePointer(p string) string {
+	if p == "" {
+		return `""`
+	}
+	return p
+}
+
+// List is every failure at once. It implements error; errors.As finds its
+// *Error entries through Unwrap.
+type List []*Error
+
+// Error joins the entries, one a line.
+func (l List) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the entries, so that errors.Is and errors.As see each.
+func (l List) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Err returns the list as an error, or nil when it is empty.
+func (l List) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}

@@ -68,7 +68,7 @@ func TestRoundTripIdentity(t *testing.T) {
 					start, there, back = old, m.Migrate, m.Down
 				}
 				for i := 0; i < roundTrips(); i++ {
-					x, err := RandomValue(start, rnd)
+					x, err := randomValue(start, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(start.Root(), x, rnd)
 					mid := there(x)

@@ -112,7 +112,7 @@ func TestHubAndSpokes(t *testing.T) {
 	require.NoError(t, err)
 	rnd := newTestRand(3)
 	for i := 0; i < roundTrips()/2; i++ {
-		x, err := RandomValue(v1, rnd)
+		x, err := randomValue(v1, rnd)
 		require.NoError(t, err)
 		x.(map[string]any)["UNKNOWN"] = "kept" // 0.1 values 0.2 and 0.3 cannot hold
 		hub := from1.Migrate(x)

@@ -138,7 +138,7 @@ func FuzzRoundTrip(f *testing.F) {
 			start, there, back = olds[i], ms[i].Migrate, ms[i].Down
 		}
 		rnd := newTestRand(seed)
-		x, err := RandomValue(start, rnd)
+		x, err := randomValue(start, rnd)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -235,7 +235,7 @@ func TestNothingDisappearsOverGeneratedValues(t *testing.T) {
 		require.NoError(t, err)
 		rnd := newTestRand(7)
 		for i := 0; i < roundTrips()/4; i++ {
-			x, err := RandomValue(old, rnd)
+			x, err := randomValue(old, rnd)
 			require.NoError(t, err)
 			r := m.Migrate(x)
 			nothingDisappears(t, x, r)
@@ -326,7 +326,7 @@ func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
 		require.NoError(t, err)
 		rnd := newTestRand(11)
 		for i := 0; i < roundTrips()/4; i++ {
-			v, err := RandomValue(s, rnd)
+			v, err := randomValue(s, rnd)
 			require.NoError(t, err)
 			thin(v, rnd)
 			changed := !identical(params.Default(s, value.DeepCopy(v)), v)

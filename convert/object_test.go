@@ -142,7 +142,7 @@ func BenchmarkConvertObjectsOldestToHub(b *testing.B) {
 		rnd := newTestRand(7)
 		vals := make([]any, 10000)
 		for i := range vals {
-			x, err := RandomValue(v.Schema, rnd)
+			x, err := randomValue(v.Schema, rnd)
 			require.NoError(b, err)
 			vals[i] = x
 		}

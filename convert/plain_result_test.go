@@ -102,7 +102,7 @@ func TestConversionsGivePlainValues(t *testing.T) {
 				v, _ := s.Version(from)
 				rnd := newTestRand(uint64(si*10000 + fi*100 + ti + 7))
 				for i := 0; i < n; i++ {
-					x, err := RandomValue(v.Schema, rnd)
+					x, err := randomValue(v.Schema, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					want := plainScalarsMeaning(x)
@@ -137,7 +137,7 @@ func TestConversionsGivePlainValues(t *testing.T) {
 		rnd := newTestRand(uint64(pi + 99))
 		for i := 0; i < n; i++ {
 			for _, start := range []*schema.Schema{old, new} {
-				x, err := RandomValue(start, rnd)
+				x, err := randomValue(start, rnd)
 				require.NoError(t, err)
 				x = withPlainScalars(start.Root(), x, rnd)
 				var r Result

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/valuegen"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -378,7 +379,7 @@ type PairStatus struct {
 
 // Pairs reports, for every ordered pair of distinct versions, whether the
 // conversion is refused, lossy (and where) or lossless. Losses are found
-// by converting values generated from the source schema (RandomValue,
+// by converting values generated from the source schema (as converttest.RandomValue does,
 // samples per pair, a fixed seed so that the answer is stable) without
 // the property bag; a pair found lossless by sampling may still lose a
 // value no sample reached.
@@ -398,7 +399,7 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 			rnd := rand.New(rand.NewPCG(uint64(i)<<32|uint64(j), 0x5eed))
 			found := map[string]bool{}
 			for n := 0; n < samples; n++ {
-				x, err := RandomValue(s.versions[i].Schema, rnd)
+				x, err := valuegen.Random(s.versions[i].Schema, rnd)
 				if err != nil {
 					break
 				}

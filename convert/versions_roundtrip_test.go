@@ -29,7 +29,7 @@ func TestVersionSetRoundTrip(t *testing.T) {
 				v, _ := s.Version(name)
 				rnd := newTestRand(uint64(si*100 + vi))
 				for i := 0; i < roundTrips(); i++ {
-					x, err := RandomValue(v.Schema, rnd)
+					x, err := randomValue(v.Schema, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					in := value.DeepCopy(x)
@@ -85,7 +85,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 					i, j, _ := s.pair(from, to)
 					rnd := newTestRand(uint64(si*10000 + fi*100 + ti))
 					for n := 0; n < roundTrips()/4; n++ {
-						x, err := RandomValue(v.Schema, rnd)
+						x, err := randomValue(v.Schema, rnd)
 						require.NoError(t, err)
 						x = withPlainScalars(v.Schema.Root(), x, rnd)
 						r := s.run(x, i, j, true, false)

@@ -83,7 +83,7 @@ properties:
       enabled: {type: boolean, oldName: BACKUP_ENABLED}
       region: {type: string}
 `))
-	m, _ := convert.NewMigration(new, convert.From(old), convert.Lossless())
+	m, _ := convert.NewMigration(new, convert.FromVersion(old), convert.Lossless())
 	v := map[string]any{"clusterName": "prod", "backup": map[string]any{"enabled": true, "region": "eu-west-1"}}
 	down := m.Down(v)
 	fmt.Println(down.Values.(map[string]any)["CLUSTER_NAME"], down.Values.(map[string]any)["BACKUP_ENABLED"])

@@ -125,7 +125,7 @@ func FuzzRoundTrip(f *testing.F) {
 	var olds, news []*schema.Schema
 	for _, dir := range dirs {
 		old, new := loadPair(f, dir)
-		m, err := NewMigration(new, From(old), Lossless())
+		m, err := NewMigration(new, FromVersion(old), Lossless())
 		if err != nil {
 			f.Fatal(err)
 		}

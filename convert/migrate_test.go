@@ -254,13 +254,13 @@ func TestOptionsAreChecked(t *testing.T) {
 	s := mustSchema(t, `type: object`)
 	_, err := NewMigration(s, Lossless())
 	require.ErrorContains(t, err, "Lossless needs")
-	_, err = NewMigration(s, Hooks(1, nil, nil))
+	_, err = NewMigration(s, StepHooks(1, nil, nil))
 	require.ErrorContains(t, err, "hooks for step 1")
-	_, err = NewMigration(s, Hooks(0, nil, nil), Hooks(0, nil, nil))
+	_, err = NewMigration(s, StepHooks(0, nil, nil), StepHooks(0, nil, nil))
 	require.ErrorContains(t, err, "twice")
 	_, err = NewMigration(nil)
 	require.Error(t, err)
-	_, err = NewMigration(s, Via(nil))
+	_, err = NewMigration(s, ThroughVersions(nil))
 	require.Error(t, err)
 }
 

@@ -34,10 +34,10 @@ func TestVersionSetRoundTrip(t *testing.T) {
 					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					in := value.DeepCopy(x)
 					want := plainScalarsMeaning(in)
-					up, err := s.Convert(x, name, s.Hub(), AllowLossyChanges())
+					up, err := s.Convert(x, name, s.Hub(), AllowLossy())
 					require.NoError(t, err)
 					require.True(t, up.OK(), "%s → hub: %v\nin: %s", name, up.Errors, show(in))
-					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossyChanges())
+					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossy())
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s: %v", name, back.Errors)
 					if !identical(back.Values, want) {
@@ -48,10 +48,10 @@ func TestVersionSetRoundTrip(t *testing.T) {
 					// Through YAML, as paramctl does: the document as its
 					// author wrote it, the hub's values as paramkit writes
 					// them.
-					up2, err := s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossyChanges())
+					up2, err := s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossy())
 					require.NoError(t, err)
 					require.True(t, identical(up.Values, up2.Values), "read from YAML: %s\nin memory:      %s", show(up2.Values), show(up.Values))
-					back, err = s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossyChanges())
+					back, err = s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossy())
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s through YAML: %v", name, back.Errors)
 					require.True(t, identical(back.Values, want), "through YAML\nin:  %s\nout: %s", show(want), show(back.Values))

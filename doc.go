@@ -14,18 +14,21 @@
 //   - trigger: trigger inheritance checks and plan resolution.
 //   - lint: rule sets for schemas.
 //
-// A short example, validating values against a schema:
+// The entry point per job, each with a runnable example in its package:
 //
-//	s, err := schema.Parse(schemaYAML)
-//	if err != nil { ... }              // schema.ErrorList, each with a pointer
-//	docs, err := params.DecodeStream(s, valuesYAML)
-//	for _, d := range docs {
-//		if err := params.Validate(s, d.Value); err != nil {
-//			for _, e := range err.(schema.ValidationErrors) {
-//				fmt.Println(e.Pointer, e.Message)
-//			}
-//		}
-//	}
+//	s, err := schema.Parse(schemaYAML)                   // read a schema
+//	v, err := params.Decode(s, valuesYAML)               // decode by the schema
+//	v = params.Default(s, v)                             // defaults
+//	err = params.Validate(s, v)                          // validate
+//	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"nodeCount=5"}}).Run() // -p, -P; r.Plan
+//	m, err := convert.NewMigration(s, convert.FromVersion(old)) // oldName migration
+//	set, err := convert.LoadVersionSet(dir)              // versions served at once
+//	gates, err := params.ParseGates(gatesYAML)           // field-level feature gates
+//	findings, err := lint.Lint(schemaYAML, lint.Kudo)    // lint
+//	h, err := webhook.NewHandler(opts)                   // examples/webhook: admission and conversion
+//
+// Every error prints as `POINTER: message`, one a line; the package's
+// Example is a whole program that uses them together.
 //
 // The paramctl command in examples/paramctl shows every piece at work; run
 // `go run ./examples/paramctl demo`.

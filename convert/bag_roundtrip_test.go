@@ -58,7 +58,7 @@ func identical(a, b any) bool { return len(bagDiff(a, b)) == 0 }
 func TestRoundTripIdentity(t *testing.T) {
 	for pi, dir := range pairDirs(t) {
 		old, new := loadPair(t, dir)
-		m, err := NewMigration(new, From(old), Lossless())
+		m, err := NewMigration(new, FromVersion(old), Lossless())
 		require.NoError(t, err)
 		for di, direction := range []string{"new-old-new", "old-new-old"} {
 			t.Run(filepath.Base(dir)+"/"+direction, func(t *testing.T) {
@@ -68,7 +68,7 @@ func TestRoundTripIdentity(t *testing.T) {
 					start, there, back = old, m.Migrate, m.Down
 				}
 				for i := 0; i < roundTrips(); i++ {
-					x, err := RandomValue(start, rnd)
+					x, err := randomValue(start, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(start.Root(), x, rnd)
 					mid := there(x)

@@ -13,7 +13,7 @@ import (
 
 func nestedLossless(t *testing.T) *Migration {
 	old, new := loadPair(t, "testdata/migrate/pairs/nested")
-	m, err := NewMigration(new, From(old), Lossless())
+	m, err := NewMigration(new, FromVersion(old), Lossless())
 	require.NoError(t, err)
 	return m
 }
@@ -37,7 +37,7 @@ func TestBagKeepsWhatTheOldVersionCannotHold(t *testing.T) {
 // hold comes back from the bag.
 func TestChangesMadeMeanwhileWinOverTheBag(t *testing.T) {
 	old, new := loadPair(t, "testdata/migrate/pairs/types")
-	m, err := NewMigration(new, From(old), Lossless())
+	m, err := NewMigration(new, FromVersion(old), Lossless())
 	require.NoError(t, err)
 	// ratio 7 is an integer in the new version; down it is 7 too. timeout
 	// "soon" cannot be a number in the old version: the bag keeps it.
@@ -93,7 +93,7 @@ func TestMalformedBag(t *testing.T) {
 func TestBagNeedsAnObject(t *testing.T) {
 	old := mustSchema(t, `type: array`)
 	new := mustSchema(t, `type: string`)
-	m, err := NewMigration(new, From(old), Lossless())
+	m, err := NewMigration(new, FromVersion(old), Lossless())
 	require.NoError(t, err)
 	r := m.Migrate([]any{"x"})
 	require.NotEmpty(t, r.Errors)
@@ -106,13 +106,13 @@ func TestBagNeedsAnObject(t *testing.T) {
 func TestHubAndSpokes(t *testing.T) {
 	v1, v2 := loadPair(t, "testdata/migrate/pairs/chain-1-2")
 	_, v3 := loadPair(t, "testdata/migrate/pairs/chain-2-3")
-	from1, err := NewMigration(v3, From(v1), Via(v2), Lossless())
+	from1, err := NewMigration(v3, FromVersion(v1), ThroughVersions(v2), Lossless())
 	require.NoError(t, err)
-	from2, err := NewMigration(v3, From(v2), Lossless())
+	from2, err := NewMigration(v3, FromVersion(v2), Lossless())
 	require.NoError(t, err)
 	rnd := newTestRand(3)
 	for i := 0; i < roundTrips()/2; i++ {
-		x, err := RandomValue(v1, rnd)
+		x, err := randomValue(v1, rnd)
 		require.NoError(t, err)
 		x.(map[string]any)["UNKNOWN"] = "kept" // 0.1 values 0.2 and 0.3 cannot hold
 		hub := from1.Migrate(x)
@@ -126,7 +126,7 @@ func TestHubAndSpokes(t *testing.T) {
 
 func TestHookErrors(t *testing.T) {
 	s := mustSchema(t, `properties: {a: {type: string}}`)
-	m, err := NewMigration(s, Hooks(0, func(from, to any) (any, error) {
+	m, err := NewMigration(s, StepHooks(0, func(from, to any) (any, error) {
 		return nil, errors.New("boom")
 	}, nil))
 	require.NoError(t, err)
@@ -135,7 +135,7 @@ func TestHookErrors(t *testing.T) {
 	require.Equal(t, `"": hook: boom`, r.Errors[0].Error())
 	require.Equal(t, map[string]any{"a": "x"}, r.Values, "a failing hook leaves the generated values")
 
-	m, err = NewMigration(s, Hooks(0, func(from, to any) (any, error) {
+	m, err = NewMigration(s, StepHooks(0, func(from, to any) (any, error) {
 		return nil, &MigrationError{Pointer: "/a", Message: "not allowed"}
 	}, nil))
 	require.NoError(t, err)

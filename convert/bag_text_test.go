@@ -184,7 +184,7 @@ properties:
 // document means, and new → old → new the values it started from.
 func TestLosslessMigrateDocumentText(t *testing.T) {
 	v1, v2 := mustSchema(t, textV1), mustSchema(t, textV2)
-	m, err := NewMigration(v2, From(v1), Lossless())
+	m, err := NewMigration(v2, FromVersion(v1), Lossless())
 	require.NoError(t, err)
 
 	// old → new → old.

@@ -177,7 +177,7 @@ func processCPU() time.Duration {
 func TestMigrateDocumentResultsOutliveReuse(t *testing.T) {
 	s, err := schema.ParseFile("testdata/migrate/kep/upgraded.yaml")
 	require.NoError(t, err)
-	keepInput, err := NewMigration(s, Hooks(0, func(from, _ any) (any, error) { return from, nil }, nil))
+	keepInput, err := NewMigration(s, StepHooks(0, func(from, _ any) (any, error) { return from, nil }, nil))
 	require.NoError(t, err)
 	for _, c := range []struct {
 		name string

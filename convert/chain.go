@@ -4,7 +4,7 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// A chain of versions runs its steps in order (Via), each step a complete
+// A chain of versions runs its steps in order (ThroughVersions), each step a complete
 // migration into the next schema; the Result speaks of the input and the
 // output, whatever happened in between. Each step records where its static
 // places took their values from (moves) and what it dropped, so that a

@@ -36,7 +36,7 @@ properties:
 )
 
 func chainMigration(t *testing.T, opts ...Option) *Migration {
-	m, err := NewMigration(mustSchema(t, chainV3), append([]Option{Via(mustSchema(t, chainV2))}, opts...)...)
+	m, err := NewMigration(mustSchema(t, chainV3), append([]Option{ThroughVersions(mustSchema(t, chainV2))}, opts...)...)
 	require.NoError(t, err)
 	return m
 }
@@ -115,7 +115,7 @@ properties:
 		}
 		return to, nil
 	}
-	m, err := NewMigration(new, From(old), Lossless(), Hooks(0, up, down))
+	m, err := NewMigration(new, FromVersion(old), Lossless(), StepHooks(0, up, down))
 	require.NoError(t, err)
 	in := map[string]any{"owner": "Ada Lovelace", "size": json.Number("3")}
 	r := m.Migrate(in)

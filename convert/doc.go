@@ -32,4 +32,41 @@
 // 7 on an integer node. Where no node types it, it means what YAML 1.2
 // core rules say (007 is 7, yes is "yes"). Every result holds plain values
 // only: maps, slices, strings, bools, nil and json.Number.
+//
+// # Entry points
+//
+// One per job; each has a runnable example.
+//
+// A v1beta1 params.yaml or OperatorVersion to a v1beta2 schema
+// (ExampleFromV1beta1), or any schema form read as a schema
+// (ExampleLoadSchema):
+//
+//	c, err := convert.FromV1beta1(data, convert.InferStringTypes())
+//	s, err := convert.LoadSchema(data)
+//
+// v1beta1 instance strings to typed values (ExampleUnwrapValues):
+//
+//	values, err := convert.UnwrapValues(s, map[string]string{"NODE_COUNT": "3"})
+//
+// Migration between two versions, by the new schema's oldName keywords
+// (ExampleNewMigration); through versions in between
+// (ExampleNewMigration_throughVersions); a batch (ExampleMigrateStream):
+//
+//	m, err := convert.NewMigration(target, convert.FromVersion(old), convert.ThroughVersions(mid...))
+//	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
+//
+// Conversion between any two versions of a set served at once, both ways
+// (ExampleNewVersionSet, ExampleVersionSet_Convert):
+//
+//	set, err := convert.LoadVersionSet(dir) // or NewVersionSet(versions)
+//	r, err := set.Convert(values, "v1", "v3")
+//
+// Which of the two: a Migration goes one way, from one version to a newer
+// one (an operator's upgrade); a VersionSet converts between named
+// versions in both directions (a conversion webhook, a storage
+// migration). NewMigration's documentation says more.
+//
+// Options are of one type, Option; each function names those that apply
+// to it and refuses others. Property tests of conversions draw values
+// from convert/converttest.
 package convert

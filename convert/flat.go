@@ -49,9 +49,6 @@ func (n Note) String() string {
 	return p + ": " + n.Message
 }
 
-// FlatOption changes how FromV1beta1 converts.
-type FlatOption func(*flatConfig)
-
 type flatConfig struct {
 	inferStrings bool
 	keepList     bool
@@ -63,22 +60,6 @@ type flatConfig struct {
 // order, and fields it left out) while the schema is unchanged. A stored
 // object keeps no key order, so the schema alone cannot carry the list's.
 const ListAnnotation = "paramkit.dev/v1beta1-parameters"
-
-// KeepV1beta1List makes FromV1beta1 keep the v1beta1 list of an
-// OperatorVersion in the ListAnnotation. Conversion webhooks use it: the
-// apiserver converts an object back and forth and an old client must read
-// what it wrote.
-func KeepV1beta1List() FlatOption { return func(c *flatConfig) { c.keepList = true } }
-
-// InferStringTypes lets FromV1beta1 give a parameter without a declared
-// type a narrower type than string when its default is a quoted string
-// that reads unambiguously as one: "true"/"false" as boolean, a canonical
-// integer ("3", "-12", not "007" or "+3") as integer, a canonical decimal
-// without a trailing zero ("0.5", not "1.10", which is more often a
-// version) as number — and every enum value reads the same way. Each
-// inference is reported as a Note. Without this option such parameters
-// stay strings, which is what v1beta1 meant.
-func InferStringTypes() FlatOption { return func(c *flatConfig) { c.inferStrings = true } }
 
 // Converted is the outcome of a conversion: the document, what the
 // converter decided, and the document written out with its keys in a
@@ -159,16 +140,19 @@ func (c *Converted) schemaJSON() []byte {
 // root's in the order (apiVersion,) title, $schema, type, required,
 // properties. The $schema is draft 2019-09.
 //
+// The options that apply: InferStringTypes and KeepV1beta1List.
+//
 // Input that is not YAML or JSON gives a *params.DecodeError; a parameter
 // that cannot be converted (no name, an unknown type, a default that is
 // not of its type, a name used twice) gives a schema.ErrorList holding
 // every problem, each with a pointer into the input and the parameter's
 // name.
-func FromV1beta1(data []byte, opts ...FlatOption) (*Converted, error) {
-	var cfg flatConfig
-	for _, o := range opts {
-		o(&cfg)
+func FromV1beta1(data []byte, opts ...Option) (*Converted, error) {
+	all, err := collect("FromV1beta1", opts, flatOptions)
+	if err != nil {
+		return nil, err
 	}
+	cfg := all.flat
 	raw, order, err := readRaw(data)
 	if err != nil {
 		return nil, err

@@ -16,7 +16,7 @@ import (
 
 // property converts a params.yaml holding one parameter (given as the
 // lines of its mapping) and returns that parameter's schema.
-func property(t *testing.T, paramYAML string, opts ...FlatOption) (map[string]any, []Note) {
+func property(t *testing.T, paramYAML string, opts ...Option) (map[string]any, []Note) {
 	t.Helper()
 	c, err := FromV1beta1([]byte("parameters:\n  - "+strings.ReplaceAll(strings.TrimSpace(paramYAML), "\n", "\n    ")+"\n"), opts...)
 	require.NoError(t, err)

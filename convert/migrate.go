@@ -145,9 +145,6 @@ func (e *MigrationError) Error() string {
 // is a *MigrationError.
 type Hook func(from, to any) (any, error)
 
-// Option configures a Migration.
-type Option func(*migOptions)
-
 type migOptions struct {
 	allowLossy bool
 	lossless   bool
@@ -157,47 +154,27 @@ type migOptions struct {
 	hookErr    error
 }
 
-// AllowLossy applies lossy type changes instead of refusing them. They
-// are reported either way.
-func AllowLossy() Option { return func(o *migOptions) { o.allowLossy = true } }
-
-// Via migrates through intermediate versions, oldest first: values of the
-// version before via[0] go to via[0] by via[0]'s oldName keywords, then
-// to via[1], and so on to the target. Versions that KEP-33 calls
-// "non-skippable" can so be skipped by the user.
-func Via(intermediate ...*schema.Schema) Option {
-	return func(o *migOptions) { o.via = append(o.via, intermediate...) }
-}
-
-// From gives the schema of the oldest version (the one the input of
-// Migrate belongs to). Down and Lossless need it.
-func From(previous *schema.Schema) Option { return func(o *migOptions) { o.from = previous } }
-
-// Lossless keeps what the target version cannot hold in a property bag
-// (see BagKey) in both directions, and restores it when converting back,
-// so that old → new → old and new → old → new give back exactly what
-// went in. Lossy type changes are then allowed (the bag keeps the
-// original). It needs From.
-func Lossless() Option { return func(o *migOptions) { o.lossless = true } }
-
-// Hooks registers hand-written steps for one step of the chain: up runs
-// after the generated conversion toward the newer version, down after the
-// one toward the older version. Step 0 goes from the oldest version to
-// the first Via schema (or to the target when there is none); either hook
-// may be nil.
-func Hooks(step int, up, down Hook) Option {
-	return func(o *migOptions) {
-		if o.hooks == nil {
-			o.hooks = map[int][2]Hook{}
-		}
-		if _, dup := o.hooks[step]; dup {
-			o.hookErr = fmt.Errorf("hooks registered twice for step %d", step)
-		}
-		o.hooks[step] = [2]Hook{up, down}
-	}
-}
-
-// NewMigration prepares a migration to the target schema. It checks every
+// NewMigration prepares a migration to the target schema: the one entry
+// point for moving values of an earlier version to a newer one.
+//
+//	m, err := convert.NewMigration(target)                              // from the previous version, by oldName
+//	m, err := convert.NewMigration(target, convert.FromVersion(old))    // knowing the previous schema
+//	m, err := convert.NewMigration(target, convert.FromVersion(v1), convert.ThroughVersions(v2, v3))
+//	r := m.Migrate(values) // or m.MigrateDocument(data), or MigrateStream for a batch
+//
+// The options that apply: FromVersion, ThroughVersions, AllowLossy,
+// Lossless and StepHooks.
+//
+// Migration or VersionSet? A Migration goes one way, from the values of
+// one version (the oldest of its chain) to its target, through the
+// versions between them: an operator's upgrade, `paramctl migrate`, the
+// webhook's upgrade in admission. Use a VersionSet when several named
+// versions are served at once and values must convert between any two of
+// them in both directions (a CRD's versions behind a conversion webhook,
+// a storage migration): it is the same generated steps, chained through a
+// hub, with names, downgrade refusals and a property bag.
+//
+// NewMigration checks every
 // oldName claim up front and refuses a schema where two nodes claim the
 // same old value, or where a claimed value would also be carried over to
 // another place, or where an oldName has no single place in the values
@@ -207,20 +184,21 @@ func NewMigration(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if target == nil {
 		return nil, fmt.Errorf("convert: NewMigration needs a target schema")
 	}
-	var o migOptions
-	for _, opt := range opts {
-		opt(&o)
+	all, err := collect("NewMigration", opts, migrationOptions)
+	if err != nil {
+		return nil, err
 	}
+	o := all.mig
 	if o.hookErr != nil {
 		return nil, o.hookErr
 	}
 	if o.lossless && o.from == nil {
-		return nil, fmt.Errorf("convert: Lossless needs the schema of the oldest version (From)")
+		return nil, fmt.Errorf("convert: Lossless needs the schema of the oldest version (FromVersion)")
 	}
 	chain := append(append([]*schema.Schema{}, o.via...), target)
 	for i, s := range chain {
 		if s == nil {
-			return nil, fmt.Errorf("convert: Via schema %d is nil", i)
+			return nil, fmt.Errorf("convert: ThroughVersions schema %d is nil", i)
 		}
 	}
 	for i := range o.hooks {
@@ -255,13 +233,13 @@ func (m *Migration) Migrate(old any) Result {
 }
 
 // Down converts values of the target version back to the oldest version
-// (From), through the Via versions in reverse order. Values the older
+// (FromVersion), through the ThroughVersions versions in reverse order. Values the older
 // version cannot hold are reported as dropped, or kept in the property bag
 // in lossless mode. It never modifies v.
 func (m *Migration) Down(v any) Result {
 	for _, st := range m.steps {
 		if st.down == nil {
-			return Result{Values: v, Errors: []*MigrationError{{Message: "converting down needs the schema of the oldest version (From)"}}}
+			return Result{Values: v, Errors: []*MigrationError{{Message: "converting down needs the schema of the oldest version (FromVersion)"}}}
 		}
 	}
 	return m.run(v, dirDown)

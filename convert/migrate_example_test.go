@@ -3,7 +3,6 @@ package convert_test
 import (
 	"context"
 	"fmt"
-	"math/rand/v2"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
@@ -84,7 +83,7 @@ properties:
       enabled: {type: boolean, oldName: BACKUP_ENABLED}
       region: {type: string}
 `))
-	m, _ := convert.NewMigration(new, convert.From(old), convert.Lossless())
+	m, _ := convert.NewMigration(new, convert.FromVersion(old), convert.Lossless())
 	v := map[string]any{"clusterName": "prod", "backup": map[string]any{"enabled": true, "region": "eu-west-1"}}
 	down := m.Down(v)
 	fmt.Println(down.Values.(map[string]any)["CLUSTER_NAME"], down.Values.(map[string]any)["BACKUP_ENABLED"])
@@ -111,17 +110,4 @@ func ExampleMigrateStream() {
 	// Output:
 	// 0 map[clusterName:a] 0
 	// 1 map[backup:map[enabled:true] clusterName:b] 0
-}
-
-func ExampleRandomValue() {
-	s, _ := schema.Parse([]byte(upgradedSchema))
-	rnd := rand.New(rand.NewPCG(1, 2))
-	for i := 0; i < 3; i++ {
-		v, err := convert.RandomValue(s, rnd)
-		fmt.Println(err == nil && s.Valid(v))
-	}
-	// Output:
-	// true
-	// true
-	// true
 }

@@ -125,7 +125,7 @@ func FuzzRoundTrip(f *testing.F) {
 	var olds, news []*schema.Schema
 	for _, dir := range dirs {
 		old, new := loadPair(f, dir)
-		m, err := NewMigration(new, From(old), Lossless())
+		m, err := NewMigration(new, FromVersion(old), Lossless())
 		if err != nil {
 			f.Fatal(err)
 		}
@@ -138,7 +138,7 @@ func FuzzRoundTrip(f *testing.F) {
 			start, there, back = olds[i], ms[i].Migrate, ms[i].Down
 		}
 		rnd := newTestRand(seed)
-		x, err := RandomValue(start, rnd)
+		x, err := randomValue(start, rnd)
 		if err != nil {
 			t.Fatal(err)
 		}

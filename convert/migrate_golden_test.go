@@ -80,10 +80,10 @@ func loadMigCase(t *testing.T, dir string) *migCase {
 func (c *migCase) options() []Option {
 	var opts []Option
 	if c.from != nil {
-		opts = append(opts, From(c.from))
+		opts = append(opts, FromVersion(c.from))
 	}
 	if len(c.via) > 0 {
-		opts = append(opts, Via(c.via...))
+		opts = append(opts, ThroughVersions(c.via...))
 	}
 	if c.flags["allow-lossy"] {
 		opts = append(opts, AllowLossy())

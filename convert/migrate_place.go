@@ -9,6 +9,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -272,7 +273,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bool) (any, bool) {
 	switch x := v.(type) {
 	case map[string]any:
-		if migStructured(n) {
+		if shape.Structured(n) {
 			out := make(map[string]any, len(x))
 			for k, xv := range x {
 				if statics[k] {
@@ -308,7 +309,7 @@ func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bo
 		}
 		return r.whole(n, x), true
 	case []any:
-		if migAllows(n, "array") && migArrayish(n) {
+		if migAllows(n, "array") && shape.Arrayish(n) {
 			out := make([]any, len(x))
 			for i, e := range x {
 				out[i], _ = r.place(n.Elem(i), e, pointer.AppendIndex(q, i), pointer.AppendIndex(p, i), nil)
@@ -627,67 +628,6 @@ func migFormatRange(n *schema.Node, v json.Number) string {
 		return fmt.Sprintf("%s is out of range for format %s", v, format)
 	}
 	return ""
-}
-
-// migStructured reports whether an object under n is taken key by key:
-// n declares properties, patternProperties or additionalProperties
-// (through $ref and allOf, or in anyOf/oneOf branches).
-func migStructured(n *schema.Node) bool {
-	if n == nil {
-		return false
-	}
-	branches := false
-	for _, sc := range n.Scope() {
-		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
-			return true
-		}
-		branches = branches || len(sc.AnyOf) > 0 || len(sc.OneOf) > 0
-	}
-	return branches && migStructuredIn(n, 0, map[*schema.Node]bool{})
-}
-
-func migStructuredIn(n *schema.Node, depth int, seen map[*schema.Node]bool) bool {
-	if n == nil || depth > 8 || seen[n] {
-		return false
-	}
-	seen[n] = true
-	for _, sc := range n.Scope() {
-		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
-			return true
-		}
-	}
-	for _, sc := range n.Scope() {
-		for _, b := range sc.AnyOf {
-			if migStructuredIn(b, depth+1, seen) {
-				return true
-			}
-		}
-		for _, b := range sc.OneOf {
-			if migStructuredIn(b, depth+1, seen) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// migArrayish reports whether an array under n is taken element by
-// element: n has items or prefixItems.
-func migArrayish(n *schema.Node) bool {
-	if n == nil {
-		return false
-	}
-	return n.Elem(0) != nil
-}
-
-// migHasProperty reports whether n declares the property t.
-func migHasProperty(n *schema.Node, t string) bool {
-	for _, pd := range migPropDefs(n) {
-		if pd.name == t {
-			return true
-		}
-	}
-	return false
 }
 
 // migDeclaredChild returns the node for key k of an object under n when n

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -138,10 +139,10 @@ func (b *migPlanBuilder) build(n *schema.Node, ptr, name string, parent *migEntr
 				Message: "the root cannot have an old name: its values are the previous values"})
 		}
 	}
-	for _, pd := range migPropDefs(n) {
-		child := n.Child(pd.name)
-		ce := b.build(child, pointer.Append(ptr, pd.name), pd.name, e, stack)
-		for _, def := range pd.defs {
+	for _, pd := range shape.Props(n) {
+		child := n.Child(pd.Name)
+		ce := b.build(child, pointer.Append(ptr, pd.Name), pd.Name, e, stack)
+		for _, def := range pd.Defs {
 			b.reached[def] = true
 			if b.readClaims {
 				ce.claims = append(ce.claims, b.claimsOf(def)...)
@@ -150,7 +151,7 @@ func (b *migPlanBuilder) build(n *schema.Node, ptr, name string, parent *migEntr
 		if e.statics == nil {
 			e.statics = map[string]bool{}
 		}
-		e.statics[pd.name] = true
+		e.statics[pd.Name] = true
 		e.children = append(e.children, ce)
 	}
 	return e
@@ -202,54 +203,6 @@ func oldNamePointer(name string) (string, error) {
 		return "", fmt.Errorf("oldName %q is not a valid JSON pointer: %v", name, err)
 	}
 	return name, nil
-}
-
-type migPropDef struct {
-	name string
-	defs []*schema.Node // every node that declares the property here
-}
-
-// migPropDefs lists the properties an object node declares, through $ref
-// and allOf and into anyOf/oneOf branches, in source order.
-func migPropDefs(n *schema.Node) []migPropDef {
-	var out []migPropDef
-	idx := map[string]int{}
-	seen := map[*schema.Node]bool{}
-	var walk func(n *schema.Node, depth int)
-	walk = func(n *schema.Node, depth int) {
-		if n == nil || depth > 8 || seen[n] {
-			return
-		}
-		scope := n.Scope() // n first, then what $ref and allOf bring
-		for _, sc := range scope {
-			if !seen[sc] {
-				seen[sc] = true
-				migAddProps(sc, &out, idx)
-			}
-		}
-		for _, sc := range scope {
-			for _, br := range sc.AnyOf {
-				walk(br, depth+1)
-			}
-			for _, br := range sc.OneOf {
-				walk(br, depth+1)
-			}
-		}
-	}
-	walk(n, 0)
-	return out
-}
-
-func migAddProps(n *schema.Node, out *[]migPropDef, idx map[string]int) {
-	for _, p := range n.Properties {
-		i, ok := idx[p.Name]
-		if !ok {
-			i = len(*out)
-			idx[p.Name] = i
-			*out = append(*out, migPropDef{name: p.Name})
-		}
-		(*out)[i].defs = append((*out)[i].defs, p)
-	}
 }
 
 // unreached reports old names on nodes that have no single place in the
@@ -391,12 +344,12 @@ func migCarries(n *schema.Node, rest []string, static bool) bool {
 		return true
 	}
 	t := rest[0]
-	structured, array := migStructured(n), migArrayish(n)
+	structured, array := shape.Structured(n), shape.Arrayish(n)
 	if !structured && !array {
 		return true // taken whole
 	}
 	if structured {
-		if migHasProperty(n, t) {
+		if shape.HasProperty(n, t) {
 			if !static && migCarries(n.Child(t), rest[1:], false) {
 				return true
 			}

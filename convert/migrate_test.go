@@ -235,7 +235,7 @@ func TestNothingDisappearsOverGeneratedValues(t *testing.T) {
 		require.NoError(t, err)
 		rnd := newTestRand(7)
 		for i := 0; i < roundTrips()/4; i++ {
-			x, err := RandomValue(old, rnd)
+			x, err := randomValue(old, rnd)
 			require.NoError(t, err)
 			r := m.Migrate(x)
 			nothingDisappears(t, x, r)
@@ -254,13 +254,13 @@ func TestOptionsAreChecked(t *testing.T) {
 	s := mustSchema(t, `type: object`)
 	_, err := NewMigration(s, Lossless())
 	require.ErrorContains(t, err, "Lossless needs")
-	_, err = NewMigration(s, Hooks(1, nil, nil))
+	_, err = NewMigration(s, StepHooks(1, nil, nil))
 	require.ErrorContains(t, err, "hooks for step 1")
-	_, err = NewMigration(s, Hooks(0, nil, nil), Hooks(0, nil, nil))
+	_, err = NewMigration(s, StepHooks(0, nil, nil), StepHooks(0, nil, nil))
 	require.ErrorContains(t, err, "twice")
 	_, err = NewMigration(nil)
 	require.Error(t, err)
-	_, err = NewMigration(s, Via(nil))
+	_, err = NewMigration(s, ThroughVersions(nil))
 	require.Error(t, err)
 }
 
@@ -326,7 +326,7 @@ func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
 		require.NoError(t, err)
 		rnd := newTestRand(11)
 		for i := 0; i < roundTrips()/4; i++ {
-			v, err := RandomValue(s, rnd)
+			v, err := randomValue(s, rnd)
 			require.NoError(t, err)
 			thin(v, rnd)
 			changed := !identical(params.Default(s, value.DeepCopy(v)), v)

@@ -57,7 +57,7 @@ func TestBareMetalHostRewrite(t *testing.T) {
 	assert.False(t, rs[0].OK())
 	assert.True(t, rs[1].OK(), "2400.0 to 2400 loses nothing")
 
-	out, rs, err := s.RewriteObjects(hosts, "v1alpha1", "v1alpha2", target, AllowLossyChanges())
+	out, rs, err := s.RewriteObjects(hosts, "v1alpha1", "v1alpha2", target, AllowLossy())
 	require.NoError(t, err)
 	v2, _ := s.Version("v1alpha2")
 	var docs, report bytes.Buffer
@@ -130,7 +130,7 @@ func BenchmarkConvertObjectsOldestToHub(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			_, _, err := s.RewriteObjects(objs, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "hardware.metal3.io/v1alpha2"}, AllowLossyChanges())
+			_, _, err := s.RewriteObjects(objs, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "hardware.metal3.io/v1alpha2"}, AllowLossy())
 			if err != nil {
 				b.Fatal(err)
 			}
@@ -142,7 +142,7 @@ func BenchmarkConvertObjectsOldestToHub(b *testing.B) {
 		rnd := newTestRand(7)
 		vals := make([]any, 10000)
 		for i := range vals {
-			x, err := RandomValue(v.Schema, rnd)
+			x, err := randomValue(v.Schema, rnd)
 			require.NoError(b, err)
 			vals[i] = x
 		}
@@ -150,7 +150,7 @@ func BenchmarkConvertObjectsOldestToHub(b *testing.B) {
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
 			for _, x := range vals {
-				if _, err := s.Convert(x, "v1", "v2", AllowLossyChanges()); err != nil {
+				if _, err := s.Convert(x, "v1", "v2", AllowLossy()); err != nil {
 					b.Fatal(err)
 				}
 			}

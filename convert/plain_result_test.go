@@ -102,16 +102,16 @@ func TestConversionsGivePlainValues(t *testing.T) {
 				v, _ := s.Version(from)
 				rnd := newTestRand(uint64(si*10000 + fi*100 + ti + 7))
 				for i := 0; i < n; i++ {
-					x, err := RandomValue(v.Schema, rnd)
+					x, err := randomValue(v.Schema, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					want := plainScalarsMeaning(x)
 					doc := yamlWithText(t, x)
-					r, err := s.ConvertDocument(doc, from, to, AllowLossyChanges())
+					r, err := s.ConvertDocument(doc, from, to, AllowLossy())
 					require.NoError(t, err)
 					requirePlainResult(t, r)
 					if r.OK() && s.Refused(to, from) == nil {
-						back, err := s.Convert(r.Values, to, from, AllowLossyChanges())
+						back, err := s.Convert(r.Values, to, from, AllowLossy())
 						require.NoError(t, err)
 						requirePlainResult(t, back)
 						require.True(t, identical(stripBag(back.Values), want), "%s: %s → %s → %s\nin:  %s\nout: %s", dir, from, to, from, doc, show(back.Values))
@@ -123,7 +123,7 @@ func TestConversionsGivePlainValues(t *testing.T) {
 							obj[k] = e
 						}
 					}
-					r, err = s.ConvertObjectDocument(yamlWithText(t, obj), from, to, ObjectTarget{APIVersion: "example.com/" + to}, AllowLossyChanges())
+					r, err = s.ConvertObjectDocument(yamlWithText(t, obj), from, to, ObjectTarget{APIVersion: "example.com/" + to}, AllowLossy())
 					require.NoError(t, err)
 					requirePlainResult(t, r)
 				}
@@ -132,12 +132,12 @@ func TestConversionsGivePlainValues(t *testing.T) {
 	}
 	for pi, dir := range pairDirs(t) {
 		old, new := loadPair(t, dir)
-		m, err := NewMigration(new, From(old), Lossless())
+		m, err := NewMigration(new, FromVersion(old), Lossless())
 		require.NoError(t, err)
 		rnd := newTestRand(uint64(pi + 99))
 		for i := 0; i < n; i++ {
 			for _, start := range []*schema.Schema{old, new} {
-				x, err := RandomValue(start, rnd)
+				x, err := randomValue(start, rnd)
 				require.NoError(t, err)
 				x = withPlainScalars(start.Root(), x, rnd)
 				var r Result

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/valuegen"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -43,45 +44,27 @@ type VersionSet struct {
 	notes    []string
 }
 
-// SetOption configures NewVersionSet.
-type SetOption func(*setOptions)
-
 type setOptions struct {
 	hooks  map[string][2]Hook
 	fold   bool
 	errors []string
 }
 
-// PairHooks registers hand-written conversion steps for the adjacent pair
-// older → newer: up runs after the generated step toward newer, down after
-// the generated step toward older, each seeing the source values and the
-// generated result (see Hook). Either may be nil.
-func PairHooks(older, newer string, up, down Hook) SetOption {
-	return func(o *setOptions) {
-		if o.hooks == nil {
-			o.hooks = map[string][2]Hook{}
-		}
-		k := older + "\x00" + newer
-		if _, dup := o.hooks[k]; dup {
-			o.errors = append(o.errors, fmt.Sprintf("hooks registered twice for %s → %s", older, newer))
-		}
-		o.hooks[k] = [2]Hook{up, down}
-	}
-}
-
-// CaseInsensitiveNames lets a property of a newer version without an
-// oldName take the value of a property of the next older version whose
-// name differs only in case (clockSpeed from ClockSpeed), as the storage
-// versioning document's generator matches names. An exact match always
-// wins; each use is listed by Notes.
-func CaseInsensitiveNames() SetOption { return func(o *setOptions) { o.fold = true } }
-
 // NewVersionSet builds a version set from versions ordered oldest first.
-func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
-	var o setOptions
-	for _, opt := range opts {
-		opt(&o)
+// The options that apply: CaseInsensitiveNames and PairHooks. A set read
+// from a folder comes from LoadVersionSet.
+//
+//	set, err := convert.NewVersionSet([]convert.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}})
+//	r, err := set.Convert(values, "v1", "v2")
+//
+// Each step of a set is generated as a Migration's step is (oldName, type
+// changes); see NewMigration for when to use which.
+func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
+	all, err := collect("NewVersionSet", opts, setOptionNames)
+	if err != nil {
+		return nil, err
 	}
+	o := all.set
 	if len(o.errors) > 0 {
 		return nil, fmt.Errorf("convert: %s", strings.Join(o.errors, "; "))
 	}
@@ -165,14 +148,7 @@ func (s *VersionSet) Version(name string) (Version, bool) {
 // as "VERSION: /new/pointer takes /Old/pointer".
 func (s *VersionSet) Notes() []string { return append([]string(nil), s.notes...) }
 
-// ConvertOption configures one conversion.
-type ConvertOption func(*convOptions)
-
 type convOptions struct{ allowLossy bool }
-
-// AllowLossyChanges applies lossy type changes (number to integer by
-// truncation) instead of refusing them; they are reported either way.
-func AllowLossyChanges() ConvertOption { return func(o *convOptions) { o.allowLossy = true } }
 
 // RefusedError is the error of a conversion the set refuses: to an older
 // version past one marked NoDowngrade.
@@ -254,10 +230,14 @@ func (s *VersionSet) path(i, j int) []pathStep {
 // for what prevents any conversion (an unknown version, a refused
 // direction); what goes wrong with the values is in the Result.
 //
+// The only option that applies is AllowLossy (to every conversion of the
+// set: Convert, ConvertDocument, ConvertObject, ConvertObjectDocument and
+// RewriteObjects).
+//
 // The values mean what they say (plain values, as params.Decode gives
 // them). To have the nodes of the versions on the way type the YAML plain
 // scalars of a document, give its bytes to ConvertDocument.
-func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Result, error) {
+func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
@@ -281,7 +261,7 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Res
 //
 // The error is for what prevents any conversion, as with Convert, or a
 // *params.DecodeError for a document that cannot be read.
-func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...ConvertOption) (Result, error) {
+func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Option) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
@@ -294,10 +274,12 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Conve
 }
 
 // start checks a conversion from → to and gathers its options.
-func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o convOptions, err error) {
-	for _, opt := range opts {
-		opt(&o)
+func (s *VersionSet) start(from, to string, opts []Option) (i, j int, o convOptions, err error) {
+	all, err := collect("a VersionSet's conversions", opts, conversionOptions)
+	if err != nil {
+		return 0, 0, o, err
 	}
+	o = all.conv
 	i, j, err = s.pair(from, to)
 	if err != nil {
 		return 0, 0, o, err
@@ -378,7 +360,7 @@ type PairStatus struct {
 
 // Pairs reports, for every ordered pair of distinct versions, whether the
 // conversion is refused, lossy (and where) or lossless. Losses are found
-// by converting values generated from the source schema (RandomValue,
+// by converting values generated from the source schema (as converttest.RandomValue does,
 // samples per pair, a fixed seed so that the answer is stable) without
 // the property bag; a pair found lossless by sampling may still lose a
 // value no sample reached.
@@ -398,7 +380,7 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 			rnd := rand.New(rand.NewPCG(uint64(i)<<32|uint64(j), 0x5eed))
 			found := map[string]bool{}
 			for n := 0; n < samples; n++ {
-				x, err := RandomValue(s.versions[i].Schema, rnd)
+				x, err := valuegen.Random(s.versions[i].Schema, rnd)
 				if err != nil {
 					break
 				}

@@ -23,13 +23,18 @@ const VersionsFile = "versions.yaml"
 // v1beta1 params.yaml works too), ordered by versions.yaml when the folder
 // has one, else by version order of the names (see below).
 //
+// The options that apply are those of NewVersionSet.
+//
 // versions.yaml is a list, oldest first, of names or of objects
 // {name: NAME, preview: true|false, downgrade: true|false}; every
 // listed version needs its schema file and every schema file must be
 // listed. Without it the names are ordered as Kubernetes orders API
 // versions (v1alpha1 < v1alpha2 < v1beta1 < v1 < v2) or as semantic
 // versions (0.1.0 < 0.2.0 < 1.0.0-rc.1 < 1.0.0), vN counting as N.0.0.
-func LoadVersionSet(dir string, opts ...SetOption) (*VersionSet, error) {
+func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
+	if _, err := collect("LoadVersionSet", opts, setOptionNames); err != nil {
+		return nil, err
+	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, err

@@ -29,15 +29,15 @@ func TestVersionSetRoundTrip(t *testing.T) {
 				v, _ := s.Version(name)
 				rnd := newTestRand(uint64(si*100 + vi))
 				for i := 0; i < roundTrips(); i++ {
-					x, err := RandomValue(v.Schema, rnd)
+					x, err := randomValue(v.Schema, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					in := value.DeepCopy(x)
 					want := plainScalarsMeaning(in)
-					up, err := s.Convert(x, name, s.Hub(), AllowLossyChanges())
+					up, err := s.Convert(x, name, s.Hub(), AllowLossy())
 					require.NoError(t, err)
 					require.True(t, up.OK(), "%s → hub: %v\nin: %s", name, up.Errors, show(in))
-					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossyChanges())
+					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossy())
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s: %v", name, back.Errors)
 					if !identical(back.Values, want) {
@@ -48,10 +48,10 @@ func TestVersionSetRoundTrip(t *testing.T) {
 					// Through YAML, as paramctl does: the document as its
 					// author wrote it, the hub's values as paramkit writes
 					// them.
-					up2, err := s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossyChanges())
+					up2, err := s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossy())
 					require.NoError(t, err)
 					require.True(t, identical(up.Values, up2.Values), "read from YAML: %s\nin memory:      %s", show(up2.Values), show(up.Values))
-					back, err = s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossyChanges())
+					back, err = s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossy())
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s through YAML: %v", name, back.Errors)
 					require.True(t, identical(back.Values, want), "through YAML\nin:  %s\nout: %s", show(want), show(back.Values))
@@ -85,7 +85,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 					i, j, _ := s.pair(from, to)
 					rnd := newTestRand(uint64(si*10000 + fi*100 + ti))
 					for n := 0; n < roundTrips()/4; n++ {
-						x, err := RandomValue(v.Schema, rnd)
+						x, err := randomValue(v.Schema, rnd)
 						require.NoError(t, err)
 						x = withPlainScalars(v.Schema.Root(), x, rnd)
 						r := s.run(x, i, j, true, false)

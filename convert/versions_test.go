@@ -33,7 +33,7 @@ func TestVersionOrder(t *testing.T) {
 	require.ErrorContains(t, err, "versions.yaml")
 }
 
-func loadThree(t testing.TB, opts ...SetOption) *VersionSet {
+func loadThree(t testing.TB, opts ...Option) *VersionSet {
 	t.Helper()
 	s, err := LoadVersionSet("testdata/versions/three", opts...)
 	require.NoError(t, err)
@@ -98,14 +98,14 @@ func TestVersionSetConvert(t *testing.T) {
 	v1 := mustJSON(t, `{"name":"a","replicas":3,"size":2.5,"legacyMode":true}`)
 
 	// v1 → v3 goes through the hub v2: renamed twice, size truncated
-	// (refused without AllowLossyChanges), legacyMode dropped.
+	// (refused without AllowLossy), legacyMode dropped.
 	r, err := s.Convert(v1, "v1", "v3")
 	require.NoError(t, err)
 	require.False(t, r.OK())
 	require.Len(t, r.Lossy, 1)
 	assert.True(t, r.Lossy[0].Refused)
 
-	r, err = s.Convert(v1, "v1", "v3", AllowLossyChanges())
+	r, err = s.Convert(v1, "v1", "v3", AllowLossy())
 	require.NoError(t, err)
 	require.True(t, r.OK(), "%v", r.Errors)
 	got := stripBag(r.Values).(map[string]any)
@@ -117,7 +117,7 @@ func TestVersionSetConvert(t *testing.T) {
 	assert.Contains(t, r.Values, BagKey, "v3 → v1 is allowed, so what v3 cannot hold is kept")
 
 	// And back: the bag restores exactly what went in.
-	back, err := s.Convert(r.Values, "v3", "v1", AllowLossyChanges())
+	back, err := s.Convert(r.Values, "v3", "v1", AllowLossy())
 	require.NoError(t, err)
 	require.True(t, back.OK(), "%v", back.Errors)
 	assert.Equal(t, show(v1), show(back.Values))

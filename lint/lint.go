@@ -11,6 +11,19 @@
 // findings, and the rules that read only the document still run. Every
 // finding points into the schema document with an RFC 6901 pointer;
 // WriteSARIF turns findings into SARIF 2.1.0 for code-scanning UIs.
+//
+// # Entry points
+//
+// Lint a schema document with one or more sets (Example); add rules of
+// your own (ExampleSet):
+//
+//	findings, err := lint.Lint(data, lint.Kudo, lint.Structural)
+//	for _, f := range findings {
+//		fmt.Println(f.Pointer, f.Severity, f.Rule, f.Message)
+//	}
+//
+// Run does the same for a schema already parsed; Lookup finds a set by
+// the name paramctl's --rules takes.
 package lint
 
 import (

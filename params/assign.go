@@ -40,6 +40,16 @@ func (a Assignment) Pointer() string { return pointer.Join(a.Path...) }
 // before it gives an error wrapping ErrMalformed; a KEY that is no valid
 // path gives another error.
 func ParseAssignment(s string) (Assignment, error) {
+	a, err := parseAssignment(s)
+	if err != nil && !errors.Is(err, ErrMalformed) {
+		return Assignment{}, fmt.Errorf("%q: %v", s, err)
+	}
+	return a, err
+}
+
+// parseAssignment is ParseAssignment with the error of a bad KEY not
+// naming the assignment (Update.Run puts it in Error.Input).
+func parseAssignment(s string) (Assignment, error) {
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 {
 		return Assignment{}, fmt.Errorf("%w %q: want KEY=VALUE", ErrMalformed, s)
@@ -49,7 +59,7 @@ func ParseAssignment(s string) (Assignment, error) {
 	}
 	path, err := parseKey(s[:eq])
 	if err != nil {
-		return Assignment{}, fmt.Errorf("%q: %v", s, err)
+		return Assignment{}, err
 	}
 	return Assignment{Input: s, Path: path, Value: s[eq+1:]}, nil
 }

@@ -3,6 +3,32 @@
 // number) decoded with a schema in hand, validated, defaulted, updated and
 // encoded back without a number ever passing through float64.
 //
+// # Entry points
+//
+// One per job; each has a runnable example.
+//
+// Decode, default, validate (Example):
+//
+//	v, err := params.Decode(s, data) // YAML or JSON, typed by the schema
+//	v = params.Default(s, v)
+//	err = params.Validate(s, v) // every error, each with its pointer
+//
+// An update from `-P` files and `-p` strings, with its plan
+// (ExampleUpdate, ExampleUpdate_filesAndSet):
+//
+//	patch, err := params.DecodePatch(s, fileData)
+//	r, err := (&params.Update{Schema: s, Old: old, Patches: []any{patch}, Set: []string{"nodeCount=5"}}).Run()
+//	// r.Values, r.Plan, r.Changed
+//
+// Field-level feature gates on a Kubernetes object (ExampleGates_Apply):
+//
+//	gates, err := params.ParseGates(data)
+//	res := gates.Apply(newObject, storedObject) // res.Object, res.Warnings
+//
+// Typed getters for operator code (Example_getters):
+//
+//	n, err := params.Int64(v, "/nodeCount")
+//
 // # Go values
 //
 // The decoders give plain values, and every function works on them. A

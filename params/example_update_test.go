@@ -28,18 +28,10 @@ topology:
   - datacenterName: dc1
     labels: [{key: Usage, value: old}]
 `))
-	var as []params.Assignment
-	for _, arg := range []string{
+	r, err := (&params.Update{Schema: s, Old: old, Set: []string{
 		`topology/0/datacenterName="NewDC1"`,
 		`topology/0/labels/0={ key: "Usage", value: "newValue" }`,
-	} {
-		a, err := params.ParseAssignment(arg)
-		if err != nil {
-			panic(err)
-		}
-		as = append(as, a)
-	}
-	r, err := (&params.Update{Schema: s, Old: old, Assignments: as}).Run()
+	}}).Run()
 	if err != nil {
 		panic(err)
 	}
@@ -47,8 +39,7 @@ topology:
 	fmt.Print(string(out))
 	fmt.Println(r.Plan, r.Changed)
 
-	a, _ := params.ParseAssignment("clusterName=test")
-	_, err = (&params.Update{Schema: s, Old: old, Assignments: []params.Assignment{a}}).Run()
+	_, err = (&params.Update{Schema: s, Old: old, Set: []string{"clusterName=test"}}).Run()
 	fmt.Println(err)
 	// Output:
 	// clusterName: prod

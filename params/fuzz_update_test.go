@@ -68,8 +68,8 @@ func FuzzUpdate(f *testing.F) {
 				u.Patches = append(u.Patches, v)
 			}
 			for _, p := range []string{p1, p2} {
-				if a, err := params.ParseAssignment(p); err == nil {
-					u.Assignments = append(u.Assignments, a)
+				if _, err := params.ParseAssignment(p); err == nil {
+					u.Set = append(u.Set, p)
 				}
 			}
 			if name, arg, ok := strings.Cut(op, " "); ok {

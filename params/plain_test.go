@@ -174,9 +174,7 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 			assert.NoError(t, err)
 		}},
 		{"Update.Run", func(t *testing.T, s *schema.Schema, c plainCase) {
-			a, err := params.ParseAssignment("d=set")
-			require.NoError(t, err)
-			r, err := (&params.Update{Schema: s, Old: map[string]any{"x": c.in}, Assignments: []params.Assignment{a}}).Run()
+			r, err := (&params.Update{Schema: s, Old: map[string]any{"x": c.in}, Set: []string{"d=set"}}).Run()
 			if c.msg != "" {
 				assert.Nil(t, r)
 				requireAtX(t, err, "in the old values: "+c.msg)
@@ -229,9 +227,7 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 // Go, set again to what they hold.
 func TestUpdateOfGoIntIsNoChange(t *testing.T) {
 	s := mustSchema(t, "type: object\nproperties:\n  n: {type: integer}\n")
-	a, err := params.ParseAssignment("n=5")
-	require.NoError(t, err)
-	r, err := (&params.Update{Schema: s, Old: map[string]any{"n": 5}, Assignments: []params.Assignment{a}}).Run()
+	r, err := (&params.Update{Schema: s, Old: map[string]any{"n": 5}, Set: []string{"n=5"}}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, []string{}, r.Changed)
 	assert.Equal(t, "", r.Plan)

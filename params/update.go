@@ -60,9 +60,11 @@ type Update struct {
 	// Patches are RFC 7386 merge patches (`-P` files, see DecodePatch).
 	// Go data in them is taken as Plain converts it.
 	Patches []any
-	// Assignments are `-p KEY=VALUE` edits (see ParseAssignment); an array
-	// index must already exist, so they can be repeated safely.
-	Assignments []Assignment
+	// Set are `-p KEY=VALUE` assignments as the user typed them, applied
+	// in order after the patches (see Assignment for the forms of KEY and
+	// VALUE). An array index must already exist, so they can be repeated
+	// safely.
+	Set []string
 	// Operations are the non-idempotent edits of `paramctl patch`.
 	Operations []Operation
 	// Defaults are the options for defaulting the old and the new values.
@@ -86,10 +88,13 @@ type Result struct {
 }
 
 // Run runs the update. Its error is Errors (every problem of the first
-// step that failed: edits, validation, immutability or the plan), or the
-// error of building the trigger resolver (trigger.Conflicts), which
-// refuses a schema with conflicting triggers even for an install. A nil
-// Update, or one without a Schema, gives an error (and no Result).
+// step that failed: reading Set, edits, validation, immutability or the
+// plan), or the error of building the trigger resolver
+// (trigger.Conflicts), which refuses a schema with conflicting triggers
+// even for an install. An entry of Set that is no assignment at all (no
+// "=", or nothing before it) gives an error wrapping ErrMalformed before
+// anything else is looked at: a usage error, not a fault of the values. A
+// nil Update, or one without a Schema, gives an error (and no Result).
 func (u *Update) Run() (*Result, error) {
 	if u == nil {
 		return nil, errors.New("params: Run on a nil *Update")
@@ -97,6 +102,10 @@ func (u *Update) Run() (*Result, error) {
 	s := u.Schema
 	if s == nil {
 		return nil, errors.New("params: Update needs a schema")
+	}
+	assignments, err := parseSet(u.Set)
+	if err != nil {
+		return nil, err
 	}
 	oldV, err := value.Plain(u.Old)
 	if err != nil {
@@ -127,8 +136,8 @@ func (u *Update) Run() (*Result, error) {
 		v = mergePatch(v, p)
 	}
 	ed := &editor{s: s}
-	for i := range u.Assignments {
-		if x, ok := ed.assign(v, &u.Assignments[i]); ok {
+	for i := range assignments {
+		if x, ok := ed.assign(v, &assignments[i]); ok {
 			v = x
 		}
 	}
@@ -168,6 +177,28 @@ func (u *Update) Run() (*Result, error) {
 		return nil, errs
 	}
 	return &Result{Values: v, Plan: plan, Changed: changed}, nil
+}
+
+// parseSet reads the assignments of Update.Set: the first malformed one
+// as it is (it wraps ErrMalformed), else every one whose KEY is no path.
+func parseSet(set []string) ([]Assignment, error) {
+	out := make([]Assignment, 0, len(set))
+	var errs Errors
+	for _, s := range set {
+		a, err := parseAssignment(s)
+		if errors.Is(err, ErrMalformed) {
+			return nil, err
+		}
+		if err != nil {
+			errs = append(errs, &Error{Input: s, Message: err.Error()})
+			continue
+		}
+		out = append(out, a)
+	}
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	return out, nil
 }
 
 // validationErrors turns validation errors into Errors, saying where a

@@ -59,9 +59,7 @@ func largeUpdate(tb testing.TB) (*schema.Schema, any, []string) {
 		cur, _ := pointer.Get(old, p)
 		for _, text := range otherValues(cur) {
 			arg := strings.TrimPrefix(p, "/") + "=" + text
-			a, err := params.ParseAssignment(arg)
-			require.NoError(tb, err)
-			if r, err := (&params.Update{Schema: s, Old: old, Assignments: []params.Assignment{a}}).Run(); err == nil && len(r.Changed) == 1 {
+			if r, err := (&params.Update{Schema: s, Old: old, Set: []string{arg}}).Run(); err == nil && len(r.Changed) == 1 {
 				picked = append(picked, arg)
 				break
 			}
@@ -99,14 +97,7 @@ func BenchmarkUpdate20Assignments(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		u := params.Update{Schema: s, Old: old, Triggers: res}
-		for _, arg := range args {
-			a, err := params.ParseAssignment(arg)
-			if err != nil {
-				b.Fatal(err)
-			}
-			u.Assignments = append(u.Assignments, a)
-		}
+		u := params.Update{Schema: s, Old: old, Triggers: res, Set: args}
 		r, err := u.Run()
 		if err != nil {
 			b.Fatal(err)
@@ -121,11 +112,7 @@ func BenchmarkUpdate20Assignments(b *testing.B) {
 // the update produces, nothing else.
 func BenchmarkUpdateBareValidate(b *testing.B) {
 	s, old, args := largeUpdate(b)
-	u := params.Update{Schema: s, Old: old}
-	for _, arg := range args {
-		a, _ := params.ParseAssignment(arg)
-		u.Assignments = append(u.Assignments, a)
-	}
+	u := params.Update{Schema: s, Old: old, Set: args}
 	r, err := u.Run()
 	require.NoError(b, err)
 	b.ReportAllocs()

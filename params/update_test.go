@@ -44,11 +44,7 @@ func runUpdate(t testing.TB, s *schema.Schema, old any, e edits) (*params.Result
 		require.NoError(t, err)
 		u.Patches = append(u.Patches, v)
 	}
-	for _, a := range e.set {
-		x, err := params.ParseAssignment(a)
-		require.NoError(t, err, a)
-		u.Assignments = append(u.Assignments, x)
-	}
+	u.Set = e.set
 	for _, o := range e.ops {
 		op, arg, _ := strings.Cut(o, " ")
 		x, err := params.ParseOperation(op, arg)
@@ -578,8 +574,7 @@ func TestUpdateKudoDefaultPlan(t *testing.T) {
 	s, old := cluster(t)
 	res, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update"}))
 	require.NoError(t, err)
-	a, _ := params.ParseAssignment("nodeCount=9")
-	r, err := (&params.Update{Schema: s, Old: old, Assignments: []params.Assignment{a}, Triggers: res}).Run()
+	r, err := (&params.Update{Schema: s, Old: old, Set: []string{"nodeCount=9"}, Triggers: res}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, "update", r.Plan)
 }
@@ -621,13 +616,13 @@ properties:
   name: {type: string}
 `))
 	require.NoError(t, err)
-	a, _ := params.ParseAssignment("name=x")
-	r, err := (&params.Update{Schema: s, Old: map[string]any{}, Assignments: []params.Assignment{a}}).Run()
+	set := []string{"name=x"}
+	r, err := (&params.Update{Schema: s, Old: map[string]any{}, Set: set}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "x", "backup": map[string]any{"enabled": false}}, r.Values, "a parent is created for its defaults")
 	assert.Equal(t, []string{"/name"}, r.Changed, "both sides are defaulted before the diff")
 
-	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Assignments: []params.Assignment{a}, Defaults: []params.DefaultOption{params.Structural()}}).Run()
+	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.DefaultOption{params.Structural()}}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "x"}, r.Values, "structural defaulting creates no parent")
 }

@@ -5,6 +5,18 @@
 // oldName) and refuses every $ref that would leave the document.
 //
 // A *Schema is immutable after Parse and safe for concurrent use.
+//
+// # Entry points
+//
+// Read a schema, then walk it or validate against it (Example,
+// ExampleParse_errors, ExampleSchema_Validate):
+//
+//	s, err := schema.Parse(data) // or schema.ParseFile(path)
+//	n := s.Lookup("/topology/0/labels/1/key") // the node values at that pointer take
+//	err = s.Validate(v) // the values as they are; params.Validate converts Go data first
+//
+// Decoding, defaulting and updating values by a schema are params' job; a
+// v1beta1 params.yaml or a CRD read as a schema is convert.LoadSchema's.
 package schema
 
 import (

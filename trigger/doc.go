@@ -13,4 +13,16 @@
 //
 // New precomputes everything once per schema; Parameters lists each
 // parameter's own and effective trigger, for listings.
+//
+// # Entry points
+//
+// The plan an update runs (Example), and the check of a schema's triggers
+// (ExampleCheck):
+//
+//	r, err := trigger.New(s, trigger.KudoPlans(plans)) // once per schema
+//	plan, err := r.Resolve(changedPointers)
+//	conflicts := trigger.Check(s)
+//
+// params.Update resolves the plan of an update itself; give it the
+// Resolver (Update.Triggers) to build it once per schema.
 package trigger

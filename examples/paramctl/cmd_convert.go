@@ -52,7 +52,7 @@ func runConvert(e *env, o any, args []string) int {
 	if *opts.to == "v1beta1" {
 		c, err = convert.ToV1beta1(data)
 	} else {
-		var fopts []convert.FlatOption
+		var fopts []convert.Option
 		if *opts.inferTypes {
 			fopts = append(fopts, convert.InferStringTypes())
 		}

@@ -88,7 +88,7 @@ func runMigrate(e *env, raw any, args []string) int {
 		if s == nil {
 			return code
 		}
-		opts = append(opts, convert.Via(s))
+		opts = append(opts, convert.ThroughVersions(s))
 	}
 	m, err := convert.NewMigration(target, opts...)
 	if err != nil {

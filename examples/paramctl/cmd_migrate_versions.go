@@ -57,9 +57,9 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	for _, n := range set.Notes() {
 		fmt.Fprintf(e.stderr, "note: %s\n", n)
 	}
-	var copts []convert.ConvertOption
+	var copts []convert.Option
 	if o.allowLossy {
-		copts = append(copts, convert.AllowLossyChanges())
+		copts = append(copts, convert.AllowLossy())
 	}
 	data, err := e.readInput(file)
 	if err != nil {

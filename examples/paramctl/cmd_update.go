@@ -65,22 +65,7 @@ func init() {
 				}
 				p.u.Patches = append(p.u.Patches, v)
 			}
-			bad := false
-			for _, arg := range o.set {
-				a, err := params.ParseAssignment(arg)
-				if errors.Is(err, params.ErrMalformed) {
-					return e.fail(exitUsage, "-p %v", err)
-				}
-				if err != nil {
-					fmt.Fprintf(e.stderr, "-p %v\n", err)
-					bad = true
-					continue
-				}
-				p.u.Assignments = append(p.u.Assignments, a)
-			}
-			if bad {
-				return exitInvalid
-			}
+			p.u.Set = o.set
 			return e.finishPipeline(p)
 		},
 	})
@@ -166,6 +151,10 @@ func triggerOptions(defaultPlan, plans string) []trigger.Option {
 // finishPipeline runs the update and prints the result or every error.
 func (e *env) finishPipeline(p *pipeline) int {
 	r, err := p.u.Run()
+	if errors.Is(err, params.ErrMalformed) {
+		// Only -p assignments can be malformed: a usage error.
+		return e.fail(exitUsage, "-p %v", err)
+	}
 	if err != nil {
 		var errs params.Errors
 		if errors.As(err, &errs) {

@@ -109,7 +109,7 @@ func runVersions(e *env, raw any, args []string) int {
 // versionSetOrFail loads a version set folder, or reports why it cannot
 // (exit 2).
 func (e *env) versionSetOrFail(dir string, caseFold bool) (*convert.VersionSet, int) {
-	var opts []convert.SetOption
+	var opts []convert.Option
 	if caseFold {
 		opts = append(opts, convert.CaseInsensitiveNames())
 	}

@@ -22,4 +22,14 @@
 // A Server serves a Handler with TLS 1.2 or later, reloading its
 // certificate when the files change; Handler.Validate, Mutate and Convert
 // can also be called directly from another server.
+//
+// # Entry points
+//
+// Embed the handler in a server of your own (ExampleNewHandler), or call
+// one review at a time (ExampleHandler_Validate, ExampleHandler_Convert):
+//
+//	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver("schemas")})
+//	mux.Handle("/", h) // serves /validate, /mutate, /convert and /healthz
+//
+// Server runs it alone over HTTPS, as `paramctl webhook` does.
 package webhook

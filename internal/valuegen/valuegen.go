@@ -1,4 +1,7 @@
-package convert
+// Package valuegen makes random values that a schema accepts, for
+// property tests of conversions. convert uses it to sample losses
+// (VersionSet.Pairs); tests reach it through convert/converttest.
+package valuegen
 
 import (
 	"encoding/json"
@@ -9,13 +12,14 @@ import (
 	"unicode/utf8"
 
 	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// RandomValue returns a random value that s accepts, for property tests of
+// Random returns a random value that s accepts, for property tests of
 // conversions: round trips between two versions must give back every
-// value RandomValue can make. It favours the values that break conversions:
+// value Random can make. It favours the values that break conversions:
 // strings that look like numbers or booleans ("007", "yes", "1.10"), keys
 // that need escaping in a JSON pointer ("a/b", "x~y"), big and fractional
 // numbers kept exact, optional properties present or not, empty and
@@ -26,7 +30,7 @@ import (
 // minLength, maxLength, minItems, maxItems); it draws until the value
 // validates, and reports an error when a schema's constraints (a pattern,
 // say) defeat it.
-func RandomValue(s *schema.Schema, rnd *rand.Rand) (any, error) {
+func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
 	g := &valueGenerator{rnd: rnd}
 	for attempt := 0; attempt < 64; attempt++ {
 		g.failed = false
@@ -100,9 +104,9 @@ func (g *valueGenerator) value(n *schema.Node, depth int) any {
 	}
 	if types == nil {
 		switch {
-		case migStructured(n):
+		case shape.Structured(n):
 			types = []string{"object"}
-		case migArrayish(n):
+		case shape.Arrayish(n):
 			types = []string{"array"}
 		default:
 			types = []string{"string", "integer", "number", "boolean"}
@@ -148,9 +152,9 @@ func (g *valueGenerator) object(n *schema.Node, depth int) any {
 			required[r] = true
 		}
 	}
-	for _, pd := range migPropDefs(n) {
-		if required[pd.name] || (depth < genMaxDepth && g.rnd.IntN(2) == 0) {
-			out[pd.name] = g.value(n.Child(pd.name), depth+1)
+	for _, pd := range shape.Props(n) {
+		if required[pd.Name] || (depth < genMaxDepth && g.rnd.IntN(2) == 0) {
+			out[pd.Name] = g.value(n.Child(pd.Name), depth+1)
 		}
 	}
 	for r := range required {
@@ -173,7 +177,7 @@ func (g *valueGenerator) object(n *schema.Node, depth int) any {
 		}
 		for i := 0; i < count; i++ {
 			k := genKeys[g.rnd.IntN(len(genKeys))]
-			if _, taken := out[k]; taken || migHasProperty(n, k) {
+			if _, taken := out[k]; taken || shape.HasProperty(n, k) {
 				continue
 			}
 			out[k] = g.value(n.Child(k), depth+1)

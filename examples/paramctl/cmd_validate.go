@@ -157,7 +157,12 @@ func (e *env) schemaOrFail(path string) (*schema.Schema, int) {
 				fmt.Fprintf(e.stderr, "%s: %s\n", path, le.Error())
 			}
 		} else {
-			fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
+			fmt.Fprintln(e.stderr, withFile(path, err))
+		}
+		if len(list) > 0 {
+			// The same schema gives lint findings (exit 1): say why this
+			// command stops with 2 instead.
+			fmt.Fprintf(e.stderr, "%s: the schema is unusable (exit 2: this command needs a schema that compiles; 'paramctl lint %s' reports the same as findings)\n", path, path)
 		}
 		return nil, exitUsage
 	}

@@ -41,6 +41,9 @@ func TestCLIExplainsItself(t *testing.T) {
 			err: []string{"nope.yaml: no such file or directory\n"}, notEr: []string{"open nope.yaml"}},
 		{name: "unusable schema says why validate exits 2", args: []string{"validate", "--schema", "testdata/cli/type-int.yaml", "demo/update-values.yaml"}, code: 2,
 			err: []string{"testdata/cli/type-int.yaml: /properties/a/type:", "the schema is unusable (exit 2", "'paramctl lint testdata/cli/type-int.yaml' reports the same as findings"}},
+		{name: "migrate's help says where progress shows", args: []string{"help", "migrate"}, code: 0,
+			out: []string{"Progress: when standard error is a terminal", "never\nin pipes or CI"}},
+		{name: "demo's help", args: []string{"help", "demo"}, code: 0, out: []string{"--list", "--step N", "works as shown when pasted"}},
 		{name: "lint reports the same schema as findings, exit 1", args: []string{"lint", "testdata/cli/type-int.yaml"}, code: 1,
 			out: []string{"/properties/a/type"}},
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"sort"
 	"strings"
@@ -32,6 +33,7 @@ type command struct {
 	name  string
 	usage string // one line: arguments and flags
 	short string // one line: what it does
+	long  string // optional paragraphs shown by help NAME after short
 	// setup declares the command's flags on fs.
 	setup func(fs *flag.FlagSet) any
 	// run executes with the parsed flags (what setup returned) and the
@@ -72,16 +74,18 @@ func (e *env) dispatch(args []string) (code int) {
 		}
 	}()
 	if len(args) == 0 || args[0] == "help" || args[0] == "-h" || args[0] == "--help" {
-		e.help(args)
+		code := e.help(args)
 		if len(args) == 0 {
 			return exitUsage
 		}
-		return exitOK
+		return code
+	}
+	if args[0] == "--version" || args[0] == "-version" {
+		args = []string{"version"}
 	}
 	c, ok := commands[args[0]]
 	if !ok {
-		fmt.Fprintf(e.stderr, "unknown command %q; run 'paramctl help'\n", args[0])
-		return exitUsage
+		return e.unknownCommand(args[0])
 	}
 	fs := flag.NewFlagSet("paramctl "+c.name, flag.ContinueOnError)
 	fs.SetOutput(io.Discard)
@@ -95,7 +99,7 @@ func (e *env) dispatch(args []string) (code int) {
 		return exitOK
 	}
 	if err != nil {
-		fmt.Fprintf(e.stderr, "%v\nusage: paramctl %s %s\n", err, c.name, c.usage)
+		fmt.Fprintf(e.stderr, "%s\nusage: paramctl %s %s\n", flagError(fs, err), c.name, c.usage)
 		return exitUsage
 	}
 	return c.run(e, opts, pos)
@@ -122,16 +126,20 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
-func (e *env) help(args []string) {
+// help prints the general help, or a command's with `help NAME`; an
+// unknown NAME is a usage error (exit 2) naming the closest commands.
+func (e *env) help(args []string) int {
 	if len(args) > 1 {
-		if c, ok := commands[args[1]]; ok {
-			fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
-			if c.setup != nil {
-				c.setup(fs)
-			}
-			e.commandHelp(c, fs)
-			return
+		c, ok := commands[args[1]]
+		if !ok {
+			return e.unknownCommand(args[1])
 		}
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		if c.setup != nil {
+			c.setup(fs)
+		}
+		e.commandHelp(c, fs)
+		return exitOK
 	}
 	fmt.Fprintln(e.stdout, "paramctl: structured parameters from the command line\n\nCommands:")
 	names := make([]string, 0, len(commands))
@@ -142,14 +150,98 @@ func (e *env) help(args []string) {
 	for _, n := range names {
 		fmt.Fprintf(e.stdout, "  %-10s %s\n", n, commands[n].short)
 	}
-	fmt.Fprintln(e.stdout, "\nRun 'paramctl help COMMAND' for a command's flags.")
+	fmt.Fprintln(e.stdout, "\nRun 'paramctl help COMMAND' for a command's flags, 'paramctl demo' for a short tour.")
+	return exitOK
+}
+
+// unknownCommand reports a command name paramctl does not have, with the
+// closest names it does have.
+func (e *env) unknownCommand(name string) int {
+	names := make([]string, 0, len(commands))
+	for n := range commands {
+		names = append(names, n)
+	}
+	fmt.Fprintf(e.stderr, "unknown command %q%s ('paramctl help' lists every command)\n", name, didYouMean(closest(name, names)))
+	return exitUsage
 }
 
 func (e *env) commandHelp(c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(e.stdout, "usage: paramctl %s %s\n\n%s\n\nFlags:\n", c.name, c.usage, c.short)
-	fs.SetOutput(e.stdout)
-	fs.PrintDefaults()
-	fs.SetOutput(io.Discard)
+	fmt.Fprintf(e.stdout, "usage: paramctl %s %s\n\n%s\n", c.name, c.usage, c.short)
+	if c.long != "" {
+		fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimSpace(c.long))
+	}
+	var flags []*flag.Flag
+	fs.VisitAll(func(f *flag.Flag) { flags = append(flags, f) })
+	if len(flags) == 0 {
+		return
+	}
+	fmt.Fprintln(e.stdout, "\nFlags:")
+	for _, f := range flags {
+		printFlag(e.stdout, f)
+	}
+}
+
+// flagName spells a flag as the README does: --schema, but -o, -p, -P.
+func flagName(name string) string {
+	if len(name) == 1 {
+		return "-" + name
+	}
+	return "--" + name
+}
+
+// printFlag prints one flag as flag.PrintDefaults would, but spelled
+// --flag (the flag package accepts both and prints -flag).
+func printFlag(w io.Writer, f *flag.Flag) {
+	arg, usage := flag.UnquoteUsage(f)
+	line := "  " + flagName(f.Name)
+	if arg != "" {
+		line += " " + arg
+	}
+	fmt.Fprintf(w, "%s\n    \t%s", line, strings.ReplaceAll(usage, "\n", "\n    \t"))
+	if d := f.DefValue; d != "" && d != "false" && d != "0" {
+		if isStringFlag(f) {
+			fmt.Fprintf(w, " (default %q)", d)
+		} else {
+			fmt.Fprintf(w, " (default %v)", d)
+		}
+	}
+	fmt.Fprintln(w)
+}
+
+// isStringFlag tells a flag.String/StringVar flag (its default is quoted,
+// as flag.PrintDefaults does).
+func isStringFlag(f *flag.Flag) bool {
+	return fmt.Sprintf("%T", f.Value) == "*flag.stringValue"
+}
+
+// flagError rewrites the flag package's parse errors into what a person
+// can act on: the flag spelled as they typed it and the closest flags the
+// command has.
+func flagError(fs *flag.FlagSet, err error) string {
+	const undefined = "flag provided but not defined: "
+	msg := err.Error()
+	if !strings.HasPrefix(msg, undefined) {
+		return msg
+	}
+	name := strings.TrimLeft(strings.TrimPrefix(msg, undefined), "-")
+	var names []string
+	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	var spelled []string
+	for _, n := range closest(name, names) {
+		spelled = append(spelled, flagName(n))
+	}
+	return fmt.Sprintf("unknown flag %s%s ('%s --help' lists its flags)", flagName(name), didYouMean(spelled), fs.Name())
+}
+
+// didYouMean is ": did you mean A or B?" for the suggestions, or "".
+func didYouMean(names []string) string {
+	switch len(names) {
+	case 0:
+		return ""
+	case 1:
+		return ": did you mean " + names[0] + "?"
+	}
+	return ": did you mean " + strings.Join(names[:len(names)-1], ", ") + " or " + names[len(names)-1] + "?"
 }
 
 // multiFlag collects a repeatable flag.
@@ -158,12 +250,48 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
-// readInput reads a file argument; "-" is standard input.
+// readInput reads a file argument; "-" is standard input. Its error names
+// the file once and says what went wrong ("nope.yaml: no such file or
+// directory", not Go's "nope.yaml: open nope.yaml: …"), so callers print
+// it as it is.
 func (e *env) readInput(name string) ([]byte, error) {
 	if name == "-" {
-		return io.ReadAll(e.stdin)
+		data, err := io.ReadAll(e.stdin)
+		if err != nil {
+			return nil, &readError{name: "standard input", err: err}
+		}
+		return data, nil
 	}
-	return os.ReadFile(name)
+	data, err := os.ReadFile(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &readError{name: name, err: err}
+	}
+	return data, nil
+}
+
+// readError is a file that could not be read. Its message starts with the
+// file's name; print it without naming the file again.
+type readError struct {
+	name string
+	err  error
+}
+
+func (r *readError) Error() string { return r.name + ": " + r.err.Error() }
+
+func (r *readError) Unwrap() error { return r.err }
+
+// withFile prefixes a message with the file it is about, unless err is a
+// readError, which names its file already.
+func withFile(name string, err error) string {
+	var re *readError
+	if errors.As(err, &re) {
+		return err.Error()
+	}
+	return name + ": " + err.Error()
 }
 
 // fail prints an error for the user and returns the given exit code.

@@ -1,141 +1,156 @@
 package main
 
 import (
+	"bytes"
 	"embed"
 	"flag"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 )
 
-// The demo's input files, from the KEP-33 example and its upgrade.
+// The demo's input files. They live in the repository under demoDir and
+// are embedded, so an installed paramctl runs the demo anywhere.
 //
 //go:embed demo
 var demoFiles embed.FS
 
-// demoStep is one command the demo runs, with the exit status it expects
-// (refusals are part of the story).
+// demoDir is where the demo's files are in the repository; every command
+// the demo prints names them from the repository root.
+const demoDir = "examples/paramctl/demo"
+
+// demoStep is one step of the tour: what to look at, the command, the
+// exit status it must have (refusals are part of the story) and what to
+// notice.
 type demoStep struct {
 	title    string
-	args     []string // paramctl arguments; file names are under the demo folder
+	show     []demoExcerpt
+	args     []string // file arguments are d("name"), under demoDir
 	wantExit int
+	notice   string
 }
 
-// demoSteps walks the KEP example end to end. Each capability adds its
-// steps here.
+// demoExcerpt is an input file, or the lines of it that matter (first and
+// last, 1-based; 0, 0 for the whole file).
+type demoExcerpt struct {
+	file        string
+	first, last int
+}
+
+// d names a demo file as a user at the repository root would.
+func d(name string) string { return demoDir + "/" + name }
+
+// demoSteps: the core value first, then KUDO conversion, version sets and
+// lint. The whole tour prints at most 250 lines (TestDemoGolden checks).
 var demoSteps = []demoStep{
-	// 1. The KEP's v1beta1 operator becomes a schema; its instance's strings become typed values.
-	{"Convert the KEP's v1beta1 OperatorVersion: its flat parameter list becomes a v1beta2 JSON Schema",
-		[]string{"convert", "kep-operatorversion-v1beta1.yaml"}, exitOK},
-	{"A v1beta1 params.yaml converts too (as JSON here)",
-		[]string{"convert", "-o", "json", "kep-params-v1beta1.yaml"}, exitOK},
-	{"Unwrap the KEP's v1beta1 Instance of that operator: it becomes a v1beta2 Instance, values typed by the converted schema",
-		[]string{"unwrap", "--schema", "kep-operatorversion-v1beta1.yaml", "kep-instance-v1beta1.yaml"}, exitOK},
-	{"The KEP's string values with the params.yaml schema: \"3\" becomes 3, '[foo,bar,bazz]' a list, '{foo:\"bar\"}' a map",
-		[]string{"unwrap", "--schema", "kep-params-v1beta1.yaml", "kep-values-v1beta1.yaml"}, exitOK},
-	{"Without a schema, --guess unwraps by safe rules and reports every guess",
-		[]string{"unwrap", "--guess", "kep-values-v1beta1.yaml"}, exitOK},
-
-	// The KEP's upgrade: values move into the restructured schema by oldName.
-	{"Upgrade the operator: each instance's flat values move to their new places by oldName",
-		[]string{"migrate", "--schema", "kep-upgraded-schema.yaml", "migrate-instances.yaml"}, exitOK},
-	{"The KEP's pre-migration: --dry-run checks every document and writes nothing (one JSON report a document)",
-		[]string{"migrate", "--schema", "kep-upgraded-schema.yaml", "--dry-run", "-o", "json", "migrate-instances.yaml"}, exitOK},
-	{"Skip a \"non-skippable\" version: 0.1 values to 0.3 through 0.2's oldName",
-		[]string{"migrate", "--schema", "migrate-0.3-schema.yaml", "--via", "migrate-0.2-schema.yaml", "migrate-0.1-values.yaml"}, exitOK},
-
-	// 2. Values of the restructured operator: validation and defaults.
-	{"Validate values of the restructured operator (the KEP's upgrade schema)",
-		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-values.yaml"}, exitOK},
-	{"Every mistake at once, each with its JSON pointer (exit 1)",
-		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "kep-upgraded-invalid.yaml"}, exitInvalid},
-	{"The same as JSON, for machines",
-		[]string{"validate", "--schema", "kep-upgraded-schema.yaml", "-o", "json", "kep-upgraded-invalid.yaml"}, exitInvalid},
-	{"Defaults fill what the user left out (here: from nothing)",
-		[]string{"defaults", "--schema", "kep-upgraded-schema.yaml"}, exitOK},
-
-	// 3. Updates: -p, -P, patch, immutability and plans.
-	{"Each parameter's plan: triggers are inherited, the default plan is deploy",
-		[]string{"triggers", "--schema", "update-schema.yaml"}, exitOK},
-	{"Update with -p (a JSON pointer into an array, a dotted path): the new values, the plan and what changed",
-		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", `topology/0/labels/0={ key: "Usage", value: "newValue" }`, "-p", "nodeCount=5", "-o", "json"}, exitOK},
-	{"A change under Authorization runs its own plan",
-		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "Authorization.ENABLED=true", "-o", "json"}, exitOK},
-	{"A values file is a merge patch (-P): arrays are replaced whole",
-		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-P", "update-patch.yaml"}, exitOK},
-	{"An immutable field cannot change (exit 1)",
-		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "storage.size=20Gi"}, exitInvalid},
-	{"An update that would run two plans is refused, naming each path and its plan (exit 1)",
-		[]string{"update", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "-p", "Authorization.ENABLED=true", "-p", "nodeCount=4"}, exitInvalid},
-	{"patch adds to an array, which update refuses to keep it idempotent",
-		[]string{"patch", "--schema", "update-schema.yaml", "--values", "update-values.yaml", "--add", `topology/0/labels={ key: "NewKey", value: "NewValue" }`}, exitOK},
-
-	// 4. The schema itself: listing, adding a parameter, lint.
-	{"The parameters as a tree table (the KEP's listing)",
-		[]string{"list", "--schema", "kep-upgraded-schema.yaml"}, exitOK},
-	{"Add a parameter: the file keeps its order and comments (the KEP's wizard is add-param --interactive)",
-		[]string{"add-param", "--schema", "kep-upgraded-schema.yaml", "--path", "/backup/retentionDays", "--type", "integer", "--default", "7", "--title", "Retention days", "--dry-run"}, exitOK},
-	{"The KEP's schema passes the kudo lint rules",
-		[]string{"lint", "kep-upgraded-schema.yaml"}, exitOK},
-	{"Lint finds conflicting triggers, a doubly claimed old name, bad defaults and typos (exit 1)",
-		[]string{"lint", "kep-lint-example.yaml"}, exitInvalid},
-	{"A cluster-app values schema against the Giant Swarm RFC (R1 to R18)",
-		[]string{"lint", "--rules", "cluster-app", "cluster-values.schema.json"}, exitInvalid},
-	// Versions through a hub, and stored objects under a new group.
+	{"Types come from the schema, not from YAML's guesses",
+		[]demoExcerpt{{"types-schema.yaml", 4, 8}, {"types-values.yaml", 0, 0}},
+		[]string{"defaults", "-o", "json", "--schema", d("types-schema.yaml"), d("types-values.yaml")}, exitOK,
+		"YAML 1.1 and Helm would read true, 1.1, 7 and 9007199254740992; each stays what its node's type says."},
+	{"Every error at once, each with its JSON pointer",
+		[]demoExcerpt{{"kep-upgraded-invalid.yaml", 4, 8}},
+		[]string{"validate", "--schema", d("kep-upgraded-schema.yaml"), d("kep-upgraded-invalid.yaml")}, exitInvalid,
+		"three mistakes, three lines, one run; exit 1 means read but invalid."},
+	{"An update: the new values on standard output, the plan and what changed on standard error",
+		[]demoExcerpt{{"update-values.yaml", 1, 6}},
+		[]string{"update", "--schema", d("update-schema.yaml"), "--values", d("update-values.yaml"),
+			"-p", "nodeCount=5", "-p", `topology/0/labels/0={ key: "Usage", value: "newValue" }`}, exitOK,
+		"a key with / is a JSON pointer; the value is typed by the schema; the last line names the plan to run."},
+	{"An immutable field cannot change",
+		[]demoExcerpt{{"update-schema.yaml", 43, 47}},
+		[]string{"update", "--schema", d("update-schema.yaml"), "--values", d("update-values.yaml"), "-p", "storage.size=20Gi"}, exitInvalid,
+		"immutable covers the node and everything under it; nothing is printed but the refusal."},
+	{"A migration: old flat values move to their new places by oldName",
+		[]demoExcerpt{{"migrate-instances.yaml", 4, 10}, {"kep-upgraded-schema.yaml", 8, 13}, {"kep-upgraded-schema.yaml", 35, 38}},
+		[]string{"migrate", "--schema", d("kep-upgraded-schema.yaml"), d("migrate-instances.yaml")}, exitOK,
+		"every document of the stream moves; a value whose name maps nowhere is reported, never dropped silently."},
+	{"An update that would run two plans is refused",
+		nil,
+		[]string{"update", "--schema", d("update-schema.yaml"), "--values", d("update-values.yaml"), "-p", "Authorization.ENABLED=true", "-p", "nodeCount=4"}, exitInvalid,
+		"Authorization has trigger: auth-update, nodeCount the default plan deploy: one update, one plan."},
+	{"KUDO: a v1beta1 params.yaml becomes a v1beta2 JSON Schema",
+		[]demoExcerpt{{"kep-params-v1beta1.yaml", 5, 16}},
+		[]string{"convert", d("kep-params-v1beta1.yaml")}, exitOK,
+		"types come from type: or the default; array and map become real types."},
+	{"KUDO: v1beta1 string values become typed values",
+		[]demoExcerpt{{"kep-values-v1beta1.yaml", 2, 5}},
+		[]string{"unwrap", "--schema", d("kep-params-v1beta1.yaml"), d("kep-values-v1beta1.yaml")}, exitOK,
+		`the terse '[foo,bar,bazz]' and '{foo:"bar"}' of KUDO users unwrap to what they meant.`},
 	{"A version set: its order, its hub, and what each conversion loses",
-		[]string{"versions", "versions-set"}, exitOK},
-	{"BareMetalHost v1alpha1 to hardware.metal3.io/v1alpha2: the fractional clock speed is a lossy change, refused by default (exit 1)",
-		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "--api-version", "hardware.metal3.io/v1alpha2", "bmh-hosts-v1alpha1.yaml"}, exitInvalid},
-	{"Allowed explicitly: 2593.75 becomes 2593, the hardware profiles are dropped and reported, nothing else changes",
-		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha1", "--to", "v1alpha2", "--api-version", "hardware.metal3.io/v1alpha2", "--allow-lossy", "bmh-hosts-v1alpha1.yaml"}, exitOK},
-	{"The new version is upgrade-only: going back is refused (exit 1)",
-		[]string{"migrate", "--versions", "bmh-set", "--from", "v1alpha2", "--to", "v1alpha1", "bmh-hosts-v1alpha1.yaml"}, exitInvalid},
-	// Last: the webhooks. A conversion review round trip.
-	{"The conversion webhook reads a v1beta1 Instance as v1beta2: its strings unwrapped by the schema of its operator version (a v1beta1 OperatorVersion in --schemas, converted when loaded)",
-		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-up.json"}, exitOK},
-	{"An old client reads the v1beta2 Instance as v1beta1 and back: a lossless conversion review round trip",
-		[]string{"webhook", "--schemas", "operator-versions", "--review", "kep-conversion-down.json", "--round-trip"}, exitOK},
+		nil,
+		[]string{"versions", d("versions-set")}, exitOK,
+		"the folder holds v1.yaml, v2.yaml, v3.yaml and versions.yaml; lossy names the pointers that do not survive."},
+	{"A lossy type change is refused unless allowed (BareMetalHost v1alpha1 to v1alpha2)",
+		nil,
+		[]string{"migrate", "--versions", d("bmh-set"), "--from", "v1alpha1", "--to", "v1alpha2",
+			"--api-version", "hardware.metal3.io/v1alpha2", d("bmh-hosts-v1alpha1.yaml")}, exitInvalid,
+		"2593.75 cannot become an integer silently (--allow-lossy says you mean it); dropped fields are named."},
+	{"Lint: conflicting triggers, a doubly claimed old name, bad defaults, typos",
+		nil,
+		[]string{"lint", d("kep-lint-example.yaml")}, exitInvalid,
+		"findings go to standard output as FILE:POINTER: severity rule: message; any error exits 1."},
+}
+
+type demoOptions struct {
+	list bool
+	step int
 }
 
 func init() {
 	register(&command{
 		name:  "demo",
-		usage: "",
-		short: "walk through the KEP-33 example end to end on embedded files",
-		setup: func(fs *flag.FlagSet) any { return nil },
-		run:   runDemo,
+		usage: "[--list] [--step N]",
+		short: "a short tour of what paramkit does, on files under " + demoDir + " (embedded)",
+		long: "Each step shows its input, a command that works as shown when pasted at the\n" +
+			"repository root with paramctl on the PATH, its output, and what to notice.",
+		setup: func(fs *flag.FlagSet) any {
+			o := &demoOptions{}
+			fs.BoolVar(&o.list, "list", false, "list the steps and exit")
+			fs.IntVar(&o.step, "step", 0, "run step `N` only")
+			return o
+		},
+		run: runDemo,
 	})
 }
 
-func runDemo(e *env, _ any, args []string) int {
+func runDemo(e *env, opts any, args []string) int {
+	o := opts.(*demoOptions)
 	if len(args) != 0 {
-		return e.fail(exitUsage, "usage: paramctl demo")
+		return e.fail(exitUsage, "demo takes no arguments (got %q); usage: paramctl demo %s", args[0], commands["demo"].usage)
+	}
+	if o.step < 0 || o.step > len(demoSteps) {
+		return e.fail(exitUsage, "--step %d: expected a step from 1 to %d ('paramctl demo --list' lists them)", o.step, len(demoSteps))
+	}
+	if o.list {
+		for i, st := range demoSteps {
+			fmt.Fprintf(e.stdout, "%2d. %s\n", i+1, st.title)
+		}
+		return exitOK
 	}
 	dir, err := os.MkdirTemp("", "paramctl-demo-")
 	if err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return e.fail(exitUsage, "demo: cannot make a folder for its files: %v", err)
 	}
 	defer os.RemoveAll(dir)
 	if err := writeDemoFiles(dir); err != nil {
-		return e.fail(exitUsage, "%v", err)
+		return e.fail(exitUsage, "demo: cannot write its files: %v", err)
+	}
+	if o.step == 0 {
+		fmt.Fprintf(e.stdout, "paramkit in %d steps, on the files under %s/.\n"+
+			"Each command works as shown when pasted at the repository root with paramctl\n"+
+			"on the PATH (go install ./examples/paramctl). 'paramctl demo --step N' runs one.\n",
+			len(demoSteps), demoDir)
 	}
 	failed := 0
 	for i, st := range demoSteps {
-		fmt.Fprintf(e.stdout, "\n## %d. %s\n\n$ paramctl %s\n", i+1, st.title, strings.Join(st.args, " "))
-		args := make([]string, len(st.args))
-		for j, a := range st.args {
-			if _, err := fs.Stat(demoFiles, "demo/"+a); err == nil {
-				a = filepath.Join(dir, a)
-			}
-			args[j] = a
+		if o.step != 0 && o.step != i+1 {
+			continue
 		}
-		// Errors go to standard output too, so the story reads in order.
-		sub := &env{stdin: strings.NewReader(""), stdout: e.stdout, stderr: e.stdout}
-		code := sub.dispatch(args)
-		fmt.Fprintf(e.stdout, "(exit %d)\n", code)
-		if code != st.wantExit {
+		if code := e.demoStep(dir, i+1, st); code != st.wantExit {
 			failed++
 			fmt.Fprintf(e.stderr, "demo step %d exited %d, expected %d\n", i+1, code, st.wantExit)
 		}
@@ -143,27 +158,117 @@ func runDemo(e *env, _ any, args []string) int {
 	if failed > 0 {
 		return exitInvalid
 	}
-	fmt.Fprintln(e.stdout, "\nDone: every step behaved as expected.")
+	if o.step == 0 {
+		fmt.Fprintln(e.stdout, "\nMore: 'paramctl help' lists every command (webhooks, gates, patch, list...).")
+	}
 	return exitOK
 }
 
+// demoStep prints one step and returns the exit status of its command.
+func (e *env) demoStep(dir string, n int, st demoStep) int {
+	fmt.Fprintf(e.stdout, "\n## %d. %s\n", n, st.title)
+	for _, x := range st.show {
+		e.demoExcerpt(x)
+	}
+	args := make([]string, len(st.args))
+	for j, a := range st.args {
+		if rest, ok := strings.CutPrefix(a, demoDir+"/"); ok {
+			a = filepath.Join(dir, filepath.FromSlash(rest))
+		}
+		args[j] = a
+	}
+	// Errors and the plan go to the same buffer as the output, so the
+	// story reads in the order a terminal shows it.
+	var buf bytes.Buffer
+	sub := &env{stdin: strings.NewReader(""), stdout: &buf, stderr: &buf}
+	code := sub.dispatch(args)
+	out := strings.ReplaceAll(buf.String(), dir+string(filepath.Separator), demoDir+"/")
+	out = strings.ReplaceAll(out, dir, demoDir)
+	fmt.Fprintf(e.stdout, "\n%s\n%s", shellCommand(st.args), out)
+	if code != exitOK {
+		fmt.Fprintf(e.stdout, "(exit %d)\n", code)
+	}
+	fmt.Fprintf(e.stdout, "Notice: %s\n", st.notice)
+	return code
+}
+
+// demoExcerpt prints a demo file, or the lines of it that matter.
+func (e *env) demoExcerpt(x demoExcerpt) {
+	data, err := demoFiles.ReadFile("demo/" + x.file)
+	if err != nil {
+		panic("paramctl: demo file missing: " + x.file) // a bug in demoSteps
+	}
+	lines := strings.Split(strings.TrimSuffix(string(data), "\n"), "\n")
+	first, last, where := 1, len(lines), ""
+	if x.first > 0 {
+		first, last, where = x.first, min(x.last, len(lines)), fmt.Sprintf(", lines %d-%d", x.first, x.last)
+	}
+	fmt.Fprintf(e.stdout, "\n%s%s:\n", d(x.file), where)
+	for _, l := range lines[first-1 : last] {
+		fmt.Fprintf(e.stdout, "  | %s\n", l)
+	}
+}
+
+// shellCommand prints args as a `$ paramctl …` line a shell reads back
+// as the same arguments: quoted where needed, broken before a flag with
+// a trailing \ when the line gets long.
+func shellCommand(args []string) string {
+	var lines []string
+	line := "$ paramctl"
+	for i := 0; i < len(args); i++ {
+		word := shellQuote(args[i])
+		if strings.HasPrefix(args[i], "-") && i+1 < len(args) && !strings.HasPrefix(args[i+1], "-") && !isBoolDemoFlag(args[i]) {
+			i++
+			word += " " + shellQuote(args[i])
+		}
+		if len(line)+1+len(word) > 78 && line != "$ paramctl" && strings.TrimSpace(line) != "" {
+			lines = append(lines, line+" \\")
+			line = "    " + word
+			continue
+		}
+		line += " " + word
+	}
+	return strings.Join(append(lines, line), "\n")
+}
+
+// isBoolDemoFlag tells the boolean flags the demo uses, which take no value.
+func isBoolDemoFlag(a string) bool {
+	return a == "--dry-run" || a == "--allow-lossy" || a == "--guess" || a == "--round-trip"
+}
+
+var shellSafe = regexp.MustCompile(`^[A-Za-z0-9_./=,:@%+-]+$`)
+
+// shellQuote quotes s for a POSIX shell when it needs quoting.
+func shellQuote(s string) string {
+	if shellSafe.MatchString(s) {
+		return s
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
 func writeDemoFiles(dir string) error {
-	return fs.WalkDir(demoFiles, "demo", func(path string, d fs.DirEntry, err error) error {
+	return fs.WalkDir(demoFiles, "demo", func(path string, de fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() {
+		out := filepath.Join(dir, filepath.FromSlash(strings.TrimPrefix(path, "demo")))
+		if de.IsDir() {
 			// Version sets are folders (demo/bmh-set, demo/versions-set).
-			return os.MkdirAll(filepath.Join(dir, strings.TrimPrefix(path, "demo")), 0o755)
+			return os.MkdirAll(out, 0o755)
 		}
-		data, err := demoFiles.ReadFile(path)
+		in, err := demoFiles.Open(path)
 		if err != nil {
 			return err
 		}
-		out := filepath.Join(dir, strings.TrimPrefix(path, "demo/"))
-		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+		defer in.Close()
+		f, err := os.Create(out)
+		if err != nil {
 			return err
 		}
-		return os.WriteFile(out, data, 0o644)
+		if _, err := io.Copy(f, in); err != nil {
+			f.Close()
+			return err
+		}
+		return f.Close()
 	})
 }

@@ -148,7 +148,7 @@ func TestGatesCommandRefusals(t *testing.T) {
 		{"--list with --old", "", []string{"--list", "--gates", good, "--old", obj}, exitUsage, "--list takes only --gates and -o"},
 		{"bad -o", "", []string{"--gates", good, obj, "-o", "table"}, exitUsage, "-o table"},
 		{"bad -o for --list", "", []string{"--list", "--gates", good, "-o", "yaml"}, exitUsage, "-o yaml"},
-		{"unknown flag", "", []string{"--gate", good, obj}, exitUsage, "flag provided but not defined"},
+		{"unknown flag", "", []string{"--gate", good, obj}, exitUsage, "unknown flag --gate: did you mean --gates?"},
 		{"gates file missing", "", []string{"--gates", missing, obj}, exitUsage, "missing.yaml"},
 		{"gates file malformed", "", []string{"--gates", malformed, obj}, exitUsage, "bad.yaml: line"},
 		{"FILE missing", "", []string{"--gates", good, missing}, exitUsage, "missing.yaml"},

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/paramkit/paramkit/params"
@@ -37,7 +38,7 @@ func init() {
 	register(&command{
 		name:  "update",
 		usage: "--schema S [--values CURRENT] [-P FILE]... [-p KEY=VALUE]... [-o yaml|json]",
-		short: "apply -P merge patches and -p assignments, default, validate, check immutability, print the new values and the plan",
+		short: "apply -P merge patches and -p assignments, default, validate, check immutability; print the new values (standard output) and the plan with the changed pointers (standard error)",
 		setup: func(fs *flag.FlagSet) any {
 			o := &updateOptions{}
 			o.declare(fs, "the current values `FILE`; without it the update is an install")
@@ -57,7 +58,7 @@ func init() {
 			for _, name := range o.patches {
 				data, err := e.readInput(name)
 				if err != nil {
-					return e.fail(exitUsage, "-P %s: %v", name, err)
+					return e.fail(exitUsage, "-P %s", withFile(name, err))
 				}
 				v, err := params.DecodePatch(p.u.Schema, data)
 				if err != nil {
@@ -113,7 +114,7 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	if f.values != "" {
 		data, err := e.readInput(f.values)
 		if err != nil {
-			return nil, e.fail(exitUsage, "--values %s: %v", f.values, err)
+			return nil, e.fail(exitUsage, "--values %s", withFile(f.values, err))
 		}
 		docs, err := params.DecodeStream(s, data)
 		if err != nil {
@@ -178,7 +179,20 @@ func (e *env) finishPipeline(p *pipeline) int {
 		return e.fail(exitInvalid, "%v", err)
 	}
 	e.stdout.Write(out)
+	// The values alone go to standard output, so pipes keep working; what
+	// a person reads beside them goes to standard error.
+	printPlan(e.stderr, r.Plan, r.Changed)
 	return exitOK
+}
+
+// printPlan says which plan an update runs and what it changed:
+// "plan: deploy (changed /nodeCount, /storage)", or that nothing changed.
+func printPlan(w io.Writer, plan string, changed []string) {
+	if len(changed) == 0 {
+		fmt.Fprintln(w, "plan: none (nothing changed)")
+		return
+	}
+	fmt.Fprintf(w, "plan: %s (changed %s)\n", plan, strings.Join(changed, ", "))
 }
 
 // updateJSON is the -o json output of update and patch; the values keep

@@ -107,7 +107,9 @@ storage:
   class: fast
   size: 10Gi
 `, out)
-	assert.Empty(t, errs)
+	// Issue 16: the plan and the changed pointers go to standard error in
+	// the default output (it was empty), the values alone to standard output.
+	assert.Equal(t, "plan: deploy (changed /nodeCount, /topology/1/datacenterName)\n", errs)
 }
 
 func TestUpdateCommandPlans(t *testing.T) {

@@ -6,8 +6,8 @@
 // has error-level findings; 2 usage error or unreadable input. Errors go to
 // standard error, one a line, as `POINTER: message` where a location exists.
 //
-// Run `paramctl help` for the commands, `paramctl demo` for a walk through
-// the KEP-33 example on embedded files.
+// Run `paramctl help` for the commands, `paramctl demo` for a short tour
+// on embedded files, `paramctl version` for the module and Go versions.
 package main
 
 import (

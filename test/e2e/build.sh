@@ -3,7 +3,8 @@
 #   bin/kube-apiserver  k8s.io/kubernetes/cmd/kube-apiserver (the version in go.mod)
 #   bin/etcd            go.etcd.io/etcd/server/v3 (the version in go.mod), through ./cmd/etcd
 # Everything comes from the Go module proxy; nothing else is downloaded.
-# The kube-apiserver takes about five minutes of two cores the first time.
+# The kube-apiserver takes about five minutes on two cores once its modules
+# are downloaded (the first download comes on top).
 # Usage: ./build.sh [kube-apiserver|etcd]...   (both when none is named)
 set -euo pipefail
 cd "$(dirname "$0")"

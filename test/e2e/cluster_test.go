@@ -23,15 +23,19 @@ import (
 	"testing"
 	"text/template"
 	"time"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // Settings, from the environment:
 //
+//	PARAMKIT_E2E=skip      skip every test when the binaries are missing (without it such a run fails)
 //	PARAMKIT_E2E_BIN       directory holding kube-apiserver and etcd (default: bin, as build.sh makes it)
 //	PARAMKIT_E2E_PARAMCTL  a paramctl binary to serve the webhooks (default: built from this checkout)
 //	PARAMKIT_E2E_DIRECT=1  point the apiserver straight at paramctl instead of through the recording proxy
 //	PARAMKIT_E2E_KEEP=1    keep the run's directory (certificates, logs, etcd data) and print its path
 const (
+	envSkip     = "PARAMKIT_E2E"
 	envBin      = "PARAMKIT_E2E_BIN"
 	envParamctl = "PARAMKIT_E2E_PARAMCTL"
 	envDirect   = "PARAMKIT_E2E_DIRECT"
@@ -52,8 +56,14 @@ func TestMain(m *testing.M) {
 func run(m *testing.M) int {
 	bins, reason := findBinaries()
 	if reason != "" {
+		skip, msg := decideSkip(reason, os.Getenv(envSkip))
+		fmt.Fprintln(os.Stderr, msg)
+		if !skip {
+			// Without -v, go test would print a bare "ok" for a run in
+			// which every test skipped: fail instead, saying why.
+			return 1
+		}
 		skipReason = reason
-		fmt.Fprintln(os.Stderr, "e2e: skipping every test: "+reason)
 		return m.Run()
 	}
 	start := time.Now()
@@ -74,6 +84,16 @@ func run(m *testing.M) int {
 		c.keep = true
 	}
 	return code
+}
+
+// decideSkip says what a run without the servers' binaries does: it fails,
+// saying why and how to build them, unless PARAMKIT_E2E=skip asks to skip
+// every test on purpose (then it still says why).
+func decideSkip(reason, env string) (skip bool, msg string) {
+	if env == "skip" {
+		return true, "e2e: skipping every test (" + envSkip + "=skip): " + reason
+	}
+	return false, "e2e: FAIL: no test ran: " + reason + "; set " + envSkip + "=skip to skip the end-to-end tests on purpose"
 }
 
 // need skips t when there is no cluster, saying why.
@@ -101,7 +121,7 @@ func findBinaries() (binaries, string) {
 		}
 	}
 	if len(missing) > 0 {
-		return b, fmt.Sprintf("%s not built: run ./build.sh in test/e2e first (kube-apiserver takes about five minutes on two cores), or set %s to a directory holding kube-apiserver and etcd",
+		return b, fmt.Sprintf("%s not built: run ./build.sh in test/e2e first (kube-apiserver takes about five minutes on two cores once its modules are downloaded), or set %s to a directory holding kube-apiserver and etcd",
 			strings.Join(missing, " and "), envBin)
 	}
 	return b, ""
@@ -637,4 +657,17 @@ func (c *cluster) startProxy(certFile, keyFile string, upstream http.RoundTrippe
 	}
 	go func() { _ = c.proxy.ServeTLS(l, "", "") }()
 	return nil
+}
+
+// TestDecideSkip runs even without the servers (with PARAMKIT_E2E=skip):
+// a run that cannot start them fails unless asked to skip.
+func TestDecideSkip(t *testing.T) {
+	skip, msg := decideSkip("bin/etcd not built", "")
+	assert.False(t, skip)
+	assert.Equal(t, "e2e: FAIL: no test ran: bin/etcd not built; set PARAMKIT_E2E=skip to skip the end-to-end tests on purpose", msg)
+	skip, msg = decideSkip("bin/etcd not built", "skip")
+	assert.True(t, skip)
+	assert.Equal(t, "e2e: skipping every test (PARAMKIT_E2E=skip): bin/etcd not built", msg)
+	skip, _ = decideSkip("bin/etcd not built", "1")
+	assert.False(t, skip, "only skip skips")
 }

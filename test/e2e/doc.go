@@ -12,5 +12,6 @@
 //	./build.sh                    # bin/kube-apiserver and bin/etcd, from the Go module proxy
 //	go test -tags e2e -v ./...
 //
-// Without the binaries every test skips, saying how to build them.
+// Without the binaries the run fails, saying how to build them;
+// PARAMKIT_E2E=skip skips every test instead (and still says why).
 package e2e

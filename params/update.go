@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -67,6 +68,9 @@ type Update struct {
 	Operations []Operation
 	// Defaults are the options for defaulting the old and the new values.
 	Defaults []DefaultOption
+	// Strict refuses keys the schema does not declare (see
+	// Result.Warnings): Run then fails with them as Errors.
+	Strict bool
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
 	// default plan trigger.Deploy, built on every Run: build it once per
 	// schema when running many updates (it costs more than the update).
@@ -83,6 +87,13 @@ type Result struct {
 	// the new values, both defaulted, sorted; [""] for an install, empty
 	// (not nil) when nothing changed.
 	Changed []string
+	// Warnings name each key the merge patches, assignments and
+	// operations wrote that the schema does not declare (Kind
+	// problem.Undeclared, at the key's pointer, with the closest declared
+	// names): a key is undeclared when its parent lists properties or
+	// patternProperties, the key matches none, and the parent has no
+	// additionalProperties schema. Keys of free-form objects never are.
+	Warnings []*problem.Error
 }
 
 // Run runs the update. Its error is Errors (every problem of the first
@@ -127,6 +138,9 @@ func (u *Update) Run() (*Result, error) {
 		v = mergePatch(v, p)
 	}
 	ed := &editor{s: s}
+	for _, p := range patches {
+		ed.keys.walk(s.Root(), p, "", "")
+	}
 	for i := range u.Assignments {
 		if x, ok := ed.assign(v, &u.Assignments[i]); ok {
 			v = x
@@ -140,13 +154,16 @@ func (u *Update) Run() (*Result, error) {
 	if len(ed.errs) > 0 {
 		return nil, ed.errs
 	}
+	if u.Strict && len(ed.keys.warnings) > 0 {
+		return nil, ed.keys.strictErrors()
+	}
 
 	v = defaults(s, v, u.Defaults)
 	if err := Validate(s, v); err != nil {
-		return nil, validationErrors(err, ed.notes)
+		return nil, validationErrors(err, ed.notes, &ed.keys)
 	}
 	if install {
-		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}}, nil
+		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
 	old := defaults(s, value.DeepCopy(oldV), u.Defaults)
@@ -167,12 +184,12 @@ func (u *Update) Run() (*Result, error) {
 		}
 		return nil, errs
 	}
-	return &Result{Values: v, Plan: plan, Changed: changed}, nil
+	return &Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }
 
 // validationErrors turns validation errors into Errors, saying where a
 // text value could not take its node's type.
-func validationErrors(err error, notes map[string]string) error {
+func validationErrors(err error, notes map[string]string, keys *keyCheck) error {
 	var ve schema.ValidationErrors
 	if !errors.As(err, &ve) {
 		return Errors{{Message: err.Error()}}
@@ -181,6 +198,7 @@ func validationErrors(err error, notes map[string]string) error {
 	noted := map[string]bool{}
 	for _, e := range ve {
 		out = append(out, &Error{Pointer: e.Pointer, Message: e.Message})
+		keys.explain(out[len(out)-1])
 		if n, ok := notes[e.Pointer]; ok && !noted[e.Pointer] {
 			noted[e.Pointer] = true
 			out = append(out, &Error{Pointer: e.Pointer, Message: "from " + n})

@@ -28,3 +28,19 @@ properties:
 	// undeclared /replicsa: "replicsa" is not declared by the schema; did you mean "replicas"?
 	// /replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"? (strict: undeclared keys are refused)
 }
+
+// Whole values, as an admission webhook receives them.
+func ExampleUndeclared() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  replicas: {type: integer}
+  labels: {type: object}
+`))
+	v, _ := params.Decode(s, []byte("replicas: 3\nreplicsa: 4\nlabels: {team: web}\n"))
+	for _, w := range params.Undeclared(s, v) {
+		fmt.Println(w)
+	}
+	// Output:
+	// /replicsa: "replicsa" is not declared by the schema; did you mean "replicas"?
+}

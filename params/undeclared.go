@@ -8,6 +8,7 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/suggest"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -185,6 +186,43 @@ func (k *keyCheck) explain(e *Error) {
 	for _, key := range keys {
 		if strings.Contains(e.Message, fmt.Sprintf("%q", key)) && strings.Contains(e.Message, "not allowed") {
 			e.Message += fmt.Sprintf("; %q: %s", key, f[key])
+		}
+	}
+}
+
+// Undeclared returns a warning (Kind problem.Undeclared, with the closest
+// declared names) for each key of the values v that the schema does not
+// declare, by the rule of Result.Warnings, sorted by pointer.
+// Below an undeclared key nothing is looked at. It is for callers that
+// receive whole values rather than edits (an admission webhook); Update
+// reports only the keys its edits write.
+func Undeclared(s *schema.Schema, v any) []*problem.Error {
+	if s == nil {
+		return nil
+	}
+	pv, err := value.Plain(v)
+	if err != nil {
+		return nil
+	}
+	var k keyCheck
+	k.walkAll(s.Root(), pv, "")
+	sort.SliceStable(k.warnings, func(i, j int) bool { return k.warnings[i].Pointer < k.warnings[j].Pointer })
+	return k.warnings
+}
+
+// walkAll is walk without the merge patch's reading of null.
+func (k *keyCheck) walkAll(n *schema.Node, v any, ptr string) {
+	if n == nil {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for key, x := range t {
+			k.walkAll(k.key(n, ptr, key, ""), x, pointer.Append(ptr, key))
+		}
+	case []any:
+		for i, x := range t {
+			k.walkAll(n.Elem(i), x, pointer.AppendIndex(ptr, i))
 		}
 	}
 }

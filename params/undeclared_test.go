@@ -172,3 +172,29 @@ func TestForbiddenKeyErrorSuggests(t *testing.T) {
 		})
 	}
 }
+
+func TestUndeclaredInWholeValues(t *testing.T) {
+	s, err := schema.Parse([]byte(undeclaredSchema))
+	require.NoError(t, err)
+	v := map[string]any{
+		"replicsa":  4,
+		"replicas":  nil,
+		"resources": map[string]any{"cpus": "1", "memory": "1Gi"},
+		"topology":  []any{map[string]any{"zone": "a"}, map[string]any{"zoen": "b", "labels": map[string]any{"free": "x"}}},
+		"extra":     map[string]any{"anything": map[string]any{"goes": true}},
+		"env":       map[string]any{"LOG": "x", "log": "y"},
+	}
+	var got []string
+	for _, w := range params.Undeclared(s, v) {
+		assert.Equal(t, problem.Undeclared, w.Kind)
+		got = append(got, w.Error())
+	}
+	assert.Equal(t, []string{
+		`/env/log: "log" is not declared by the schema`,
+		`/replicsa: "replicsa" is not declared by the schema; did you mean "replicas"?`,
+		`/resources/cpus: "cpus" is not declared by the schema; did you mean "cpu"?`,
+		`/topology/1/zoen: "zoen" is not declared by the schema; did you mean "zone"?`,
+	}, got)
+	assert.Nil(t, params.Undeclared(nil, v))
+	assert.Empty(t, params.Undeclared(s, map[string]any{"replicas": 1}))
+}

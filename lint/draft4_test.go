@@ -42,3 +42,19 @@ func TestMisspeltKnowsDraft4ID(t *testing.T) {
 		})
 	}
 }
+
+// The kudo set on a draft-04 document: a default against a boolean
+// exclusive bound and one reached through an "id" anchor are checked,
+// and the definition used through that anchor is not unused.
+func TestKudoSetOnDraft4(t *testing.T) {
+	doc := `{"$schema":"http://json-schema.org/draft-04/schema#","id":"http://example.com/s","type":"object",
+"properties":{"r":{"type":"integer","minimum":0,"exclusiveMinimum":true,"default":0},"t":{"$ref":"#t"}},
+"definitions":{"t":{"id":"#t","type":"string","default":5}}}`
+	fs, err := Lint([]byte(doc), Kudo)
+	require.NoError(t, err)
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Rule+" "+f.Pointer)
+	}
+	assert.ElementsMatch(t, []string{"kudo-default-invalid /properties/r/default", "kudo-default-invalid /definitions/t/default"}, got)
+}

@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
 
 	"testing"
 
@@ -114,3 +115,24 @@ func TestDraft6Identifiers(t *testing.T) {
 }
 
 func num(s string) json.Number { return json.Number(s) }
+
+// A draft-04 schema, as many in the wild are: "id", definitions and a
+// boolean exclusiveMinimum.
+func ExampleParse_draft4() {
+	s, err := schema.Parse([]byte(`{
+  "$schema": "http://json-schema.org/draft-04/schema#",
+  "id": "https://example.com/app",
+  "type": "object",
+  "properties": {"replicas": {"$ref": "#/definitions/count"}},
+  "definitions": {"count": {"type": "integer", "minimum": 0, "exclusiveMinimum": true}}
+}`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(s.Dialect() == schema.Draft4)
+	fmt.Println(s.Validate(map[string]any{"replicas": json.Number("0")}))
+	// Output:
+	// true
+	// /replicas: must be > 0 but found 0
+}

@@ -3,7 +3,6 @@ package schema_test
 import (
 	"encoding/json"
 	"fmt"
-
 	"testing"
 
 	"github.com/stretchr/testify/assert"

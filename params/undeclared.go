@@ -226,3 +226,17 @@ func (k *keyCheck) walkAll(n *schema.Node, v any, ptr string) {
 		}
 	}
 }
+
+// also appends the undeclared keys to the errors of a failed validation
+// or plan: "replicas is required" is explained by the "replicsa" written
+// instead.
+func (k *keyCheck) also(err error) error {
+	errs, ok := err.(Errors)
+	if !ok || len(k.warnings) == 0 {
+		return err
+	}
+	for _, w := range k.warnings {
+		errs = append(errs, &Error{Pointer: w.Pointer, Input: k.inputs[w.Pointer], Message: w.Message})
+	}
+	return errs
+}

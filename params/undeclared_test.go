@@ -198,3 +198,32 @@ func TestUndeclaredInWholeValues(t *testing.T) {
 	assert.Nil(t, params.Undeclared(nil, v))
 	assert.Empty(t, params.Undeclared(s, map[string]any{"replicas": 1}))
 }
+
+// A failed update names the undeclared keys too: the misspelt key often
+// explains the failure.
+func TestFailedUpdateNamesUndeclaredKeys(t *testing.T) {
+	s, err := schema.Parse([]byte(`
+type: object
+required: [replicas]
+properties:
+  replicas: {type: integer}
+  image: {type: string, trigger: rollout}
+`))
+	require.NoError(t, err)
+	_, err = runUpdate(t, s, nil, edits{set: []string{"replicsa=4"}})
+	var errs params.Errors
+	require.True(t, errors.As(err, &errs), "%v", err)
+	assert.Equal(t, `"": missing required property: "replicas"`+"\n"+
+		`/replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"?`, err.Error())
+
+	// Two plans: the typo's (deploy) and the image's (rollout).
+	_, err = runUpdate(t, s, map[string]any{"replicas": 1}, edits{set: []string{"imgae=x", "image=y"}})
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 3)
+	assert.Equal(t, `/imgae: "imgae=x": "imgae" is not declared by the schema; did you mean "image"?`, errs[2].Error())
+
+	// Other failures stay as they were.
+	_, err = runUpdate(t, s, map[string]any{"replicas": 1}, edits{set: []string{"replicsa=4", "replicas.x=1"}})
+	require.True(t, errors.As(err, &errs), "%v", err)
+	require.Len(t, errs, 1)
+}

@@ -97,7 +97,9 @@ type Result struct {
 }
 
 // Run runs the update. Its error is Errors (every problem of the first
-// step that failed: edits, validation, immutability or the plan), or the
+// step that failed: edits, validation, immutability or the plan; after a
+// failed validation or plan, the keys Result.Warnings would have named
+// follow, since a misspelt key often explains the failure), or the
 // error of building the trigger resolver (trigger.Conflicts), which
 // refuses a schema with conflicting triggers even for an install. A nil
 // Update, or one without a Schema, gives an error (and no Result).
@@ -160,7 +162,7 @@ func (u *Update) Run() (*Result, error) {
 
 	v = defaults(s, v, u.Defaults)
 	if err := Validate(s, v); err != nil {
-		return nil, validationErrors(err, ed.notes, &ed.keys)
+		return nil, ed.keys.also(validationErrors(err, ed.notes, &ed.keys))
 	}
 	if install {
 		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
@@ -182,7 +184,7 @@ func (u *Update) Run() (*Result, error) {
 		for i, c := range mp.Changes {
 			errs[i] = &Error{Pointer: c.Pointer, Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Plan, plans)}
 		}
-		return nil, errs
+		return nil, ed.keys.also(errs)
 	}
 	return &Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }

@@ -117,7 +117,7 @@ func init() {
 // Schema.
 var SchemaCompile = &Rule{
 	ID: "schema-compile", Set: "kudo", Severity: Error,
-	Doc: "the document compiles as a JSON Schema (draft-07, 2019-09 or 2020-12) with valid KUDO keywords",
+	Doc: "the document compiles as a JSON Schema (draft-04, draft-06, draft-07, 2019-09 or 2020-12) with valid KUDO keywords",
 	Run: func(p *Pass) {
 		if p.Schema != nil {
 			return

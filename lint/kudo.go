@@ -357,8 +357,8 @@ func valueAt(doc any, ptr string) any {
 	return v
 }
 
-// knownKeywords are the keywords of JSON Schema draft-07 to 2020-12, the
-// KUDO vocabulary and the OpenAPI and Kubernetes keywords schemas carry.
+// knownKeywords are the keywords of JSON Schema draft-04 to 2020-12 (but
+// draft-04's "id", known only in a draft-04 document), the KUDO vocabulary and the OpenAPI and Kubernetes keywords schemas carry.
 var knownKeywords = []string{
 	"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
 	"$vocabulary", "$comment", "$defs", "definitions",
@@ -383,9 +383,10 @@ var knownSet = func() map[string]bool {
 }()
 
 func kudoMisspelt(p *Pass) {
+	draft4 := p.dialect() == schema.Draft4
 	for _, n := range p.view().nodes {
 		for _, k := range n.keys {
-			if knownSet[k] || strings.HasPrefix(k, "x-") {
+			if knownSet[k] || strings.HasPrefix(k, "x-") || (draft4 && k == "id") {
 				continue
 			}
 			if s := suggestKeyword(k); s != "" {

@@ -253,3 +253,19 @@ func Locate(src []byte, fs []Finding) {
 		fs[i].Line, fs[i].Column, _ = yamlx.Locate(node, fs[i].Pointer)
 	}
 }
+
+// dialect is the document's JSON Schema dialect: the compiled schema's,
+// else what the root's $schema names (draft-04 and draft-06 spell some
+// keywords differently), else "".
+func (p *Pass) dialect() schema.Dialect {
+	if p.Schema != nil {
+		return p.Schema.Dialect()
+	}
+	m, _ := p.Doc.(map[string]any)
+	if u, ok := m["$schema"].(string); ok {
+		if s, err := schema.FromValue(map[string]any{"$schema": u}); err == nil {
+			return s.Dialect()
+		}
+	}
+	return ""
+}

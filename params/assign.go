@@ -151,6 +151,8 @@ type editor struct {
 	// notes says why a text value could not take its node's type, by
 	// pointer, to explain the validation error that follows.
 	notes map[string]string
+	// keys collects the undeclared keys the edits write.
+	keys keyCheck
 }
 
 func (e *editor) fail(ptr, input, format string, a ...any) {
@@ -214,10 +216,15 @@ func (e *editor) assign(v any, a *Assignment) (any, bool) {
 
 func (e *editor) set(v any, n *schema.Node, toks []string, ptr string, a *Assignment) (any, bool) {
 	if len(toks) == 0 {
-		return e.text(n, ptr, a), true
+		x := e.text(n, ptr, a)
+		e.keys.walk(n, x, ptr, a.Input)
+		return x, true
 	}
 	tok := toks[0]
 	next := pointer.Append(ptr, tok)
+	if _, isArr := v.([]any); !isArr {
+		e.keys.key(n, ptr, tok, a.Input)
+	}
 	switch c := v.(type) {
 	case nil:
 		// Missing (or null): create the object, unless the schema says
@@ -255,7 +262,7 @@ func (e *editor) set(v any, n *schema.Node, toks []string, ptr string, a *Assign
 func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []string, ptr string, a *Assignment) (any, bool) {
 	c := n.Child(key)
 	if c.IsFalse() {
-		e.fail(ptr, a.Input, "the schema does not allow a property %q here", key)
+		e.fail(ptr, a.Input, "the schema does not allow a property %q here%s", key, suggestion(n, c, key))
 		return nil, false
 	}
 	x, ok := e.set(m[key], c, rest, ptr, a)
@@ -308,6 +315,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 				e.fail(next, o.Input, "%s does not exist", quote(next))
 				return nil, false
 			}
+			e.keys.key(n, ptr, tok, o.Input)
 			parent, n = x, n.Child(tok)
 		case []any:
 			i, err := pointer.Index(tok, len(c))
@@ -330,10 +338,16 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 	case map[string]any:
 		cn := n.Child(last)
 		cur, exists := c[last]
+		if o.Op != OpRemove {
+			e.keys.key(n, ptr, last, o.Input)
+		}
 		switch {
 		case o.Op == OpAdd && exists:
 			if arr, ok := cur.([]any); ok {
-				c[last] = append(arr, e.text(cn.Elem(len(arr)), pointer.AppendIndex(target, len(arr)), &o.Assignment))
+				en, ep := cn.Elem(len(arr)), pointer.AppendIndex(target, len(arr))
+				x := e.text(en, ep, &o.Assignment)
+				e.keys.walk(en, x, ep, o.Input)
+				c[last] = append(arr, x)
 				return v, true
 			}
 		case o.Op == OpAdd:
@@ -345,10 +359,11 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			return v, true
 		}
 		if cn.IsFalse() {
-			e.fail(target, o.Input, "the schema does not allow a property %q here", last)
+			e.fail(target, o.Input, "the schema does not allow a property %q here%s", last, suggestion(n, cn, last))
 			return nil, false
 		}
 		c[last] = e.text(cn, target, &o.Assignment)
+		e.keys.walk(cn, c[last], target, o.Input)
 		return v, true
 	case []any:
 		if o.Op == OpAdd {
@@ -364,11 +379,15 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			}
 			if i < len(c) {
 				if arr, ok := c[i].([]any); ok {
-					c[i] = append(arr, e.text(n.Elem(i).Elem(len(arr)), pointer.AppendIndex(target, len(arr)), &o.Assignment))
+					en, ep := n.Elem(i).Elem(len(arr)), pointer.AppendIndex(target, len(arr))
+					x := e.text(en, ep, &o.Assignment)
+					e.keys.walk(en, x, ep, o.Input)
+					c[i] = append(arr, x)
 					return v, true
 				}
 			}
 			x := e.text(n.Elem(i), pointer.AppendIndex(ptr, i), &o.Assignment)
+			e.keys.walk(n.Elem(i), x, pointer.AppendIndex(ptr, i), o.Input)
 			c = append(c, nil)
 			copy(c[i+1:], c[i:])
 			c[i] = x
@@ -386,6 +405,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			return e.replaceAt(v, toks[:len(toks)-1], c), true
 		}
 		c[i] = e.text(n.Elem(i), target, &o.Assignment)
+		e.keys.walk(n.Elem(i), c[i], target, o.Input)
 		return v, true
 	case nil:
 		if len(toks) == 1 {

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 )
@@ -92,6 +93,15 @@ func FuzzUpdate(f *testing.F) {
 			}
 			if (len(r.Changed) == 0) != (r.Plan == "") {
 				t.Fatalf("plan %q for changes %q", r.Plan, r.Changed)
+			}
+			for _, w := range r.Warnings {
+				if w.Kind != problem.Undeclared || w.Pointer == "" {
+					t.Fatalf("warning %+v", w)
+				}
+			}
+			u.Strict = true
+			if _, err := u.Run(); (err != nil) != (len(r.Warnings) > 0) {
+				t.Fatalf("strict: %v, with warnings %v", err, r.Warnings)
 			}
 		}
 		if !value.Equal(before, old) {

@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -69,6 +70,9 @@ type Update struct {
 	Operations []Operation
 	// Defaults are the options for defaulting the old and the new values.
 	Defaults []DefaultOption
+	// Strict refuses keys the schema does not declare (see
+	// Result.Warnings): Run then fails with them as Errors.
+	Strict bool
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
 	// default plan trigger.Deploy, built on every Run: build it once per
 	// schema when running many updates (it costs more than the update).
@@ -85,16 +89,25 @@ type Result struct {
 	// the new values, both defaulted, sorted; [""] for an install, empty
 	// (not nil) when nothing changed.
 	Changed []string
+	// Warnings name each key the merge patches, assignments and
+	// operations wrote that the schema does not declare (Kind
+	// problem.Undeclared, at the key's pointer, with the closest declared
+	// names): a key is undeclared when its parent lists properties or
+	// patternProperties, the key matches none, and the parent has no
+	// additionalProperties schema. Keys of free-form objects never are.
+	Warnings []*problem.Error
 }
 
 // Run runs the update. Its error is Errors (every problem of the first
 // step that failed: reading Set, edits, validation, immutability or the
-// plan), or the error of building the trigger resolver
-// (trigger.Conflicts), which refuses a schema with conflicting triggers
-// even for an install. An entry of Set that is no assignment at all (no
-// "=", or nothing before it) gives an error wrapping ErrMalformed before
-// anything else is looked at: a usage error, not a fault of the values. A
-// nil Update, or one without a Schema, gives an error (and no Result).
+// plan; after a failed validation or plan, the keys Result.Warnings would
+// have named follow, since a misspelt key often explains the failure), or
+// the error of building the trigger resolver (trigger.Conflicts), which
+// refuses a schema with conflicting triggers even for an install. An entry
+// of Set that is no assignment at all (no "=", or nothing before it) gives
+// an error wrapping ErrMalformed before anything else is looked at: a
+// usage error, not a fault of the values. A nil Update, or one without a
+// Schema, gives an error (and no Result).
 func (u *Update) Run() (*Result, error) {
 	if u == nil {
 		return nil, errors.New("params: Run on a nil *Update")
@@ -136,6 +149,9 @@ func (u *Update) Run() (*Result, error) {
 		v = mergePatch(v, p)
 	}
 	ed := &editor{s: s}
+	for _, p := range patches {
+		ed.keys.walk(s.Root(), p, "", "")
+	}
 	for i := range assignments {
 		if x, ok := ed.assign(v, &assignments[i]); ok {
 			v = x
@@ -149,13 +165,16 @@ func (u *Update) Run() (*Result, error) {
 	if len(ed.errs) > 0 {
 		return nil, ed.errs
 	}
+	if u.Strict && len(ed.keys.warnings) > 0 {
+		return nil, ed.keys.strictErrors()
+	}
 
 	v = defaults(s, v, u.Defaults)
 	if err := Validate(s, v); err != nil {
-		return nil, validationErrors(err, ed.notes)
+		return nil, ed.keys.also(validationErrors(err, ed.notes, &ed.keys))
 	}
 	if install {
-		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}}, nil
+		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
 	old := defaults(s, value.DeepCopy(oldV), u.Defaults)
@@ -174,9 +193,9 @@ func (u *Update) Run() (*Result, error) {
 		for i, c := range mp.Changes {
 			errs[i] = &Error{Pointer: c.Pointer, Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Plan, plans)}
 		}
-		return nil, errs
+		return nil, ed.keys.also(errs)
 	}
-	return &Result{Values: v, Plan: plan, Changed: changed}, nil
+	return &Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }
 
 // parseSet reads the assignments of Update.Set: the first malformed one
@@ -203,7 +222,7 @@ func parseSet(set []string) ([]Assignment, error) {
 
 // validationErrors turns validation errors into Errors, saying where a
 // text value could not take its node's type.
-func validationErrors(err error, notes map[string]string) error {
+func validationErrors(err error, notes map[string]string, keys *keyCheck) error {
 	var ve schema.ValidationErrors
 	if !errors.As(err, &ve) {
 		return Errors{{Message: err.Error()}}
@@ -212,6 +231,7 @@ func validationErrors(err error, notes map[string]string) error {
 	noted := map[string]bool{}
 	for _, e := range ve {
 		out = append(out, &Error{Pointer: e.Pointer, Message: e.Message})
+		keys.explain(out[len(out)-1])
 		if n, ok := notes[e.Pointer]; ok && !noted[e.Pointer] {
 			noted[e.Pointer] = true
 			out = append(out, &Error{Pointer: e.Pointer, Message: "from " + n})

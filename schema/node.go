@@ -56,9 +56,9 @@ type Node struct {
 	Properties           []*Node // in source order
 	PatternProperties    []*Node // Name holds the pattern
 	AdditionalProperties *Node
-	PrefixItems          []*Node // prefixItems, or items as an array (draft-07, 2019-09)
+	PrefixItems          []*Node // prefixItems, or items as an array (draft-04 to 2019-09)
 	Items                *Node   // items as one schema (all elements, or those after PrefixItems)
-	AdditionalItems      *Node   // draft-07/2019-09 additionalItems
+	AdditionalItems      *Node   // additionalItems (draft-04 to 2019-09)
 	AllOf, AnyOf, OneOf  []*Node
 	Not, If, Then, Else  *Node
 	Defs                 []*Node // $defs and definitions
@@ -332,16 +332,23 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	}
 	m := n.keywords
 	// Base URI and anchors.
+	// Before 2019-09 an identifier beside $ref is ignored and one with a
+	// fragment names a plain-name anchor; draft-04 spells it "id".
 	_, hasRef := m["$ref"]
-	if id, ok := m["$id"].(string); ok && !(b.draft == Draft7 && hasRef) {
-		if strings.HasPrefix(id, "#") && b.draft == Draft7 {
+	legacy := b.draft == Draft4 || b.draft == Draft6 || b.draft == Draft7
+	idKey := "$id"
+	if b.draft == Draft4 {
+		idKey = "id"
+	}
+	if id, ok := m[idKey].(string); ok && !(legacy && hasRef) {
+		if strings.HasPrefix(id, "#") && legacy {
 			b.anchors[base.String()+id] = n
 		} else if u, err := base.Parse(id); err == nil {
 			frag := u.Fragment
 			u.Fragment = ""
 			base = u
 			b.resources[u.String()] = n
-			if frag != "" && b.draft == Draft7 {
+			if frag != "" && legacy {
 				b.anchors[u.String()+"#"+frag] = n
 			}
 		}

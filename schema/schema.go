@@ -1,7 +1,7 @@
-// Package schema reads a parameter schema (JSON Schema draft-07, 2019-09 or
-// 2020-12, written as YAML or JSON), compiles it once for validation, and
-// exposes it as a tree of Nodes in source order that the other paramkit
-// packages walk. It knows the KUDO vocabulary (trigger, immutable,
+// Package schema reads a parameter schema (JSON Schema draft-04, draft-06,
+// draft-07, 2019-09 or 2020-12, written as YAML or JSON), compiles it
+// once for validation, and exposes it as a tree of Nodes in source order
+// that the other paramkit packages walk. It knows the KUDO vocabulary (trigger, immutable,
 // oldName) and refuses every $ref that would leave the document.
 //
 // A *Schema is immutable after Parse and safe for concurrent use.
@@ -42,6 +42,8 @@ type Dialect string
 
 // The dialects paramkit reads. Absent $schema means Draft2020.
 const (
+	Draft4    Dialect = "http://json-schema.org/draft-04/schema#"
+	Draft6    Dialect = "http://json-schema.org/draft-06/schema#"
 	Draft7    Dialect = "http://json-schema.org/draft-07/schema#"
 	Draft2019 Dialect = "https://json-schema.org/draft/2019-09/schema"
 	Draft2020 Dialect = "https://json-schema.org/draft/2020-12/schema"
@@ -185,7 +187,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 			str, _ := v.(string)
 			d, dj := dialectOf(str)
 			if d == "" {
-				return nil, ErrorList{{Pointer: "/$schema", Message: fmt.Sprintf("unknown dialect %q: use draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}
+				return nil, ErrorList{{Pointer: "/$schema", Message: fmt.Sprintf("unknown dialect %q: use draft-04, draft-06, draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}
 			}
 			s.dialect, draft = d, dj
 		}
@@ -254,6 +256,10 @@ func dialectOf(u string) (Dialect, *jsonschema.Draft) {
 	norm := strings.TrimSuffix(strings.TrimSuffix(u, "#"), "/")
 	norm = strings.TrimPrefix(strings.TrimPrefix(norm, "https://"), "http://")
 	switch norm {
+	case "json-schema.org/draft-04/schema":
+		return Draft4, jsonschema.Draft4
+	case "json-schema.org/draft-06/schema":
+		return Draft6, jsonschema.Draft6
 	case "json-schema.org/draft-07/schema":
 		return Draft7, jsonschema.Draft7
 	case "json-schema.org/draft/2019-09/schema":

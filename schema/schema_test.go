@@ -97,7 +97,10 @@ func TestDialects(t *testing.T) {
 		{src: `{"$schema":"https://json-schema.org/draft-07/schema"}`, want: schema.Draft7},
 		{src: `{"$schema":"https://json-schema.org/draft/2019-09/schema"}`, want: schema.Draft2019},
 		{src: `{"$schema":"https://json-schema.org/draft/2020-12/schema"}`, want: schema.Draft2020},
-		{src: `{"$schema":"http://json-schema.org/draft-04/schema#"}`, err: `/$schema: unknown dialect`},
+		{src: `{"$schema":"http://json-schema.org/draft-04/schema#"}`, want: schema.Draft4},
+		{src: `{"$schema":"http://json-schema.org/draft-04/schema"}`, want: schema.Draft4},
+		{src: `{"$schema":"http://json-schema.org/draft-06/schema#"}`, want: schema.Draft6},
+		{src: `{"$schema":"http://json-schema.org/draft-03/schema#"}`, err: `/$schema: unknown dialect`},
 		{src: `{"$schema":"https://example.com/my-dialect"}`, err: `/$schema: unknown dialect`},
 		{src: `{"$schema":5}`, err: `/$schema: unknown dialect`},
 	}

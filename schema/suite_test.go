@@ -19,7 +19,8 @@ import (
 )
 
 // TestSuiteAgreesWithBareEngine runs every case of the official
-// JSON-Schema-Test-Suite for the three dialects through paramkit's wrapper
+// JSON-Schema-Test-Suite for the five dialects (draft-04, draft-06,
+// draft-07, 2019-09, 2020-12) through paramkit's wrapper
 // (schema.Parse + params.Validate) and through the bare engine, and
 // requires the same verdict: the wrapper must never lose conformance.
 // Cases whose schema reaches outside the document (the suite's remote refs
@@ -41,11 +42,15 @@ type suiteGroup struct {
 
 func suiteGroups(t testing.TB) []suiteGroup {
 	dialects := map[string]schema.Dialect{
+		"draft4":       schema.Draft4,
+		"draft6":       schema.Draft6,
 		"draft7":       schema.Draft7,
 		"draft2019-09": schema.Draft2019,
 		"draft2020-12": schema.Draft2020,
 	}
 	engineDraft := map[string]*jsonschema.Draft{
+		"draft4":       jsonschema.Draft4,
+		"draft6":       jsonschema.Draft6,
 		"draft7":       jsonschema.Draft7,
 		"draft2019-09": jsonschema.Draft2019,
 		"draft2020-12": jsonschema.Draft2020,
@@ -80,7 +85,8 @@ func suiteGroups(t testing.TB) []suiteGroup {
 }
 
 // TestSuiteAgreesWithBareEngine runs every case of the official
-// JSON-Schema-Test-Suite for the three dialects through paramkit's wrapper
+// JSON-Schema-Test-Suite for the five dialects (draft-04, draft-06,
+// draft-07, 2019-09, 2020-12) through paramkit's wrapper
 // (schema.Parse + params.Validate) and through the bare engine, and
 // requires the same verdict: the wrapper must never lose conformance.
 // Cases whose schema reaches outside the document (the suite's remote refs

@@ -115,6 +115,9 @@ func printDecision(w io.Writer, op *operator, d *decision) {
 	if len(d.Dropped) > 0 {
 		fmt.Fprintf(w, "dropped (no place in %s): %s\n", d.OperatorVersion, strings.Join(d.Dropped, ", "))
 	}
+	for _, x := range d.Warnings {
+		fmt.Fprintf(w, "warning: %s\n", x)
+	}
 	fmt.Fprintln(w, "params:")
 	var s *schema.Schema
 	if v, ok := op.versions[d.OperatorVersion]; ok {

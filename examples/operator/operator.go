@@ -121,6 +121,10 @@ type decision struct {
 	Changed []string `json:"changed"`
 	// Dropped lists old parameters that had no place in the new version.
 	Dropped []string `json:"dropped"`
+	// Warnings name the parameter keys of the change that the schema does
+	// not declare (a typo an open schema accepts), with the closest
+	// declared names.
+	Warnings []string `json:"warnings,omitempty"`
 	// Params are the values the templates see (.Params), defaulted.
 	Params any `json:"params"`
 
@@ -266,6 +270,9 @@ func (o *operator) reconcile(in *instance) (*decision, error) {
 		return nil, err
 	}
 	d.Params, d.Plan, d.Changed = res.Values, res.Plan, res.Changed
+	for _, w := range res.Warnings {
+		d.Warnings = append(d.Warnings, w.Error())
+	}
 	return d, nil
 }
 

@@ -17,6 +17,7 @@ type pipelineFlags struct {
 	schema, values, output string
 	defaultPlan, plans     string
 	structural             bool
+	strict                 bool
 }
 
 func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
@@ -26,6 +27,7 @@ func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
 	fs.StringVar(&f.defaultPlan, "default-plan", "", "the plan of changes no trigger covers (default \"deploy\")")
 	fs.StringVar(&f.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
 	fs.BoolVar(&f.structural, "structural", false, "default as a kube-apiserver defaults a CRD object")
+	fs.BoolVar(&f.strict, "strict", false, "refuse (exit 1) keys the schema does not declare, instead of warning on standard error")
 }
 
 type updateOptions struct {
@@ -37,7 +39,7 @@ type updateOptions struct {
 func init() {
 	register(&command{
 		name:  "update",
-		usage: "--schema S [--values CURRENT] [-P FILE]... [-p KEY=VALUE]... [-o yaml|json]",
+		usage: "--schema S [--values CURRENT] [-P FILE]... [-p KEY=VALUE]... [--strict] [-o yaml|json]",
 		short: "apply -P merge patches and -p assignments, default, validate, check immutability; print the new values (standard output) and the plan with the changed pointers (standard error)",
 		setup: func(fs *flag.FlagSet) any {
 			o := &updateOptions{}
@@ -107,7 +109,7 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		}
 		return nil, e.fail(exitUsage, "%s: %v", f.schema, err)
 	}
-	p := &pipeline{u: params.Update{Schema: s, Triggers: res}, output: f.output}
+	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output}
 	if f.structural {
 		p.u.Defaults = append(p.u.Defaults, params.Structural())
 	}
@@ -166,6 +168,10 @@ func (e *env) finishPipeline(p *pipeline) int {
 		}
 		return e.fail(exitInvalid, "%v", err)
 	}
+	// Keys the schema does not declare, with the names they may mean.
+	for _, w := range r.Warnings {
+		fmt.Fprintf(e.stderr, "warning: %s\n", w.Error())
+	}
 	s := p.u.Schema
 	if p.output == "json" {
 		out := updateJSON{Values: params.MarshalJSON(s, r.Values, ""), Changed: r.Changed}
@@ -192,7 +198,14 @@ func printPlan(w io.Writer, plan string, changed []string) {
 		fmt.Fprintln(w, "plan: none (nothing changed)")
 		return
 	}
-	fmt.Fprintf(w, "plan: %s (changed %s)\n", plan, strings.Join(changed, ", "))
+	shown := make([]string, len(changed))
+	for i, c := range changed {
+		shown[i] = c
+		if c == "" {
+			shown[i] = `""` // the root: the whole document changed
+		}
+	}
+	fmt.Fprintf(w, "plan: %s (changed %s)\n", plan, strings.Join(shown, ", "))
 }
 
 // updateJSON is the -o json output of update and patch; the values keep

@@ -255,11 +255,13 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 }
 
 func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersion) {
-	newV := params.Default(ver.Schema, instanceParams(obj, ver.Schema))
+	raw := instanceParams(obj, ver.Schema)
+	newV := params.Default(ver.Schema, raw)
 	if err := params.Validate(ver.Schema, newV); err != nil {
 		a.denyInvalid(err)
 		return
 	}
+	a.warnUndeclared(ver.Schema, raw, old)
 	var plan string
 	switch {
 	case old == nil:
@@ -311,6 +313,28 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 	a.plan = plan
 	a.warn("plan: " + plan)
 	a.resp.AuditAnnotations = map[string]string{PlanAnnotation: plan}
+}
+
+// warnUndeclared warns of the keys of the new parameters that the schema
+// does not declare (a typo such as replicsa for replicas, which an open
+// schema accepts); on an UPDATE only of those the old parameters did not
+// already have, so that one typo is not repeated on every later change.
+func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) {
+	ws := params.Undeclared(s, raw)
+	if len(ws) == 0 {
+		return
+	}
+	had := map[string]bool{}
+	if old != nil {
+		for _, w := range params.Undeclared(s, instanceParams(old, s)) {
+			had[w.Pointer] = true
+		}
+	}
+	for _, w := range ws {
+		if !had[w.Pointer] {
+			a.warn(fmt.Sprintf("paramkit: /spec/parameters%s: %s", w.Pointer, w.Message))
+		}
+	}
 }
 
 func (a *admission) denyInvalid(err error) {

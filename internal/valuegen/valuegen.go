@@ -308,10 +308,18 @@ func (g *valueGenerator) number(n *schema.Node) any {
 // nudged inward by one for integers' sake); nil where there is none.
 func (g *valueGenerator) bounds(n *schema.Node) (lo, hi *big.Rat) {
 	for _, sc := range n.Scope() {
+		// draft-04 writes an exclusive bound as minimum plus
+		// exclusiveMinimum: true.
 		if x, ok := ratKeyword(sc, "minimum"); ok {
+			if excl, _ := sc.Keyword("exclusiveMinimum"); excl == true {
+				x = new(big.Rat).Add(x, big.NewRat(1, 1))
+			}
 			lo = maxRat(lo, x)
 		}
 		if x, ok := ratKeyword(sc, "maximum"); ok {
+			if excl, _ := sc.Keyword("exclusiveMaximum"); excl == true {
+				x = new(big.Rat).Sub(x, big.NewRat(1, 1))
+			}
 			hi = minRat(hi, x)
 		}
 		if x, ok := ratKeyword(sc, "exclusiveMinimum"); ok {

@@ -1,0 +1,45 @@
+package params_test
+
+import (
+	"fmt"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// A key the schema does not declare is a warning; Strict refuses it.
+func ExampleResult_warnings() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  replicas: {type: integer}
+  image: {type: string}
+`))
+	u := params.Update{Schema: s, Old: map[string]any{}, Set: []string{"replicsa=4"}}
+	r, _ := u.Run()
+	for _, w := range r.Warnings {
+		fmt.Println(w.Kind, w)
+	}
+	u.Strict = true
+	_, err := u.Run()
+	fmt.Println(err)
+	// Output:
+	// undeclared /replicsa: "replicsa" is not declared by the schema; did you mean "replicas"?
+	// /replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"? (strict: undeclared keys are refused)
+}
+
+// Whole values, as an admission webhook receives them.
+func ExampleUndeclared() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  replicas: {type: integer}
+  labels: {type: object}
+`))
+	v, _ := params.Decode(s, []byte("replicas: 3\nreplicsa: 4\nlabels: {team: web}\n"))
+	for _, w := range params.Undeclared(s, v) {
+		fmt.Println(w)
+	}
+	// Output:
+	// /replicsa: "replicsa" is not declared by the schema; did you mean "replicas"?
+}

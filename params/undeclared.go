@@ -1,0 +1,242 @@
+package params
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
+	"github.com/paramkit/paramkit/internal/suggest"
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// keyCheck finds the keys an update writes that the schema does not
+// declare (DESIGN.md, "Undeclared keys"): a key is undeclared when its
+// parent node lists properties or patternProperties, the key matches
+// none, and the parent gives no additionalProperties schema of its own.
+// Keys of free-form objects are never undeclared. Where the schema
+// forbids the key (additionalProperties: false) it is no warning: the
+// edit or the validation fails, and the message gets the same
+// suggestion.
+type keyCheck struct {
+	warnings []*problem.Error
+	seen     map[string]bool
+	// forbidden holds, by the pointer of the object, the suggestion for
+	// each forbidden key a merge patch writes there, for the validation
+	// error that follows.
+	forbidden map[string]map[string]string
+	// inputs holds the edit that wrote each undeclared key, by pointer.
+	inputs map[string]string
+}
+
+// key looks at key under the object at parent governed by n, records a
+// warning when it is undeclared, and returns the key's node.
+// input is the edit as the user typed it ("" for a merge patch).
+func (k *keyCheck) key(n *schema.Node, parent, key, input string) *schema.Node {
+	if n == nil {
+		return nil
+	}
+	c := n.Child(key)
+	switch {
+	case c == nil && declares(n, 0):
+		ptr := pointer.Append(parent, key)
+		if k.seen[ptr] {
+			return nil
+		}
+		if k.seen == nil {
+			k.seen, k.inputs = map[string]bool{}, map[string]string{}
+		}
+		k.seen[ptr] = true
+		k.inputs[ptr] = input
+		msg := fmt.Sprintf("%q is not declared by the schema", key)
+		if s := didYouMean(n, key); s != "" {
+			msg += "; " + s
+		}
+		k.warnings = append(k.warnings, &problem.Error{Pointer: ptr, Kind: problem.Undeclared, Message: msg})
+	case forbiddenKey(c):
+		if s := didYouMean(n, key); s != "" {
+			if k.forbidden == nil {
+				k.forbidden = map[string]map[string]string{}
+			}
+			if k.forbidden[parent] == nil {
+				k.forbidden[parent] = map[string]string{}
+			}
+			k.forbidden[parent][key] = s
+		}
+	}
+	return c
+}
+
+// walk checks every key of a value written at ptr, governed by n. Null
+// members are deletions in a merge patch and name nothing new.
+func (k *keyCheck) walk(n *schema.Node, v any, ptr, input string) {
+	if n == nil {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for key := range t {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			if t[key] == nil {
+				continue
+			}
+			k.walk(k.key(n, ptr, key, input), t[key], pointer.Append(ptr, key), input)
+		}
+	case []any:
+		for i, x := range t {
+			k.walk(n.Elem(i), x, pointer.AppendIndex(ptr, i), input)
+		}
+	}
+}
+
+// forbiddenKey reports a key's node that refuses every value because the
+// parent's additionalProperties is false.
+func forbiddenKey(c *schema.Node) bool {
+	return c.IsFalse() && c.Via == "additionalProperties"
+}
+
+// declares reports whether the object node n lists its keys: properties
+// or patternProperties on n, through $ref and allOf, or in an anyOf/oneOf
+// branch.
+func declares(n *schema.Node, depth int) bool {
+	if n == nil || depth > 8 {
+		return false
+	}
+	for _, m := range n.Scope() {
+		if _, ok := m.Keyword("properties"); ok {
+			return true
+		}
+		if _, ok := m.Keyword("patternProperties"); ok {
+			return true
+		}
+		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+			if declares(b, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// declaredNames lists the property names n declares, as declares finds them.
+func declaredNames(n *schema.Node, depth int, out []string) []string {
+	if n == nil || depth > 8 {
+		return out
+	}
+	for _, m := range n.Scope() {
+		for _, p := range m.Properties {
+			out = append(out, p.Name)
+		}
+		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+			out = declaredNames(b, depth+1, out)
+		}
+	}
+	return out
+}
+
+// didYouMean names the declared properties closest to key, or "".
+func didYouMean(n *schema.Node, key string) string {
+	near := suggest.Closest(key, declaredNames(n, 0, nil))
+	if len(near) == 0 {
+		return ""
+	}
+	q := make([]string, len(near))
+	for i, s := range near {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "did you mean " + strings.Join(q, " or ") + "?"
+}
+
+// suggestion is the "; did you mean" tail for a key whose node c the
+// parent n forbids, or "".
+func suggestion(n, c *schema.Node, key string) string {
+	if !forbiddenKey(c) {
+		return ""
+	}
+	if s := didYouMean(n, key); s != "" {
+		return "; " + s
+	}
+	return ""
+}
+
+// strictErrors turns the warnings into the errors of a strict update.
+func (k *keyCheck) strictErrors() Errors {
+	out := make(Errors, len(k.warnings))
+	for i, w := range k.warnings {
+		out[i] = &Error{Pointer: w.Pointer, Input: k.inputs[w.Pointer], Message: w.Message + " (strict: undeclared keys are refused)"}
+	}
+	return out
+}
+
+// explain adds the suggestion for each forbidden key a merge patch wrote
+// to the validation error that refuses it.
+func (k *keyCheck) explain(e *Error) {
+	f := k.forbidden[e.Pointer]
+	keys := make([]string, 0, len(f))
+	for key := range f {
+		keys = append(keys, key)
+	}
+	sort.Strings(keys)
+	for _, key := range keys {
+		if strings.Contains(e.Message, fmt.Sprintf("%q", key)) && strings.Contains(e.Message, "not allowed") {
+			e.Message += fmt.Sprintf("; %q: %s", key, f[key])
+		}
+	}
+}
+
+// Undeclared returns a warning (Kind problem.Undeclared, with the closest
+// declared names) for each key of the values v that the schema does not
+// declare, by the rule of Result.Warnings, sorted by pointer.
+// Below an undeclared key nothing is looked at. It is for callers that
+// receive whole values rather than edits (an admission webhook); Update
+// reports only the keys its edits write.
+func Undeclared(s *schema.Schema, v any) []*problem.Error {
+	if s == nil {
+		return nil
+	}
+	pv, err := value.Plain(v)
+	if err != nil {
+		return nil
+	}
+	var k keyCheck
+	k.walkAll(s.Root(), pv, "")
+	sort.SliceStable(k.warnings, func(i, j int) bool { return k.warnings[i].Pointer < k.warnings[j].Pointer })
+	return k.warnings
+}
+
+// walkAll is walk without the merge patch's reading of null.
+func (k *keyCheck) walkAll(n *schema.Node, v any, ptr string) {
+	if n == nil {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for key, x := range t {
+			k.walkAll(k.key(n, ptr, key, ""), x, pointer.Append(ptr, key))
+		}
+	case []any:
+		for i, x := range t {
+			k.walkAll(n.Elem(i), x, pointer.AppendIndex(ptr, i))
+		}
+	}
+}
+
+// also appends the undeclared keys to the errors of a failed validation
+// or plan: "replicas is required" is explained by the "replicsa" written
+// instead.
+func (k *keyCheck) also(err error) error {
+	errs, ok := err.(Errors)
+	if !ok || len(k.warnings) == 0 {
+		return err
+	}
+	for _, w := range k.warnings {
+		errs = append(errs, &Error{Pointer: w.Pointer, Input: k.inputs[w.Pointer], Message: w.Message})
+	}
+	return errs
+}

@@ -143,5 +143,3 @@ func (c *flatConverter) firstFormat(root map[string]any) (*Converted, error) {
 	c.note("", "KUDO's first params format (a map from name to parameter) read as the v1beta1 list, in file order")
 	return &Converted{Document: doc, Schema: doc, Changed: true, order: order, generated: true}, nil
 }
-
-

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -21,6 +22,13 @@ type CRDVersion struct {
 	Pointer string
 	// Schema is the openAPIV3Schema as plain values (numbers json.Number).
 	Schema any
+
+	order map[string][]string // key order below Schema
+}
+
+// JSON writes the version's schema as JSON, keys in manifest order.
+func (v *CRDVersion) JSON() []byte {
+	return encode.JSON(v.Schema, encode.ByKeyOrder(v.order), "")
 }
 
 // IsCRD reports whether data is a CustomResourceDefinition manifest.
@@ -43,7 +51,7 @@ func IsCRD(data []byte) bool {
 // The error is a *params.DecodeError for unreadable input, or a
 // schema.ErrorList for a manifest that is no CRD or declares no schema.
 func CRDVersions(data []byte) ([]CRDVersion, error) {
-	raw, _, err := readRaw(data)
+	raw, order, err := readRaw(data)
 	if err != nil {
 		return nil, err
 	}
@@ -73,11 +81,12 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 		} else {
 			continue
 		}
+		ver.order = subOrder(order, ver.Pointer)
 		out = append(out, ver)
 	}
 	if len(versions) == 0 && common != nil {
 		name, _ := spec["version"].(string)
-		out = append(out, CRDVersion{Name: name, Storage: true, Served: true, Pointer: "/spec/validation/openAPIV3Schema", Schema: common})
+		out = append(out, CRDVersion{Name: name, Storage: true, Served: true, Pointer: "/spec/validation/openAPIV3Schema", Schema: common, order: subOrder(order, "/spec/validation/openAPIV3Schema")})
 	}
 	if len(out) == 0 {
 		return nil, schema.ErrorList{{Pointer: "/spec", Message: "the CustomResourceDefinition declares no openAPIV3Schema"}}
@@ -114,7 +123,7 @@ func loadCRD(data []byte, version string) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := schema.FromValue(v.Schema)
+	s, err := schema.Parse(v.JSON())
 	if err != nil {
 		return nil, prefixErrors(err, v.Pointer)
 	}

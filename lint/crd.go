@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
@@ -37,7 +36,7 @@ func LintCRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
 			continue
 		}
 		seen[v.Pointer] = true
-		fs, err := Lint(encode.JSON(v.Schema, nil, ""), sets...)
+		fs, err := Lint(v.JSON(), sets...)
 		if err != nil {
 			return nil, err
 		}

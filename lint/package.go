@@ -27,9 +27,22 @@ type Package struct {
 	// Plans are the plans the operator declares; nil when not known (no
 	// operator file), which turns the plan check off.
 	Plans []string
+	// Toggles are the parameters the operator's Toggle tasks read (a
+	// use of the parameter that no template shows).
+	Toggles []Toggle
 	// Templates maps each template's path relative to the folder
 	// ("templates/statefulset.yaml") to its text.
 	Templates map[string][]byte
+}
+
+// Toggle is a task of the operator that a parameter switches on and off
+// (KUDO's Toggle task, spec.parameter).
+type Toggle struct {
+	// Task is the task's name; Parameter the parameter it reads.
+	Task, Parameter string
+	// Line is the line of spec.parameter in the operator file, 0 when
+	// not known.
+	Line int
 }
 
 // ErrNotPackage is wrapped by ReadPackage's error for a folder without
@@ -68,6 +81,7 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 			return nil, fmt.Errorf("operator.yaml: %w", err)
 		}
 		p.Plans = plans
+		p.Toggles = OperatorToggles(op)
 	}
 	err := fs.WalkDir(fsys, "templates", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -120,6 +134,34 @@ func OperatorPlans(data []byte) ([]string, error) {
 	}
 	sort.Strings(out)
 	return out, nil
+}
+
+// OperatorToggles returns the Toggle tasks of a KUDO operator.yaml, in
+// file order, each with the parameter it reads and its line.
+func OperatorToggles(data []byte) []Toggle {
+	doc, _, err := decode(data)
+	if err != nil {
+		return nil
+	}
+	m, _ := doc.(map[string]any)
+	tasks, _ := m["tasks"].([]any)
+	var out []Toggle
+	for i, t := range tasks {
+		tm, _ := t.(map[string]any)
+		if kind, _ := tm["kind"].(string); kind != "Toggle" {
+			continue
+		}
+		spec, _ := tm["spec"].(map[string]any)
+		param, _ := spec["parameter"].(string)
+		if param == "" {
+			continue
+		}
+		name, _ := tm["name"].(string)
+		fs := []Finding{{Pointer: pointer.Join("tasks", fmt.Sprint(i), "spec", "parameter")}}
+		Locate(data, fs)
+		out = append(out, Toggle{Task: name, Parameter: param, Line: fs[0].Line})
+	}
+	return out
 }
 
 // IsOperatorFile reports whether data looks like a KUDO operator.yaml:
@@ -294,9 +336,9 @@ var packageRules = []*Rule{
 	{ID: "kudo-package-name-reachable", Severity: Error, Run: pkgNameReachable,
 		Doc: "in a package, every parameter name can be reached in a template as .Params.NAME (letters, digits, _; not starting with a digit)"},
 	{ID: "kudo-package-unused", Severity: Warning, Run: pkgUnused,
-		Doc: "in a package, every parameter is used by some template (.Params.X, index .Params \"X\", range, with, $.Params.X)"},
+		Doc: "in a package, every parameter without a trigger is used by some template (.Params.X, index .Params \"X\", range, with, $.Params.X) or Toggle task"},
 	{ID: "kudo-package-undefined", Severity: Error, Run: pkgUndefined,
-		Doc: "in a package, templates use only parameters the schema declares, nested ones (.Params.backup.enabled) checked against the schema's tree"},
+		Doc: "in a package, templates and Toggle tasks use only parameters the schema declares, nested ones (.Params.backup.enabled) checked against the schema's tree"},
 	{ID: "kudo-package-template", Severity: Error, Run: pkgTemplateParse,
 		Doc: "in a package, every template parses as a Go template"},
 }
@@ -397,10 +439,17 @@ func pkgUnused(p *Pass) {
 			used[r.Path[0]] = true
 		}
 	}
-	names, _ := topParams(p)
+	for _, t := range p.st.pkg.pkg.Toggles {
+		used[t.Parameter] = true
+	}
+	names, props := topParams(p)
 	for _, n := range names {
+		if pm, ok := props[n].(map[string]any); ok && pm["trigger"] != nil {
+			// A parameter may be there only to trigger its plan (KUDO's rule).
+			continue
+		}
 		if !used[n] {
-			p.Report(pointer.Join("properties", n), fmt.Sprintf("parameter %q is used by no template", n))
+			p.Report(pointer.Join("properties", n), fmt.Sprintf("parameter %q is used by no template and no Toggle task", n))
 		}
 	}
 }
@@ -439,6 +488,11 @@ func pkgUndefined(p *Pass) {
 		path string
 	}
 	seen := map[seenKey]bool{}
+	for _, t := range p.st.pkg.pkg.Toggles {
+		if _, ok := props[t.Parameter]; !ok {
+			p.ReportAt(p.st.pkg.pkg.OperatorFile, t.Line, p.Rule.Severity, fmt.Sprintf("Toggle task %q reads parameter %q, which is not declared", t.Task, t.Parameter))
+		}
+	}
 	for _, name := range p.st.pkg.templates {
 		for _, r := range p.st.pkg.refs[name] {
 			msg := undefinedRef(props, r.Path)

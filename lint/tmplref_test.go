@@ -96,6 +96,9 @@ parameters:
   - name: cpus
     default: "0.25"
     trigger: restart
+  - name: replicas
+    type: integer
+    default: 1
 `),
 		OperatorFile: "operator.yaml",
 		Plans:        []string{"deploy", "update"},
@@ -112,8 +115,8 @@ parameters:
 		fmt.Printf("%s:%d %s %s\n", f.File, f.Line, f.Rule, f.Pointer)
 	}
 	// Output:
-	// params.yaml:5 kudo-package-unused /parameters/1
 	// params.yaml:7 kudo-package-plan /parameters/1/trigger
+	// params.yaml:8 kudo-package-unused /parameters/2
 	// templates/pod.yaml:2 kudo-package-undefined
 }
 

@@ -201,3 +201,27 @@ spec:
 	_, err = LintCRD([]byte("kind: Deployment\n"), "", Kudo)
 	assert.Error(t, err)
 }
+
+// FuzzLintPackage: no params file or template makes LintPackage panic or
+// a rule crash; every finding names its file.
+func FuzzLintPackage(f *testing.F) {
+	f.Add([]byte("a:\n  default: 1\n  trigger: x\n"), "{{ .Params.a.b }}{{ index .Params \"c\" }}")
+	f.Add([]byte("type: object\nproperties:\n  b: {type: object, properties: {c: {type: integer}}}\n"), "{{ range .Params.b }}{{ .c }}{{ end }}")
+	f.Add([]byte("parameters:\n  - name: 'x,'\n  - name: X\n"), "{{ with $.Params }}{{ .X }}{{ end }}")
+	f.Fuzz(func(t *testing.T, params []byte, tmpl string) {
+		pkg := &Package{ParamsFile: "params.yaml", Params: params, OperatorFile: "operator.yaml", Plans: []string{"deploy"},
+			Toggles: []Toggle{{Task: "t", Parameter: "a"}}, Templates: map[string][]byte{"templates/t.yaml": []byte(tmpl)}}
+		fs, err := LintPackage(pkg, Kudo)
+		if err != nil {
+			return
+		}
+		for _, x := range fs {
+			if strings.HasPrefix(x.Message, "rule crashed") {
+				t.Fatalf("%s: %s", x.Rule, x.Message)
+			}
+			if x.File == "" {
+				t.Fatalf("finding without a file: %+v", x)
+			}
+		}
+	})
+}

@@ -252,22 +252,19 @@ func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
 			fs[i].Pointer = at
 		}
 	}
+	// Findings about the params file get its name and their lines.
+	var at []int
 	var inParams []Finding
 	for i := range fs {
 		if fs[i].File == "" {
 			fs[i].File = info.paramsFile
+			at = append(at, i)
 			inParams = append(inParams, fs[i])
 		}
 	}
 	Locate(pkg.Params, inParams)
-	j := 0
-	for i := range fs {
-		if fs[i].File == info.paramsFile && fs[i].Line == 0 && j < len(inParams) && inParams[j].Pointer == fs[i].Pointer {
-			fs[i].Line, fs[i].Column = inParams[j].Line, inParams[j].Column
-		}
-		if fs[i].File == info.paramsFile && j < len(inParams) && inParams[j].Pointer == fs[i].Pointer {
-			j++
-		}
+	for k, i := range at {
+		fs[i].Line, fs[i].Column = inParams[k].Line, inParams[k].Column
 	}
 	sortFindings(fs)
 	return fs, nil
@@ -287,6 +284,10 @@ func paramsPlacer(data []byte) func(string) (string, bool) {
 	doc, _, _ := decode(data)
 	m, _ := doc.(map[string]any)
 	at := map[string]string{}
+	if _, ok := m["parameters"]; !ok && (m["properties"] != nil || m["type"] != nil) {
+		// A schema (labelled v1beta1, the KEP's typo): pointers stay.
+		return func(ptr string) (string, bool) { return resolvable(doc, ptr), false }
+	}
 	if list, ok := m["parameters"].([]any); ok {
 		for i, p := range list {
 			if pm, ok := p.(map[string]any); ok {

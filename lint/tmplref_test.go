@@ -225,3 +225,31 @@ func FuzzLintPackage(f *testing.F) {
 		}
 	})
 }
+
+// TestLintPackagePlacesFindings: a schema finding about a parameter
+// points into the params file as written, whatever its format, with its
+// line.
+func TestLintPackagePlacesFindings(t *testing.T) {
+	tests := []struct {
+		name, params, pointer string
+		line                  int
+	}{
+		{"list", "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: b\n  - name: a\n    enum: [x]\n    default: y\n", "/parameters/1/default", 6},
+		{"first format", "b: {}\na:\n  enum: [x]\n  default: y\n", "/a/default", 4},
+		{"v1beta2", "apiVersion: kudo.dev/v1beta2\ntype: object\nproperties:\n  b: {}\n  a: {type: string, enum: [x], default: y}\n", "/properties/a/default", 5},
+		{"schema labelled v1beta1", "apiVersion: kudo.dev/v1beta1\ntype: object\nproperties:\n  b: {}\n  a: {type: string, enum: [x], default: y}\n", "/properties/a/default", 5},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pkg := &Package{ParamsFile: "params.yaml", Params: []byte(tc.params),
+				Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.a }}{{ .Params.b }}")}}
+			fs, err := LintPackage(pkg, Kudo)
+			require.NoError(t, err)
+			require.Len(t, fs, 1, "%+v", fs)
+			assert.Equal(t, "kudo-enum-default", fs[0].Rule)
+			assert.Equal(t, tc.pointer, fs[0].Pointer)
+			assert.Equal(t, "params.yaml", fs[0].File)
+			assert.Equal(t, tc.line, fs[0].Line)
+		})
+	}
+}

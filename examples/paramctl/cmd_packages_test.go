@@ -123,6 +123,15 @@ func TestCRDGolden(t *testing.T) {
 	assert.NotContains(t, out, "color")
 	assert.Contains(t, out, "size")
 
+	// validate and defaults read the storage version unless told.
+	code, _, _ = paramctl(t, "spec: {size: 0}\n", "validate", "--schema", crd, "-")
+	assert.Equal(t, 1, code, "v1 has minimum 1")
+	code, _, errOut = paramctl(t, "spec: {size: 0}\n", "validate", "--schema", crd, "--crd-version", "v1alpha1", "-")
+	assert.Equal(t, 0, code, errOut)
+	code, out, errOut = paramctl(t, "spec: {color: red}\n", "defaults", "--structural", "--schema", crd, "-")
+	assert.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "size: 1")
+
 	code, _, errOut = paramctl(t, "", "list", "--schema", crd, "--crd-version", "v2")
 	assert.Equal(t, 2, code)
 	assert.Contains(t, errOut, `no version "v2"`)

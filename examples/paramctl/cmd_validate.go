@@ -12,19 +12,21 @@ import (
 )
 
 type validateOpts struct {
-	schema *string
-	output *string
+	schema     *string
+	output     *string
+	crdVersion *string
 }
 
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema S [-o text|json] FILE",
+		usage: "--schema S [--crd-version V] [-o text|json] FILE",
 		short: "validate each document of a values stream as given (no defaults applied)",
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
-				schema: fs.String("schema", "", "the parameter schema (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
-				output: fs.String("o", "text", "output format: text or json"),
+				schema:     fs.String("schema", "", "the parameter schema (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
+				output:     fs.String("o", "text", "output format: text or json"),
+				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates (default: the storage version)"),
 			}
 		},
 		run: runValidate,
@@ -51,7 +53,7 @@ func runValidate(e *env, o any, args []string) int {
 	if *opts.output != "text" && *opts.output != "json" {
 		return e.fail(exitUsage, "-o must be text or json, not %q", *opts.output)
 	}
-	s, code := e.schemaOrFail(*opts.schema)
+	s, code := e.schemaVersionOrFail(*opts.schema, *opts.crdVersion)
 	if s == nil {
 		return code
 	}

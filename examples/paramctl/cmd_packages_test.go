@@ -37,6 +37,13 @@ func TestLintPackageGolden(t *testing.T) {
 	}
 	_, out, _ := paramctl(t, "", "lint", filepath.Join(pkgs, "zk-invalid"), "-o", "json")
 	assert.NotContains(t, out, `"replicas`, "an integer parameter with default 1 is fine")
+
+	// Several inputs: each finding's file is named below its folder.
+	_, out, _ = paramctl(t, "", "lint", filepath.Join(pkgs, "zk-invalid"), "testdata/crd/widgets.yaml", "-o", "json")
+	assert.Contains(t, out, `"file": "testdata/packages/zk-invalid/templates/services.yaml"`)
+	assert.Contains(t, out, `"file": "testdata/crd/widgets.yaml"`)
+	_, out, _ = paramctl(t, "", "lint", filepath.Join(pkgs, "kafka-v1beta2"), "-o", "sarif")
+	assert.Contains(t, out, `"uri": "testdata/packages/kafka-v1beta2/templates/backup.yaml"`)
 }
 
 func TestPackageAsSchema(t *testing.T) {

@@ -154,15 +154,15 @@ func (w *refWalker) scoped(l *parse.ListNode, dot ctxPath, decl map[string]ctxPa
 func (w *refWalker) node(n parse.Node, dot ctxPath) {
 	switch n := n.(type) {
 	case *parse.ActionNode:
-		w.pipe(n.Pipe, dot, false)
+		w.pipe(n.Pipe, dot)
 	case *parse.IfNode:
-		w.pipe(n.Pipe, dot, false)
+		w.pipe(n.Pipe, dot)
 		w.scoped(n.List, dot, map[string]ctxPath{})
 		w.scoped(n.ElseList, dot, map[string]ctxPath{})
 	case *parse.WithNode:
 		// with .Params only moves the dot: not a use of every parameter.
 		w.inWith = true
-		v := w.pipe(n.Pipe, dot, false)
+		v := w.pipe(n.Pipe, dot)
 		w.inWith = false
 		w.scoped(n.List, v, map[string]ctxPath{})
 		w.scoped(n.ElseList, dot, map[string]ctxPath{})
@@ -189,7 +189,7 @@ func (w *refWalker) node(n parse.Node, dot ctxPath) {
 		w.scoped(n.ElseList, dot, map[string]ctxPath{})
 	case *parse.TemplateNode:
 		if n.Pipe != nil {
-			w.pipe(n.Pipe, dot, false)
+			w.pipe(n.Pipe, dot)
 		}
 	case *parse.ListNode:
 		w.list(n, dot)
@@ -218,19 +218,16 @@ func (w *refWalker) pipeNoDecl(p *parse.PipeNode, dot ctxPath) ctxPath {
 
 // pipe records the references of a pipeline and returns what its value
 // stands for (a parameter when the pipeline is one).
-func (w *refWalker) pipe(p *parse.PipeNode, dot ctxPath, _ bool) ctxPath {
+func (w *refWalker) pipe(p *parse.PipeNode, dot ctxPath) ctxPath {
 	if p == nil {
 		return ctxPath{}
 	}
 	var last ctxPath
-	for i, c := range p.Cmds {
+	for _, c := range p.Cmds {
 		last = w.command(c, dot)
-		if i == len(p.Cmds)-1 && len(p.Cmds) == 1 {
-			// A pipeline of one operand keeps its meaning.
-			continue
-		}
 	}
 	if len(p.Cmds) > 1 {
+		// Only a pipeline of one command keeps its operand's meaning.
 		last = ctxPath{}
 	}
 	for _, d := range p.Decl {
@@ -248,7 +245,7 @@ func (w *refWalker) command(c *parse.CommandNode, dot ctxPath) ctxPath {
 		return ctxPath{}
 	}
 	if id, ok := c.Args[0].(*parse.IdentifierNode); ok && id.Ident == "index" && len(c.Args) >= 2 {
-		base := w.operand(c.Args[1], dot, false)
+		base := w.operand(c.Args[1], dot)
 		keys := []string{}
 		for _, a := range c.Args[2:] {
 			switch a := a.(type) {
@@ -257,7 +254,7 @@ func (w *refWalker) command(c *parse.CommandNode, dot ctxPath) ctxPath {
 			case *parse.NumberNode:
 				keys = append(keys, "*")
 			default:
-				w.operand(a, dot, true)
+				w.operand(a, dot)
 				keys = append(keys, "*")
 			}
 		}
@@ -274,19 +271,19 @@ func (w *refWalker) command(c *parse.CommandNode, dot ctxPath) ctxPath {
 		return v
 	}
 	if len(c.Args) == 1 {
-		v := w.operand(c.Args[0], dot, false)
+		v := w.operand(c.Args[0], dot)
 		w.use(v, c.Args[0])
 		return v
 	}
 	for _, a := range c.Args {
-		w.use(w.operand(a, dot, true), a)
+		w.use(w.operand(a, dot), a)
 	}
 	return ctxPath{}
 }
 
-// operand returns what an operand stands for; record asks for nested
-// pipelines to be recorded (they always are).
-func (w *refWalker) operand(n parse.Node, dot ctxPath, _ bool) ctxPath {
+// operand returns what an operand stands for; the references of nested
+// pipelines are recorded on the way.
+func (w *refWalker) operand(n parse.Node, dot ctxPath) ctxPath {
 	switch n := n.(type) {
 	case *parse.FieldNode:
 		return dot.field(n.Ident...)
@@ -298,13 +295,13 @@ func (w *refWalker) operand(n parse.Node, dot ctxPath, _ bool) ctxPath {
 		}
 		return w.lookup(n.Ident[0]).field(n.Ident[1:]...)
 	case *parse.ChainNode:
-		base := w.operand(n.Node, dot, true)
+		base := w.operand(n.Node, dot)
 		if base.kind == 0 {
 			return ctxPath{}
 		}
 		return base.field(n.Field...)
 	case *parse.PipeNode:
-		v := w.pipe(n, dot, false)
+		v := w.pipe(n, dot)
 		return v
 	}
 	return ctxPath{}

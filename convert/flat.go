@@ -116,6 +116,9 @@ func (c *Converted) schemaJSON() []byte {
 //     spec.parameters. If ToV1beta1 made it, the schema kept in the
 //     ParametersAnnotation is restored; parameters an old client changed
 //     in the list take the changed fields from the list;
+//   - a params.yaml in KUDO's first format: a mapping from each
+//     parameter's name to its fields (`memory: {default: 1Gi}`); it
+//     converts as the list format would, in file order;
 //   - something already v1beta2 (a schema, an OperatorVersion holding
 //     one): it comes back unchanged (Changed false), so converting twice
 //     equals converting once. An OperatorVersion whose spec.parameters is
@@ -139,6 +142,10 @@ func (c *Converted) schemaJSON() []byte {
 // default, enum, trigger, immutable, then x-kudo-* in source order; the
 // root's in the order (apiVersion,) title, $schema, type, required,
 // properties. The $schema is draft 2019-09.
+//
+// A mapping none of whose root keys a schema could mean (a flat map of
+// values, say) is refused with a *NotSchemaError (errors.Is ErrNotSchema);
+// {} and true are schemas.
 //
 // The options that apply: InferStringTypes and KeepV1beta1List.
 //
@@ -227,6 +234,11 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 		doc["apiVersion"] = V1beta2
 		c.note("/apiVersion", "a schema is the v1beta2 format: apiVersion set to %s", V1beta2)
 		return &Converted{Document: doc, Schema: doc, Changed: true, order: c.order}, nil
+	case len(root) > 0 && !usesKeyword(root):
+		if isFirstFormat(root) {
+			return c.firstFormat(root)
+		}
+		return nil, notSchema(root)
 	}
 	return c.unchanged(raw, ""), nil
 }

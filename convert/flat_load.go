@@ -20,6 +20,18 @@ import (
 // point into the input: a schema inside an OperatorVersion is reported
 // under /spec/parameters.
 func LoadSchema(data []byte) (*schema.Schema, error) {
+	return LoadSchemaVersion(data, "")
+}
+
+// LoadSchemaVersion is LoadSchema where a CustomResourceDefinition
+// manifest may be given too: crdVersion picks the version whose
+// openAPIV3Schema is the schema ("" the storage version). Errors point
+// into the manifest (/spec/versions/1/schema/openAPIV3Schema/...).
+// crdVersion is ignored for any other input.
+func LoadSchemaVersion(data []byte, crdVersion string) (*schema.Schema, error) {
+	if IsCRD(data) {
+		return loadCRD(data, crdVersion)
+	}
 	c, err := FromV1beta1(data)
 	if err != nil {
 		var de *params.DecodeError
@@ -37,15 +49,21 @@ func LoadSchema(data []byte) (*schema.Schema, error) {
 	}
 	s, err := schema.Parse(c.schemaJSON())
 	if err != nil {
-		var el schema.ErrorList
-		if errors.As(err, &el) {
-			out := make(schema.ErrorList, len(el))
-			for i, e := range el {
-				out[i] = &schema.Error{Pointer: c.schemaPtr + e.Pointer, Message: e.Message}
-			}
-			return nil, out
-		}
-		return nil, err
+		return nil, prefixErrors(err, c.schemaPtr)
 	}
 	return s, nil
+}
+
+// prefixErrors moves the pointers of a schema's errors to where the
+// schema sits in a larger document.
+func prefixErrors(err error, at string) error {
+	var el schema.ErrorList
+	if errors.As(err, &el) {
+		out := make(schema.ErrorList, len(el))
+		for i, e := range el {
+			out[i] = &schema.Error{Pointer: at + e.Pointer, Message: e.Message}
+		}
+		return out
+	}
+	return err
 }

@@ -39,6 +39,7 @@ func init() {
 		{ID: "kudo-misspelt-keyword", Severity: Warning, Run: kudoMisspelt,
 			Doc: "no unknown keyword that looks like a misspelt known one (trigers, imutable, oldname, descripton)"},
 	}
+	Kudo.Rules = append(Kudo.Rules, packageRules...)
 	for _, r := range Kudo.Rules {
 		if r.Set == "" {
 			r.Set = Kudo.Name

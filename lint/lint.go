@@ -27,6 +27,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"sort"
 
 	"github.com/paramkit/paramkit/schema"
@@ -53,9 +54,34 @@ type Finding struct {
 	// Message says what to change.
 	Message string `json:"message"`
 	// Line and Column locate the pointer in the source file (1-based)
-	// where known; see Locate. They are not part of the JSON form.
+	// where known; see Locate. They are part of the JSON form only for
+	// a finding with a File.
 	Line   int `json:"-"`
 	Column int `json:"-"`
+	// File names the file of a package the finding is in, relative to
+	// the package folder ("params.yaml", "templates/deployment.yaml");
+	// "" for a schema linted alone. See LintPackage.
+	File string `json:"-"`
+}
+
+// MarshalJSON writes {"rule","severity","pointer","message"}, plus "file"
+// and "line" for a finding in a file of a package.
+func (f Finding) MarshalJSON() ([]byte, error) {
+	type base struct {
+		Rule     string   `json:"rule"`
+		Severity Severity `json:"severity"`
+		Pointer  string   `json:"pointer"`
+		Message  string   `json:"message"`
+	}
+	b := base{f.Rule, f.Severity, f.Pointer, f.Message}
+	if f.File == "" {
+		return json.Marshal(b)
+	}
+	return json.Marshal(struct {
+		base
+		File string `json:"file"`
+		Line int    `json:"line,omitempty"`
+	}{b, f.File, f.Line})
 }
 
 // Rule is one check.
@@ -88,6 +114,12 @@ type Set struct {
 // Finding order: by pointer, then rule id, then message, so output is stable.
 func sortFindings(fs []Finding) {
 	sort.SliceStable(fs, func(i, j int) bool {
+		if fs[i].File != fs[j].File {
+			return fs[i].File < fs[j].File
+		}
+		if fs[i].Line != fs[j].Line && fs[i].File != "" {
+			return fs[i].Line < fs[j].Line
+		}
 		if fs[i].Pointer != fs[j].Pointer {
 			return fs[i].Pointer < fs[j].Pointer
 		}

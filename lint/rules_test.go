@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -33,11 +34,36 @@ func allRules() []*Rule {
 
 // lintOne runs one rule over a file and checks that every finding's
 // pointer resolves in the document.
+// A package rule (kudo-package-*) runs over a package folder instead
+// (fail/ and pass/): every finding names its file, and a finding in the
+// params file resolves there.
 func lintOne(t *testing.T, r *Rule, path string) []Finding {
 	t.Helper()
+	set := &Set{Name: "test", Rules: []*Rule{r}}
+	if dir := strings.TrimSuffix(path, ".yaml"); isDir(dir) {
+		pkg, err := ReadPackage(os.DirFS(dir))
+		require.NoError(t, err)
+		fs, err := LintPackage(pkg, set)
+		require.NoError(t, err)
+		doc, _, err := decode(pkg.Params)
+		require.NoError(t, err)
+		for _, f := range fs {
+			assert.Equal(t, r.ID, f.Rule)
+			require.NotEmpty(t, f.File)
+			if f.File == pkg.ParamsFile {
+				_, ok := pointer.Get(doc, f.Pointer)
+				assert.True(t, ok, "pointer %q of %s does not resolve in %s", f.Pointer, f.Rule, dir)
+			} else {
+				assert.Contains(t, pkg.Templates, f.File)
+				assert.Positive(t, f.Line)
+			}
+			assert.NotEmpty(t, f.Message)
+		}
+		return fs
+	}
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	fs, err := Lint(data, &Set{Name: "test", Rules: []*Rule{r}})
+	fs, err := Lint(data, set)
 	require.NoError(t, err)
 	doc, _, err := decode(data)
 	require.NoError(t, err)
@@ -48,6 +74,11 @@ func lintOne(t *testing.T, r *Rule, path string) []Finding {
 		assert.NotEmpty(t, f.Message)
 	}
 	return fs
+}
+
+func isDir(p string) bool {
+	fi, err := os.Stat(p)
+	return err == nil && fi.IsDir()
 }
 
 // TestRuleGolden runs each rule over its failing and its passing schema:

@@ -68,11 +68,16 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // marked DocOnly run while the schema compiles; when every rule is, the
 // schema is not compiled at all.
 func Lint(data []byte, sets ...*Set) ([]Finding, error) {
+	return lintWith(data, nil, sets)
+}
+
+// lintWith is Lint with what a package adds (nil for a schema alone).
+func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 	doc, order, err := decode(data)
 	if err != nil {
 		return nil, err
 	}
-	st := &runState{order: order, doc: doc}
+	st := &runState{order: order, doc: doc, pkg: pkg}
 	rules := uniqueRules(sets)
 	needsSchema := false
 	for _, r := range rules {
@@ -129,6 +134,7 @@ type runState struct {
 	// compiled is true once compileErrs holds the outcome of compiling doc.
 	compiled    bool
 	compileErrs schema.ErrorList
+	pkg         *pkgInfo // the package around the schema, if any
 }
 
 func run(s *schema.Schema, doc any, st *runState, sets []*Set) []Finding {

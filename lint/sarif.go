@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"io"
 	"sort"
+	"strings"
 )
 
 // Report is the findings for one schema file, for WriteSARIF.
@@ -137,7 +138,7 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 				i = addRule(f.Rule, f.Rule, "", f.Severity)
 			}
 			loc := sarifLocation{
-				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: rep.File}},
+				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: findingURI(rep.File, f.File)}},
 				LogicalLocations: []sarifLogical{{FullyQualifiedName: f.Pointer, Kind: "member"}},
 			}
 			if f.Line > 0 {
@@ -157,4 +158,16 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	})
+}
+
+// findingURI is the file of a finding: a package's file (f.File) below
+// the folder the report is about.
+func findingURI(report, file string) string {
+	if file == "" {
+		return report
+	}
+	if report == "" || report == "." {
+		return file
+	}
+	return strings.TrimSuffix(report, "/") + "/" + file
 }

@@ -44,7 +44,8 @@ func runConvert(e *env, o any, args []string) int {
 	if *opts.to != "v1beta2" && *opts.to != "v1beta1" {
 		return e.fail(exitUsage, "--to must be v1beta2 or v1beta1, not %q", *opts.to)
 	}
-	data, err := e.readInput(args[0])
+	// A KUDO package folder (or its operator.yaml) converts its params.yaml.
+	data, _, err := readSchemaInput(e, args[0])
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -58,7 +59,7 @@ func runConvert(e *env, o any, args []string) int {
 		}
 		c, err = convert.FromV1beta1(data, fopts...)
 	}
-	if errors.Is(err, convert.ErrNotOperatorVersion) {
+	if errors.Is(err, convert.ErrNotOperatorVersion) || errors.Is(err, convert.ErrNotSchema) {
 		return e.fail(exitUsage, "%s: %v", args[0], err)
 	}
 	if err != nil {

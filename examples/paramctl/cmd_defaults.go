@@ -11,18 +11,20 @@ type defaultsOpts struct {
 	schema     *string
 	structural *bool
 	output     *string
+	crdVersion *string
 }
 
 func init() {
 	register(&command{
 		name:  "defaults",
-		usage: "--schema S [--structural] [-o yaml|json] [FILE]",
+		usage: "--schema S [--structural] [--crd-version V] [-o yaml|json] [FILE]",
 		short: "print the values with defaults applied (from {} without FILE)",
 		setup: func(fs *flag.FlagSet) any {
 			return &defaultsOpts{
 				schema:     fs.String("schema", "", "the parameter schema"),
 				structural: fs.Bool("structural", false, "default exactly as a kube-apiserver defaults a CRD object (no parent objects created, non-nullable nulls dropped)"),
 				output:     fs.String("o", "yaml", "output format: yaml or json"),
+				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema defaults (default: the storage version)"),
 			}
 		},
 		run: runDefaults,
@@ -37,7 +39,7 @@ func runDefaults(e *env, o any, args []string) int {
 	if *opts.output != "yaml" && *opts.output != "json" {
 		return e.fail(exitUsage, "-o must be yaml or json, not %q", *opts.output)
 	}
-	s, code := e.schemaOrFail(*opts.schema)
+	s, code := e.schemaVersionOrFail(*opts.schema, *opts.crdVersion)
 	if s == nil {
 		return code
 	}

@@ -1,9 +1,11 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
+	"path/filepath"
 	"sort"
 	"strings"
 
@@ -17,16 +19,17 @@ import (
 )
 
 type lintOptions struct {
-	rules     string
-	disable   multiFlag
-	output    string
-	listRules bool
+	crdVersion string
+	rules      string
+	disable    multiFlag
+	output     string
+	listRules  bool
 }
 
 func init() {
 	register(&command{
 		name:  "lint",
-		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable RULE]... [-o text|json|sarif] SCHEMA...",
+		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable RULE]... [--crd-version V] [-o text|json|sarif] SCHEMA|PACKAGE-DIR|CRD...",
 		short: "check schemas against rule sets (kudo, cluster-app, structural); exit 1 on any error",
 		setup: func(fs *flag.FlagSet) any {
 			o := &lintOptions{}
@@ -34,6 +37,7 @@ func init() {
 			fs.Var(&o.disable, "disable", "turn a rule off by id (repeatable, or comma-separated)")
 			fs.StringVar(&o.output, "o", "text", "output format: text, json or sarif")
 			fs.BoolVar(&o.listRules, "list-rules", false, "print the rules of the chosen sets and exit")
+			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition, lint only the `VERSION` named (default: every version)")
 			return o
 		},
 		run: runLint,
@@ -135,11 +139,29 @@ func runLint(e *env, opts any, args []string) int {
 	}
 	var reports []lint.Report
 	for _, path := range args {
+		if packageDir(path) != "" {
+			// A KUDO package folder, or its operator.yaml.
+			_, pkg, err := readSchemaInput(e, path)
+			if err != nil {
+				return e.fail(exitUsage, "%v", err)
+			}
+			fs, err := lint.LintPackage(pkg, sets...)
+			if err != nil {
+				return e.fail(exitUsage, "%s: %s: %v", path, pkg.ParamsFile, err)
+			}
+			reports = append(reports, lint.Report{File: packageDir(path), Findings: fs})
+			continue
+		}
 		data, err := e.readInput(path)
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
-		fs, err := lintFile(data, sets)
+		var fs []lint.Finding
+		if convert.IsCRD(data) {
+			fs, err = lint.LintCRD(data, o.crdVersion, sets...)
+		} else {
+			fs, err = lintFile(data, sets)
+		}
 		if err != nil {
 			return e.fail(exitUsage, "%s: %v", path, err)
 		}
@@ -183,7 +205,12 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 		// Not YAML, but maybe JSON the YAML parser cannot read ("\/").
 		return lint.Lint(data, sets...)
 	}
-	if c, err := convert.FromV1beta1(data); err == nil && c.Changed {
+	c, err := convert.FromV1beta1(data)
+	if errors.Is(err, convert.ErrNotSchema) {
+		// A map of values is no schema: refused, not linted as one.
+		return nil, err
+	}
+	if err == nil && c.Changed {
 		if fs, ok := lintConverted(c, node, sets); ok {
 			return fs, nil
 		}
@@ -289,6 +316,16 @@ func printRules(w io.Writer, sets []*lint.Set) {
 func writeFindingsText(w io.Writer, reports []lint.Report) {
 	for _, r := range reports {
 		for _, f := range r.Findings {
+			if f.File != "" {
+				// A file of a package: FILE:LINE, with the pointer in the
+				// params file.
+				where := fmt.Sprintf("%s:%d", filepath.Join(r.File, f.File), f.Line)
+				if f.Pointer != "" {
+					where += ":" + f.Pointer
+				}
+				fmt.Fprintf(w, "%s: %s %s: %s\n", where, f.Severity, f.Rule, f.Message)
+				continue
+			}
 			fmt.Fprintf(w, "%s:%s: %s %s: %s\n", r.File, displayPointer(f.Pointer), f.Severity, f.Rule, f.Message)
 		}
 	}
@@ -298,8 +335,12 @@ func writeFindingsText(w io.Writer, reports []lint.Report) {
 // files each carries its "file".
 func findingsJSON(reports []lint.Report) any {
 	type fileFinding struct {
-		File string `json:"file"`
-		lint.Finding
+		File     string        `json:"file"`
+		Rule     string        `json:"rule"`
+		Severity lint.Severity `json:"severity"`
+		Pointer  string        `json:"pointer"`
+		Message  string        `json:"message"`
+		Line     int           `json:"line,omitempty"`
 	}
 	var v any
 	if len(reports) == 1 {
@@ -308,7 +349,12 @@ func findingsJSON(reports []lint.Report) any {
 		all := []fileFinding{}
 		for _, r := range reports {
 			for _, f := range r.Findings {
-				all = append(all, fileFinding{r.File, f})
+				ff := fileFinding{File: r.File, Rule: f.Rule, Severity: f.Severity, Pointer: f.Pointer, Message: f.Message}
+				if f.File != "" {
+					// A file of a package folder: named below the folder.
+					ff.File, ff.Line = filepath.Join(r.File, f.File), f.Line
+				}
+				all = append(all, ff)
 			}
 		}
 		v = all
@@ -350,13 +396,19 @@ func writeFindingsTerminal(w io.Writer, reports []lint.Report) {
 		last := "\x00"
 		for _, f := range fs {
 			counts[f.Severity]++
-			if f.Pointer != last {
+			if f.File+"\x00"+f.Pointer != last {
 				where := displayPointer(f.Pointer)
+				if f.File != "" {
+					where = f.File
+					if f.Pointer != "" {
+						where += " " + f.Pointer
+					}
+				}
 				if f.Line > 0 {
 					where += fmt.Sprintf(" %s(line %d)%s", lintDim, f.Line, lintReset)
 				}
 				fmt.Fprintf(w, "  %s\n", where)
-				last = f.Pointer
+				last = f.File + "\x00" + f.Pointer
 			}
 			fmt.Fprintf(w, "    %s%-7s%s %s%s%s %s\n", lintColour(f.Severity), f.Severity, lintReset, lintDim, f.Rule, lintReset, f.Message)
 		}

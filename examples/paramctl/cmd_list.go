@@ -15,19 +15,21 @@ import (
 )
 
 type listOptions struct {
-	schema string
-	output string
+	schema     string
+	output     string
+	crdVersion string
 }
 
 func init() {
 	register(&command{
 		name:  "list",
-		usage: "--schema S [-o table|markdown|json]",
+		usage: "--schema S [--crd-version V] [-o table|markdown|json]",
 		short: "list the parameter tree: name, type, default, required, trigger, immutable, description",
 		setup: func(fs *flag.FlagSet) any {
 			o := &listOptions{}
 			fs.StringVar(&o.schema, "schema", "", "the parameter schema (YAML or JSON; - for standard input)")
 			fs.StringVar(&o.output, "o", "table", "output format: table, markdown or json")
+			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema to list (default: the storage version)")
 			return o
 		},
 		run: runList,
@@ -75,7 +77,7 @@ func runList(e *env, opts any, args []string) int {
 	if len(args) > 0 {
 		return e.fail(exitUsage, "list takes no arguments (got %q)\nusage: paramctl list %s", args[0], commands["list"].usage)
 	}
-	s, code := e.schemaOrFail(o.schema)
+	s, code := e.schemaVersionOrFail(o.schema, o.crdVersion)
 	if s == nil {
 		return code
 	}

@@ -3,6 +3,7 @@ package main
 import (
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/paramkit/paramkit/trigger"
 )
@@ -10,18 +11,20 @@ import (
 type triggersOptions struct {
 	schema, output     string
 	defaultPlan, plans string
+	crdVersion         string
 }
 
 func init() {
 	register(&command{
 		name:  "triggers",
-		usage: "--schema S [--default-plan NAME] [--plans NAMES] [-o text|json]",
+		usage: "--schema S [--default-plan NAME] [--plans NAMES] [--crd-version V] [-o text|json]",
 		short: "check trigger inheritance and print each parameter's effective plan",
 		setup: func(fs *flag.FlagSet) any {
 			o := &triggersOptions{}
 			fs.StringVar(&o.schema, "schema", "", "the parameter `SCHEMA` (YAML or JSON; - for standard input)")
 			fs.StringVar(&o.output, "o", "text", "output `FORMAT`: text (POINTER<TAB>PLAN lines) or json")
 			fs.StringVar(&o.defaultPlan, "default-plan", "", "the plan of parameters no trigger covers (default \"deploy\")")
+			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema to read (default: the storage version)")
 			fs.StringVar(&o.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
 			return o
 		},
@@ -36,11 +39,18 @@ func init() {
 			if o.output != "text" && o.output != "json" {
 				return e.fail(exitUsage, "unknown output format %q (want text or json)", o.output)
 			}
-			s, code := e.schemaOrFail(o.schema)
+			s, code := e.schemaVersionOrFail(o.schema, o.crdVersion)
 			if s == nil {
 				return code
 			}
-			rows := trigger.Parameters(s, triggerOptions(o.defaultPlan, o.plans)...)
+			plans := o.plans
+			if dir := packageDir(o.schema); dir != "" && plans == "" {
+				// A package's operator.yaml says which plans exist.
+				if _, pkg, err := readSchemaInput(e, o.schema); err == nil && pkg.Plans != nil {
+					plans = strings.Join(pkg.Plans, ",")
+				}
+			}
+			rows := trigger.Parameters(s, triggerOptions(o.defaultPlan, plans)...)
 			if o.output == "json" {
 				if code := e.writeJSON(triggerRows(rows)); code != exitOK {
 					return code

@@ -12,19 +12,21 @@ import (
 )
 
 type validateOpts struct {
-	schema *string
-	output *string
+	schema     *string
+	output     *string
+	crdVersion *string
 }
 
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema S [-o text|json] FILE",
+		usage: "--schema S [--crd-version V] [-o text|json] FILE",
 		short: "validate each document of a values stream as given (no defaults applied)",
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
-				schema: fs.String("schema", "", "the parameter schema (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
-				output: fs.String("o", "text", "output format: text or json"),
+				schema:     fs.String("schema", "", "the parameter schema (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
+				output:     fs.String("o", "text", "output format: text or json"),
+				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates (default: the storage version)"),
 			}
 		},
 		run: runValidate,
@@ -56,7 +58,7 @@ func runValidate(e *env, o any, args []string) int {
 	if *opts.output != "text" && *opts.output != "json" {
 		return e.fail(exitUsage, "-o must be text or json, not %q", *opts.output)
 	}
-	s, code := e.schemaOrFail(*opts.schema)
+	s, code := e.schemaVersionOrFail(*opts.schema, *opts.crdVersion)
 	if s == nil {
 		return code
 	}
@@ -154,24 +156,7 @@ func displayPointer(p string) string {
 // schemaOrFail loads --schema; on failure it prints every error and
 // returns the exit code (2: the schema is unusable).
 func (e *env) schemaOrFail(path string) (*schema.Schema, int) {
-	s, err := loadSchema(e, path)
-	if err != nil {
-		var list schema.ErrorList
-		if errors.As(err, &list) {
-			for _, le := range list {
-				fmt.Fprintf(e.stderr, "%s: %s\n", path, le.Error())
-			}
-		} else {
-			fmt.Fprintln(e.stderr, withFile(path, err))
-		}
-		if insideSchema(list) {
-			// The same schema gives lint findings (exit 1): say why this
-			// command stops with 2 instead.
-			fmt.Fprintf(e.stderr, "%s: the schema is unusable, so this command stops (exit 2); 'paramctl lint %s' lists such faults as findings (exit 1)\n", path, path)
-		}
-		return nil, exitUsage
-	}
-	return s, exitOK
+	return e.schemaVersionOrFail(path, "")
 }
 
 // insideSchema tells faults located inside a well-formed schema (a

@@ -1,19 +1,91 @@
 package main
 
 import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/schema"
 )
 
 // loadSchema reads the schema named by --schema. Every command that takes
-// a schema reads it here: a v1beta2 schema, a v1beta1 params.yaml or an
-// OperatorVersion of either version (converted on the fly). It fails only
-// for what makes the schema unusable; the error is a schema.ErrorList
-// with pointers into the file, or the error of reading the file.
+// a schema reads it here: a v1beta2 schema, a v1beta1 params.yaml (either
+// format) or an OperatorVersion of either version (converted on the fly),
+// a KUDO package folder (or its operator.yaml) for its params.yaml, or a
+// CustomResourceDefinition's storage version. It fails only for what
+// makes the schema unusable; the error is a schema.ErrorList with
+// pointers into the file, or the error of reading the file.
 func loadSchema(e *env, path string) (*schema.Schema, error) {
-	data, err := e.readInput(path)
+	return loadSchemaVersion(e, path, "")
+}
+
+// loadSchemaVersion is loadSchema where crdVersion picks a CRD's version.
+func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) {
+	data, _, err := readSchemaInput(e, path)
 	if err != nil {
 		return nil, err
 	}
-	return convert.LoadSchema(data)
+	return convert.LoadSchemaVersion(data, crdVersion)
+}
+
+// packageDir returns the KUDO package folder a path stands for: the path
+// itself when it is a folder, its folder when it is a KUDO operator.yaml
+// (which stands for its package); "" otherwise.
+func packageDir(path string) string {
+	if path == "-" || path == "" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	if fi.IsDir() {
+		return path
+	}
+	if filepath.Base(path) == "operator.yaml" {
+		if data, err := os.ReadFile(path); err == nil && lint.IsOperatorFile(data) {
+			return filepath.Dir(path)
+		}
+	}
+	return ""
+}
+
+// readSchemaInput reads a schema or params file, or the package folder a
+// path stands for (then data is its params file and pkg the package).
+func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
+	if dir := packageDir(path); dir != "" {
+		pkg, err := lint.ReadPackage(os.DirFS(dir))
+		if err != nil {
+			return nil, nil, &os.PathError{Op: "read package", Path: path, Err: err}
+		}
+		return pkg.Params, pkg, nil
+	}
+	data, err = e.readInput(path)
+	return data, nil, err
+}
+
+// schemaVersionOrFail is schemaOrFail where crdVersion picks the version
+// of a CustomResourceDefinition manifest ("" the storage version).
+func (e *env) schemaVersionOrFail(path, crdVersion string) (*schema.Schema, int) {
+	s, err := loadSchemaVersion(e, path, crdVersion)
+	if err != nil {
+		var list schema.ErrorList
+		if errors.As(err, &list) {
+			for _, le := range list {
+				fmt.Fprintf(e.stderr, "%s: %s\n", path, le.Error())
+			}
+		} else {
+			fmt.Fprintln(e.stderr, withFile(path, err))
+		}
+		if insideSchema(list) {
+			// The same schema gives lint findings (exit 1): say why this
+			// command stops with 2 instead.
+			fmt.Fprintf(e.stderr, "%s: the schema is unusable, so this command stops (exit 2); 'paramctl lint %s' lists such faults as findings (exit 1)\n", path, path)
+		}
+		return nil, exitUsage
+	}
+	return s, exitOK
 }

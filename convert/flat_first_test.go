@@ -1,0 +1,208 @@
+package convert
+
+import (
+	"errors"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// TestFirstFormat: KUDO's first params format converts as the list
+// format does, in file order; errors point at the parameter's key.
+func TestFirstFormat(t *testing.T) {
+	first := "memory:\n  description: Memory\n  default: \"1Gi\"\nreplicas:\n  default: 3\n  trigger: update\nzeta: {}\nalpha:\n  required: true\n"
+	list := "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: memory\n    description: Memory\n    default: \"1Gi\"\n  - name: replicas\n    default: 3\n    trigger: update\n  - name: zeta\n  - name: alpha\n    required: true\n"
+	a, err := FromV1beta1([]byte(first))
+	require.NoError(t, err)
+	b, err := FromV1beta1([]byte(list))
+	require.NoError(t, err)
+	assert.True(t, a.Changed)
+	assert.Equal(t, string(b.JSON("")), string(a.JSON("")))
+	y, err := a.YAML()
+	require.NoError(t, err)
+	node, err := yamlx.ParseNode(y)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"memory", "replicas", "zeta", "alpha"}, yamlx.KeyOrder(node)["/properties"], "file order")
+	require.NotEmpty(t, a.Notes)
+	assert.Contains(t, a.Notes[len(a.Notes)-1].Message, "first params format")
+
+	_, err = FromV1beta1([]byte("memory:\n  type: colour\n  default: x\n"))
+	var el schema.ErrorList
+	require.ErrorAs(t, err, &el)
+	assert.Equal(t, "/memory/type", el[0].Pointer)
+}
+
+// TestNotSchemaRefused: a map of values is refused, saying what was
+// expected and found; schemas (also {} and true) are not.
+func TestNotSchemaRefused(t *testing.T) {
+	tests := []struct {
+		name, in string
+		refused  bool
+		found    string
+	}{
+		{"flat values", "replicas: 3\nimage: nginx\n", true, "a flat map of values (keys image, replicas)"},
+		{"nested values", "resources:\n  cpu: 1\nname: x\n", true, "a map of values (keys name, resources)"},
+		{"many keys", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\n", true, "keys a, b, c, d, e and 1 more"},
+		{"empty map", "{}\n", false, ""},
+		{"true", "true\n", false, ""},
+		{"description only", "description: anything\n", false, ""},
+		{"x- extension", "x-kubernetes-preserve-unknown-fields: true\n", false, ""},
+		{"$ref", "$ref: '#/$defs/a'\n$defs: {a: {}}\n", false, ""},
+		{"first format", "a:\n  default: 1\n", false, ""},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := FromV1beta1([]byte(tc.in))
+			_, lerr := LoadSchema([]byte(tc.in))
+			if !tc.refused {
+				assert.NoError(t, err)
+				assert.NoError(t, lerr)
+				return
+			}
+			require.ErrorIs(t, err, ErrNotSchema)
+			require.ErrorIs(t, lerr, ErrNotSchema)
+			var ne *NotSchemaError
+			require.True(t, errors.As(err, &ne))
+			assert.Contains(t, ne.Found, tc.found)
+			assert.Contains(t, err.Error(), "expected a parameter schema")
+		})
+	}
+}
+
+var firstSeeds = []string{
+	"memory:\n  description: m\n  default: \"1Gi\"\ncpus:\n  default: 0.25\n",
+	"a: {default: 1, type: integer}\nb: {}\nc:\n",
+	"x: {enum: [a, b], default: c}\n",
+	"'comma,': {default: x, trigger: t, immutable: yes}\n",
+	"a: {type: map, default: '{k: v}'}\nb: {type: array, default: '[1]'}\n",
+	"replicas: 3\nimage: nginx\n",
+}
+
+// FuzzFirstFormat: no input makes the first-format converter panic; what
+// it builds compiles, keeps the input's order and converts to itself.
+func FuzzFirstFormat(f *testing.F) {
+	for _, s := range firstSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		raw, order, err := readRaw(data)
+		if err != nil {
+			return
+		}
+		root, ok := raw.(map[string]any)
+		if !ok || usesKeyword(root) || !isFirstFormat(root) {
+			return
+		}
+		c, err := FromV1beta1(data)
+		if err != nil {
+			return
+		}
+		if _, err := schema.Parse(c.schemaJSON()); err != nil {
+			t.Fatalf("converted schema does not compile: %v", err)
+		}
+		if ks := order[""]; len(ks) == len(root) {
+			assert.Equal(t, ks, c.order["/properties"], "file order")
+		}
+		again, err := FromV1beta1(c.JSON(""))
+		if err != nil || again.Changed {
+			t.Fatalf("the converted schema converts again: %v", err)
+		}
+	})
+}
+
+// KUDO's early releases wrote params.yaml as a map from name to parameter.
+func ExampleFromV1beta1_firstFormat() {
+	c, err := FromV1beta1([]byte("memory:\n  description: Memory per pod\n  default: \"1Gi\"\nreplicas:\n  default: 3\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, _ := c.YAML()
+	fmt.Print(string(out))
+	// Output:
+	// apiVersion: kudo.dev/v1beta2
+	// title: Parameter Schema
+	// $schema: https://json-schema.org/draft/2019-09/schema
+	// type: object
+	// properties:
+	//   memory:
+	//     type: string
+	//     description: Memory per pod
+	//     default: 1Gi
+	//   replicas:
+	//     type: integer
+	//     default: 3
+}
+
+const twoVersionCRD = `apiVersion: apiextensions.k8s.io/v1
+kind: CustomResourceDefinition
+metadata: {name: widgets.example.com}
+spec:
+  group: example.com
+  names: {kind: Widget, plural: widgets}
+  scope: Namespaced
+  versions:
+    - name: v1alpha1
+      served: true
+      storage: false
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer}}}
+    - name: v1
+      served: true
+      storage: true
+      schema:
+        openAPIV3Schema:
+          type: object
+          properties:
+            spec: {type: object, properties: {size: {type: integer, minimum: 1}, color: {type: string}}}
+`
+
+func TestCRDVersions(t *testing.T) {
+	vs, err := CRDVersions([]byte(twoVersionCRD))
+	require.NoError(t, err)
+	require.Len(t, vs, 2)
+	assert.Equal(t, "v1alpha1", vs[0].Name)
+	assert.Equal(t, "/spec/versions/1/schema/openAPIV3Schema", vs[1].Pointer)
+	assert.True(t, vs[1].Storage)
+
+	s, err := LoadSchema([]byte(twoVersionCRD))
+	require.NoError(t, err)
+	assert.Error(t, s.Validate(map[string]any{"spec": map[string]any{"size": 0}}), "storage version v1 has minimum 1")
+	s, err = LoadSchemaVersion([]byte(twoVersionCRD), "v1alpha1")
+	require.NoError(t, err)
+	assert.NoError(t, s.Validate(map[string]any{"spec": map[string]any{"size": 0}}))
+	_, err = LoadSchemaVersion([]byte(twoVersionCRD), "v9")
+	assert.ErrorContains(t, err, `no version "v9"`)
+
+	bad := []byte(twoVersionCRD[:len(twoVersionCRD)-1] + "\n            x: {type: 7}\n")
+	_, err = LoadSchema(bad)
+	var el schema.ErrorList
+	require.ErrorAs(t, err, &el)
+	assert.Contains(t, el[0].Pointer, "/spec/versions/1/schema/openAPIV3Schema/")
+
+	v1beta1 := []byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  version: v1\n  validation:\n    openAPIV3Schema: {type: object}\n")
+	vs, err = CRDVersions(v1beta1)
+	require.NoError(t, err)
+	require.Len(t, vs, 1)
+	assert.Equal(t, "/spec/validation/openAPIV3Schema", vs[0].Pointer)
+	assert.False(t, IsCRD([]byte("kind: Deployment\n")))
+}
+
+func ExampleLoadSchemaVersion() {
+	s, err := LoadSchemaVersion([]byte(twoVersionCRD), "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	err = s.Validate(map[string]any{"spec": map[string]any{"size": 0}})
+	fmt.Println(err != nil)
+	// Output: true
+}

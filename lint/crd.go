@@ -1,0 +1,69 @@
+package lint
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/pointer"
+)
+
+// LintCRD lints the openAPIV3Schema of each version of a
+// CustomResourceDefinition manifest (only the version named, when
+// version is not ""). Findings point into the manifest
+// (/spec/versions/1/schema/openAPIV3Schema/properties/spec/...) and their
+// messages start with the version they are about. The error is for input
+// that cannot be read, is no CRD, or has no version of that name.
+func LintCRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
+	var vs []convert.CRDVersion
+	if version != "" {
+		v, err := convert.CRDSchema(data, version)
+		if err != nil {
+			return nil, err
+		}
+		vs = []convert.CRDVersion{*v}
+	} else {
+		var err error
+		if vs, err = convert.CRDVersions(data); err != nil {
+			return nil, err
+		}
+	}
+	out := []Finding{}
+	seen := map[string]bool{}
+	for _, v := range vs {
+		if seen[v.Pointer] {
+			// One spec.validation schema shared by every version.
+			continue
+		}
+		seen[v.Pointer] = true
+		fs, err := Lint(v.JSON(), sets...)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range fs {
+			f.Message = fmt.Sprintf("version %s: %s", v.Name, movePointers(f.Message, v.Schema, v.Pointer))
+			f.Pointer = v.Pointer + f.Pointer
+			out = append(out, f)
+		}
+	}
+	sortFindings(out)
+	return out, nil
+}
+
+// movePointers moves the schema pointers a message names to where the
+// schema sits: each word starting with / that resolves in the schema.
+func movePointers(msg string, doc any, at string) string {
+	words := strings.Split(msg, " ")
+	for i, w := range words {
+		core := strings.TrimLeft(w, "(")
+		trimmed := strings.TrimRight(core, ":),;.")
+		if !strings.HasPrefix(trimmed, "/") {
+			continue
+		}
+		if _, ok := pointer.Get(doc, trimmed); !ok {
+			continue
+		}
+		words[i] = strings.Replace(w, trimmed, at+trimmed, 1)
+	}
+	return strings.Join(words, " ")
+}

@@ -1,0 +1,577 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/pointer"
+)
+
+// Package is a KUDO operator package as data: what LintPackage checks
+// the parameters against. ReadPackage reads one from a folder.
+type Package struct {
+	// ParamsFile is the params file's path relative to the package
+	// folder ("params.yaml"); findings about it carry it as File.
+	ParamsFile string
+	// Params is the params file: a v1beta1 list, KUDO's first format (a
+	// map from name to parameter) or a v1beta2 schema.
+	Params []byte
+	// OperatorFile is the operator file's path ("operator.yaml"), "" when
+	// the package has none.
+	OperatorFile string
+	// Plans are the plans the operator declares; nil when not known (no
+	// operator file), which turns the plan check off.
+	Plans []string
+	// Toggles are the parameters the operator's Toggle tasks read (a
+	// use of the parameter that no template shows).
+	Toggles []Toggle
+	// Templates maps each template's path relative to the folder
+	// ("templates/statefulset.yaml") to its text.
+	Templates map[string][]byte
+}
+
+// Toggle is a task of the operator that a parameter switches on and off
+// (KUDO's Toggle task, spec.parameter).
+type Toggle struct {
+	// Task is the task's name; Parameter the parameter it reads.
+	Task, Parameter string
+	// Line is the line of spec.parameter in the operator file, 0 when
+	// not known.
+	Line int
+}
+
+// ErrNotPackage is wrapped by ReadPackage's error for a folder without
+// params.yaml or operator.yaml.
+var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither params.yaml nor operator.yaml")
+
+// ReadPackage reads a KUDO package folder: params.yaml, operator.yaml (for
+// its plans) and every file below templates/. A folder with an
+// operator.yaml but no params.yaml has no parameters. Every reader of
+// package folders (LintPackage's callers, paramctl's schema loading) goes
+// through it.
+func ReadPackage(fsys fs.FS) (*Package, error) {
+	p := &Package{ParamsFile: "params.yaml", Templates: map[string][]byte{}}
+	params, perr := fs.ReadFile(fsys, "params.yaml")
+	op, oerr := fs.ReadFile(fsys, "operator.yaml")
+	if perr != nil && oerr != nil {
+		if !errors.Is(perr, fs.ErrNotExist) {
+			return nil, perr
+		}
+		if !errors.Is(oerr, fs.ErrNotExist) {
+			return nil, oerr
+		}
+		return nil, ErrNotPackage
+	}
+	if perr == nil {
+		p.Params = params
+	} else if !errors.Is(perr, fs.ErrNotExist) {
+		return nil, perr
+	} else {
+		p.Params = []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n")
+	}
+	if oerr == nil {
+		p.OperatorFile = "operator.yaml"
+		plans, err := OperatorPlans(op)
+		if err != nil {
+			return nil, fmt.Errorf("operator.yaml: %w", err)
+		}
+		p.Plans = plans
+		p.Toggles = OperatorToggles(op)
+	}
+	err := fs.WalkDir(fsys, "templates", func(name string, d fs.DirEntry, err error) error {
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) && name == "templates" {
+				return fs.SkipDir
+			}
+			return err
+		}
+		if d.IsDir() {
+			return nil
+		}
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return err
+		}
+		p.Templates[name] = data
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return p, nil
+}
+
+// OperatorPlans returns the names of the plans a KUDO operator.yaml (or
+// an OperatorVersion manifest) declares, sorted. The error is for a file
+// that cannot be read or is no operator file.
+func OperatorPlans(data []byte) ([]string, error) {
+	doc, _, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	m, ok := doc.(map[string]any)
+	if !ok {
+		return nil, errors.New("expected a KUDO operator file (a mapping with plans)")
+	}
+	if spec, ok := m["spec"].(map[string]any); ok && m["kind"] == "OperatorVersion" {
+		m = spec
+	}
+	plans, ok := m["plans"].(map[string]any)
+	if !ok {
+		if _, has := m["plans"]; has {
+			return nil, errors.New("/plans: expected a mapping from plan name to plan")
+		}
+		return []string{}, nil
+	}
+	out := make([]string, 0, len(plans))
+	for k := range plans {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// OperatorToggles returns the Toggle tasks of a KUDO operator.yaml, in
+// file order, each with the parameter it reads and its line.
+func OperatorToggles(data []byte) []Toggle {
+	doc, _, err := decode(data)
+	if err != nil {
+		return nil
+	}
+	m, _ := doc.(map[string]any)
+	tasks, _ := m["tasks"].([]any)
+	var out []Toggle
+	for i, t := range tasks {
+		tm, _ := t.(map[string]any)
+		if kind, _ := tm["kind"].(string); kind != "Toggle" {
+			continue
+		}
+		spec, _ := tm["spec"].(map[string]any)
+		param, _ := spec["parameter"].(string)
+		if param == "" {
+			continue
+		}
+		name, _ := tm["name"].(string)
+		fs := []Finding{{Pointer: pointer.Join("tasks", fmt.Sprint(i), "spec", "parameter")}}
+		Locate(data, fs)
+		out = append(out, Toggle{Task: name, Parameter: param, Line: fs[0].Line})
+	}
+	return out
+}
+
+// IsOperatorFile reports whether data looks like a KUDO operator.yaml:
+// a mapping with plans or tasks and no kind.
+func IsOperatorFile(data []byte) bool {
+	doc, _, err := decode(data)
+	if err != nil {
+		return false
+	}
+	m, ok := doc.(map[string]any)
+	if !ok || m["kind"] != nil {
+		return false
+	}
+	_, plans := m["plans"]
+	_, tasks := m["tasks"]
+	return plans || tasks
+}
+
+// pkgInfo is what the package rules see of a package.
+type pkgInfo struct {
+	pkg        *Package
+	refs       map[string][]TemplateRef // by template path
+	whole      bool                     // some template uses .Params as a whole
+	parseErrs  map[string]error
+	templates  []string // sorted
+	paramsFile string
+}
+
+// LintPackage lints a KUDO package: its params file with the sets (a
+// v1beta1 file as the schema it converts to, each finding placed on the
+// parameter it is about) and, where the kudo set runs, the parameters
+// against the rest of the package: triggers naming plans the operator
+// lacks, names equal but for case, names templates cannot reach as
+// .Params.NAME, parameters no template uses, templates using parameters
+// that do not exist (with a v1beta2 schema, nested references such as
+// .Params.backup.enabled against the schema's tree). Every finding names
+// its File (relative to the folder) and, where known, its Line. The error
+// is for a params file that cannot be read or converted.
+func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
+	if pkg == nil {
+		return nil, errors.New("lint: no package")
+	}
+	info := &pkgInfo{pkg: pkg, refs: map[string][]TemplateRef{}, parseErrs: map[string]error{}, paramsFile: pkg.ParamsFile}
+	if info.paramsFile == "" {
+		info.paramsFile = "params.yaml"
+	}
+	for name, text := range pkg.Templates {
+		info.templates = append(info.templates, name)
+		refs, whole, err := TemplateRefs(name, string(text))
+		if err != nil {
+			info.parseErrs[name] = err
+			continue
+		}
+		info.refs[name] = refs
+		info.whole = info.whole || whole
+	}
+	sort.Strings(info.templates)
+
+	c, err := convert.FromV1beta1(pkg.Params)
+	if err != nil {
+		return nil, err
+	}
+	var fs []Finding
+	if !c.Changed {
+		fs, err = lintWith(pkg.Params, info, sets)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		// YAML keeps the parameters' order for the package rules.
+		js, yerr := c.YAML()
+		if yerr != nil {
+			js = c.JSON("")
+		}
+		fs, err = lintWith(js, info, sets)
+		if err != nil {
+			return nil, err
+		}
+		place := paramsPlacer(pkg.Params)
+		for i, f := range fs {
+			if f.File != "" {
+				continue
+			}
+			at, moved := place(f.Pointer)
+			if moved {
+				fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPtr(f.Pointer))
+			}
+			fs[i].Pointer = at
+		}
+	}
+	// Findings about the params file get its name and their lines.
+	var at []int
+	var inParams []Finding
+	for i := range fs {
+		if fs[i].File == "" {
+			fs[i].File = info.paramsFile
+			at = append(at, i)
+			inParams = append(inParams, fs[i])
+		}
+	}
+	Locate(pkg.Params, inParams)
+	for k, i := range at {
+		fs[i].Line, fs[i].Column = inParams[k].Line, inParams[k].Column
+	}
+	sortFindings(fs)
+	return fs, nil
+}
+
+func displayPtr(p string) string {
+	if p == "" {
+		return "/"
+	}
+	return p
+}
+
+// paramsPlacer maps a pointer into the schema a v1beta1 params file
+// converts to onto the file: a finding about a parameter points at its
+// entry (the list item, or the first format's key) and the field there.
+func paramsPlacer(data []byte) func(string) (string, bool) {
+	doc, _, _ := decode(data)
+	m, _ := doc.(map[string]any)
+	at := map[string]string{}
+	if _, ok := m["parameters"]; !ok && (m["properties"] != nil || m["type"] != nil) {
+		// A schema (labelled v1beta1, the KEP's typo): pointers stay.
+		return func(ptr string) (string, bool) { return resolvable(doc, ptr), false }
+	}
+	if list, ok := m["parameters"].([]any); ok {
+		for i, p := range list {
+			if pm, ok := p.(map[string]any); ok {
+				if name, ok := pm["name"].(string); ok {
+					at[name] = pointer.AppendIndex("/parameters", i)
+				}
+			}
+		}
+	} else {
+		for name := range m {
+			at[name] = pointer.Append("", name)
+		}
+	}
+	fields := map[string]string{"title": "displayName", "description": "description", "default": "default", "enum": "enum", "trigger": "trigger", "immutable": "immutable", "type": "type"}
+	return func(ptr string) (string, bool) {
+		toks, err := pointer.Split(ptr)
+		if err != nil || len(toks) < 2 || toks[0] != "properties" {
+			return "", ptr != ""
+		}
+		entry, ok := at[toks[1]]
+		if !ok {
+			return "", true
+		}
+		if len(toks) >= 3 {
+			if f, ok := fields[toks[2]]; ok {
+				if v, ok := pointer.Get(doc, pointer.Append(entry, f)); ok && v != nil {
+					return pointer.Append(entry, f), len(toks) > 3 || f != toks[2]
+				}
+			}
+		}
+		return entry, len(toks) > 2
+	}
+}
+
+// ReportAt records a finding in another file of the package than the
+// schema (a template), at a line.
+func (p *Pass) ReportAt(file string, line int, sev Severity, message string) {
+	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, File: file, Line: line, Message: message})
+}
+
+// The package rules; in the kudo set, they run only in LintPackage.
+var packageRules = []*Rule{
+	{ID: "kudo-package-plan", Severity: Error, Run: pkgPlan,
+		Doc: "in a package, every trigger names a plan operator.yaml declares"},
+	{ID: "kudo-package-name-case", Severity: Error, Run: pkgNameCase,
+		Doc: "in a package, no two parameter names are equal but for case (Cpus, cpus)"},
+	{ID: "kudo-package-name-reachable", Severity: Error, Run: pkgNameReachable,
+		Doc: "in a package, every parameter name can be reached in a template as .Params.NAME (letters, digits, _; not starting with a digit)"},
+	{ID: "kudo-package-unused", Severity: Warning, Run: pkgUnused,
+		Doc: "in a package, every parameter without a trigger is used by some template (.Params.X, index .Params \"X\", range, with, $.Params.X) or Toggle task"},
+	{ID: "kudo-package-undefined", Severity: Error, Run: pkgUndefined,
+		Doc: "in a package, templates and Toggle tasks use only parameters the schema declares, nested ones (.Params.backup.enabled) checked against the schema's tree"},
+	{ID: "kudo-package-template", Severity: Error, Run: pkgTemplateParse,
+		Doc: "in a package, every template parses as a Go template"},
+}
+
+// topParams returns the root properties of the schema in source order.
+func topParams(p *Pass) ([]string, map[string]any) {
+	m, _ := p.Doc.(map[string]any)
+	props, _ := m["properties"].(map[string]any)
+	var names []string
+	if ks, ok := p.st.order["/properties"]; ok && len(ks) == len(props) {
+		names = append(names, ks...)
+	} else {
+		for k := range props {
+			names = append(names, k)
+		}
+		sort.Strings(names)
+	}
+	return names, props
+}
+
+func pkgPlan(p *Pass) {
+	if p.st.pkg == nil || p.st.pkg.pkg.Plans == nil {
+		return
+	}
+	plans := map[string]bool{}
+	for _, pl := range p.st.pkg.pkg.Plans {
+		plans[pl] = true
+	}
+	var walk func(v any, ptr string, depth int)
+	walk = func(v any, ptr string, depth int) {
+		if depth > 200 {
+			return
+		}
+		switch t := v.(type) {
+		case map[string]any:
+			if tr, ok := t["trigger"].(string); ok && !plans[tr] {
+				p.Report(pointer.Append(ptr, "trigger"), fmt.Sprintf("trigger %q names a plan %s does not declare (it declares %s)", tr, p.st.pkg.pkg.OperatorFile, listOr(p.st.pkg.pkg.Plans)))
+			}
+			for k, x := range t {
+				if k == "default" || k == "enum" || k == "const" || k == "examples" {
+					continue
+				}
+				walk(x, pointer.Append(ptr, k), depth+1)
+			}
+		case []any:
+			for i, x := range t {
+				walk(x, pointer.AppendIndex(ptr, i), depth+1)
+			}
+		}
+	}
+	walk(p.Doc, "", 0)
+}
+
+func listOr(s []string) string {
+	if len(s) == 0 {
+		return "no plans"
+	}
+	return strings.Join(s, ", ")
+}
+
+func pkgNameCase(p *Pass) {
+	if p.st.pkg == nil {
+		return
+	}
+	names, _ := topParams(p)
+	first := map[string]string{}
+	for _, n := range names {
+		low := strings.ToLower(n)
+		if f, ok := first[low]; ok {
+			p.Report(pointer.Join("properties", n), fmt.Sprintf("parameter %q differs from %q only by case: one is easily taken for the other", n, f))
+			continue
+		}
+		first[low] = n
+	}
+}
+
+var reachableName = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+func pkgNameReachable(p *Pass) {
+	if p.st.pkg == nil {
+		return
+	}
+	names, _ := topParams(p)
+	for _, n := range names {
+		if !reachableName.MatchString(n) {
+			p.Report(pointer.Join("properties", n), fmt.Sprintf("parameter %q cannot be reached in a template as .Params.%s: use letters, digits and _ only, not starting with a digit", n, n))
+		}
+	}
+}
+
+func pkgUnused(p *Pass) {
+	if p.st.pkg == nil || p.st.pkg.whole || len(p.st.pkg.parseErrs) > 0 {
+		return
+	}
+	used := map[string]bool{}
+	for _, refs := range p.st.pkg.refs {
+		for _, r := range refs {
+			used[r.Path[0]] = true
+		}
+	}
+	for _, t := range p.st.pkg.pkg.Toggles {
+		used[t.Parameter] = true
+	}
+	names, props := topParams(p)
+	for _, n := range names {
+		if pm, ok := props[n].(map[string]any); ok && pm["trigger"] != nil {
+			// A parameter may be there only to trigger its plan (KUDO's rule).
+			continue
+		}
+		if !used[n] {
+			p.Report(pointer.Join("properties", n), fmt.Sprintf("parameter %q is used by no template and no Toggle task", n))
+		}
+	}
+}
+
+func pkgTemplateParse(p *Pass) {
+	if p.st.pkg == nil {
+		return
+	}
+	for _, name := range p.st.pkg.templates {
+		if err, ok := p.st.pkg.parseErrs[name]; ok {
+			p.ReportAt(name, templateErrLine(err), p.Rule.Severity, fmt.Sprintf("the template does not parse: %v", err))
+		}
+	}
+}
+
+var errLine = regexp.MustCompile(`:(\d+):`)
+
+func templateErrLine(err error) int {
+	m := errLine.FindStringSubmatch(err.Error())
+	if m == nil {
+		return 0
+	}
+	n := 0
+	fmt.Sscan(m[1], &n)
+	return n
+}
+
+func pkgUndefined(p *Pass) {
+	if p.st.pkg == nil {
+		return
+	}
+	_, props := topParams(p)
+	type seenKey struct {
+		file string
+		line int
+		path string
+	}
+	seen := map[seenKey]bool{}
+	for _, t := range p.st.pkg.pkg.Toggles {
+		if _, ok := props[t.Parameter]; !ok {
+			p.ReportAt(p.st.pkg.pkg.OperatorFile, t.Line, p.Rule.Severity, fmt.Sprintf("Toggle task %q reads parameter %q, which is not declared", t.Task, t.Parameter))
+		}
+	}
+	for _, name := range p.st.pkg.templates {
+		for _, r := range p.st.pkg.refs[name] {
+			msg := undefinedRef(props, r.Path)
+			if msg == "" {
+				continue
+			}
+			k := seenKey{name, r.Line, strings.Join(r.Path, ".")}
+			if seen[k] {
+				continue
+			}
+			seen[k] = true
+			p.ReportAt(name, r.Line, p.Rule.Severity, msg)
+		}
+	}
+}
+
+// undefinedRef says what is wrong with a reference, "" when the schema's
+// tree has room for it.
+func undefinedRef(props map[string]any, path []string) string {
+	if path[0] == "*" {
+		return ""
+	}
+	node, ok := props[path[0]]
+	if !ok {
+		return fmt.Sprintf(".Params.%s: no parameter %q is declared", path[0], path[0])
+	}
+	shown := path[0]
+	for _, seg := range path[1:] {
+		m, ok := node.(map[string]any)
+		if !ok {
+			return ""
+		}
+		for _, k := range []string{"$ref", "allOf", "anyOf", "oneOf", "$dynamicRef", "x-kubernetes-preserve-unknown-fields"} {
+			if _, has := m[k]; has {
+				return ""
+			}
+		}
+		if seg == "*" {
+			if it, ok := m["items"].(map[string]any); ok {
+				node = it
+			} else if ap, ok := m["additionalProperties"].(map[string]any); ok {
+				node = ap
+			} else {
+				return ""
+			}
+			shown += "[]"
+			continue
+		}
+		if sub, ok := m["properties"].(map[string]any); ok {
+			if x, ok := sub[seg]; ok {
+				node = x
+				shown += "." + seg
+				continue
+			}
+		}
+		if _, ok := m["patternProperties"]; ok {
+			return ""
+		}
+		if ap, ok := m["additionalProperties"].(map[string]any); ok {
+			node = ap
+			shown += "." + seg
+			continue
+		}
+		if t, ok := m["type"].(string); ok && t != "object" {
+			return fmt.Sprintf(".Params.%s.%s: %s is %s, it has no field %q", shown, seg, shown, article(t), seg)
+		}
+		if _, ok := m["properties"]; ok {
+			return fmt.Sprintf(".Params.%s.%s: %s declares no property %q", shown, seg, shown, seg)
+		}
+		return ""
+	}
+	return ""
+}
+
+func article(t string) string {
+	switch t {
+	case "integer", "array", "object":
+		return "an " + t
+	}
+	return "a " + t
+}

@@ -112,7 +112,9 @@ func (n *Node) secretBelow(toks []string) bool {
 // secretLeaf reports whether a validation failure at an instance pointer,
 // raised by the keyword at a schema pointer, is about a secret value.
 func (s *Schema) secretLeaf(instancePtr, keywordPtr string) bool {
-	if s.SecretAt(instancePtr) {
+	if s.SecretAt(instancePtr) || s.Lookup(instancePtr).HoldsSecret() {
+		// The second: a value given where an object holding secrets
+		// belongs (text instead of the object) may be one.
 		return true
 	}
 	return s.keywordNode(keywordPtr).Secret()
@@ -146,4 +148,36 @@ func hideValue(msg string) string {
 		return msg[:i] + " but found " + Hidden
 	}
 	return msg
+}
+
+// HoldsSecret reports whether a value governed by n is or may hold a
+// secret: n is Secret, or a node below it (through properties, items,
+// additionalProperties and the other subschema keywords, $ref and allOf)
+// is marked. Use it where a whole value is quoted, such as the text of an
+// assignment that sets an object.
+func (n *Node) HoldsSecret() bool {
+	if n.Secret() {
+		return true
+	}
+	seen := map[*Node]bool{}
+	var below func(m *Node) bool
+	below = func(m *Node) bool {
+		if m == nil || seen[m] {
+			return false
+		}
+		seen[m] = true
+		if m.marked() {
+			return true
+		}
+		if below(m.RefTarget) {
+			return true
+		}
+		for _, c := range m.children {
+			if below(c) {
+				return true
+			}
+		}
+		return false
+	}
+	return below(n)
 }

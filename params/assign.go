@@ -154,7 +154,7 @@ func (e *editor) fail(ptr, input, format string, a ...any) {
 // hides reports whether the value of an edit at ptr may hold a secret:
 // the node there, or one below it, is secret (see schema.Schema.SecretAt).
 func (e *editor) hides(ptr string) bool {
-	return e.s.SecretAt(ptr) || e.s.Lookup(ptr).HoldsSecret()
+	return e.s.HoldsSecretAt(ptr)
 }
 
 // text types an assignment's value for node n at ptr.

@@ -69,7 +69,7 @@ func (n *Node) Secret() bool {
 // (through properties, items, additionalProperties, $ref and allOf, as
 // Lookup goes) is Secret. A nil schema knows no secrets.
 func (s *Schema) SecretAt(valuePointer string) bool {
-	if s == nil || s.root == nil {
+	if !s.hasSecrets() {
 		return false
 	}
 	toks, err := pointer.Split(valuePointer)
@@ -77,6 +77,33 @@ func (s *Schema) SecretAt(valuePointer string) bool {
 		return false
 	}
 	return s.root.secretBelow(toks)
+}
+
+// HoldsSecretAt reports whether the value at a JSON pointer into a value
+// document is or may hold a secret: SecretAt, or the node there
+// HoldsSecret. Use it where a whole value is quoted.
+func (s *Schema) HoldsSecretAt(valuePointer string) bool {
+	if !s.hasSecrets() {
+		return false
+	}
+	return s.SecretAt(valuePointer) || s.Lookup(valuePointer).HoldsSecret()
+}
+
+// hasSecrets reports whether any node of the schema is marked secret,
+// worked out once, so that a schema without secrets costs nothing.
+func (s *Schema) hasSecrets() bool {
+	if s == nil || s.root == nil {
+		return false
+	}
+	s.secretsOnce.Do(func() {
+		for _, n := range s.nodes {
+			if n.marked() {
+				s.secrets = true
+				return
+			}
+		}
+	})
+	return s.secrets
 }
 
 // SecretAt reports whether the value at a JSON pointer relative to a value
@@ -112,7 +139,7 @@ func (n *Node) secretBelow(toks []string) bool {
 // secretLeaf reports whether a validation failure at an instance pointer,
 // raised by the keyword at a schema pointer, is about a secret value.
 func (s *Schema) secretLeaf(instancePtr, keywordPtr string) bool {
-	if s.SecretAt(instancePtr) || s.Lookup(instancePtr).HoldsSecret() {
+	if s.HoldsSecretAt(instancePtr) {
 		// The second: a value given where an object holding secrets
 		// belongs (text instead of the object) may be one.
 		return true

@@ -69,6 +69,9 @@ type Migration struct {
 	// types every text (YAML 1.2 core rules where no node does), as
 	// MigrateDocument reads all plain scalars as text.
 	keepText bool
+	// hideFrom is the schema of the input's version when it was given
+	// only to hide its secrets (MigrateHiding); nil otherwise.
+	hideFrom *schema.Schema
 }
 
 // Result is what a migration did to one document.
@@ -263,6 +266,19 @@ func (m *Migration) Migrate(old any) Result {
 	return m.run(old, dirUp)
 }
 
+// MigrateHiding is Migrate for values of a version whose schema is known
+// but was not given to NewMigration (From changes how some values
+// convert; this does not): a value that previous marks secret (writeOnly
+// or format: password) is hidden in the Result (see Dropped.Hidden) as a
+// value the migration's own schemas mark. A webhook that caches one
+// Migration per target version uses it with the schema of the version an
+// object is upgraded from.
+func (m *Migration) MigrateHiding(old any, previous *schema.Schema) Result {
+	mm := *m
+	mm.hideFrom = previous
+	return mm.run(old, dirUp)
+}
+
 // Down converts values of the target version back to the oldest version
 // (From), through the Via versions in reverse order. Values the older
 // version cannot hold are reported as dropped, or kept in the property bag
@@ -366,12 +382,12 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 	}
 	for i, tr := range traces {
 		for _, dr := range tr.dropped {
-			dr.Hidden = dr.Hidden || secretOnPath(path, traces, i, dr.Pointer, "", false)
+			dr.Hidden = dr.Hidden || m.secretOnPath(path, traces, i, dr.Pointer, "", false)
 			dr.Pointer = traceBack(traces[:i], dr.Pointer)
 			res.Dropped = append(res.Dropped, dr)
 		}
 		for _, qe := range tr.quoted {
-			if secretOnPath(path, traces, i, qe.q, qe.p, true) {
+			if m.secretOnPath(path, traces, i, qe.q, qe.p, true) {
 				qe.e.Message = qe.alt
 			}
 		}
@@ -388,8 +404,8 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 	}
 	for i, tr := range traces {
 		for j, l := range tr.lossy {
-			if len(traces) > 1 && j < len(tr.lossySrc) {
-				l.Hidden = l.Hidden || secretOnPath(path, traces, i, tr.lossySrc[j], l.Pointer, true)
+			if (len(traces) > 1 || m.hideFrom != nil) && j < len(tr.lossySrc) {
+				l.Hidden = l.Hidden || m.secretOnPath(path, traces, i, tr.lossySrc[j], l.Pointer, true)
 			}
 			l.Pointer = traceForward(traces[i+1:], l.Pointer)
 			if len(traces) == 1 || once("l", l.Pointer, "\x00", l.From, "\x00", l.To) {
@@ -433,9 +449,12 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 
 // secretOnPath reports whether a value that step i of a path met at q in
 // its source (and, when placed, at p in its target) is a secret by any
-// schema of the path: each earlier version at the pointer the value had
+// schema of the path: hideFrom, each earlier version at the pointer the value had
 // there, and, when placed, each later one at the pointer it went to.
-func secretOnPath(path []pathStep, traces []*migTrace, i int, q, p string, placed bool) bool {
+func (m *Migration) secretOnPath(path []pathStep, traces []*migTrace, i int, q, p string, placed bool) bool {
+	if m.hideFrom.HoldsSecretAt(traceBack(traces[:i], q)) {
+		return true
+	}
 	for j := 0; j <= i; j++ {
 		_, source := path[j].st.plan(path[j].d)
 		if source.HoldsSecretAt(traceBack(traces[j:i], q)) {

@@ -167,3 +167,27 @@ $defs:
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"visible" is not an integer`)
 }
+
+// TestMigrateHiding: the schema of the input's version, given only to
+// hide its secrets, hides them without changing how values convert.
+func TestMigrateHiding(t *testing.T) {
+	previous := secretSchema(t, `{properties: {pin: {type: number, writeOnly: true}, pw: {type: string, format: password}}}`)
+	m, err := convert.NewMigration(secretSchema(t, `{properties: {pin: {type: integer}}}`))
+	require.NoError(t, err)
+	in, err := params.Decode(nil, []byte(`{"pin": 8675.309, "pw": "S3cr3tXYZ"}`))
+	require.NoError(t, err)
+
+	plain := m.Migrate(in)
+	assert.Contains(t, resultText(t, plain), "8675.309", "without the previous schema nothing says these are secrets")
+
+	r := m.MigrateHiding(in, previous)
+	text := resultText(t, r)
+	assert.NotContains(t, text, "8675")
+	assert.NotContains(t, text, "S3cr3tXYZ")
+	require.Len(t, r.Dropped, 1)
+	assert.True(t, r.Dropped[0].Hidden)
+	require.Len(t, r.Lossy, 1)
+	assert.True(t, r.Lossy[0].Hidden)
+	assert.Equal(t, plain.Values, r.Values, "the values convert as they do without it")
+	assert.Len(t, r.Errors, len(plain.Errors))
+}

@@ -3,6 +3,7 @@ package convert_test
 import (
 	"encoding/json"
 	"fmt"
+	"math/rand"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -190,4 +191,38 @@ func TestMigrateHiding(t *testing.T) {
 	assert.True(t, r.Lossy[0].Hidden)
 	assert.Equal(t, plain.Values, r.Values, "the values convert as they do without it")
 	assert.Len(t, r.Errors, len(plain.Errors))
+}
+
+// TestMigrationNeverQuotesSecrets is a property: whatever secret values
+// an input holds, and whichever schema of the chain marks them, no
+// report entry or message of the Result quotes them.
+func TestMigrationNeverQuotesSecrets(t *testing.T) {
+	old := secretSchema(t, `{properties: {pw: {type: string, writeOnly: true}, pin: {type: number, format: password}, db: {type: object, writeOnly: true}}}`)
+	mid := secretSchema(t, `{properties: {pw: {type: string}, db: {type: object}, code: {type: integer, writeOnly: true, oldName: pin}}}`)
+	target := secretSchema(t, `{properties: {code2: {type: integer, format: int32, maximum: 9, oldName: code}, db: {type: object, properties: {port: {type: integer}}}}}`)
+	m, err := convert.NewMigration(target, convert.From(old), convert.Via(mid))
+	require.NoError(t, err)
+	rng := rand.New(rand.NewSource(16))
+	for i := 0; i < 200; i++ {
+		sec := fmt.Sprintf("Q%dx%dZ", rng.Int63(), i)
+		num := json.Number(fmt.Sprintf("%d.%d", 100000+rng.Intn(900000), 1+rng.Intn(9)))
+		for _, in := range []map[string]any{
+			{"pw": sec},
+			{"pin": num},
+			{"pin": sec},
+			{"db": map[string]any{"port": sec, "x": sec}},
+			{"db": sec},
+			{"pw": []any{sec}, "pin": true},
+		} {
+			text := resultText(t, m.Migrate(in))
+			require.NotContains(t, text, sec, "%v", in)
+			require.NotContains(t, text, string(num)[:6], "%v", in)
+		}
+		// Down: the value goes back through the versions that mark it.
+		for _, in := range []map[string]any{{"code2": sec}, {"code2": num}, {"code2": []any{sec}}} {
+			text := resultText(t, m.Down(in))
+			require.NotContains(t, text, sec, "%v", in)
+			require.NotContains(t, text, string(num)[:6], "%v", in)
+		}
+	}
 }

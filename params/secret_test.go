@@ -184,3 +184,65 @@ func TestSecretsNeverQuoted(t *testing.T) {
 		require.NotContains(t, verr.Error(), sec)
 	}
 }
+
+// FuzzSecretsHidden: whatever the secret text and however it is given
+// (-p, an operation, a merge patch), no error of the update quotes it.
+// Only letters, digits, "." "_" and "-" are kept, so that the text stays
+// one scalar (a ":" in it would make a key, and keys are not hidden).
+func FuzzSecretsHidden(f *testing.F) {
+	s, old := secretFixture(f)
+	keys := []string{"pin", "password", "db.port", "db.user", "ref", "list.0", "holder.key", "frozen", "db", "holder", "pin.x", "list.3"}
+	f.Add(uint8(0), uint8(0), "hunter2")
+	f.Add(uint8(2), uint8(1), "1.5")
+	f.Add(uint8(5), uint8(2), "true")
+	f.Add(uint8(8), uint8(3), "x-y_z")
+	f.Add(uint8(9), uint8(4), "007")
+	f.Fuzz(func(t *testing.T, k, form uint8, text string) {
+		clean := strings.Map(func(r rune) rune {
+			if r < 128 && (r == '.' || r == '_' || r == '-' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+				return r
+			}
+			return -1
+		}, text)
+		sec := "QZ" + clean + "ZQ"
+		key := keys[int(k)%len(keys)]
+		var e edits
+		switch form % 5 {
+		case 0:
+			e.set = []string{key + "=" + sec}
+		case 1:
+			e.set = []string{key + "=[" + sec + "]"}
+		case 2:
+			e.set = []string{key + "={a: " + sec + "}"}
+		case 3:
+			e.ops = []string{"replace /" + strings.ReplaceAll(key, ".", "/") + "=" + sec}
+		default:
+			e.patches = []string{strings.ReplaceAll(key, ".", ": {") + ": " + sec + strings.Repeat("}", strings.Count(key, "."))}
+		}
+		u := params.Update{Schema: s, Old: old}
+		for _, p := range e.patches {
+			v, err := params.DecodePatch(s, []byte(p))
+			if err != nil {
+				require.NotContains(t, err.Error(), sec)
+				return
+			}
+			u.Patches = append(u.Patches, v)
+		}
+		for _, a := range e.set {
+			x, err := params.ParseAssignment(a)
+			require.NoError(t, err)
+			u.Assignments = append(u.Assignments, x)
+		}
+		for _, o := range e.ops {
+			op, arg, _ := strings.Cut(o, " ")
+			x, err := params.ParseOperation(op, arg)
+			require.NoError(t, err)
+			u.Operations = append(u.Operations, x)
+		}
+		_, err := u.Run()
+		if err != nil {
+			raw, _ := json.Marshal(err)
+			require.NotContains(t, err.Error()+string(raw), sec, "%v", e)
+		}
+	})
+}

@@ -69,6 +69,9 @@ type Migration struct {
 	// types every text (YAML 1.2 core rules where no node does), as
 	// MigrateDocument reads all plain scalars as text.
 	keepText bool
+	// hideFrom is the schema of the input's version when it was given
+	// only to hide its secrets (MigrateHiding); nil otherwise.
+	hideFrom *schema.Schema
 }
 
 // Result is what a migration did to one document.
@@ -99,16 +102,25 @@ type Dropped struct {
 	Pointer string
 	// Value is the value that was dropped, as it was in the input (a
 	// YAML plain scalar no node typed means what YAML 1.2 core rules
-	// say: 007 is 7).
+	// say: 007 is 7). It is nil when Hidden.
 	Value any
+	// Hidden is true when the value is a secret (see
+	// schema.Node.Secret): a schema on its way, the oldest (From), an
+	// intermediate or the target, marks its node writeOnly or format:
+	// password. Value is then left out; the input still holds it at
+	// Pointer.
+	Hidden bool
 }
 
 // Lossy is a change of type that lost information.
 type Lossy struct {
 	// Pointer locates the value in the output document.
 	Pointer string
-	// From is the value before the change, To the value after it.
+	// From is the value before the change, To the value after it; both
+	// are nil when Hidden.
 	From, To any
+	// Hidden is true when the value is a secret, as for Dropped.
+	Hidden bool
 	// Refused is true when the change was not applied because lossy
 	// changes were not allowed (the Result then has an error for it).
 	Refused bool
@@ -232,6 +244,19 @@ func (m *Migration) Migrate(old any) Result {
 	return m.run(old, dirUp)
 }
 
+// MigrateHiding is Migrate for values of a version whose schema is known
+// but was not given to NewMigration (From changes how some values
+// convert; this does not): a value that previous marks secret (writeOnly
+// or format: password) is hidden in the Result (see Dropped.Hidden) as a
+// value the migration's own schemas mark. A webhook that caches one
+// Migration per target version uses it with the schema of the version an
+// object is upgraded from.
+func (m *Migration) MigrateHiding(old any, previous *schema.Schema) Result {
+	mm := *m
+	mm.hideFrom = previous
+	return mm.run(old, dirUp)
+}
+
 // Down converts values of the target version back to the oldest version
 // (FromVersion), through the ThroughVersions versions in reverse order. Values the older
 // version cannot hold are reported as dropped, or kept in the property bag
@@ -331,11 +356,19 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 	for i, ps := range path {
 		out, tr := m.convertStep(ps.st, ps.d, cur, i == len(path)-1)
 		traces = append(traces, tr)
+		cur = out
+	}
+	for i, tr := range traces {
 		for _, dr := range tr.dropped {
+			dr.Hidden = dr.Hidden || m.secretOnPath(path, traces, i, dr.Pointer, "", false)
 			dr.Pointer = traceBack(traces[:i], dr.Pointer)
 			res.Dropped = append(res.Dropped, dr)
 		}
-		cur = out
+		for _, qe := range tr.quoted {
+			if m.secretOnPath(path, traces, i, qe.q, qe.p, true) {
+				qe.e.Message = qe.alt
+			}
+		}
 	}
 	// A change refused by one step is met again by the next: report once.
 	seen := map[string]bool{}
@@ -348,7 +381,10 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 		return true
 	}
 	for i, tr := range traces {
-		for _, l := range tr.lossy {
+		for j, l := range tr.lossy {
+			if (len(traces) > 1 || m.hideFrom != nil) && j < len(tr.lossySrc) {
+				l.Hidden = l.Hidden || m.secretOnPath(path, traces, i, tr.lossySrc[j], l.Pointer, true)
+			}
 			l.Pointer = traceForward(traces[i+1:], l.Pointer)
 			if len(traces) == 1 || once("l", l.Pointer, "\x00", l.From, "\x00", l.To) {
 				res.Lossy = append(res.Lossy, l)
@@ -373,8 +409,44 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 		settleResult(&res)
 	}
 	res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
+	for i := range res.Dropped {
+		if res.Dropped[i].Hidden {
+			res.Dropped[i].Value = nil
+		}
+	}
+	for i := range res.Lossy {
+		if res.Lossy[i].Hidden {
+			res.Lossy[i].From, res.Lossy[i].To = nil, nil
+		}
+	}
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
 	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })
 	return res
+}
+
+// secretOnPath reports whether a value that step i of a path met at q in
+// its source (and, when placed, at p in its target) is a secret by any
+// schema of the path: hideFrom, each earlier version at the pointer the value had
+// there, and, when placed, each later one at the pointer it went to.
+func (m *Migration) secretOnPath(path []pathStep, traces []*migTrace, i int, q, p string, placed bool) bool {
+	if m.hideFrom.HoldsSecretAt(traceBack(traces[:i], q)) {
+		return true
+	}
+	for j := 0; j <= i; j++ {
+		_, source := path[j].st.plan(path[j].d)
+		if source.HoldsSecretAt(traceBack(traces[j:i], q)) {
+			return true
+		}
+	}
+	if !placed {
+		return false
+	}
+	for k := i; k < len(path); k++ {
+		target, _ := path[k].st.plan(path[k].d)
+		if target.target.HoldsSecretAt(traceForward(traces[i+1:k+1], p)) {
+			return true
+		}
+	}
+	return false
 }

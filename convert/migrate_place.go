@@ -5,10 +5,12 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
@@ -25,6 +27,19 @@ type migTrace struct {
 	lossy   []Lossy
 	errors  []*MigrationError
 	owner   *migRun // to give the run back to migRunPool once read
+	// lossySrc is the source pointer of each lossy entry; quoted lists
+	// the errors whose message quotes a value, with the message that
+	// hides it, for a schema elsewhere in a chain that marks it secret.
+	lossySrc []string
+	quoted   []migQuoted
+}
+
+// migQuoted is an error that quotes a value at q in the source of its
+// step and p in the target, and its message with the value hidden.
+type migQuoted struct {
+	e    *MigrationError
+	q, p string
+	alt  string
 }
 
 // release gives the run that made t back for reuse. Call it once the
@@ -42,6 +57,8 @@ func (t *migTrace) release() {
 	clear(r.tr.dropped)
 	clear(r.tr.lossy)
 	clear(r.tr.errors)
+	clear(r.tr.lossySrc)
+	clear(r.tr.quoted)
 	clear(r.losers)
 	clear(r.claimed.small[:])
 	r.p, r.src, r.source = nil, nil, nil
@@ -84,7 +101,8 @@ func (p *migPlan) run(src any, source *schema.Schema, final, allowLossy, lossles
 		srcs = make([]migSource, 0, n)
 	}
 	tr := migTrace{moves: r.tr.moves[:0], drops: r.tr.drops[:0], dropped: r.tr.dropped[:0],
-		lossy: r.tr.lossy[:0], errors: r.tr.errors[:0], owner: r}
+		lossy: r.tr.lossy[:0], errors: r.tr.errors[:0], owner: r,
+		lossySrc: r.tr.lossySrc[:0], quoted: r.tr.quoted[:0]}
 	*r = migRun{p: p, src: src, source: source, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
 		srcs: srcs[:n], losers: r.losers[:0], tr: tr}
 	clear(r.srcs)
@@ -257,7 +275,9 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 		}
 		m, isMap := out.(map[string]any)
 		if !isMap {
-			r.errorf(c.ptr, "cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfValue(out))
+			r.errorq(r.srcs[e.index].ptr, e.ptr, c.ptr, func(hide bool) string {
+				return fmt.Sprintf("cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfSecret(out, hide))
+			})
 			r.dropSubtree(c)
 			continue
 		}
@@ -332,7 +352,9 @@ func (r *migRun) misfit(n *schema.Node, v any, at migAt) (any, bool) {
 		r.drop(at.src(), v)
 		return nil, false
 	}
-	r.errorf(at.dst(), "%s does not fit here: %s", describeValue(v), migWants(n))
+	r.errorq(at.src(), at.dst(), at.dst(), func(hide bool) string {
+		return fmt.Sprintf("%s does not fit here: %s", describeSecret(v, hide), migWants(n))
+	})
 	return r.whole(nil, v), true
 }
 
@@ -433,12 +455,27 @@ func (r *migRun) drop(q string, v any) {
 	}
 	r.tr.drops = append(r.tr.drops, q)
 	if r.report {
-		r.tr.dropped = append(r.tr.dropped, Dropped{Pointer: q, Value: migResolve(nil, v)})
+		r.tr.dropped = append(r.tr.dropped, Dropped{Pointer: q, Value: migResolve(nil, v), Hidden: r.source.HoldsSecretAt(q)})
 	}
 }
 
-func (r *migRun) errorf(p, format string, a ...any) {
-	r.tr.errors = append(r.tr.errors, &MigrationError{Pointer: p, Message: fmt.Sprintf(format, a...)})
+// secret reports whether a value at q in this step's source and p in its
+// target is a secret by either schema (see schema.Schema.SecretAt).
+func (r *migRun) secret(q, p string) bool {
+	return r.source.SecretAt(q) || r.p.target.SecretAt(p)
+}
+
+// errorq records an error at at whose message quotes the value at q in
+// the source and p in the target: msg(true) hides the value. The value is
+// hidden when this step's schemas mark it secret; otherwise the hidden
+// message is kept for the chain to use (see Migration.runPath).
+func (r *migRun) errorq(q, p, at string, msg func(hide bool) string) {
+	hide := r.secret(q, p)
+	e := &MigrationError{Pointer: at, Message: msg(hide)}
+	r.tr.errors = append(r.tr.errors, e)
+	if !hide {
+		r.tr.quoted = append(r.tr.quoted, migQuoted{e: e, q: q, p: p, alt: msg(true)})
+	}
 }
 
 // scalar types text by its node and changes the type of a value that does
@@ -466,10 +503,13 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	if lossy {
 		refused := !r.allowLossy
 		if r.report {
-			r.tr.lossy = append(r.tr.lossy, Lossy{Pointer: at.dst(), From: v, To: out, Refused: refused})
+			r.tr.lossy = append(r.tr.lossy, Lossy{Pointer: at.dst(), From: v, To: out, Refused: refused, Hidden: r.secret(at.src(), at.dst())})
+			r.tr.lossySrc = append(r.tr.lossySrc, at.src())
 		}
 		if refused {
-			r.errorf(at.dst(), "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
+			r.errorq(at.src(), at.dst(), at.dst(), func(hide bool) string {
+				return fmt.Sprintf("changing %s to %s loses information; refused (allow lossy changes to apply it)", describeSecret(v, hide), describeSecret(out, hide))
+			})
 			return v, true
 		}
 	}
@@ -479,7 +519,12 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 				r.drop(at.src(), v)
 				return nil, false
 			}
-			r.errorf(at.dst(), "%s", msg)
+			r.errorq(at.src(), at.dst(), at.dst(), func(hide bool) string {
+				if hide {
+					return secret.Hidden + strings.TrimPrefix(msg, string(num)) // msg opens with the number
+				}
+				return msg
+			})
 		}
 	}
 	return out, true
@@ -713,6 +758,38 @@ func describeValue(v any) string {
 		// No node typed it: it is what YAML 1.2 core rules say, as the
 		// Result gives it.
 		return describeValue(x.Value())
+	}
+	return typeOfValue(v)
+}
+
+// describeSecret is describeValue, naming only the type of a secret
+// scalar: `string (value hidden)`.
+func describeSecret(v any, hide bool) string {
+	if !hide {
+		return describeValue(v)
+	}
+	switch x := v.(type) {
+	case bool:
+		return "boolean " + secret.Hidden
+	case string:
+		return "string " + secret.Hidden
+	case json.Number:
+		return "number " + secret.Hidden
+	case plainScalar:
+		return describeSecret(x.Value(), hide)
+	}
+	return typeOfValue(v) // null, an object, an array: no value quoted
+}
+
+// typeOfSecret is typeOfValue, naming only the type of a secret scalar.
+func typeOfSecret(v any, hide bool) string {
+	switch x := v.(type) {
+	case plainScalar:
+		return typeOfSecret(x.Value(), hide)
+	case bool, string, json.Number:
+		if hide {
+			return "a " + describeSecret(v, hide)
+		}
 	}
 	return typeOfValue(v)
 }

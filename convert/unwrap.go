@@ -10,6 +10,7 @@ import (
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
@@ -93,6 +94,9 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 		if n == nil {
 			return text, false, nil // no schema: text that is no collection stays text
 		}
+		if n.HoldsSecret() {
+			return nil, false, schema.ValidationErrors{{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%s is not %s", secret.Hidden, typeList(n.Types()))}}
+		}
 		return nil, false, schema.ValidationErrors{{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
 	}
 	if expands(text, v) {
@@ -103,7 +107,7 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 			v = b
 		}
 	}
-	typeCheck(n, v, ptr, text, &errs)
+	typeCheck(n, v, ptr, text, false, &errs)
 	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pointer < errs[j].Pointer })
 	return v, false, errs
 }
@@ -169,14 +173,18 @@ func keywordPtr(n *schema.Node) string { return pointer.Append(n.Pointer, "type"
 func allowsValue(n *schema.Node, v any) bool { return n.Allows(value.TypeName(v)) }
 
 // typeCheck reports every value below v whose JSON type its node refuses.
-// text is the source text of a top-level value ("" below it).
-func typeCheck(n *schema.Node, v any, ptr, text string, errs *schema.ValidationErrors) {
+// text is the source text of a top-level value ("" below it); hide says
+// a node above is secret (the value is then never quoted).
+func typeCheck(n *schema.Node, v any, ptr, text string, hide bool, errs *schema.ValidationErrors) {
 	if n == nil {
 		return
 	}
+	hide = hide || n.Secret()
 	if n.Types() != nil && !allowsValue(n, v) {
 		shown := text
-		if shown == "" {
+		if hide || n.HoldsSecret() {
+			shown = secret.Hidden
+		} else if shown == "" {
 			shown = string(encode.JSON(v, nil, ""))
 		} else {
 			shown = fmt.Sprintf("%q", text)
@@ -187,11 +195,11 @@ func typeCheck(n *schema.Node, v any, ptr, text string, errs *schema.ValidationE
 	switch t := v.(type) {
 	case map[string]any:
 		for _, k := range sortedKeys(t) {
-			typeCheck(n.Child(k), t[k], pointer.Append(ptr, k), "", errs)
+			typeCheck(n.Child(k), t[k], pointer.Append(ptr, k), "", hide, errs)
 		}
 	case []any:
 		for i, x := range t {
-			typeCheck(n.Elem(i), x, pointer.AppendIndex(ptr, i), "", errs)
+			typeCheck(n.Elem(i), x, pointer.AppendIndex(ptr, i), "", hide, errs)
 		}
 	}
 }
@@ -320,7 +328,7 @@ func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, err
 		v := values[k]
 		text, ok := wrapOne(s != nil, n, v)
 		if !ok {
-			msg := fmt.Sprintf("%s cannot be written as v1beta1 text that reads back the same", encode.JSON(v, nil, ""))
+			msg := fmt.Sprintf("%s cannot be written as v1beta1 text that reads back the same", secret.Text(n.HoldsSecret(), string(encode.JSON(v, nil, ""))))
 			if bad, ok := notPlain(v); ok {
 				msg += fmt.Sprintf(": it holds a Go %T where plain values hold json.Number numbers, strings, booleans, nil, []any and map[string]any", bad)
 			} else if n != nil && n.Types() != nil && !allowsValue(n, v) {

@@ -490,7 +490,7 @@ func r7ExamplesValid(p *Pass) {
 		}
 		for i, e := range ex {
 			if err := p.Schema.ValidateAt(n.ptr, e); err != nil {
-				p.Report(pointer.AppendIndex(n.kw("examples"), i), fmt.Sprintf("example %s does not satisfy the schema: %s", compact(e), firstReason(err)))
+				p.Report(pointer.AppendIndex(n.kw("examples"), i), fmt.Sprintf("example %s does not satisfy the schema: %s", compactSecret(p.Schema, n.ptr, e), firstReason(err)))
 			}
 		}
 	}

@@ -228,7 +228,7 @@ func kudoDefaultInvalid(p *Pass) {
 			reasons = append(reasons[:3], fmt.Sprintf("and %d more", len(reasons)-3))
 		}
 		if len(reasons) > 0 {
-			p.Report(n.kw("default"), fmt.Sprintf("the default %s does not satisfy its own schema: %s", compact(d), strings.Join(reasons, "; ")))
+			p.Report(n.kw("default"), fmt.Sprintf("the default %s does not satisfy its own schema: %s", compactSecret(p.Schema, n.ptr, d), strings.Join(reasons, "; ")))
 		}
 	}
 }

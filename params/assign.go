@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -153,10 +154,19 @@ type editor struct {
 	notes map[string]string
 	// keys collects the undeclared keys the edits write.
 	keys keyCheck
+	// hide is set while an edit whose value holds a secret is applied:
+	// its messages then show the input without the value.
+	hide bool
 }
 
 func (e *editor) fail(ptr, input, format string, a ...any) {
-	e.errs = append(e.errs, &Error{Pointer: ptr, Input: input, Message: fmt.Sprintf(format, a...)})
+	e.errs = append(e.errs, &Error{Pointer: ptr, Input: secret.Assignment(e.hide, input), Message: fmt.Sprintf(format, a...)})
+}
+
+// hides reports whether the value of an edit at ptr may hold a secret:
+// the node there, or one below it, is secret (see schema.Schema.SecretAt).
+func (e *editor) hides(ptr string) bool {
+	return e.s.HoldsSecretAt(ptr)
 }
 
 // text types an assignment's value for node n at ptr.
@@ -179,7 +189,11 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 		if e.notes == nil {
 			e.notes = map[string]string{}
 		}
-		e.notes[ptr] = fmt.Sprintf("%q: %v", a.Input, err)
+		if e.hide {
+			e.notes[ptr] = fmt.Sprintf("%q: the text cannot take this node's type", secret.Assignment(true, a.Input))
+		} else {
+			e.notes[ptr] = fmt.Sprintf("%q: %v", a.Input, err)
+		}
 	}
 	return v
 }
@@ -211,6 +225,7 @@ func unquote(t string) (string, bool) {
 // and slices are changed in place. On failure it records the error and
 // returns nil, false.
 func (e *editor) assign(v any, a *Assignment) (any, bool) {
+	e.hide = e.hides(a.Pointer())
 	return e.set(v, e.s.Root(), a.Path, "", a)
 }
 
@@ -293,6 +308,7 @@ func (e *editor) notAnArray(ptr, tok, input string) bool {
 
 // operate applies one RFC 6902 operation to v and returns the new value.
 func (e *editor) operate(v any, o *Operation) (any, bool) {
+	e.hide = len(o.Path) > 0 && e.hides(o.Pointer())
 	switch {
 	case len(o.Path) == 0:
 		e.fail("", o.Input, "the operation has no path")

@@ -5,10 +5,12 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -112,9 +114,25 @@ func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {
 	}
 	v, err := yamlx.ToValue(node, t)
 	if err != nil {
-		return nil, false, yamlError(err)
+		return nil, false, hideValueIn(s, yamlError(err))
 	}
 	return v, false, nil
+}
+
+// hideValueIn keeps a secret value out of a decode error: a message about
+// a value at a secret pointer that opens with the value quoted
+// (`"x" is not a boolean`) says Hidden there instead.
+func hideValueIn(s *schema.Schema, err error) error {
+	var de *DecodeError
+	if !errors.As(err, &de) || !s.SecretAt(de.Pointer) {
+		return err
+	}
+	if q, qerr := strconv.QuotedPrefix(de.Message); qerr == nil {
+		de.Message = secret.Hidden + de.Message[len(q):]
+	} else if i := strings.Index(de.Message, " is not "); i > 0 && !strings.Contains(de.Message[:i], " ") {
+		de.Message = secret.Hidden + de.Message[i:] // `1e999 is not representable`
+	}
+	return err
 }
 
 func yamlError(err error) error {

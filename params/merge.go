@@ -72,7 +72,7 @@ func DecodePatch(s *schema.Schema, data []byte) (any, error) {
 	}
 	v, err := yamlx.ToValue(node, t)
 	if err != nil {
-		return nil, yamlError(err)
+		return nil, hideValueIn(s, yamlError(err))
 	}
 	return v, nil
 }

@@ -247,8 +247,11 @@ func (n *Node) isArrayish() bool {
 
 // Lookup returns the node that governs the value at a JSON pointer into a
 // value document (for example /topology/0/labels/1/key), or nil where the
-// schema says nothing.
+// schema says nothing (also for a nil schema).
 func (s *Schema) Lookup(valuePointer string) *Node {
+	if s == nil {
+		return nil
+	}
 	toks, err := pointer.Split(valuePointer)
 	if err != nil {
 		return nil

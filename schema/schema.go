@@ -86,6 +86,8 @@ type Schema struct {
 	root            *Node
 	nodes           map[string]*Node
 	sub             subschemas // see ValidateAt
+	secretsOnce     sync.Once  // see hasSecrets
+	secrets         bool
 }
 
 // Option changes how a schema is read.

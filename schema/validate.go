@@ -11,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 )
 
 // ValidationError is one reason a value does not satisfy the schema.
@@ -62,11 +63,15 @@ func (s *Schema) Validate(v any) error {
 	seen := map[string]bool{}
 	for _, leaf := range leaves(ve) {
 		e := &ValidationError{Pointer: leaf.InstanceLocation, Keyword: pointerOf(leaf.AbsoluteKeywordLocation), Message: humanize(leaf)}
+		hidden := s.secretLeaf(e.Pointer, e.Keyword)
+		if hidden {
+			e.Message = hideValue(e.Message)
+		}
 		if strings.HasPrefix(leaf.Message, "expected ") {
 			// Show the offending scalar: `expected boolean, but got string "yes"`.
 			if got, ok := pointer.Get(v, leaf.InstanceLocation); ok {
 				if sv := scalarText(got); sv != "" {
-					e.Message += " " + sv
+					e.Message += " " + secret.Text(hidden, sv)
 				}
 			}
 		}

@@ -33,7 +33,10 @@ func (s *Schema) ValidateAt(schemaPointer string, v any) error {
 	if err != nil {
 		return err
 	}
-	return validationErrors(c.Validate(v))
+	top := s.nodes[schemaPointer]
+	return validationErrors(c.Validate(v), func(inst, kw string) bool {
+		return top.SecretAt(inst) || s.keywordNode(kw).Secret()
+	})
 }
 
 func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
@@ -71,8 +74,10 @@ func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
 	return c, nil
 }
 
-// validationErrors turns the engine's verdict into ValidationErrors.
-func validationErrors(err error) error {
+// validationErrors turns the engine's verdict into ValidationErrors;
+// secret reports whether a failure at an instance pointer, raised by the
+// keyword at a schema pointer, must not quote the value.
+func validationErrors(err error, secret func(inst, kw string) bool) error {
 	if err == nil {
 		return nil
 	}
@@ -84,6 +89,9 @@ func validationErrors(err error) error {
 	seen := map[string]bool{}
 	for _, leaf := range leaves(ve) {
 		e := &ValidationError{Pointer: leaf.InstanceLocation, Keyword: pointerOf(leaf.AbsoluteKeywordLocation), Message: humanize(leaf)}
+		if secret(e.Pointer, e.Keyword) {
+			e.Message = hideValue(e.Message)
+		}
 		k := e.Pointer + "\x00" + e.Message
 		if !seen[k] {
 			seen[k] = true

@@ -226,12 +226,15 @@ func (o *operator) reconcile(in *instance) (*decision, error) {
 		// version's shape (a user who only changed the version): both they
 		// and the last applied ones are moved by oldName; values already in
 		// the new shape stay where they are.
-		if _, err := o.version(in.lastOV); err != nil {
+		prev, err := o.version(in.lastOV)
+		if err != nil {
 			return nil, fmt.Errorf("upgrade from %q: %w", in.lastOV, err)
 		}
 		d.Upgrade = in.lastOV
-		old := cur.migration.Migrate(in.lastValue)
-		moved := cur.migration.Migrate(want)
+		// MigrateHiding: what the old version marks secret stays out of
+		// the error messages.
+		old := cur.migration.MigrateHiding(in.lastValue, prev.schema)
+		moved := cur.migration.MigrateHiding(want, prev.schema)
 		if !moved.OK() {
 			return nil, fmt.Errorf("upgrade from %s to %s: %w", in.lastOV, cur.name, migrationErrors(moved.Errors))
 		}

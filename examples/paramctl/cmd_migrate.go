@@ -221,7 +221,7 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
 		prefix = fmt.Sprintf("doc %d: ", i)
 	}
 	for _, d := range r.Dropped {
-		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), encode.JSON(d.Value, nil, ""))
+		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), migrateShowValue(d.Value, d.Hidden))
 	}
 	// A refused lossy change is also an error of the Result: one line
 	// says both.
@@ -232,7 +232,7 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
 			note = " (refused; --allow-lossy applies it)"
 			refused[l.Pointer] = true
 		}
-		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), note)
+		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), migrateShowValue(l.From, l.Hidden), migrateShowValue(l.To, l.Hidden), note)
 	}
 	for _, err := range r.Errors {
 		if refused[err.Pointer] && strings.Contains(err.Message, "loses information; refused") {
@@ -269,6 +269,15 @@ func migrateCountNoun(n int, noun string) string {
 	return strconv.Itoa(n) + " " + noun + "s"
 }
 
+// migrateShowValue is a reported value as JSON text, or "(value hidden)"
+// for a secret (writeOnly or format: password in a schema on its way).
+func migrateShowValue(v any, hidden bool) []byte {
+	if hidden {
+		return []byte(schema.Hidden)
+	}
+	return encode.JSON(v, nil, "")
+}
+
 func migrateShowPtr(p string) string {
 	if p == "" {
 		return `""`
@@ -278,7 +287,8 @@ func migrateShowPtr(p string) string {
 
 // migrateWriteJSON writes one JSON line:
 // {"values":…,"dropped":[{"pointer","value"}],"lossy":[{"pointer","from","to","refused"}],"errors":[{"pointer","message"}]},
-// without "values" when nothing is written.
+// without "values" when nothing is written; a secret value is left out of
+// its entry, which says "hidden": true instead.
 func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result, withValues bool) {
 	b.WriteByte('{')
 	if withValues {
@@ -291,12 +301,20 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result,
 		if i > 0 {
 			b.WriteByte(',')
 		}
+		if d.Hidden { // a secret: no "value", "hidden": true
+			fmt.Fprintf(b, `{"pointer":%s,"hidden":true}`, encode.JSON(d.Pointer, nil, ""))
+			continue
+		}
 		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, encode.JSON(d.Pointer, nil, ""), encode.JSON(d.Value, nil, ""))
 	}
 	b.WriteString(`],"lossy":[`)
 	for i, l := range r.Lossy {
 		if i > 0 {
 			b.WriteByte(',')
+		}
+		if l.Hidden { // a secret: no "from" or "to", "hidden": true
+			fmt.Fprintf(b, `{"pointer":%s,"hidden":true,"refused":%t}`, encode.JSON(l.Pointer, nil, ""), l.Refused)
+			continue
 		}
 		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, encode.JSON(l.Pointer, nil, ""),
 			encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), l.Refused)

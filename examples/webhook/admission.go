@@ -217,7 +217,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
 			return
 		}
-		res := m.Migrate(work)
+		res := m.MigrateHiding(work, oldVer.Schema) // the old version's secrets stay out of messages too
 		if !res.OK() {
 			a.denyMigration(oldVer, ver, res.Errors)
 			return
@@ -232,7 +232,11 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name, ver.Name, d.Pointer))
 		}
 		for _, l := range res.Lossy {
-			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name, ver.Name, l.Pointer, encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, "")))
+			from, to := string(encode.JSON(l.From, nil, "")), string(encode.JSON(l.To, nil, ""))
+			if l.Hidden { // a secret (writeOnly, format: password): never quoted
+				from, to = schema.Hidden, schema.Hidden
+			}
+			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name, ver.Name, l.Pointer, from, to))
 		}
 		if len(dropped) > 0 {
 			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(dropped, ",")}

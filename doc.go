@@ -21,11 +21,18 @@
 //	docs, err := params.DecodeStream(s, valuesYAML)
 //	for _, d := range docs {
 //		if err := params.Validate(s, d.Value); err != nil {
-//			for _, e := range err.(schema.ValidationErrors) {
-//				fmt.Println(e.Pointer, e.Message)
+//			var list schema.ErrorList
+//			errors.As(err, &list)
+//			for _, e := range list {
+//				fmt.Println(e.Pointer, e.Kind, e.Message)
 //			}
 //		}
 //	}
+//
+// Every failure a caller can act on, from any package, is a *schema.Error
+// (JSON pointer, line where known, a Kind to switch on, message), and
+// every list of them a schema.ErrorList, which implements error: one type
+// to print, whichever function returned it.
 //
 // The paramctl command in examples/paramctl shows every piece at work; run
 // `go run ./examples/paramctl demo`.

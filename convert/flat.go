@@ -159,7 +159,7 @@ func (c *Converted) schemaJSON() []byte {
 // root's in the order (apiVersion,) title, $schema, type, required,
 // properties. The $schema is draft 2019-09.
 //
-// Input that is not YAML or JSON gives a *params.DecodeError; a parameter
+// Input that is not YAML or JSON gives a *schema.Error; a parameter
 // that cannot be converted (no name, an unknown type, a default that is
 // not of its type, a name used twice) gives a schema.ErrorList holding
 // every problem, each with a pointer into the input and the parameter's

@@ -3,7 +3,6 @@ package convert
 import (
 	"errors"
 
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -22,9 +21,8 @@ import (
 func LoadSchema(data []byte) (*schema.Schema, error) {
 	c, err := FromV1beta1(data)
 	if err != nil {
-		var de *params.DecodeError
-		if errors.As(err, &de) {
-			return nil, schema.ErrorList{{Pointer: de.Pointer, Line: de.Line, Message: de.Message}}
+		if de, ok := err.(*schema.Error); ok { // unreadable input
+			return nil, schema.ErrorList{de}
 		}
 		return nil, err
 	}
@@ -41,7 +39,7 @@ func LoadSchema(data []byte) (*schema.Schema, error) {
 		if errors.As(err, &el) {
 			out := make(schema.ErrorList, len(el))
 			for i, e := range el {
-				out[i] = &schema.Error{Pointer: c.schemaPtr + e.Pointer, Message: e.Message}
+				out[i] = &schema.Error{Pointer: c.schemaPtr + e.Pointer, Kind: e.Kind, Message: e.Message}
 			}
 			return nil, out
 		}

@@ -22,7 +22,7 @@ type migTrace struct {
 	drops   []string // source pointers of dropped values
 	dropped []Dropped
 	lossy   []Lossy
-	errors  []*MigrationError
+	errors  schema.ErrorList
 	owner   *migRun // to give the run back to migRunPool once read
 }
 
@@ -256,7 +256,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 		}
 		m, isMap := out.(map[string]any)
 		if !isMap {
-			r.errorf(c.ptr, "cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfValue(out))
+			r.errorf(schema.KindPath, c.ptr, "cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfValue(out))
 			r.dropSubtree(c)
 			continue
 		}
@@ -331,7 +331,7 @@ func (r *migRun) misfit(n *schema.Node, v any, at migAt) (any, bool) {
 		r.drop(at.src(), v)
 		return nil, false
 	}
-	r.errorf(at.dst(), "%s does not fit here: %s", describeValue(v), migWants(n))
+	r.errorf(schema.KindType, at.dst(), "%s does not fit here: %s", describeValue(v), migWants(n))
 	return r.whole(nil, v), true
 }
 
@@ -436,8 +436,8 @@ func (r *migRun) drop(q string, v any) {
 	}
 }
 
-func (r *migRun) errorf(p, format string, a ...any) {
-	r.tr.errors = append(r.tr.errors, &MigrationError{Pointer: p, Message: fmt.Sprintf(format, a...)})
+func (r *migRun) errorf(kind schema.Kind, p, format string, a ...any) {
+	r.tr.errors = append(r.tr.errors, &schema.Error{Pointer: p, Kind: kind, Message: fmt.Sprintf(format, a...)})
 }
 
 // scalar types text by its node and changes the type of a value that does
@@ -468,7 +468,8 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 			r.tr.lossy = append(r.tr.lossy, Lossy{Pointer: at.dst(), From: v, To: out, Refused: refused})
 		}
 		if refused {
-			r.errorf(at.dst(), "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
+			r.errorf(schema.KindLossy, at.dst(), "changing %s to %s loses information; refused (allow lossy changes to apply it)", describeValue(v), describeValue(out))
+			r.tr.errors[len(r.tr.errors)-1].Detail = &schema.ErrorDetail{From: v, To: out}
 			return v, true
 		}
 	}
@@ -478,7 +479,7 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 				r.drop(at.src(), v)
 				return nil, false
 			}
-			r.errorf(at.dst(), "%s", msg)
+			r.errorf(schema.KindRange, at.dst(), "%s", msg)
 		}
 	}
 	return out, true

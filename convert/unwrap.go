@@ -35,7 +35,7 @@ import (
 // would otherwise read as something else.
 //
 // A value that cannot take its node's type is an error: the result is
-// then nil and the error a schema.ValidationErrors holding every such
+// then nil and the error a schema.ErrorList holding every such
 // value at once, each with its JSON pointer (/NODE_COUNT, /ARRAY/1).
 // Only types are checked; validate the result for the rest. s nil means
 // no schema: the values are then guessed as GuessValues does.
@@ -45,7 +45,7 @@ func UnwrapValues(s *schema.Schema, in map[string]string) (map[string]any, error
 		return out, nil
 	}
 	out := make(map[string]any, len(in))
-	var errs schema.ValidationErrors
+	var errs schema.ErrorList
 	root := s.Root()
 	for _, k := range sortedKeys(in) {
 		ptr := pointer.Append("", k)
@@ -72,7 +72,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // unwrapText types one v1beta1 string by its node. omit reports v1beta1's
 // "not set" (an empty string where no string is allowed).
-func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema.ValidationErrors) {
+func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema.ErrorList) {
 	typed := n != nil && n.Types() != nil
 	if typed && onlyStrings(n) {
 		return text, false, nil
@@ -93,10 +93,10 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 		if n == nil {
 			return text, false, nil // no schema: text that is no collection stays text
 		}
-		return nil, false, schema.ValidationErrors{{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
+		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
 	}
 	if expands(text, v) {
-		return nil, false, schema.ValidationErrors{{Pointer: ptr, Message: errExpands}}
+		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindLimit, Message: errExpands}}
 	}
 	if typed && n.Allows("boolean") && !allowsValue(n, v) {
 		if b, ok := textBool(text); ok {
@@ -170,7 +170,7 @@ func allowsValue(n *schema.Node, v any) bool { return n.Allows(value.TypeName(v)
 
 // typeCheck reports every value below v whose JSON type its node refuses.
 // text is the source text of a top-level value ("" below it).
-func typeCheck(n *schema.Node, v any, ptr, text string, errs *schema.ValidationErrors) {
+func typeCheck(n *schema.Node, v any, ptr, text string, errs *schema.ErrorList) {
 	if n == nil {
 		return
 	}
@@ -181,7 +181,7 @@ func typeCheck(n *schema.Node, v any, ptr, text string, errs *schema.ValidationE
 		} else {
 			shown = fmt.Sprintf("%q", text)
 		}
-		*errs = append(*errs, &schema.ValidationError{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%s is not %s", shown, typeList(n.Types()))})
+		*errs = append(*errs, &schema.Error{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", shown, typeList(n.Types()))})
 		return
 	}
 	switch t := v.(type) {
@@ -308,10 +308,10 @@ func (t guessTyper) Elem(int) yamlx.Typer   { return t }
 //
 // A value that no text can carry — one whose type its node refuses, such
 // as a number on a string-only node — is an error naming its pointer: the
-// error is a schema.ValidationErrors holding every such value.
+// error is a schema.ErrorList holding every such value.
 func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, error) {
 	out := make(map[string]string, len(values))
-	var errs schema.ValidationErrors
+	var errs schema.ErrorList
 	for _, k := range sortedKeys(values) {
 		var n *schema.Node
 		if s != nil {
@@ -326,7 +326,7 @@ func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, err
 			} else if n != nil && n.Types() != nil && !allowsValue(n, v) {
 				msg += fmt.Sprintf(": the schema wants %s here", typeList(n.Types()))
 			}
-			errs = append(errs, &schema.ValidationError{Pointer: pointer.Append("", k), Message: msg})
+			errs = append(errs, &schema.Error{Pointer: pointer.Append("", k), Kind: schema.KindType, Message: msg})
 			continue
 		}
 		out[k] = text

@@ -14,6 +14,7 @@
 package lint
 
 import (
+	"fmt"
 	"sort"
 
 	"github.com/paramkit/paramkit/schema"
@@ -43,6 +44,10 @@ type Finding struct {
 	// where known; see Locate. They are not part of the JSON form.
 	Line   int `json:"-"`
 	Column int `json:"-"`
+	// Kind is the kind of the engine's error a schema-compile finding
+	// reports (schema.KindSchema, KindRefused, KindSyntax, …); "" for
+	// the findings of other rules.
+	Kind schema.Kind `json:"kind,omitempty"`
 }
 
 // Rule is one check.
@@ -109,4 +114,14 @@ func (p *Pass) Report(pointer, message string) {
 // ancestor that does, so that every finding can be shown in the file.
 func (p *Pass) ReportSeverity(sev Severity, ptr, message string) {
 	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: resolvable(p.Doc, ptr), Message: message})
+}
+
+// reportError records an error of the engine as a finding of its kind.
+func (p *Pass) reportError(e *schema.Error) {
+	msg := e.Message
+	if e.Line > 0 {
+		msg = fmt.Sprintf("line %d: %s", e.Line, msg)
+	}
+	p.Report(e.Pointer, msg)
+	p.st.findings[len(p.st.findings)-1].Kind = e.Kind
 }

@@ -109,7 +109,7 @@ type Operation struct {
 }
 
 // ParseOperation reads the argument of an operation: PATH=VALUE for add
-// and replace, PATH for remove. Errors are as for ParseAssignment; an
+// and replace, PATH for remove. schema.ErrorList are as for ParseAssignment; an
 // unknown op wraps ErrMalformed.
 func ParseOperation(op, arg string) (Operation, error) {
 	switch op {
@@ -137,14 +137,23 @@ func ParseOperation(op, arg string) (Operation, error) {
 // the schema, and collects what went wrong.
 type editor struct {
 	s    *schema.Schema
-	errs Errors
+	errs schema.ErrorList
 	// notes says why a text value could not take its node's type, by
 	// pointer, to explain the validation error that follows.
 	notes map[string]string
 }
 
+// fail reports a path that cannot be set (schema.KindPath).
 func (e *editor) fail(ptr, input, format string, a ...any) {
-	e.errs = append(e.errs, &Error{Pointer: ptr, Input: input, Message: fmt.Sprintf(format, a...)})
+	e.failKind(schema.KindPath, ptr, input, format, a...)
+}
+
+func (e *editor) failKind(kind schema.Kind, ptr, input, format string, a ...any) {
+	err := &schema.Error{Pointer: ptr, Kind: kind, Message: fmt.Sprintf(format, a...)}
+	if input != "" {
+		err.Detail = &schema.ErrorDetail{Input: input}
+	}
+	e.errs = append(e.errs, err)
 }
 
 // text types an assignment's value for node n at ptr.
@@ -160,7 +169,7 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 	if err != nil && n == nil {
 		// No schema node to judge a string: refuse text that reads as
 		// neither YAML nor a flow collection instead of keeping it.
-		e.fail(ptr, a.Input, "%v", err)
+		e.failKind(schema.KindSyntax, ptr, a.Input, "%v", err)
 		return nil
 	}
 	if err != nil {
@@ -245,7 +254,7 @@ func (e *editor) set(v any, n *schema.Node, toks []string, ptr string, a *Assign
 func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []string, ptr string, a *Assignment) (any, bool) {
 	c := n.Child(key)
 	if c.IsFalse() {
-		e.fail(ptr, a.Input, "the schema does not allow a property %q here", key)
+		e.failKind(schema.KindAdditional, ptr, a.Input, "the schema does not allow a property %q here", key)
 		return nil, false
 	}
 	x, ok := e.set(m[key], c, rest, ptr, a)
@@ -335,7 +344,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			return v, true
 		}
 		if cn.IsFalse() {
-			e.fail(target, o.Input, "the schema does not allow a property %q here", last)
+			e.failKind(schema.KindAdditional, target, o.Input, "the schema does not allow a property %q here", last)
 			return nil, false
 		}
 		c[last] = e.text(cn, target, &o.Assignment)

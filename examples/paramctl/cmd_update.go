@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
 
@@ -112,8 +113,8 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	// runs: refuse to work with it (`paramctl triggers` reports it).
 	res, err := trigger.New(s, triggerOptions(f.defaultPlan, f.plans)...)
 	if err != nil {
-		var c trigger.Conflicts
-		if errors.As(err, &c) {
+		var c schema.ErrorList
+		if errors.As(err, &c) && c[0].Kind == schema.KindTriggerConflict {
 			for _, x := range c {
 				fmt.Fprintln(e.stderr, x.Error())
 			}
@@ -167,7 +168,7 @@ func triggerOptions(defaultPlan, plans string) []trigger.Option {
 func (e *env) finishPipeline(p *pipeline) int {
 	r, err := p.u.Run()
 	if err != nil {
-		var errs params.Errors
+		var errs schema.ErrorList
 		if errors.As(err, &errs) {
 			for _, x := range errs {
 				fmt.Fprintln(e.stderr, x.Error())

@@ -36,6 +36,13 @@ type ErrorDetail = problem.Detail
 // list.
 type ErrorList = problem.List
 
+// ErrorsOf returns every *Error that err holds, so that any error of
+// paramkit prints with one loop and no type switch: the entries of an
+// ErrorList, or the one *Error (found through wrapping; context such as
+// "doc 2: " is kept in its Message). An error of another type becomes one
+// entry of KindInvalid with its text as the message; nil gives nil.
+func ErrorsOf(err error) ErrorList { return problem.Of(err) }
+
 // Kind says what sort of failure an Error is. The values are stable
 // strings (they appear in JSON reports as "kind").
 type Kind = problem.Kind

@@ -5,6 +5,7 @@
 package problem
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -147,6 +148,32 @@ func (l List) Unwrap() []error {
 		out[i] = e
 	}
 	return out
+}
+
+// Of returns every *Error that err holds: the entries of a List, or the
+// one *Error, found through wrapping. An error of another type becomes one
+// entry of kind Invalid with its text as the message (so that a caller
+// prints any error the same way); nil gives nil.
+func Of(err error) List {
+	if err == nil {
+		return nil
+	}
+	var l List
+	if errors.As(err, &l) {
+		return l
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		full, own := err.Error(), e.Error()
+		if full == own || !strings.HasSuffix(full, own) {
+			return List{e}
+		}
+		// Wrapped with context before it ("doc 2: ..."): keep the context.
+		c := *e
+		c.Message = strings.TrimSuffix(full, own) + e.Message
+		return List{&c}
+	}
+	return List{{Kind: Invalid, Message: err.Error()}}
 }
 
 // Err returns the list as an error, or nil when it is empty.

@@ -39,8 +39,9 @@ type validateResult struct {
 }
 
 type errorRecord struct {
-	Pointer string `json:"pointer"`
-	Message string `json:"message"`
+	Pointer string      `json:"pointer"`
+	Message string      `json:"message"`
+	Kind    schema.Kind `json:"kind,omitempty"`
 }
 
 func runValidate(e *env, o any, args []string) int {
@@ -76,7 +77,7 @@ func runValidate(e *env, o any, args []string) int {
 		case err != nil:
 			r.Valid, unreadable = false, true
 			if de, ok := readFailure(err); ok {
-				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de)}}
+				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de), Kind: de.Kind}}
 			} else {
 				r.Errors = errorRecords(err)
 			}
@@ -145,7 +146,7 @@ func errorRecords(err error) []errorRecord {
 	if errors.As(err, &list) {
 		out := make([]errorRecord, 0, len(list))
 		for _, v := range list {
-			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message})
+			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message, Kind: v.Kind})
 		}
 		return out
 	}

@@ -21,9 +21,7 @@
 //	docs, err := params.DecodeStream(s, valuesYAML)
 //	for _, d := range docs {
 //		if err := params.Validate(s, d.Value); err != nil {
-//			var list schema.ErrorList
-//			errors.As(err, &list)
-//			for _, e := range list {
+//			for _, e := range schema.ErrorsOf(err) {
 //				fmt.Println(e.Pointer, e.Kind, e.Message)
 //			}
 //		}

@@ -21,7 +21,8 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // under array items and additionalProperties too). Both values are
 // compared after defaulting copies of them with opts, so a value that was
 // and stays its default is no change. An old value of nil is a first
-// install, which is free. The error is schema.ErrorList with one entry per violation.
+// install, which is free. The error is a schema.ErrorList with one entry
+// (kind schema.KindImmutable) per violation.
 // Go data other than plain values is compared as Plain converts it; a part
 // of old or new that cannot be a value is the one error returned. A nil
 // schema marks nothing immutable: CheckImmutable then returns nil.

@@ -16,7 +16,8 @@ import (
 // maps with string, integer or encoding.TextMarshaler keys
 // map[string]any, structs and marshalers what their JSON says.
 //
-// What cannot be a value gives an *schema.Error whose Pointer locates the first
+// What cannot be a value gives a *schema.Error (kind schema.KindNotPlain,
+// or schema.KindLimit for a number out of range) whose Pointer locates the first
 // such part (keys in sorted order): a channel, a func, a complex number,
 // NaN or an infinity, a map key with no text, a json.Number whose text is
 // no JSON number, or nesting deeper than 10000 levels (a value that holds
@@ -29,7 +30,7 @@ func Plain(v any) (any, error) {
 	return x, nil
 }
 
-// notPlain turns value.Plain's error into an *schema.Error, its message after
+// notPlain turns value.Plain's error into a *schema.Error, its message after
 // prefix (which says which value, where there are several).
 func notPlain(err error, prefix string) *schema.Error {
 	var npe *schema.Error

@@ -114,7 +114,7 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	res, err := trigger.New(s, triggerOptions(f.defaultPlan, f.plans)...)
 	if err != nil {
 		var c schema.ErrorList
-		if errors.As(err, &c) && c[0].Kind == schema.KindTriggerConflict {
+		if errors.As(err, &c) && len(c) > 0 && c[0].Kind == schema.KindTriggerConflict {
 			for _, x := range c {
 				fmt.Fprintln(e.stderr, x.Error())
 			}

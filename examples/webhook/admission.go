@@ -299,7 +299,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 		}
 		if plan, err = r.Resolve(changed); err != nil {
 			var conflicts schema.ErrorList
-			if !errors.As(err, &conflicts) || conflicts[0].Kind != schema.KindPlanConflict {
+			if !errors.As(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
 				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
 				return
 			}

@@ -109,7 +109,7 @@ type Operation struct {
 }
 
 // ParseOperation reads the argument of an operation: PATH=VALUE for add
-// and replace, PATH for remove. schema.ErrorList are as for ParseAssignment; an
+// and replace, PATH for remove. Errors are as for ParseAssignment; an
 // unknown op wraps ErrMalformed.
 func ParseOperation(op, arg string) (Operation, error) {
 	switch op {

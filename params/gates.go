@@ -126,9 +126,9 @@ type gatedPath struct {
 // Unknown fields are refused, so that a misspelt `enable` cannot pass
 // unnoticed.
 //
-// Input that is not YAML or JSON gives a *schema.Error of kind schema.KindSyntax or
-// schema.KindLimit; gates that break
-// the rules give schema.ErrorList with every problem, in file
+// Input that is not YAML or JSON gives a *schema.Error of kind
+// schema.KindSyntax or schema.KindLimit; gates that break the rules give a
+// schema.ErrorList with every problem (kind schema.KindGate), in file
 // order, each with its JSON pointer into the file.
 func ParseGates(data []byte) (*Gates, error) {
 	doc, err := Decode(nil, data)

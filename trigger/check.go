@@ -38,7 +38,7 @@ func quote(p string) string {
 // above it, sorted by pointer. "Above" is the schema document's nesting
 // (properties, items, additionalProperties, allOf, $defs, ...) and also
 // every place a $ref is used: a definition used under a trigger must not
-// name another plan. Each conflict is an *schema.Error of kind
+// name another plan. Each conflict is a *schema.Error of kind
 // schema.KindTriggerConflict (see conflict). The result is empty (nil) for
 // a valid schema, and for a nil one; ErrorList.Err makes it an error.
 func Check(s *schema.Schema) schema.ErrorList {

@@ -15,8 +15,10 @@ import (
 
 // Typed getters for operator code: each reads the value at a JSON pointer
 // (RFC 6901, "" is the whole document) and says exactly which pointer was
-// missing or of the wrong type: the error is a *schema.Error (see
-// getError for its kinds).
+// missing or of the wrong type: the error is a *schema.Error of kind
+// schema.KindNotFound (nothing there), schema.KindType (another JSON
+// type), schema.KindPath (a malformed pointer) or schema.KindRange (a
+// number that does not fit).
 
 // getError is a failed typed read, as a *schema.Error: kind
 // schema.KindNotFound when nothing is at ptr, schema.KindType when the

@@ -27,8 +27,12 @@
 //	findings, err := lint.Lint(schemaYAML, lint.Kudo)    // lint
 //	h, err := webhook.NewHandler(opts)                   // examples/webhook: admission and conversion
 //
-// Every error prints as `POINTER: message`, one a line; the package's
-// Example is a whole program that uses them together.
+// The package's Example is a whole program that uses them together.
+//
+// Every failure a caller can act on, from any package, is a *schema.Error
+// (JSON pointer, line where known, a Kind to switch on, message), and
+// every list of them a schema.ErrorList, which implements error: one type
+// to print, whichever function returned it.
 //
 // The paramctl command in examples/paramctl shows every piece at work; run
 // `go run ./examples/paramctl demo`.

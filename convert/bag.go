@@ -72,7 +72,7 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 	}
 	vals, stack, err := splitBag(v)
 	if err != nil {
-		return v, &migTrace{errors: []*MigrationError{err}}
+		return v, &migTrace{errors: schema.ErrorList{err}}
 	}
 	var popped *bagLayer
 	if n := len(stack); n > 0 && stack[n-1].step == st.id && stack[n-1].dir == d.opposite() {
@@ -91,7 +91,7 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 	if len(stack) > 0 {
 		om, ok := out.(map[string]any)
 		if !ok {
-			tr.errors = append(tr.errors, &MigrationError{Message: fmt.Sprintf("the values are %s, not an object, so the property bag cannot be kept: the conversion is not lossless", typeOfValue(out))})
+			tr.errors = append(tr.errors, &schema.Error{Kind: schema.KindType, Message: fmt.Sprintf("the values are %s, not an object, so the property bag cannot be kept: the conversion is not lossless", typeOfValue(out))})
 			return out, tr
 		}
 		om[BagKey] = encodeBag(stack)
@@ -119,9 +119,9 @@ func (m *Migration) generate(st *migStep, d migDir, v any, final, report bool) (
 	}
 	res, err := h(from, out)
 	if err != nil {
-		me, ok := err.(*MigrationError)
+		me, ok := err.(*schema.Error)
 		if !ok {
-			me = &MigrationError{Message: "hook: " + err.Error()}
+			me = &schema.Error{Kind: schema.KindInvalid, Message: "hook: " + err.Error()}
 		}
 		tr.errors = append(tr.errors, me)
 		return out, tr
@@ -130,7 +130,7 @@ func (m *Migration) generate(st *migStep, d migDir, v any, final, report bool) (
 }
 
 // splitBag takes the bag off a document (without changing it).
-func splitBag(v any) (any, []bagLayer, *MigrationError) {
+func splitBag(v any) (any, []bagLayer, *schema.Error) {
 	m, ok := v.(map[string]any)
 	if !ok {
 		return v, nil, nil
@@ -147,7 +147,7 @@ func splitBag(v any) (any, []bagLayer, *MigrationError) {
 	}
 	stack, err := decodeBag(raw)
 	if err != nil {
-		return v, nil, &MigrationError{Pointer: pointer.Append("", BagKey), Message: "malformed property bag: " + err.Error()}
+		return v, nil, &schema.Error{Pointer: pointer.Append("", BagKey), Kind: schema.KindInvalid, Message: "malformed property bag: " + err.Error()}
 	}
 	return rest, stack, nil
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 func nestedLossless(t *testing.T) *Migration {
@@ -136,7 +137,7 @@ func TestHookErrors(t *testing.T) {
 	require.Equal(t, map[string]any{"a": "x"}, r.Values, "a failing hook leaves the generated values")
 
 	m, err = NewMigration(s, StepHooks(0, func(from, to any) (any, error) {
-		return nil, &MigrationError{Pointer: "/a", Message: "not allowed"}
+		return nil, &schema.Error{Pointer: "/a", Message: "not allowed"}
 	}, nil))
 	require.NoError(t, err)
 	r = m.Migrate(map[string]any{"a": "x"})

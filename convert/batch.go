@@ -2,6 +2,7 @@ package convert
 
 import (
 	"context"
+	"github.com/paramkit/paramkit/schema"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -36,7 +37,7 @@ func MigrateStream(ctx context.Context, m *Migration, docs [][]byte, workers int
 			end := min(start+batchChunk, len(docs))
 			for i := start; i < end; i++ {
 				if err := ctx.Err(); err != nil {
-					out[i] = Result{Errors: []*MigrationError{{Message: "not migrated: " + err.Error()}}}
+					out[i] = Result{Errors: schema.ErrorList{{Kind: schema.KindInvalid, Message: "not migrated: " + err.Error()}}}
 					continue
 				}
 				out[i] = m.MigrateDocument(docs[i])

@@ -48,7 +48,7 @@ func IsCRD(data []byte) bool {
 // CRDVersions reads a CustomResourceDefinition manifest (apiextensions
 // v1, or v1beta1 with a schema per version or one in spec.validation)
 // and returns each version that declares a schema, in manifest order.
-// The error is a *params.DecodeError for unreadable input, or a
+// The error is a *schema.Error for unreadable input, or a
 // schema.ErrorList for a manifest that is no CRD or declares no schema.
 func CRDVersions(data []byte) ([]CRDVersion, error) {
 	raw, order, err := readRaw(data)

@@ -62,9 +62,9 @@ properties:
 		panic(err)
 	}
 	r := m.Migrate(map[string]any{"port": json.Number("8080")})
-	fmt.Println(r.Values, r.Errors)
+	fmt.Println(r.Values, r.Err())
 	// Output:
-	// map[server:map[listen:map[port:8080]]] []
+	// map[server:map[listen:map[port:8080]]] <nil>
 }
 
 // A version set, for several versions served at once: values convert

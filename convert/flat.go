@@ -149,7 +149,7 @@ func (c *Converted) schemaJSON() []byte {
 //
 // The options that apply: InferStringTypes and KeepV1beta1List.
 //
-// Input that is not YAML or JSON gives a *params.DecodeError; a parameter
+// Input that is not YAML or JSON gives a *schema.Error; a parameter
 // that cannot be converted (no name, an unknown type, a default that is
 // not of its type, a name used twice) gives a schema.ErrorList holding
 // every problem, each with a pointer into the input and the parameter's
@@ -184,7 +184,7 @@ type flatConverter struct {
 }
 
 func (c *flatConverter) fail(ptr, format string, a ...any) {
-	c.errs = append(c.errs, &schema.Error{Pointer: ptr, Message: fmt.Sprintf(format, a...)})
+	c.errs = append(c.errs, &schema.Error{Kind: schema.KindSchema, Pointer: ptr, Message: fmt.Sprintf(format, a...)})
 }
 
 func (c *flatConverter) note(ptr, format string, a ...any) {
@@ -210,7 +210,7 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 		if _, isBool := resolve(raw).(bool); isBool {
 			return c.unchanged(raw, ""), nil
 		}
-		return nil, schema.ErrorList{{Message: fmt.Sprintf("expected a v1beta1 params file, an OperatorVersion or a parameter schema, not %s", kindName(raw))}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Message: fmt.Sprintf("expected a v1beta1 params file, an OperatorVersion or a parameter schema, not %s", kindName(raw))}}
 	}
 	kind, _ := scalarText(root["kind"])
 	apiVersion, _ := scalarText(root["apiVersion"])
@@ -220,9 +220,9 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 	case kind == "OperatorVersion" || (kind == "" && !hasParams && spec != nil && !isNull(spec["parameters"])):
 		return c.operatorVersion(root, apiVersion)
 	case kind == "Instance":
-		return nil, schema.ErrorList{{Pointer: "/kind", Message: "an Instance holds parameter values, not their definitions: unwrap it instead"}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: "an Instance holds parameter values, not their definitions: unwrap it instead"}}
 	case kind != "":
-		return nil, schema.ErrorList{{Pointer: "/kind", Message: fmt.Sprintf("cannot convert kind %s: expected a params file or an OperatorVersion", kind)}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: fmt.Sprintf("cannot convert kind %s: expected a params file or an OperatorVersion", kind)}}
 	case hasParams:
 		return c.paramsFile(root, apiVersion)
 	case apiVersion == V1beta1 && !looksLikeSchema(root):
@@ -263,7 +263,7 @@ func (c *flatConverter) unchanged(raw any, schemaPtr string) *Converted {
 // paramsFile converts a v1beta1 params.yaml.
 func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Converted, error) {
 	if apiVersion != "" && apiVersion != V1beta1 {
-		return nil, schema.ErrorList{{Pointer: "/apiVersion", Message: fmt.Sprintf("a parameters list is the %s format, but apiVersion says %q", V1beta1, apiVersion)}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("a parameters list is the %s format, but apiVersion says %q", V1beta1, apiVersion)}}
 	}
 	converted := c.list(root["parameters"], "/parameters")
 	var extras []string
@@ -291,11 +291,11 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) (*Converted, error) {
 	const listPtr = "/spec/parameters"
 	if apiVersion != "" && apiVersion != V1beta1 && apiVersion != V1beta2 {
-		return nil, schema.ErrorList{{Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, V1beta1, V1beta2)}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, V1beta1, V1beta2)}}
 	}
 	spec, ok := root["spec"].(map[string]any)
 	if !ok && !isNull(root["spec"]) {
-		return nil, schema.ErrorList{{Pointer: "/spec", Message: "spec must be a mapping"}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "spec must be a mapping"}}
 	}
 	var list any
 	if spec != nil {
@@ -328,7 +328,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 			c.note("/apiVersion", "apiVersion says %s but spec.parameters is a v1beta1 list: converted", V1beta2)
 		}
 	default:
-		return nil, schema.ErrorList{{Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a list (v1beta1) or a schema (v1beta2), not %s", kindName(list))}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a list (v1beta1) or a schema (v1beta2), not %s", kindName(list))}}
 	}
 
 	converted := c.list(list, listPtr)
@@ -506,7 +506,7 @@ func (c *flatConverter) list(v any, ptr string) []param {
 		p := c.param(item, pointer.AppendIndex(ptr, i))
 		if p.fields.Name != "" {
 			if first, dup := seen[p.name]; dup {
-				p.errs = append(p.errs, &schema.Error{Pointer: pointer.Append(p.ptr, "name"), Message: fmt.Sprintf("parameter %q is declared twice (first at %s)", p.name, first)})
+				p.errs = append(p.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(p.ptr, "name"), Message: fmt.Sprintf("parameter %q is declared twice (first at %s)", p.name, first)})
 			} else {
 				seen[p.name] = p.ptr
 			}

@@ -3,7 +3,6 @@ package convert
 import (
 	"errors"
 
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -34,9 +33,8 @@ func LoadSchemaVersion(data []byte, crdVersion string) (*schema.Schema, error) {
 	}
 	c, err := FromV1beta1(data)
 	if err != nil {
-		var de *params.DecodeError
-		if errors.As(err, &de) {
-			return nil, schema.ErrorList{{Pointer: de.Pointer, Line: de.Line, Message: de.Message}}
+		if de, ok := err.(*schema.Error); ok { // unreadable input
+			return nil, schema.ErrorList{de}
 		}
 		return nil, err
 	}
@@ -61,7 +59,9 @@ func prefixErrors(err error, at string) error {
 	if errors.As(err, &el) {
 		out := make(schema.ErrorList, len(el))
 		for i, e := range el {
-			out[i] = &schema.Error{Pointer: at + e.Pointer, Message: e.Message}
+			c := *e // keep the kind and detail; lines were of the converted text
+			c.Pointer, c.Line, c.Column = at+e.Pointer, 0, 0
+			out[i] = &c
 		}
 		return out
 	}

@@ -10,14 +10,14 @@ import (
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/yamlx"
-	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // readRaw parses exactly one YAML or JSON document with plain scalars
 // left untyped (plainScalar: v1beta1 meant different things by
 // `default: 3` and `default: "3"`, so the converter decides per field),
 // and records the source order of every mapping's keys. The
-// error is a *params.DecodeError: the input cannot be read at all.
+// error is a *schema.Error: the input cannot be read at all.
 func readRaw(data []byte) (any, map[string][]string, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		// JSON means exactly what it says: strings are strings, numbers
@@ -32,7 +32,7 @@ func readRaw(data []byte) (any, map[string][]string, error) {
 		}
 		var le *jsonx.LimitError
 		if errors.As(err, &le) {
-			return nil, nil, &params.DecodeError{Pointer: le.Pointer, Message: le.Msg}
+			return nil, nil, &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
 		}
 	}
 	node, err := yamlx.ParseNode(data)
@@ -40,7 +40,7 @@ func readRaw(data []byte) (any, map[string][]string, error) {
 		return nil, nil, decodeError(err)
 	}
 	if node == nil {
-		return nil, nil, &params.DecodeError{Message: "the input holds no document"}
+		return nil, nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
 	}
 	v, err := yamlx.ToValue(node, plainScalarTyper{})
 	if err != nil {
@@ -49,22 +49,22 @@ func readRaw(data []byte) (any, map[string][]string, error) {
 	return v, yamlx.KeyOrder(node), nil
 }
 
-// decodeError turns a reader's error into the *params.DecodeError that
+// decodeError turns a reader's error into the *schema.Error that
 // params.Decode would give for it.
 func decodeError(err error) error {
-	var de *params.DecodeError
+	var de *schema.Error
 	if errors.As(err, &de) {
-		return de
+		return err
 	}
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
-		return &params.DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+		return &schema.Error{Line: ye.Line, Pointer: ye.Pointer, Kind: schema.KindSyntax, Message: ye.Msg}
 	}
 	var le *jsonx.LimitError
 	if errors.As(err, &le) {
-		return &params.DecodeError{Pointer: le.Pointer, Message: le.Msg}
+		return &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
 	}
-	return &params.DecodeError{Message: err.Error()}
+	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
 }
 
 // resolve turns a raw value into a plain value: plain scalars take their

@@ -10,7 +10,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -332,7 +331,7 @@ func TestDocumentKinds(t *testing.T) {
 func TestUnreadableInputIsADecodeError(t *testing.T) {
 	for _, in := range []string{"", "a: [b\n", "a: 1\na: 2\n", "a: 1\n---\nb: 2\n"} {
 		_, err := FromV1beta1([]byte(in))
-		var de *params.DecodeError
+		var de *schema.Error
 		require.True(t, errors.As(err, &de), "%q: got %T %v", in, err, err)
 	}
 }

@@ -87,11 +87,16 @@ type Result struct {
 	// of the value in the output, applied or refused.
 	Lossy []Lossy
 	// Errors lists every reason the document could not be migrated
-	// cleanly: values that do not fit, refused lossy changes, hook
+	// cleanly: values that do not fit, refused lossy changes (kind
+	// schema.KindLossy, Detail holding the value before and after), hook
 	// failures and validation errors of the result. Empty when the
-	// migration succeeded.
-	Errors []*MigrationError
+	// migration succeeded; Err gives it as one error.
+	Errors schema.ErrorList
 }
+
+// Err returns the errors of the migration as one error (a
+// schema.ErrorList), or nil when it succeeded.
+func (r *Result) Err() error { return r.Errors.Err() }
 
 // OK reports whether the document migrated without errors.
 func (r *Result) OK() bool { return len(r.Errors) == 0 }
@@ -126,35 +131,14 @@ type Lossy struct {
 	Refused bool
 }
 
-// MigrationError is one problem with a value during a migration.
-type MigrationError struct {
-	// Pointer locates the value ("" is the root): in the output for
-	// problems with migrated values, in the input for problems reading it.
-	Pointer string
-	// Line is the 1-based line of a YAML syntax error, else 0.
-	Line int
-	// Message says what is wrong.
-	Message string
-}
-
-func (e *MigrationError) Error() string {
-	if e.Line > 0 && e.Pointer == "" {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
-	}
-	p := e.Pointer
-	if p == "" {
-		p = `""`
-	}
-	return p + ": " + e.Message
-}
-
 // Hook is a hand-written conversion step that runs after the generated
 // one (the AssignableTo / AssignableFrom extension points of the
 // storage-versioning design). from holds the values before the step (do
 // not modify them), to the generated values after it; the hook returns
 // the values to continue with. A hook never sees the property bag. An
 // error is reported at the root pointer, or at its own pointer when it
-// is a *MigrationError.
+// is a *schema.Error (its Kind is kept; an error of another
+// type gets schema.KindInvalid).
 type Hook func(from, to any) (any, error)
 
 type migOptions struct {
@@ -264,7 +248,7 @@ func (m *Migration) MigrateHiding(old any, previous *schema.Schema) Result {
 func (m *Migration) Down(v any) Result {
 	for _, st := range m.steps {
 		if st.down == nil {
-			return Result{Values: v, Errors: []*MigrationError{{Message: "converting down needs the schema of the oldest version (FromVersion)"}}}
+			return Result{Values: v, Errors: schema.ErrorList{{Kind: schema.KindSchema, Message: "converting down needs the schema of the oldest version (FromVersion)"}}}
 		}
 	}
 	return m.run(v, dirDown)
@@ -367,6 +351,9 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 		for _, qe := range tr.quoted {
 			if m.secretOnPath(path, traces, i, qe.q, qe.p, true) {
 				qe.e.Message = qe.alt
+				if qe.e.Detail != nil { // a lossy change's values
+					qe.e.Detail.From, qe.e.Detail.To = nil, nil
+				}
 			}
 		}
 	}

@@ -29,7 +29,7 @@ func (m *Migration) MigrateDocument(data []byte) Result {
 	if m.lossless {
 		v, err := decodeDocument(m.steps[0].from, data)
 		if err != nil {
-			return Result{Errors: []*MigrationError{readError(err)}}
+			return Result{Errors: schema.ErrorList{readError(err)}}
 		}
 		return m.Migrate(v)
 	}
@@ -40,7 +40,7 @@ func (m *Migration) MigrateDocument(data []byte) Result {
 	v, filled, err := decodeForMigration(data, into)
 	if err != nil {
 		recycleRoot(into)
-		return Result{Errors: []*MigrationError{readError(err)}}
+		return Result{Errors: schema.ErrorList{readError(err)}}
 	}
 	res := m.Migrate(v)
 	if !filled || !res.refersTo(into) {
@@ -115,10 +115,10 @@ func decodeForMigration(data []byte, into map[string]any) (v any, filled bool, e
 	return v, false, err
 }
 
-func readError(err error) *MigrationError {
+func readError(err error) *schema.Error {
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
-		e := &MigrationError{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}
+		e := &schema.Error{Pointer: ye.Pointer, Line: ye.Line, Kind: schema.KindSyntax, Message: ye.Msg}
 		// The YAML parser puts the line into its message.
 		var line int
 		var rest string
@@ -132,20 +132,20 @@ func readError(err error) *MigrationError {
 	}
 	var le *jsonx.LimitError
 	if errors.As(err, &le) {
-		return &MigrationError{Pointer: le.Pointer, Message: le.Msg}
+		return &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
 	}
-	var de *params.DecodeError
+	var de *schema.Error
 	if errors.As(err, &de) {
-		return &MigrationError{Pointer: de.Pointer, Line: de.Line, Message: de.Message}
+		return de
 	}
-	return &MigrationError{Message: err.Error()}
+	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
 }
 
 // validate validates the migrated values, with defaults applied to a copy
 // and without the property bag, against the plan's target. Errors at a
 // pointer that already has a migration error, or below one (other than
 // the root), are left out: they repeat it.
-func (p *migPlan) validate(v any, known []*MigrationError) []*MigrationError {
+func (p *migPlan) validate(v any, known schema.ErrorList) schema.ErrorList {
 	s := p.target
 	if m, ok := v.(map[string]any); ok {
 		if _, has := m[BagKey]; has {
@@ -165,10 +165,10 @@ func (p *migPlan) validate(v any, known []*MigrationError) []*MigrationError {
 	if err == nil {
 		return nil
 	}
-	var out []*MigrationError
-	var ves schema.ValidationErrors
+	var out schema.ErrorList
+	var ves schema.ErrorList
 	if !errors.As(err, &ves) {
-		return []*MigrationError{{Message: err.Error()}}
+		return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
 	}
 next:
 	for _, ve := range ves {
@@ -177,7 +177,7 @@ next:
 				continue next
 			}
 		}
-		out = append(out, &MigrationError{Pointer: ve.Pointer, Message: ve.Message})
+		out = append(out, ve)
 	}
 	return out
 }

@@ -25,7 +25,7 @@ type migTrace struct {
 	drops   []string // source pointers of dropped values
 	dropped []Dropped
 	lossy   []Lossy
-	errors  []*MigrationError
+	errors  schema.ErrorList
 	owner   *migRun // to give the run back to migRunPool once read
 	// lossySrc is the source pointer of each lossy entry; quoted lists
 	// the errors whose message quotes a value, with the message that
@@ -37,7 +37,7 @@ type migTrace struct {
 // migQuoted is an error that quotes a value at q in the source of its
 // step and p in the target, and its message with the value hidden.
 type migQuoted struct {
-	e    *MigrationError
+	e    *schema.Error
 	q, p string
 	alt  string
 }
@@ -275,7 +275,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 		}
 		m, isMap := out.(map[string]any)
 		if !isMap {
-			r.errorq(r.srcs[e.index].ptr, e.ptr, c.ptr, func(hide bool) string {
+			r.errorq(schema.KindPath, r.srcs[e.index].ptr, e.ptr, c.ptr, func(hide bool) string {
 				return fmt.Sprintf("cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfSecret(out, hide))
 			})
 			r.dropSubtree(c)
@@ -352,7 +352,7 @@ func (r *migRun) misfit(n *schema.Node, v any, at migAt) (any, bool) {
 		r.drop(at.src(), v)
 		return nil, false
 	}
-	r.errorq(at.src(), at.dst(), at.dst(), func(hide bool) string {
+	r.errorq(schema.KindType, at.src(), at.dst(), at.dst(), func(hide bool) string {
 		return fmt.Sprintf("%s does not fit here: %s", describeSecret(v, hide), migWants(n))
 	})
 	return r.whole(nil, v), true
@@ -469,13 +469,14 @@ func (r *migRun) secret(q, p string) bool {
 // the source and p in the target: msg(true) hides the value. The value is
 // hidden when this step's schemas mark it secret; otherwise the hidden
 // message is kept for the chain to use (see Migration.runPath).
-func (r *migRun) errorq(q, p, at string, msg func(hide bool) string) {
+func (r *migRun) errorq(kind schema.Kind, q, p, at string, msg func(hide bool) string) *schema.Error {
 	hide := r.secret(q, p)
-	e := &MigrationError{Pointer: at, Message: msg(hide)}
+	e := &schema.Error{Pointer: at, Kind: kind, Message: msg(hide)}
 	r.tr.errors = append(r.tr.errors, e)
 	if !hide {
 		r.tr.quoted = append(r.tr.quoted, migQuoted{e: e, q: q, p: p, alt: msg(true)})
 	}
+	return e
 }
 
 // scalar types text by its node and changes the type of a value that does
@@ -507,9 +508,12 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 			r.tr.lossySrc = append(r.tr.lossySrc, at.src())
 		}
 		if refused {
-			r.errorq(at.src(), at.dst(), at.dst(), func(hide bool) string {
+			e := r.errorq(schema.KindLossy, at.src(), at.dst(), at.dst(), func(hide bool) string {
 				return fmt.Sprintf("changing %s to %s loses information; refused (allow lossy changes to apply it)", describeSecret(v, hide), describeSecret(out, hide))
 			})
+			if !r.secret(at.src(), at.dst()) { // a secret's values stay out of the error too
+				e.Detail = &schema.ErrorDetail{From: v, To: out}
+			}
 			return v, true
 		}
 	}
@@ -519,7 +523,7 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 				r.drop(at.src(), v)
 				return nil, false
 			}
-			r.errorq(at.src(), at.dst(), at.dst(), func(hide bool) string {
+			r.errorq(schema.KindRange, at.src(), at.dst(), at.dst(), func(hide bool) string {
 				if hide {
 					return secret.Hidden + strings.TrimPrefix(msg, string(num)) // msg opens with the number
 				}

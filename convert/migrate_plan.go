@@ -135,7 +135,7 @@ func (b *migPlanBuilder) build(n *schema.Node, ptr, name string, parent *migEntr
 	if parent == nil {
 		b.reached[n] = true
 		if b.readClaims && len(n.OldNames) > 0 {
-			b.errs = append(b.errs, &schema.Error{Pointer: pointer.Append(n.Pointer, "oldName"),
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(n.Pointer, "oldName"),
 				Message: "the root cannot have an old name: its values are the previous values"})
 		}
 	}
@@ -181,7 +181,7 @@ func (b *migPlanBuilder) claimsOf(def *schema.Node) []migClaim {
 	for i, name := range names {
 		src, err := oldNamePointer(name)
 		if err != nil {
-			b.errs = append(b.errs, &schema.Error{Pointer: kws[i], Message: err.Error()})
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: kws[i], Message: err.Error()})
 			continue
 		}
 		toks, _ := pointer.Split(src)
@@ -239,7 +239,7 @@ func (b *migPlanBuilder) unreached(s *schema.Schema) {
 			}
 		}
 		if used {
-			b.errs = append(b.errs, &schema.Error{Pointer: pointer.Append(n.Pointer, "oldName"),
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(n.Pointer, "oldName"),
 				Message: "this oldName has no single place in the values: only properties reached from the root through properties (and $ref, allOf, anyOf, oneOf) can name an old value, not values under items, additionalProperties, patternProperties or conditionals"})
 		}
 	}
@@ -282,7 +282,7 @@ func (b *migPlanBuilder) conflicts() {
 		srcs[e.index] = list
 		total += len(list)
 		if total > maxMigSources {
-			b.errs = append(b.errs, &schema.Error{Pointer: e.node.Pointer,
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: e.node.Pointer,
 				Message: fmt.Sprintf("the old names combine into more than %d possible old places; use fewer alternatives", maxMigSources)})
 			return
 		}
@@ -301,17 +301,17 @@ func (b *migPlanBuilder) conflicts() {
 			}
 			switch {
 			case a.keyword != "" && c.keyword != "":
-				b.errs = append(b.errs, &schema.Error{Pointer: c.keyword,
+				b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: c.keyword,
 					Message: fmt.Sprintf("old value %s is claimed by both %s and %s", showPointer(src), showPointer(a.entry.ptr), showPointer(c.entry.ptr))})
 			case a.keyword != "" || c.keyword != "":
 				ex, im := a, c
 				if ex.keyword == "" {
 					ex, im = c, a
 				}
-				b.errs = append(b.errs, &schema.Error{Pointer: ex.keyword,
+				b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: ex.keyword,
 					Message: fmt.Sprintf("old value %s is claimed by %s but would also be carried over to %s, where its path exists unchanged", showPointer(src), showPointer(ex.entry.ptr), showPointer(im.entry.ptr))})
 			default:
-				b.errs = append(b.errs, &schema.Error{Pointer: c.entry.node.Pointer,
+				b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: c.entry.node.Pointer,
 					Message: fmt.Sprintf("old value %s would be carried over to both %s and %s", showPointer(src), showPointer(a.entry.ptr), showPointer(c.entry.ptr))})
 			}
 		}
@@ -327,7 +327,7 @@ func (b *migPlanBuilder) conflicts() {
 						continue
 					}
 					if migCarries(o.entry.node, toks[i:], true) {
-						b.errs = append(b.errs, &schema.Error{Pointer: c.keyword,
+						b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: c.keyword,
 							Message: fmt.Sprintf("old value %s is claimed by %s but lies inside %s, which is carried over to %s", showPointer(c.src), showPointer(e.ptr), showPointer(prefix), showPointer(o.entry.ptr))})
 					}
 				}

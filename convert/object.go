@@ -2,6 +2,7 @@ package convert
 
 import (
 	"fmt"
+	"github.com/paramkit/paramkit/schema"
 	"strings"
 )
 
@@ -44,7 +45,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 // schema (which describes the whole object): a YAML plain scalar no node
 // of from types keeps its text until a node of a version on the way types
 // it, and otherwise means what YAML 1.2 core rules say. The error is for
-// what prevents any conversion, or a *params.DecodeError for a document
+// what prevents any conversion, or a *schema.Error for a document
 // that cannot be read.
 func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
 	if err := checkAPIVersion(target.APIVersion); err != nil {
@@ -64,7 +65,7 @@ func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target 
 func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o convOptions) Result {
 	m, ok := obj.(map[string]any)
 	if !ok {
-		res := Result{Values: obj, Errors: []*MigrationError{{Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}
+		res := Result{Values: obj, Errors: schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}
 		settleResult(&res)
 		return res
 	}
@@ -72,9 +73,9 @@ func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o con
 	if target.Kind != "" {
 		kind = target.Kind
 	}
-	var errs []*MigrationError
+	var errs schema.ErrorList
 	if kind == "" {
-		errs = append(errs, &MigrationError{Pointer: "/kind", Message: "the object has no kind (give the new one)"})
+		errs = append(errs, &schema.Error{Pointer: "/kind", Kind: schema.KindRequired, Message: "the object has no kind (give the new one)"})
 	}
 	body := make(map[string]any, len(m))
 	for k, x := range m {
@@ -109,13 +110,13 @@ func checkAPIVersion(av string) error {
 	return nil
 }
 
-func keepMetadata(v any) (map[string]any, *MigrationError) {
+func keepMetadata(v any) (map[string]any, *schema.Error) {
 	if v == nil {
 		return nil, nil
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, &MigrationError{Pointer: "/metadata", Message: fmt.Sprintf("metadata is %s, not an object", typeOfValue(v))}
+		return nil, &schema.Error{Pointer: "/metadata", Kind: schema.KindType, Message: fmt.Sprintf("metadata is %s, not an object", typeOfValue(v))}
 	}
 	out := make(map[string]any, len(keptMetadata))
 	for _, k := range keptMetadata {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
@@ -51,7 +52,7 @@ func (t plainScalarTyper) Elem(int) yamlx.Typer   { return t }
 // document means exactly what it says; a YAML plain scalar is typed by the
 // node of s it lands on), except that a plain scalar no node of s types
 // stays a plainScalar, for the node of another version to type. The
-// errors are the readers' own (decodeError makes a *params.DecodeError of
+// errors are the readers' own (decodeError makes a *schema.Error of
 // them, as params.Decode gives).
 func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 	var root *schema.Node
@@ -65,11 +66,11 @@ func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 	parts := yamlx.SplitDocuments(data)
 	switch len(parts) {
 	case 0:
-		return nil, &params.DecodeError{Message: "the input holds no document"}
+		return nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
 	case 1:
 		data = parts[0]
 	default:
-		return nil, &params.DecodeError{Document: 1, Message: "more than one document where one was expected"}
+		return nil, fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
 	}
 	if v, done, err := decodeJSON(data, true); done {
 		return v, err
@@ -176,7 +177,7 @@ func typePlainScalars(n *schema.Node, m map[string]any, ptr string) error {
 			v := typePlainScalar(c, string(t))
 			if num, ok := v.(json.Number); ok {
 				if err := number.Check(num); err != nil {
-					return &params.DecodeError{Pointer: pointer.Append(ptr, k), Message: err.Error()}
+					return &schema.Error{Pointer: pointer.Append(ptr, k), Kind: schema.KindLimit, Message: err.Error()}
 				}
 			}
 			m[k] = v

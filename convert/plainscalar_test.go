@@ -99,11 +99,11 @@ func TestDecodeDocumentErrorsAreParamsErrors(t *testing.T) {
 	for _, doc := range []string{"", "a: [", "extra: 1e99999\n", "extra:\n  deep: 1e99999\n", "l: [1e99999]\n", "a: 1\na: 2\n", `{"a": 1e99999}`} {
 		_, err := decode(s, []byte(doc))
 		require.Error(t, err, "%q", doc)
-		var de *params.DecodeError
+		var de *schema.Error
 		require.True(t, errors.As(err, &de), "%q: %T %v", doc, err, err)
 		_, perr := params.Decode(s, []byte(doc))
 		require.Error(t, perr, "%q: params.Decode reads it", doc)
-		assert.Equal(t, perr.(*params.DecodeError).Pointer, de.Pointer, "%q", doc)
+		assert.Equal(t, perr.(*schema.Error).Pointer, de.Pointer, "%q", doc)
 	}
 	// A string node takes such number text as a string, as params.Decode does.
 	v, err := decode(s, []byte("s: 1e99999\n"))

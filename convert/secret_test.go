@@ -28,7 +28,7 @@ func resultText(t *testing.T, r convert.Result) string {
 	raw, err := json.Marshal(struct {
 		D []convert.Dropped
 		L []convert.Lossy
-		E []*convert.MigrationError
+		E schema.ErrorList
 	}{r.Dropped, r.Lossy, r.Errors})
 	require.NoError(t, err)
 	return fmt.Sprint(r.Errors) + fmt.Sprint(r.Dropped) + fmt.Sprint(r.Lossy) + string(raw)

@@ -36,7 +36,7 @@ import (
 // would otherwise read as something else.
 //
 // A value that cannot take its node's type is an error: the result is
-// then nil and the error a schema.ValidationErrors holding every such
+// then nil and the error a schema.ErrorList holding every such
 // value at once, each with its JSON pointer (/NODE_COUNT, /ARRAY/1).
 // Only types are checked; validate the result for the rest. s nil means
 // no schema: the values are then guessed as GuessValues does.
@@ -46,7 +46,7 @@ func UnwrapValues(s *schema.Schema, in map[string]string) (map[string]any, error
 		return out, nil
 	}
 	out := make(map[string]any, len(in))
-	var errs schema.ValidationErrors
+	var errs schema.ErrorList
 	root := s.Root()
 	for _, k := range sortedKeys(in) {
 		ptr := pointer.Append("", k)
@@ -73,7 +73,7 @@ func sortedKeys[V any](m map[string]V) []string {
 
 // unwrapText types one v1beta1 string by its node. omit reports v1beta1's
 // "not set" (an empty string where no string is allowed).
-func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema.ValidationErrors) {
+func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema.ErrorList) {
 	typed := n != nil && n.Types() != nil
 	if typed && onlyStrings(n) {
 		return text, false, nil
@@ -95,12 +95,12 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 			return text, false, nil // no schema: text that is no collection stays text
 		}
 		if n.HoldsSecret() {
-			return nil, false, schema.ValidationErrors{{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%s is not %s", secret.Hidden, typeList(n.Types()))}}
+			return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", secret.Hidden, typeList(n.Types()))}}
 		}
-		return nil, false, schema.ValidationErrors{{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
+		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
 	}
 	if expands(text, v) {
-		return nil, false, schema.ValidationErrors{{Pointer: ptr, Message: errExpands}}
+		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindLimit, Message: errExpands}}
 	}
 	if typed && n.Allows("boolean") && !allowsValue(n, v) {
 		if b, ok := textBool(text); ok {
@@ -175,7 +175,7 @@ func allowsValue(n *schema.Node, v any) bool { return n.Allows(value.TypeName(v)
 // typeCheck reports every value below v whose JSON type its node refuses.
 // text is the source text of a top-level value ("" below it); hide says
 // a node above is secret (the value is then never quoted).
-func typeCheck(n *schema.Node, v any, ptr, text string, hide bool, errs *schema.ValidationErrors) {
+func typeCheck(n *schema.Node, v any, ptr, text string, hide bool, errs *schema.ErrorList) {
 	if n == nil {
 		return
 	}
@@ -189,7 +189,7 @@ func typeCheck(n *schema.Node, v any, ptr, text string, hide bool, errs *schema.
 		} else {
 			shown = fmt.Sprintf("%q", text)
 		}
-		*errs = append(*errs, &schema.ValidationError{Pointer: ptr, Keyword: keywordPtr(n), Message: fmt.Sprintf("%s is not %s", shown, typeList(n.Types()))})
+		*errs = append(*errs, &schema.Error{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", shown, typeList(n.Types()))})
 		return
 	}
 	switch t := v.(type) {
@@ -316,10 +316,10 @@ func (t guessTyper) Elem(int) yamlx.Typer   { return t }
 //
 // A value that no text can carry — one whose type its node refuses, such
 // as a number on a string-only node — is an error naming its pointer: the
-// error is a schema.ValidationErrors holding every such value.
+// error is a schema.ErrorList holding every such value.
 func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, error) {
 	out := make(map[string]string, len(values))
-	var errs schema.ValidationErrors
+	var errs schema.ErrorList
 	for _, k := range sortedKeys(values) {
 		var n *schema.Node
 		if s != nil {
@@ -334,7 +334,7 @@ func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, err
 			} else if n != nil && n.Types() != nil && !allowsValue(n, v) {
 				msg += fmt.Sprintf(": the schema wants %s here", typeList(n.Types()))
 			}
-			errs = append(errs, &schema.ValidationError{Pointer: pointer.Append("", k), Message: msg})
+			errs = append(errs, &schema.Error{Pointer: pointer.Append("", k), Kind: schema.KindType, Message: msg})
 			continue
 		}
 		out[k] = text

@@ -24,9 +24,9 @@ import (
 // GuessValues does and every guess is a Note. A parameter left out
 // because its empty text meant "not set" is a Note too.
 //
-// Unreadable input gives a *params.DecodeError; a value that is a list or
+// Unreadable input gives a *schema.Error; a value that is a list or
 // mapping (v1beta1 held text only) or cannot take its node's type gives a
-// schema.ValidationErrors with every such value, pointers into the input.
+// schema.ErrorList with every such value, pointers into the input.
 func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 	raw, order, err := readRaw(data)
 	if err != nil {
@@ -37,7 +37,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 		if isNull(raw) {
 			root = map[string]any{}
 		} else {
-			return nil, schema.ValidationErrors{{Message: fmt.Sprintf("expected a mapping of parameter values or an Instance, not %s", kindName(raw))}}
+			return nil, schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("expected a mapping of parameter values or an Instance, not %s", kindName(raw))}}
 		}
 	}
 	kind, _ := scalarText(root["kind"])
@@ -47,7 +47,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 	switch {
 	case kind != "" && kind != "Instance" && apiVersion != "":
 		// Without an apiVersion, kind is just a parameter of that name.
-		return nil, schema.ValidationErrors{{Pointer: "/kind", Message: fmt.Sprintf("cannot unwrap kind %s: expected parameter values or an Instance", kind)}}
+		return nil, schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: fmt.Sprintf("cannot unwrap kind %s: expected parameter values or an Instance", kind)}}
 	case instance && apiVersion == V1beta2:
 		c := &flatConverter{order: order}
 		out := c.unchanged(root, "")
@@ -55,7 +55,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 		out.input = data
 		return out, nil
 	case instance && apiVersion != "" && apiVersion != V1beta1:
-		return nil, schema.ValidationErrors{{Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an Instance: expected %s", apiVersion, V1beta1)}}
+		return nil, schema.ErrorList{{Pointer: "/apiVersion", Kind: schema.KindEnum, Message: fmt.Sprintf("unknown apiVersion %q for an Instance: expected %s", apiVersion, V1beta1)}}
 	}
 
 	base := ""
@@ -68,24 +68,24 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 		}
 	}
 	in := map[string]string{}
-	var errs schema.ValidationErrors
+	var errs schema.ErrorList
 	switch m := vals.(type) {
 	case nil:
 	case plainScalar:
 		if !isNull(m) {
-			errs = append(errs, &schema.ValidationError{Pointer: base, Message: fmt.Sprintf("parameters must be a mapping, not %s", kindName(m))})
+			errs = append(errs, &schema.Error{Pointer: base, Kind: schema.KindType, Message: fmt.Sprintf("parameters must be a mapping, not %s", kindName(m))})
 		}
 	case map[string]any:
 		for k, v := range m {
 			t, ok := scalarText(v)
 			if !ok {
-				errs = append(errs, &schema.ValidationError{Pointer: pointer.Append(base, k), Message: fmt.Sprintf("a v1beta1 parameter value is text, not %s", kindName(v))})
+				errs = append(errs, &schema.Error{Pointer: pointer.Append(base, k), Kind: schema.KindType, Message: fmt.Sprintf("a v1beta1 parameter value is text, not %s", kindName(v))})
 				continue
 			}
 			in[k] = t
 		}
 	default:
-		errs = append(errs, &schema.ValidationError{Pointer: base, Message: fmt.Sprintf("parameters must be a mapping, not %s", kindName(m))})
+		errs = append(errs, &schema.Error{Pointer: base, Kind: schema.KindType, Message: fmt.Sprintf("parameters must be a mapping, not %s", kindName(m))})
 	}
 
 	var typed map[string]any
@@ -96,7 +96,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 		var err error
 		typed, err = UnwrapValues(s, in)
 		if err != nil {
-			ve, ok := err.(schema.ValidationErrors)
+			ve, ok := err.(schema.ErrorList)
 			if !ok {
 				return nil, err
 			}

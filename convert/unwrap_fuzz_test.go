@@ -26,7 +26,7 @@ func FuzzUnwrapValues(f *testing.F) {
 	f.Fuzz(func(t *testing.T, key, text string) {
 		got, err := UnwrapValues(s, map[string]string{key: text})
 		if err != nil {
-			if _, ok := err.(schema.ValidationErrors); !ok {
+			if _, ok := err.(schema.ErrorList); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return

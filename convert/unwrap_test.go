@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -127,7 +126,7 @@ func TestUnwrapValuesReportsEveryTypeErrorWithItsPointer(t *testing.T) {
 		"ANY_LIST": "{not: a list}",
 		"OBJ2":     "ok",
 	})
-	var ve schema.ValidationErrors
+	var ve schema.ErrorList
 	require.True(t, errors.As(err, &ve), "%T %v", err, err)
 	var got []string
 	for _, e := range ve {
@@ -264,7 +263,7 @@ func TestWrapValues(t *testing.T) {
 	}, got)
 
 	_, err = WrapValues(s, map[string]any{"STR": json.Number("3"), "INT": "x", "INTS": []any{"a"}, "OK": "fine"})
-	var ve schema.ValidationErrors
+	var ve schema.ErrorList
 	require.True(t, errors.As(err, &ve))
 	var msgs []string
 	for _, e := range ve {
@@ -329,6 +328,6 @@ func TestUnwrapDocuments(t *testing.T) {
 	}
 
 	_, err := Unwrap([]byte("a: [\n"), s)
-	var de *params.DecodeError
+	var de *schema.Error
 	assert.True(t, errors.As(err, &de))
 }

@@ -150,19 +150,15 @@ func (s *VersionSet) Notes() []string { return append([]string(nil), s.notes...)
 
 type convOptions struct{ allowLossy bool }
 
-// RefusedError is the error of a conversion the set refuses: to an older
-// version past one marked NoDowngrade.
-type RefusedError struct {
-	From, To string
-	// By is the version whose NoDowngrade refuses it.
-	By string
-}
-
-func (e *RefusedError) Error() string {
-	if e.By == e.From {
-		return fmt.Sprintf("conversion from %s to %s is refused: %s is upgrade-only (downgrade: false), it cannot be converted to an older version", e.From, e.To, e.By)
+// refusedError is the error of a conversion the set refuses, to an older
+// version past one marked NoDowngrade (by): a *schema.Error of kind
+// schema.KindRefused.
+func refusedError(from, to, by string) error {
+	msg := fmt.Sprintf("conversion from %s to %s is refused: it passes %s, which is upgrade-only (downgrade: false)", from, to, by)
+	if by == from {
+		msg = fmt.Sprintf("conversion from %s to %s is refused: %s is upgrade-only (downgrade: false), it cannot be converted to an older version", from, to, by)
 	}
-	return fmt.Sprintf("conversion from %s to %s is refused: it passes %s, which is upgrade-only (downgrade: false)", e.From, e.To, e.By)
+	return &schema.Error{Kind: schema.KindRefused, Message: msg}
 }
 
 // refusal returns the error for from → to, or nil: a conversion to an
@@ -174,13 +170,13 @@ func (s *VersionSet) refusal(from, to int) error {
 	}
 	for i := from; i > to; i-- {
 		if s.versions[i].NoDowngrade {
-			return &RefusedError{From: s.versions[from].Name, To: s.versions[to].Name, By: s.versions[i].Name}
+			return refusedError(s.versions[from].Name, s.versions[to].Name, s.versions[i].Name)
 		}
 	}
 	return nil
 }
 
-// Refused returns the RefusedError of a conversion from → to, or nil when
+// Refused returns the refusal (kind schema.KindRefused) of a conversion from → to, or nil when
 // the set allows it. Unknown names are an error too.
 func (s *VersionSet) Refused(from, to string) error {
 	i, j, err := s.pair(from, to)
@@ -260,7 +256,7 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, er
 // the values the document means.
 //
 // The error is for what prevents any conversion, as with Convert, or a
-// *params.DecodeError for a document that cannot be read.
+// *schema.Error for a document that cannot be read.
 func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Option) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
@@ -334,15 +330,11 @@ func stripBag(v any) any {
 	return rest
 }
 
-func validationErrors(err error) []*MigrationError {
-	if ves, ok := err.(schema.ValidationErrors); ok {
-		out := make([]*MigrationError, len(ves))
-		for i, ve := range ves {
-			out[i] = &MigrationError{Pointer: ve.Pointer, Message: ve.Message}
-		}
-		return out
+func validationErrors(err error) schema.ErrorList {
+	if ves, ok := err.(schema.ErrorList); ok {
+		return ves
 	}
-	return []*MigrationError{{Message: err.Error()}}
+	return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
 }
 
 // PairStatus says how a conversion between two versions of a set goes.

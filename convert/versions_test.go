@@ -135,8 +135,9 @@ func TestVersionSetRefusesDowngrade(t *testing.T) {
 	s, err := LoadVersionSet("testdata/bmh/set")
 	require.NoError(t, err)
 	_, err = s.Convert(map[string]any{}, "v1alpha2", "v1alpha1")
-	var re *RefusedError
+	var re *schema.Error
 	require.ErrorAs(t, err, &re)
+	assert.Equal(t, schema.KindRefused, re.Kind)
 	assert.Equal(t, "conversion from v1alpha2 to v1alpha1 is refused: v1alpha2 is upgrade-only (downgrade: false), it cannot be converted to an older version", err.Error())
 	// Upgrades carry no property bag: nothing could ever read it back.
 	r, err := s.Convert(mustJSON(t, `{"spec":{"hardwareProfile":"dell"}}`), "v1alpha1", "v1alpha2")

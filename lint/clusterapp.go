@@ -123,11 +123,7 @@ var SchemaCompile = &Rule{
 			return
 		}
 		for _, e := range p.compileErrors() {
-			msg := e.Message
-			if e.Line > 0 {
-				msg = fmt.Sprintf("line %d: %s", e.Line, msg)
-			}
-			p.Report(e.Pointer, msg)
+			p.reportError(e)
 		}
 	},
 }
@@ -498,7 +494,7 @@ func r7ExamplesValid(p *Pass) {
 
 // firstReason returns the first validation error as one line.
 func firstReason(err error) string {
-	if ve, ok := err.(schema.ValidationErrors); ok && len(ve) > 0 {
+	if ve, ok := err.(schema.ErrorList); ok && len(ve) > 0 {
 		if ve[0].Pointer != "" {
 			return ve[0].Pointer + ": " + ve[0].Message
 		}

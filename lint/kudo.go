@@ -105,7 +105,7 @@ func kudoTriggerConflict(p *Pass) {
 	}
 	for _, c := range trigger.Check(p.Schema) {
 		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
-			c.Plan, c.AncestorPlan, pointer.Append(c.AncestorPointer, "trigger")))
+			c.Detail.Plans[0], c.Detail.Plans[1], pointer.Append(c.Detail.Other, "trigger")))
 	}
 }
 
@@ -209,13 +209,13 @@ func kudoDefaultInvalid(p *Pass) {
 			continue
 		}
 		err := p.Schema.ValidateAt(n.ptr, d)
-		ve, ok := err.(schema.ValidationErrors)
+		ve, ok := err.(schema.ErrorList)
 		if !ok {
 			continue // valid, or no compiled subschema here
 		}
 		var reasons []string
 		for _, e := range ve {
-			if e.Keyword == n.kw("enum") {
+			if e.Detail != nil && e.Detail.Keyword == n.kw("enum") {
 				continue // kudo-enum-default says it better
 			}
 			r := e.Message

@@ -28,6 +28,7 @@ package lint
 
 import (
 	"encoding/json"
+	"fmt"
 	"sort"
 
 	"github.com/paramkit/paramkit/schema"
@@ -62,18 +63,23 @@ type Finding struct {
 	// the package folder ("params.yaml", "templates/deployment.yaml");
 	// "" for a schema linted alone. See LintPackage.
 	File string `json:"-"`
+	// Kind is the kind of the engine's error a schema-compile finding
+	// reports (schema.KindSchema, KindRefused, KindSyntax, …); "" for
+	// the findings of other rules.
+	Kind schema.Kind `json:"kind,omitempty"`
 }
 
 // MarshalJSON writes {"rule","severity","pointer","message"}, plus "file"
 // and "line" for a finding in a file of a package.
 func (f Finding) MarshalJSON() ([]byte, error) {
 	type base struct {
-		Rule     string   `json:"rule"`
-		Severity Severity `json:"severity"`
-		Pointer  string   `json:"pointer"`
-		Message  string   `json:"message"`
+		Rule     string      `json:"rule"`
+		Severity Severity    `json:"severity"`
+		Pointer  string      `json:"pointer"`
+		Message  string      `json:"message"`
+		Kind     schema.Kind `json:"kind,omitempty"`
 	}
-	b := base{f.Rule, f.Severity, f.Pointer, f.Message}
+	b := base{f.Rule, f.Severity, f.Pointer, f.Message, f.Kind}
 	if f.File == "" {
 		return json.Marshal(b)
 	}
@@ -154,4 +160,14 @@ func (p *Pass) Report(pointer, message string) {
 // ancestor that does, so that every finding can be shown in the file.
 func (p *Pass) ReportSeverity(sev Severity, ptr, message string) {
 	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: resolvable(p.Doc, ptr), Message: message})
+}
+
+// reportError records an error of the engine as a finding of its kind.
+func (p *Pass) reportError(e *schema.Error) {
+	msg := e.Message
+	if e.Line > 0 {
+		msg = fmt.Sprintf("line %d: %s", e.Line, msg)
+	}
+	p.Report(e.Pointer, msg)
+	p.st.findings[len(p.st.findings)-1].Kind = e.Kind
 }

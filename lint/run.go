@@ -114,7 +114,7 @@ func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 	if c.err != nil {
 		c.s = nil
 		if !errors.As(c.err, &st.compileErrs) {
-			st.compileErrs = schema.ErrorList{{Message: c.err.Error()}}
+			st.compileErrs = schema.ErrorList{{Kind: schema.KindSchema, Message: c.err.Error()}}
 		}
 	}
 	for _, r := range rules {
@@ -188,7 +188,7 @@ func (p *Pass) compileErrors() schema.ErrorList {
 	if !p.st.compiled {
 		p.st.compiled = true
 		if _, err := schema.FromValue(p.Doc); err != nil && !errors.As(err, &p.st.compileErrs) {
-			p.st.compileErrs = schema.ErrorList{{Message: err.Error()}}
+			p.st.compileErrs = schema.ErrorList{{Kind: schema.KindSchema, Message: err.Error()}}
 		}
 	}
 	return p.st.compileErrs

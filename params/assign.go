@@ -148,7 +148,7 @@ func ParseOperation(op, arg string) (Operation, error) {
 // the schema, and collects what went wrong.
 type editor struct {
 	s    *schema.Schema
-	errs Errors
+	errs schema.ErrorList
 	// notes says why a text value could not take its node's type, by
 	// pointer, to explain the validation error that follows.
 	notes map[string]string
@@ -159,8 +159,19 @@ type editor struct {
 	hide bool
 }
 
+// fail reports a path that cannot be set (schema.KindPath).
 func (e *editor) fail(ptr, input, format string, a ...any) {
-	e.errs = append(e.errs, &Error{Pointer: ptr, Input: secret.Assignment(e.hide, input), Message: fmt.Sprintf(format, a...)})
+	e.failKind(schema.KindPath, ptr, input, format, a...)
+}
+
+// failKind reports an edit that cannot be made, with the input as typed
+// (its value hidden when the edit may hold a secret).
+func (e *editor) failKind(kind schema.Kind, ptr, input, format string, a ...any) {
+	err := &schema.Error{Pointer: ptr, Kind: kind, Message: fmt.Sprintf(format, a...)}
+	if input != "" {
+		err.Detail = &schema.ErrorDetail{Input: secret.Assignment(e.hide, input)}
+	}
+	e.errs = append(e.errs, err)
 }
 
 // hides reports whether the value of an edit at ptr may hold a secret:
@@ -182,7 +193,7 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 	if err != nil && n == nil {
 		// No schema node to judge a string: refuse text that reads as
 		// neither YAML nor a flow collection instead of keeping it.
-		e.fail(ptr, a.Input, "%v", err)
+		e.failKind(schema.KindSyntax, ptr, a.Input, "%v", err)
 		return nil
 	}
 	if err != nil {
@@ -277,7 +288,7 @@ func (e *editor) set(v any, n *schema.Node, toks []string, ptr string, a *Assign
 func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []string, ptr string, a *Assignment) (any, bool) {
 	c := n.Child(key)
 	if c.IsFalse() {
-		e.fail(ptr, a.Input, "the schema does not allow a property %q here%s", key, suggestion(n, c, key))
+		e.failKind(schema.KindAdditional, ptr, a.Input, "the schema does not allow a property %q here%s", key, suggestion(n, c, key))
 		return nil, false
 	}
 	x, ok := e.set(m[key], c, rest, ptr, a)
@@ -375,7 +386,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			return v, true
 		}
 		if cn.IsFalse() {
-			e.fail(target, o.Input, "the schema does not allow a property %q here%s", last, suggestion(n, cn, last))
+			e.failKind(schema.KindAdditional, target, o.Input, "the schema does not allow a property %q here%s", last, suggestion(n, cn, last))
 			return nil, false
 		}
 		c[last] = e.text(cn, target, &o.Assignment)

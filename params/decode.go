@@ -27,29 +27,6 @@ type Document struct {
 	JSON bool
 }
 
-// DecodeError is input that cannot be read as YAML or JSON at all.
-type DecodeError struct {
-	Document int    // index in the stream
-	Line     int    // 1-based, when known
-	Pointer  string // where in the value, when known
-	Message  string
-}
-
-func (e *DecodeError) Error() string {
-	var b strings.Builder
-	if e.Document > 0 {
-		fmt.Fprintf(&b, "doc %d: ", e.Document)
-	}
-	switch {
-	case e.Pointer != "":
-		fmt.Fprintf(&b, "%s: ", e.Pointer)
-	case e.Line > 0:
-		fmt.Fprintf(&b, "line %d: ", e.Line)
-	}
-	b.WriteString(e.Message)
-	return b.String()
-}
-
 // Decode reads exactly one YAML or JSON document, typed by the schema (s
 // may be nil: YAML 1.2 core rules then apply).
 func Decode(s *schema.Schema, data []byte) (any, error) {
@@ -59,11 +36,11 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 	}
 	switch len(docs) {
 	case 0:
-		return nil, &DecodeError{Message: "the input holds no document"}
+		return nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
 	case 1:
 		return docs[0].Value, nil
 	}
-	return nil, &DecodeError{Document: 1, Message: "more than one document where one was expected"}
+	return nil, fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
 }
 
 // DecodeStream reads a `---`-separated stream. Each document that parses
@@ -82,9 +59,10 @@ func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 	for i, part := range parts {
 		v, isJSON, err := decodeOne(s, part)
 		if err != nil {
-			var de *DecodeError
-			if errors.As(err, &de) {
-				de.Document = i
+			if i > 0 {
+				// Where in the stream: the error is still a *schema.Error
+				// to errors.As.
+				return nil, fmt.Errorf("doc %d: %w", i, err)
 			}
 			return nil, err
 		}
@@ -101,7 +79,7 @@ func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {
 		}
 		var le *jsonx.LimitError
 		if errors.As(err, &le) {
-			return nil, true, &DecodeError{Pointer: le.Pointer, Message: le.Msg}
+			return nil, true, &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
 		}
 	}
 	node, err := yamlx.ParseNode(data)
@@ -123,7 +101,7 @@ func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {
 // a value at a secret pointer that opens with the value quoted
 // (`"x" is not a boolean`) says Hidden there instead.
 func hideValueIn(s *schema.Schema, err error) error {
-	var de *DecodeError
+	var de *schema.Error
 	if !errors.As(err, &de) || !s.SecretAt(de.Pointer) {
 		return err
 	}
@@ -138,9 +116,9 @@ func hideValueIn(s *schema.Schema, err error) error {
 func yamlError(err error) error {
 	var ye *yamlx.Error
 	if errors.As(err, &ye) {
-		return &DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+		return &schema.Error{Line: ye.Line, Pointer: ye.Pointer, Kind: schema.KindSyntax, Message: ye.Msg}
 	}
-	return &DecodeError{Message: err.Error()}
+	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
 }
 
 // nodeTyper types YAML plain scalars by the schema node they land on.

@@ -10,7 +10,7 @@ import (
 // YAML reader would take for something else, and with object keys in the
 // order of the schema's properties (others after them, sorted). s may be
 // nil. Go data other than plain values is written as Plain converts it; a
-// part that cannot be a value (a channel, NaN) gives Plain's *Error.
+// part that cannot be a value (a channel, NaN) gives Plain's *schema.Error.
 func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 	v, err := value.Plain(v)
 	if err != nil {

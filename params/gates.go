@@ -126,8 +126,9 @@ type gatedPath struct {
 // Unknown fields are refused, so that a misspelt `enable` cannot pass
 // unnoticed.
 //
-// Input that is not YAML or JSON gives a *DecodeError; gates that break
-// the rules give schema.ValidationErrors with every problem, in file
+// Input that is not YAML or JSON gives a *schema.Error of kind
+// schema.KindSyntax or schema.KindLimit; gates that break the rules give a
+// schema.ErrorList with every problem (kind schema.KindGate), in file
 // order, each with its JSON pointer into the file.
 func ParseGates(data []byte) (*Gates, error) {
 	doc, err := Decode(nil, data)
@@ -340,11 +341,11 @@ type gateSource struct {
 }
 
 type gateChecker struct {
-	errs schema.ValidationErrors
+	errs schema.ErrorList
 }
 
 func (c *gateChecker) errorf(ptr, format string, a ...any) {
-	c.errs = append(c.errs, &schema.ValidationError{Pointer: ptr, Message: fmt.Sprintf(format, a...)})
+	c.errs = append(c.errs, &schema.Error{Pointer: ptr, Kind: schema.KindGate, Message: fmt.Sprintf(format, a...)})
 }
 
 var gateKeys = []string{"name", "preRelease", "prerelease", "enabled", "default", "fieldPaths", "deprecatedWarning"}

@@ -48,8 +48,8 @@ func FuzzParseGates(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		g, err := ParseGates(data)
 		if err != nil {
-			var de *DecodeError
-			var ve schema.ValidationErrors
+			var de *schema.Error
+			var ve schema.ErrorList
 			switch {
 			case errors.As(err, &de):
 			case errors.As(err, &ve):

@@ -36,7 +36,7 @@ func gateErrorLines(t *testing.T, text string) []string {
 	t.Helper()
 	_, err := ParseGates([]byte(text))
 	require.Error(t, err)
-	var ve schema.ValidationErrors
+	var ve schema.ErrorList
 	require.True(t, errors.As(err, &ve), "want validation errors, got %T: %v", err, err)
 	out := make([]string, len(ve))
 	for i, e := range ve {
@@ -100,7 +100,7 @@ func TestParseGatesReadsTheDocumentsExamples(t *testing.T) {
     fieldPaths:
       - .spec.replicas
 `))
-	var de *DecodeError
+	var de *schema.Error
 	assert.True(t, errors.As(err, &de), "got %T %v", err, err)
 }
 
@@ -235,8 +235,8 @@ func TestParseGatesRefusals(t *testing.T) {
 func TestParseGatesUnreadable(t *testing.T) {
 	for _, text := range []string{"", "# only a comment\n", "[", "a: [", "- a\n---\n- b\n", "{\"a\": 1, \"a\": 2}"} {
 		_, err := ParseGates([]byte(text))
-		var de *DecodeError
-		assert.True(t, errors.As(err, &de), "%q: want *DecodeError, got %T %v", text, err, err)
+		var de *schema.Error
+		assert.True(t, errors.As(err, &de), "%q: want *schema.Error, got %T %v", text, err, err)
 	}
 }
 

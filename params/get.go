@@ -10,41 +10,35 @@ import (
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // Typed getters for operator code: each reads the value at a JSON pointer
 // (RFC 6901, "" is the whole document) and says exactly which pointer was
-// missing or of the wrong type.
+// missing or of the wrong type: the error is a *schema.Error of kind
+// schema.KindNotFound (nothing there), schema.KindType (another JSON
+// type), schema.KindPath (a malformed pointer) or schema.KindRange (a
+// number that does not fit).
 
-// GetError is a failed typed read.
-type GetError struct {
-	Pointer string
-	// Want is the type asked for; Got the JSON type found ("" when missing).
-	Want, Got string
-	Msg       string
+// getError is a failed typed read, as a *schema.Error: kind
+// schema.KindNotFound when nothing is at ptr, schema.KindType when the
+// value is of another JSON type than want, schema.KindPath for a malformed
+// pointer, schema.KindRange for a number that does not fit.
+func getError(kind schema.Kind, ptr, format string, a ...any) error {
+	return &schema.Error{Pointer: ptr, Kind: kind, Message: fmt.Sprintf(format, a...)}
 }
 
-func (e *GetError) Error() string {
-	p := e.Pointer
-	if p == "" {
-		p = `""`
-	}
-	switch {
-	case e.Msg != "":
-		return fmt.Sprintf("%s: %s", p, e.Msg)
-	case e.Got == "":
-		return fmt.Sprintf("%s: no value (want %s)", p, e.Want)
-	}
-	return fmt.Sprintf("%s: is %s, want %s", p, e.Got, e.Want)
+func typeError(ptr, want string, x any) error {
+	return getError(schema.KindType, ptr, "is %s, want %s", value.TypeName(x), want)
 }
 
 func get(v any, ptr, want string) (any, error) {
 	if _, err := pointer.Split(ptr); err != nil {
-		return nil, &GetError{Pointer: ptr, Want: want, Msg: err.Error()}
+		return nil, getError(schema.KindPath, ptr, "%v", err)
 	}
 	x, ok := pointer.Get(v, ptr)
 	if !ok {
-		return nil, &GetError{Pointer: ptr, Want: want}
+		return nil, getError(schema.KindNotFound, ptr, "no value (want %s)", want)
 	}
 	return x, nil
 }
@@ -57,7 +51,7 @@ func String(v any, ptr string) (string, error) {
 	}
 	s, ok := x.(string)
 	if !ok {
-		return "", &GetError{Pointer: ptr, Want: "string", Got: value.TypeName(x)}
+		return "", typeError(ptr, "string", x)
 	}
 	return s, nil
 }
@@ -70,7 +64,7 @@ func Bool(v any, ptr string) (bool, error) {
 	}
 	b, ok := x.(bool)
 	if !ok {
-		return false, &GetError{Pointer: ptr, Want: "boolean", Got: value.TypeName(x)}
+		return false, typeError(ptr, "boolean", x)
 	}
 	return b, nil
 }
@@ -84,17 +78,17 @@ func Int64(v any, ptr string) (int64, error) {
 	}
 	n, ok := x.(json.Number)
 	if !ok {
-		return 0, &GetError{Pointer: ptr, Want: "integer", Got: value.TypeName(x)}
+		return 0, typeError(ptr, "integer", x)
 	}
 	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
 		return i, nil
 	}
 	r, ok := number.Rat(n)
 	if !ok || !r.IsInt() {
-		return 0, &GetError{Pointer: ptr, Want: "integer", Got: value.TypeName(x)}
+		return 0, typeError(ptr, "integer", x)
 	}
 	if !r.Num().IsInt64() {
-		return 0, &GetError{Pointer: ptr, Msg: fmt.Sprintf("%s does not fit in an int64", n)}
+		return 0, getError(schema.KindRange, ptr, "%s does not fit in an int64", n)
 	}
 	return r.Num().Int64(), nil
 }
@@ -109,7 +103,7 @@ func Float(v any, ptr string) (float64, error) {
 	}
 	n, ok := x.(json.Number)
 	if !ok {
-		return 0, &GetError{Pointer: ptr, Want: "number", Got: value.TypeName(x)}
+		return 0, typeError(ptr, "number", x)
 	}
 	f, err := strconv.ParseFloat(string(n), 64)
 	if err != nil || math.IsInf(f, 0) {
@@ -118,7 +112,7 @@ func Float(v any, ptr string) (float64, error) {
 				return bf, nil
 			}
 		}
-		return 0, &GetError{Pointer: ptr, Msg: fmt.Sprintf("%s does not fit in a float64", n)}
+		return 0, getError(schema.KindRange, ptr, "%s does not fit in a float64", n)
 	}
 	return f, nil
 }
@@ -131,7 +125,7 @@ func Map(v any, ptr string) (map[string]any, error) {
 	}
 	m, ok := x.(map[string]any)
 	if !ok {
-		return nil, &GetError{Pointer: ptr, Want: "object", Got: value.TypeName(x)}
+		return nil, typeError(ptr, "object", x)
 	}
 	return m, nil
 }
@@ -144,7 +138,7 @@ func Slice(v any, ptr string) ([]any, error) {
 	}
 	a, ok := x.([]any)
 	if !ok {
-		return nil, &GetError{Pointer: ptr, Want: "array", Got: value.TypeName(x)}
+		return nil, typeError(ptr, "array", x)
 	}
 	return a, nil
 }

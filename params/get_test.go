@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 func TestTypedGetters(t *testing.T) {
@@ -56,7 +57,7 @@ func TestTypedGetters(t *testing.T) {
 		"nope":     "nope: JSON pointer \"nope\" must start with \"/\"",
 	}
 	for p, err := range errs {
-		var ge *params.GetError
+		var ge *schema.Error
 		require.ErrorAs(t, err, &ge, p)
 		assert.Equal(t, want[p], err.Error())
 	}

@@ -21,18 +21,19 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // under array items and additionalProperties too). Both values are
 // compared after defaulting copies of them with opts, so a value that was
 // and stays its default is no change. An old value of nil is a first
-// install, which is free. The error is Errors with one entry per violation.
+// install, which is free. The error is a schema.ErrorList with one entry
+// (kind schema.KindImmutable) per violation.
 // Go data other than plain values is compared as Plain converts it; a part
 // of old or new that cannot be a value is the one error returned. A nil
 // schema marks nothing immutable: CheckImmutable then returns nil.
 func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error {
 	old, err := value.Plain(old)
 	if err != nil {
-		return Errors{notPlain(err, "in the old values: ")}
+		return schema.ErrorList{notPlain(err, "in the old values: ")}
 	}
 	new, err = value.Plain(new)
 	if err != nil {
-		return Errors{notPlain(err, "in the new values: ")}
+		return schema.ErrorList{notPlain(err, "in the new values: ")}
 	}
 	if old == nil || s == nil {
 		return nil
@@ -47,8 +48,8 @@ func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error
 
 // immutable checks each changed pointer: against immutable nodes at or
 // above it, else against immutable nodes inside the changed part.
-func immutable(s *schema.Schema, old, new any, changed []string) Errors {
-	var errs Errors
+func immutable(s *schema.Schema, old, new any, changed []string) schema.ErrorList {
+	var errs schema.ErrorList
 	for _, p := range changed {
 		toks, err := pointer.Split(p)
 		if err != nil {
@@ -61,7 +62,7 @@ func immutable(s *schema.Schema, old, new any, changed []string) Errors {
 		for i, tok := range toks {
 			if isImmutable(n) {
 				at := pointer.Join(toks[:i]...)
-				errs = append(errs, &Error{Pointer: p, Message: fmt.Sprintf("cannot be %s: %s is immutable (schema %s)", verb(oOK && hasPath(ov, toks[i:]), nOK && hasPath(nv, toks[i:])), quote(at), quote(immutableAt(n)))})
+				errs = append(errs, &schema.Error{Pointer: p, Kind: schema.KindImmutable, Message: fmt.Sprintf("cannot be %s: %s is immutable (schema %s)", verb(oOK && hasPath(ov, toks[i:]), nOK && hasPath(nv, toks[i:])), quote(at), quote(immutableAt(n)))})
 				found = true
 				break
 			}
@@ -78,13 +79,13 @@ func immutable(s *schema.Schema, old, new any, changed []string) Errors {
 
 // inside reports the differences of old and new below ptr that lie at or
 // under an immutable node.
-func inside(errs Errors, n *schema.Node, ov any, oOK bool, nv any, nOK bool, ptr string) Errors {
+func inside(errs schema.ErrorList, n *schema.Node, ov any, oOK bool, nv any, nOK bool, ptr string) schema.ErrorList {
 	if n == nil {
 		return errs // the schema says nothing here, so nothing is immutable
 	}
 	if isImmutable(n) {
 		if oOK != nOK || (oOK && !value.Equal(ov, nv)) {
-			errs = append(errs, &Error{Pointer: ptr, Message: fmt.Sprintf("cannot be %s: immutable (schema %s)", verb(oOK, nOK), quote(immutableAt(n)))})
+			errs = append(errs, &schema.Error{Pointer: ptr, Kind: schema.KindImmutable, Message: fmt.Sprintf("cannot be %s: immutable (schema %s)", verb(oOK, nOK), quote(immutableAt(n)))})
 		}
 		return errs
 	}

@@ -56,7 +56,7 @@ func DecodePatch(s *schema.Schema, data []byte) (any, error) {
 		}
 		var le *jsonx.LimitError
 		if errors.As(err, &le) {
-			return nil, &DecodeError{Pointer: le.Pointer, Message: le.Msg}
+			return nil, &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
 		}
 	}
 	node, err := yamlx.ParseNode(data)

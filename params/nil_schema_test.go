@@ -43,14 +43,14 @@ func TestNilSchema(t *testing.T) {
 		}},
 		{"Validate still checks numbers", func(t *testing.T) {
 			err := params.Validate(nil, map[string]any{"n": json.Number("1e99999")})
-			var list schema.ValidationErrors
+			var list schema.ErrorList
 			require.ErrorAs(t, err, &list)
 			assert.Equal(t, "/n", list[0].Pointer)
 			assert.Contains(t, list[0].Message, "number is out of the supported range")
 		}},
 		{"Validate still checks UTF-8", func(t *testing.T) {
 			err := params.Validate(nil, map[string]any{"s": "\xff"})
-			var list schema.ValidationErrors
+			var list schema.ErrorList
 			require.ErrorAs(t, err, &list)
 			assert.Equal(t, "/s", list[0].Pointer)
 		}},
@@ -59,7 +59,7 @@ func TestNilSchema(t *testing.T) {
 		}},
 		{"ValidateStructural still checks UTF-8", func(t *testing.T) {
 			err := params.ValidateStructural(nil, []any{"\xff"})
-			var list schema.ValidationErrors
+			var list schema.ErrorList
 			require.ErrorAs(t, err, &list)
 			assert.Equal(t, "/0", list[0].Pointer)
 		}},

@@ -107,7 +107,7 @@ func TestDecodeInvalidTextIsAValidationError(t *testing.T) {
 	v, err := params.Decode(s, data)
 	require.NoError(t, err, "text that cannot take its node's type is not a read error")
 	err = params.Validate(s, v)
-	var list schema.ValidationErrors
+	var list schema.ErrorList
 	require.ErrorAs(t, err, &list)
 	ptrs := map[string]bool{}
 	for _, e := range list {
@@ -163,8 +163,8 @@ func TestDecodeErrors(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := params.Decode(nil, []byte(tt.in))
 			require.Error(t, err)
-			var de *params.DecodeError
-			assert.True(t, errors.As(err, &de), "a *params.DecodeError: %T %v", err, err)
+			var de *schema.Error
+			assert.True(t, errors.As(err, &de), "a *schema.Error: %T %v", err, err)
 			assert.Contains(t, err.Error(), tt.contains)
 		})
 	}

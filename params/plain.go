@@ -16,7 +16,8 @@ import (
 // maps with string, integer or encoding.TextMarshaler keys
 // map[string]any, structs and marshalers what their JSON says.
 //
-// What cannot be a value gives an *Error whose Pointer locates the first
+// What cannot be a value gives a *schema.Error (kind schema.KindNotPlain,
+// or schema.KindLimit for a number out of range) whose Pointer locates the first
 // such part (keys in sorted order): a channel, a func, a complex number,
 // NaN or an infinity, a map key with no text, a json.Number whose text is
 // no JSON number, or nesting deeper than 10000 levels (a value that holds
@@ -29,21 +30,21 @@ func Plain(v any) (any, error) {
 	return x, nil
 }
 
-// notPlain turns value.Plain's error into an *Error, its message after
+// notPlain turns value.Plain's error into a *schema.Error, its message after
 // prefix (which says which value, where there are several).
-func notPlain(err error, prefix string) *Error {
-	var npe *value.NotPlainError
+func notPlain(err error, prefix string) *schema.Error {
+	var npe *schema.Error
 	if errors.As(err, &npe) {
-		return &Error{Pointer: npe.Pointer, Message: prefix + npe.Message}
+		return &schema.Error{Pointer: npe.Pointer, Kind: npe.Kind, Message: prefix + npe.Message}
 	}
-	return &Error{Message: prefix + err.Error()}
+	return &schema.Error{Kind: schema.KindNotPlain, Message: prefix + err.Error()}
 }
 
 // notPlainValidation is notPlain for the functions that return
-// schema.ValidationErrors.
-func notPlainValidation(err error) schema.ValidationErrors {
+// schema.ErrorList.
+func notPlainValidation(err error) schema.ErrorList {
 	e := notPlain(err, "")
-	return schema.ValidationErrors{{Pointer: e.Pointer, Message: e.Message}}
+	return schema.ErrorList{e}
 }
 
 // plainOr returns v as a plain value, or v as given when it cannot be

@@ -67,12 +67,12 @@ func plainSchema(t *testing.T, typ string) *schema.Schema {
 // requireAtX checks an *Error or Errors of one entry at /x.
 func requireAtX(t *testing.T, err error, msg string) {
 	t.Helper()
-	var list params.Errors
+	var list schema.ErrorList
 	if errors.As(err, &list) {
 		require.Len(t, list, 1, "%v", err)
 		err = list[0]
 	}
-	var e *params.Error
+	var e *schema.Error
 	require.ErrorAs(t, err, &e)
 	assert.Equal(t, "/x", e.Pointer)
 	assert.Contains(t, e.Message, msg)
@@ -80,7 +80,7 @@ func requireAtX(t *testing.T, err error, msg string) {
 
 func requireValidationAtX(t *testing.T, err error, msg string) {
 	t.Helper()
-	var list schema.ValidationErrors
+	var list schema.ErrorList
 	require.ErrorAs(t, err, &list)
 	require.Len(t, list, 1, "%v", err)
 	assert.Equal(t, "/x", list[0].Pointer)

@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
@@ -21,7 +20,7 @@ import (
 // edit or the validation fails, and the message gets the same
 // suggestion.
 type keyCheck struct {
-	warnings []*problem.Error
+	warnings []*schema.Error
 	seen     map[string]bool
 	// forbidden holds, by the pointer of the object, the suggestion for
 	// each forbidden key a merge patch writes there, for the validation
@@ -54,7 +53,7 @@ func (k *keyCheck) key(n *schema.Node, parent, key, input string) *schema.Node {
 		if s := didYouMean(n, key); s != "" {
 			msg += "; " + s
 		}
-		k.warnings = append(k.warnings, &problem.Error{Pointer: ptr, Kind: problem.Undeclared, Message: msg})
+		k.warnings = append(k.warnings, &schema.Error{Pointer: ptr, Kind: schema.KindUndeclared, Message: msg})
 	case forbiddenKey(c):
 		if s := didYouMean(n, key); s != "" {
 			if k.forbidden == nil {
@@ -166,17 +165,30 @@ func suggestion(n, c *schema.Node, key string) string {
 }
 
 // strictErrors turns the warnings into the errors of a strict update.
-func (k *keyCheck) strictErrors() Errors {
-	out := make(Errors, len(k.warnings))
+func (k *keyCheck) strictErrors() schema.ErrorList {
+	out := make(schema.ErrorList, len(k.warnings))
 	for i, w := range k.warnings {
-		out[i] = &Error{Pointer: w.Pointer, Input: k.inputs[w.Pointer], Message: w.Message + " (strict: undeclared keys are refused)"}
+		out[i] = k.withInput(w, w.Message+" (strict: undeclared keys are refused)")
 	}
 	return out
 }
 
+// withInput is warning w as an error with message msg, naming the input
+// that wrote the key.
+func (k *keyCheck) withInput(w *schema.Error, msg string) *schema.Error {
+	e := &schema.Error{Pointer: w.Pointer, Kind: w.Kind, Message: msg}
+	if in := k.inputs[w.Pointer]; in != "" {
+		e.Detail = &schema.ErrorDetail{Input: in}
+	}
+	return e
+}
+
 // explain adds the suggestion for each forbidden key a merge patch wrote
 // to the validation error that refuses it.
-func (k *keyCheck) explain(e *Error) {
+func (k *keyCheck) explain(e *schema.Error) {
+	if e.Kind != schema.KindAdditional {
+		return
+	}
 	f := k.forbidden[e.Pointer]
 	keys := make([]string, 0, len(f))
 	for key := range f {
@@ -184,19 +196,19 @@ func (k *keyCheck) explain(e *Error) {
 	}
 	sort.Strings(keys)
 	for _, key := range keys {
-		if strings.Contains(e.Message, fmt.Sprintf("%q", key)) && strings.Contains(e.Message, "not allowed") {
+		if strings.Contains(e.Message, fmt.Sprintf("%q", key)) { // the engine names the keys only in its message
 			e.Message += fmt.Sprintf("; %q: %s", key, f[key])
 		}
 	}
 }
 
-// Undeclared returns a warning (Kind problem.Undeclared, with the closest
+// Undeclared returns a warning (Kind schema.KindUndeclared, with the closest
 // declared names) for each key of the values v that the schema does not
 // declare, by the rule of Result.Warnings, sorted by pointer.
 // Below an undeclared key nothing is looked at. It is for callers that
 // receive whole values rather than edits (an admission webhook); Update
 // reports only the keys its edits write.
-func Undeclared(s *schema.Schema, v any) []*problem.Error {
+func Undeclared(s *schema.Schema, v any) []*schema.Error {
 	if s == nil {
 		return nil
 	}
@@ -231,12 +243,12 @@ func (k *keyCheck) walkAll(n *schema.Node, v any, ptr string) {
 // or plan: "replicas is required" is explained by the "replicsa" written
 // instead.
 func (k *keyCheck) also(err error) error {
-	errs, ok := err.(Errors)
+	errs, ok := err.(schema.ErrorList)
 	if !ok || len(k.warnings) == 0 {
 		return err
 	}
 	for _, w := range k.warnings {
-		errs = append(errs, &Error{Pointer: w.Pointer, Input: k.inputs[w.Pointer], Message: w.Message})
+		errs = append(errs, k.withInput(w, w.Message))
 	}
 	return errs
 }

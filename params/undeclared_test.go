@@ -123,11 +123,11 @@ func TestUpdateStrictRefusesUndeclaredKeys(t *testing.T) {
 	r, err := u.Run()
 	require.Error(t, err)
 	assert.Nil(t, r)
-	var errs params.Errors
+	var errs schema.ErrorList
 	require.True(t, errors.As(err, &errs))
 	require.Len(t, errs, 1)
 	assert.Equal(t, "/replicsa", errs[0].Pointer)
-	assert.Equal(t, "replicsa=4", errs[0].Input)
+	assert.Equal(t, "replicsa=4", errs[0].Detail.Input)
 	assert.Contains(t, errs[0].Message, `did you mean "replicas"?`)
 
 	// Strict with declared keys only is an ordinary update.
@@ -160,7 +160,7 @@ func TestForbiddenKeyErrorSuggests(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := runUpdate(t, s, map[string]any{"strict": map[string]any{}}, tt.e)
-			var errs params.Errors
+			var errs schema.ErrorList
 			require.True(t, errors.As(err, &errs), "%v", err)
 			require.Len(t, errs, 1)
 			assert.Equal(t, tt.ptr, errs[0].Pointer)
@@ -207,7 +207,7 @@ properties:
 `))
 	require.NoError(t, err)
 	_, err = runUpdate(t, s, nil, edits{set: []string{"replicsa=4"}})
-	var errs params.Errors
+	var errs schema.ErrorList
 	require.True(t, errors.As(err, &errs), "%v", err)
 	assert.Equal(t, `"": missing required property: "replicas"`+"\n"+
 		`/replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"?`, err.Error())

@@ -6,45 +6,10 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
-
-// Error is a problem at one place in parameter values: one reason an
-// update was refused, or a part of a Go value that cannot be a value (see
-// Plain).
-type Error struct {
-	// Pointer locates the value in the parameter values ("" is the root).
-	Pointer string `json:"pointer"`
-	// Input is the assignment or operation as the user typed it, when the
-	// error comes from one.
-	Input string `json:"input,omitempty"`
-	// Message says what is wrong.
-	Message string `json:"message"`
-}
-
-func (e *Error) Error() string {
-	if e.Input != "" {
-		return fmt.Sprintf("%s: %q: %s", quote(e.Pointer), e.Input, e.Message)
-	}
-	return fmt.Sprintf("%s: %s", quote(e.Pointer), e.Message)
-}
-
-// Errors is every reason at once.
-type Errors []*Error
-
-func (l Errors) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
 
 // Update is one run of the update pipeline: the current values, what to
 // change, and how to check the result. Run applies, in this order, the
@@ -71,7 +36,8 @@ type Update struct {
 	// Defaults are the options for defaulting the old and the new values.
 	Defaults []DefaultOption
 	// Strict refuses keys the schema does not declare (see
-	// Result.Warnings): Run then fails with them as Errors.
+	// Result.Warnings): Run then fails with them (kind
+	// schema.KindUndeclared).
 	Strict bool
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
 	// default plan trigger.Deploy, built on every Run: build it once per
@@ -91,18 +57,20 @@ type Result struct {
 	Changed []string
 	// Warnings name each key the merge patches, assignments and
 	// operations wrote that the schema does not declare (Kind
-	// problem.Undeclared, at the key's pointer, with the closest declared
+	// schema.KindUndeclared, at the key's pointer, with the closest declared
 	// names): a key is undeclared when its parent lists properties or
 	// patternProperties, the key matches none, and the parent has no
 	// additionalProperties schema. Keys of free-form objects never are.
-	Warnings []*problem.Error
+	Warnings []*schema.Error
 }
 
-// Run runs the update. Its error is Errors (every problem of the first
-// step that failed: reading Set, edits, validation, immutability or the
-// plan; after a failed validation or plan, the keys Result.Warnings would
-// have named follow, since a misspelt key often explains the failure), or
-// the error of building the trigger resolver (trigger.Conflicts), which
+// Run runs the update. Its error is a schema.ErrorList: every problem of
+// the first step that failed (reading Set, edits, validation, immutability
+// or the plan, the same errors with the same kinds as Validate and
+// CheckImmutable give; after a failed validation or plan, the keys
+// Result.Warnings would have named follow, since a misspelt key often
+// explains the failure), or the trigger conflicts (kind
+// schema.KindTriggerConflict) of building the trigger resolver, which
 // refuses a schema with conflicting triggers even for an install. An entry
 // of Set that is no assignment at all (no "=", or nothing before it) gives
 // an error wrapping ErrMalformed before anything else is looked at: a
@@ -122,12 +90,12 @@ func (u *Update) Run() (*Result, error) {
 	}
 	oldV, err := value.Plain(u.Old)
 	if err != nil {
-		return nil, Errors{notPlain(err, "in the old values: ")}
+		return nil, schema.ErrorList{notPlain(err, "in the old values: ")}
 	}
 	patches := make([]any, len(u.Patches))
 	for i, p := range u.Patches {
 		if patches[i], err = value.Plain(p); err != nil {
-			return nil, Errors{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}
+			return nil, schema.ErrorList{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}
 		}
 	}
 	install := oldV == nil
@@ -184,14 +152,18 @@ func (u *Update) Run() (*Result, error) {
 	}
 	plan, err := res.Resolve(changed)
 	if err != nil {
-		var mp *trigger.MultiplePlansError
-		if !errors.As(err, &mp) {
+		var conflicts schema.ErrorList
+		if !errors.As(err, &conflicts) {
 			return nil, err
 		}
-		plans := strings.Join(mp.Plans(), ", ")
-		errs := make(Errors, len(mp.Changes))
-		for i, c := range mp.Changes {
-			errs[i] = &Error{Pointer: c.Pointer, Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Plan, plans)}
+		errs := make(schema.ErrorList, len(conflicts))
+		for i, c := range conflicts {
+			if c.Kind != schema.KindPlanConflict || c.Detail == nil || len(c.Detail.Plans) == 0 {
+				return nil, err
+			}
+			plans := strings.Join(c.Detail.Plans[1:], ", ")
+			errs[i] = &schema.Error{Pointer: c.Pointer, Kind: c.Kind, Detail: c.Detail,
+				Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)}
 		}
 		return nil, ed.keys.also(errs)
 	}
@@ -202,14 +174,14 @@ func (u *Update) Run() (*Result, error) {
 // as it is (it wraps ErrMalformed), else every one whose KEY is no path.
 func parseSet(set []string) ([]Assignment, error) {
 	out := make([]Assignment, 0, len(set))
-	var errs Errors
+	var errs schema.ErrorList
 	for _, s := range set {
 		a, err := parseAssignment(s)
 		if errors.Is(err, ErrMalformed) {
 			return nil, err
 		}
 		if err != nil {
-			errs = append(errs, &Error{Input: s, Message: err.Error()})
+			errs = append(errs, &schema.Error{Kind: schema.KindPath, Detail: &schema.ErrorDetail{Input: s}, Message: err.Error()})
 			continue
 		}
 		out = append(out, a)
@@ -220,21 +192,25 @@ func parseSet(set []string) ([]Assignment, error) {
 	return out, nil
 }
 
-// validationErrors turns validation errors into Errors, saying where a
-// text value could not take its node's type.
+// validationErrors adds to validation errors, after each, where a text
+// value could not take its node's type, and the closest declared names to
+// a key the schema forbids.
 func validationErrors(err error, notes map[string]string, keys *keyCheck) error {
-	var ve schema.ValidationErrors
+	var ve schema.ErrorList
 	if !errors.As(err, &ve) {
-		return Errors{{Message: err.Error()}}
+		return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
 	}
-	out := make(Errors, 0, len(ve))
+	if len(notes) == 0 && len(keys.forbidden) == 0 {
+		return ve
+	}
+	out := make(schema.ErrorList, 0, len(ve))
 	noted := map[string]bool{}
 	for _, e := range ve {
-		out = append(out, &Error{Pointer: e.Pointer, Message: e.Message})
-		keys.explain(out[len(out)-1])
+		out = append(out, e)
+		keys.explain(e)
 		if n, ok := notes[e.Pointer]; ok && !noted[e.Pointer] {
 			noted[e.Pointer] = true
-			out = append(out, &Error{Pointer: e.Pointer, Message: "from " + n})
+			out = append(out, &schema.Error{Pointer: e.Pointer, Kind: e.Kind, Message: "from " + n})
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // TestUpdateSetTakesStrings: Update.Set takes the `-p` strings as typed.
@@ -22,7 +23,7 @@ func TestUpdateSetTakesStrings(t *testing.T) {
 		name      string
 		set       []string
 		malformed bool
-		wantErr   []string // Error.Input of each entry
+		wantErr   []string // Detail.Input of each entry
 		msg       string
 	}{
 		{name: "typed by the node", set: []string{"n=7", "a.b=007"}},
@@ -42,12 +43,12 @@ func TestUpdateSetTakesStrings(t *testing.T) {
 				assert.Contains(t, err.Error(), tt.msg)
 			case tt.wantErr != nil:
 				assert.Nil(t, r)
-				var errs params.Errors
+				var errs schema.ErrorList
 				require.True(t, errors.As(err, &errs), "%v", err)
 				assert.False(t, errors.Is(err, params.ErrMalformed))
 				var inputs []string
 				for _, e := range errs {
-					inputs = append(inputs, e.Input)
+					inputs = append(inputs, e.Detail.Input)
 				}
 				assert.Equal(t, tt.wantErr, inputs)
 				assert.Contains(t, err.Error(), tt.msg)

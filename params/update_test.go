@@ -322,12 +322,16 @@ func TestUpdateRefused(t *testing.T) {
 			r, err := runUpdate(t, s, o, tt.e)
 			require.Error(t, err)
 			assert.Nil(t, r)
-			var errs params.Errors
+			var errs schema.ErrorList
 			require.True(t, errors.As(err, &errs), "%T: %v", err, err)
 			require.Len(t, errs, len(tt.want), "%v", err)
 			for i, w := range tt.want {
 				assert.Equal(t, w.ptr, errs[i].Pointer, "%v", errs[i])
-				assert.Equal(t, w.input, errs[i].Input, "%v", errs[i])
+				input := ""
+				if errs[i].Detail != nil {
+					input = errs[i].Detail.Input
+				}
+				assert.Equal(t, w.input, input, "%v", errs[i])
 				assert.Contains(t, errs[i].Message, w.msg)
 				if w.input != "" {
 					assert.Contains(t, errs[i].Error(), w.input, "the error names the assignment as typed")
@@ -380,7 +384,7 @@ func TestDecodePatchTypesByTheSchema(t *testing.T) {
 	assert.Equal(t, map[string]any{}, v, "an empty file is the empty patch")
 
 	_, err = params.DecodePatch(s, []byte("a: [\n"))
-	var de *params.DecodeError
+	var de *schema.Error
 	assert.ErrorAs(t, err, &de)
 }
 
@@ -495,7 +499,7 @@ func TestCheckImmutable(t *testing.T) {
 	nv.(map[string]any)["storage"].(map[string]any)["class"] = "fast"
 	nv.(map[string]any)["annotations"] = map[string]any{}
 	err := params.CheckImmutable(s, old, nv)
-	var errs params.Errors
+	var errs schema.ErrorList
 	require.ErrorAs(t, err, &errs)
 	require.Len(t, errs, 2)
 	assert.Equal(t, "/annotations/team", errs[0].Pointer)
@@ -544,7 +548,7 @@ properties:
 				assert.NoError(t, err)
 				return
 			}
-			var errs params.Errors
+			var errs schema.ErrorList
 			require.ErrorAs(t, err, &errs)
 			var got []string
 			for _, e := range errs {
@@ -563,9 +567,10 @@ properties:
 `))
 	require.NoError(t, err)
 	_, err = (&params.Update{Schema: s, Old: map[string]any{}}).Run()
-	var c trigger.Conflicts
+	var c schema.ErrorList
 	require.ErrorAs(t, err, &c)
 	assert.Equal(t, "/properties/a/properties/b", c[0].Pointer)
+	assert.Equal(t, schema.KindTriggerConflict, c[0].Kind)
 	_, err = (&params.Update{Schema: s}).Run()
 	assert.ErrorAs(t, err, &c, "an install is refused too")
 }
@@ -661,7 +666,7 @@ func TestUpdateOnArrays(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := runUpdate(t, s, yamlValue(t, nil, tt.old), tt.e)
 			assert.Nil(t, r)
-			var errs params.Errors
+			var errs schema.ErrorList
 			require.ErrorAs(t, err, &errs)
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, tt.want.ptr, errs[0].Pointer)
@@ -690,7 +695,7 @@ func TestUpdateOperationsBuiltInGo(t *testing.T) {
 				r, err = (&params.Update{Schema: s, Old: map[string]any{}, Operations: []params.Operation{tt.op}}).Run()
 			})
 			assert.Nil(t, r)
-			var errs params.Errors
+			var errs schema.ErrorList
 			require.ErrorAs(t, err, &errs)
 			require.Len(t, errs, 1)
 			assert.Equal(t, tt.ptr, errs[0].Pointer)

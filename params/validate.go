@@ -7,7 +7,7 @@ import (
 )
 
 // Validate checks a value as given (no defaults applied) against the
-// schema. It returns nil or schema.ValidationErrors holding every error,
+// schema. It returns nil or schema.ErrorList holding every error,
 // each with the JSON pointer of the offending value.
 //
 // Go data other than plain values is converted first, as Plain does; a
@@ -28,10 +28,10 @@ func validate(s *schema.Schema, v any) (any, error) {
 			return nil, notPlainValidation(err)
 		}
 		if p, err := value.BadNumber(v); err != nil {
-			return v, schema.ValidationErrors{{Pointer: p, Message: err.Error()}}
+			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindLimit, Message: err.Error()}}
 		}
 		if p, ok := value.InvalidUTF8(v); ok {
-			return v, schema.ValidationErrors{{Pointer: p, Message: "the string is not valid UTF-8"}}
+			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindInvalid, Message: "the string is not valid UTF-8"}}
 		}
 	}
 	if s == nil {
@@ -47,11 +47,11 @@ func validate(s *schema.Schema, v any) (any, error) {
 // value, as for Validate.
 func ValidateStructural(s *schema.Schema, v any) error {
 	v, err := validate(s, v)
-	list, ok := err.(schema.ValidationErrors)
+	list, ok := err.(schema.ErrorList)
 	if !ok || s == nil {
 		return err
 	}
-	var kept schema.ValidationErrors
+	var kept schema.ErrorList
 	for _, e := range list {
 		if x, found := pointer.Get(v, e.Pointer); found && x == nil {
 			if n := s.Lookup(e.Pointer); n != nil && nullableNode(n) {

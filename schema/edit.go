@@ -100,7 +100,7 @@ func (p PropertySpec) check(d Dialect) error {
 }
 
 func firstMessage(err error) string {
-	var ve ValidationErrors
+	var ve ErrorList
 	if errors.As(err, &ve) && len(ve) > 0 {
 		return ve[0].Message
 	}

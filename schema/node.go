@@ -519,7 +519,7 @@ func (b *treeBuilder) kudo(n *Node, m map[string]any) {
 	if err := kudoMeta.Validate(sub); err != nil {
 		for k, v := range sub {
 			if kudoMeta.Validate(map[string]any{k: v}) != nil {
-				b.errs = append(b.errs, &Error{Pointer: pointer.Append(n.Pointer, k), Message: kudoMessage(k, v)})
+				b.errs = append(b.errs, &Error{Pointer: pointer.Append(n.Pointer, k), Kind: KindSchema, Message: kudoMessage(k, v)})
 			}
 		}
 		sort.Slice(b.errs, func(i, j int) bool { return b.errs[i].Pointer < b.errs[j].Pointer })
@@ -570,7 +570,7 @@ func (b *treeBuilder) resolve(n *Node) {
 	res := b.resources[u.String()]
 	if res == nil {
 		if d, _ := dialectOf(u.String()); d == "" {
-			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"),
+			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"), Kind: KindRefused,
 				Message: fmt.Sprintf("$ref %q is refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read", n.Ref)})
 		}
 		return
@@ -584,7 +584,7 @@ func (b *treeBuilder) resolve(n *Node) {
 		n.RefTarget = b.anchors[u.String()+"#"+frag]
 	}
 	if n.RefTarget == nil {
-		b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"),
+		b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"), Kind: KindSchema,
 			Message: fmt.Sprintf("$ref %q does not resolve: nothing in the document is at #%s", n.Ref, frag)})
 	}
 }

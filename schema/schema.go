@@ -134,7 +134,7 @@ func ParseFile(path string, opts ...Option) (*Schema, error) {
 // a map has no order.
 func FromValue(doc any, opts ...Option) (*Schema, error) {
 	if err := value.CheckNumbers(doc); err != nil {
-		return nil, ErrorList{{Message: err.Error()}}
+		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}
 	}
 	return build(doc, nil, newConfig(opts))
 }
@@ -182,25 +182,25 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	var draft *jsonschema.Draft
 	s.dialect, draft = dialectOf(string(cfg.dialect))
 	if draft == nil {
-		return nil, ErrorList{{Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}
+		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}
 	}
 	if m, ok := doc.(map[string]any); ok {
 		if v, present := m["$schema"]; present {
 			str, _ := v.(string)
 			d, dj := dialectOf(str)
 			if d == "" {
-				return nil, ErrorList{{Pointer: "/$schema", Message: fmt.Sprintf("unknown dialect %q: use draft-04, draft-06, draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}
+				return nil, ErrorList{{Pointer: "/$schema", Kind: KindSchema, Message: fmt.Sprintf("unknown dialect %q: use draft-04, draft-06, draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}
 			}
 			s.dialect, draft = d, dj
 		}
 	} else if _, ok := doc.(bool); !ok {
-		return nil, ErrorList{{Message: fmt.Sprintf("a schema must be an object or a boolean, not %s", typeName(doc))}}
+		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("a schema must be an object or a boolean, not %s", typeName(doc))}}
 	}
 
 	// The engine: one compiler per schema, nothing loaded from outside.
 	engineDoc, err := engineJSON(doc)
 	if err != nil {
-		return nil, ErrorList{{Message: err.Error()}}
+		return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}
 	}
 
 	// The tree, tolerant of whatever the engine refused, so that every
@@ -227,7 +227,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	}
 	treePanic := <-treeDone
 	if aerr != nil {
-		return nil, ErrorList{{Message: aerr.Error()}}
+		return nil, ErrorList{{Kind: KindSchema, Message: aerr.Error()}}
 	}
 	if treePanic != nil {
 		panic(treePanic)
@@ -241,8 +241,14 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	s.sub.compiler = c
 	errs = append(errs, b.errs...)
 	if cerr != nil {
-		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || strings.Contains(cerr.Error(), "not found")) {
-			// The tree knows where each refused or dangling $ref stands.
+		// The engine checks $ref targets only once the document passed its
+		// meta-schema, and reports a dangling one as bare text (no error
+		// type says so); the tree found the same refused or dangling $refs
+		// and knows where each stands.
+		var se *jsonschema.SchemaError
+		var meta *jsonschema.ValidationError
+		metaFailed := errors.As(cerr, &se) && errors.As(se.Err, &meta)
+		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || !metaFailed) {
 			errs = append(errs, b.refErrs...)
 		} else {
 			errs = append(errs, compileErrors(cerr)...)
@@ -287,17 +293,17 @@ func compileErrors(err error) ErrorList {
 					continue
 				}
 				seen[leaf.InstanceLocation] = true
-				out = append(out, &Error{Pointer: leaf.InstanceLocation, Message: "invalid keyword value: " + strings.ReplaceAll(leaf.Message, "'", "\"")})
+				out = append(out, &Error{Pointer: leaf.InstanceLocation, Kind: KindSchema, Message: "invalid keyword value: " + strings.ReplaceAll(leaf.Message, "'", "\"")})
 			}
 			return out
 		}
-		return ErrorList{{Pointer: pointerOf(se.SchemaURL), Message: cleanEngineMsg(se.Err.Error())}}
+		return ErrorList{{Pointer: pointerOf(se.SchemaURL), Kind: KindSchema, Message: cleanEngineMsg(se.Err.Error())}}
 	}
-	msg := err.Error()
+	msg, kind := err.Error(), KindSchema
 	if errors.Is(err, ErrRefused) {
-		msg = cleanEngineMsg(msg)
+		msg, kind = cleanEngineMsg(msg), KindRefused
 	}
-	return ErrorList{{Message: msg}}
+	return ErrorList{{Kind: kind, Message: msg}}
 }
 
 func pointerOf(url string) string {

@@ -333,14 +333,14 @@ func TestConcurrentUseOfOneSchema(t *testing.T) {
 	wg.Wait()
 }
 
-func TestValidationErrorsCarryPointers(t *testing.T) {
+func TestErrorListCarryPointers(t *testing.T) {
 	s, err := schema.ParseFile("testdata/kep/upgraded.yaml")
 	require.NoError(t, err)
 	err = s.Validate(map[string]any{
 		"clusterName": json.Number("5"),
 		"backup":      map[string]any{"credentials": map[string]any{"name": true}},
 	})
-	var list schema.ValidationErrors
+	var list schema.ErrorList
 	require.ErrorAs(t, err, &list)
 	got := map[string]string{}
 	for _, e := range list {

@@ -3,7 +3,6 @@ package schema
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 	"sort"
 	"strconv"
 	"strings"
@@ -14,60 +13,48 @@ import (
 	"github.com/paramkit/paramkit/internal/secret"
 )
 
-// ValidationError is one reason a value does not satisfy the schema.
-type ValidationError struct {
-	// Pointer locates the offending value in the instance ("" is the root).
-	Pointer string `json:"pointer"`
-	// Keyword is the JSON pointer of the failing keyword in the schema.
-	Keyword string `json:"-"`
-	// Message says what is wrong, for a person.
-	Message string `json:"message"`
-}
-
-func (e *ValidationError) Error() string {
-	return fmt.Sprintf("%s: %s", quotePointer(e.Pointer), e.Message)
-}
-
-// ValidationErrors is every reason at once, ordered by pointer.
-type ValidationErrors []*ValidationError
-
-func (l ValidationErrors) Error() string {
-	var b strings.Builder
-	for i, e := range l {
-		if i > 0 {
-			b.WriteString("\n")
-		}
-		b.WriteString(e.Error())
-	}
-	return b.String()
-}
-
 // Validate checks a plain value (maps, slices, strings, bools, nil and
 // json.Number numbers) against the schema. It returns nil when the value
-// is valid, else ValidationErrors.
+// is valid, else an ErrorList ordered by pointer, each entry's Kind
+// derived from the failing keyword.
 func (s *Schema) Validate(v any) error {
 	if f := s.fastCheck(); f != nil {
 		if ok, sure := fastValid(f, v); ok && sure {
 			return nil
 		}
 	}
-	err := s.compiled.Validate(v)
+	return engineErrors(s.compiled.Validate(v), v, true, s.secretLeaf)
+}
+
+// engineErrors turns the engine's verdict on v into an ErrorList, or nil;
+// showValue adds the offending scalar to a type error's message; isSecret
+// reports whether a failure at an instance pointer, raised by the keyword
+// at a schema pointer, must not quote the value.
+func engineErrors(err error, v any, showValue bool, isSecret func(inst, kw string) bool) error {
 	if err == nil {
 		return nil
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return ValidationErrors{{Message: err.Error()}}
+		return ErrorList{{Kind: KindInvalid, Message: err.Error()}}
 	}
-	var out ValidationErrors
+	var out ErrorList
 	seen := map[string]bool{}
 	for _, leaf := range leaves(ve) {
-		e := &ValidationError{Pointer: leaf.InstanceLocation, Keyword: pointerOf(leaf.AbsoluteKeywordLocation), Message: humanize(leaf)}
-		hidden := s.secretLeaf(e.Pointer, e.Keyword)
+		kw, alt := keywordOf(leaf.KeywordLocation)
+		kind := kindOf(kw)
+		if alt {
+			// One alternative of anyOf/oneOf failed: no single keyword
+			// is the reason the value is refused.
+			kind = KindComposition
+		}
+		e := &Error{Pointer: leaf.InstanceLocation, Kind: kind, Message: humanize(kw, leaf.Message),
+			Detail: &ErrorDetail{Keyword: pointerOf(leaf.AbsoluteKeywordLocation)}}
+		hidden := isSecret(e.Pointer, e.Detail.Keyword)
 		if hidden {
 			e.Message = hideValue(e.Message)
 		}
-		if strings.HasPrefix(leaf.Message, "expected ") {
+		if showValue && kw == "type" {
 			// Show the offending scalar: `expected boolean, but got string "yes"`.
 			if got, ok := pointer.Get(v, leaf.InstanceLocation); ok {
 				if sv := scalarText(got); sv != "" {
@@ -85,6 +72,8 @@ func (s *Schema) Validate(v any) error {
 	return out
 }
 
+// scalarText quotes an offending value for a message; it is the one place
+// validation messages show a value.
 func scalarText(v any) string {
 	switch t := v.(type) {
 	case string:
@@ -119,19 +108,118 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 }
 
 // humanize rewrites the engine's terse messages where a person would be
-// left guessing.
-func humanize(e *jsonschema.ValidationError) string {
-	m := e.Message
+// left guessing. The decision is the failing keyword's; the names of the
+// missing or extra properties are only in the engine's message text
+// (santhosh-tekuri/jsonschema/v5 gives them in no field), so they are taken
+// from it.
+func humanize(kw, m string) string {
 	m = strings.ReplaceAll(m, "'", "\"")
-	switch {
-	case strings.HasPrefix(m, "missing properties: "):
-		return "missing required " + plural(m, "propert") + ": " + strings.TrimPrefix(m, "missing properties: ")
-	case strings.HasPrefix(m, "additionalProperties "):
-		return "not allowed here: " + strings.TrimSuffix(strings.TrimPrefix(m, "additionalProperties "), " not allowed") + " (the schema does not declare it)"
-	case m == "false schema":
-		return "no value is allowed here"
+	switch kw {
+	case "required":
+		if _, names, ok := strings.Cut(m, ": "); ok {
+			return "missing required " + plural(m, "propert") + ": " + names
+		}
+	case "additionalProperties":
+		if rest, ok := strings.CutPrefix(m, "additionalProperties "); ok {
+			return "not allowed here: " + strings.TrimSuffix(rest, " not allowed") + " (the schema does not declare it)"
+		}
 	}
 	return m
+}
+
+// keywordOf reads the failing keyword from the engine's keyword location
+// (a JSON pointer through the schema, across $refs): the last keyword in
+// it, or "" when the location ends at a subschema itself (a false schema
+// failed). alt reports that the failure lies inside one alternative of
+// anyOf or oneOf.
+func keywordOf(loc string) (kw string, alt bool) {
+	toks, err := pointer.Split(loc)
+	if err != nil {
+		return "", false
+	}
+	for i := 0; i < len(toks); {
+		t := toks[i]
+		i++
+		kw = t
+		switch t {
+		case "properties", "patternProperties", "$defs", "definitions", "dependentSchemas":
+			i++ // a name, then a subschema
+			kw = ""
+		case "dependencies", "dependentRequired":
+			// The array form fails at dependencies/NAME/INDEX; the
+			// schema form goes on into the subschema at NAME.
+			if i+1 >= len(toks) || (i+2 == len(toks) && isIndex(toks[i+1])) {
+				return t, alt
+			}
+			i++
+			kw = ""
+		case "allOf", "anyOf", "oneOf", "prefixItems", "items":
+			if i < len(toks) && isIndex(toks[i]) {
+				if (t == "anyOf" || t == "oneOf") && i+1 < len(toks) {
+					alt = true
+				}
+				i++
+				kw = ""
+			}
+		case "$ref", "$dynamicRef", "$recursiveRef":
+			kw = "" // into the referenced schema
+		}
+	}
+	return kw, alt
+}
+
+func isIndex(t string) bool {
+	if t == "" {
+		return false
+	}
+	for _, c := range t {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// keywordKinds maps each validation keyword to the Kind of its failure.
+var keywordKinds = map[string]Kind{
+	"required": KindRequired,
+	"type":     KindType,
+	"enum":     KindEnum,
+	"const":    KindConst,
+
+	"minimum": KindRange, "maximum": KindRange, "exclusiveMinimum": KindRange,
+	"exclusiveMaximum": KindRange, "multipleOf": KindRange,
+
+	"minLength": KindLength, "maxLength": KindLength, "minItems": KindLength,
+	"maxItems": KindLength, "minProperties": KindLength, "maxProperties": KindLength,
+	"contains": KindLength, "minContains": KindLength, "maxContains": KindLength,
+
+	"pattern":       KindPattern,
+	"propertyNames": KindPattern,
+
+	"format": KindFormat, "contentEncoding": KindFormat, "contentMediaType": KindFormat,
+	"contentSchema": KindFormat,
+
+	"additionalProperties": KindAdditional, "additionalItems": KindAdditional,
+	"unevaluatedProperties": KindAdditional, "unevaluatedItems": KindAdditional,
+	"items": KindAdditional, // items: false (2020-12) refuses items past prefixItems
+
+	"uniqueItems": KindUnique,
+
+	"dependentRequired": KindDependency, "dependencies": KindDependency,
+
+	"anyOf": KindComposition, "oneOf": KindComposition, "allOf": KindComposition,
+	"not": KindComposition, "if": KindComposition, "then": KindComposition,
+	"else": KindComposition,
+	"":     KindComposition, // a false schema
+}
+
+// kindOf is the Kind of a failure of keyword kw.
+func kindOf(kw string) Kind {
+	if k, ok := keywordKinds[kw]; ok {
+		return k
+	}
+	return KindInvalid
 }
 
 func plural(m, stem string) string {

@@ -1,10 +1,7 @@
 package schema
 
 import (
-	"errors"
-	"fmt"
 	"net/url"
-	"sort"
 	"strings"
 	"sync"
 
@@ -25,7 +22,7 @@ type subschemas struct {
 // ValidateAt checks a plain value against the subschema at a JSON pointer
 // into the schema document, as if that subschema were the whole schema
 // ($refs inside it still resolve in the whole document). It returns nil
-// when the value is valid, ValidationErrors when it is not, and an error
+// when the value is valid, an ErrorList when it is not, and an error
 // of another type when no subschema stands at that pointer. Linters use it
 // to check a default or an example against its own node.
 func (s *Schema) ValidateAt(schemaPointer string, v any) error {
@@ -34,7 +31,7 @@ func (s *Schema) ValidateAt(schemaPointer string, v any) error {
 		return err
 	}
 	top := s.nodes[schemaPointer]
-	return validationErrors(c.Validate(v), func(inst, kw string) bool {
+	return engineErrors(c.Validate(v), v, false, func(inst, kw string) bool {
 		return top.SecretAt(inst) || s.keywordNode(kw).Secret()
 	})
 }
@@ -44,7 +41,7 @@ func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
 		return s.compiled, nil
 	}
 	if s.nodes[ptr] == nil {
-		return nil, fmt.Errorf("%s: no subschema at this pointer", quotePointer(ptr))
+		return nil, &Error{Pointer: ptr, Kind: KindNotFound, Message: "no subschema at this pointer"}
 	}
 	s.sub.mu.Lock()
 	defer s.sub.mu.Unlock()
@@ -52,7 +49,7 @@ func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
 		return c, nil
 	}
 	if s.sub.compiler == nil {
-		return nil, fmt.Errorf("%s: the schema was not compiled from a document", quotePointer(ptr))
+		return nil, &Error{Pointer: ptr, Kind: KindNotFound, Message: "the schema was not compiled from a document"}
 	}
 	toks, err := pointer.Split(ptr)
 	if err != nil {
@@ -65,39 +62,11 @@ func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
 	}
 	c, err := s.sub.compiler.Compile(baseURL + "#" + frag.String())
 	if err != nil {
-		return nil, fmt.Errorf("%s: %s", quotePointer(ptr), cleanEngineMsg(err.Error()))
+		return nil, &Error{Pointer: ptr, Kind: KindSchema, Message: cleanEngineMsg(err.Error())}
 	}
 	if s.sub.byPtr == nil {
 		s.sub.byPtr = map[string]*jsonschema.Schema{}
 	}
 	s.sub.byPtr[ptr] = c
 	return c, nil
-}
-
-// validationErrors turns the engine's verdict into ValidationErrors;
-// secret reports whether a failure at an instance pointer, raised by the
-// keyword at a schema pointer, must not quote the value.
-func validationErrors(err error, secret func(inst, kw string) bool) error {
-	if err == nil {
-		return nil
-	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return ValidationErrors{{Message: err.Error()}}
-	}
-	var out ValidationErrors
-	seen := map[string]bool{}
-	for _, leaf := range leaves(ve) {
-		e := &ValidationError{Pointer: leaf.InstanceLocation, Keyword: pointerOf(leaf.AbsoluteKeywordLocation), Message: humanize(leaf)}
-		if secret(e.Pointer, e.Keyword) {
-			e.Message = hideValue(e.Message)
-		}
-		k := e.Pointer + "\x00" + e.Message
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, e)
-		}
-	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
-	return out
 }

@@ -50,13 +50,13 @@ $defs:
 			assert.NoError(t, err, tc.ptr)
 			continue
 		}
-		var ve ValidationErrors
+		var ve ErrorList
 		require.ErrorAs(t, err, &ve, tc.ptr)
 		assert.NotEmpty(t, ve[0].Message)
 	}
 	err = s.ValidateAt("/properties/missing", "x")
 	require.Error(t, err)
-	assert.NotErrorAs(t, err, new(ValidationErrors))
+	assert.NotErrorAs(t, err, new(ErrorList))
 }
 
 func TestValidateAtConcurrent(t *testing.T) {

@@ -3,7 +3,6 @@ package trigger
 import (
 	"fmt"
 	"sort"
-	"strings"
 
 	"github.com/paramkit/paramkit/schema"
 )
@@ -12,37 +11,20 @@ import (
 // resolver is told otherwise. It is also the plan of an install.
 const Deploy = "deploy"
 
-// Conflict is a schema node whose trigger differs from the trigger of an
-// ancestor. Both pointers point into the schema document.
-type Conflict struct {
-	// Pointer is the node that names Plan.
-	Pointer string
-	// Plan is the plan the node names.
-	Plan string
-	// AncestorPointer is the nearest ancestor that names a trigger.
-	AncestorPointer string
-	// AncestorPlan is the plan the ancestor names.
-	AncestorPlan string
-}
-
-func (c Conflict) Error() string {
-	return fmt.Sprintf("%s: trigger %q differs from trigger %q of its ancestor %s (a level below a trigger must name the same plan or none)",
-		quote(c.Pointer), c.Plan, c.AncestorPlan, quote(c.AncestorPointer))
-}
-
-// Conflicts is every trigger conflict of a schema; it is the error New
-// returns for a schema that has any.
-type Conflicts []Conflict
-
-func (l Conflicts) Error() string {
-	var b strings.Builder
-	for i, c := range l {
-		if i > 0 {
-			b.WriteByte('\n')
-		}
-		b.WriteString(c.Error())
+// A trigger conflict is a schema node whose trigger differs from the
+// trigger of an ancestor. Check and New report each as a *schema.Error of
+// kind schema.KindTriggerConflict: Pointer is the node that names the
+// other plan, Detail.Plans holds that plan then the ancestor's, and
+// Detail.Other the ancestor's pointer (both pointers into the schema
+// document).
+func conflict(n, ancestor *schema.Node) *schema.Error {
+	return &schema.Error{
+		Pointer: n.Pointer,
+		Kind:    schema.KindTriggerConflict,
+		Message: fmt.Sprintf("trigger %q differs from trigger %q of its ancestor %s (a level below a trigger must name the same plan or none)",
+			n.Trigger, ancestor.Trigger, quote(ancestor.Pointer)),
+		Detail: &schema.ErrorDetail{Plans: []string{n.Trigger, ancestor.Trigger}, Other: ancestor.Pointer},
 	}
-	return b.String()
 }
 
 func quote(p string) string {
@@ -56,9 +38,10 @@ func quote(p string) string {
 // above it, sorted by pointer. "Above" is the schema document's nesting
 // (properties, items, additionalProperties, allOf, $defs, ...) and also
 // every place a $ref is used: a definition used under a trigger must not
-// name another plan. The result is empty (nil) for a valid schema, and
-// for a nil one.
-func Check(s *schema.Schema) []Conflict {
+// name another plan. Each conflict is a *schema.Error of kind
+// schema.KindTriggerConflict (see conflict). The result is empty (nil) for
+// a valid schema, and for a nil one; ErrorList.Err makes it an error.
+func Check(s *schema.Schema) schema.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -68,7 +51,7 @@ func Check(s *schema.Schema) []Conflict {
 		if c.out[i].Pointer != c.out[j].Pointer {
 			return c.out[i].Pointer < c.out[j].Pointer
 		}
-		return c.out[i].AncestorPointer < c.out[j].AncestorPointer
+		return c.out[i].Detail.Other < c.out[j].Detail.Other
 	})
 	return c.out
 }
@@ -81,7 +64,7 @@ type checkKey struct {
 type checker struct {
 	seen  map[checkKey]bool  // each node is checked once per ancestor trigger
 	found map[[2]string]bool // conflicts already reported
-	out   []Conflict
+	out   schema.ErrorList
 }
 
 // walk visits n under the nearest triggered ancestor (nil: none).
@@ -139,7 +122,7 @@ func (c *checker) report(n, ancestor *schema.Node) {
 	key := [2]string{n.Pointer, ancestor.Pointer}
 	if !c.found[key] {
 		c.found[key] = true
-		c.out = append(c.out, Conflict{Pointer: n.Pointer, Plan: n.Trigger, AncestorPointer: ancestor.Pointer, AncestorPlan: ancestor.Trigger})
+		c.out = append(c.out, conflict(n, ancestor))
 	}
 }
 

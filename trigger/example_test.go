@@ -24,7 +24,7 @@ properties:
 	}
 	r, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update"}))
 	if err != nil {
-		panic(err) // trigger.Conflicts: the schema names two plans on one branch
+		panic(err) // trigger conflicts: the schema names two plans on one branch
 	}
 	plan, _ := r.Resolve([]string{"/Authorization/NAME", "/Authorization/ENABLED"})
 	fmt.Println(plan)
@@ -35,9 +35,8 @@ properties:
 	// Output:
 	// auth-update
 	// update
-	// the changes trigger more than one plan (auth-update, update); an update may trigger only one:
-	// /NodeCount: triggers update
-	// /Authorization/NAME: triggers auth-update
+	// /NodeCount: triggers update, but an update may trigger only one plan (the changes trigger auth-update, update)
+	// /Authorization/NAME: triggers auth-update, but an update may trigger only one plan (the changes trigger auth-update, update)
 }
 
 func ExampleCheck() {

@@ -74,13 +74,13 @@ type place struct {
 }
 
 // New precomputes plan resolution for a schema. It refuses a schema with
-// trigger conflicts: the error is Conflicts.
+// trigger conflicts: the error is the schema.ErrorList Check returns.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	if s == nil {
 		return nil, errors.New("trigger: New needs a schema")
 	}
 	if c := Check(s); len(c) > 0 {
-		return nil, Conflicts(c)
+		return nil, c
 	}
 	r := &Resolver{defaultPlan: defaultPlanOf(opts), places: map[*schema.Node]*place{}}
 	// parents[c] lists the nodes c is a value child of, so that "a trigger
@@ -261,47 +261,43 @@ func isArrayish(n *schema.Node) bool {
 	return false
 }
 
-// Change is a changed value and the plan it triggers.
-type Change struct {
+// change is a changed value and the plan it triggers.
+type change struct {
 	// Pointer locates the changed value in the parameter values.
 	Pointer string `json:"pointer"`
 	// Plan is the plan the change triggers.
 	Plan string `json:"plan"`
 }
 
-// MultiplePlansError refuses a set of changes that trigger more than one
-// plan; it lists every change with its plan.
-type MultiplePlansError struct {
-	Changes []Change
-}
-
-func (e *MultiplePlansError) Error() string {
-	var b strings.Builder
-	b.WriteString("the changes trigger more than one plan (")
-	b.WriteString(strings.Join(e.Plans(), ", "))
-	b.WriteString("); an update may trigger only one:")
-	for _, c := range e.Changes {
-		fmt.Fprintf(&b, "\n%s: triggers %s", quote(c.Pointer), c.Plan)
-	}
-	return b.String()
-}
-
-// Plans returns the distinct plans of the changes, sorted.
-func (e *MultiplePlansError) Plans() []string {
+// planConflicts refuses changes that trigger more than one plan: one
+// *schema.Error of kind schema.KindPlanConflict per change, in the order
+// given, Detail.Plans holding the change's plan and then every plan of the
+// changes, sorted.
+func planConflicts(changes []change) schema.ErrorList {
 	var plans []string
-	for _, c := range e.Changes {
+	for _, c := range changes {
 		if !contains(plans, c.Plan) {
 			plans = append(plans, c.Plan)
 		}
 	}
 	sort.Strings(plans)
-	return plans
+	all := strings.Join(plans, ", ")
+	out := make(schema.ErrorList, len(changes))
+	for i, c := range changes {
+		out[i] = &schema.Error{
+			Pointer: c.Pointer,
+			Kind:    schema.KindPlanConflict,
+			Message: fmt.Sprintf("triggers %s, but an update may trigger only one plan (the changes trigger %s)", c.Plan, all),
+			Detail:  &schema.ErrorDetail{Plans: append([]string{c.Plan}, plans...)},
+		}
+	}
+	return out
 }
 
 // Resolve returns the one plan that the changed values (pointers into the
 // parameter values) trigger. No change gives "" and no error. Changes that
-// trigger more than one plan give a *MultiplePlansError naming every
-// change and its plan.
+// trigger more than one plan give a schema.ErrorList with an entry of kind
+// schema.KindPlanConflict for every change, naming its plan.
 func (r *Resolver) Resolve(changed []string) (string, error) {
 	if len(changed) == 0 {
 		return "", nil
@@ -309,11 +305,11 @@ func (r *Resolver) Resolve(changed []string) (string, error) {
 	first := r.Effective(changed[0])
 	for _, p := range changed[1:] {
 		if r.Effective(p) != first {
-			e := &MultiplePlansError{Changes: make([]Change, len(changed))}
+			changes := make([]change, len(changed))
 			for i, q := range changed {
-				e.Changes[i] = Change{Pointer: q, Plan: r.Effective(q)}
+				changes[i] = change{Pointer: q, Plan: r.Effective(q)}
 			}
-			return "", e
+			return "", planConflicts(changes)
 		}
 	}
 	return first, nil

@@ -12,6 +12,26 @@ import (
 	"github.com/paramkit/paramkit/trigger"
 )
 
+// conflict is what a trigger conflict carries: the node and its plan,
+// the ancestor and its plan.
+type conflict struct{ Pointer, Plan, AncestorPointer, AncestorPlan string }
+
+// conflicts reads the trigger conflicts of a list, checking their kind.
+func conflicts(t *testing.T, l schema.ErrorList) []conflict {
+	t.Helper()
+	if l == nil {
+		return nil
+	}
+	out := make([]conflict, len(l))
+	for i, e := range l {
+		require.Equal(t, schema.KindTriggerConflict, e.Kind, "%v", e)
+		require.NotNil(t, e.Detail)
+		require.Len(t, e.Detail.Plans, 2)
+		out[i] = conflict{Pointer: e.Pointer, Plan: e.Detail.Plans[0], AncestorPointer: e.Detail.Other, AncestorPlan: e.Detail.Plans[1]}
+	}
+	return out
+}
+
 // The KEP's invalid example: a child names another plan than its parent.
 const kepInvalid = `
 type: object
@@ -56,10 +76,10 @@ func TestCheck(t *testing.T) {
 	tests := []struct {
 		name   string
 		schema string
-		want   []trigger.Conflict
+		want   []conflict
 	}{
 		{name: "KEP valid example", schema: kepValid},
-		{name: "KEP invalid example", schema: kepInvalid, want: []trigger.Conflict{{
+		{name: "KEP invalid example", schema: kepInvalid, want: []conflict{{
 			Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",
 			AncestorPointer: "/properties/Authorization", AncestorPlan: "deploy"}}},
 		{name: "no triggers", schema: `{type: object, properties: {a: {type: string}}}`},
@@ -70,7 +90,7 @@ properties:
     properties:
       b:
         properties:
-          c: {trigger: y}`, want: []trigger.Conflict{{Pointer: "/properties/a/properties/b/properties/c", Plan: "y", AncestorPointer: "/properties/a", AncestorPlan: "x"}}},
+          c: {trigger: y}`, want: []conflict{{Pointer: "/properties/a/properties/b/properties/c", Plan: "y", AncestorPointer: "/properties/a", AncestorPlan: "x"}}},
 		{name: "one finding per wrong node", schema: `
 trigger: x
 properties:
@@ -78,7 +98,7 @@ properties:
     trigger: y
     properties:
       b: {trigger: y}
-      c: {trigger: z}`, want: []trigger.Conflict{
+      c: {trigger: z}`, want: []conflict{
 			{Pointer: "/properties/a", Plan: "y", AncestorPointer: "", AncestorPlan: "x"},
 			{Pointer: "/properties/a/properties/c", Plan: "z", AncestorPointer: "/properties/a", AncestorPlan: "y"}}},
 		{name: "under items", schema: `
@@ -86,18 +106,18 @@ properties:
   list:
     type: array
     trigger: x
-    items: {type: object, properties: {n: {trigger: y}}}`, want: []trigger.Conflict{{Pointer: "/properties/list/items/properties/n", Plan: "y", AncestorPointer: "/properties/list", AncestorPlan: "x"}}},
+    items: {type: object, properties: {n: {trigger: y}}}`, want: []conflict{{Pointer: "/properties/list/items/properties/n", Plan: "y", AncestorPointer: "/properties/list", AncestorPlan: "x"}}},
 		{name: "under additionalProperties", schema: `
 properties:
   m:
     trigger: x
-    additionalProperties: {trigger: y}`, want: []trigger.Conflict{{Pointer: "/properties/m/additionalProperties", Plan: "y", AncestorPointer: "/properties/m", AncestorPlan: "x"}}},
+    additionalProperties: {trigger: y}`, want: []conflict{{Pointer: "/properties/m/additionalProperties", Plan: "y", AncestorPointer: "/properties/m", AncestorPlan: "x"}}},
 		{name: "a definition used under a trigger", schema: `
 $defs:
   creds: {type: object, properties: {user: {type: string, trigger: y}}}
 properties:
   backup: {trigger: x, $ref: "#/$defs/creds"}
-  other: {$ref: "#/$defs/creds"}`, want: []trigger.Conflict{{Pointer: "/$defs/creds/properties/user", Plan: "y", AncestorPointer: "/properties/backup", AncestorPlan: "x"}}},
+  other: {$ref: "#/$defs/creds"}`, want: []conflict{{Pointer: "/$defs/creds/properties/user", Plan: "y", AncestorPointer: "/properties/backup", AncestorPlan: "x"}}},
 		{name: "a $ref target's trigger governs the properties beside it", schema: `
 $defs:
   t: {trigger: x}
@@ -105,11 +125,11 @@ properties:
   a:
     $ref: "#/$defs/t"
     properties:
-      b: {trigger: y}`, want: []trigger.Conflict{{Pointer: "/properties/a/properties/b", Plan: "y", AncestorPointer: "/$defs/t", AncestorPlan: "x"}}},
+      b: {trigger: y}`, want: []conflict{{Pointer: "/properties/a/properties/b", Plan: "y", AncestorPointer: "/$defs/t", AncestorPlan: "x"}}},
 		{name: "allOf members of one value disagree", schema: `
 properties:
   a:
-    allOf: [{trigger: x}, {trigger: y}]`, want: []trigger.Conflict{{Pointer: "/properties/a/allOf/1", Plan: "y", AncestorPointer: "/properties/a/allOf/0", AncestorPlan: "x"}}},
+    allOf: [{trigger: x}, {trigger: y}]`, want: []conflict{{Pointer: "/properties/a/allOf/1", Plan: "y", AncestorPointer: "/properties/a/allOf/0", AncestorPlan: "x"}}},
 		{name: "recursive definition terminates", schema: `
 $defs:
   tree: {type: object, trigger: t, properties: {children: {type: array, items: {$ref: "#/$defs/tree"}}}}
@@ -119,21 +139,21 @@ properties:
 $defs:
   tree: {type: object, trigger: t, properties: {children: {type: array, items: {$ref: "#/$defs/tree"}}}}
 properties:
-  root: {trigger: u, $ref: "#/$defs/tree"}`, want: []trigger.Conflict{{Pointer: "/$defs/tree", Plan: "t", AncestorPointer: "/properties/root", AncestorPlan: "u"}}},
+  root: {trigger: u, $ref: "#/$defs/tree"}`, want: []conflict{{Pointer: "/$defs/tree", Plan: "t", AncestorPointer: "/properties/root", AncestorPlan: "u"}}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := parse(t, tt.schema)
 			got := trigger.Check(s)
-			assert.Equal(t, tt.want, got)
+			assert.Equal(t, tt.want, conflicts(t, got))
 			_, err := trigger.New(s)
 			if tt.want == nil {
 				assert.NoError(t, err)
 				return
 			}
-			var c trigger.Conflicts
+			var c schema.ErrorList
 			require.ErrorAs(t, err, &c)
-			assert.Equal(t, trigger.Conflicts(tt.want), c)
+			assert.Equal(t, tt.want, conflicts(t, c))
 			for _, w := range tt.want {
 				assert.Contains(t, err.Error(), w.Pointer)
 				assert.Contains(t, err.Error(), `"`+w.Plan+`"`)
@@ -231,16 +251,23 @@ func TestResolveRefusesTwoPlans(t *testing.T) {
 	r, err := trigger.New(parse(t, resolveSchema))
 	require.NoError(t, err)
 	_, err = r.Resolve([]string{"/Authorization/NAME", "/nodeCount", "/pools/0/size", "/clusterName"})
-	var mp *trigger.MultiplePlansError
+	var mp schema.ErrorList
 	require.True(t, errors.As(err, &mp))
-	assert.Equal(t, []trigger.Change{
+	type change struct{ Pointer, Plan string }
+	var changes []change
+	for _, e := range mp {
+		assert.Equal(t, schema.KindPlanConflict, e.Kind)
+		require.NotNil(t, e.Detail)
+		changes = append(changes, change{e.Pointer, e.Detail.Plans[0]})
+		assert.Equal(t, []string{"auth-update", "deploy", "scale"}, e.Detail.Plans[1:])
+	}
+	assert.Equal(t, []change{
 		{Pointer: "/Authorization/NAME", Plan: "auth-update"},
 		{Pointer: "/nodeCount", Plan: "deploy"},
 		{Pointer: "/pools/0/size", Plan: "scale"},
 		{Pointer: "/clusterName", Plan: "deploy"},
-	}, mp.Changes)
-	assert.Equal(t, []string{"auth-update", "deploy", "scale"}, mp.Plans())
-	for _, c := range mp.Changes {
+	}, changes)
+	for _, c := range changes {
 		assert.Contains(t, err.Error(), c.Pointer+": triggers "+c.Plan)
 	}
 }
@@ -345,10 +372,10 @@ func TestCheckKEPFiles(t *testing.T) {
 
 	invalid, err := schema.ParseFile("../schema/testdata/kep/trigger-invalid.yaml")
 	require.NoError(t, err)
-	assert.Equal(t, []trigger.Conflict{{
+	assert.Equal(t, []conflict{{
 		Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",
 		AncestorPointer: "/properties/Authorization", AncestorPlan: "deploy",
-	}}, trigger.Check(invalid))
+	}}, conflicts(t, trigger.Check(invalid)))
 }
 
 func TestNilSchema(t *testing.T) {

@@ -286,7 +286,7 @@ func orEmpty(v any) any {
 	return v
 }
 
-func migrationErrors(errs []*convert.MigrationError) error {
+func migrationErrors(errs schema.ErrorList) error {
 	msgs := make([]string, len(errs))
 	for i, e := range errs {
 		msgs[i] = e.Error()

@@ -206,7 +206,7 @@ func (o *addParamOptions) checkDefault() error {
 		return err
 	}
 	if err := s.Validate(p.Default); err != nil {
-		var ve schema.ValidationErrors
+		var ve schema.ErrorList
 		if errors.As(err, &ve) && len(ve) > 0 {
 			return fmt.Errorf("default %q: %s", o.def, ve[0].Message)
 		}

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -72,20 +71,12 @@ func runConvert(e *env, o any, args []string) int {
 // conversionFailed reports a conversion error: unreadable input is exit
 // 2, input that cannot be converted exit 1, every problem on its own line.
 func (e *env) conversionFailed(file string, err error) int {
-	var de *params.DecodeError
-	if errors.As(err, &de) {
+	if _, ok := readFailure(err); ok {
 		return e.fail(exitUsage, "%s: %v", file, err)
 	}
 	var el schema.ErrorList
 	if errors.As(err, &el) {
 		for _, x := range el {
-			fmt.Fprintln(e.stderr, x.Error())
-		}
-		return exitInvalid
-	}
-	var ve schema.ValidationErrors
-	if errors.As(err, &ve) {
-		for _, x := range ve {
 			fmt.Fprintln(e.stderr, x.Error())
 		}
 		return exitInvalid

@@ -61,7 +61,7 @@ func runGates(e *env, opts any, args []string) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	gates, err := params.ParseGates(data)
-	var invalid schema.ValidationErrors
+	var invalid schema.ErrorList
 	switch {
 	case errors.As(err, &invalid):
 		for _, ve := range invalid {

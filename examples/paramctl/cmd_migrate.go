@@ -328,6 +328,9 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result,
 		if err.Line > 0 {
 			fmt.Fprintf(b, `,"line":%d`, err.Line)
 		}
+		if err.Kind != "" {
+			fmt.Fprintf(b, `,"kind":%s`, encode.JSON(string(err.Kind), nil, ""))
+		}
 		b.WriteByte('}')
 	}
 	b.WriteString("]}\n")

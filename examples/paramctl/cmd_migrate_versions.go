@@ -6,7 +6,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/yamlx"
-	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // runMigrateVersions is `migrate --versions DIR --from A --to B`: each
@@ -48,8 +48,8 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		return e.fail(exitUsage, "%s: no version %q (versions: %v)", o.versions, o.to, set.Order())
 	}
 	if err := set.Refused(o.from, o.to); err != nil {
-		var re *convert.RefusedError
-		if errors.As(err, &re) {
+		var re *schema.Error
+		if errors.As(err, &re) && re.Kind == schema.KindRefused {
 			return e.fail(exitInvalid, "%v", err)
 		}
 		return e.fail(exitUsage, "%v", err)
@@ -78,9 +78,8 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		} else {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}
-		var de *params.DecodeError
-		if errors.As(err, &de) {
-			results[i] = convert.Result{Errors: []*convert.MigrationError{{Message: err.Error()}}}
+		if de, ok := readFailure(err); ok {
+			results[i] = convert.Result{Errors: schema.ErrorList{{Kind: de.Kind, Message: err.Error()}}}
 			continue
 		}
 		if err != nil {

@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
 
@@ -100,8 +101,8 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	// runs: refuse to work with it (`paramctl triggers` reports it).
 	res, err := trigger.New(s, triggerOptions(f.defaultPlan, f.plans)...)
 	if err != nil {
-		var c trigger.Conflicts
-		if errors.As(err, &c) {
+		var c schema.ErrorList
+		if errors.As(err, &c) && len(c) > 0 && c[0].Kind == schema.KindTriggerConflict {
 			for _, x := range c {
 				fmt.Fprintln(e.stderr, x.Error())
 			}
@@ -159,7 +160,7 @@ func (e *env) finishPipeline(p *pipeline) int {
 		return e.fail(exitUsage, "-p %v", err)
 	}
 	if err != nil {
-		var errs params.Errors
+		var errs schema.ErrorList
 		if errors.As(err, &errs) {
 			for _, x := range errs {
 				fmt.Fprintln(e.stderr, x.Error())

@@ -41,8 +41,9 @@ type validateResult struct {
 }
 
 type errorRecord struct {
-	Pointer string `json:"pointer"`
-	Message string `json:"message"`
+	Pointer string      `json:"pointer"`
+	Message string      `json:"message"`
+	Kind    schema.Kind `json:"kind,omitempty"`
 }
 
 func runValidate(e *env, o any, args []string) int {
@@ -82,9 +83,8 @@ func runValidate(e *env, o any, args []string) int {
 		switch {
 		case err != nil:
 			r.Valid, unreadable = false, true
-			var de *params.DecodeError
-			if errors.As(err, &de) {
-				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de)}}
+			if de, ok := readFailure(err); ok {
+				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de), Kind: de.Kind}}
 			} else {
 				r.Errors = errorRecords(err)
 			}
@@ -122,9 +122,24 @@ func runValidate(e *env, o any, args []string) int {
 	return exitOK
 }
 
-// decodeMessage is a DecodeError's text without the pointer, which the
+// readFailure returns the error that says the input cannot be read at all
+// (one error of kind syntax or limit, maybe wrapped), as opposed to a
+// list of problems with what was read.
+func readFailure(err error) (*schema.Error, bool) {
+	var list schema.ErrorList
+	if errors.As(err, &list) {
+		return nil, false
+	}
+	var de *schema.Error
+	if errors.As(err, &de) && (de.Kind == schema.KindSyntax || de.Kind == schema.KindLimit) {
+		return de, true
+	}
+	return nil, false
+}
+
+// decodeMessage is a read error's text without the pointer, which the
 // record carries on its own.
-func decodeMessage(de *params.DecodeError) string {
+func decodeMessage(de *schema.Error) string {
 	msg := de.Message
 	if de.Line > 0 && !strings.HasPrefix(msg, "line ") {
 		msg = fmt.Sprintf("line %d: %s", de.Line, msg)
@@ -134,11 +149,11 @@ func decodeMessage(de *params.DecodeError) string {
 
 // errorRecords flattens any error into pointer/message records.
 func errorRecords(err error) []errorRecord {
-	var list schema.ValidationErrors
+	var list schema.ErrorList
 	if errors.As(err, &list) {
 		out := make([]errorRecord, 0, len(list))
 		for _, v := range list {
-			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message})
+			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message, Kind: v.Kind})
 		}
 		return out
 	}

@@ -73,6 +73,7 @@ func TestValidateJSONOutput(t *testing.T) {
 		Errors   []struct {
 			Pointer string `json:"pointer"`
 			Message string `json:"message"`
+			Kind    string `json:"kind"`
 		} `json:"errors"`
 	}
 	require.NoError(t, json.Unmarshal([]byte(out), &got))
@@ -82,9 +83,11 @@ func TestValidateJSONOutput(t *testing.T) {
 	assert.Contains(t, out, `"errors": []`, "a valid document has an empty list, not null")
 	assert.False(t, got[1].Valid)
 	assert.Equal(t, "/clusterName", got[1].Errors[0].Pointer)
+	assert.Equal(t, "type", got[1].Errors[0].Kind, "each error says its kind")
 	var ptrs []string
 	for _, e := range got[2].Errors {
 		ptrs = append(ptrs, e.Pointer)
+		assert.NotEmpty(t, e.Kind)
 	}
 	assert.Equal(t, []string{"", "/backup/enabled"}, ptrs, "the root pointer is \"\"")
 }

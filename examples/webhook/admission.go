@@ -7,7 +7,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
@@ -305,12 +304,12 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 			return
 		}
 		if plan, err = r.Resolve(changed); err != nil {
-			var mp *trigger.MultiplePlansError
-			if !errors.As(err, &mp) {
+			var conflicts schema.ErrorList
+			if !errors.As(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
 				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
 				return
 			}
-			a.denyPlans(mp)
+			a.denyPlans(conflicts)
 			return
 		}
 	}
@@ -342,7 +341,7 @@ func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) {
 }
 
 func (a *admission) denyInvalid(err error) {
-	var ves schema.ValidationErrors
+	var ves schema.ErrorList
 	if !errors.As(err, &ves) {
 		a.deny(422, "Invalid", fmt.Sprintf("%s: invalid parameters: %v", a.what(), err), nil)
 		return
@@ -379,7 +378,7 @@ func (a *admission) denyImmutable(s *schema.Schema, oldV, newV any) bool {
 	return true
 }
 
-func (a *admission) denyMigration(oldVer, ver *OperatorVersion, errs []*convert.MigrationError) {
+func (a *admission) denyMigration(oldVer, ver *OperatorVersion, errs schema.ErrorList) {
 	var msgs []string
 	var causes []StatusCause
 	for i, e := range errs {
@@ -394,15 +393,21 @@ func (a *admission) denyMigration(oldVer, ver *OperatorVersion, errs []*convert.
 	a.deny(422, "Invalid", fmt.Sprintf("%s: the upgrade from %s to %s cannot move the parameters: %s", a.what(), oldVer.Name, ver.Name, strings.Join(msgs, "; ")), causes)
 }
 
-func (a *admission) denyPlans(mp *trigger.MultiplePlansError) {
+// denyPlans refuses changes that trigger several plans: conflicts holds
+// one entry of kind schema.KindPlanConflict per change, its Detail.Plans
+// the change's plan and then every plan of the update.
+func (a *admission) denyPlans(conflicts schema.ErrorList) {
 	byPlan := map[string][]string{}
 	var causes []StatusCause
-	for _, c := range mp.Changes {
-		byPlan[c.Plan] = append(byPlan[c.Plan], paramPointer(c.Pointer))
-		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(c.Pointer), Message: "triggers plan " + c.Plan})
+	var plans []string
+	for _, c := range conflicts {
+		plan := c.Detail.Plans[0]
+		plans = c.Detail.Plans[1:]
+		byPlan[plan] = append(byPlan[plan], paramPointer(c.Pointer))
+		causes = append(causes, StatusCause{Reason: "FieldValueForbidden", Field: paramPointer(c.Pointer), Message: "triggers plan " + plan})
 	}
 	var parts []string
-	for _, plan := range mp.Plans() {
+	for _, plan := range plans {
 		parts = append(parts, fmt.Sprintf("plan %q by %s", plan, strings.Join(byPlan[plan], ", ")))
 	}
 	if len(causes) > maxCauses {

@@ -203,7 +203,7 @@ func wrapWith(s *schema.Schema, values map[string]any) (map[string]string, map[s
 
 // badKeys names the top-level keys a convert error points at.
 func badKeys(err error) map[string]bool {
-	var ves schema.ValidationErrors
+	var ves schema.ErrorList
 	if !errors.As(err, &ves) {
 		return nil
 	}
@@ -256,7 +256,7 @@ func immutableErrors(s *schema.Schema, old, new any) []StatusCause {
 	if err == nil {
 		return nil
 	}
-	var errs params.Errors
+	var errs schema.ErrorList
 	if !errors.As(err, &errs) {
 		return []StatusCause{{Reason: "FieldValueForbidden", Field: paramPointer(""), Message: err.Error()}}
 	}

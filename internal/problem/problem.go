@@ -5,6 +5,7 @@
 package problem
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 )
@@ -66,15 +67,54 @@ type Error struct {
 	Kind Kind `json:"kind,omitempty"`
 	// Message says what is wrong.
 	Message string `json:"message"`
+	// Detail carries the data of the few failures that have any beyond
+	// the message (see Detail); nil for every other.
+	Detail *Detail `json:"-"`
 }
 
-// Error formats the error as `POINTER: message`, or `line N: message` for
-// a problem located only by its line.
+// Detail is the data some failures carry beside their message. Each field
+// is set only by the kinds named on it; the rest stay zero.
+type Detail struct {
+	// Keyword is the JSON pointer of the failing keyword in the schema
+	// document (validation kinds: Required … Composition, Invalid).
+	Keyword string
+	// Input is the `-p` assignment or patch operation as the user typed
+	// it, when the failure comes from one; Error shows it.
+	Input string
+	// Plans are the plans in conflict. TriggerConflict: the plan the node
+	// at Pointer names, then the plan of its ancestor (at Other).
+	// PlanConflict: the plan of the change at Pointer, then every plan
+	// of the update, sorted.
+	Plans []string
+	// Other is the second place of a TriggerConflict: the nearest
+	// ancestor naming a trigger (a pointer into the schema document).
+	Other string
+	// From and To are the value before and after a Lossy change.
+	From, To any
+}
+
+// Error formats the error as `POINTER: message` (`POINTER: "INPUT":
+// message` when it comes from a typed assignment), or `line N: message`
+// for a problem located only by its line. An input that cannot be read at
+// all or a refused conversion (kinds Syntax, Limit and Refused with
+// neither pointer nor line) is about no place in a document: the message
+// alone.
 func (e *Error) Error() string {
 	if e.Line > 0 && e.Pointer == "" {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
 	}
+	if e.Pointer == "" && e.Line == 0 && (e.Kind == Syntax || e.Kind == Limit || e.Kind == Refused) {
+		return e.Message
+	}
+	if e.Detail != nil && e.Detail.Input != "" {
+		return fmt.Sprintf("%s: %q: %s", QuotePointer(e.Pointer), e.Detail.Input, e.Message)
+	}
 	return fmt.Sprintf("%s: %s", QuotePointer(e.Pointer), e.Message)
+}
+
+// New returns an Error of the kind at pointer, its message formatted.
+func New(kind Kind, pointer, format string, a ...any) *Error {
+	return &Error{Pointer: pointer, Kind: kind, Message: fmt.Sprintf(format, a...)}
 }
 
 // QuotePointer shows the root pointer as `""` so that it is visible.
@@ -108,6 +148,32 @@ func (l List) Unwrap() []error {
 		out[i] = e
 	}
 	return out
+}
+
+// Of returns every *Error that err holds: the entries of a List, or the
+// one *Error, found through wrapping. An error of another type becomes one
+// entry of kind Invalid with its text as the message (so that a caller
+// prints any error the same way); nil gives nil.
+func Of(err error) List {
+	if err == nil {
+		return nil
+	}
+	var l List
+	if errors.As(err, &l) {
+		return l
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		full, own := err.Error(), e.Error()
+		if full == own || !strings.HasSuffix(full, own) {
+			return List{e}
+		}
+		// Wrapped with context before it ("doc 2: ..."): keep the context.
+		c := *e
+		c.Message = strings.TrimSuffix(full, own) + e.Message
+		return List{&c}
+	}
+	return List{{Kind: Invalid, Message: err.Error()}}
 }
 
 // Err returns the list as an error, or nil when it is empty.

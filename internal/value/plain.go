@@ -14,6 +14,7 @@ import (
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 )
 
 // MaxDepth bounds the nesting of a value Plain takes: arrays, objects and
@@ -21,23 +22,6 @@ import (
 // this bound is there so that a cycle (a map that holds itself) is an
 // error, not a stack overflow.
 const MaxDepth = 10000
-
-// NotPlainError is a part of a Go value that cannot be a plain value.
-type NotPlainError struct {
-	// Pointer locates the part ("" is the root), abbreviated as
-	// pointer.Abbrev does.
-	Pointer string
-	// Message says why.
-	Message string
-}
-
-func (e *NotPlainError) Error() string {
-	p := e.Pointer
-	if p == "" {
-		p = `""`
-	}
-	return p + ": " + e.Message
-}
 
 // Plain returns v as a plain value. When v is one already (the common
 // case) Plain returns v itself and allocates nothing. Otherwise it returns
@@ -56,7 +40,8 @@ func (e *NotPlainError) Error() string {
 //
 // A json.Number whose text is no JSON number is refused, and so are
 // channels, functions, complex numbers, other map keys and values nested
-// deeper than MaxDepth. The error is a *NotPlainError naming the first
+// deeper than MaxDepth. The error is a *problem.Error of kind problem.NotPlain (problem.Limit
+// for a number out of range) naming the first
 // such part (in sorted key order) by its JSON pointer.
 func Plain(v any) (any, error) {
 	if plainOK(v, 0) {
@@ -115,7 +100,7 @@ func walkPlain(v any, depth int, sound bool) bool {
 type plainer struct{ path []string }
 
 func (p *plainer) fail(format string, a ...any) error {
-	return &NotPlainError{Pointer: pointer.Abbrev(pointer.Join(p.path...)), Message: fmt.Sprintf(format, a...)}
+	return &problem.Error{Pointer: pointer.Abbrev(pointer.Join(p.path...)), Kind: problem.NotPlain, Message: fmt.Sprintf(format, a...)}
 }
 
 func (p *plainer) tooDeep() error {
@@ -335,7 +320,7 @@ func (p *plainer) viaJSON(rv reflect.Value) (any, error) {
 	if err != nil {
 		var le *jsonx.LimitError
 		if errors.As(err, &le) {
-			return nil, &NotPlainError{Pointer: pointer.Abbrev(pointer.Join(p.path...) + le.Pointer), Message: le.Msg}
+			return nil, &problem.Error{Pointer: pointer.Abbrev(pointer.Join(p.path...) + le.Pointer), Kind: problem.Limit, Message: le.Msg}
 		}
 		return nil, p.fail("the Go %s is not a value: its JSON cannot be read back: %v", rv.Type(), err)
 	}

@@ -10,6 +10,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/internal/problem"
 )
 
 type color string
@@ -123,8 +125,9 @@ func TestPlainRefuses(t *testing.T) {
 			var err error
 			require.NotPanics(t, func() { got, err = Plain(tt.in) })
 			assert.Nil(t, got)
-			var npe *NotPlainError
+			var npe *problem.Error
 			require.ErrorAs(t, err, &npe)
+			assert.Contains(t, []problem.Kind{problem.NotPlain, problem.Limit}, npe.Kind)
 			assert.True(t, strings.HasPrefix(npe.Pointer, tt.ptr), "pointer %q, want one starting %q", npe.Pointer, tt.ptr)
 			assert.Contains(t, npe.Message, tt.msg)
 			assert.Contains(t, err.Error(), tt.msg)

@@ -1,0 +1,106 @@
+package schema_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/schema"
+)
+
+func jsonValue(t *testing.T, s string) any {
+	t.Helper()
+	d := json.NewDecoder(bytes.NewReader([]byte(s)))
+	d.UseNumber()
+	var v any
+	require.NoError(t, d.Decode(&v))
+	return v
+}
+
+// TestValidationKindFollowsKeyword: every Kind that validation gives is
+// derived from the failing keyword's location in the engine's output,
+// whatever the message says.
+func TestValidationKindFollowsKeyword(t *testing.T) {
+	tests := []struct {
+		name, schema, value string
+		kind                schema.Kind
+		pointer             string
+		keyword             string // the failing keyword's pointer in the schema
+	}{
+		{"required", `{"required":["a"]}`, `{}`, schema.KindRequired, "", "/required"},
+		{"type", `{"properties":{"a":{"type":"integer"}}}`, `{"a":"x"}`, schema.KindType, "/a", "/properties/a/type"},
+		{"enum", `{"enum":["a","b"]}`, `"c"`, schema.KindEnum, "", "/enum"},
+		{"const", `{"const":1}`, `2`, schema.KindConst, "", "/const"},
+		{"minimum", `{"minimum":3}`, `2`, schema.KindRange, "", "/minimum"},
+		{"exclusiveMaximum", `{"exclusiveMaximum":3}`, `3`, schema.KindRange, "", "/exclusiveMaximum"},
+		{"multipleOf", `{"multipleOf":2}`, `3`, schema.KindRange, "", "/multipleOf"},
+		{"maxLength", `{"maxLength":2}`, `"abc"`, schema.KindLength, "", "/maxLength"},
+		{"minItems", `{"minItems":1}`, `[]`, schema.KindLength, "", "/minItems"},
+		{"maxProperties", `{"maxProperties":0}`, `{"a":1}`, schema.KindLength, "", "/maxProperties"},
+		{"pattern", `{"pattern":"^a"}`, `"b"`, schema.KindPattern, "", "/pattern"},
+		{"propertyNames", `{"propertyNames":{"pattern":"^a"}}`, `{"b":1}`, schema.KindPattern, "/b", "/propertyNames/pattern"},
+		{"format", `{"format":"ipv4"}`, `"x"`, schema.KindFormat, "", "/format"},
+		{"additionalProperties false", `{"properties":{"a":{}},"additionalProperties":false}`, `{"b":1}`, schema.KindAdditional, "", "/additionalProperties"},
+		{"unevaluatedProperties false", `{"properties":{"a":{}},"unevaluatedProperties":false}`, `{"b":1}`, schema.KindAdditional, "/b", "/unevaluatedProperties"},
+		{"items false", `{"prefixItems":[{}],"items":false}`, `[1,2]`, schema.KindAdditional, "/1", "/items"},
+		{"uniqueItems", `{"uniqueItems":true}`, `[1,1]`, schema.KindUnique, "", "/uniqueItems"},
+		{"dependentRequired", `{"dependentRequired":{"a":["b"]}}`, `{"a":1}`, schema.KindDependency, "", "/dependentRequired/a/0"},
+		{"dependencies (draft-07)", `{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"a":["b"]}}`, `{"a":1}`, schema.KindDependency, "", "/dependencies/a/0"},
+		{"dependencies schema form", `{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"a":{"required":["b"]}}}`, `{"a":1}`, schema.KindRequired, "", "/dependencies/a/required"},
+		{"oneOf, two match", `{"oneOf":[{"type":"integer"},{"minimum":0}]}`, `1`, schema.KindComposition, "", "/oneOf"},
+		{"oneOf, none match", `{"oneOf":[{"type":"string"},{"type":"boolean"}]}`, `1`, schema.KindComposition, "", "/oneOf/0/type"},
+		{"anyOf, none match", `{"anyOf":[{"type":"string"},{"type":"boolean"}]}`, `1`, schema.KindComposition, "", "/anyOf/0/type"},
+		{"allOf branch", `{"allOf":[{"type":"string"}]}`, `1`, schema.KindType, "", "/allOf/0/type"},
+		{"not", `{"not":{"type":"integer"}}`, `1`, schema.KindComposition, "", "/not"},
+		{"if/then", `{"if":{"required":["a"]},"then":{"required":["b"]}}`, `{"a":1}`, schema.KindRequired, "", "/then/required"},
+		{"false schema", `{"properties":{"a":false}}`, `{"a":1}`, schema.KindComposition, "/a", "/properties/a"},
+		{"through $ref", `{"$defs":{"n":{"type":"integer"}},"properties":{"a":{"$ref":"#/$defs/n"}}}`, `{"a":"x"}`, schema.KindType, "/a", "/$defs/n/type"},
+		{"a property named like a keyword", `{"properties":{"oneOf":{"properties":{"not":{"maximum":1}}}}}`, `{"oneOf":{"not":2}}`, schema.KindRange, "/oneOf/not", "/properties/oneOf/properties/not/maximum"},
+		{"additionalProperties schema", `{"additionalProperties":{"type":"string"}}`, `{"x":1}`, schema.KindType, "/x", "/additionalProperties/type"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := schema.Parse([]byte(tt.schema))
+			require.NoError(t, err)
+			err = s.Validate(jsonValue(t, tt.value))
+			require.Error(t, err)
+			var list schema.ErrorList
+			require.True(t, errors.As(err, &list), "%T", err)
+			require.NotEmpty(t, list)
+			var e *schema.Error
+			for _, x := range list {
+				if x.Detail != nil && x.Detail.Keyword == tt.keyword {
+					e = x
+				}
+			}
+			require.NotNil(t, e, "no error for keyword %s in %v", tt.keyword, list)
+			assert.Equal(t, tt.kind, e.Kind, "%v", e)
+			assert.Equal(t, tt.pointer, e.Pointer)
+			var one *schema.Error
+			require.True(t, errors.As(err, &one), "errors.As finds an entry")
+		})
+	}
+}
+
+// TestValidationMessagesKeepTheirWording: the messages rewritten by
+// keyword read as before.
+func TestValidationMessagesKeepTheirWording(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"required":["a","b"],"properties":{"c":{"type":"boolean"}},"additionalProperties":false}`))
+	require.NoError(t, err)
+	err = s.Validate(jsonValue(t, `{"c":"yes","d":1}`))
+	var list schema.ErrorList
+	require.ErrorAs(t, err, &list)
+	var msgs []string
+	for _, e := range list {
+		msgs = append(msgs, e.Error())
+	}
+	assert.ElementsMatch(t, []string{
+		`"": missing required properties: "a", "b"`,
+		`"": not allowed here: "d" (the schema does not declare it)`,
+		`/c: expected boolean, but got string "yes"`,
+	}, msgs)
+}

@@ -9,7 +9,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -185,7 +184,7 @@ func readInstance(data []byte) (*instance, error) {
 // strings unwrapped by the schema.
 func (in *instance) desired(v *operatorVersion) (any, error) {
 	if !in.v1beta1 {
-		return value.DeepCopy(in.params), nil
+		return params.Clone(in.params), nil
 	}
 	m, ok := in.params.(map[string]any)
 	if !ok {
@@ -291,7 +290,7 @@ func mergePatch(from, to any) any {
 	fm, fok := from.(map[string]any)
 	tm, tok := to.(map[string]any)
 	if !fok || !tok {
-		return value.DeepCopy(to)
+		return params.Clone(to)
 	}
 	p := map[string]any{}
 	for k := range fm {
@@ -303,8 +302,8 @@ func mergePatch(from, to any) any {
 		fv, ok := fm[k]
 		switch {
 		case !ok:
-			p[k] = value.DeepCopy(tv)
-		case !value.Equal(fv, tv):
+			p[k] = params.Clone(tv)
+		case !params.Equal(fv, tv):
 			p[k] = mergePatch(fv, tv)
 		}
 	}
@@ -314,7 +313,7 @@ func mergePatch(from, to any) any {
 // applied returns the Instance manifest with the decision recorded as
 // the last applied state, ready to be written back.
 func (in *instance) applied(d *decision) map[string]any {
-	doc := value.DeepCopy(in.doc).(map[string]any)
+	doc := params.Clone(in.doc).(map[string]any)
 	md, _ := doc["metadata"].(map[string]any)
 	if md == nil {
 		md = map[string]any{}

@@ -13,8 +13,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -99,7 +97,7 @@ func runMigrate(e *env, raw any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := yamlx.SplitDocuments(data)
+	docs := params.SplitDocuments(data)
 	if len(docs) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", args[0])
 	}
@@ -218,7 +216,7 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
 		prefix = fmt.Sprintf("doc %d: ", i)
 	}
 	for _, d := range r.Dropped {
-		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), encode.JSON(d.Value, nil, ""))
+		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), params.MarshalJSON(nil, d.Value, ""))
 	}
 	// A refused lossy change is also an error of the Result: one line
 	// says both.
@@ -229,7 +227,7 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
 			note = " (refused; --allow-lossy applies it)"
 			refused[l.Pointer] = true
 		}
-		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), note)
+		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), params.MarshalJSON(nil, l.From, ""), params.MarshalJSON(nil, l.To, ""), note)
 	}
 	for _, err := range r.Errors {
 		if refused[err.Pointer] && strings.Contains(err.Message, "loses information; refused") {
@@ -288,22 +286,22 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result,
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, encode.JSON(d.Pointer, nil, ""), encode.JSON(d.Value, nil, ""))
+		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, params.MarshalJSON(nil, d.Pointer, ""), params.MarshalJSON(nil, d.Value, ""))
 	}
 	b.WriteString(`],"lossy":[`)
 	for i, l := range r.Lossy {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, encode.JSON(l.Pointer, nil, ""),
-			encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), l.Refused)
+		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, params.MarshalJSON(nil, l.Pointer, ""),
+			params.MarshalJSON(nil, l.From, ""), params.MarshalJSON(nil, l.To, ""), l.Refused)
 	}
 	b.WriteString(`],"errors":[`)
 	for i, err := range r.Errors {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"message":%s`, encode.JSON(err.Pointer, nil, ""), encode.JSON(err.Message, nil, ""))
+		fmt.Fprintf(b, `{"pointer":%s,"message":%s`, params.MarshalJSON(nil, err.Pointer, ""), params.MarshalJSON(nil, err.Message, ""))
 		if err.Line > 0 {
 			fmt.Fprintf(b, `,"line":%d`, err.Line)
 		}

@@ -8,8 +8,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -197,7 +195,7 @@ func instanceParams(o object, s *schema.Schema) any {
 	if !present {
 		return map[string]any{}
 	}
-	v := value.DeepCopy(p)
+	v := params.Clone(p)
 	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
 		bag, _ := decodeBag(o)
 		v = unwrapParameters(m, bag, schemaCodec(s))
@@ -209,7 +207,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 	p, present := obj.parameters()
 	var work any = map[string]any{}
 	if present {
-		work = value.DeepCopy(p)
+		work = params.Clone(p)
 	}
 	if oldVer != nil {
 		m, err := ver.migrationTo()
@@ -232,7 +230,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name, ver.Name, d.Pointer))
 		}
 		for _, l := range res.Lossy {
-			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name, ver.Name, l.Pointer, encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, "")))
+			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name, ver.Name, l.Pointer, params.MarshalJSON(nil, l.From, ""), params.MarshalJSON(nil, l.To, "")))
 		}
 		if len(dropped) > 0 {
 			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(dropped, ",")}
@@ -289,7 +287,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 		if a.denyImmutable(ver.Schema, oldV, newV) {
 			return
 		}
-		changed := value.Diff(oldV, newV)
+		changed := params.Diff(oldV, newV)
 		if len(changed) == 0 {
 			return // nothing changed: no plan
 		}

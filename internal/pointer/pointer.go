@@ -7,15 +7,16 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/go-openapi/jsonpointer"
 )
 
-// Escape escapes one reference token.
-func Escape(tok string) string {
-	if !strings.ContainsAny(tok, "~/") {
-		return tok
-	}
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
-}
+// Escape escapes one reference token: "~" as "~0", "/" as "~1". It is
+// github.com/go-openapi/jsonpointer's, which is as fast and allocates
+// once less for a token that needs escapes (BenchmarkAppend); the rest of
+// this package stays because the library is laxer than RFC 6901 and
+// slower (TestJSONPointerLibraryIsLaxer, BenchmarkGet, BenchmarkSplit).
+func Escape(tok string) string { return jsonpointer.Escape(tok) }
 
 // Unescape reverses Escape. It reports an error for a "~" not followed by 0 or 1.
 func Unescape(tok string) (string, error) {

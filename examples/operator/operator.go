@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -8,8 +9,9 @@ import (
 	"sort"
 	"strings"
 
+	"sigs.k8s.io/yaml"
+
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -86,21 +88,26 @@ func (o *operator) version(name string) (*operatorVersion, error) {
 	return v, nil
 }
 
+// operatorVersionManifest is the part of an OperatorVersion manifest the
+// operator reads as Go types. sigs.k8s.io/yaml reads Kubernetes YAML into
+// structs as encoding/json would read its JSON form; parameter values
+// never go through it (it would read 1.10 as 1.1): the schema comes from
+// convert.LoadSchema.
+type operatorVersionManifest struct {
+	Spec struct {
+		Plans map[string]json.RawMessage `json:"plans"`
+	} `json:"spec"`
+}
+
 // planNames reads spec.plans of an OperatorVersion manifest; nil for a
 // bare schema.
 func planNames(data []byte) []string {
-	doc, err := params.Decode(nil, data)
-	if err != nil {
+	var m operatorVersionManifest
+	if err := yaml.Unmarshal(data, &m); err != nil || m.Spec.Plans == nil {
 		return nil
 	}
-	m, _ := doc.(map[string]any)
-	spec, _ := m["spec"].(map[string]any)
-	plans, ok := spec["plans"].(map[string]any)
-	if !ok {
-		return nil
-	}
-	names := make([]string, 0, len(plans))
-	for p := range plans {
+	names := make([]string, 0, len(m.Spec.Plans))
+	for p := range m.Spec.Plans {
 		names = append(names, p)
 	}
 	sort.Strings(names)
@@ -147,6 +154,24 @@ type instance struct {
 	lastValue any
 }
 
+// instanceManifest is the Kubernetes part of an Instance manifest, read
+// into Go types by sigs.k8s.io/yaml. The parameters are not in it: they
+// are values, read by params.Decode so that every number keeps its text.
+type instanceManifest struct {
+	APIVersion string `json:"apiVersion"`
+	Kind       string `json:"kind"`
+	Metadata   struct {
+		Name        string            `json:"name"`
+		Namespace   string            `json:"namespace"`
+		Annotations map[string]string `json:"annotations"`
+	} `json:"metadata"`
+	Spec struct {
+		OperatorVersion struct {
+			Name string `json:"name"`
+		} `json:"operatorVersion"`
+	} `json:"spec"`
+}
+
 func readInstance(data []byte) (*instance, error) {
 	doc, err := params.Decode(nil, data)
 	if err != nil {
@@ -156,23 +181,22 @@ func readInstance(data []byte) (*instance, error) {
 	if !ok || m["kind"] != "Instance" {
 		return nil, errors.New("expected an Instance manifest")
 	}
+	var man instanceManifest
+	if err := yaml.Unmarshal(data, &man); err != nil {
+		return nil, fmt.Errorf("the Instance manifest: %w", err)
+	}
 	in := &instance{doc: m, params: map[string]any{}}
-	md, _ := m["metadata"].(map[string]any)
-	ns, _ := md["namespace"].(string)
-	name, _ := md["name"].(string)
-	in.name = strings.TrimPrefix(ns+"/"+name, "/")
-	spec, _ := m["spec"].(map[string]any)
-	ref, _ := spec["operatorVersion"].(map[string]any)
-	in.version, _ = ref["name"].(string)
+	in.name = strings.TrimPrefix(man.Metadata.Namespace+"/"+man.Metadata.Name, "/")
+	in.version = man.Spec.OperatorVersion.Name
 	if in.version == "" {
 		return nil, fmt.Errorf("Instance %s has no spec.operatorVersion.name", in.name)
 	}
-	in.v1beta1 = m["apiVersion"] == convert.V1beta1
+	in.v1beta1 = man.APIVersion == convert.V1beta1
+	spec, _ := m["spec"].(map[string]any)
 	if p, ok := spec["parameters"]; ok && p != nil {
 		in.params = p
 	}
-	ann, _ := md["annotations"].(map[string]any)
-	if raw, ok := ann[LastAppliedAnnotation].(string); ok {
+	if raw, ok := man.Metadata.Annotations[LastAppliedAnnotation]; ok {
 		last, err := params.Decode(nil, []byte(raw))
 		if err != nil {
 			return nil, fmt.Errorf("annotation %s: %w", LastAppliedAnnotation, err)
@@ -189,7 +213,7 @@ func readInstance(data []byte) (*instance, error) {
 // strings unwrapped by the schema.
 func (in *instance) desired(v *operatorVersion) (any, error) {
 	if !in.v1beta1 {
-		return value.DeepCopy(in.params), nil
+		return params.Clone(in.params), nil
 	}
 	m, ok := in.params.(map[string]any)
 	if !ok {
@@ -301,7 +325,7 @@ func mergePatch(from, to any) any {
 	fm, fok := from.(map[string]any)
 	tm, tok := to.(map[string]any)
 	if !fok || !tok {
-		return value.DeepCopy(to)
+		return params.Clone(to)
 	}
 	p := map[string]any{}
 	for k := range fm {
@@ -313,8 +337,8 @@ func mergePatch(from, to any) any {
 		fv, ok := fm[k]
 		switch {
 		case !ok:
-			p[k] = value.DeepCopy(tv)
-		case !value.Equal(fv, tv):
+			p[k] = params.Clone(tv)
+		case !params.Equal(fv, tv):
 			p[k] = mergePatch(fv, tv)
 		}
 	}
@@ -324,7 +348,7 @@ func mergePatch(from, to any) any {
 // applied returns the Instance manifest with the decision recorded as
 // the last applied state, ready to be written back.
 func (in *instance) applied(d *decision) map[string]any {
-	doc := value.DeepCopy(in.doc).(map[string]any)
+	doc := params.Clone(in.doc).(map[string]any)
 	md, _ := doc["metadata"].(map[string]any)
 	if md == nil {
 		md = map[string]any{}

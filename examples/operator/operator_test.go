@@ -74,6 +74,42 @@ func TestUpgradeMovesValuesByOldName(t *testing.T) {
 		"params":{"clusterName":"my-cluster","nodeCount":3,"backup":{"enabled":false,"credentials":{"name":"some value","password":"some password"}}}}`, out)
 }
 
+// TestManifestsIntoStructs: the Kubernetes parts of the manifests are read
+// into Go types (sigs.k8s.io/yaml), the parameter values are not: numbers
+// keep their text, which sigs.k8s.io/yaml would not (1.10 reads as 1.1,
+// 99999999999999999999999 as 1e+23, and 1e400 becomes a string).
+func TestManifestsIntoStructs(t *testing.T) {
+	assert.Equal(t, []string{"backup", "deploy", "upgrade"}, planNames([]byte("kind: OperatorVersion\nspec:\n  plans: {deploy: {}, upgrade: {}, backup: {}}\n  parameters: {type: object, properties: {r: {type: number, default: 1.10}}}\n")))
+	assert.Nil(t, planNames([]byte("type: object\n")))
+
+	const inst = `apiVersion: kudo.dev/v1beta2
+kind: Instance
+metadata:
+  name: big
+  namespace: ns
+  annotations:
+    note: "5"
+spec:
+  operatorVersion:
+    name: my-operator-0.2.0
+  parameters:
+    nodeCount: 9007199254740993
+`
+	in, err := readInstance([]byte(inst))
+	require.NoError(t, err)
+	assert.Equal(t, "ns/big", in.name)
+	assert.Equal(t, "my-operator-0.2.0", in.version)
+	assert.False(t, in.v1beta1)
+	assert.Equal(t, map[string]any{"nodeCount": json.Number("9007199254740993")}, in.params)
+
+	code, out, stderr := operatorRun(t, inst, "--operator-versions", versions, "-o", "json", "-")
+	require.Equal(t, 0, code, stderr)
+	assert.Contains(t, out, `"nodeCount": 9007199254740993`)
+
+	_, err = readInstance([]byte("kind: Instance\nmetadata: {name: [x]}\nspec: {operatorVersion: {name: v}}\n"))
+	assert.ErrorContains(t, err, "the Instance manifest")
+}
+
 func TestUsage(t *testing.T) {
 	for _, args := range [][]string{
 		{},

@@ -13,7 +13,6 @@ import (
 	"unicode"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -338,7 +337,7 @@ func askParam(pr *prompter, s *schema.Schema, o *addParamOptions) error {
 		break
 	}
 	at, _ := parseParamPath(o.path)
-	toks, _ := pointer.Split(at)
+	toks := tokens(at)
 	name := toks[len(toks)-1]
 	if o.typ == "" {
 		o.typ = "string"
@@ -417,8 +416,8 @@ func askParam(pr *prompter, s *schema.Schema, o *addParamOptions) error {
 // declared reports whether the schema declares a property at a values
 // pointer, through properties all the way.
 func declared(s *schema.Schema, at string) bool {
-	toks, err := pointer.Split(at)
-	if err != nil || len(toks) == 0 {
+	toks := tokens(at)
+	if len(toks) == 0 {
 		return false
 	}
 	n := s.Root()

@@ -7,15 +7,14 @@ import (
 	"io"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
+	"github.com/go-openapi/jsonpointer"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/lint"
+	"github.com/paramkit/paramkit/params"
 )
 
 type lintOptions struct {
@@ -200,9 +199,8 @@ func runLint(e *env, opts any, args []string) int {
 // linted as the schema it converts to, each finding placed on the
 // parameter it is about.
 func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
-	node, err := yamlx.ParseNode(data)
+	doc, err := params.Decode(nil, data)
 	if err != nil {
-		// Not YAML, but maybe JSON the YAML parser cannot read ("\/").
 		return lint.Lint(data, sets...)
 	}
 	c, err := convert.FromV1beta1(data)
@@ -211,20 +209,18 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 		return nil, err
 	}
 	if err == nil && c.Changed {
-		if fs, ok := lintConverted(c, node, sets); ok {
+		if fs, ok := lintConverted(c, doc, sets); ok {
 			return fs, nil
 		}
 	}
-	if doc, err := yamlx.ToValue(node, nil); err == nil {
-		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
-			if params, ok := m["spec"].(map[string]any)["parameters"].(map[string]any); ok {
-				fs, err := lint.Lint(encode.JSON(params, nil, ""), sets...)
-				for i := range fs {
-					fs[i].Pointer = ovPrefix + fs[i].Pointer
-					fs[i].Message = prefixPointers(fs[i].Message, params)
-				}
-				return fs, err
+	if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
+		if ps, ok := m["spec"].(map[string]any)["parameters"].(map[string]any); ok {
+			fs, err := lint.Lint(params.MarshalJSON(nil, ps, ""), sets...)
+			for i := range fs {
+				fs[i].Pointer = ovPrefix + fs[i].Pointer
+				fs[i].Message = prefixPointers(fs[i].Message, ps)
 			}
+			return fs, err
 		}
 	}
 	return lint.Lint(data, sets...)
@@ -233,24 +229,21 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 // lintConverted lints the schema a v1beta1 document converts to. A
 // finding about a parameter points at its entry in the flat list, and
 // says where in the converted schema it stands.
-func lintConverted(c *convert.Converted, node *yaml.Node, sets []*lint.Set) ([]lint.Finding, bool) {
-	orig, err := yamlx.ToValue(node, nil)
-	if err != nil {
-		return nil, false
-	}
+func lintConverted(c *convert.Converted, orig any, sets []*lint.Set) ([]lint.Finding, bool) {
 	listAt := "/parameters"
 	converted := c.Schema
 	if m, ok := orig.(map[string]any); ok && m["kind"] == "OperatorVersion" {
 		listAt = ovPrefix
 		if converted == nil {
-			converted, _ = pointer.Get(c.Document, ovPrefix)
+			converted, _ = valueAt(c.Document, ovPrefix)
 		}
 	}
 	if converted == nil {
 		return nil, false
 	}
 	index := map[string]int{}
-	if list, ok := valueAt(orig, listAt).([]any); ok {
+	listV, _ := valueAt(orig, listAt)
+	if list, ok := listV.([]any); ok {
 		for i, p := range list {
 			if name, ok := p.(map[string]any)["name"].(string); ok {
 				index[name] = i
@@ -259,15 +252,15 @@ func lintConverted(c *convert.Converted, node *yaml.Node, sets []*lint.Set) ([]l
 	} else {
 		listAt = ""
 	}
-	fs, err := lint.Lint(encode.JSON(converted, nil, ""), sets...)
+	fs, err := lint.Lint(params.MarshalJSON(nil, converted, ""), sets...)
 	if err != nil {
 		return nil, false
 	}
 	for i, f := range fs {
 		at := listAt
-		if toks, _ := pointer.Split(f.Pointer); len(toks) >= 2 && toks[0] == "properties" {
+		if toks := tokens(f.Pointer); len(toks) >= 2 && toks[0] == "properties" {
 			if j, ok := index[toks[1]]; ok {
-				at = pointer.AppendIndex(listAt, j)
+				at = listAt + "/" + strconv.Itoa(j)
 			}
 		}
 		fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPointer(f.Pointer))
@@ -277,9 +270,14 @@ func lintConverted(c *convert.Converted, node *yaml.Node, sets []*lint.Set) ([]l
 	return fs, true
 }
 
-func valueAt(doc any, ptr string) any {
-	v, _ := pointer.Get(doc, ptr)
-	return v
+// valueAt returns the value at ptr in doc, and whether there is one.
+func valueAt(doc any, ptr string) (any, bool) {
+	p, err := jsonpointer.New(ptr)
+	if err != nil {
+		return nil, false
+	}
+	v, _, err := p.Get(doc)
+	return v, err == nil
 }
 
 const ovPrefix = "/spec/parameters"
@@ -294,7 +292,7 @@ func prefixPointers(msg string, schemaDoc any) string {
 		if !strings.HasPrefix(trimmed, "/") {
 			continue
 		}
-		if _, ok := pointer.Get(schemaDoc, trimmed); !ok {
+		if _, ok := valueAt(schemaDoc, trimmed); !ok {
 			continue
 		}
 		words[i] = strings.Replace(w, trimmed, ovPrefix+trimmed, 1)

@@ -8,8 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
@@ -159,7 +158,7 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 			if path != "" {
 				childPath = path + "." + p.Name
 			}
-			l.add(p, newRow(p, pointer.Append(ptr, p.Name), p.Name, childPath, depth, inherited, immutable, requiredIn(scope, p.Name)))
+			l.add(p, newRow(p, appendToken(ptr, p.Name), p.Name, childPath, depth, inherited, immutable, requiredIn(scope, p.Name)))
 		}
 	}
 	// The items of an array, the values of a map: a row of their own
@@ -171,7 +170,7 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 		if sub.node == nil || !hasProperties(sub.node, 0) {
 			continue
 		}
-		l.add(sub.node, newRow(sub.node, pointer.Append(ptr, "*"), sub.name, path+sub.glue+sub.name, depth, inherited, immutable, false))
+		l.add(sub.node, newRow(sub.node, appendToken(ptr, "*"), sub.name, path+sub.glue+sub.name, depth, inherited, immutable, false))
 	}
 	return ""
 }
@@ -220,7 +219,7 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 			r.Deprecated = true
 		}
 		if r.Default == nil && m.HasDefault {
-			r.Default = encode.JSON(m.Default, nil, "")
+			r.Default = params.MarshalJSON(nil, m.Default, "")
 		}
 	}
 	r.Immutable = immutable

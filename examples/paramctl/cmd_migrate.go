@@ -13,8 +13,6 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -102,7 +100,7 @@ func runMigrate(e *env, raw any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := yamlx.SplitDocuments(data)
+	docs := params.SplitDocuments(data)
 	if len(docs) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", args[0])
 	}
@@ -275,7 +273,7 @@ func migrateShowValue(v any, hidden bool) []byte {
 	if hidden {
 		return []byte(schema.Hidden)
 	}
-	return encode.JSON(v, nil, "")
+	return params.MarshalJSON(nil, v, "")
 }
 
 func migrateShowPtr(p string) string {
@@ -302,10 +300,10 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result,
 			b.WriteByte(',')
 		}
 		if d.Hidden { // a secret: no "value", "hidden": true
-			fmt.Fprintf(b, `{"pointer":%s,"hidden":true}`, encode.JSON(d.Pointer, nil, ""))
+			fmt.Fprintf(b, `{"pointer":%s,"hidden":true}`, params.MarshalJSON(nil, d.Pointer, ""))
 			continue
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, encode.JSON(d.Pointer, nil, ""), encode.JSON(d.Value, nil, ""))
+		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, params.MarshalJSON(nil, d.Pointer, ""), params.MarshalJSON(nil, d.Value, ""))
 	}
 	b.WriteString(`],"lossy":[`)
 	for i, l := range r.Lossy {
@@ -313,23 +311,23 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result,
 			b.WriteByte(',')
 		}
 		if l.Hidden { // a secret: no "from" or "to", "hidden": true
-			fmt.Fprintf(b, `{"pointer":%s,"hidden":true,"refused":%t}`, encode.JSON(l.Pointer, nil, ""), l.Refused)
+			fmt.Fprintf(b, `{"pointer":%s,"hidden":true,"refused":%t}`, params.MarshalJSON(nil, l.Pointer, ""), l.Refused)
 			continue
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, encode.JSON(l.Pointer, nil, ""),
-			encode.JSON(l.From, nil, ""), encode.JSON(l.To, nil, ""), l.Refused)
+		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, params.MarshalJSON(nil, l.Pointer, ""),
+			params.MarshalJSON(nil, l.From, ""), params.MarshalJSON(nil, l.To, ""), l.Refused)
 	}
 	b.WriteString(`],"errors":[`)
 	for i, err := range r.Errors {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"message":%s`, encode.JSON(err.Pointer, nil, ""), encode.JSON(err.Message, nil, ""))
+		fmt.Fprintf(b, `{"pointer":%s,"message":%s`, params.MarshalJSON(nil, err.Pointer, ""), params.MarshalJSON(nil, err.Message, ""))
 		if err.Line > 0 {
 			fmt.Fprintf(b, `,"line":%d`, err.Line)
 		}
 		if err.Kind != "" {
-			fmt.Fprintf(b, `,"kind":%s`, encode.JSON(string(err.Kind), nil, ""))
+			fmt.Fprintf(b, `,"kind":%s`, params.MarshalJSON(nil, string(err.Kind), ""))
 		}
 		b.WriteByte('}')
 	}

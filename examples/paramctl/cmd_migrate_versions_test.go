@@ -8,8 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -42,7 +40,7 @@ func TestMigrateVersionsPlainText(t *testing.T) {
 	require.NoError(t, err)
 	got, err := params.Decode(v2, []byte(up))
 	require.NoError(t, err)
-	assert.True(t, value.Identical(want, got), "v2 → v1 → v2 gives back what the document means\nwant: %v\ngot:  %v", want, got)
+	assert.True(t, params.Identical(want, got), "v2 → v1 → v2 gives back what the document means\nwant: %v\ngot:  %v", want, got)
 	assert.Contains(t, up, "code: \"007\"\n", "v2's string node types the text")
 
 	// JSON gives the same values.
@@ -86,7 +84,7 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		}
 		var wants []any
 		valid := true
-		for _, doc := range yamlx.SplitDocuments(data) {
+		for _, doc := range params.SplitDocuments(data) {
 			v, err := params.Decode(v2, doc)
 			if err != nil {
 				t.Fatalf("%q converted, but does not read: %v", data, err)
@@ -101,13 +99,13 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		if code != 0 {
 			t.Fatalf("%q wrote %q, which does not come back: %s", data, down, report)
 		}
-		docs := yamlx.SplitDocuments([]byte(up))
+		docs := params.SplitDocuments([]byte(up))
 		if len(docs) != len(wants) {
 			t.Fatalf("%q: %d documents came back as %d: %q", data, len(wants), len(docs), up)
 		}
 		for i, doc := range docs {
 			got, err := params.Decode(v2, doc)
-			if err != nil || !value.Identical(got, wants[i]) {
+			if err != nil || !params.Identical(got, wants[i]) {
 				t.Fatalf("%q → %q → %q: document %d: %#v came back as %#v (%v)", data, down, up, i, wants[i], got, err)
 			}
 		}

@@ -10,8 +10,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/paramkit/paramkit/internal/pointer"
 )
 
 const (
@@ -47,7 +45,7 @@ func updDecode(t *testing.T, out string) updResult {
 
 func updAt(t *testing.T, v any, ptr string) any {
 	t.Helper()
-	x, ok := pointer.Get(v, ptr)
+	x, ok := valueAt(v, ptr)
 	require.True(t, ok, "nothing at %s", ptr)
 	return x
 }

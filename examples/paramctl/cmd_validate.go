@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -68,7 +67,7 @@ func runValidate(e *env, o any, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	parts := yamlx.SplitDocuments(data)
+	parts := params.SplitDocuments(data)
 	if len(parts) == 0 {
 		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", args[0])
 		return exitUsage

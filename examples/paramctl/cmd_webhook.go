@@ -17,8 +17,6 @@ import (
 	"syscall"
 
 	"github.com/paramkit/paramkit/examples/webhook"
-	"github.com/paramkit/paramkit/internal/jsonx"
-	"github.com/paramkit/paramkit/internal/value"
 )
 
 type webhookOptions struct {
@@ -264,12 +262,12 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 	}
 	changed := 0
 	for i := range before {
-		a, err1 := jsonx.Decode(before[i])
-		b, err2 := jsonx.Decode(after[i])
+		a, err1 := params.Decode(nil, before[i])
+		b, err2 := params.Decode(nil, after[i])
 		if err1 != nil || err2 != nil {
 			return e.fail(exitUsage, "round trip: cannot read object %d", i)
 		}
-		if d := value.Diff(a, b); len(d) > 0 {
+		if d := params.Diff(a, b); len(d) > 0 {
 			changed++
 			fmt.Fprintf(e.stderr, "object %d: changed by the round trip at %s\n", i, strings.Join(d, ", "))
 		}

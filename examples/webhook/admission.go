@@ -7,8 +7,6 @@ import (
 	"runtime/debug"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -196,7 +194,7 @@ func instanceParams(o object, s *schema.Schema) any {
 	if !present {
 		return map[string]any{}
 	}
-	v := value.DeepCopy(p)
+	v := params.Clone(p)
 	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
 		bag, _ := decodeBag(o)
 		v = unwrapParameters(m, bag, schemaCodec(s))
@@ -208,7 +206,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 	p, present := obj.parameters()
 	var work any = map[string]any{}
 	if present {
-		work = value.DeepCopy(p)
+		work = params.Clone(p)
 	}
 	if oldVer != nil {
 		m, err := ver.migrationTo()
@@ -231,7 +229,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name, ver.Name, d.Pointer))
 		}
 		for _, l := range res.Lossy {
-			from, to := string(encode.JSON(l.From, nil, "")), string(encode.JSON(l.To, nil, ""))
+			from, to := string(params.MarshalJSON(nil, l.From, "")), string(params.MarshalJSON(nil, l.To, ""))
 			if l.Hidden { // a secret (writeOnly, format: password): never quoted
 				from, to = schema.Hidden, schema.Hidden
 			}
@@ -294,7 +292,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 		if a.denyImmutable(ver.Schema, oldV, newV) {
 			return
 		}
-		changed := value.Diff(oldV, newV)
+		changed := params.Diff(oldV, newV)
 		if len(changed) == 0 {
 			return // nothing changed: no plan
 		}

@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/params"
 )
 
 // maxAnnotationBytes is the apiserver's limit on all annotations of an
@@ -83,7 +83,7 @@ func (h *Handler) convertObject(ctx context.Context, raw json.RawMessage, to str
 		return nil, fmt.Errorf("%s: %w", o.describe(), err)
 	}
 	o["apiVersion"] = to
-	return encode.JSON(map[string]any(o), nil, ""), nil
+	return params.MarshalJSON(nil, map[string]any(o), ""), nil
 }
 
 // convertInstance converts spec.parameters of an Instance in place.
@@ -116,7 +116,7 @@ func (h *Handler) convertInstance(ctx context.Context, o object, to string) erro
 		o.deleteAnnotation(ParametersAnnotation)
 		return nil
 	}
-	raw := string(encode.JSON(bag, nil, ""))
+	raw := string(params.MarshalJSON(nil, bag, ""))
 	if len(raw) > maxAnnotationBytes {
 		return fmt.Errorf("the parameters %v have no exact v1beta1 text and are too large (%d bytes) to keep in annotation %s (the apiserver allows %d bytes of annotations)", sortedKeys(bag), len(raw), ParametersAnnotation, maxAnnotationBytes)
 	}

@@ -9,9 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
-	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
 )
 
 // instanceJSON is an Instance of operator version ov with the parameters
@@ -38,7 +36,7 @@ func convertOne(t *testing.T, h *Handler, to string, obj json.RawMessage) (map[s
 		return nil, resp.Result.Message
 	}
 	require.Len(t, resp.ConvertedObjects, 1)
-	v, err := jsonx.Decode(resp.ConvertedObjects[0])
+	v, err := params.Decode(nil, resp.ConvertedObjects[0])
 	require.NoError(t, err)
 	return v.(map[string]any), ""
 }
@@ -49,7 +47,7 @@ func paramsOf(o map[string]any) any {
 
 func decodeJSON(t *testing.T, s string) any {
 	t.Helper()
-	v, err := jsonx.Decode([]byte(s))
+	v, err := params.Decode(nil, []byte(s))
 	require.NoError(t, err)
 	return v
 }
@@ -130,9 +128,9 @@ func TestConvertInstanceRoundTrip(t *testing.T) {
 				bag := decodeJSON(t, ann[ParametersAnnotation].(string)).(map[string]any)
 				assert.ElementsMatch(t, c.bagged, sortedKeys(bag))
 			}
-			up, msg := convertOne(t, h, V1beta2, encode.JSON(down, nil, ""))
+			up, msg := convertOne(t, h, V1beta2, params.MarshalJSON(nil, down, ""))
 			require.Empty(t, msg)
-			assert.True(t, value.Equal(want, paramsOf(up)), "round trip changed %s into %s", c.params, encode.JSON(paramsOf(up), nil, ""))
+			assert.True(t, params.Equal(want, paramsOf(up)), "round trip changed %s into %s", c.params, params.MarshalJSON(nil, paramsOf(up), ""))
 			assert.Equal(t, map[string]any{"keep": "me"}, up["metadata"].(map[string]any)["annotations"], "the annotation is gone again")
 		})
 	}
@@ -148,7 +146,7 @@ func TestConvertOldClientEditWins(t *testing.T) {
 	assert.JSONEq(t, `{"VERSION":null,"NODE_COUNT":"x"}`, bag.(string))
 	// An old client changes one of the values the annotation carries.
 	p["VERSION"] = "3.4.14"
-	up, msg := convertOne(t, h, V1beta2, encode.JSON(down, nil, ""))
+	up, msg := convertOne(t, h, V1beta2, params.MarshalJSON(nil, down, ""))
 	require.Empty(t, msg)
 	assert.Equal(t, map[string]any{"ZK_PORT": "2181", "VERSION": "3.4.14", "NODE_COUNT": "x"}, paramsOf(up))
 }
@@ -167,7 +165,7 @@ func TestConvertWithoutSchema(t *testing.T) {
 		up, msg := convertOne(t, h, V1beta2, obj)
 		require.Empty(t, msg)
 		assert.Equal(t, decodeJSON(t, `{"N":3,"V":"007","L":["a","b"],"F":"1.10","H":"0x1F","B":true,"M":"a\nb"}`), paramsOf(up))
-		down, msg := convertOne(t, h, V1beta1, encode.JSON(up, nil, ""))
+		down, msg := convertOne(t, h, V1beta1, params.MarshalJSON(nil, up, ""))
 		require.Empty(t, msg)
 		assert.Equal(t, decodeJSON(t, `{"N":"3","V":"007","L":"[\"a\",\"b\"]","F":"1.10","H":"0x1F","B":"true","M":"a\nb"}`), paramsOf(down))
 		assert.NotContains(t, down["metadata"], "annotations")
@@ -293,13 +291,13 @@ func TestConvertOperatorVersionRoundTrip(t *testing.T) {
 			}
 			there, msg := convertOne(t, h, to, orig)
 			require.Empty(t, msg)
-			back, msg := convertOne(t, h, from, encode.JSON(there, nil, ""))
+			back, msg := convertOne(t, h, from, params.MarshalJSON(nil, there, ""))
 			require.Empty(t, msg)
 			if from == V1beta2 {
 				assert.Equal(t, decodeJSON(t, string(orig)), any(back), "the v1beta2 object came back exactly")
 				return
 			}
-			again, msg := convertOne(t, h, V1beta2, encode.JSON(back, nil, ""))
+			again, msg := convertOne(t, h, V1beta2, params.MarshalJSON(nil, back, ""))
 			require.Empty(t, msg)
 			assert.Equal(t, there, again, "the v1beta2 form is stable")
 		})

@@ -10,9 +10,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
-	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
 )
 
 // addGoldenSeeds adds the golden requests whose name starts with prefix.
@@ -137,7 +135,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 	f.Add([]byte(`{"a":"1","b":"[x]"}`), "gone-1.0.0")
 	hg := testHandler(f, func(o *Options) { o.GuessWithoutSchema = true })
 	f.Fuzz(func(t *testing.T, paramsJSON []byte, ov string) {
-		want, err := jsonx.Decode(paramsJSON)
+		want, err := params.Decode(nil, paramsJSON)
 		if err != nil {
 			return
 		}
@@ -149,7 +147,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 		}
 		obj := object{"apiVersion": V1beta2, "kind": "Instance", "metadata": map[string]any{"name": "i"},
 			"spec": map[string]any{"operatorVersion": map[string]any{"name": ov}, "parameters": want}}
-		raw := encode.JSON(map[string]any(obj), nil, "")
+		raw := params.MarshalJSON(nil, map[string]any(obj), "")
 		down := hg.Convert(context.Background(), &ConversionRequest{UID: "u", DesiredAPIVersion: V1beta1, Objects: []json.RawMessage{raw}})
 		if down.Result.Status != StatusSuccess {
 			if internalError(down.Result.Message) {
@@ -166,8 +164,8 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 			t.Fatal(err)
 		}
 		got, _ := o.parameters()
-		if !value.Equal(want, got) {
-			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, encode.JSON(got, nil, ""), down.ConvertedObjects[0])
+		if !params.Equal(want, got) {
+			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, params.MarshalJSON(nil, got, ""), down.ConvertedObjects[0])
 		}
 		if _, ok := o.annotation(ParametersAnnotation); ok {
 			t.Fatalf("the annotation is left on the v1beta2 object")
@@ -191,7 +189,7 @@ func FuzzSafeGuess(f *testing.F) {
 			return // carried by the annotation instead
 		}
 		if back := guessOne(texts["k"]); !sameValue(back, v) {
-			t.Fatalf("%q guessed as %s does not survive its text %q (read back as %s)", text, encode.JSON(v, nil, ""), texts["k"], encode.JSON(back, nil, ""))
+			t.Fatalf("%q guessed as %s does not survive its text %q (read back as %s)", text, params.MarshalJSON(nil, v, ""), texts["k"], params.MarshalJSON(nil, back, ""))
 		}
 	})
 }
@@ -203,8 +201,8 @@ func FuzzJSONPatch(f *testing.F) {
 	f.Add([]byte(`[1,2,3]`), []byte(`[1,2]`))
 	f.Add([]byte(`{"a":{"b":{"c":[{"d":1}]}}}`), []byte(`{"a":{"b":{"c":[{"d":2,"e":[]}]}}}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		from, err1 := jsonx.Decode(a)
-		to, err2 := jsonx.Decode(b)
+		from, err1 := params.Decode(nil, a)
+		to, err2 := params.Decode(nil, b)
 		if err1 != nil || err2 != nil {
 			return
 		}
@@ -220,11 +218,11 @@ func FuzzJSONPatch(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		out, err := p.Apply(encode.JSON(doc, nil, ""))
+		out, err := p.Apply(params.MarshalJSON(nil, doc, ""))
 		if err != nil {
 			t.Fatalf("patch %s: %v", encodePatch(ops), err)
 		}
-		got, err := jsonx.Decode(out)
+		got, err := params.Decode(nil, out)
 		if err != nil {
 			t.Fatal(err)
 		}

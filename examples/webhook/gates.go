@@ -7,8 +7,6 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -39,7 +37,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *AdmissionRequest) *A
 		stored = map[string]any(old)
 	}
 	res := h.opts.Gates.Apply(map[string]any(sent), stored)
-	gatedJSON := encode.JSON(res.Object, nil, "")
+	gatedJSON := params.MarshalJSON(nil, res.Object, "")
 
 	gatedReq := *req
 	gatedReq.Object = gatedJSON
@@ -58,7 +56,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *AdmissionRequest) *A
 				fmt.Sprintf("internal error applying the mutation after the field gates: %v (the request is denied; please report this)", err), nil)}
 		}
 	}
-	finalObj, err := jsonx.Decode(final)
+	finalObj, err := params.Decode(nil, final)
 	if err != nil {
 		return &AdmissionResponse{UID: req.UID, Result: failure(500, "InternalError", err.Error(), nil)}
 	}

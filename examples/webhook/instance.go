@@ -3,14 +3,14 @@ package webhook
 import (
 	"encoding/json"
 	"fmt"
+	"math/big"
 	"sort"
 	"strconv"
 
+	"github.com/go-openapi/jsonpointer"
+
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
-	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -38,7 +38,7 @@ func decodeObject(raw []byte) (object, error) {
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("the object is missing")
 	}
-	v, err := jsonx.Decode(raw)
+	v, err := params.Decode(nil, raw)
 	if err != nil {
 		return nil, fmt.Errorf("the object cannot be read: %w", err)
 	}
@@ -193,12 +193,12 @@ func canonicalText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(encode.JSON(v, nil, ""))
+	return string(params.MarshalJSON(nil, v, ""))
 }
 
 // sameValue is exact equality: numbers by their text, so that 1E3 and
 // 1000 count as different and down-conversion keeps the text.
-func sameValue(a, b any) bool { return value.Identical(a, b) }
+func sameValue(a, b any) bool { return params.Identical(a, b) }
 
 // wrapParameters turns v1beta2 parameters into the v1beta1 string map
 // and the bag of values no text carries.
@@ -245,7 +245,7 @@ func decodeBag(o object) (map[string]any, error) {
 	if !ok {
 		return nil, nil
 	}
-	v, err := jsonx.Decode([]byte(raw))
+	v, err := params.Decode(nil, []byte(raw))
 	if err != nil {
 		return nil, fmt.Errorf("annotation %s cannot be read: %w", ParametersAnnotation, err)
 	}
@@ -270,14 +270,37 @@ func sortedKeys(m map[string]any) []string {
 func paramPointer(p string) string { return "/spec/parameters" + p }
 
 // keyPointer is the object pointer of a top-level parameter.
-func keyPointer(k string) string { return pointer.Append("/spec/parameters", k) }
+func keyPointer(k string) string { return "/spec/parameters/" + jsonpointer.Escape(k) }
 
 // aType names the JSON type of v with its article: "an array".
 func aType(v any) string {
-	t := value.TypeName(v)
+	t := typeName(v)
 	switch t[0] {
 	case 'a', 'e', 'i', 'o', 'u':
 		return "an " + t
 	}
 	return "a " + t
+}
+
+// typeName names the JSON type of a value ("integer" for a number with an
+// integral value, 2.0 and 1e3 included, as JSON Schema says).
+func typeName(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "boolean"
+	case string:
+		return "string"
+	case json.Number:
+		if r, ok := new(big.Rat).SetString(string(t)); ok && r.IsInt() {
+			return "integer"
+		}
+		return "number"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return fmt.Sprintf("%T", v)
 }

@@ -5,10 +5,9 @@ import (
 	"fmt"
 	"sort"
 
+	"github.com/go-openapi/jsonpointer"
+
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -147,13 +146,13 @@ func guessWrapper(values map[string]any) (map[string]string, map[string]any) {
 	for k, v := range values {
 		var candidates []string
 		if s, ok := v.(string); ok {
-			candidates = []string{s, string(encode.JSON(s, nil, ""))}
+			candidates = []string{s, string(params.MarshalJSON(nil, s, ""))}
 		} else {
-			candidates = []string{string(encode.JSON(v, nil, ""))}
+			candidates = []string{string(params.MarshalJSON(nil, v, ""))}
 		}
 		done := false
 		for _, c := range candidates {
-			if back := guessOne(c); sameType(back, v) && value.Equal(back, v) {
+			if back := guessOne(c); sameType(back, v) && params.Equal(back, v) {
 				texts[k], done = c, true
 				break
 			}
@@ -170,7 +169,7 @@ func guessWrapper(values map[string]any) (map[string]string, map[string]any) {
 }
 
 // sameType is true when a and b are both strings or both not strings
-// (value.Equal already tells the other types apart).
+// (params.Equal already tells the other types apart).
 func sameType(a, b any) bool {
 	_, as := a.(string)
 	_, bs := b.(string)
@@ -209,7 +208,8 @@ func badKeys(err error) map[string]bool {
 	}
 	out := map[string]bool{}
 	for _, e := range ves {
-		if toks, err := pointer.Split(e.Pointer); err == nil && len(toks) > 0 {
+		if p, err := jsonpointer.New(e.Pointer); err == nil && !p.IsEmpty() {
+			toks := p.DecodedTokens()
 			out[toks[0]] = true
 		}
 	}

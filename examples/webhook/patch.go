@@ -1,8 +1,11 @@
 package webhook
 
 import (
-	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/pointer"
+	"strconv"
+
+	"github.com/go-openapi/jsonpointer"
+
+	"github.com/paramkit/paramkit/params"
 )
 
 // jsonPatch returns the RFC 6902 operations that turn from into to below
@@ -24,7 +27,7 @@ func diffPatch(path string, from, to any, ops *[]any) {
 	if fok && tok {
 		for _, k := range sortedKeys(fm) {
 			if _, ok := tm[k]; !ok {
-				*ops = append(*ops, map[string]any{"op": "remove", "path": pointer.Append(path, k)})
+				*ops = append(*ops, map[string]any{"op": "remove", "path": path + "/" + jsonpointer.Escape(k)})
 			}
 		}
 		for _, k := range sortedKeys(fm) {
@@ -33,15 +36,15 @@ func diffPatch(path string, from, to any, ops *[]any) {
 			case !ok:
 			case k == "":
 				if !sameValue(fm[k], tv) {
-					*ops = append(*ops, map[string]any{"op": "replace", "path": pointer.Append(path, k), "value": tv})
+					*ops = append(*ops, map[string]any{"op": "replace", "path": path + "/" + jsonpointer.Escape(k), "value": tv})
 				}
 			default:
-				diffPatch(pointer.Append(path, k), fm[k], tv, ops)
+				diffPatch(path+"/"+jsonpointer.Escape(k), fm[k], tv, ops)
 			}
 		}
 		for _, k := range sortedKeys(tm) {
 			if _, ok := fm[k]; !ok {
-				*ops = append(*ops, map[string]any{"op": "add", "path": pointer.Append(path, k), "value": tm[k]})
+				*ops = append(*ops, map[string]any{"op": "add", "path": path + "/" + jsonpointer.Escape(k), "value": tm[k]})
 			}
 		}
 		return
@@ -50,7 +53,7 @@ func diffPatch(path string, from, to any, ops *[]any) {
 	ta, tok := to.([]any)
 	if fok && tok && len(fa) == len(ta) {
 		for i := range fa {
-			diffPatch(pointer.AppendIndex(path, i), fa[i], ta[i], ops)
+			diffPatch(path+"/"+strconv.Itoa(i), fa[i], ta[i], ops)
 		}
 		return
 	}
@@ -64,5 +67,5 @@ func encodePatch(ops []any) []byte {
 	if len(ops) == 0 {
 		return nil
 	}
-	return encode.JSON(ops, nil, "")
+	return params.MarshalJSON(nil, ops, "")
 }

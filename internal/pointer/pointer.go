@@ -7,14 +7,24 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/go-openapi/jsonpointer"
 )
 
-// Escape escapes one reference token.
+// Escape escapes one reference token: "~" as "~0", "/" as "~1". A token
+// that needs it is escaped by github.com/go-openapi/jsonpointer (as fast
+// as hand-written code, one allocation fewer: BenchmarkAppend). The check
+// before it keeps the common token that needs nothing off the library:
+// calling it for every token made the token escape to the heap, 4 more
+// allocations per document in batch migration (BenchmarkMigrateBatch:
+// 140,010 instead of 100,010 for 10,000 documents). The rest of this
+// package stays hand-written because the library is laxer than RFC 6901
+// and slower (TestJSONPointerLibraryIsLaxer, BenchmarkGet, BenchmarkSplit).
 func Escape(tok string) string {
 	if !strings.ContainsAny(tok, "~/") {
 		return tok
 	}
-	return strings.ReplaceAll(strings.ReplaceAll(tok, "~", "~0"), "/", "~1")
+	return jsonpointer.Escape(tok)
 }
 
 // Unescape reverses Escape. It reports an error for a "~" not followed by 0 or 1.

@@ -1,0 +1,190 @@
+package paramkit_test
+
+import (
+	"bytes"
+	"go/parser"
+	"go/token"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const modulePath = "github.com/paramkit/paramkit"
+
+// examplesImports returns, for every Go file under examples/, the import
+// paths it names, keyed by the file's slash path.
+func examplesImports(t *testing.T) map[string][]string {
+	t.Helper()
+	out := map[string][]string{}
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("examples", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "testdata" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		var imps []string
+		for _, s := range f.Imports {
+			p, err := strconv.Unquote(s.Path.Value)
+			if err != nil {
+				return err
+			}
+			imps = append(imps, p)
+		}
+		out[filepath.ToSlash(path)] = imps
+		return nil
+	})
+	require.NoError(t, err)
+	require.NotEmpty(t, out, "no Go files found under examples/")
+	return out
+}
+
+// isInternal reports whether an import path names an internal package:
+// one with an element "internal" (Go's rule for what may import it).
+func isInternal(path string) bool {
+	for _, e := range strings.Split(path, "/") {
+		if e == "internal" {
+			return true
+		}
+	}
+	return false
+}
+
+// TestExamplesUsePublicAPI: the examples are what users copy into their
+// own modules, where this module's internal packages cannot be imported.
+// No Go file under examples/ (tests included) imports one; code outside
+// tests imports no internal package at all, examples/internal included
+// (its test certificates serve tests only).
+func TestExamplesUsePublicAPI(t *testing.T) {
+	for file, imps := range examplesImports(t) {
+		test := strings.HasSuffix(file, "_test.go")
+		inExamplesInternal := strings.HasPrefix(file, "examples/internal/")
+		for _, p := range imps {
+			if !strings.HasPrefix(p, modulePath+"/") {
+				continue
+			}
+			switch {
+			case strings.HasPrefix(p, modulePath+"/internal/") || p == modulePath+"/internal":
+				t.Errorf("%s imports %s: examples must live on the public API", file, p)
+			case isInternal(p) && !test && !inExamplesInternal:
+				t.Errorf("%s imports %s outside a test: code users copy must not depend on it", file, p)
+			}
+		}
+	}
+}
+
+// TestIsInternal pins the rule TestExamplesUsePublicAPI relies on.
+func TestIsInternal(t *testing.T) {
+	for p, want := range map[string]bool{
+		modulePath + "/internal/value":             true,
+		modulePath + "/examples/internal/testcert": true,
+		modulePath + "/params":                     false,
+		modulePath + "/internalize":                false,
+		"internal/foo":                             true,
+	} {
+		assert.Equal(t, want, isInternal(p), p)
+	}
+}
+
+// TestExamplesBuildInTheirOwnModule copies each example into a fresh
+// module outside this repository, as a user would, with a replace
+// directive pointing here, and builds it; the operator then reconciles an
+// Instance as its golden file says. It runs offline: modules come from
+// the module cache (GOPROXY=off), which this repository's own build has
+// filled.
+func TestExamplesBuildInTheirOwnModule(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds modules: not in -short")
+	}
+	goBin, err := exec.LookPath("go")
+	if err != nil {
+		t.Skip("no go command on PATH")
+	}
+	root, err := os.Getwd()
+	require.NoError(t, err)
+	sum, err := os.ReadFile("go.sum")
+	require.NoError(t, err)
+	for _, example := range []string{"operator", "webhook", "paramctl"} {
+		t.Run(example, func(t *testing.T) {
+			dir := t.TempDir()
+			copyTree(t, filepath.Join("examples", example), dir, func(rel string) bool {
+				return !strings.HasSuffix(rel, "_test.go")
+			})
+			goMod := "module example.com/my" + example + "\n\ngo 1.26.0\n\n" +
+				"require " + modulePath + " v0.0.0\n\n" +
+				"replace " + modulePath + " => " + filepath.ToSlash(root) + "\n"
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.mod"), []byte(goMod), 0o644))
+			// This repository's go.sum: the checksums go mod tidy would
+			// fetch, so that the check needs no network.
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "go.sum"), sum, 0o644))
+
+			env := append(os.Environ(), "GOPROXY=off", "GOFLAGS=-mod=mod", "GOWORK=off", "GOTOOLCHAIN=local")
+			goCmd := func(args ...string) {
+				t.Helper()
+				cmd := exec.Command(goBin, args...)
+				cmd.Dir = dir
+				cmd.Env = env
+				out, err := cmd.CombinedOutput()
+				require.NoError(t, err, "go %s:\n%s", strings.Join(args, " "), out)
+			}
+			// -e: the tests of dependencies need modules that are not in the
+			// cache offline; the build that follows catches any real fault.
+			goCmd("mod", "tidy", "-e")
+			goCmd("build", "-o", filepath.Join(dir, "bin"), ".")
+			if example != "operator" {
+				return
+			}
+			cmd := exec.Command(filepath.Join(dir, "bin"), "--operator-versions", "testdata/operator-versions", "testdata/instances/upgrade.yaml")
+			cmd.Dir = dir
+			var stdout, stderr bytes.Buffer
+			cmd.Stdout, cmd.Stderr = &stdout, &stderr
+			require.NoError(t, cmd.Run(), stderr.String())
+			golden, err := os.ReadFile("examples/operator/testdata/instances/upgrade.golden")
+			require.NoError(t, err)
+			assert.Equal(t, string(golden), "exit 0\n--- stdout\n"+stdout.String()+"--- stderr\n"+stderr.String())
+		})
+	}
+}
+
+// copyTree copies the files of src for which keep(relative path) is true
+// into dst.
+func copyTree(t *testing.T, src, dst string, keep func(rel string) bool) {
+	t.Helper()
+	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(src, path)
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		if !keep(rel) {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(target, data, 0o644)
+	})
+	require.NoError(t, err)
+}

@@ -1,0 +1,34 @@
+package params
+
+import (
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/internal/yamlx"
+)
+
+// Clone returns a deep copy of v: maps and slices are copied all the way
+// down, so that the copy can be edited without touching v; scalars
+// (strings, json.Number, booleans, nil) are immutable and shared. Go data
+// other than plain values is copied as Plain converts it (a value that
+// cannot be converted is copied as given).
+func Clone(v any) any { return value.DeepCopy(plainOr(v)) }
+
+// Equal reports whether a and b are the same value. Numbers compare by
+// value, whatever their text: 1.0 equals 1, 1E3 equals 1000, and integers
+// of any size compare exactly. Go data other than plain values is compared
+// as Plain converts it, as Diff does: Equal(a, b) is len(Diff(a, b)) == 0.
+// Use Identical where the text of a number matters.
+func Equal(a, b any) bool { return value.Equal(plainOr(a), plainOr(b)) }
+
+// Identical reports whether a and b are the same value written the same
+// way: numbers compare by their text, so 1E3 and 1000 (or 2.0 and 2)
+// differ. A round trip that must keep what the user wrote (a conversion
+// webhook, a migration) checks its result with Identical. Go data other
+// than plain values is compared as Plain converts it.
+func Identical(a, b any) bool { return value.Identical(plainOr(a), plainOr(b)) }
+
+// SplitDocuments cuts a `---`-separated YAML stream into the text of its
+// documents, in order, without parsing them; a JSON document is one
+// document. An empty stream, or one of comments and separators only,
+// gives none. Decode each part with Decode to get its value and errors
+// one document at a time (DecodeStream decodes the whole stream at once).
+func SplitDocuments(data []byte) [][]byte { return yamlx.SplitDocuments(data) }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -413,42 +414,15 @@ func suggestKeyword(k string) string {
 		if len(known) >= 7 {
 			max = 2
 		}
-		d := editDistance(strings.ToLower(k), strings.ToLower(known))
+		if abs(len(k)-len(known)) > max {
+			continue // the distance is at least the difference in length
+		}
+		d := suggest.Distance(strings.ToLower(k), strings.ToLower(known))
 		if d <= max && d < bestD {
 			best, bestD = known, d
 		}
 	}
 	return best
-}
-
-// editDistance is the optimal string alignment distance (Levenshtein with
-// transpositions) between two strings, by runes.
-func editDistance(a, b string) int {
-	ra, rb := []rune(a), []rune(b)
-	if abs(len(ra)-len(rb)) > 2 {
-		return 3
-	}
-	prev2 := make([]int, len(rb)+1)
-	prev := make([]int, len(rb)+1)
-	cur := make([]int, len(rb)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(ra); i++ {
-		cur[0] = i
-		for j := 1; j <= len(rb); j++ {
-			cost := 1
-			if ra[i-1] == rb[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-			if i > 1 && j > 1 && ra[i-1] == rb[j-2] && ra[i-2] == rb[j-1] {
-				cur[j] = min(cur[j], prev2[j-2]+1)
-			}
-		}
-		prev2, prev, cur = prev, cur, prev2
-	}
-	return prev[len(rb)]
 }
 
 func abs(x int) int {

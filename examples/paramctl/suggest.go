@@ -12,8 +12,10 @@ import (
 // a prefix of. It is what "did you mean" offers for a mistyped command or
 // flag.
 //
-// TODO(lead): wt-drafts adds internal/suggest.Closest for undeclared keys;
-// this is the CLI's copy until the two are unified after merging.
+// The library's own suggestions (undeclared keys, misspelt keywords) are
+// internal/suggest's; examples may not import internal/ (what users copy
+// must build in their module), and a CLI's rule for commands and flags
+// (prefixes count) is its own, so paramctl keeps this small one.
 func closest(name string, candidates []string) []string {
 	type scored struct {
 		name string

@@ -18,39 +18,42 @@ import (
 
 const modulePath = "github.com/paramkit/paramkit"
 
-// examplesImports returns, for every Go file under examples/, the import
-// paths it names, keyed by the file's slash path.
-func examplesImports(t *testing.T) map[string][]string {
+// goImports returns, for every Go file below the roots (testdata left
+// out), the import paths it names, keyed by the file's slash path.
+func goImports(t *testing.T, roots ...string) map[string][]string {
 	t.Helper()
 	out := map[string][]string{}
 	fset := token.NewFileSet()
-	err := filepath.WalkDir("examples", func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "testdata" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || !strings.HasSuffix(path, ".go") {
-			return nil
-		}
-		f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
-		if err != nil {
-			return err
-		}
-		var imps []string
-		for _, s := range f.Imports {
-			p, err := strconv.Unquote(s.Path.Value)
+	for _, root := range roots {
+		before := len(out)
+		err := filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
 			if err != nil {
 				return err
 			}
-			imps = append(imps, p)
-		}
-		out[filepath.ToSlash(path)] = imps
-		return nil
-	})
-	require.NoError(t, err)
-	require.NotEmpty(t, out, "no Go files found under examples/")
+			if d.IsDir() && d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if d.IsDir() || !strings.HasSuffix(path, ".go") {
+				return nil
+			}
+			f, err := parser.ParseFile(fset, path, nil, parser.ImportsOnly)
+			if err != nil {
+				return err
+			}
+			var imps []string
+			for _, s := range f.Imports {
+				p, err := strconv.Unquote(s.Path.Value)
+				if err != nil {
+					return err
+				}
+				imps = append(imps, p)
+			}
+			out[filepath.ToSlash(path)] = imps
+			return nil
+		})
+		require.NoError(t, err)
+		require.Greater(t, len(out), before, "no Go files found under %s/", root)
+	}
 	return out
 }
 
@@ -71,7 +74,7 @@ func isInternal(path string) bool {
 // tests imports no internal package at all, examples/internal included
 // (its test certificates serve tests only).
 func TestExamplesUsePublicAPI(t *testing.T) {
-	for file, imps := range examplesImports(t) {
+	for file, imps := range goImports(t, "examples") {
 		test := strings.HasSuffix(file, "_test.go")
 		inExamplesInternal := strings.HasPrefix(file, "examples/internal/")
 		for _, p := range imps {

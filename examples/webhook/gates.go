@@ -9,7 +9,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/jsonx"
-	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 )
 
 // SpecUnchangedAnnotation is the audit annotation /mutate sets when field
@@ -80,4 +80,4 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *AdmissionRequest) *A
 }
 
 // Gates returns the field gates the handler applies in /mutate (nil: none).
-func (h *Handler) Gates() *params.Gates { return h.opts.Gates }
+func (h *Handler) Gates() *gates.Set { return h.opts.Gates }

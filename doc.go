@@ -7,8 +7,12 @@
 //   - schema: parse and compile a schema (YAML or JSON), the KUDO
 //     vocabulary (trigger, immutable, oldName), a tree of nodes in source
 //     order with JSON-pointer lookup.
+//   - schema/edit: byte-preserving edits of a schema file (add a
+//     property, keeping comments, key order and layout).
 //   - params: parameter values: schema-directed decoding, validation,
-//     defaulting, updates, immutability, feature gates.
+//     defaulting, updates, immutability.
+//   - params/gates: field-level feature gates on Kubernetes objects'
+//     fields (which fields a create or update may persist).
 //   - convert: v1beta1 flat parameters to a schema, string unwrapping,
 //     oldName migration, version chains.
 //   - trigger: trigger inheritance checks and plan resolution.
@@ -23,7 +27,8 @@
 //	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"nodeCount=5"}}).Run() // -p, -P; r.Plan
 //	m, err := convert.NewMigration(s, convert.FromVersion(old)) // oldName migration
 //	set, err := convert.LoadVersionSet(dir)              // versions served at once
-//	gates, err := params.ParseGates(gatesYAML)           // field-level feature gates
+//	fg, err := gates.Parse(gatesYAML)                    // field-level feature gates; fg.Apply(obj, stored)
+//	out, err := edit.AddProperty(schemaYAML, "/backup/days", edit.Property{Type: "integer"}) // edit a schema file
 //	findings, err := lint.Lint(schemaYAML, lint.Kudo)    // lint
 //	h, err := webhook.NewHandler(opts)                   // examples/webhook: admission and conversion
 //

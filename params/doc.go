@@ -3,6 +3,10 @@
 // number) decoded with a schema in hand, validated, defaulted, updated and
 // encoded back without a number ever passing through float64.
 //
+// Below it, package params/gates applies field-level feature gates to
+// Kubernetes objects (gates.Parse, then Set.Apply): gates act on an
+// object's fields, not on parameter values.
+//
 // # Entry points
 //
 // One per job; each has a runnable example.
@@ -20,11 +24,6 @@
 //	r, err := (&params.Update{Schema: s, Old: old, Patches: []any{patch}, Set: []string{"nodeCount=5"}}).Run()
 //	// r.Values, r.Plan, r.Changed
 //
-// Field-level feature gates on a Kubernetes object (ExampleGates_Apply):
-//
-//	gates, err := params.ParseGates(data)
-//	res := gates.Apply(newObject, storedObject) // res.Object, res.Warnings
-//
 // Typed getters for operator code (Example_getters):
 //
 //	n, err := params.Int64(v, "/nodeCount")
@@ -35,7 +34,7 @@
 // value built in Go may hold other Go data (an int, a []string, a
 // map[string]string, a struct with json tags): the functions that take
 // values (Validate, ValidateStructural, Default, CheckImmutable, Diff,
-// MergePatch, Update.Run, MarshalYAML, MarshalJSON and Gates.Apply) first
+// MergePatch, Update.Run, MarshalYAML, MarshalJSON and gates.Set.Apply) first
 // convert them as Plain does, the way encoding/json would write them, so
 // that a Go int 5 and json.Number("5") are one value everywhere, and both
 // encoders write the same thing. A plain value is used as it is, without a
@@ -45,7 +44,7 @@
 // value that holds itself) is an error naming its JSON pointer, from
 // Plain, Validate, ValidateStructural, CheckImmutable, Update.Run and
 // MarshalYAML. MarshalJSON, which has no error to return, returns nil for
-// it (no JSON text is empty); Default, Diff, MergePatch and Gates.Apply
+// it (no JSON text is empty); Default, Diff, MergePatch and gates.Set.Apply
 // work on such a value as given, where its Go data equals nothing.
 //
 // The typed getters (String, Int64, Map, ...) read plain values only: they

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -78,10 +79,10 @@ func TestOneErrorTypeFromEveryEntryPoint(t *testing.T) {
 			return err
 		}), schema.KindRange, "/n"},
 		{"gates: rules", func() error {
-			_, err := params.ParseGates([]byte("- {name: a, preRelease: nope, fieldPaths: [.spec.x]}\n"))
+			_, err := gates.Parse([]byte("- {name: a, preRelease: nope, fieldPaths: [.spec.x]}\n"))
 			return err
 		}(), schema.KindGate, "/0/preRelease"},
-		{"gates: syntax", func() error { _, err := params.ParseGates([]byte("- [\n")); return err }(), schema.KindSyntax, ""},
+		{"gates: syntax", func() error { _, err := gates.Parse([]byte("- [\n")); return err }(), schema.KindSyntax, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -49,9 +49,4 @@ func notPlainValidation(err error) schema.ErrorList {
 
 // plainOr returns v as a plain value, or v as given when it cannot be
 // one: for the functions that have no error to return.
-func plainOr(v any) any {
-	if x, err := value.Plain(v); err == nil {
-		return x
-	}
-	return v
-}
+func plainOr(v any) any { return value.PlainOr(v) }

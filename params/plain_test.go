@@ -11,6 +11,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -203,8 +204,8 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 			}
 			assert.Equal(t, map[string]any{"x": c.want, "d": "p"}, got)
 		}},
-		{"Gates.Apply", func(t *testing.T, s *schema.Schema, c plainCase) {
-			res := (*params.Gates)(nil).Apply(map[string]any{"x": c.in}, map[string]any{"x": c.want})
+		{"gates.Set.Apply", func(t *testing.T, s *schema.Schema, c plainCase) {
+			res := (*gates.Set)(nil).Apply(map[string]any{"x": c.in}, map[string]any{"x": c.want})
 			if c.msg != "" {
 				assert.False(t, res.SpecUnchanged)
 				return

@@ -17,6 +17,8 @@
 //
 // Decoding, defaulting and updating values by a schema are params' job; a
 // v1beta1 params.yaml or a CRD read as a schema is convert.LoadSchema's.
+// Editing a schema file in place, keeping its bytes, is package
+// schema/edit's (edit.AddProperty).
 package schema
 
 import (

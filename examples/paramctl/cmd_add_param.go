@@ -15,6 +15,7 @@ import (
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/schema/edit"
 )
 
 type addParamOptions struct {
@@ -104,7 +105,7 @@ func runAddParam(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitInvalid, "%s: %v", at, err)
 	}
-	out, err := schema.AddProperty(src, at, spec)
+	out, err := edit.AddProperty(src, at, spec)
 	if err != nil {
 		return e.fail(exitInvalid, "%v", err)
 	}
@@ -165,8 +166,8 @@ func (e *env) failSchema(path string, err error) int {
 // addParamTypes are the values --type takes.
 var addParamTypes = []string{"string", "integer", "number", "boolean", "object", "array", "null"}
 
-func (o *addParamOptions) spec() (schema.PropertySpec, error) {
-	p := schema.PropertySpec{
+func (o *addParamOptions) spec() (edit.Property, error) {
+	p := edit.Property{
 		Type: o.typ, Title: o.title, Description: o.description,
 		Required: o.required, Trigger: o.trigger, Immutable: o.immutable,
 	}

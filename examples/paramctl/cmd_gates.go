@@ -9,6 +9,7 @@ import (
 	"text/tabwriter"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -60,7 +61,7 @@ func runGates(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	gates, err := params.ParseGates(data)
+	set, err := gates.Parse(data)
 	var invalid schema.ErrorList
 	switch {
 	case errors.As(err, &invalid):
@@ -74,14 +75,14 @@ func runGates(e *env, opts any, args []string) int {
 
 	if o.list {
 		if o.output == "json" {
-			return printGatesJSON(e, gates.Status())
+			return printGatesJSON(e, set.Status())
 		}
-		return printGatesText(e, gates.Status())
+		return printGatesText(e, set.Status())
 	}
-	return applyGates(e, o, gates, args[0])
+	return applyGates(e, o, set, args[0])
 }
 
-func applyGates(e *env, o *gatesOptions, gates *params.Gates, file string) int {
+func applyGates(e *env, o *gatesOptions, set *gates.Set, file string) int {
 	var s *schema.Schema
 	if o.schema != "" {
 		var code int
@@ -113,7 +114,7 @@ func applyGates(e *env, o *gatesOptions, gates *params.Gates, file string) int {
 		}
 	}
 
-	res := gates.Apply(obj, stored)
+	res := set.Apply(obj, stored)
 	for _, w := range res.Warnings {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w)
 	}
@@ -146,7 +147,7 @@ type gateRow struct {
 	Warnings           []string `json:"warnings"`
 }
 
-func printGatesJSON(e *env, status []params.GateStatus) int {
+func printGatesJSON(e *env, status []gates.Status) int {
 	rows := make([]gateRow, len(status))
 	for i, s := range status {
 		rows[i] = gateRow{
@@ -158,7 +159,7 @@ func printGatesJSON(e *env, status []params.GateStatus) int {
 	return e.writeJSON(rows)
 }
 
-func printGatesText(e *env, status []params.GateStatus) int {
+func printGatesText(e *env, status []gates.Status) int {
 	tw := tabwriter.NewWriter(e.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tSTAGE\tENABLED\tDEFAULT\tEFFECTIVE\tREASON\tFIELD PATHS\tINEFFECTIVE BECAUSE")
 	for _, s := range status {

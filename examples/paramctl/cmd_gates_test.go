@@ -11,7 +11,7 @@ import (
 )
 
 // The gates documents live with the library's tests.
-const gatesData = "../../params/testdata/gates/"
+const gatesData = "../../params/gates/testdata/"
 
 func init() {
 	// -update regenerates golden files; other tests of this package may

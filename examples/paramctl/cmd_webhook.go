@@ -9,6 +9,7 @@ import (
 	"flag"
 	"fmt"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 	"log/slog"
 	"net"
 	"os"
@@ -108,13 +109,13 @@ func runWebhook(e *env, opts any, args []string) int {
 		}
 		return exitUsage
 	}
-	gates, code := e.loadWebhookGates(o.gates)
+	set, code := e.loadWebhookGates(o.gates)
 	if code != exitOK {
 		return code
 	}
 	h, err := webhook.NewHandler(webhook.Options{
 		Resolver:           resolver,
-		Gates:              gates,
+		Gates:              set,
 		GuessWithoutSchema: o.guess,
 		MaxReviewBytes:     o.maxReview,
 		MaxConversionBytes: o.maxConversion,
@@ -154,11 +155,11 @@ func runReview(e *env, o *webhookOptions) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	gates, code := e.loadWebhookGates(o.gates)
+	set, code := e.loadWebhookGates(o.gates)
 	if code != exitOK {
 		return code
 	}
-	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess, Gates: gates})
+	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess, Gates: set})
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -285,7 +286,7 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 
 // loadWebhookGates reads --gates (none when empty); invalid gates stop the
 // server from starting, every problem printed as POINTER: message.
-func (e *env) loadWebhookGates(path string) (*params.Gates, int) {
+func (e *env) loadWebhookGates(path string) (*gates.Set, int) {
 	if path == "" {
 		return nil, exitOK
 	}
@@ -293,7 +294,7 @@ func (e *env) loadWebhookGates(path string) (*params.Gates, int) {
 	if err != nil {
 		return nil, e.fail(exitUsage, "--gates: %v", err)
 	}
-	g, err := params.ParseGates(data)
+	g, err := gates.Parse(data)
 	if err != nil {
 		for _, r := range errorRecords(err) {
 			fmt.Fprintf(e.stderr, "%s: %s: %s\n", path, displayPointer(r.Pointer), r.Message)

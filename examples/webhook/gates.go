@@ -8,6 +8,7 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 )
 
 // SpecUnchangedAnnotation is the audit annotation /mutate sets when field
@@ -78,4 +79,4 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *AdmissionRequest) *A
 }
 
 // Gates returns the field gates the handler applies in /mutate (nil: none).
-func (h *Handler) Gates() *params.Gates { return h.opts.Gates }
+func (h *Handler) Gates() *gates.Set { return h.opts.Gates }

@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 )
 
 // The feature-gate document's parent/child table, all eight rows, through
@@ -39,7 +40,7 @@ func TestMutateAppliesGatesParentChildTableOverHTTPS(t *testing.T) {
 		{8, true, true, true, `{"foo":{"baz":2,"qux":3}}`, 0},
 	} {
 		t.Run(fmt.Sprintf("row %d", tc.row), func(t *testing.T) {
-			g, err := params.ParseGates([]byte(fmt.Sprintf(`
+			g, err := gates.Parse([]byte(fmt.Sprintf(`
 - {name: FooFeatureGate, preRelease: beta, default: true, enabled: %v, fieldPaths: [.spec.foo]}
 - {name: QuxFeatureGate, preRelease: beta, default: true, enabled: %v, fieldPaths: [.spec.foo.qux]}
 `, tc.foo, tc.qux)))
@@ -92,7 +93,7 @@ func TestMutateWithGatesStillDefaultsInstances(t *testing.T) {
 
 	// A gate on a field the Instance does not use changes nothing: the
 	// persisted object is exactly what /mutate without gates gives.
-	g, err := params.ParseGates([]byte("- {name: G, preRelease: alpha, fieldPaths: [.spec.experimental]}\n"))
+	g, err := gates.Parse([]byte("- {name: G, preRelease: alpha, fieldPaths: [.spec.experimental]}\n"))
 	require.NoError(t, err)
 	resp := testHandler(t, func(o *Options) { o.Gates = g }).Mutate(context.Background(), review.Request)
 	require.True(t, resp.Allowed)

@@ -6,7 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 	"io"
 	"log/slog"
 	"net/http"
@@ -62,7 +62,7 @@ type Options struct {
 	// to every object it admits, against oldObject on updates, exactly as
 	// `paramctl gates` does: a warning per dropped field, and the audit
 	// annotation spec-unchanged on updates.
-	Gates *params.Gates
+	Gates *gates.Set
 }
 
 // Decision is one admission decision, as OnAdmission sees it.

@@ -51,6 +51,16 @@ func Plain(v any) (any, error) {
 	return p.conv(v, 0)
 }
 
+// PlainOr returns v as Plain converts it, or v as given when it cannot be
+// a value: for the functions that have no error to return (params and its
+// gates take Go data this way).
+func PlainOr(v any) any {
+	if x, err := Plain(v); err == nil {
+		return x
+	}
+	return v
+}
+
 // Sound reports, in one walk and without allocating, whether v is a plain
 // value (as Plain takes it) whose numbers are within the supported range
 // (as BadNumber checks) and whose strings and keys are valid UTF-8 (as

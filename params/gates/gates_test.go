@@ -1,4 +1,4 @@
-package params
+package gates
 
 import (
 	"errors"
@@ -14,18 +14,18 @@ import (
 )
 
 // gatesFrom parses gates from YAML text and fails the test on any error.
-func gatesFrom(t testing.TB, text string) *Gates {
+func gatesFrom(t testing.TB, text string) *Set {
 	t.Helper()
-	g, err := ParseGates([]byte(text))
+	g, err := Parse([]byte(text))
 	require.NoError(t, err)
 	return g
 }
 
-func gatesFile(t testing.TB, name string) *Gates {
+func gatesFile(t testing.TB, name string) *Set {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "gates", name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
-	g, err := ParseGates(data)
+	g, err := Parse(data)
 	require.NoError(t, err)
 	return g
 }
@@ -34,7 +34,7 @@ func gatesFile(t testing.TB, name string) *Gates {
 // as `POINTER: message` lines.
 func gateErrorLines(t *testing.T, text string) []string {
 	t.Helper()
-	_, err := ParseGates([]byte(text))
+	_, err := Parse([]byte(text))
 	require.Error(t, err)
 	var ve schema.ErrorList
 	require.True(t, errors.As(err, &ve), "want validation errors, got %T: %v", err, err)
@@ -91,7 +91,7 @@ func TestParseGatesReadsTheDocumentsExamples(t *testing.T) {
 
 	// The 17th Sept draft put component inside the list, which is not
 	// YAML; the 8th Oct form (crontab-gates.yaml) replaced it.
-	_, err := ParseGates([]byte(`featureGates:
+	_, err := Parse([]byte(`featureGates:
   component: istio # optional
   - name: ReplicasFeatureGate
     enabled: false
@@ -135,7 +135,7 @@ func TestGateEffectiveState(t *testing.T) {
 	} {
 		name := string(tc.stage) + "/enabled=" + gateBoolText(tc.enabled) + "/default=" + gateBoolText(tc.def)
 		t.Run(name, func(t *testing.T) {
-			g, err := NewGates([]Gate{{Name: "G", PreRelease: tc.stage, Enabled: tc.enabled, Default: tc.def, FieldPaths: []string{".spec.g"}}})
+			g, err := New([]Gate{{Name: "G", PreRelease: tc.stage, Enabled: tc.enabled, Default: tc.def, FieldPaths: []string{".spec.g"}}})
 			require.NoError(t, err)
 			st := g.Status()[0]
 			assert.Equal(t, tc.effective, st.Effective)
@@ -234,7 +234,7 @@ func TestParseGatesRefusals(t *testing.T) {
 
 func TestParseGatesUnreadable(t *testing.T) {
 	for _, text := range []string{"", "# only a comment\n", "[", "a: [", "- a\n---\n- b\n", "{\"a\": 1, \"a\": 2}"} {
-		_, err := ParseGates([]byte(text))
+		_, err := Parse([]byte(text))
 		var de *schema.Error
 		assert.True(t, errors.As(err, &de), "%q: want *schema.Error, got %T %v", text, err, err)
 	}
@@ -257,7 +257,7 @@ func TestGateFieldPathToPointer(t *testing.T) {
 		{".with space", "/with space"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			g, err := NewGates([]Gate{{Name: "G", PreRelease: StageAlpha, FieldPaths: []string{tc.path}}})
+			g, err := New([]Gate{{Name: "G", PreRelease: StageAlpha, FieldPaths: []string{tc.path}}})
 			require.NoError(t, err)
 			require.Len(t, g.paths, 1)
 			assert.Equal(t, tc.pointer, g.paths[0].ptr)
@@ -267,7 +267,7 @@ func TestGateFieldPathToPointer(t *testing.T) {
 
 func TestNewGates(t *testing.T) {
 	t.Run("errors index the list", func(t *testing.T) {
-		_, err := NewGates([]Gate{
+		_, err := New([]Gate{
 			{Name: "A", PreRelease: StageAlpha, FieldPaths: []string{".a"}},
 			{PreRelease: "ga", FieldPaths: []string{".a"}},
 			{Name: "C", PreRelease: StageBeta},
@@ -284,7 +284,7 @@ func TestNewGates(t *testing.T) {
 	t.Run("copies its input", func(t *testing.T) {
 		on := true
 		list := []Gate{{Name: "A", PreRelease: StageAlpha, Enabled: &on, FieldPaths: []string{".a"}}}
-		g, err := NewGates(list)
+		g, err := New(list)
 		require.NoError(t, err)
 		on = false
 		list[0].FieldPaths[0] = ".b"
@@ -300,15 +300,15 @@ func TestNewGates(t *testing.T) {
 		assert.True(t, *g.Status()[0].Enabled)
 	})
 	t.Run("empty", func(t *testing.T) {
-		g, err := NewGates(nil)
+		g, err := New(nil)
 		require.NoError(t, err)
-		assert.Equal(t, []GateStatus{}, g.Status())
+		assert.Equal(t, []Status{}, g.Status())
 	})
 }
 
 func TestGateStatusParents(t *testing.T) {
 	st := gatesFile(t, "all-stages.yaml").Status()
-	byName := map[string]GateStatus{}
+	byName := map[string]Status{}
 	for _, s := range st {
 		byName[s.Name] = s
 	}
@@ -358,7 +358,7 @@ func TestGateParentIsATokenPrefix(t *testing.T) {
 		{"escaped dot is one name", `.spec.foo\.qux`, ".spec.foo.qux", false},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			g, err := NewGates([]Gate{
+			g, err := New([]Gate{
 				{Name: "P", PreRelease: StageAlpha, FieldPaths: []string{tc.parent}},
 				{Name: "C", PreRelease: StageAlpha, Enabled: gateBool(true), FieldPaths: []string{tc.child}},
 			})

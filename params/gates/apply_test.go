@@ -1,4 +1,4 @@
-package params
+package gates
 
 import (
 	"fmt"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
 )
 
 // gateObj decodes a YAML or JSON object (no schema); "" is nil (create).
@@ -18,22 +19,22 @@ func gateObj(t testing.TB, text string) any {
 	if text == "" {
 		return nil
 	}
-	v, err := Decode(nil, []byte(text))
+	v, err := params.Decode(nil, []byte(text))
 	require.NoError(t, err)
 	return v
 }
 
 func gateObjFile(t testing.TB, name string) any {
 	t.Helper()
-	data, err := os.ReadFile(filepath.Join("testdata", "gates", name))
+	data, err := os.ReadFile(filepath.Join("testdata", name))
 	require.NoError(t, err)
 	return gateObj(t, string(data))
 }
 
 // gateOne builds a single alpha gate over paths, switched by on.
-func gateOne(t testing.TB, on bool, paths ...string) *Gates {
+func gateOne(t testing.TB, on bool, paths ...string) *Set {
 	t.Helper()
-	g, err := NewGates([]Gate{{Name: "G", PreRelease: StageAlpha, Enabled: &on, FieldPaths: paths}})
+	g, err := New([]Gate{{Name: "G", PreRelease: StageAlpha, Enabled: &on, FieldPaths: paths}})
 	require.NoError(t, err)
 	return g
 }
@@ -329,14 +330,14 @@ func TestGatesApplyLeavesItsInputsAlone(t *testing.T) {
 }
 
 func TestGatesApplyNil(t *testing.T) {
-	var g *Gates
+	var g *Set
 	obj := gateObj(t, "spec: {a: 1}")
 	res := g.Apply(obj, obj)
 	assert.Equal(t, obj, res.Object)
 	assert.Equal(t, []string{}, res.Dropped)
 	assert.Equal(t, []string{}, res.Warnings)
 	assert.True(t, res.SpecUnchanged)
-	assert.Equal(t, []GateStatus{}, g.Status())
+	assert.Equal(t, []Status{}, g.Status())
 }
 
 // Applying again to the result changes nothing more: the object persisted

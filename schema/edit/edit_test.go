@@ -1,4 +1,4 @@
-package schema
+package edit
 
 import (
 	"encoding/json"
@@ -49,13 +49,13 @@ func TestAddProperty(t *testing.T) {
 		name string
 		doc  string
 		at   string
-		spec PropertySpec
+		spec Property
 		want string
 	}{
 		{
 			name: "into an existing object, required, YAML",
 			doc:  editYAML, at: "/backup/retentionDays",
-			spec: PropertySpec{Type: "integer", Title: "Retention days", Default: seven, HasDefault: true, Required: true, Enum: []any{seven, json.Number("14")}},
+			spec: Property{Type: "integer", Title: "Retention days", Default: seven, HasDefault: true, Required: true, Enum: []any{seven, json.Number("14")}},
 			want: strings.Replace(editYAML, "        type: boolean\n", `        type: boolean
       retentionDays:
         type: integer
@@ -68,7 +68,7 @@ func TestAddProperty(t *testing.T) {
 		{
 			name: "at the root, appended to the required list",
 			doc:  editYAML, at: "/nodeCount",
-			spec: PropertySpec{Type: "integer", Required: true, Trigger: "scale", Immutable: true, Description: "How many nodes: 'three' or more."},
+			spec: Property{Type: "integer", Required: true, Trigger: "scale", Immutable: true, Description: "How many nodes: 'three' or more."},
 			want: strings.Replace(strings.Replace(editYAML, "- clusterName   # always\n", "- clusterName   # always\n- nodeCount\n", 1),
 				"        type: boolean\n", `        type: boolean
   nodeCount:
@@ -81,7 +81,7 @@ func TestAddProperty(t *testing.T) {
 		{
 			name: "intermediate objects are created",
 			doc:  editYAML, at: "/monitoring/alerts/email",
-			spec: PropertySpec{Type: "string", Required: true},
+			spec: Property{Type: "string", Required: true},
 			want: strings.Replace(editYAML, "        type: boolean\n", `        type: boolean
   monitoring:
     type: object
@@ -97,7 +97,7 @@ func TestAddProperty(t *testing.T) {
 		{
 			name: "JSON keeps its layout and escapes",
 			doc:  editJSON, at: "/backup/bucket",
-			spec: PropertySpec{Type: "string", Title: "Bucket", Required: true},
+			spec: Property{Type: "string", Title: "Bucket", Required: true},
 			want: strings.Replace(editJSON, `            "properties": {}
         },`, `            "properties": {
                 "bucket": {
@@ -111,7 +111,7 @@ func TestAddProperty(t *testing.T) {
 		{
 			name: "JSON at the root",
 			doc:  editJSON, at: "/size",
-			spec: PropertySpec{Type: "number", Default: json.Number("1.50"), HasDefault: true, Required: true},
+			spec: Property{Type: "number", Default: json.Number("1.50"), HasDefault: true, Required: true},
 			want: strings.Replace(strings.Replace(editJSON, `"required": ["clusterName"]`, `"required": ["clusterName", "size"]`, 1),
 				`"default": "caf\u00e9 ok"}
     }`, `"default": "caf\u00e9 ok"},
@@ -124,37 +124,37 @@ func TestAddProperty(t *testing.T) {
 		{
 			name: "flow mappings stay flow",
 			doc:  "type: object\nproperties: {a: {type: string}}\nrequired: []\n", at: "/b",
-			spec: PropertySpec{Type: "boolean", Default: true, HasDefault: true, Required: true},
+			spec: Property{Type: "boolean", Default: true, HasDefault: true, Required: true},
 			want: "type: object\nproperties: {a: {type: string}, b: {type: boolean, default: true}}\nrequired: [b]\n",
 		},
 		{
 			name: "no properties yet, no final newline",
 			doc:  "type: object\ntitle: Empty", at: "/a",
-			spec: PropertySpec{Type: "string"},
+			spec: Property{Type: "string"},
 			want: "type: object\ntitle: Empty\nproperties:\n  a:\n    type: string\n",
 		},
 		{
 			name: "CRLF line ends are kept",
 			doc:  "type: object\r\nproperties:\r\n  a:\r\n    type: string\r\n", at: "/b",
-			spec: PropertySpec{Type: "string"},
+			spec: Property{Type: "string"},
 			want: "type: object\r\nproperties:\r\n  a:\r\n    type: string\r\n  b:\r\n    type: string\r\n",
 		},
 		{
 			name: "four-space indentation is kept",
 			doc:  "type: object\nproperties:\n    a:\n        type: object\n        properties:\n            b:\n                type: string\n", at: "/a/c",
-			spec: PropertySpec{Type: "string", Default: "yes", HasDefault: true},
+			spec: Property{Type: "string", Default: "yes", HasDefault: true},
 			want: "type: object\nproperties:\n    a:\n        type: object\n        properties:\n            b:\n                type: string\n            c:\n                type: string\n                default: \"yes\"\n",
 		},
 		{
 			name: "a parent defined by $ref gets it in the definition",
 			doc:  "type: object\nproperties:\n  backup:\n    $ref: '#/$defs/backup'\n$defs:\n  backup:\n    type: object\n    properties:\n      enabled: {type: boolean}\n", at: "/backup/bucket",
-			spec: PropertySpec{Type: "string"},
+			spec: Property{Type: "string"},
 			want: "type: object\nproperties:\n  backup:\n    $ref: '#/$defs/backup'\n$defs:\n  backup:\n    type: object\n    properties:\n      enabled: {type: boolean}\n      bucket:\n        type: string\n",
 		},
 		{
 			name: "a literal block scalar at the end",
 			doc:  "type: object\nproperties:\n  a:\n    type: string\n    description: |\n      Line one.\n\n      Line two.\n\n# about b\nx-extra: 1\n", at: "/b",
-			spec: PropertySpec{Type: "string"},
+			spec: Property{Type: "string"},
 			want: "type: object\nproperties:\n  a:\n    type: string\n    description: |\n      Line one.\n\n      Line two.\n  b:\n    type: string\n\n# about b\nx-extra: 1\n",
 		},
 	}
@@ -170,25 +170,25 @@ func TestAddProperty(t *testing.T) {
 func TestAddPropertyRefuses(t *testing.T) {
 	tests := []struct {
 		name, doc, at string
-		spec          PropertySpec
+		spec          Property
 		err           string
 	}{
-		{"existing property", editYAML, "/backup/enabled", PropertySpec{Type: "boolean"}, "already exists"},
-		{"existing property at the root", editYAML, "/clusterName", PropertySpec{Type: "string"}, "already exists"},
-		{"unknown type", editYAML, "/x", PropertySpec{Type: "int"}, `type "int"`},
-		{"default of the wrong type", editYAML, "/x", PropertySpec{Type: "integer", Default: "seven", HasDefault: true}, "does not satisfy"},
-		{"default not in the enum", editYAML, "/x", PropertySpec{Type: "string", Default: "c", HasDefault: true, Enum: []any{"a", "b"}}, "does not satisfy"},
-		{"enum of the wrong type", editYAML, "/x", PropertySpec{Type: "integer", Enum: []any{"a"}}, "enum value 0"},
-		{"fractional integer default", editYAML, "/x", PropertySpec{Type: "integer", Default: json.Number("1.5"), HasDefault: true}, "does not satisfy"},
-		{"trigger conflict", editYAML, "/backup/x", PropertySpec{Type: "string", Trigger: "deploy"}, `conflicts with trigger "backup"`},
-		{"below a string", editYAML, "/clusterName/x", PropertySpec{Type: "string"}, "not an object"},
-		{"no path", editYAML, "", PropertySpec{Type: "string"}, "names no property"},
-		{"bad pointer", editYAML, "x", PropertySpec{Type: "string"}, "must start with"},
-		{"empty name", editYAML, "/backup/", PropertySpec{Type: "string"}, "may not be empty"},
-		{"an anchor shared with another property", "type: object\nproperties:\n  a: &obj\n    type: object\n    properties: {}\n  c: *obj\n", "/a/b", PropertySpec{Type: "string"}, "anchor"},
-		{"properties from a merge key", "x-base: &base\n  type: object\n  properties:\n    a: {type: string}\ntype: object\nproperties:\n  obj:\n    <<: *base\n", "/obj/b", PropertySpec{Type: "string"}, "by hand"},
-		{"schema does not compile", "type: int\n", "/x", PropertySpec{Type: "string"}, "/type"},
-		{"default that fails the parent", "type: object\nproperties:\n  a:\n    type: object\n    additionalProperties: {maxLength: 2}\n", "/a/b", PropertySpec{Type: "string", Default: "abc", HasDefault: true}, ""},
+		{"existing property", editYAML, "/backup/enabled", Property{Type: "boolean"}, "already exists"},
+		{"existing property at the root", editYAML, "/clusterName", Property{Type: "string"}, "already exists"},
+		{"unknown type", editYAML, "/x", Property{Type: "int"}, `type "int"`},
+		{"default of the wrong type", editYAML, "/x", Property{Type: "integer", Default: "seven", HasDefault: true}, "does not satisfy"},
+		{"default not in the enum", editYAML, "/x", Property{Type: "string", Default: "c", HasDefault: true, Enum: []any{"a", "b"}}, "does not satisfy"},
+		{"enum of the wrong type", editYAML, "/x", Property{Type: "integer", Enum: []any{"a"}}, "enum value 0"},
+		{"fractional integer default", editYAML, "/x", Property{Type: "integer", Default: json.Number("1.5"), HasDefault: true}, "does not satisfy"},
+		{"trigger conflict", editYAML, "/backup/x", Property{Type: "string", Trigger: "deploy"}, `conflicts with trigger "backup"`},
+		{"below a string", editYAML, "/clusterName/x", Property{Type: "string"}, "not an object"},
+		{"no path", editYAML, "", Property{Type: "string"}, "names no property"},
+		{"bad pointer", editYAML, "x", Property{Type: "string"}, "must start with"},
+		{"empty name", editYAML, "/backup/", Property{Type: "string"}, "may not be empty"},
+		{"an anchor shared with another property", "type: object\nproperties:\n  a: &obj\n    type: object\n    properties: {}\n  c: *obj\n", "/a/b", Property{Type: "string"}, "anchor"},
+		{"properties from a merge key", "x-base: &base\n  type: object\n  properties:\n    a: {type: string}\ntype: object\nproperties:\n  obj:\n    <<: *base\n", "/obj/b", Property{Type: "string"}, "by hand"},
+		{"schema does not compile", "type: int\n", "/x", Property{Type: "string"}, "/type"},
+		{"default that fails the parent", "type: object\nproperties:\n  a:\n    type: object\n    additionalProperties: {maxLength: 2}\n", "/a/b", Property{Type: "string", Default: "abc", HasDefault: true}, ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -210,7 +210,7 @@ func TestAddPropertyRefuses(t *testing.T) {
 func TestAddPropertyOnlyInserts(t *testing.T) {
 	for _, doc := range []string{editYAML, editJSON} {
 		for _, at := range []string{"/n", "/backup/n", "/backup/deep/er", "/new/one"} {
-			out, err := AddProperty([]byte(doc), at, PropertySpec{Type: "string", Required: true, Title: "N"})
+			out, err := AddProperty([]byte(doc), at, Property{Type: "string", Required: true, Title: "N"})
 			require.NoError(t, err, at)
 			assert.True(t, onlyInserted(doc, string(out)), "%s in\n%s\ngave\n%s", at, doc, out)
 		}

@@ -1,10 +1,10 @@
-package schema_test
+package edit_test
 
 import (
 	"encoding/json"
 	"fmt"
 
-	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/schema/edit"
 )
 
 func ExampleAddProperty() {
@@ -15,7 +15,7 @@ properties:
     properties:
       enabled: {type: boolean}
 `)
-	out, err := schema.AddProperty(doc, "/backup/retentionDays", schema.PropertySpec{
+	out, err := edit.AddProperty(doc, "/backup/retentionDays", edit.Property{
 		Type: "integer", Title: "Retention days", Default: json.Number("7"), HasDefault: true, Required: true,
 	})
 	if err != nil {

@@ -1,9 +1,10 @@
-package schema
+package edit
 
 import (
 	"bytes"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -12,13 +13,15 @@ import (
 
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/schema"
 )
 
-// PropertySpec describes a parameter to add to a schema: what the KEP's
+// Property describes a parameter to add to a schema: what the KEP's
 // add-parameter wizard asks for.
-type PropertySpec struct {
+type Property struct {
 	// Type is the JSON Schema type: string, integer, number, boolean,
 	// object, array or null.
 	Type        string
@@ -44,7 +47,7 @@ var specKeyOrder = []string{"type", "title", "description", "default", "enum", "
 var jsonTypes = []string{"string", "integer", "number", "boolean", "object", "array", "null"}
 
 // value returns the property's schema as plain values.
-func (p PropertySpec) value() map[string]any {
+func (p Property) value() map[string]any {
 	m := map[string]any{"type": p.Type}
 	if p.Title != "" {
 		m["title"] = p.Title
@@ -69,14 +72,14 @@ func (p PropertySpec) value() map[string]any {
 
 // check validates the spec on its own: a known type, a default and enum
 // values of that type, the default one of the enum values.
-func (p PropertySpec) check(d Dialect) error {
-	if !contains(jsonTypes, p.Type) {
+func (p Property) check(d schema.Dialect) error {
+	if !slices.Contains(jsonTypes, p.Type) {
 		return fmt.Errorf("type %q is not a JSON Schema type (use %s)", p.Type, strings.Join(jsonTypes, ", "))
 	}
 	if err := value.CheckNumbers(p.Default); err != nil {
 		return fmt.Errorf("default: %v", err)
 	}
-	typeOnly, err := FromValue(map[string]any{"$schema": string(d), "type": p.Type})
+	typeOnly, err := schema.FromValue(map[string]any{"$schema": string(d), "type": p.Type})
 	if err != nil {
 		return err
 	}
@@ -87,7 +90,7 @@ func (p PropertySpec) check(d Dialect) error {
 	}
 	v := p.value()
 	v["$schema"] = string(d)
-	own, err := FromValue(v)
+	own, err := schema.FromValue(v)
 	if err != nil {
 		return err
 	}
@@ -100,7 +103,7 @@ func (p PropertySpec) check(d Dialect) error {
 }
 
 func firstMessage(err error) string {
-	var ve ErrorList
+	var ve schema.ErrorList
 	if errors.As(err, &ve) && len(ve) > 0 {
 		return ve[0].Message
 	}
@@ -123,8 +126,8 @@ func compactJSON(v any) string { return string(encode.JSON(v, nil, "")) }
 // path), the YAML tree is re-encoded instead, which keeps order and
 // comments but may change spacing. A parent defined through $ref gets the
 // property in the definition it refers to (every use of it sees it).
-func AddProperty(doc []byte, at string, p PropertySpec) ([]byte, error) {
-	s, err := Parse(doc)
+func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
+	s, err := schema.Parse(doc)
 	if err != nil {
 		return nil, err
 	}
@@ -153,7 +156,7 @@ func AddProperty(doc []byte, at string, p PropertySpec) ([]byte, error) {
 	}
 	// The result must read back as exactly the intended document, compile,
 	// and accept the default where the property now stands.
-	ns, err := Parse(out)
+	ns, err := schema.Parse(out)
 	if err != nil {
 		return nil, fmt.Errorf("%s: the edited schema does not compile: %w", at, err)
 	}
@@ -184,9 +187,9 @@ type addition struct {
 	want       any            // the whole document after the edit, as plain values
 }
 
-func planAddition(s *Schema, toks []string, p PropertySpec) (*addition, error) {
+func planAddition(s *schema.Schema, toks []string, p Property) (*addition, error) {
 	n := s.Root()
-	ancestors := []*Node{n}
+	ancestors := []*schema.Node{n}
 	i := 0
 	for ; i < len(toks)-1; i++ {
 		c := ownOrScopeProperty(n, toks[i])
@@ -197,11 +200,11 @@ func planAddition(s *Schema, toks []string, p PropertySpec) (*addition, error) {
 		ancestors = append(ancestors, n)
 	}
 	if i == len(toks)-1 && ownOrScopeProperty(n, toks[i]) != nil {
-		return nil, fmt.Errorf("the property already exists (at %s); remove it first to redefine it", quotePointer(ownOrScopeProperty(n, toks[i]).Pointer))
+		return nil, fmt.Errorf("the property already exists (at %s); remove it first to redefine it", problem.QuotePointer(ownOrScopeProperty(n, toks[i]).Pointer))
 	}
 	// The parameter's parent must hold an object.
-	if ts := n.Types(); ts != nil && !contains(ts, "object") {
-		return nil, fmt.Errorf("%s is of type %s, not an object: a property cannot be added below it", quotePointer(n.Pointer), strings.Join(ts, "|"))
+	if ts := n.Types(); ts != nil && !slices.Contains(ts, "object") {
+		return nil, fmt.Errorf("%s is of type %s, not an object: a property cannot be added below it", problem.QuotePointer(n.Pointer), strings.Join(ts, "|"))
 	}
 	// A trigger may only repeat the plan above it.
 	if p.Trigger != "" {
@@ -222,12 +225,12 @@ func planAddition(s *Schema, toks []string, p PropertySpec) (*addition, error) {
 	}
 	if holder == n && n.Ref != "" {
 		if n.RefTarget == nil {
-			return nil, fmt.Errorf("%s is defined by $ref %q, which is not in this document", quotePointer(n.Pointer), n.Ref)
+			return nil, fmt.Errorf("%s is defined by $ref %q, which is not in this document", problem.QuotePointer(n.Pointer), n.Ref)
 		}
 		holder = n.RefTarget
 	}
 	if holder.Bool != nil {
-		return nil, fmt.Errorf("%s is a boolean schema: write it as an object schema first", quotePointer(holder.Pointer))
+		return nil, fmt.Errorf("%s is a boolean schema: write it as an object schema first", problem.QuotePointer(holder.Pointer))
 	}
 
 	// The entry: the property, wrapped in the objects still missing.
@@ -257,7 +260,7 @@ func planAddition(s *Schema, toks []string, p PropertySpec) (*addition, error) {
 	hv, _ := pointer.Get(want, holder.Pointer)
 	hm, ok := hv.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s is not a schema object", quotePointer(holder.Pointer))
+		return nil, fmt.Errorf("%s is not a schema object", problem.QuotePointer(holder.Pointer))
 	}
 	props, ok := hm["properties"].(map[string]any)
 	if !ok {
@@ -298,7 +301,7 @@ func containsValue(l []any, s string) bool {
 
 // ownOrScopeProperty finds a property of n, also where $ref and allOf
 // bring it.
-func ownOrScopeProperty(n *Node, name string) *Node {
+func ownOrScopeProperty(n *schema.Node, name string) *schema.Node {
 	for _, m := range n.Scope() {
 		if c := m.Property(name); c != nil {
 			return c
@@ -745,12 +748,12 @@ type specOrder struct{}
 func (specOrder) Order(keys []string) []string {
 	out := make([]string, 0, len(keys))
 	for _, k := range specKeyOrder {
-		if contains(keys, k) {
+		if slices.Contains(keys, k) {
 			out = append(out, k)
 		}
 	}
 	for _, k := range keys {
-		if !contains(specKeyOrder, k) {
+		if !slices.Contains(specKeyOrder, k) {
 			out = append(out, k)
 		}
 	}

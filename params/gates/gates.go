@@ -1,4 +1,4 @@
-package params
+package gates
 
 import (
 	"fmt"
@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -21,7 +22,7 @@ const (
 	StageDeprecated Stage = "deprecated"
 )
 
-// Reasons for a gate's effective state, as GateStatus.Reason gives them.
+// Reasons for a gate's effective state, as Status.Reason gives them.
 const (
 	// ReasonExplicit: the gate's enabled field decides.
 	ReasonExplicit = "explicit"
@@ -35,7 +36,7 @@ const (
 // Gate is one field-level feature gate as a gates file writes it, after
 // the CRD feature-gate design (crd-field-level-feature-gates.md): a gate
 // names the fields it guards, and a field whose gate is off is not
-// persisted unless it was stored already (see Gates.Apply).
+// persisted unless it was stored already (see Set.Apply).
 //
 // Field paths. A field path is written either dotted, `.spec.replicas`, or
 // as an RFC 6901 JSON pointer, `/spec/replicas`; both name object fields
@@ -76,8 +77,8 @@ type Gate struct {
 	DeprecatedWarning string
 }
 
-// GateStatus is a gate with its effective state.
-type GateStatus struct {
+// Status is a gate with its effective state.
+type Status struct {
 	Gate
 	// Effective is whether the gate is on, from Enabled, then Default, then
 	// the stage; a stable gate is on whatever Enabled says.
@@ -94,11 +95,11 @@ type GateStatus struct {
 	Warnings []string
 }
 
-// Gates is a checked list of gates, ready to apply. Build one with
-// ParseGates or NewGates; it is not modified afterwards and is safe for
+// Set is a checked list of gates, ready to apply. Build one with
+// Parse or New; it is not modified afterwards and is safe for
 // concurrent use.
-type Gates struct {
-	status []GateStatus
+type Set struct {
+	status []Status
 	paths  []gatedPath // every field path of every gate
 	// off holds the indexes into paths of the highest paths whose gate is
 	// off: below them, the stored object decides.
@@ -111,7 +112,7 @@ type gatedPath struct {
 	gate int
 }
 
-// ParseGates reads a gates file: YAML or JSON holding a list of gates, or
+// Parse reads a gates file: YAML or JSON holding a list of gates, or
 // an object with `featureGates` (the list) and optionally `component`. A
 // gate has `name`, `preRelease` (or `prerelease`), `enabled`, `default`,
 // `fieldPaths` and, for a deprecated gate, `deprecatedWarning`; `null`
@@ -130,8 +131,8 @@ type gatedPath struct {
 // schema.KindSyntax or schema.KindLimit; gates that break the rules give a
 // schema.ErrorList with every problem (kind schema.KindGate), in file
 // order, each with its JSON pointer into the file.
-func ParseGates(data []byte) (*Gates, error) {
-	doc, err := Decode(nil, data)
+func Parse(data []byte) (*Set, error) {
+	doc, err := params.Decode(nil, data)
 	if err != nil {
 		return nil, err
 	}
@@ -144,9 +145,9 @@ func ParseGates(data []byte) (*Gates, error) {
 	return newGates(list), nil
 }
 
-// NewGates checks gates built in Go by the rules ParseGates applies; the
+// New checks gates built in Go by the rules Parse applies; the
 // pointers of its errors index the list (`/0/name`). It copies the list.
-func NewGates(list []Gate) (*Gates, error) {
+func New(list []Gate) (*Set, error) {
 	srcs := make([]gateSource, len(list))
 	cp := make([]Gate, len(list))
 	for i, g := range list {
@@ -166,11 +167,11 @@ func NewGates(list []Gate) (*Gates, error) {
 }
 
 // Status returns every gate, in file order, with its effective state.
-func (g *Gates) Status() []GateStatus {
+func (g *Set) Status() []Status {
 	if g == nil {
-		return []GateStatus{}
+		return []Status{}
 	}
-	out := make([]GateStatus, len(g.status))
+	out := make([]Status, len(g.status))
 	for i, s := range g.status {
 		s.Gate = copyGate(s.Gate)
 		s.IneffectiveBecause = append([]string{}, s.IneffectiveBecause...)
@@ -213,11 +214,11 @@ func gateEffective(g Gate) (bool, string) {
 }
 
 // newGates builds the ready form of checked gates.
-func newGates(list []Gate) *Gates {
-	g := &Gates{status: make([]GateStatus, len(list))}
+func newGates(list []Gate) *Set {
+	g := &Set{status: make([]Status, len(list))}
 	for i, gate := range list {
 		on, why := gateEffective(gate)
-		st := GateStatus{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []string{}}
+		st := Status{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []string{}}
 		if gate.PreRelease == StageDeprecated {
 			st.Warnings = append(st.Warnings, gateDeprecation(gate))
 		}

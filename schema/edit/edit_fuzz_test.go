@@ -1,9 +1,10 @@
-package schema
+package edit
 
 import (
 	"testing"
 
 	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // FuzzAddProperty: no document or path makes AddProperty panic, and what
@@ -16,7 +17,7 @@ func FuzzAddProperty(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, doc []byte, at, typ, def string, required bool) {
-		spec := PropertySpec{Type: typ, Required: required, Title: "T"}
+		spec := Property{Type: typ, Required: required, Title: "T"}
 		if def != "" {
 			spec.Default, spec.HasDefault = yamlx.Core(def), true
 		}
@@ -24,7 +25,7 @@ func FuzzAddProperty(f *testing.F) {
 		if err != nil {
 			return
 		}
-		s, err := Parse(out)
+		s, err := schema.Parse(out)
 		if err != nil {
 			t.Fatalf("the result does not parse: %v\n%s", err, out)
 		}

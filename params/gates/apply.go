@@ -1,4 +1,4 @@
-package params
+package gates
 
 import (
 	"fmt"
@@ -8,8 +8,8 @@ import (
 	"github.com/paramkit/paramkit/internal/value"
 )
 
-// GateResult is what Gates.Apply decides for one create or update.
-type GateResult struct {
+// Result is what Set.Apply decides for one create or update.
+type Result struct {
 	// Object is the object to persist: the new object with the fields of
 	// disabled gates dropped or set back to their stored values.
 	Object any
@@ -43,9 +43,9 @@ type GateResult struct {
 // modifies neither obj nor stored; the result shares no maps or slices with
 // them. Go data other than plain values is taken as Plain converts it (obj
 // or stored that cannot be is taken as given).
-func (g *Gates) Apply(obj, stored any) GateResult {
-	obj, stored = plainOr(obj), plainOr(stored)
-	res := GateResult{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []string{}}
+func (g *Set) Apply(obj, stored any) Result {
+	obj, stored = value.PlainOr(obj), value.PlainOr(stored)
+	res := Result{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []string{}}
 	if g != nil {
 		for _, i := range g.off {
 			g.restore(&res, obj, stored, g.paths[i])
@@ -60,7 +60,7 @@ func (g *Gates) Apply(obj, stored any) GateResult {
 }
 
 // restore makes the value at p in res.Object what stored has there.
-func (g *Gates) restore(res *GateResult, obj, stored any, p gatedPath) {
+func (g *Set) restore(res *Result, obj, stored any, p gatedPath) {
 	newV, inNew := gateGet(obj, p.toks)
 	oldV, inOld := gateGet(stored, p.toks)
 	name := g.status[p.gate].Name
@@ -87,7 +87,7 @@ func (g *Gates) restore(res *GateResult, obj, stored any, p gatedPath) {
 
 // deprecations warns once for each deprecated gate whose fields differ
 // between the object as sent and the stored one (on create: are set).
-func (g *Gates) deprecations(res *GateResult, obj, stored any) {
+func (g *Set) deprecations(res *Result, obj, stored any) {
 	var touched []string
 	for i, p := range g.paths {
 		st := g.status[p.gate]

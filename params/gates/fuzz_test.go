@@ -1,4 +1,4 @@
-package params
+package gates
 
 import (
 	"errors"
@@ -9,13 +9,14 @@ import (
 	"testing"
 
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// gateFuzzSeeds are the gates documents of testdata/gates.
+// gateFuzzSeeds are the gates documents of testdata.
 func gateFuzzSeeds(f *testing.F) map[string][]byte {
 	f.Helper()
-	files, err := filepath.Glob(filepath.Join("testdata", "gates", "*.yaml"))
+	files, err := filepath.Glob(filepath.Join("testdata", "*.yaml"))
 	if err != nil || len(files) == 0 {
 		f.Fatalf("no gate seeds: %v", err)
 	}
@@ -30,9 +31,9 @@ func gateFuzzSeeds(f *testing.F) map[string][]byte {
 	return out
 }
 
-// FuzzParseGates: any input gives gates or an error of the documented
+// FuzzParse: any input gives gates or an error of the documented
 // kinds, never a panic; gates accepted from a file are accepted in Go too.
-func FuzzParseGates(f *testing.F) {
+func FuzzParse(f *testing.F) {
 	for _, data := range gateFuzzSeeds(f) {
 		f.Add(data)
 	}
@@ -46,7 +47,7 @@ func FuzzParseGates(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		g, err := ParseGates(data)
+		g, err := Parse(data)
 		if err != nil {
 			var de *schema.Error
 			var ve schema.ErrorList
@@ -74,26 +75,26 @@ func FuzzParseGates(f *testing.F) {
 			}
 			list[i] = s.Gate
 		}
-		again, err := NewGates(list)
+		again, err := New(list)
 		if err != nil {
-			t.Fatalf("NewGates refuses what ParseGates accepted: %v", err)
+			t.Fatalf("New refuses what Parse accepted: %v", err)
 		}
 		if !slices.EqualFunc(st, again.Status(), gateStatusEqual) {
-			t.Fatal("NewGates and ParseGates disagree on the same gates")
+			t.Fatal("New and Parse disagree on the same gates")
 		}
 		g.Apply(map[string]any{"spec": map[string]any{}}, nil)
 	})
 }
 
-func gateStatusEqual(a, b GateStatus) bool {
+func gateStatusEqual(a, b Status) bool {
 	return a.Name == b.Name && a.Effective == b.Effective && a.Reason == b.Reason &&
 		slices.Equal(a.IneffectiveBecause, b.IneffectiveBecause) && slices.Equal(a.Warnings, b.Warnings)
 }
 
-// FuzzApplyGates: applying any valid gates to any objects never panics,
+// FuzzApply: applying any valid gates to any objects never panics,
 // leaves its inputs alone, keeps the stored value (or its absence) at every
 // counting disabled path, and is idempotent.
-func FuzzApplyGates(f *testing.F) {
+func FuzzApply(f *testing.F) {
 	seeds := gateFuzzSeeds(f)
 	objects := [][]byte{nil, []byte("{}"), []byte("[1]"), []byte("spec: {foo: text}")}
 	for name, data := range seeds {
@@ -110,17 +111,17 @@ func FuzzApplyGates(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, gatesData, sentData, storedData []byte) {
-		g, err := ParseGates(gatesData)
+		g, err := Parse(gatesData)
 		if err != nil {
 			return
 		}
-		sent, err := Decode(nil, sentData)
+		sent, err := params.Decode(nil, sentData)
 		if err != nil {
 			return
 		}
 		var stored any
 		if len(storedData) > 0 {
-			if stored, err = Decode(nil, storedData); err != nil {
+			if stored, err = params.Decode(nil, storedData); err != nil {
 				return
 			}
 		}

@@ -1,15 +1,40 @@
-package params_test
+package gates_test
 
 import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
 )
+
+// Gates built in Go: an update that changes a field whose gate is off
+// keeps the stored value, and the client is told so.
+func Example() {
+	off := false
+	set, err := gates.New([]gates.Gate{
+		{Name: "Replicas", PreRelease: gates.StageAlpha, Enabled: &off, FieldPaths: []string{".spec.replicas"}},
+	})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	stored := map[string]any{"spec": map[string]any{"image": "v1", "replicas": 3}}
+	sent := map[string]any{"spec": map[string]any{"image": "v2", "replicas": 5}}
+	res := set.Apply(sent, stored)
+	out, _ := params.MarshalYAML(nil, res.Object)
+	fmt.Print(string(out))
+	fmt.Println(res.Warnings)
+	// Output:
+	// spec:
+	//   image: v2
+	//   replicas: 3
+	// [/spec/replicas: not updated, the stored value is kept: feature gate Replicas is disabled]
+}
 
 // A CronTab created while ReplicasFeatureGate is off is stored without
 // .spec.replicas; the client is told so.
-func ExampleGates_Apply() {
-	gates, err := params.ParseGates([]byte(`
+func ExampleSet_Apply() {
+	set, err := gates.Parse([]byte(`
 featureGates:
   - name: ReplicasFeatureGate
     preRelease: alpha
@@ -30,7 +55,7 @@ spec:
 		fmt.Println(err)
 		return
 	}
-	res := gates.Apply(cr, nil) // nil: nothing stored yet, a create
+	res := set.Apply(cr, nil) // nil: nothing stored yet, a create
 	out, _ := params.MarshalYAML(nil, res.Object)
 	fmt.Print(string(out))
 	fmt.Println(res.Warnings)
@@ -43,8 +68,8 @@ spec:
 }
 
 // Status tells each gate's effective state and what decided it.
-func ExampleGates_Status() {
-	gates, err := params.ParseGates([]byte(`
+func ExampleSet_Status() {
+	set, err := gates.Parse([]byte(`
 - {name: Replicas, preRelease: alpha, enabled: true, fieldPaths: [.spec.replicas]}
 - {name: MaxSurge, preRelease: beta, default: true, fieldPaths: [.spec.replicas.maxSurge]}
 - {name: Storage, preRelease: stable, fieldPaths: [/spec/storage]}
@@ -53,7 +78,7 @@ func ExampleGates_Status() {
 		fmt.Println(err)
 		return
 	}
-	for _, s := range gates.Status() {
+	for _, s := range set.Status() {
 		fmt.Println(s.Name, s.PreRelease, s.Effective, s.Reason)
 	}
 	// Output:

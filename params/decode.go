@@ -1,14 +1,14 @@
 package params
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -69,60 +69,28 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 // scalars take their type from the schema node they land on (s may be nil:
 // YAML 1.2 core rules then apply).
 func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		// Fast path: one JSON document, the common case for webhooks and APIs.
-		if v, err := jsonx.Decode(t); err == nil {
-			return []Document{{Value: v, JSON: true}}, nil
-		}
-	}
-	parts := yamlx.SplitDocuments(data)
-	out := make([]Document, 0, len(parts))
-	for i, part := range parts {
-		v, isJSON, err := decodeOne(s, part)
-		if err != nil {
-			var de *DecodeError
-			if errors.As(err, &de) {
-				de.Document = i
-			}
-			return nil, err
-		}
-		out = append(out, Document{Index: i, Value: v, JSON: isJSON})
-	}
-	return out, nil
-}
-
-func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 {
-		v, err := jsonx.Decode(t)
-		if err == nil {
-			return v, true, nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(err, &le) {
-			return nil, true, &DecodeError{Pointer: le.Pointer, Message: le.Msg}
-		}
-	}
-	node, err := yamlx.ParseNode(data)
-	if err != nil {
-		return nil, false, yamlError(err)
-	}
 	var t yamlx.Typer
 	if s != nil {
 		t = typerFor(s.Root())
 	}
-	v, err := yamlx.ToValue(node, t)
+	docs, err := document.ReadStream(data, document.Options{Typer: t})
 	if err != nil {
-		return nil, false, yamlError(err)
+		return nil, decodeError(err, len(docs))
 	}
-	return v, false, nil
+	out := make([]Document, len(docs))
+	for i, d := range docs {
+		out[i] = Document{Index: i, Value: d.Value, JSON: d.JSON}
+	}
+	return out, nil
 }
 
-func yamlError(err error) error {
-	var ye *yamlx.Error
-	if errors.As(err, &ye) {
-		return &DecodeError{Line: ye.Line, Pointer: ye.Pointer, Message: ye.Msg}
+// decodeError is the reader's error as a *DecodeError of document i.
+func decodeError(err error, i int) error {
+	var pe *problem.Error
+	if errors.As(err, &pe) {
+		return &DecodeError{Document: i, Line: pe.Line, Pointer: pe.Pointer, Message: pe.Message}
 	}
-	return &DecodeError{Message: err.Error()}
+	return &DecodeError{Document: i, Message: err.Error()}
 }
 
 // nodeTyper types YAML plain scalars by the schema node they land on.

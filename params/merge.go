@@ -1,10 +1,7 @@
 package params
 
 import (
-	"bytes"
-	"errors"
-
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
@@ -48,33 +45,18 @@ func mergePatch(target, patch any) any {
 // wherever it stands, even on a string node, since null in a merge patch
 // means "delete". An empty document is the empty patch.
 func DecodePatch(s *schema.Schema, data []byte) (any, error) {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		v, err := jsonx.Decode(trimmed)
-		if err == nil {
-			return v, nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(err, &le) {
-			return nil, &DecodeError{Pointer: le.Pointer, Message: le.Msg}
-		}
-	}
-	node, err := yamlx.ParseNode(data)
-	if err != nil {
-		return nil, yamlError(err)
-	}
-	if node == nil {
-		return map[string]any{}, nil
-	}
 	var t yamlx.Typer
 	if s != nil {
 		t = patchTyper{typerFor(s.Root())}
 	}
-	v, err := yamlx.ToValue(node, t)
+	d, err := document.Read(data, document.Options{Typer: t})
 	if err != nil {
-		return nil, yamlError(err)
+		return nil, decodeError(err, 0)
 	}
-	return v, nil
+	if d.Empty {
+		return map[string]any{}, nil
+	}
+	return d.Value, nil
 }
 
 // patchTyper types plain scalars by the schema, except null.

@@ -13,8 +13,8 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -99,7 +99,7 @@ func runMigrate(e *env, raw any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := yamlx.SplitDocuments(data)
+	docs := document.Texts(data)
 	if len(docs) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", args[0])
 	}

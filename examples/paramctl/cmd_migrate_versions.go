@@ -5,7 +5,7 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -65,7 +65,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := yamlx.SplitDocuments(data)
+	docs := document.Texts(data)
 	if len(docs) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", file)
 	}

@@ -8,8 +8,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -86,7 +86,7 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		}
 		var wants []any
 		valid := true
-		for _, doc := range yamlx.SplitDocuments(data) {
+		for _, doc := range document.Texts(data) {
 			v, err := params.Decode(v2, doc)
 			if err != nil {
 				t.Fatalf("%q converted, but does not read: %v", data, err)
@@ -101,7 +101,7 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		if code != 0 {
 			t.Fatalf("%q wrote %q, which does not come back: %s", data, down, report)
 		}
-		docs := yamlx.SplitDocuments([]byte(up))
+		docs := document.Texts([]byte(up))
 		if len(docs) != len(wants) {
 			t.Fatalf("%q: %d documents came back as %d: %q", data, len(wants), len(docs), up)
 		}

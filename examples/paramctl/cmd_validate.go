@@ -6,7 +6,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -60,7 +60,7 @@ func runValidate(e *env, o any, args []string) int {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	parts := yamlx.SplitDocuments(data)
+	parts := document.Split(data)
 	if len(parts) == 0 {
 		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", args[0])
 		return exitUsage
@@ -71,12 +71,15 @@ func runValidate(e *env, o any, args []string) int {
 	invalid, unreadable := false, false
 	for i, part := range parts {
 		r := validateResult{Document: i, Valid: true, Errors: []errorRecord{}}
-		v, err := params.Decode(s, part)
+		v, err := params.Decode(s, part.Text)
 		switch {
 		case err != nil:
 			r.Valid, unreadable = false, true
 			var de *params.DecodeError
 			if errors.As(err, &de) {
+				if de.Line > 0 {
+					de.Line += part.Line - 1 // the line in the stream
+				}
 				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de)}}
 			} else {
 				r.Errors = errorRecords(err)

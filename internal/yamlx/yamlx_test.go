@@ -89,14 +89,6 @@ func TestParseFlowTerse(t *testing.T) {
 	}
 }
 
-func TestSplitDocuments(t *testing.T) {
-	docs := SplitDocuments([]byte("\xef\xbb\xbfa: 1\n---\nb: 2\n--- {\"c\": 3}\n...\n---\n# nothing\n"))
-	require.Len(t, docs, 3)
-	assert.Equal(t, "a: 1\n", string(docs[0]))
-	assert.Equal(t, "b: 2\n", string(docs[1]))
-	assert.Equal(t, "{\"c\": 3}\n", string(docs[2]))
-}
-
 func FuzzParseFlow(f *testing.F) {
 	for _, s := range []string{`[foo,bar,bazz]`, `{foo:"bar"}`, `{a: [1, {b: c}]}`, `['x''y', "\t"]`, `{a}`, `[`} {
 		f.Add(s)
@@ -129,13 +121,6 @@ func FuzzToValue(f *testing.F) {
 			t.Fatalf("value is not JSON-encodable: %v", err)
 		}
 	})
-}
-
-func TestUnicodeSpaceDocumentIsNotBlank(t *testing.T) {
-	docs := SplitDocuments([]byte("\"\u2002\"\n"))
-	require.Len(t, docs, 1)
-	docs = SplitDocuments([]byte("\u2002\n"))
-	require.Len(t, docs, 1)
 }
 
 func TestTextAfterTheDocumentIsAnError(t *testing.T) {

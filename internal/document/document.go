@@ -99,7 +99,7 @@ func read(data []byte, o Options) (Doc, error) {
 	if len(data) > MaxDocumentBytes {
 		return Doc{}, sizeError(len(data))
 	}
-	trimmed := bytes.TrimSpace(data)
+	trimmed := bytes.Trim(data, " \t\r\n") // JSON white space only: "\v0" is not JSON
 	if len(trimmed) == 0 {
 		return Doc{Empty: true}, nil
 	}
@@ -154,7 +154,7 @@ func read(data []byte, o Options) (Doc, error) {
 // Error lines count from the start of the stream.
 func ReadStream(data []byte, o Options) ([]Doc, error) {
 	if IsJSON(data) && len(data) <= MaxDocumentBytes {
-		t := bytes.TrimSpace(data)
+		t := bytes.Trim(data, " \t\r\n")
 		if v, err := jsonx.Decode(t); err == nil {
 			d := Doc{Value: v, JSON: true}
 			if o.Order {

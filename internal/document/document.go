@@ -104,7 +104,7 @@ func read(data []byte, o Options) (Doc, error) {
 		return Doc{Empty: true}, nil
 	}
 	var jerr error
-	if trimmed[0] != '#' {
+	if mayBeJSON(trimmed) {
 		v, err := jsonx.Decode(trimmed)
 		if err == nil {
 			d := Doc{Value: v, JSON: true}
@@ -121,8 +121,11 @@ func read(data []byte, o Options) (Doc, error) {
 	}
 	if !o.Order {
 		if v, ok := fastYAMLInto(data, o.Into); ok {
-			if err := typeText(v, o, ""); err != nil {
-				return Doc{}, err
+			if o.Typer != nil || !o.KeepText {
+				if err := typeMap(v, typerOf(o)); err != nil {
+					err.Pointer = pointer.Abbrev(err.Pointer)
+					return Doc{}, err
+				}
 			}
 			return Doc{Value: v, Filled: o.Into != nil}, nil
 		}
@@ -213,14 +216,10 @@ func (k keepTyper) Elem(i int) Typer {
 	return keepTyper{k.t.Elem(i)}
 }
 
-// typeText types, in place, the Text values of a document the fast path
+// typeMap types, in place, the Text values of a document the fast path
 // read (mappings and scalars only) as the YAML reader would have typed
-// them.
-func typeText(m map[string]any, o Options, ptr string) error {
-	return typeMap(m, typerOf(o), ptr)
-}
-
-func typeMap(m map[string]any, t Typer, ptr string) error {
+// them with t. The pointer of an error is built on the way back.
+func typeMap(m map[string]any, t Typer) *problem.Error {
 	for k, x := range m {
 		var kt Typer
 		if t != nil {
@@ -228,19 +227,34 @@ func typeMap(m map[string]any, t Typer, ptr string) error {
 		}
 		switch v := x.(type) {
 		case map[string]any:
-			if err := typeMap(v, kt, pointer.Append(ptr, k)); err != nil {
+			if err := typeMap(v, kt); err != nil {
+				err.Pointer = pointer.Append("", k) + err.Pointer
 				return err
 			}
 		case Text:
 			typed, err := typeScalar(kt, string(v))
 			if err != nil {
-				err.Pointer = pointer.Append(ptr, k)
+				err.Pointer = pointer.Append("", k)
 				return err
 			}
 			m[k] = typed
 		}
 	}
 	return nil
+}
+
+// mayBeJSON reports whether trimmed text may be a JSON document, without
+// the cost of a failed attempt on the usual YAML document: JSON opens
+// with a bracket or a quote, or is a scalar (a number, true, false,
+// null) with no space or colon in it.
+func mayBeJSON(t []byte) bool {
+	switch c := t[0]; {
+	case c == '{' || c == '[' || c == '"':
+		return true
+	case c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n':
+		return bytes.IndexAny(t, " \t\r\n:") < 0
+	}
+	return false
 }
 
 // typeScalar is what yamlx gives a plain scalar: the Typer's value, or

@@ -6,11 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -253,14 +252,14 @@ func (c *flatConverter) restore(ann string, ps []param) (any, map[string][]strin
 		doc, order := assemble(ps, false)
 		return doc, order, nil
 	}
-	kept, err := jsonx.Decode([]byte(ann))
+	kept, err := document.DecodeJSON([]byte(ann))
 	if err != nil {
 		c.note(annPtr, "the kept v1beta2 schema cannot be read (%v): the list was converted instead", err)
 		return fresh()
 	}
 	var annOrder map[string][]string
-	if node, err := yamlx.ParseNode([]byte(ann)); err == nil {
-		annOrder = yamlx.KeyOrder(node)
+	if node, err := document.ParseNode([]byte(ann)); err == nil {
+		annOrder = document.NodeKeyOrder(node)
 	}
 	keptList, _, projected := project(kept, annOrder)
 	keptMap, isMap := kept.(map[string]any)
@@ -449,7 +448,7 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 		return nil, nil, false
 	}
 	raw := []byte(text)
-	v, err := jsonx.Decode(raw)
+	v, err := document.DecodeJSON(raw)
 	if err != nil {
 		return nil, nil, false
 	}
@@ -467,7 +466,7 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 		return nil, nil, false
 	}
 	order := map[string][]string{}
-	for ptr, keys := range jsonx.KeyOrder(raw) {
+	for ptr, keys := range document.JSONKeyOrder(raw) {
 		order[ptr] = keys
 	}
 	return list, order, true

@@ -6,7 +6,6 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -62,13 +61,13 @@ func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 type schemaTyper struct{ n *schema.Node }
 
 func (t schemaTyper) Scalar(text string) any { return typePlainScalar(t.n, text) }
-func (t schemaTyper) Key(k string) yamlx.Typer {
+func (t schemaTyper) Key(k string) document.Typer {
 	if t.n == nil {
 		return t
 	}
 	return schemaTyper{t.n.Child(k)}
 }
-func (t schemaTyper) Elem(i int) yamlx.Typer {
+func (t schemaTyper) Elem(i int) document.Typer {
 	if t.n == nil {
 		return t
 	}
@@ -90,7 +89,7 @@ func typePlainScalar(n *schema.Node, text string) any {
 	if !typed {
 		return plainScalar(text)
 	}
-	if yamlx.Core(text) == nil && nullable(n) {
+	if document.Core(text) == nil && nullable(n) {
 		// OpenAPI's nullable lets a string node hold null, as Kubernetes
 		// (and params.Decode) reads it; ParseText reads text values,
 		// where ~ on a string node is "~".

@@ -9,7 +9,6 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -229,11 +228,11 @@ func Locate(src []byte, fs []Finding) {
 	if len(fs) == 0 {
 		return
 	}
-	node, err := yamlx.ParseNode(src)
+	node, err := document.ParseNode(src)
 	if err != nil {
 		return
 	}
 	for i := range fs {
-		fs[i].Line, fs[i].Column, _ = yamlx.Locate(node, fs[i].Pointer)
+		fs[i].Line, fs[i].Column, _ = document.Locate(node, fs[i].Pointer)
 	}
 }

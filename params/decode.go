@@ -9,7 +9,6 @@ import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/problem"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -69,7 +68,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 // scalars take their type from the schema node they land on (s may be nil:
 // YAML 1.2 core rules then apply).
 func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
-	var t yamlx.Typer
+	var t document.Typer
 	if s != nil {
 		t = typerFor(s.Root())
 	}
@@ -96,7 +95,7 @@ func decodeError(err error, i int) error {
 // nodeTyper types YAML plain scalars by the schema node they land on.
 type nodeTyper struct{ n *schema.Node }
 
-func typerFor(n *schema.Node) yamlx.Typer {
+func typerFor(n *schema.Node) document.Typer {
 	if n == nil {
 		return nil
 	}
@@ -104,10 +103,10 @@ func typerFor(n *schema.Node) yamlx.Typer {
 }
 
 func (t nodeTyper) Scalar(text string) any { return typeScalar(t.n, text) }
-func (t nodeTyper) Key(k string) yamlx.Typer {
+func (t nodeTyper) Key(k string) document.Typer {
 	return typerFor(t.n.Child(k))
 }
-func (t nodeTyper) Elem(i int) yamlx.Typer { return typerFor(t.n.Elem(i)) }
+func (t nodeTyper) Elem(i int) document.Typer { return typerFor(t.n.Elem(i)) }
 
 // typeScalar gives scalar text the type its node asks for: the YAML 1.2
 // core reading when the node allows that type, else the text itself when
@@ -118,7 +117,7 @@ func (t nodeTyper) Elem(i int) yamlx.Typer { return typerFor(t.n.Elem(i)) }
 // json.Number unless the node takes it as a string, so that the caller's
 // range check refuses it with a clear message instead of a type mismatch.
 func typeScalar(n *schema.Node, text string) any {
-	core := yamlx.Core(text)
+	core := document.Core(text)
 	if _, isNum, err := number.ParseCore(text); isNum && errors.Is(err, number.ErrTooLarge) {
 		if n != nil && n.Types() != nil && n.Allows("string") {
 			return text

@@ -3,7 +3,6 @@ package params
 import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -45,7 +44,7 @@ func mergePatch(target, patch any) any {
 // wherever it stands, even on a string node, since null in a merge patch
 // means "delete". An empty document is the empty patch.
 func DecodePatch(s *schema.Schema, data []byte) (any, error) {
-	var t yamlx.Typer
+	var t document.Typer
 	if s != nil {
 		t = patchTyper{typerFor(s.Root())}
 	}
@@ -60,23 +59,23 @@ func DecodePatch(s *schema.Schema, data []byte) (any, error) {
 }
 
 // patchTyper types plain scalars by the schema, except null.
-type patchTyper struct{ t yamlx.Typer }
+type patchTyper struct{ t document.Typer }
 
 func (p patchTyper) Scalar(text string) any {
-	if p.t == nil || yamlx.Core(text) == nil {
-		return yamlx.Core(text)
+	if p.t == nil || document.Core(text) == nil {
+		return document.Core(text)
 	}
 	return p.t.Scalar(text)
 }
 
-func (p patchTyper) Key(k string) yamlx.Typer {
+func (p patchTyper) Key(k string) document.Typer {
 	if p.t == nil {
 		return nil
 	}
 	return patchTyper{p.t.Key(k)}
 }
 
-func (p patchTyper) Elem(i int) yamlx.Typer {
+func (p patchTyper) Elem(i int) document.Typer {
 	if p.t == nil {
 		return nil
 	}

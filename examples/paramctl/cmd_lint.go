@@ -10,9 +10,9 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/lint"
 )
 
@@ -178,7 +178,7 @@ func runLint(e *env, opts any, args []string) int {
 // linted as the schema it converts to, each finding placed on the
 // parameter it is about.
 func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
-	node, err := yamlx.ParseNode(data)
+	node, err := document.ParseNode(data)
 	if err != nil {
 		// Not YAML, but maybe JSON the YAML parser cannot read ("\/").
 		return lint.Lint(data, sets...)
@@ -188,7 +188,7 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 			return fs, nil
 		}
 	}
-	if doc, err := yamlx.ToValue(node, nil); err == nil {
+	if doc, err := document.ToValue(node, nil); err == nil {
 		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
 			if params, ok := m["spec"].(map[string]any)["parameters"].(map[string]any); ok {
 				fs, err := lint.Lint(encode.JSON(params, nil, ""), sets...)
@@ -207,7 +207,7 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 // finding about a parameter points at its entry in the flat list, and
 // says where in the converted schema it stands.
 func lintConverted(c *convert.Converted, node *yaml.Node, sets []*lint.Set) ([]lint.Finding, bool) {
-	orig, err := yamlx.ToValue(node, nil)
+	orig, err := document.ToValue(node, nil)
 	if err != nil {
 		return nil, false
 	}

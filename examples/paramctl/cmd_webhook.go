@@ -17,7 +17,7 @@ import (
 	"syscall"
 
 	"github.com/paramkit/paramkit/examples/webhook"
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
 )
 
@@ -264,8 +264,8 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 	}
 	changed := 0
 	for i := range before {
-		a, err1 := jsonx.Decode(before[i])
-		b, err2 := jsonx.Decode(after[i])
+		a, err1 := document.DecodeJSON(before[i])
+		b, err2 := document.DecodeJSON(after[i])
 		if err1 != nil || err2 != nil {
 			return e.fail(exitUsage, "round trip: cannot read object %d", i)
 		}

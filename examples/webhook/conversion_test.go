@@ -9,8 +9,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/value"
 )
 
@@ -38,7 +38,7 @@ func convertOne(t *testing.T, h *Handler, to string, obj json.RawMessage) (map[s
 		return nil, resp.Result.Message
 	}
 	require.Len(t, resp.ConvertedObjects, 1)
-	v, err := jsonx.Decode(resp.ConvertedObjects[0])
+	v, err := document.DecodeJSON(resp.ConvertedObjects[0])
 	require.NoError(t, err)
 	return v.(map[string]any), ""
 }
@@ -49,7 +49,7 @@ func paramsOf(o map[string]any) any {
 
 func decodeJSON(t *testing.T, s string) any {
 	t.Helper()
-	v, err := jsonx.Decode([]byte(s))
+	v, err := document.DecodeJSON([]byte(s))
 	require.NoError(t, err)
 	return v
 }

@@ -10,8 +10,8 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/value"
 )
 
@@ -137,7 +137,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 	f.Add([]byte(`{"a":"1","b":"[x]"}`), "gone-1.0.0")
 	hg := testHandler(f, func(o *Options) { o.GuessWithoutSchema = true })
 	f.Fuzz(func(t *testing.T, paramsJSON []byte, ov string) {
-		want, err := jsonx.Decode(paramsJSON)
+		want, err := document.DecodeJSON(paramsJSON)
 		if err != nil {
 			return
 		}
@@ -203,8 +203,8 @@ func FuzzJSONPatch(f *testing.F) {
 	f.Add([]byte(`[1,2,3]`), []byte(`[1,2]`))
 	f.Add([]byte(`{"a":{"b":{"c":[{"d":1}]}}}`), []byte(`{"a":{"b":{"c":[{"d":2,"e":[]}]}}}`))
 	f.Fuzz(func(t *testing.T, a, b []byte) {
-		from, err1 := jsonx.Decode(a)
-		to, err2 := jsonx.Decode(b)
+		from, err1 := document.DecodeJSON(a)
+		to, err2 := document.DecodeJSON(b)
 		if err1 != nil || err2 != nil {
 			return
 		}
@@ -224,7 +224,7 @@ func FuzzJSONPatch(f *testing.F) {
 		if err != nil {
 			t.Fatalf("patch %s: %v", encodePatch(ops), err)
 		}
-		got, err := jsonx.Decode(out)
+		got, err := document.DecodeJSON(out)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -7,8 +7,8 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -58,7 +58,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *AdmissionRequest) *A
 				fmt.Sprintf("internal error applying the mutation after the field gates: %v (the request is denied; please report this)", err), nil)}
 		}
 	}
-	finalObj, err := jsonx.Decode(final)
+	finalObj, err := document.DecodeJSON(final)
 	if err != nil {
 		return &AdmissionResponse{UID: req.UID, Result: failure(500, "InternalError", err.Error(), nil)}
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -70,9 +70,9 @@ func TestMutateAppliesGatesParentChildTableOverHTTPS(t *testing.T) {
 				persisted, err = p.Apply(persisted)
 				require.NoError(t, err)
 			}
-			obj, err := jsonx.Decode(persisted)
+			obj, err := document.DecodeJSON(persisted)
 			require.NoError(t, err)
-			want, err := jsonx.Decode([]byte(tc.wantSpec))
+			want, err := document.DecodeJSON([]byte(tc.wantSpec))
 			require.NoError(t, err)
 			assert.Equal(t, want, obj.(map[string]any)["spec"])
 			assert.Len(t, resp.Warnings, tc.dropped, "a warning per dropped field: %v", resp.Warnings)
@@ -105,7 +105,7 @@ func TestMutateWithGatesStillDefaultsInstances(t *testing.T) {
 
 	// With the Instance's own field gated off (alpha, so off), the field
 	// is dropped and the defaults are still applied to what remains.
-	obj, err := jsonx.Decode(review.Request.Object)
+	obj, err := document.DecodeJSON(review.Request.Object)
 	require.NoError(t, err)
 	obj.(map[string]any)["spec"].(map[string]any)["experimental"] = "on"
 	review.Request.Object = mustJSON(t, obj)

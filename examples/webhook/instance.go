@@ -7,8 +7,8 @@ import (
 	"strconv"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
@@ -38,7 +38,7 @@ func decodeObject(raw []byte) (object, error) {
 	if len(raw) == 0 {
 		return nil, fmt.Errorf("the object is missing")
 	}
-	v, err := jsonx.Decode(raw)
+	v, err := document.DecodeJSON(raw)
 	if err != nil {
 		return nil, fmt.Errorf("the object cannot be read: %w", err)
 	}
@@ -245,7 +245,7 @@ func decodeBag(o object) (map[string]any, error) {
 	if !ok {
 		return nil, nil
 	}
-	v, err := jsonx.Decode([]byte(raw))
+	v, err := document.DecodeJSON([]byte(raw))
 	if err != nil {
 		return nil, fmt.Errorf("annotation %s cannot be read: %w", ParametersAnnotation, err)
 	}

@@ -10,6 +10,13 @@
 // type. Numbers are json.Number with their exact text. Errors are
 // *problem.Error of kind problem.Syntax or problem.Limit, with the line
 // and column an editor shows.
+//
+// Read and ReadStream are the entry points. The parts they are built of
+// serve the readers of text that is not a whole document: DecodeJSON (a
+// JSON value without reflection, limits checked), ParseNode and ToValue
+// (a YAML node tree, typed by a Typer), ParseFlow (the terse flow
+// collections KUDO users wrote), Locate (the line of a JSON pointer) and
+// Split (a `---` stream).
 package document
 
 import (
@@ -18,26 +25,22 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
-	"github.com/paramkit/paramkit/internal/yamlx"
 )
 
 // Limits on input, the same for JSON and YAML (README "Limits on input").
 const (
-	// MaxDocumentBytes bounds one document's text.
-	MaxDocumentBytes = yamlx.MaxDocumentBytes
-	// MaxDepth bounds the nesting of collections.
-	MaxDepth = yamlx.MaxDepth
-	// MaxNodes bounds the values one YAML document expands to (aliases
-	// count again where they are used).
-	MaxNodes = yamlx.MaxNodes
+	// MaxDocumentBytes bounds one document's text: a 100 MB string is
+	// refused before the parser spends seconds and memory on it.
+	MaxDocumentBytes = 32 << 20
+	// MaxDepth bounds the nesting of arrays and objects.
+	MaxDepth = 1000
+	// MaxNodes bounds the values one YAML document expands to, counting
+	// each expansion of an alias again, so that alias bombs stop early.
+	MaxNodes = 1_000_000
 )
-
-// Typer types YAML plain scalars by where they land.
-type Typer = yamlx.Typer
 
 // Text is a YAML plain scalar (007, 1.10, yes, ~) that no Typer typed,
 // kept as written in the text-keeping mode so that a schema node can
@@ -46,7 +49,7 @@ type Text string
 
 // Value returns what the text means by YAML 1.2 core rules: nil, a
 // boolean, an exact json.Number, or a string.
-func (t Text) Value() any { return yamlx.Core(string(t)) }
+func (t Text) Value() any { return Core(string(t)) }
 
 // Options say how to read.
 type Options struct {
@@ -105,15 +108,15 @@ func read(data []byte, o Options) (Doc, error) {
 	}
 	var jerr error
 	if mayBeJSON(trimmed) {
-		v, err := jsonx.Decode(trimmed)
+		v, err := DecodeJSON(trimmed)
 		if err == nil {
 			d := Doc{Value: v, JSON: true}
 			if o.Order {
-				d.Order = jsonx.KeyOrder(trimmed)
+				d.Order = JSONKeyOrder(trimmed)
 			}
 			return d, nil
 		}
-		var le *jsonx.LimitError
+		var le *JSONLimitError
 		if errors.As(err, &le) {
 			return Doc{}, &problem.Error{Kind: problem.Limit, Pointer: le.Pointer, Message: le.Msg}
 		}
@@ -130,20 +133,20 @@ func read(data []byte, o Options) (Doc, error) {
 			return Doc{Value: v, Filled: o.Into != nil}, nil
 		}
 	}
-	node, err := yamlx.ParseNode(data)
+	node, err := ParseNode(data)
 	if err != nil {
 		return Doc{}, yamlError(data, err, jerr)
 	}
 	if node == nil {
 		return Doc{Empty: true}, nil
 	}
-	v, err := yamlx.ToValue(node, typerOf(o))
+	v, err := ToValue(node, typerOf(o))
 	if err != nil {
 		return Doc{}, yamlError(data, err, nil)
 	}
 	d := Doc{Value: v}
 	if o.Order {
-		d.Order = yamlx.KeyOrder(node)
+		d.Order = NodeKeyOrder(node)
 	}
 	return d, nil
 }
@@ -158,10 +161,10 @@ func read(data []byte, o Options) (Doc, error) {
 func ReadStream(data []byte, o Options) ([]Doc, error) {
 	if IsJSON(data) && len(data) <= MaxDocumentBytes {
 		t := bytes.Trim(data, " \t\r\n")
-		if v, err := jsonx.Decode(t); err == nil {
+		if v, err := DecodeJSON(t); err == nil {
 			d := Doc{Value: v, JSON: true}
 			if o.Order {
-				d.Order = jsonx.KeyOrder(t)
+				d.Order = JSONKeyOrder(t)
 			}
 			return []Doc{d}, nil
 		}
@@ -257,7 +260,7 @@ func mayBeJSON(t []byte) bool {
 	return false
 }
 
-// typeScalar is what yamlx gives a plain scalar: the Typer's value, or
+// typeScalar is what ToValue gives a plain scalar: the Typer's value, or
 // the core reading; numbers out of range are a limit.
 func typeScalar(t Typer, s string) (any, *problem.Error) {
 	if t != nil {
@@ -272,7 +275,7 @@ func typeScalar(t Typer, s string) (any, *problem.Error) {
 	if _, ok, err := number.ParseCore(s); ok && errors.Is(err, number.ErrTooLarge) {
 		return nil, &problem.Error{Kind: problem.Limit, Message: err.Error()}
 	}
-	return yamlx.Core(s), nil
+	return Core(s), nil
 }
 
 func sizeError(n int) *problem.Error {

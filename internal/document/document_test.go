@@ -149,7 +149,7 @@ func FuzzReadDetect(f *testing.F) {
 		var std any
 		isJSON := json.Valid(data)
 		if isJSON != d.JSON && !d.Empty {
-			// jsonx refuses what encoding/json accepts only for limits
+			// DecodeJSON refuses what encoding/json accepts only for limits
 			// and duplicate keys, which are errors above.
 			t.Fatalf("%q: JSON %v, read as JSON %v", data, isJSON, d.JSON)
 		}

@@ -8,7 +8,7 @@ import (
 // general YAML parser: a block mapping of single-line scalars (plain,
 // single- or double-quoted without escapes) and nested block mappings,
 // indented with spaces, with comments; ASCII only. Plain scalars become
-// Text, quoted ones strings, exactly as yamlx.ToValue with
+// Text, quoted ones strings, exactly as ToValue with
 // keepTyper gives them. Anything else (sequences, flow
 // collections, anchors, tags, block or multi-line scalars, escapes,
 // duplicate keys, tabs, non-ASCII text) makes it return ok false, and

@@ -5,17 +5,15 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/paramkit/paramkit/internal/yamlx"
 )
 
 // slowYAML reads a document the general way.
 func slowYAML(data []byte) (any, error) {
-	node, err := yamlx.ParseNode(data)
+	node, err := ParseNode(data)
 	if err != nil {
 		return nil, err
 	}
-	return yamlx.ToValue(node, keepTyper{})
+	return ToValue(node, keepTyper{})
 }
 
 // fastYAMLSeeds are the documents that hold the fast path to the parser,

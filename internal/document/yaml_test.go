@@ -1,4 +1,4 @@
-package yamlx
+package document
 
 import (
 	"encoding/json"
@@ -123,7 +123,7 @@ func FuzzToValue(f *testing.F) {
 	})
 }
 
-func TestTextAfterTheDocumentIsAnError(t *testing.T) {
+func TestParseNodeRefusesTextAfterTheDocument(t *testing.T) {
 	for _, in := range []string{"{\"name\": \"a\"}\n]]]\n", "{\"name\": 1}\n{\"name\": 2}\n", "{\"a\":1} trailing\n", "a: 1\n]]]\n"} {
 		_, err := ParseNode([]byte(in))
 		assert.Error(t, err, "%q", in)

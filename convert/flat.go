@@ -845,8 +845,8 @@ func textCollection(s, typ string) (any, string) {
 	v, err := params.ParseText(nil, s)
 	if err != nil || value.TypeName(v) != typ {
 		v = nil
-		if node, err := document.ParseNode([]byte(s)); err == nil && node != nil {
-			v, _ = document.ToValue(node, nil)
+		if d, err := document.Read([]byte(s), document.Options{}); err == nil {
+			v = d.Value
 		}
 	}
 	if v != nil && value.TypeName(v) == typ {

@@ -252,15 +252,15 @@ func (c *flatConverter) restore(ann string, ps []param) (any, map[string][]strin
 		doc, order := assemble(ps, false)
 		return doc, order, nil
 	}
-	kept, err := document.DecodeJSON([]byte(ann))
+	d, err := document.Read([]byte(ann), document.Options{Order: true})
+	if err == nil && !d.JSON {
+		err = errors.New("it is not JSON")
+	}
 	if err != nil {
 		c.note(annPtr, "the kept v1beta2 schema cannot be read (%v): the list was converted instead", err)
 		return fresh()
 	}
-	var annOrder map[string][]string
-	if node, err := document.ParseNode([]byte(ann)); err == nil {
-		annOrder = document.NodeKeyOrder(node)
-	}
+	kept, annOrder := d.Value, d.Order
 	keptList, _, projected := project(kept, annOrder)
 	keptMap, isMap := kept.(map[string]any)
 	if !isMap {
@@ -447,12 +447,11 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 	if text == "" {
 		return nil, nil, false
 	}
-	raw := []byte(text)
-	v, err := document.DecodeJSON(raw)
-	if err != nil {
+	d, err := document.Read([]byte(text), document.Options{Order: true})
+	if err != nil || !d.JSON {
 		return nil, nil, false
 	}
-	list, ok := v.([]any)
+	list, ok := d.Value.([]any)
 	if !ok {
 		return nil, nil, false
 	}
@@ -465,9 +464,5 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 	if got == nil || !value.Equal(got["parameters"], schemaDoc) {
 		return nil, nil, false
 	}
-	order := map[string][]string{}
-	for ptr, keys := range document.JSONKeyOrder(raw) {
-		order[ptr] = keys
-	}
-	return list, order, true
+	return list, d.Order, true
 }

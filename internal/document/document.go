@@ -82,23 +82,9 @@ type Doc struct {
 }
 
 // Read reads exactly one document. A leading `---` is allowed; a second
-// document is an error.
+// document is an error. A document holding only blanks and comments is
+// Empty.
 func Read(data []byte, o Options) (Doc, error) {
-	d, err := read(data, o)
-	if err != nil {
-		return Doc{}, err
-	}
-	return d, nil
-}
-
-// IsJSON reports whether data is taken as JSON: its first byte other than
-// white space opens an object or an array.
-func IsJSON(data []byte) bool {
-	t := bytes.TrimLeft(data, " \t\r\n")
-	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
-}
-
-func read(data []byte, o Options) (Doc, error) {
 	if len(data) > MaxDocumentBytes {
 		return Doc{}, sizeError(len(data))
 	}
@@ -159,7 +145,7 @@ func read(data []byte, o Options) (Doc, error) {
 // before it come back with it: the failing one is number len(docs).
 // Error lines count from the start of the stream.
 func ReadStream(data []byte, o Options) ([]Doc, error) {
-	if IsJSON(data) && len(data) <= MaxDocumentBytes {
+	if opensJSON(data) && len(data) <= MaxDocumentBytes {
 		t := bytes.Trim(data, " \t\r\n")
 		if v, err := DecodeJSON(t); err == nil {
 			d := Doc{Value: v, JSON: true}
@@ -174,7 +160,7 @@ func ReadStream(data []byte, o Options) ([]Doc, error) {
 	for _, p := range parts {
 		o := o
 		o.Into = nil
-		d, err := read(p.Text, o)
+		d, err := Read(p.Text, o)
 		if err != nil {
 			var pe *problem.Error
 			if errors.As(err, &pe) && pe.Line > 0 {
@@ -280,4 +266,11 @@ func typeScalar(t Typer, s string) (any, *problem.Error) {
 
 func sizeError(n int) *problem.Error {
 	return &problem.Error{Kind: problem.Limit, Message: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", n, MaxDocumentBytes>>20)}
+}
+
+// opensJSON reports whether the first byte of data other than white space
+// opens a JSON object or array.
+func opensJSON(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n")
+	return len(t) > 0 && (t[0] == '{' || t[0] == '[')
 }

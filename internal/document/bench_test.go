@@ -21,35 +21,27 @@ func benchDocs() (yaml, json []byte) {
 	return []byte(y.String()), []byte(j.String())
 }
 
-func BenchmarkReadYAML(b *testing.B) {
-	y, _ := benchDocs()
-	b.SetBytes(int64(len(y)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Read(y, Options{}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkReadYAMLOrder(b *testing.B) {
-	y, _ := benchDocs()
-	b.SetBytes(int64(len(y)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Read(y, Options{Order: true}); err != nil {
-			b.Fatal(err)
-		}
-	}
-}
-
-func BenchmarkReadJSON(b *testing.B) {
-	_, j := benchDocs()
-	b.SetBytes(int64(len(j)))
-	b.ReportAllocs()
-	for b.Loop() {
-		if _, err := Read(j, Options{}); err != nil {
-			b.Fatal(err)
-		}
+// BenchmarkRead: a YAML document on the fast path, the same with key
+// order (the general parser), and JSON.
+func BenchmarkRead(b *testing.B) {
+	y, j := benchDocs()
+	for _, bc := range []struct {
+		name string
+		data []byte
+		o    Options
+	}{
+		{"YAML", y, Options{}},
+		{"YAMLOrder", y, Options{Order: true}},
+		{"JSON", j, Options{}},
+	} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(int64(len(bc.data)))
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Read(bc.data, bc.o); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }

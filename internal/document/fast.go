@@ -22,10 +22,23 @@ func fastYAML(data []byte) (v map[string]any, ok bool) { return fastYAMLInto(dat
 // level (a new map when into is nil). When it returns ok false, into may
 // hold part of the document.
 func fastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok bool) {
-	for _, c := range data {
+	// One pass over the bytes first: text the fast path cannot take
+	// (non-ASCII, control characters, a sequence entry at the start of a
+	// line) is left to the parser before any map is built for it.
+	lineStart := true
+	for i, c := range data {
 		if c >= 0x7f || (c < 0x20 && c != '\n') {
 			return nil, false
 		}
+		if lineStart {
+			switch {
+			case c == ' ':
+				continue
+			case c == '-' && (i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n'):
+				return nil, false
+			}
+		}
+		lineStart = c == '\n'
 	}
 	type frame struct {
 		indent int

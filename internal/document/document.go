@@ -98,7 +98,7 @@ func Read(data []byte, o Options) (Doc, error) {
 		if err == nil {
 			d := Doc{Value: v, JSON: true}
 			if o.Order {
-				d.Order = JSONKeyOrder(trimmed)
+				d.Order = jsonKeyOrder(trimmed)
 			}
 			return d, nil
 		}
@@ -150,7 +150,7 @@ func ReadStream(data []byte, o Options) ([]Doc, error) {
 		if v, err := DecodeJSON(t); err == nil {
 			d := Doc{Value: v, JSON: true}
 			if o.Order {
-				d.Order = JSONKeyOrder(t)
+				d.Order = jsonKeyOrder(t)
 			}
 			return []Doc{d}, nil
 		}

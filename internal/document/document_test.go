@@ -213,3 +213,18 @@ func countLines(b []byte) int {
 	}
 	return n
 }
+
+func TestIsLimit(t *testing.T) {
+	for _, src := range []string{`{"a": 1, "a": 2}`, "a: 1\na: 2\n"} {
+		_, err := Read([]byte(src), Options{})
+		assert.True(t, IsLimit(err), "%q", src)
+	}
+	_, err := DecodeJSON([]byte(`{"a": 1, "a": 2}`))
+	assert.True(t, IsLimit(err))
+	_, err = ParseFlow("{a: 1, a: 2}")
+	assert.True(t, IsLimit(err))
+	_, err = Read([]byte("a: {b\n"), Options{})
+	assert.False(t, IsLimit(err))
+	_, err = DecodeJSON([]byte(`{"a": }`))
+	assert.False(t, IsLimit(err))
+}

@@ -17,7 +17,7 @@ import (
 // reader got past the first token, the text was meant as JSON and its
 // error, exact to the byte, is the one reported.
 func yamlError(data []byte, err error, jerr error) *problem.Error {
-	var ye *NodeError
+	var ye *nodeError
 	if !errors.As(err, &ye) {
 		return &problem.Error{Kind: problem.Syntax, Message: err.Error()}
 	}
@@ -28,7 +28,7 @@ func yamlError(data []byte, err error, jerr error) *problem.Error {
 		// Located by a node: exact already.
 		return &problem.Error{Kind: problem.Syntax, Pointer: ye.Pointer, Line: ye.Line, Column: ye.Column, Message: ye.Msg}
 	}
-	var se *JSONSyntaxError
+	var se *jsonSyntaxError
 	if jerr != nil && errors.As(jerr, &se) && meantAsJSON(data, se.Offset) {
 		if strings.HasPrefix(se.Msg, "unexpected end of input in ") {
 			if line, col := unclosed(data); line > 0 {

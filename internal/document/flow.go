@@ -36,11 +36,11 @@ type flowParser struct {
 }
 
 func (p *flowParser) err(msg string) error {
-	return &NodeError{Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
+	return &nodeError{Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
 }
 
 func (p *flowParser) limit(msg string) error {
-	return &NodeError{Limit: true, Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
+	return &nodeError{Limit: true, Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
 }
 
 func (p *flowParser) ws() {

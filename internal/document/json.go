@@ -11,13 +11,13 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// JSONSyntaxError means the text is not JSON at all.
-type JSONSyntaxError struct {
+// jsonSyntaxError means the text is not JSON at all.
+type jsonSyntaxError struct {
 	Offset int
 	Msg    string
 }
 
-func (e *JSONSyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
+func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
 
 // JSONLimitError means the text is JSON but breaks one of the limits or holds
 // a duplicate key; Pointer locates the value.
@@ -53,7 +53,7 @@ func DecodeJSON(data []byte) (any, error) {
 	return v, nil
 }
 
-func (d *jsonDecoder) syntax(msg string) error { return &JSONSyntaxError{Offset: d.i, Msg: msg} }
+func (d *jsonDecoder) syntax(msg string) error { return &jsonSyntaxError{Offset: d.i, Msg: msg} }
 
 func (d *jsonDecoder) limit(msg string) error {
 	return &JSONLimitError{Pointer: pointer.Abbrev(pointer.Join(d.stack...)), Msg: msg}

@@ -7,9 +7,9 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// JSONKeyOrder records the source order of every object's keys, keyed by
+// jsonKeyOrder records the source order of every object's keys, keyed by
 // the JSON pointer of the object, for a document DecodeJSON accepted.
-func JSONKeyOrder(data []byte) map[string][]string {
+func jsonKeyOrder(data []byte) map[string][]string {
 	out := map[string][]string{}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

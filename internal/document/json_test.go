@@ -43,7 +43,7 @@ func TestDecodeJSONErrors(t *testing.T) {
 		_, err := DecodeJSON([]byte(tt.in))
 		require.Error(t, err, tt.in)
 		var le *JSONLimitError
-		var se *JSONSyntaxError
+		var se *jsonSyntaxError
 		if tt.limit {
 			assert.True(t, errors.As(err, &le), "%q: %v", tt.in, err)
 		} else {
@@ -81,7 +81,7 @@ func FuzzDecodeJSON(f *testing.F) {
 			assert.Equal(t, want, v)
 			return
 		}
-		var se *JSONSyntaxError
+		var se *jsonSyntaxError
 		if errors.As(err, &se) && stdErr == nil {
 			t.Fatalf("DecodeJSON refused valid JSON %q: %v", data, err)
 		}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 )
 
 // Typer types plain scalars by where they land. A nil Typer means the YAML
@@ -26,8 +27,8 @@ type Typer interface {
 	Elem(i int) Typer
 }
 
-// NodeError is an error of the YAML reader with a location.
-type NodeError struct {
+// nodeError is an error of the YAML reader with a location.
+type nodeError struct {
 	Line, Column int
 	Pointer      string
 	Msg          string
@@ -37,19 +38,30 @@ type NodeError struct {
 	Limit bool
 }
 
-// IsLimit reports whether err is an error of this package's readers that
-// broke a limit.
+// IsLimit reports whether err, from any reader of this package, is a
+// refusal by one of the limits (size, depth, alias expansion, number
+// range, a duplicate key) rather than text that is not YAML or JSON.
 func IsLimit(err error) bool {
-	var e *NodeError
-	return errors.As(err, &e) && e.Limit
+	var ne *nodeError
+	var je *JSONLimitError
+	var pe *problem.Error
+	switch {
+	case errors.As(err, &ne):
+		return ne.Limit
+	case errors.As(err, &je):
+		return true
+	case errors.As(err, &pe):
+		return pe.Kind == problem.Limit
+	}
+	return false
 }
 
 // nodeSizeError refuses a document larger than MaxDocumentBytes.
-func nodeSizeError(n int) *NodeError {
-	return &NodeError{Limit: true, Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", n, MaxDocumentBytes>>20)}
+func nodeSizeError(n int) *nodeError {
+	return &nodeError{Limit: true, Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", n, MaxDocumentBytes>>20)}
 }
 
-func (e *NodeError) Error() string {
+func (e *nodeError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 	}
@@ -71,18 +83,18 @@ func ParseNode(data []byte) (*yaml.Node, error) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		if strings.Contains(msg, "exceeded max depth") {
 			// The parser's own bound (10,000) is beyond ours.
-			return nil, &NodeError{Limit: true, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+			return nil, &nodeError{Limit: true, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
 		}
-		return nil, &NodeError{Msg: msg}
+		return nil, &nodeError{Msg: msg}
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		return nil, &NodeError{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
+		return nil, &nodeError{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
 	case !errors.Is(err, io.EOF):
 		// Text after the document that is not a document either
 		// ({"a": 1} ]]]) must not be ignored.
-		return nil, &NodeError{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, &nodeError{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
@@ -128,12 +140,12 @@ type converter struct {
 }
 
 func (c *converter) errAt(n *yaml.Node, msg string) error {
-	return &NodeError{Line: n.Line, Column: n.Column, Pointer: pointer.Abbrev(pointer.Join(c.path...)), Msg: msg}
+	return &nodeError{Line: n.Line, Column: n.Column, Pointer: pointer.Abbrev(pointer.Join(c.path...)), Msg: msg}
 }
 
 // limitAt is errAt for a broken limit.
 func (c *converter) limitAt(n *yaml.Node, msg string) error {
-	e := c.errAt(n, msg).(*NodeError)
+	e := c.errAt(n, msg).(*nodeError)
 	e.Limit = true
 	return e
 }

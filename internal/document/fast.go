@@ -1,6 +1,7 @@
 package document
 
 import (
+	"bytes"
 	"strings"
 )
 
@@ -22,23 +23,14 @@ func fastYAML(data []byte) (v map[string]any, ok bool) { return fastYAMLInto(dat
 // level (a new map when into is nil). When it returns ok false, into may
 // hold part of the document.
 func fastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok bool) {
-	// One pass over the bytes first: text the fast path cannot take
-	// (non-ASCII, control characters, a sequence entry at the start of a
-	// line) is left to the parser before any map is built for it.
-	lineStart := true
-	for i, c := range data {
+	for _, c := range data {
 		if c >= 0x7f || (c < 0x20 && c != '\n') {
 			return nil, false
 		}
-		if lineStart {
-			switch {
-			case c == ' ':
-				continue
-			case c == '-' && (i+1 == len(data) || data[i+1] == ' ' || data[i+1] == '\n'):
-				return nil, false
-			}
-		}
-		lineStart = c == '\n'
+	}
+	if hasSequenceEntry(data) {
+		// Left to the parser before any map is built for it.
+		return nil, false
 	}
 	type frame struct {
 		indent int
@@ -238,4 +230,28 @@ func fastQuoted(s string) (val, tail string, ok bool) {
 // fastIndicator: characters that cannot start a plain scalar here.
 func fastIndicator(c byte) bool {
 	return strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0
+}
+
+// hasSequenceEntry reports whether a line of data starts (after spaces)
+// with a sequence entry ("- " or a lone "-"), which the fast path does not
+// take. It looks only at the dashes, which value documents have few of.
+func hasSequenceEntry(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		j := bytes.IndexByte(data[i:], '-')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 < len(data) && data[i+1] != ' ' && data[i+1] != '\n' {
+			continue
+		}
+		k := i
+		for k > 0 && data[k-1] == ' ' {
+			k--
+		}
+		if k == 0 || data[k-1] == '\n' {
+			return true
+		}
+	}
+	return false
 }

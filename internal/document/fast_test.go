@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"testing"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
 
@@ -57,4 +58,13 @@ func FuzzFastYAML(f *testing.F) {
 			t.Fatalf("%q: fast %#v, parser %#v", data, fast, slow)
 		}
 	})
+}
+
+func TestHasSequenceEntry(t *testing.T) {
+	for in, want := range map[string]bool{
+		"a: 1\nb:\n  - x\n": true, "- a\n": true, "a:\n-\n": true, "a:\n  -": true,
+		"a: my-cluster\nb: -5\n": false, "a: x - y\n": false, "a: --- \n": false, "": false,
+	} {
+		assert.Equal(t, want, hasSequenceEntry([]byte(in)), "%q", in)
+	}
 }

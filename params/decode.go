@@ -72,13 +72,16 @@ func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 	if s != nil {
 		t = typerFor(s.Root())
 	}
-	docs, err := document.ReadStream(data, document.Options{Typer: t})
+	var out []Document
+	err := document.Each(data, document.Options{Typer: t}, func(d document.Doc) error {
+		out = append(out, Document{Index: len(out), Value: d.Value, JSON: d.JSON})
+		return nil
+	})
 	if err != nil {
-		return nil, decodeError(err, len(docs))
+		return nil, decodeError(err, len(out))
 	}
-	out := make([]Document, len(docs))
-	for i, d := range docs {
-		out[i] = Document{Index: i, Value: d.Value, JSON: d.JSON}
+	if out == nil {
+		out = []Document{}
 	}
 	return out, nil
 }

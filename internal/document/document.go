@@ -145,6 +145,18 @@ func Read(data []byte, o Options) (Doc, error) {
 // before it come back with it: the failing one is number len(docs).
 // Error lines count from the start of the stream.
 func ReadStream(data []byte, o Options) ([]Doc, error) {
+	var out []Doc
+	err := Each(data, o, func(d Doc) error {
+		out = append(out, d)
+		return nil
+	})
+	return out, err
+}
+
+// Each reads a stream as ReadStream does and calls fn with each document
+// in order, without collecting them. It stops at the first error, the
+// reader's or fn's.
+func Each(data []byte, o Options, fn func(Doc) error) error {
 	if opensJSON(data) && len(data) <= MaxDocumentBytes {
 		t := bytes.Trim(data, " \t\r\n")
 		if v, err := DecodeJSON(t); err == nil {
@@ -152,25 +164,24 @@ func ReadStream(data []byte, o Options) ([]Doc, error) {
 			if o.Order {
 				d.Order = jsonKeyOrder(t)
 			}
-			return []Doc{d}, nil
+			return fn(d)
 		}
 	}
-	parts := Split(data)
-	out := make([]Doc, 0, len(parts))
-	for _, p := range parts {
-		o := o
-		o.Into = nil
+	o.Into = nil
+	for _, p := range Split(data) {
 		d, err := Read(p.Text, o)
 		if err != nil {
 			var pe *problem.Error
 			if errors.As(err, &pe) && pe.Line > 0 {
 				pe.Line += p.Line - 1
 			}
-			return out, err
+			return err
 		}
-		out = append(out, d)
+		if err := fn(d); err != nil {
+			return err
+		}
 	}
-	return out, nil
+	return nil
 }
 
 // typerOf is the Typer the YAML reader uses for o.

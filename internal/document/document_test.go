@@ -228,3 +228,21 @@ func TestIsLimit(t *testing.T) {
 	_, err = DecodeJSON([]byte(`{"a": }`))
 	assert.False(t, IsLimit(err))
 }
+
+func TestEachStopsAtTheFirstError(t *testing.T) {
+	var seen []any
+	stop := errors.New("stop")
+	err := Each([]byte("a: 1\n---\n[2]\n---\nc: 3\n"), Options{}, func(d Doc) error {
+		seen = append(seen, d.Value)
+		if d.JSON {
+			return stop
+		}
+		return nil
+	})
+	require.ErrorIs(t, err, stop)
+	assert.Equal(t, []any{map[string]any{"a": json.Number("1")}, []any{json.Number("2")}}, seen)
+
+	docs, err := ReadStream([]byte("a: 1\n---\nb: [\n---\nc: 3\n"), Options{})
+	require.Error(t, err)
+	assert.Len(t, docs, 1, "the documents before the error come back")
+}

@@ -65,9 +65,13 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := document.Texts(data)
-	if len(docs) == 0 {
+	parts := document.Split(data)
+	if len(parts) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", file)
+	}
+	docs := make([][]byte, len(parts))
+	for i, p := range parts {
+		docs[i] = p.Text
 	}
 	results := make([]convert.Result, len(docs))
 	for i, doc := range docs {
@@ -80,6 +84,9 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		}
 		var de *params.DecodeError
 		if errors.As(err, &de) {
+			if de.Line > 0 {
+				de.Line += parts[i].Line - 1 // the line in the stream
+			}
 			results[i] = convert.Result{Errors: []*convert.MigrationError{{Message: err.Error()}}}
 			continue
 		}

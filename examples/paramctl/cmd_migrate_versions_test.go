@@ -153,3 +153,11 @@ func TestMigrateVersionsWritesAllOrNothing(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrateVersionsNamesTheLineInTheStream: a document that cannot be
+// read names the line an editor shows in the whole stream.
+func TestMigrateVersionsNamesTheLineInTheStream(t *testing.T) {
+	code, _, report := paramctl(t, "name: a\n---\nname: [x\n", "migrate", "--versions", "demo/versions-set", "--from", "v1", "--to", "v3", "-")
+	require.Equal(t, 1, code)
+	assert.Contains(t, report, "doc 1: \"\": line 3: the '[' here is never closed")
+}

@@ -7,11 +7,11 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -558,7 +558,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 			return b
 		}
 		if pl, ok := v.(plainScalar); ok {
-			if b, ok := yamlx.Core(string(pl)).(bool); ok {
+			if b, ok := document.Core(string(pl)).(bool); ok {
 				return b
 			}
 		}
@@ -697,7 +697,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 func (c *flatConverter) inferType(def any) (typ string, fromString bool) {
 	switch t := def.(type) {
 	case plainScalar:
-		return coreType(yamlx.Core(string(t))), false
+		return coreType(document.Core(string(t))), false
 	case json.Number, bool:
 		return coreType(t), false
 	case []any:
@@ -826,7 +826,7 @@ func convertValue(v any, typ string) (any, string) {
 // forms Go's strconv.ParseBool accepted (1, t, F, ...), which KUDO used to
 // validate boolean parameters.
 func textBool(s string) (bool, bool) {
-	if b, ok := yamlx.Core(s).(bool); ok {
+	if b, ok := document.Core(s).(bool); ok {
 		return b, true
 	}
 	if b, err := strconv.ParseBool(s); err == nil {
@@ -841,8 +841,8 @@ func textCollection(s, typ string) (any, string) {
 	v, err := params.ParseText(nil, s)
 	if err != nil || value.TypeName(v) != typ {
 		v = nil
-		if node, err := yamlx.ParseNode([]byte(s)); err == nil && node != nil {
-			v, _ = yamlx.ToValue(node, nil)
+		if d, err := document.Read([]byte(s), document.Options{}); err == nil {
+			v = d.Value
 		}
 	}
 	if v != nil && value.TypeName(v) == typ {

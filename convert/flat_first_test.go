@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -25,9 +25,9 @@ func TestFirstFormat(t *testing.T) {
 	assert.Equal(t, string(b.JSON("")), string(a.JSON("")))
 	y, err := a.YAML()
 	require.NoError(t, err)
-	node, err := yamlx.ParseNode(y)
+	d, err := document.Read(y, document.Options{Order: true})
 	require.NoError(t, err)
-	assert.Equal(t, []string{"memory", "replicas", "zeta", "alpha"}, yamlx.KeyOrder(node)["/properties"], "file order")
+	assert.Equal(t, []string{"memory", "replicas", "zeta", "alpha"}, d.Order["/properties"], "file order")
 	require.NotEmpty(t, a.Notes)
 	assert.Contains(t, a.Notes[len(a.Notes)-1].Message, "first params format")
 

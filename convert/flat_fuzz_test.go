@@ -3,8 +3,8 @@ package convert
 import (
 	"testing"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -73,7 +73,7 @@ func FuzzToV1beta1RoundTrip(f *testing.F) {
 		f.Add([]byte(s), false)
 	}
 	f.Fuzz(func(t *testing.T, schemaJSON []byte, withMetadata bool) {
-		sch, err := jsonx.Decode(schemaJSON)
+		sch, err := document.DecodeJSON(schemaJSON)
 		if err != nil {
 			return
 		}

@@ -7,15 +7,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 )
 
 // storedForm is what an apiserver keeps of an object: no key order (JSON
 // with sorted keys, as a stored unstructured object is written).
 func storedForm(t *testing.T, data []byte) []byte {
 	t.Helper()
-	v, err := jsonx.Decode(data)
+	v, err := document.DecodeJSON(data)
 	require.NoError(t, err)
 	return encode.JSON(v, nil, "")
 }
@@ -35,9 +35,9 @@ func TestKeepV1beta1ListThroughStorage(t *testing.T) {
 
 	down, err := convert.ToV1beta1(stored)
 	require.NoError(t, err)
-	got, err := jsonx.Decode(down.JSON(""))
+	got, err := document.DecodeJSON(down.JSON(""))
 	require.NoError(t, err)
-	want, err := jsonx.Decode(written)
+	want, err := document.DecodeJSON(written)
 	require.NoError(t, err)
 	assert.Equal(t, want.(map[string]any)["spec"], got.(map[string]any)["spec"], "the old client reads the list it wrote")
 	anns := got.(map[string]any)["metadata"].(map[string]any)["annotations"].(map[string]any)
@@ -66,7 +66,7 @@ func TestKeptListIgnoredWhenTheSchemaChanged(t *testing.T) {
 	doc["spec"].(map[string]any)["parameters"].(map[string]any)["properties"].(map[string]any)["C"] = map[string]any{"type": "string"}
 	down, err := convert.ToV1beta1(encode.JSON(doc, nil, ""))
 	require.NoError(t, err)
-	got, err := jsonx.Decode(down.JSON(""))
+	got, err := document.DecodeJSON(down.JSON(""))
 	require.NoError(t, err)
 	list := got.(map[string]any)["spec"].(map[string]any)["parameters"].([]any)
 	require.Len(t, list, 3, "the new parameter is there")

@@ -1,15 +1,13 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -19,50 +17,22 @@ import (
 // and records the source order of every mapping's keys. The
 // error is a *schema.Error: the input cannot be read at all.
 func readRaw(data []byte) (any, map[string][]string, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		// JSON means exactly what it says: strings are strings, numbers
-		// keep their text. The YAML parser only records the key order.
-		v, err := jsonx.Decode(t)
-		if err == nil {
-			var order map[string][]string
-			if node, err := yamlx.ParseNode(t); err == nil {
-				order = yamlx.KeyOrder(node)
-			}
-			return v, order, nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(err, &le) {
-			return nil, nil, &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
-		}
-	}
-	node, err := yamlx.ParseNode(data)
+	d, err := document.Read(data, document.Options{KeepText: true, Order: true})
 	if err != nil {
 		return nil, nil, decodeError(err)
 	}
-	if node == nil {
+	if d.Empty {
 		return nil, nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
 	}
-	v, err := yamlx.ToValue(node, plainScalarTyper{})
-	if err != nil {
-		return nil, nil, decodeError(err)
-	}
-	return v, yamlx.KeyOrder(node), nil
+	return d.Value, d.Order, nil
 }
 
-// decodeError turns a reader's error into the *schema.Error that
+// decodeError turns the reader's error into the *schema.Error that
 // params.Decode would give for it.
 func decodeError(err error) error {
 	var de *schema.Error
 	if errors.As(err, &de) {
 		return err
-	}
-	var ye *yamlx.Error
-	if errors.As(err, &ye) {
-		return &schema.Error{Line: ye.Line, Pointer: ye.Pointer, Kind: schema.KindSyntax, Message: ye.Msg}
-	}
-	var le *jsonx.LimitError
-	if errors.As(err, &le) {
-		return &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
 	}
 	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
 }

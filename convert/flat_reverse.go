@@ -6,11 +6,10 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -253,15 +252,15 @@ func (c *flatConverter) restore(ann string, ps []param) (any, map[string][]strin
 		doc, order := assemble(ps, false)
 		return doc, order, nil
 	}
-	kept, err := jsonx.Decode([]byte(ann))
+	d, err := document.Read([]byte(ann), document.Options{Order: true})
+	if err == nil && !d.JSON {
+		err = errors.New("it is not JSON")
+	}
 	if err != nil {
 		c.note(annPtr, "the kept v1beta2 schema cannot be read (%v): the list was converted instead", err)
 		return fresh()
 	}
-	var annOrder map[string][]string
-	if node, err := yamlx.ParseNode([]byte(ann)); err == nil {
-		annOrder = yamlx.KeyOrder(node)
-	}
+	kept, annOrder := d.Value, d.Order
 	keptList, _, projected := project(kept, annOrder)
 	keptMap, isMap := kept.(map[string]any)
 	if !isMap {
@@ -448,12 +447,11 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 	if text == "" {
 		return nil, nil, false
 	}
-	raw := []byte(text)
-	v, err := jsonx.Decode(raw)
-	if err != nil {
+	d, err := document.Read([]byte(text), document.Options{Order: true})
+	if err != nil || !d.JSON {
 		return nil, nil, false
 	}
-	list, ok := v.([]any)
+	list, ok := d.Value.([]any)
 	if !ok {
 		return nil, nil, false
 	}
@@ -466,9 +464,5 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 	if got == nil || !value.Equal(got["parameters"], schemaDoc) {
 		return nil, nil, false
 	}
-	order := map[string][]string{}
-	for ptr, keys := range jsonx.KeyOrder(raw) {
-		order[ptr] = keys
-	}
-	return list, order, true
+	return list, d.Order, true
 }

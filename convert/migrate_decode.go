@@ -1,17 +1,13 @@
 package convert
 
 import (
-	"bytes"
 	"errors"
-	"fmt"
 	"reflect"
-	"strings"
 	"sync"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -89,51 +85,20 @@ func (r *Result) refersTo(m map[string]any) bool {
 	return false
 }
 
-// decodeForMigration reads a document as plain values. into, when not
-// nil, is an empty map the fast YAML reader may fill as the top level;
-// filled says it did and v is into. When filled is false, into may still
-// hold part of a document and must be emptied before reuse.
+// decodeForMigration reads a document as plain values, plain scalars
+// kept as text. into, when not nil, is an empty map the fast YAML reader
+// may fill as the top level; filled says it did and v is into. When
+// filled is false, into may still hold part of a document and must be
+// emptied before reuse.
 func decodeForMigration(data []byte, into map[string]any) (v any, filled bool, err error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		v, err := jsonx.Decode(t)
-		if err == nil {
-			return v, false, nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(err, &le) {
-			return nil, false, err
-		}
-	}
-	if v, ok := migFastYAMLInto(data, into); ok {
-		return v, into != nil, nil
-	}
-	node, err := yamlx.ParseNode(data)
+	d, err := document.Read(data, document.Options{KeepText: true, Into: into})
 	if err != nil {
 		return nil, false, err
 	}
-	v, err = yamlx.ToValue(node, plainScalarTyper{})
-	return v, false, err
+	return d.Value, d.Filled, nil
 }
 
 func readError(err error) *schema.Error {
-	var ye *yamlx.Error
-	if errors.As(err, &ye) {
-		e := &schema.Error{Pointer: ye.Pointer, Line: ye.Line, Kind: schema.KindSyntax, Message: ye.Msg}
-		// The YAML parser puts the line into its message.
-		var line int
-		var rest string
-		if n, _ := fmt.Sscanf(ye.Msg, "line %d:", &line); n == 1 && e.Line == 0 {
-			if i := strings.IndexByte(ye.Msg, ':'); i >= 0 {
-				rest = strings.TrimSpace(ye.Msg[i+1:])
-			}
-			e.Line, e.Message = line, rest
-		}
-		return e
-	}
-	var le *jsonx.LimitError
-	if errors.As(err, &le) {
-		return &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
-	}
 	var de *schema.Error
 	if errors.As(err, &de) {
 		return de

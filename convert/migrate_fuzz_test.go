@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -149,3 +150,18 @@ func FuzzRoundTrip(f *testing.F) {
 		}
 	})
 }
+
+// fastYAMLSeeds are the documents that hold the reader's fast path to the
+// YAML parser: the usual shapes of value documents and the edges of the
+// fast path.
+var fastYAMLSeeds = func() []string {
+	var out []string
+	data, err := os.ReadFile("../internal/document/testdata/fast-seeds.json")
+	if err == nil {
+		err = json.Unmarshal(data, &out)
+	}
+	if err != nil {
+		panic(err)
+	}
+	return out
+}()

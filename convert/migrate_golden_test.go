@@ -11,8 +11,8 @@ import (
 
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -134,7 +134,7 @@ func TestMigrateGolden(t *testing.T) {
 			}
 			input, err := os.ReadFile(filepath.Join(dir, "input.yaml"))
 			require.NoError(t, err)
-			for i, doc := range yamlx.SplitDocuments(input) {
+			for i, doc := range document.Texts(input) {
 				fmt.Fprintf(&b, "--- # doc %d\n", i)
 				if c.flags["down"] {
 					v, err := params.Decode(c.target, doc)

@@ -8,11 +8,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/shape"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -400,7 +400,7 @@ func (r *migRun) whole(n *schema.Node, v any) any {
 	case plainScalar:
 		if n == nil || n.Types() == nil {
 			if r.final {
-				return yamlx.Core(string(x))
+				return document.Core(string(x))
 			}
 			return x
 		}
@@ -485,7 +485,7 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	if t, ok := v.(plainScalar); ok {
 		if n == nil || n.Types() == nil {
 			if r.final {
-				return yamlx.Core(string(t)), true
+				return document.Core(string(t)), true
 			}
 			return t, true
 		}
@@ -729,7 +729,7 @@ func migResolve(n *schema.Node, v any) any {
 		return out
 	case plainScalar:
 		if n == nil {
-			return yamlx.Core(string(x))
+			return document.Core(string(x))
 		}
 		t, _ := params.ParseText(n, string(x))
 		return t

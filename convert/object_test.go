@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -32,7 +32,7 @@ func readHosts(t testing.TB, s *VersionSet, version, path string) []any {
 	require.NoError(t, err)
 	v, _ := s.Version(version)
 	var out []any
-	for _, doc := range yamlx.SplitDocuments(data) {
+	for _, doc := range document.Texts(data) {
 		x, err := params.Decode(v.Schema, doc)
 		require.NoError(t, err)
 		out = append(out, x)

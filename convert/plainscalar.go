@@ -1,15 +1,12 @@
 package convert
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
-	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -28,23 +25,7 @@ import (
 //
 // The v1beta1 converter uses it too: v1beta1 meant different things by
 // `default: 3` and `default: "3"`.
-type plainScalar string
-
-// Value returns what the text means by YAML 1.2 core rules: nil, a
-// boolean, an exact json.Number, or a string (also for number text JSON
-// cannot hold, such as .inf).
-func (p plainScalar) Value() any { return yamlx.Core(string(p)) }
-
-// plainScalarTyper keeps every plain scalar of a YAML document as a
-// plainScalar, for the readers that decide types later: the v1beta1
-// converter and migration (the node a value lands on decides). Quoted,
-// block and explicitly tagged scalars arrive as the Go type they already
-// are.
-type plainScalarTyper struct{}
-
-func (plainScalarTyper) Scalar(text string) any   { return plainScalar(text) }
-func (t plainScalarTyper) Key(string) yamlx.Typer { return t }
-func (t plainScalarTyper) Elem(int) yamlx.Typer   { return t }
+type plainScalar = document.Text
 
 // decodeDocument reads one YAML or JSON document of values of the version
 // s describes, for a conversion (VersionSet.ConvertDocument, lossless
@@ -59,56 +40,27 @@ func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 	if s != nil {
 		root = s.Root()
 	}
-	if v, done, err := decodeJSON(data, false); done {
-		return v, err
-	}
 	// One document, as params.Decode wants it.
-	parts := yamlx.SplitDocuments(data)
-	switch len(parts) {
+	docs, err := document.ReadStream(data, document.Options{Typer: schemaTyper{root}})
+	if err != nil {
+		if len(docs) > 0 {
+			return nil, errMoreThanOne()
+		}
+		return nil, err
+	}
+	switch len(docs) {
 	case 0:
 		return nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
 	case 1:
-		data = parts[0]
-	default:
-		return nil, fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
+		return docs[0].Value, nil
 	}
-	if v, done, err := decodeJSON(data, true); done {
-		return v, err
-	}
-	if v, ok := migFastYAML(data); ok {
-		// Fresh maps, no aliases: typed in place.
-		if err := typePlainScalars(root, v, ""); err != nil {
-			return nil, err
-		}
-		return v, nil
-	}
-	node, err := yamlx.ParseNode(data)
-	if err != nil {
-		return nil, err
-	}
-	// The typer types each place of the document as it is read, aliases
-	// too, each where it lands.
-	return yamlx.ToValue(node, schemaTyper{root})
+	return nil, errMoreThanOne()
 }
 
-// decodeJSON reads data as JSON when it is: done is false when it is not
-// (it is YAML then). As in params.Decode, the whole input is tried only
-// when it is an object or an array, and a single document whatever it is
-// (-0 alone means what JSON says).
-func decodeJSON(data []byte, scalars bool) (v any, done bool, err error) {
-	t := bytes.TrimSpace(data)
-	if len(t) == 0 || (!scalars && t[0] != '{' && t[0] != '[') {
-		return nil, false, nil
-	}
-	v, err = jsonx.Decode(t)
-	if err == nil {
-		return v, true, nil
-	}
-	var le *jsonx.LimitError
-	if errors.As(err, &le) {
-		return nil, true, err
-	}
-	return nil, false, nil
+// errMoreThanOne is the error params.Decode gives for a stream (a new one
+// each time: callers may change the message of what they are given).
+func errMoreThanOne() error {
+	return fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
 }
 
 // schemaTyper types plain scalars by the node they land on; where there is
@@ -116,13 +68,13 @@ func decodeJSON(data []byte, scalars bool) (v any, done bool, err error) {
 type schemaTyper struct{ n *schema.Node }
 
 func (t schemaTyper) Scalar(text string) any { return typePlainScalar(t.n, text) }
-func (t schemaTyper) Key(k string) yamlx.Typer {
+func (t schemaTyper) Key(k string) document.Typer {
 	if t.n == nil {
 		return t
 	}
 	return schemaTyper{t.n.Child(k)}
 }
-func (t schemaTyper) Elem(i int) yamlx.Typer {
+func (t schemaTyper) Elem(i int) document.Typer {
 	if t.n == nil {
 		return t
 	}
@@ -144,7 +96,7 @@ func typePlainScalar(n *schema.Node, text string) any {
 	if !typed {
 		return plainScalar(text)
 	}
-	if yamlx.Core(text) == nil && nullable(n) {
+	if document.Core(text) == nil && nullable(n) {
 		// OpenAPI's nullable lets a string node hold null, as Kubernetes
 		// (and params.Decode) reads it; ParseText reads text values,
 		// where ~ on a string node is "~".
@@ -161,29 +113,6 @@ func nullable(n *schema.Node) bool {
 		}
 	}
 	return false
-}
-
-// typePlainScalars types the plainScalar values of m, a document read by
-// migFastYAML (mappings and scalars only), in place by the nodes under n.
-func typePlainScalars(n *schema.Node, m map[string]any, ptr string) error {
-	for k, x := range m {
-		c := n.Child(k)
-		switch t := x.(type) {
-		case map[string]any:
-			if err := typePlainScalars(c, t, pointer.Append(ptr, k)); err != nil {
-				return err
-			}
-		case plainScalar:
-			v := typePlainScalar(c, string(t))
-			if num, ok := v.(json.Number); ok {
-				if err := number.Check(num); err != nil {
-					return &schema.Error{Pointer: pointer.Append(ptr, k), Kind: schema.KindLimit, Message: err.Error()}
-				}
-			}
-			m[k] = v
-		}
-	}
-	return nil
 }
 
 // hasPlainScalar reports whether v holds a plainScalar anywhere.

@@ -6,13 +6,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -159,7 +158,7 @@ func onlyStrings(n *schema.Node) bool {
 }
 
 func jsonString(text string) (string, bool) {
-	v, err := jsonx.Decode([]byte(text))
+	v, err := document.DecodeJSON([]byte(text))
 	if err != nil {
 		return "", false
 	}
@@ -255,8 +254,8 @@ func guessText(text string) (v any, what string) {
 			return s, "a string from its JSON quotes"
 		}
 	case '[', '{':
-		if node, err := yamlx.ParseFlow(text); err == nil {
-			if v, err := yamlx.ToValue(node, guessTyper{}); err == nil {
+		if node, err := document.ParseFlow(text); err == nil {
+			if v, err := document.ToValue(node, guessTyper{}); err == nil {
 				return v, article(value.TypeName(v))
 			}
 		}
@@ -302,8 +301,8 @@ func (guessTyper) Scalar(text string) any {
 	}
 	return guessScalar(text)
 }
-func (t guessTyper) Key(string) yamlx.Typer { return t }
-func (t guessTyper) Elem(int) yamlx.Typer   { return t }
+func (t guessTyper) Key(string) document.Typer { return t }
+func (t guessTyper) Elem(int) document.Typer   { return t }
 
 // WrapValues is the reverse of UnwrapValues, for v1beta2 → v1beta1
 // conversion: each top-level value becomes text that unwraps by the

@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -128,8 +128,8 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 	}
 	for k, t := range in {
 		if tt := strings.TrimSpace(t); tt != "" && (tt[0] == '{' || tt[0] == '[') {
-			if node, err := yamlx.ParseFlow(tt); err == nil {
-				graft(outOrder, yamlx.KeyOrder(node), pointer.Append(base, k))
+			if node, err := document.ParseFlow(tt); err == nil {
+				graft(outOrder, document.NodeKeyOrder(node), pointer.Append(base, k))
 			}
 		}
 	}

@@ -4,8 +4,8 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
-	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -81,7 +81,7 @@ func FuzzWrapValues(f *testing.F) {
 	}
 	s := loadTestSchema(f, unwrapSchema)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := jsonx.Decode(data)
+		v, err := document.DecodeJSON(data)
 		if err != nil {
 			return
 		}

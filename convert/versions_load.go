@@ -9,9 +9,9 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -115,7 +115,7 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 // parseVersionsFile reads versions.yaml from its YAML nodes, so that a
 // name such as 1.10 stays the text it is.
 func parseVersionsFile(data []byte) ([]Version, error) {
-	n, err := yamlx.ParseNode(data)
+	n, err := document.ParseNode(data)
 	if err != nil {
 		return nil, err
 	}

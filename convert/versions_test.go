@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -88,7 +88,7 @@ func TestVersionSetLoadErrors(t *testing.T) {
 
 func mustJSON(t testing.TB, s string) any {
 	t.Helper()
-	v, err := jsonx.Decode([]byte(s))
+	v, err := document.DecodeJSON([]byte(s))
 	require.NoError(t, err)
 	return v
 }

@@ -1,16 +1,14 @@
 package lint
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -223,26 +221,11 @@ func resolvable(doc any, ptr string) string {
 // decode reads a YAML or JSON document into plain values and the source
 // order of its object keys. A JSON document means exactly what it says.
 func decode(data []byte) (any, map[string][]string, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		v, err := jsonx.Decode(t)
-		if err == nil {
-			return v, nil, nil
-		}
-		var se *jsonx.SyntaxError
-		if !errors.As(err, &se) {
-			return nil, nil, err
-		}
-		// Not JSON after all: YAML flow style, comments, ...
-	}
-	node, err := yamlx.ParseNode(data)
+	d, err := document.Read(data, document.Options{Order: true})
 	if err != nil {
 		return nil, nil, err
 	}
-	v, err := yamlx.ToValue(node, nil)
-	if err != nil {
-		return nil, nil, err
-	}
-	return v, yamlx.KeyOrder(node), nil
+	return d.Value, d.Order, nil
 }
 
 // Locate fills in the Line and Column of each finding from the schema
@@ -251,12 +234,12 @@ func Locate(src []byte, fs []Finding) {
 	if len(fs) == 0 {
 		return
 	}
-	node, err := yamlx.ParseNode(src)
+	node, err := document.ParseNode(src)
 	if err != nil {
 		return
 	}
 	for i := range fs {
-		fs[i].Line, fs[i].Column, _ = yamlx.Locate(node, fs[i].Pointer)
+		fs[i].Line, fs[i].Column, _ = document.Locate(node, fs[i].Pointer)
 	}
 }
 

@@ -13,9 +13,8 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -37,9 +36,9 @@ func updatingGolden() bool {
 // typing, exact numbers), as paramctl lint reads a schema.
 func yamlDoc(t testing.TB, text string) any {
 	t.Helper()
-	n, err := yamlx.ParseNode([]byte(text))
+	n, err := document.ParseNode([]byte(text))
 	require.NoError(t, err)
-	doc, err := yamlx.ToValue(n, nil)
+	doc, err := document.ToValue(n, nil)
 	require.NoError(t, err)
 	return doc
 }
@@ -478,13 +477,13 @@ func FuzzStructural(f *testing.F) {
 		return nil
 	})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		doc, err := jsonx.Decode(data)
+		doc, err := document.DecodeJSON(data)
 		if err != nil {
-			n, yerr := yamlx.ParseNode(data)
+			n, yerr := document.ParseNode(data)
 			if yerr != nil {
 				return
 			}
-			if doc, err = yamlx.ToValue(n, nil); err != nil {
+			if doc, err = document.ToValue(n, nil); err != nil {
 				return
 			}
 		}

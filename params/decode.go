@@ -1,17 +1,15 @@
 package params
 
 import (
-	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"strconv"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/secret"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -48,53 +46,33 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 // scalars take their type from the schema node they land on (s may be nil:
 // YAML 1.2 core rules then apply).
 func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
-		// Fast path: one JSON document, the common case for webhooks and APIs.
-		if v, err := jsonx.Decode(t); err == nil {
-			return []Document{{Value: v, JSON: true}}, nil
-		}
+	var t document.Typer
+	if s != nil {
+		t = typerFor(s.Root())
 	}
-	parts := yamlx.SplitDocuments(data)
-	out := make([]Document, 0, len(parts))
-	for i, part := range parts {
-		v, isJSON, err := decodeOne(s, part)
-		if err != nil {
-			if i > 0 {
-				// Where in the stream: the error is still a *schema.Error
-				// to errors.As.
-				return nil, fmt.Errorf("doc %d: %w", i, err)
-			}
-			return nil, err
-		}
-		out = append(out, Document{Index: i, Value: v, JSON: isJSON})
+	var out []Document
+	err := document.Each(data, document.Options{Typer: t}, func(d document.Doc) error {
+		out = append(out, Document{Index: len(out), Value: d.Value, JSON: d.JSON})
+		return nil
+	})
+	if err != nil {
+		return nil, decodeError(s, err, len(out))
+	}
+	if out == nil {
+		out = []Document{}
 	}
 	return out, nil
 }
 
-func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {
-	if t := bytes.TrimSpace(data); len(t) > 0 {
-		v, err := jsonx.Decode(t)
-		if err == nil {
-			return v, true, nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(err, &le) {
-			return nil, true, &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
-		}
+// decodeError is the reader's error (a *schema.Error) for document i,
+// with a secret value kept out of its message, and "doc i: " before it
+// past the first document (errors.As still finds the *schema.Error).
+func decodeError(s *schema.Schema, err error, i int) error {
+	err = hideValueIn(s, err)
+	if i > 0 {
+		return fmt.Errorf("doc %d: %w", i, err)
 	}
-	node, err := yamlx.ParseNode(data)
-	if err != nil {
-		return nil, false, yamlError(err)
-	}
-	var t yamlx.Typer
-	if s != nil {
-		t = typerFor(s.Root())
-	}
-	v, err := yamlx.ToValue(node, t)
-	if err != nil {
-		return nil, false, hideValueIn(s, yamlError(err))
-	}
-	return v, false, nil
+	return err
 }
 
 // hideValueIn keeps a secret value out of a decode error: a message about
@@ -113,18 +91,10 @@ func hideValueIn(s *schema.Schema, err error) error {
 	return err
 }
 
-func yamlError(err error) error {
-	var ye *yamlx.Error
-	if errors.As(err, &ye) {
-		return &schema.Error{Line: ye.Line, Pointer: ye.Pointer, Kind: schema.KindSyntax, Message: ye.Msg}
-	}
-	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
-}
-
 // nodeTyper types YAML plain scalars by the schema node they land on.
 type nodeTyper struct{ n *schema.Node }
 
-func typerFor(n *schema.Node) yamlx.Typer {
+func typerFor(n *schema.Node) document.Typer {
 	if n == nil {
 		return nil
 	}
@@ -132,10 +102,10 @@ func typerFor(n *schema.Node) yamlx.Typer {
 }
 
 func (t nodeTyper) Scalar(text string) any { return typeScalar(t.n, text) }
-func (t nodeTyper) Key(k string) yamlx.Typer {
+func (t nodeTyper) Key(k string) document.Typer {
 	return typerFor(t.n.Child(k))
 }
-func (t nodeTyper) Elem(i int) yamlx.Typer { return typerFor(t.n.Elem(i)) }
+func (t nodeTyper) Elem(i int) document.Typer { return typerFor(t.n.Elem(i)) }
 
 // typeScalar gives scalar text the type its node asks for: the YAML 1.2
 // core reading when the node allows that type, else the text itself when
@@ -146,7 +116,7 @@ func (t nodeTyper) Elem(i int) yamlx.Typer { return typerFor(t.n.Elem(i)) }
 // json.Number unless the node takes it as a string, so that the caller's
 // range check refuses it with a clear message instead of a type mismatch.
 func typeScalar(n *schema.Node, text string) any {
-	core := yamlx.Core(text)
+	core := document.Core(text)
 	if _, isNum, err := number.ParseCore(text); isNum && errors.Is(err, number.ErrTooLarge) {
 		if n != nil && n.Types() != nil && n.Allows("string") {
 			return text

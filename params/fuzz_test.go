@@ -3,7 +3,7 @@ package params_test
 import (
 	"testing"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 )
@@ -25,7 +25,7 @@ func FuzzDecodeStream(f *testing.F) {
 		}
 		for _, d := range docs {
 			out := params.MarshalJSON(s, d.Value, "")
-			back, err := jsonx.Decode(out)
+			back, err := document.DecodeJSON(out)
 			if err != nil {
 				t.Fatalf("re-encoded document does not decode: %v\n%s", err, out)
 			}

@@ -1,12 +1,8 @@
 package params
 
 import (
-	"bytes"
-	"errors"
-
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -48,53 +44,38 @@ func mergePatch(target, patch any) any {
 // wherever it stands, even on a string node, since null in a merge patch
 // means "delete". An empty document is the empty patch.
 func DecodePatch(s *schema.Schema, data []byte) (any, error) {
-	trimmed := bytes.TrimSpace(data)
-	if len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		v, err := jsonx.Decode(trimmed)
-		if err == nil {
-			return v, nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(err, &le) {
-			return nil, &schema.Error{Pointer: le.Pointer, Kind: schema.KindLimit, Message: le.Msg}
-		}
-	}
-	node, err := yamlx.ParseNode(data)
-	if err != nil {
-		return nil, yamlError(err)
-	}
-	if node == nil {
-		return map[string]any{}, nil
-	}
-	var t yamlx.Typer
+	var t document.Typer
 	if s != nil {
 		t = patchTyper{typerFor(s.Root())}
 	}
-	v, err := yamlx.ToValue(node, t)
+	d, err := document.Read(data, document.Options{Typer: t})
 	if err != nil {
-		return nil, hideValueIn(s, yamlError(err))
+		return nil, decodeError(s, err, 0)
 	}
-	return v, nil
+	if d.Empty {
+		return map[string]any{}, nil
+	}
+	return d.Value, nil
 }
 
 // patchTyper types plain scalars by the schema, except null.
-type patchTyper struct{ t yamlx.Typer }
+type patchTyper struct{ t document.Typer }
 
 func (p patchTyper) Scalar(text string) any {
-	if p.t == nil || yamlx.Core(text) == nil {
-		return yamlx.Core(text)
+	if p.t == nil || document.Core(text) == nil {
+		return document.Core(text)
 	}
 	return p.t.Scalar(text)
 }
 
-func (p patchTyper) Key(k string) yamlx.Typer {
+func (p patchTyper) Key(k string) document.Typer {
 	if p.t == nil {
 		return nil
 	}
 	return patchTyper{p.t.Key(k)}
 }
 
-func (p patchTyper) Elem(i int) yamlx.Typer {
+func (p patchTyper) Elem(i int) document.Typer {
 	if p.t == nil {
 		return nil
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -30,8 +30,8 @@ func ParseText(n *schema.Node, text string) (any, error) {
 	if !utf8.ValidString(text) {
 		return text, errors.New("the text is not valid UTF-8")
 	}
-	if len(text) > yamlx.MaxDocumentBytes {
-		return text, fmt.Errorf("the text is %d bytes, larger than the %d MiB limit", len(text), yamlx.MaxDocumentBytes>>20)
+	if len(text) > document.MaxDocumentBytes {
+		return text, fmt.Errorf("the text is %d bytes, larger than the %d MiB limit", len(text), document.MaxDocumentBytes>>20)
 	}
 	if n != nil && n.Types() != nil && onlyStrings(n) {
 		return text, nil
@@ -39,21 +39,21 @@ func ParseText(n *schema.Node, text string) (any, error) {
 	trimmed := strings.TrimSpace(text)
 	wantsCollection := n == nil || n.Types() == nil || n.Allows("object") || n.Allows("array")
 	if wantsCollection && trimmed != "" && (trimmed[0] == '[' || trimmed[0] == '{') {
-		node, err := yamlx.ParseFlow(trimmed)
+		node, err := document.ParseFlow(trimmed)
 		if err == nil {
 			var v any
-			if v, err = yamlx.ToValue(node, typerFor(n)); err == nil {
+			if v, err = document.ToValue(node, typerFor(n)); err == nil {
 				return v, nil
 			}
 		}
-		if yamlx.IsLimit(err) {
+		if document.IsLimit(err) {
 			return text, err
 		}
 		if n == nil {
 			// Where the schema says nothing, YAML's own rules apply
 			// (anchors, tags) before the text gives up.
-			if yn, yerr := yamlx.ParseNode([]byte(trimmed)); yerr == nil {
-				if v, verr := yamlx.ToValue(yn, nil); verr == nil {
+			if yn, yerr := document.ParseNode([]byte(trimmed)); yerr == nil {
+				if v, verr := document.ToValue(yn, nil); verr == nil {
 					return v, nil
 				}
 			}
@@ -64,14 +64,14 @@ func ParseText(n *schema.Node, text string) (any, error) {
 		return text, errors.New("cannot read the text as a collection: " + err.Error())
 	}
 	if wantsCollection && strings.Contains(trimmed, "\n") {
-		node, err := yamlx.ParseNode([]byte(text))
+		node, err := document.ParseNode([]byte(text))
 		if err == nil {
 			var v any
-			if v, err = yamlx.ToValue(node, typerFor(n)); err == nil && isCollection(v) {
+			if v, err = document.ToValue(node, typerFor(n)); err == nil && isCollection(v) {
 				return v, nil
 			}
 		}
-		if yamlx.IsLimit(err) {
+		if document.IsLimit(err) {
 			return text, err
 		}
 		// Block text that is no collection is a (multi-line) scalar: typed

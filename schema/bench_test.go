@@ -8,7 +8,7 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 )
 
 // largeDoc is the cluster-app values schema lint's BenchmarkLintLarge
@@ -19,7 +19,7 @@ func largeDoc(b *testing.B) any {
 	if err != nil {
 		b.Fatal(err)
 	}
-	doc, err := jsonx.Decode(data)
+	doc, err := document.DecodeJSON(data)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -12,7 +12,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 )
 
 // engineReads decodes JSON the way the engine reads a resource.
@@ -73,7 +73,7 @@ func TestEngineJSONReadsLikeMarshal(t *testing.T) {
 
 func TestEngineJSONLargeSchema(t *testing.T) {
 	data := readLarge(t)
-	doc, err := jsonx.Decode(data)
+	doc, err := document.DecodeJSON(data)
 	require.NoError(t, err)
 	sameAsMarshal(t, doc)
 }
@@ -92,7 +92,7 @@ func FuzzEngineJSON(f *testing.F) {
 	f.Add([]byte(`"\u0000\u001f\"\\"`), "a\xffb")
 	f.Add([]byte(`[-0.0e-0]`), "\u2028<>&")
 	f.Fuzz(func(t *testing.T, data []byte, s string) {
-		if v, err := jsonx.Decode(data); err == nil {
+		if v, err := document.DecodeJSON(data); err == nil {
 			sameAsMarshal(t, v)
 		}
 		sameAsMarshal(t, map[string]any{s: []any{s, strings.ToUpper(s)}})

@@ -8,7 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 )
 
 func TestFastValidRefusesWhatItDoesNotImplement(t *testing.T) {
@@ -134,7 +134,7 @@ func TestFastValidKeywords(t *testing.T) {
 			s, err := Parse([]byte(tc.schema))
 			require.NoError(t, err)
 			require.NotNil(t, s.fastCheck(), "the fast check should handle this schema")
-			v, err := jsonx.Decode([]byte(tc.value))
+			v, err := document.DecodeJSON([]byte(tc.value))
 			require.NoError(t, err)
 			ok, sure := fastValid(s.fastCheck(), v)
 			require.True(t, sure)
@@ -151,7 +151,7 @@ func TestFastValidDoesNotAllocate(t *testing.T) {
 		"tags":{"type":"array","items":{"type":"string","enum":["a","b"]}},
 		"backup":{"type":"object","properties":{"enabled":{"type":"boolean"}}}}}`))
 	require.NoError(t, err)
-	v, err := jsonx.Decode([]byte(`{"name":"x","replicas":3,"tags":["a","b"],"backup":{"enabled":true}}`))
+	v, err := document.DecodeJSON([]byte(`{"name":"x","replicas":3,"tags":["a","b"],"backup":{"enabled":true}}`))
 	require.NoError(t, err)
 	allocs := testing.AllocsPerRun(100, func() {
 		if err := s.Validate(v); err != nil {

@@ -34,9 +34,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 )
 
 // Dialect is a JSON Schema draft.
@@ -144,38 +144,18 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 // decodeDocument reads the bytes into plain values and the source order of
 // every mapping's keys, keyed by JSON pointer.
 func decodeDocument(data []byte) (any, map[string][]string, error) {
-	if trimmed := bytes.TrimSpace(data); len(trimmed) > 0 && (trimmed[0] == '{' || trimmed[0] == '[') {
-		// A JSON document means exactly what it says, and is read as JSON
-		// (YAML does not know every JSON escape, such as \/).
-		v, jerr := jsonx.Decode(trimmed)
-		if jerr == nil {
-			return v, jsonx.KeyOrder(trimmed), nil
-		}
-		var le *jsonx.LimitError
-		if errors.As(jerr, &le) {
-			return nil, nil, ErrorList{{Pointer: le.Pointer, Message: le.Msg}}
-		}
-	}
-	node, err := yamlx.ParseNode(data)
+	d, err := document.Read(data, document.Options{Order: true})
 	if err != nil {
-		var ye *yamlx.Error
-		if errors.As(err, &ye) {
-			return nil, nil, ErrorList{{Line: ye.Line, Message: ye.Msg}}
+		var pe *problem.Error
+		if errors.As(err, &pe) {
+			return nil, nil, ErrorList{{Pointer: pe.Pointer, Line: pe.Line, Message: pe.Message}}
 		}
 		return nil, nil, ErrorList{{Message: err.Error()}}
 	}
-	if node == nil {
+	if d.Empty {
 		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
 	}
-	doc, err := yamlx.ToValue(node, nil)
-	if err != nil {
-		var ye *yamlx.Error
-		if errors.As(err, &ye) {
-			return nil, nil, ErrorList{{Pointer: ye.Pointer, Line: ye.Line, Message: ye.Msg}}
-		}
-		return nil, nil, ErrorList{{Message: err.Error()}}
-	}
-	return doc, yamlx.KeyOrder(node), nil
+	return d.Value, d.Order, nil
 }
 
 func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {

@@ -152,7 +152,8 @@ func TestInvalidSchemasNameThePlace(t *testing.T) {
 			require.NotEmpty(t, list)
 			found := false
 			for _, e := range list {
-				if e.Pointer == tt.pointer && strings.Contains(e.Message, tt.contains) {
+				// Error() and not Message: a syntax error's line is its Line.
+				if e.Pointer == tt.pointer && strings.Contains(e.Error(), tt.contains) {
 					found = true
 				}
 			}

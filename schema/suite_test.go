@@ -13,7 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -118,7 +118,7 @@ func TestSuiteAgreesWithBareEngine(t *testing.T) {
 		}
 		for _, tc := range g.tests {
 			total++
-			data, err := jsonx.Decode(tc.Data)
+			data, err := document.DecodeJSON(tc.Data)
 			require.NoError(t, err, "%s: %s", name, tc.Description)
 			bareValid := bareSchema.Validate(data) == nil
 			ourValid := params.Validate(ours, data) == nil
@@ -148,7 +148,7 @@ func FuzzFastValid(f *testing.F) {
 		if err != nil {
 			return
 		}
-		v, err := jsonx.Decode(data)
+		v, err := document.DecodeJSON(data)
 		if err != nil {
 			return
 		}

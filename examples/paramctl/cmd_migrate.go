@@ -100,11 +100,22 @@ func runMigrate(e *env, raw any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := params.SplitDocuments(data)
-	if len(docs) == 0 {
+	parts := params.SplitDocuments(data)
+	if len(parts) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", args[0])
 	}
+	docs := make([][]byte, len(parts))
+	for i, p := range parts {
+		docs[i] = p.Text
+	}
 	results := e.migrateWithProgress(m, docs)
+	for i := range results {
+		for _, me := range results[i].Errors {
+			if me.Line > 0 {
+				me.Line += parts[i].Line - 1 // the line in the stream
+			}
+		}
+	}
 	return e.migrateFinish(o, target, docs, results)
 }
 

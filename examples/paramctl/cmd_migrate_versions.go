@@ -65,9 +65,13 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	docs := params.SplitDocuments(data)
-	if len(docs) == 0 {
+	parts := params.SplitDocuments(data)
+	if len(parts) == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", file)
+	}
+	docs := make([][]byte, len(parts))
+	for i, p := range parts {
+		docs[i] = p.Text
 	}
 	results := make([]convert.Result, len(docs))
 	for i, doc := range docs {
@@ -79,6 +83,9 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}
 		if de, ok := readFailure(err); ok {
+			if de.Line > 0 {
+				de.Line += parts[i].Line - 1 // the line in the stream
+			}
 			results[i] = convert.Result{Errors: schema.ErrorList{{Kind: de.Kind, Message: err.Error()}}}
 			continue
 		}

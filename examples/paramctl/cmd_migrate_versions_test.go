@@ -85,7 +85,7 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		var wants []any
 		valid := true
 		for _, doc := range params.SplitDocuments(data) {
-			v, err := params.Decode(v2, doc)
+			v, err := params.Decode(v2, doc.Text)
 			if err != nil {
 				t.Fatalf("%q converted, but does not read: %v", data, err)
 			}
@@ -104,7 +104,7 @@ func FuzzMigrateVersionsText(f *testing.F) {
 			t.Fatalf("%q: %d documents came back as %d: %q", data, len(wants), len(docs), up)
 		}
 		for i, doc := range docs {
-			got, err := params.Decode(v2, doc)
+			got, err := params.Decode(v2, doc.Text)
 			if err != nil || !params.Identical(got, wants[i]) {
 				t.Fatalf("%q → %q → %q: document %d: %#v came back as %#v (%v)", data, down, up, i, wants[i], got, err)
 			}
@@ -150,4 +150,12 @@ func TestMigrateVersionsWritesAllOrNothing(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestMigrateVersionsNamesTheLineInTheStream: a document that cannot be
+// read names the line an editor shows in the whole stream.
+func TestMigrateVersionsNamesTheLineInTheStream(t *testing.T) {
+	code, _, report := paramctl(t, "name: a\n---\nname: [x\n", "migrate", "--versions", "demo/versions-set", "--from", "v1", "--to", "v3", "-")
+	require.Equal(t, 1, code)
+	assert.Contains(t, report, "doc 1: line 3: the '[' here is never closed")
 }

@@ -78,11 +78,14 @@ func runValidate(e *env, o any, args []string) int {
 	invalid, unreadable := false, false
 	for i, part := range parts {
 		r := validateResult{Document: i, Valid: true, Errors: []errorRecord{}}
-		v, err := params.Decode(s, part)
+		v, err := params.Decode(s, part.Text)
 		switch {
 		case err != nil:
 			r.Valid, unreadable = false, true
 			if de, ok := readFailure(err); ok {
+				if de.Line > 0 {
+					de.Line += part.Line - 1 // the line in the stream
+				}
 				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de), Kind: de.Kind}}
 			} else {
 				r.Errors = errorRecords(err)

@@ -4,7 +4,7 @@ import "github.com/paramkit/paramkit/internal/pointer"
 
 // ByKeyOrder returns an Orderer that writes each object's keys in a
 // recorded order: order maps the JSON pointer of an object to its keys
-// (as yamlx.KeyOrder records them from a source document, or as a
+// (as document.KeyOrder records them from a source document, or as a
 // converter lays them out). Keys of an object that the record does not
 // list come after the listed ones, sorted, so the output is stable
 // whatever the record holds.

@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"unicode/utf8"
 
-	"github.com/paramkit/paramkit/internal/jsonx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
@@ -326,9 +326,9 @@ func (p *plainer) viaJSON(rv reflect.Value) (any, error) {
 	if err != nil {
 		return nil, p.fail("the Go %s is not a value: %v", rv.Type(), err)
 	}
-	v, err := jsonx.Decode(b)
+	v, err := document.DecodeJSON(b)
 	if err != nil {
-		var le *jsonx.LimitError
+		var le *document.JSONLimitError
 		if errors.As(err, &le) {
 			return nil, &problem.Error{Pointer: pointer.Abbrev(pointer.Join(p.path...) + le.Pointer), Kind: problem.Limit, Message: le.Msg}
 		}

@@ -11,11 +11,11 @@ import (
 
 	yaml "go.yaml.in/yaml/v3"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -341,7 +341,7 @@ type editor struct {
 }
 
 func newEditor(src []byte) (*editor, error) {
-	root, err := yamlx.ParseNode(src)
+	root, err := document.ParseNode(src)
 	if err != nil {
 		return nil, err
 	}
@@ -929,7 +929,7 @@ func (ed *editor) scalar(s string) string {
 // and comments stay, spacing may not. It is the fallback where splicing
 // cannot find its way (anchors, odd layouts).
 func (ed *editor) reencode(a *addition) ([]byte, error) {
-	root, err := yamlx.ParseNode(ed.src)
+	root, err := document.ParseNode(ed.src)
 	if err != nil {
 		return nil, err
 	}

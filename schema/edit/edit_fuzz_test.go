@@ -3,7 +3,7 @@ package edit
 import (
 	"testing"
 
-	"github.com/paramkit/paramkit/internal/yamlx"
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -19,7 +19,7 @@ func FuzzAddProperty(f *testing.F) {
 	f.Fuzz(func(t *testing.T, doc []byte, at, typ, def string, required bool) {
 		spec := Property{Type: typ, Required: required, Title: "T"}
 		if def != "" {
-			spec.Default, spec.HasDefault = yamlx.Core(def), true
+			spec.Default, spec.HasDefault = document.Core(def), true
 		}
 		out, err := AddProperty(doc, at, spec)
 		if err != nil {

@@ -1,4 +1,4 @@
-package yamlx
+package document
 
 import (
 	"encoding/json"
@@ -89,14 +89,6 @@ func TestParseFlowTerse(t *testing.T) {
 	}
 }
 
-func TestSplitDocuments(t *testing.T) {
-	docs := SplitDocuments([]byte("\xef\xbb\xbfa: 1\n---\nb: 2\n--- {\"c\": 3}\n...\n---\n# nothing\n"))
-	require.Len(t, docs, 3)
-	assert.Equal(t, "a: 1\n", string(docs[0]))
-	assert.Equal(t, "b: 2\n", string(docs[1]))
-	assert.Equal(t, "{\"c\": 3}\n", string(docs[2]))
-}
-
 func FuzzParseFlow(f *testing.F) {
 	for _, s := range []string{`[foo,bar,bazz]`, `{foo:"bar"}`, `{a: [1, {b: c}]}`, `['x''y', "\t"]`, `{a}`, `[`} {
 		f.Add(s)
@@ -131,14 +123,7 @@ func FuzzToValue(f *testing.F) {
 	})
 }
 
-func TestUnicodeSpaceDocumentIsNotBlank(t *testing.T) {
-	docs := SplitDocuments([]byte("\"\u2002\"\n"))
-	require.Len(t, docs, 1)
-	docs = SplitDocuments([]byte("\u2002\n"))
-	require.Len(t, docs, 1)
-}
-
-func TestTextAfterTheDocumentIsAnError(t *testing.T) {
+func TestParseNodeRefusesTextAfterTheDocument(t *testing.T) {
 	for _, in := range []string{"{\"name\": \"a\"}\n]]]\n", "{\"name\": 1}\n{\"name\": 2}\n", "{\"a\":1} trailing\n", "a: 1\n]]]\n"} {
 		_, err := ParseNode([]byte(in))
 		assert.Error(t, err, "%q", in)

@@ -1,4 +1,4 @@
-package yamlx
+package document
 
 import (
 	"encoding/json"
@@ -15,7 +15,7 @@ import (
 // type of plain ones.
 func ParseFlow(text string) (*yaml.Node, error) {
 	if len(text) > MaxDocumentBytes {
-		return nil, sizeError(len(text))
+		return nil, nodeSizeError(len(text))
 	}
 	p := &flowParser{s: text}
 	p.ws()
@@ -36,11 +36,11 @@ type flowParser struct {
 }
 
 func (p *flowParser) err(msg string) error {
-	return &Error{Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
+	return &nodeError{Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
 }
 
 func (p *flowParser) limit(msg string) error {
-	return &Error{Limit: true, Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
+	return &nodeError{Limit: true, Msg: fmt.Sprintf("column %d: %s", p.i+1, msg)}
 }
 
 func (p *flowParser) ws() {

@@ -1,4 +1,4 @@
-package jsonx
+package document
 
 import (
 	"bytes"
@@ -7,9 +7,9 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// KeyOrder records the source order of every object's keys, keyed by the
-// JSON pointer of the object, for a document Decode accepted.
-func KeyOrder(data []byte) map[string][]string {
+// jsonKeyOrder records the source order of every object's keys, keyed by
+// the JSON pointer of the object, for a document DecodeJSON accepted.
+func jsonKeyOrder(data []byte) map[string][]string {
 	out := map[string][]string{}
 	dec := json.NewDecoder(bytes.NewReader(data))
 	dec.UseNumber()

@@ -1,31 +1,36 @@
-package convert
+package document
 
 import (
+	"bytes"
 	"strings"
 )
 
-// migFastYAML reads the common shape of a values document without the
+// fastYAML reads the common shape of a values document without the
 // general YAML parser: a block mapping of single-line scalars (plain,
 // single- or double-quoted without escapes) and nested block mappings,
 // indented with spaces, with comments; ASCII only. Plain scalars become
-// plainScalar, quoted ones strings, exactly as yamlx.ToValue with
-// plainScalarTyper gives them. Anything else (sequences, flow
+// Text, quoted ones strings, exactly as ToValue with
+// keepTyper gives them. Anything else (sequences, flow
 // collections, anchors, tags, block or multi-line scalars, escapes,
 // duplicate keys, tabs, non-ASCII text) makes it return ok false, and
 // the caller uses the YAML parser, which also reports the errors. Batch
 // migration spends most of its time reading documents; this path reads
 // the usual ones several times faster (a differential fuzz test holds it
 // to the parser's results).
-func migFastYAML(data []byte) (v map[string]any, ok bool) { return migFastYAMLInto(data, nil) }
+func fastYAML(data []byte) (v map[string]any, ok bool) { return fastYAMLInto(data, nil) }
 
-// migFastYAMLInto is migFastYAML filling into, an empty map, as the top
+// fastYAMLInto is fastYAML filling into, an empty map, as the top
 // level (a new map when into is nil). When it returns ok false, into may
 // hold part of the document.
-func migFastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok bool) {
+func fastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok bool) {
 	for _, c := range data {
 		if c >= 0x7f || (c < 0x20 && c != '\n') {
 			return nil, false
 		}
+	}
+	if hasSequenceEntry(data) {
+		// Left to the parser before any map is built for it.
+		return nil, false
 	}
 	type frame struct {
 		indent int
@@ -65,7 +70,7 @@ func migFastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok boo
 				pendMap[pendKey] = m
 				stack = append(stack, frame{indent, m})
 			} else {
-				pendMap[pendKey] = plainScalar("")
+				pendMap[pendKey] = Text("")
 			}
 			pendMap = nil
 		}
@@ -106,7 +111,7 @@ func migFastYAMLInto(data []byte, into map[string]any) (v map[string]any, ok boo
 		top[key] = val
 	}
 	if pendMap != nil {
-		pendMap[pendKey] = plainScalar("")
+		pendMap[pendKey] = Text("")
 	}
 	if root == nil {
 		return nil, false
@@ -184,12 +189,12 @@ func fastScalar(s string) (any, bool) {
 	case "false":
 		return plainFalse, true
 	}
-	return plainScalar(s), true
+	return Text(s), true
 }
 
 // The usual booleans as ready-made interface values: converting text to
 // an interface allocates, and most documents have some.
-var plainTrue, plainFalse any = plainScalar("true"), plainScalar("false")
+var plainTrue, plainFalse any = Text("true"), Text("false")
 
 // fastQuoted reads a quoted scalar that ends on this line: double quotes
 // without escapes, or single quotes (a quote doubled inside is one quote).
@@ -225,4 +230,28 @@ func fastQuoted(s string) (val, tail string, ok bool) {
 // fastIndicator: characters that cannot start a plain scalar here.
 func fastIndicator(c byte) bool {
 	return strings.IndexByte("-?:,[]{}#&*!|>'\"%@`", c) >= 0
+}
+
+// hasSequenceEntry reports whether a line of data starts (after spaces)
+// with a sequence entry ("- " or a lone "-"), which the fast path does not
+// take. It looks only at the dashes, which value documents have few of.
+func hasSequenceEntry(data []byte) bool {
+	for i := 0; i < len(data); i++ {
+		j := bytes.IndexByte(data[i:], '-')
+		if j < 0 {
+			return false
+		}
+		i += j
+		if i+1 < len(data) && data[i+1] != ' ' && data[i+1] != '\n' {
+			continue
+		}
+		k := i
+		for k > 0 && data[k-1] == ' ' {
+			k--
+		}
+		if k == 0 || data[k-1] == '\n' {
+			return true
+		}
+	}
+	return false
 }

@@ -1,4 +1,4 @@
-package yamlx
+package document
 
 import (
 	yaml "go.yaml.in/yaml/v3"

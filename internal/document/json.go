@@ -1,8 +1,4 @@
-// Package jsonx decodes JSON into paramkit's plain values (map[string]any,
-// []any, string, bool, nil, json.Number) with the limits the library
-// promises: bounded nesting and numbers, no duplicate keys, valid UTF-8.
-// It is faster than encoding/json into any because it never reflects.
-package jsonx
+package document
 
 import (
 	"encoding/json"
@@ -15,45 +11,36 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// Limits on JSON input.
-const (
-	// MaxDepth bounds the nesting of arrays and objects.
-	MaxDepth = 1000
-	// MaxDocumentBytes bounds the text of one document (the same limit as
-	// yamlx.MaxDocumentBytes): a 100 MB string is refused up front.
-	MaxDocumentBytes = 32 << 20
-)
-
-// SyntaxError means the text is not JSON at all.
-type SyntaxError struct {
+// jsonSyntaxError means the text is not JSON at all.
+type jsonSyntaxError struct {
 	Offset int
 	Msg    string
 }
 
-func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
+func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
 
-// LimitError means the text is JSON but breaks one of the limits or holds
+// JSONLimitError means the text is JSON but breaks one of the limits or holds
 // a duplicate key; Pointer locates the value.
-type LimitError struct {
+type JSONLimitError struct {
 	Pointer string
 	Msg     string
 }
 
-func (e *LimitError) Error() string { return fmt.Sprintf("%q: %s", e.Pointer, e.Msg) }
+func (e *JSONLimitError) Error() string { return fmt.Sprintf("%q: %s", e.Pointer, e.Msg) }
 
-type decoder struct {
+type jsonDecoder struct {
 	data []byte
 	i    int
 	// path is built lazily only for errors
 	stack []string
 }
 
-// Decode decodes exactly one JSON value (surrounding whitespace allowed).
-func Decode(data []byte) (any, error) {
+// DecodeJSON decodes exactly one JSON value (surrounding whitespace allowed).
+func DecodeJSON(data []byte) (any, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, &LimitError{Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", len(data), MaxDocumentBytes>>20)}
+		return nil, &JSONLimitError{Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", len(data), MaxDocumentBytes>>20)}
 	}
-	d := &decoder{data: data}
+	d := &jsonDecoder{data: data}
 	d.ws()
 	v, err := d.value(0)
 	if err != nil {
@@ -66,13 +53,13 @@ func Decode(data []byte) (any, error) {
 	return v, nil
 }
 
-func (d *decoder) syntax(msg string) error { return &SyntaxError{Offset: d.i, Msg: msg} }
+func (d *jsonDecoder) syntax(msg string) error { return &jsonSyntaxError{Offset: d.i, Msg: msg} }
 
-func (d *decoder) limit(msg string) error {
-	return &LimitError{Pointer: pointer.Abbrev(pointer.Join(d.stack...)), Msg: msg}
+func (d *jsonDecoder) limit(msg string) error {
+	return &JSONLimitError{Pointer: pointer.Abbrev(pointer.Join(d.stack...)), Msg: msg}
 }
 
-func (d *decoder) ws() {
+func (d *jsonDecoder) ws() {
 	for d.i < len(d.data) {
 		switch d.data[d.i] {
 		case ' ', '\t', '\n', '\r':
@@ -83,7 +70,7 @@ func (d *decoder) ws() {
 	}
 }
 
-func (d *decoder) value(depth int) (any, error) {
+func (d *jsonDecoder) value(depth int) (any, error) {
 	if d.i >= len(d.data) {
 		return nil, d.syntax("unexpected end of input")
 	}
@@ -113,7 +100,7 @@ func (d *decoder) value(depth int) (any, error) {
 	}
 }
 
-func (d *decoder) lit(s string, v any) (any, error) {
+func (d *jsonDecoder) lit(s string, v any) (any, error) {
 	if len(d.data)-d.i < len(s) || string(d.data[d.i:d.i+len(s)]) != s {
 		return nil, d.syntax("invalid literal")
 	}
@@ -121,7 +108,7 @@ func (d *decoder) lit(s string, v any) (any, error) {
 	return v, nil
 }
 
-func (d *decoder) num() (any, error) {
+func (d *jsonDecoder) num() (any, error) {
 	start := d.i
 	for d.i < len(d.data) {
 		c := d.data[d.i]
@@ -143,7 +130,7 @@ func (d *decoder) num() (any, error) {
 	return n, nil
 }
 
-func (d *decoder) str() (string, error) {
+func (d *jsonDecoder) str() (string, error) {
 	d.i++ // opening quote
 	start := d.i
 	// fast path: no escapes, ASCII or valid UTF-8
@@ -229,7 +216,7 @@ func (d *decoder) str() (string, error) {
 	return "", d.syntax("unexpected end of input in string")
 }
 
-func (d *decoder) hex4() (rune, bool) {
+func (d *jsonDecoder) hex4() (rune, bool) {
 	if len(d.data)-d.i < 4 {
 		return 0, false
 	}
@@ -241,7 +228,7 @@ func (d *decoder) hex4() (rune, bool) {
 	return rune(v), true
 }
 
-func (d *decoder) object(depth int) (any, error) {
+func (d *jsonDecoder) object(depth int) (any, error) {
 	d.i++
 	m := map[string]any{}
 	d.ws()
@@ -290,7 +277,7 @@ func (d *decoder) object(depth int) (any, error) {
 	}
 }
 
-func (d *decoder) array(depth int) (any, error) {
+func (d *jsonDecoder) array(depth int) (any, error) {
 	d.i++
 	a := []any{}
 	d.ws()

@@ -1,4 +1,4 @@
-package yamlx
+package document
 
 import (
 	"testing"

@@ -1,9 +1,4 @@
-// Package yamlx reads YAML into paramkit's plain values without ever
-// guessing a type the caller did not allow: plain scalars are typed by a
-// Typer (the schema node they land on) or, without one, by the YAML 1.2
-// core schema with exact numbers. It also splits `---` streams and bounds
-// what hostile documents can cost (depth, alias expansion, duplicate keys).
-package yamlx
+package document
 
 import (
 	"bytes"
@@ -18,19 +13,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
-)
-
-// Limits for YAML input.
-const (
-	// MaxDepth bounds the nesting of collections.
-	MaxDepth = 1000
-	// MaxNodes bounds the values produced from one document, counting each
-	// expansion of an alias again, so that alias bombs stop early.
-	MaxNodes = 1_000_000
-	// MaxDocumentBytes bounds one document's text (the same limit as
-	// jsonx.MaxDocumentBytes), so that a 100 MB string is refused before
-	// the parser spends seconds and memory on it.
-	MaxDocumentBytes = 32 << 20
+	"github.com/paramkit/paramkit/internal/problem"
 )
 
 // Typer types plain scalars by where they land. A nil Typer means the YAML
@@ -44,8 +27,8 @@ type Typer interface {
 	Elem(i int) Typer
 }
 
-// Error is a YAML error with a location.
-type Error struct {
+// nodeError is an error of the YAML reader with a location.
+type nodeError struct {
 	Line, Column int
 	Pointer      string
 	Msg          string
@@ -55,18 +38,30 @@ type Error struct {
 	Limit bool
 }
 
-// IsLimit reports whether err is a yamlx error that broke a limit.
+// IsLimit reports whether err, from any reader of this package, is a
+// refusal by one of the limits (size, depth, alias expansion, number
+// range, a duplicate key) rather than text that is not YAML or JSON.
 func IsLimit(err error) bool {
-	var e *Error
-	return errors.As(err, &e) && e.Limit
+	var ne *nodeError
+	var je *JSONLimitError
+	var pe *problem.Error
+	switch {
+	case errors.As(err, &ne):
+		return ne.Limit
+	case errors.As(err, &je):
+		return true
+	case errors.As(err, &pe):
+		return pe.Kind == problem.Limit
+	}
+	return false
 }
 
-// sizeError refuses a document larger than MaxDocumentBytes.
-func sizeError(n int) *Error {
-	return &Error{Limit: true, Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", n, MaxDocumentBytes>>20)}
+// nodeSizeError refuses a document larger than MaxDocumentBytes.
+func nodeSizeError(n int) *nodeError {
+	return &nodeError{Limit: true, Msg: fmt.Sprintf("the document is %d bytes, larger than the %d MiB limit", n, MaxDocumentBytes>>20)}
 }
 
-func (e *Error) Error() string {
+func (e *nodeError) Error() string {
 	if e.Line > 0 {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Msg)
 	}
@@ -77,7 +72,7 @@ func (e *Error) Error() string {
 // a nil node.
 func ParseNode(data []byte) (*yaml.Node, error) {
 	if len(data) > MaxDocumentBytes {
-		return nil, sizeError(len(data))
+		return nil, nodeSizeError(len(data))
 	}
 	var n yaml.Node
 	dec := yaml.NewDecoder(bytes.NewReader(data))
@@ -88,18 +83,18 @@ func ParseNode(data []byte) (*yaml.Node, error) {
 		msg := strings.TrimPrefix(err.Error(), "yaml: ")
 		if strings.Contains(msg, "exceeded max depth") {
 			// The parser's own bound (10,000) is beyond ours.
-			return nil, &Error{Limit: true, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+			return nil, &nodeError{Limit: true, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
 		}
-		return nil, &Error{Msg: msg}
+		return nil, &nodeError{Msg: msg}
 	}
 	var extra yaml.Node
 	switch err := dec.Decode(&extra); {
 	case err == nil:
-		return nil, &Error{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
+		return nil, &nodeError{Line: extra.Line, Msg: "more than one YAML document where one was expected"}
 	case !errors.Is(err, io.EOF):
 		// Text after the document that is not a document either
 		// ({"a": 1} ]]]) must not be ignored.
-		return nil, &Error{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, &nodeError{Msg: strings.TrimPrefix(err.Error(), "yaml: ")}
 	}
 	if n.Kind == yaml.DocumentNode {
 		if len(n.Content) == 0 {
@@ -145,12 +140,12 @@ type converter struct {
 }
 
 func (c *converter) errAt(n *yaml.Node, msg string) error {
-	return &Error{Line: n.Line, Column: n.Column, Pointer: pointer.Abbrev(pointer.Join(c.path...)), Msg: msg}
+	return &nodeError{Line: n.Line, Column: n.Column, Pointer: pointer.Abbrev(pointer.Join(c.path...)), Msg: msg}
 }
 
 // limitAt is errAt for a broken limit.
 func (c *converter) limitAt(n *yaml.Node, msg string) error {
-	e := c.errAt(n, msg).(*Error)
+	e := c.errAt(n, msg).(*nodeError)
 	e.Limit = true
 	return e
 }
@@ -318,60 +313,10 @@ func (c *converter) scalar(n *yaml.Node, t Typer) (any, error) {
 // explicitTag reports whether the author wrote the tag (!!str x).
 func explicitTag(n *yaml.Node) bool { return n.Style&yaml.TaggedStyle != 0 }
 
-// SplitDocuments splits a `---` stream into the text of each document.
-// Documents holding nothing but blanks and comments are left out.
-func SplitDocuments(data []byte) [][]byte {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var docs [][]byte
-	var cur []byte
-	flush := func() {
-		if !blank(cur) {
-			docs = append(docs, cur)
-		}
-		cur = nil
-	}
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		trimmed := bytes.TrimRight(line, "\r\n")
-		switch {
-		case bytes.Equal(trimmed, []byte("---")):
-			flush()
-			continue
-		case bytes.HasPrefix(trimmed, []byte("--- ")) || bytes.HasPrefix(trimmed, []byte("---\t")):
-			flush()
-			cur = append(cur, line[4:]...)
-			continue
-		case bytes.Equal(bytes.TrimRight(trimmed, " \t"), []byte("...")):
-			flush()
-			continue
-		}
-		cur = append(cur, line...)
-	}
-	flush()
-	return docs
-}
-
-func blank(b []byte) bool {
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		// YAML white space is space, tab and line breaks only: a document
-		// holding a Unicode space is not blank.
-		l := bytes.Trim(line, " \t\r")
-		if len(l) > 0 && l[0] != '#' {
-			return false
-		}
-	}
-	return true
-}
-
-// KeyOrder records the source order of every mapping's keys, keyed by the
+// NodeKeyOrder records the source order of every mapping's keys, keyed by the
 // JSON pointer of the mapping. Aliased mappings are recorded where they
 // are used, within the same budget as ToValue.
-func KeyOrder(n *yaml.Node) map[string][]string {
+func NodeKeyOrder(n *yaml.Node) map[string][]string {
 	out := map[string][]string{}
 	count := 0
 	var walk func(n *yaml.Node, ptr string, depth int)

@@ -1,4 +1,4 @@
-package jsonx
+package document
 
 import (
 	"bytes"
@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func TestDecode(t *testing.T) {
-	v, err := Decode([]byte(` {"a": [1, 2.50, -3e2, true, false, null, "x\u00e9\ud83d\ude00\n"], "b": {}} `))
+func TestDecodeJSON(t *testing.T) {
+	v, err := DecodeJSON([]byte(` {"a": [1, 2.50, -3e2, true, false, null, "x\u00e9\ud83d\ude00\n"], "b": {}} `))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{
 		"a": []any{json.Number("1"), json.Number("2.50"), json.Number("-3e2"), true, false, nil, "xé😀\n"},
@@ -20,7 +20,7 @@ func TestDecode(t *testing.T) {
 	}, v)
 }
 
-func TestDecodeErrors(t *testing.T) {
+func TestDecodeJSONErrors(t *testing.T) {
 	tests := []struct {
 		in    string
 		limit bool
@@ -40,10 +40,10 @@ func TestDecodeErrors(t *testing.T) {
 		{``, false, ""},
 	}
 	for _, tt := range tests {
-		_, err := Decode([]byte(tt.in))
+		_, err := DecodeJSON([]byte(tt.in))
 		require.Error(t, err, tt.in)
-		var le *LimitError
-		var se *SyntaxError
+		var le *JSONLimitError
+		var se *jsonSyntaxError
 		if tt.limit {
 			assert.True(t, errors.As(err, &le), "%q: %v", tt.in, err)
 		} else {
@@ -51,20 +51,20 @@ func TestDecodeErrors(t *testing.T) {
 		}
 		assert.Contains(t, err.Error(), tt.msg)
 	}
-	_, err := Decode([]byte(`{"a":{"b":[0,{"c":1,"c":2}]}}`))
-	var le *LimitError
+	_, err := DecodeJSON([]byte(`{"a":{"b":[0,{"c":1,"c":2}]}}`))
+	var le *JSONLimitError
 	require.ErrorAs(t, err, &le)
 	assert.Equal(t, "/a/b/1/c", le.Pointer)
 }
 
-// FuzzDecode checks jsonx against encoding/json: same verdict on
+// FuzzDecodeJSON checks DecodeJSON against encoding/json: same verdict on
 // well-formed input (up to the limits) and the same value.
-func FuzzDecode(f *testing.F) {
+func FuzzDecodeJSON(f *testing.F) {
 	for _, s := range []string{`{}`, `[]`, `{"a":[1,"x",null,true]}`, `"\u00e9"`, `1e5`, `-0.0`, `{"a":1,"a":2}`, "\"\xff\""} {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, err := Decode(data)
+		v, err := DecodeJSON(data)
 		var want any
 		// json.Valid judges the whole text: a Decoder stops after the
 		// first value, and its More cannot see "true }" is not JSON.
@@ -76,14 +76,14 @@ func FuzzDecode(f *testing.F) {
 		}
 		if err == nil {
 			if stdErr != nil {
-				t.Fatalf("jsonx accepted what encoding/json refuses: %q (%v)", data, stdErr)
+				t.Fatalf("DecodeJSON accepted what encoding/json refuses: %q (%v)", data, stdErr)
 			}
 			assert.Equal(t, want, v)
 			return
 		}
-		var se *SyntaxError
+		var se *jsonSyntaxError
 		if errors.As(err, &se) && stdErr == nil {
-			t.Fatalf("jsonx refused valid JSON %q: %v", data, err)
+			t.Fatalf("DecodeJSON refused valid JSON %q: %v", data, err)
 		}
 	})
 }

@@ -86,7 +86,7 @@ func runValidate(e *env, o any, args []string) int {
 				if de.Line > 0 {
 					de.Line += part.Line - 1 // the line in the stream
 				}
-				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de), Kind: de.Kind}}
+				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, inputName(args[0])), Kind: de.Kind}}
 			} else {
 				r.Errors = errorRecords(err)
 			}
@@ -140,13 +140,25 @@ func readFailure(err error) (*schema.Error, bool) {
 }
 
 // decodeMessage is a read error's text without the pointer, which the
-// record carries on its own.
-func decodeMessage(de *schema.Error) string {
-	msg := de.Message
-	if de.Line > 0 && !strings.HasPrefix(msg, "line ") {
-		msg = fmt.Sprintf("line %d: %s", de.Line, msg)
+// record carries on its own: the file, then the line and column an editor
+// shows, then what is wrong.
+func decodeMessage(de *schema.Error, file string) string {
+	msg := "cannot read " + file
+	if de.Line > 0 {
+		msg += fmt.Sprintf(": line %d", de.Line)
+		if de.Column > 0 {
+			msg += fmt.Sprintf(", column %d", de.Column)
+		}
 	}
-	return "cannot read the document: " + msg
+	return msg + ": " + de.Message
+}
+
+// inputName is how messages name an input: its path, or standard input.
+func inputName(name string) string {
+	if name == "-" {
+		return "standard input"
+	}
+	return name
 }
 
 // errorRecords flattens any error into pointer/message records.

@@ -60,7 +60,12 @@ func AppendIndex(p string, i int) string { return p + "/" + strconv.Itoa(i) }
 
 // Join builds a pointer from unescaped tokens.
 func Join(toks ...string) string {
+	n := len(toks)
+	for _, t := range toks {
+		n += len(t)
+	}
 	var b strings.Builder
+	b.Grow(n) // one allocation unless a token needs escapes
 	for _, t := range toks {
 		b.WriteByte('/')
 		b.WriteString(Escape(t))

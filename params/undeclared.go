@@ -1,8 +1,10 @@
 package params
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -212,29 +214,38 @@ func Undeclared(s *schema.Schema, v any) []*schema.Error {
 	if s == nil {
 		return nil
 	}
-	pv, err := value.Plain(v)
-	if err != nil {
-		return nil
-	}
 	var k keyCheck
-	k.walkAll(s.Root(), pv, "")
+	k.walkAll(s.Root(), v, make([]string, 0, 16))
 	sort.SliceStable(k.warnings, func(i, j int) bool { return k.warnings[i].Pointer < k.warnings[j].Pointer })
 	return k.warnings
 }
 
 // walkAll is walk without the merge patch's reading of null.
-func (k *keyCheck) walkAll(n *schema.Node, v any, ptr string) {
+func (k *keyCheck) walkAll(n *schema.Node, v any, toks []string) {
 	if n == nil {
 		return
 	}
 	switch t := v.(type) {
 	case map[string]any:
 		for key, x := range t {
-			k.walkAll(k.key(n, ptr, key, ""), x, pointer.Append(ptr, key))
+			c := n.Child(key)
+			if (c == nil && declares(n, 0)) || forbiddenKey(c) {
+				// The pointer is built only here: a webhook walks every
+				// key of every object, and nearly all are declared.
+				c = k.key(n, pointer.Join(toks...), key, "")
+			}
+			k.walkAll(c, x, append(toks, key))
 		}
 	case []any:
 		for i, x := range t {
-			k.walkAll(n.Elem(i), x, pointer.AppendIndex(ptr, i))
+			k.walkAll(n.Elem(i), x, append(toks, strconv.Itoa(i)))
+		}
+	case nil, bool, string, json.Number:
+	default:
+		// Go data (a struct, a []string): looked at as Plain converts it,
+		// only where it stands, so that plain values take one walk.
+		if pv, err := value.Plain(t); err == nil {
+			k.walkAll(n, pv, toks)
 		}
 	}
 }

@@ -193,6 +193,16 @@ func TestUndeclaredInWholeValues(t *testing.T) {
 	}, got)
 	assert.Nil(t, params.Undeclared(nil, v))
 	assert.Empty(t, params.Undeclared(s, map[string]any{"replicas": 1}))
+
+	// Go data below plain values is looked at as Plain converts it.
+	got = nil
+	for _, w := range params.Undeclared(s, map[string]any{
+		"resources": map[string]string{"cpus": "1"},
+		"topology":  []map[string]any{{"zoen": "b"}},
+	}) {
+		got = append(got, w.Pointer)
+	}
+	assert.Equal(t, []string{"/resources/cpus", "/topology/0/zoen"}, got)
 }
 
 // A failed update names the undeclared keys too: the misspelt key often

@@ -10,7 +10,12 @@ import (
 // (strings, json.Number, booleans, nil) are immutable and shared. Go data
 // other than plain values is copied as Plain converts it (a value that
 // cannot be converted is copied as given).
-func Clone(v any) any { return value.DeepCopy(plainOr(v)) }
+func Clone(v any) any {
+	if c, ok := value.CopyPlain(v); ok { // plain already: one walk, not two
+		return c
+	}
+	return value.DeepCopy(plainOr(v))
+}
 
 // Equal reports whether a and b are the same value. Numbers compare by
 // value, whatever their text: 1.0 equals 1, 1E3 equals 1000, and integers

@@ -32,6 +32,47 @@ func DeepCopy(v any) any {
 	return v
 }
 
+// CopyPlain is DeepCopy of a value that is plain as Plain takes it, in
+// one walk; ok is false (and the copy unfinished) when v is not, for the
+// caller to convert it first.
+func CopyPlain(v any) (c any, ok bool) { return copyPlain(v, 0) }
+
+func copyPlain(v any, depth int) (any, bool) {
+	switch t := v.(type) {
+	case nil, bool, string:
+		return v, true
+	case json.Number:
+		return v, number.IsJSON(string(t))
+	case map[string]any:
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		m := make(map[string]any, len(t))
+		for k, x := range t {
+			y, ok := copyPlain(x, depth+1)
+			if !ok {
+				return nil, false
+			}
+			m[k] = y
+		}
+		return m, true
+	case []any:
+		if depth >= MaxDepth {
+			return nil, false
+		}
+		a := make([]any, len(t))
+		for i, x := range t {
+			y, ok := copyPlain(x, depth+1)
+			if !ok {
+				return nil, false
+			}
+			a[i] = y
+		}
+		return a, true
+	}
+	return nil, false
+}
+
 // Equal compares two values; numbers compare by value (1.0 equals 1).
 func Equal(a, b any) bool { return equal(a, b, number.Equal) }
 

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/number"
 )
@@ -63,5 +64,26 @@ func TestEqualAndIdentical(t *testing.T) {
 	} {
 		assert.Equal(t, c.equal, Equal(c.a, c.b), "Equal: %s", c.name)
 		assert.Equal(t, c.identical, Identical(c.a, c.b), "Identical: %s", c.name)
+	}
+}
+
+func TestCopyPlain(t *testing.T) {
+	orig := map[string]any{"a": []any{json.Number("1"), "x", true, nil}, "b": map[string]any{"c": "d"}}
+	c, ok := CopyPlain(orig)
+	require.True(t, ok)
+	require.Equal(t, orig, c)
+	c.(map[string]any)["b"].(map[string]any)["c"] = "changed"
+	c.(map[string]any)["a"].([]any)[1] = "changed"
+	require.Equal(t, "d", orig["b"].(map[string]any)["c"], "the copy is deep")
+	require.Equal(t, "x", orig["a"].([]any)[1])
+
+	for _, notPlain := range []any{
+		map[string]any{"a": 1},
+		[]any{[]string{"x"}},
+		map[string]any{"n": json.Number("1x")},
+		struct{}{},
+	} {
+		_, ok := CopyPlain(notPlain)
+		require.False(t, ok, "%#v", notPlain)
 	}
 }

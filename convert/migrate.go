@@ -110,7 +110,7 @@ type Dropped struct {
 	// say: 007 is 7). It is nil when Hidden.
 	Value any
 	// Hidden is true when the value is a secret (see
-	// schema.Node.Secret): a schema on its way, the oldest (From), an
+	// schema.Node.Secret): a schema on its way, the oldest (FromVersion), an
 	// intermediate or the target, marks its node writeOnly or format:
 	// password. Value is then left out; the input still holds it at
 	// Pointer.
@@ -229,7 +229,7 @@ func (m *Migration) Migrate(old any) Result {
 }
 
 // MigrateHiding is Migrate for values of a version whose schema is known
-// but was not given to NewMigration (From changes how some values
+// but was not given to NewMigration (FromVersion changes how some values
 // convert; this does not): a value that previous marks secret (writeOnly
 // or format: password) is hidden in the Result (see Dropped.Hidden) as a
 // value the migration's own schemas mark. A webhook that caches one

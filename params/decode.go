@@ -2,6 +2,7 @@ package params
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -19,6 +20,9 @@ import (
 type Document struct {
 	// Index is the document's position in the stream, from 0.
 	Index int
+	// Line is the line of the stream where the document's text starts,
+	// from 1.
+	Line int
 	// Value is the decoded value.
 	Value any
 	// JSON is true when the document was JSON text (which means exactly
@@ -51,22 +55,16 @@ func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 	if t := bytes.TrimSpace(data); len(t) > 0 && (t[0] == '{' || t[0] == '[') {
 		// Fast path: one JSON document, the common case for webhooks and APIs.
 		if v, err := jsonx.Decode(t); err == nil {
-			return []Document{{Value: v, JSON: true}}, nil
+			return []Document{{Line: 1, Value: v, JSON: true}}, nil
 		}
 	}
-	parts := yamlx.SplitDocuments(data)
-	out := make([]Document, 0, len(parts))
-	for i, part := range parts {
-		v, isJSON, err := decodeOne(s, part)
-		if err != nil {
-			if i > 0 {
-				// Where in the stream: the error is still a *schema.Error
-				// to errors.As.
-				return nil, fmt.Errorf("doc %d: %w", i, err)
-			}
-			return nil, err
-		}
-		out = append(out, Document{Index: i, Value: v, JSON: isJSON})
+	var out []Document
+	err := DecodeReader(context.Background(), s, bytes.NewReader(data), func(d Document) error {
+		out = append(out, d)
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	return out, nil
 }

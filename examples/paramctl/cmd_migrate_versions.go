@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -61,16 +60,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if o.allowLossy {
 		copts = append(copts, convert.AllowLossy())
 	}
-	data, err := e.readInput(file)
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	docs := yamlx.SplitDocuments(data)
-	if len(docs) == 0 {
-		return e.fail(exitUsage, "%s: the input holds no document", file)
-	}
-	results := make([]convert.Result, len(docs))
-	for i, doc := range docs {
+	return e.migrateStreamed(o, to.Schema, file, func(doc []byte) (convert.Result, error) {
 		var r convert.Result
 		var err error
 		if o.apiVersion != "" {
@@ -79,14 +69,8 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}
 		if de, ok := readFailure(err); ok {
-			results[i] = convert.Result{Errors: schema.ErrorList{{Kind: de.Kind, Message: err.Error()}}}
-			continue
+			return convert.Result{Errors: schema.ErrorList{{Kind: de.Kind, Message: err.Error()}}}, nil
 		}
-		if err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-		results[i] = r
-	}
-
-	return e.migrateFinish(o, to.Schema, docs, results)
+		return r, err
+	})
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/stream"
 )
 
 // Limits for YAML input.
@@ -319,53 +320,18 @@ func (c *converter) scalar(n *yaml.Node, t Typer) (any, error) {
 func explicitTag(n *yaml.Node) bool { return n.Style&yaml.TaggedStyle != 0 }
 
 // SplitDocuments splits a `---` stream into the text of each document.
-// Documents holding nothing but blanks and comments are left out.
+// Documents holding nothing but blanks and comments are left out. It is
+// stream.Splitter over the whole input.
 func SplitDocuments(data []byte) [][]byte {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	s := stream.NewSplitter(bytes.NewReader(data))
 	var docs [][]byte
-	var cur []byte
-	flush := func() {
-		if !blank(cur) {
-			docs = append(docs, cur)
+	for {
+		d, err := s.Next()
+		if err != nil { // io.EOF: a bytes.Reader fails in no other way
+			return docs
 		}
-		cur = nil
+		docs = append(docs, d.Text)
 	}
-	for len(data) > 0 {
-		line := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		trimmed := bytes.TrimRight(line, "\r\n")
-		switch {
-		case bytes.Equal(trimmed, []byte("---")):
-			flush()
-			continue
-		case bytes.HasPrefix(trimmed, []byte("--- ")) || bytes.HasPrefix(trimmed, []byte("---\t")):
-			flush()
-			cur = append(cur, line[4:]...)
-			continue
-		case bytes.Equal(bytes.TrimRight(trimmed, " \t"), []byte("...")):
-			flush()
-			continue
-		}
-		cur = append(cur, line...)
-	}
-	flush()
-	return docs
-}
-
-func blank(b []byte) bool {
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		// YAML white space is space, tab and line breaks only: a document
-		// holding a Unicode space is not blank.
-		l := bytes.Trim(line, " \t\r")
-		if len(l) > 0 && l[0] != '#' {
-			return false
-		}
-	}
-	return true
 }
 
 // KeyOrder records the source order of every mapping's keys, keyed by the

@@ -248,23 +248,3 @@ func insideSchema(list schema.ErrorList) bool {
 	}
 	return false
 }
-
-// valuesOrFail reads a values stream typed by the schema; an unreadable
-// file or malformed YAML/JSON is exit 2.
-func (e *env) valuesOrFail(s *schema.Schema, path string) ([]params.Document, int) {
-	data, err := e.readInput(path)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return nil, exitUsage
-	}
-	docs, err := params.DecodeStream(s, data)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
-		return nil, exitUsage
-	}
-	if len(docs) == 0 {
-		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", path)
-		return nil, exitUsage
-	}
-	return docs, exitOK
-}

@@ -119,3 +119,11 @@ func (s *spool) commit() (err error) {
 	}
 	return os.Rename(tmp, s.target)
 }
+
+// codeError stops a run over a stream with an exit code.
+type codeError struct {
+	code int
+	err  error
+}
+
+func (c *codeError) Error() string { return c.err.Error() }

@@ -2,7 +2,6 @@ package params
 
 import (
 	"bytes"
-	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -12,6 +11,7 @@ import (
 	"github.com/paramkit/paramkit/internal/jsonx"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/secret"
+	"github.com/paramkit/paramkit/internal/stream"
 	"github.com/paramkit/paramkit/internal/yamlx"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -58,15 +58,34 @@ func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 			return []Document{{Line: 1, Value: v, JSON: true}}, nil
 		}
 	}
+	sp := stream.SplitBytes(data)
 	var out []Document
-	err := DecodeReader(context.Background(), s, bytes.NewReader(data), func(d Document) error {
-		out = append(out, d)
-		return nil
-	})
-	if err != nil {
-		return nil, err
+	for {
+		d, err := sp.Next()
+		if err != nil { // io.EOF: a bytes.Reader fails in no other way
+			return out, nil
+		}
+		doc, err := decodeRaw(s, RawDocument(d))
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, doc)
 	}
-	return out, nil
+}
+
+// decodeRaw decodes one document of a stream; its error says `doc N:`
+// after the first and carries lines of the whole stream.
+func decodeRaw(s *schema.Schema, d RawDocument) (Document, error) {
+	v, isJSON, err := decodeOne(s, d.Text)
+	if err != nil {
+		if err = d.Locate(err); d.Index > 0 {
+			// Where in the stream: the error is still a *schema.Error
+			// to errors.As.
+			return Document{}, fmt.Errorf("doc %d: %w", d.Index, err)
+		}
+		return Document{}, err
+	}
+	return Document{Index: d.Index, Line: d.Line, Value: v, JSON: isJSON}, nil
 }
 
 func decodeOne(s *schema.Schema, data []byte) (any, bool, error) {

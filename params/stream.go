@@ -2,7 +2,6 @@ package params
 
 import (
 	"context"
-	"fmt"
 	"io"
 
 	"github.com/paramkit/paramkit/internal/stream"
@@ -70,15 +69,10 @@ func DecodeReader(ctx context.Context, s *schema.Schema, r io.Reader, emit func(
 		err error
 	}
 	return MapStream(ctx, r, 0, func(d RawDocument) decoded {
-		v, isJSON, err := decodeOne(s, d.Text)
-		return decoded{Document{Index: d.Index, Line: d.Line, Value: v, JSON: isJSON}, d.Locate(err)}
-	}, func(d RawDocument, x decoded) error {
+		doc, err := decodeRaw(s, d)
+		return decoded{doc, err}
+	}, func(_ RawDocument, x decoded) error {
 		if x.err != nil {
-			if d.Index > 0 {
-				// Where in the stream: the error is still a *schema.Error
-				// to errors.As.
-				return fmt.Errorf("doc %d: %w", d.Index, x.err)
-			}
 			return x.err
 		}
 		return emit(x.doc)

@@ -86,6 +86,7 @@ func runDefaults(e *env, o any, args []string) int {
 		e.stdout.Write(r.out)
 		return exitOK
 	}
+	defer streamGC()()
 	in, err := e.openInput(args[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)

@@ -118,6 +118,7 @@ type migrated struct {
 // passed are spooled to a temporary file (beside --output, renamed into
 // place at the end).
 func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file string, conv func([]byte) (convert.Result, error)) int {
+	defer streamGC()()
 	in, err := e.openInput(file)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)

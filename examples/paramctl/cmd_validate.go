@@ -67,6 +67,7 @@ func runValidate(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
+	defer streamGC()()
 	in, err := e.openInput(args[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)

@@ -45,9 +45,18 @@ type Splitter struct {
 	pendingLine int
 }
 
+// bufSize is how much of the input a Splitter reads at a time.
+const bufSize = 64 << 10
+
 // NewSplitter returns a Splitter reading r.
 func NewSplitter(r io.Reader) *Splitter {
-	return &Splitter{r: bufio.NewReaderSize(r, 64<<10)}
+	return &Splitter{r: bufio.NewReaderSize(r, bufSize)}
+}
+
+// SplitBytes returns a Splitter over data already in memory, with a
+// buffer no larger than data (a small document costs no 64 KiB).
+func SplitBytes(data []byte) *Splitter {
+	return &Splitter{r: bufio.NewReaderSize(bytes.NewReader(data), min(bufSize, len(data)+16))}
 }
 
 // readLine returns the next line with its line break; the slice is valid

@@ -323,7 +323,7 @@ func explicitTag(n *yaml.Node) bool { return n.Style&yaml.TaggedStyle != 0 }
 // Documents holding nothing but blanks and comments are left out. It is
 // stream.Splitter over the whole input.
 func SplitDocuments(data []byte) [][]byte {
-	s := stream.NewSplitter(bytes.NewReader(data))
+	s := stream.SplitBytes(data)
 	var docs [][]byte
 	for {
 		d, err := s.Next()

@@ -41,7 +41,8 @@ func init() {
 		short: "migrate a stream of value documents to a new version by oldName",
 		long: "Progress: when standard error is a terminal and the stream holds 4000 documents\n" +
 			"or more, migrate shows \"migrated N of M documents\" there while it works; never\n" +
-			"in pipes or CI, so redirected output stays clean.",
+			"in pipes or CI, so redirected output stays clean. For standard input, where M\n" +
+			"is not known, it shows \"migrated N documents\" once N reaches 4000.",
 		setup: func(fs *flag.FlagSet) any {
 			o := &migrateOptions{}
 			fs.StringVar(&o.schema, "schema", "", "the schema of the new version")

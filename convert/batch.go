@@ -43,21 +43,10 @@ func MigrateStream(ctx context.Context, m *Migration, docs [][]byte, workers int
 // It returns the first error of reading r or of emit (every document
 // before it has been emitted), or nil at the end of the stream.
 func MigrateReader(ctx context.Context, m *Migration, r io.Reader, workers int, emit func(params.RawDocument, Result) error) error {
-	return MigrateReaderFunc(ctx, r, workers, m.MigrateDocument, emit)
-}
-
-// MigrateReaderFunc is MigrateReader for any conversion of one document's
-// text, such as a VersionSet's ConvertDocument bound to its versions:
-// convert runs on workers goroutines, emit in input order.
-func MigrateReaderFunc(ctx context.Context, r io.Reader, workers int, convert func([]byte) Result, emit func(params.RawDocument, Result) error) error {
-	work := migrateWork(ctx, convert)
+	work := migrateWork(ctx, m.MigrateDocument)
 	return params.MapStream(context.Background(), r, workers, func(d params.RawDocument) Result {
 		res := work(stream.Doc(d))
-		for _, e := range res.Errors {
-			if e.Line > 0 {
-				e.Line += d.Line - 1
-			}
-		}
+		d.Locate(res.Errors)
 		return res
 	}, emit)
 }

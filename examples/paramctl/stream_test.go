@@ -150,3 +150,17 @@ func TestStreamsInConstantMemory(t *testing.T) {
 		})
 	}
 }
+
+// TestMigrateProgressOnStandardInput: where the length of the stream is
+// not known, a terminal sees how many documents are done so far.
+func TestMigrateProgressOnStandardInput(t *testing.T) {
+	var in bytes.Buffer
+	require.NoError(t, kepStream(&in, 5000, true))
+	var out, errOut bytes.Buffer
+	e := &env{stdin: &in, stdout: &out, stderr: &errOut, stderrIsTerminal: true}
+	require.Equal(t, 0, e.dispatch([]string{"migrate", "--schema", "demo/kep-upgraded-schema.yaml", "-"}))
+	assert.Equal(t, 5000, strings.Count(out.String(), "clusterName: "))
+	assert.Contains(t, errOut.String(), "\rmigrated 4000 documents")
+	assert.Contains(t, errOut.String(), "\rmigrated 5000 documents")
+	assert.NotContains(t, errOut.String(), "migrated 2000 documents", "nothing before 4000")
+}

@@ -80,7 +80,7 @@ func runValidate(e *env, o any, args []string) int {
 	invalid, unreadable := false, false
 	var first *validateResult // held until a second document says "doc N: "
 	n, total := 0, 0          // verdicts printed as JSON, documents
-	print := func(r *validateResult, many bool) {
+	show := func(r *validateResult, many bool) {
 		if *opts.output == "json" {
 			e.writeValidateJSON(r, n == 0)
 			n++
@@ -114,14 +114,14 @@ func runValidate(e *env, o any, args []string) int {
 			return nil
 		}
 		if first != nil {
-			print(first, true)
+			show(first, true)
 			first = nil
 		}
-		print(&r, true)
+		show(&r, true)
 		return nil
 	})
 	if first != nil {
-		print(first, false)
+		show(first, false)
 	}
 	if n > 0 {
 		fmt.Fprint(e.stdout, "\n]\n")

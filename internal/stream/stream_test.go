@@ -150,6 +150,12 @@ func FuzzSplitter(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, in string) {
 		docs := all(t, iotest.HalfReader(strings.NewReader(in)))
+		// The same documents as the whole-input splitter it replaced.
+		want := oldSplit([]byte(in))
+		require.Len(t, docs, len(want))
+		for i := range want {
+			require.Equal(t, string(want[i]), string(docs[i].Text))
+		}
 		// Every document's text is in the input from its line on.
 		lines := strings.SplitAfter(strings.TrimPrefix(in, "\xef\xbb\xbf"), "\n")
 		for i, d := range docs {
@@ -162,4 +168,42 @@ func FuzzSplitter(f *testing.F) {
 			require.False(t, blank(d.Text))
 		}
 	})
+}
+
+// oldSplit is yamlx.SplitDocuments as it was before streams, over a whole
+// input: the reference the Splitter must agree with.
+func oldSplit(data []byte) [][]byte {
+	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
+	var docs [][]byte
+	var cur []byte
+	flush := func() {
+		if !blank(cur) {
+			docs = append(docs, cur)
+		}
+		cur = nil
+	}
+	for len(data) > 0 {
+		line := data
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i+1], data[i+1:]
+		} else {
+			data = nil
+		}
+		trimmed := bytes.TrimRight(line, "\r\n")
+		switch {
+		case bytes.Equal(trimmed, []byte("---")):
+			flush()
+			continue
+		case bytes.HasPrefix(trimmed, []byte("--- ")) || bytes.HasPrefix(trimmed, []byte("---\t")):
+			flush()
+			cur = append(cur, line[4:]...)
+			continue
+		case bytes.Equal(bytes.TrimRight(trimmed, " \t"), []byte("...")):
+			flush()
+			continue
+		}
+		cur = append(cur, line...)
+	}
+	flush()
+	return docs
 }

@@ -17,6 +17,9 @@ import (
 type Document struct {
 	// Index is the document's position in the stream, from 0.
 	Index int
+	// Line is the line of the stream where the document's text starts,
+	// from 1.
+	Line int
 	// Value is the decoded value.
 	Value any
 	// JSON is true when the document was JSON text (which means exactly
@@ -46,13 +49,9 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 // scalars take their type from the schema node they land on (s may be nil:
 // YAML 1.2 core rules then apply).
 func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
-	var t document.Typer
-	if s != nil {
-		t = typerFor(s.Root())
-	}
 	var out []Document
-	err := document.Each(data, document.Options{Typer: t}, func(d document.Doc) error {
-		out = append(out, Document{Index: len(out), Value: d.Value, JSON: d.JSON})
+	err := document.Each(data, document.Options{Typer: typer(s)}, func(d document.Doc) error {
+		out = append(out, Document{Index: len(out), Line: d.Line, Value: d.Value, JSON: d.JSON})
 		return nil
 	})
 	if err != nil {
@@ -62,6 +61,25 @@ func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
 		out = []Document{}
 	}
 	return out, nil
+}
+
+// typer types plain scalars by s's nodes (nil: YAML 1.2 core rules).
+func typer(s *schema.Schema) document.Typer {
+	if s == nil {
+		return nil
+	}
+	return typerFor(s.Root())
+}
+
+// decodeRaw decodes one document of a stream read from a reader; its
+// error says `doc N:` after the first and carries lines of the whole
+// stream, as DecodeStream's do.
+func decodeRaw(s *schema.Schema, d RawDocument) (Document, error) {
+	doc, err := document.Read(d.Text, document.Options{Typer: typer(s)})
+	if err != nil {
+		return Document{}, decodeError(s, d.Locate(err), d.Index)
+	}
+	return Document{Index: d.Index, Line: d.Line, Value: doc.Value, JSON: doc.JSON}, nil
 }
 
 // decodeError is the reader's error (a *schema.Error) for document i,

@@ -31,26 +31,18 @@ func Equal(a, b any) bool { return value.Equal(plainOr(a), plainOr(b)) }
 // than plain values is compared as Plain converts it.
 func Identical(a, b any) bool { return value.Identical(plainOr(a), plainOr(b)) }
 
-// DocumentText is the text of one document of a `---` stream.
-type DocumentText struct {
-	// Text is the document's text, without its separator.
-	Text []byte
-	// Line is the 1-based line of the stream where Text starts: add
-	// Line-1 to the line of an error Decode gives for Text to name the
-	// line of the whole stream.
-	Line int
-}
-
-// SplitDocuments cuts a `---`-separated YAML stream into the text of its
-// documents, in order, without parsing them; a JSON document is one
+// SplitDocuments cuts a `---`-separated YAML stream held in memory into
+// the text of its documents, in order, each with its index and the line of
+// the stream it starts on, without parsing them; a JSON document is one
 // document. An empty stream, or one of comments and separators only,
 // gives none. Decode each part with Decode to get its value and errors
-// one document at a time (DecodeStream decodes the whole stream at once).
-func SplitDocuments(data []byte) []DocumentText {
+// one document at a time (DecodeStream decodes the whole stream at once;
+// a Splitter reads a stream from an io.Reader).
+func SplitDocuments(data []byte) []RawDocument {
 	parts := document.Split(data)
-	out := make([]DocumentText, len(parts))
+	out := make([]RawDocument, len(parts))
 	for i, p := range parts {
-		out[i] = DocumentText{Text: p.Text, Line: p.Line}
+		out[i] = RawDocument(p)
 	}
 	return out
 }

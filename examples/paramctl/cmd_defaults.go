@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bufio"
+	"context"
+	"errors"
 	"flag"
 	"fmt"
 
@@ -43,44 +46,127 @@ func runDefaults(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
-	docs := []params.Document{{Value: map[string]any{}}}
-	if len(args) == 1 {
-		if docs, code = e.valuesOrFail(s, args[0]); docs == nil {
-			return code
-		}
-	}
 	var dopts []params.DefaultOption
 	if *opts.structural {
 		dopts = append(dopts, params.Structural())
 	}
-	outs := make([][]byte, 0, len(docs))
-	invalid := false
-	for _, d := range docs {
-		v := params.Default(s, d.Value, dopts...)
-		validate := params.Validate
-		if *opts.structural {
-			validate = params.ValidateStructural
-		}
+	validate := params.Validate
+	if *opts.structural {
+		validate = params.ValidateStructural
+	}
+	// One document's verdict: its output, or its errors.
+	type defaulted struct {
+		out  []byte
+		errs []errorRecord
+		err  error // the run cannot go on (exit 1 or 2)
+		code int
+	}
+	one := func(d params.RawDocument, v any) defaulted {
+		v = params.Default(s, v, dopts...)
 		if err := validate(s, v); err != nil {
-			invalid = true
-			prefix := ""
-			if len(docs) > 1 {
-				prefix = fmt.Sprintf("doc %d: ", d.Index)
-			}
-			for _, r := range errorRecords(err) {
-				fmt.Fprintf(e.stderr, "%s%s: %s\n", prefix, displayPointer(r.Pointer), r.Message)
-			}
-			continue
+			return defaulted{errs: errorRecords(d.Locate(err))}
 		}
 		out, err := e.encodeValues(s, v, *opts.output)
 		if err != nil {
-			return e.fail(exitInvalid, "%v", err)
+			return defaulted{err: err, code: exitInvalid}
 		}
-		outs = append(outs, out)
+		return defaulted{out: out}
+	}
+	if len(args) == 0 {
+		r := one(params.RawDocument{}, map[string]any{})
+		switch {
+		case r.err != nil:
+			return e.fail(r.code, "%v", r.err)
+		case r.errs != nil:
+			for _, er := range r.errs {
+				fmt.Fprintf(e.stderr, "%s: %s\n", displayPointer(er.Pointer), er.Message)
+			}
+			return exitInvalid
+		}
+		e.stdout.Write(r.out)
+		return exitOK
+	}
+	defer streamGC()()
+	in, err := e.openInput(args[0])
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
+		return exitUsage
+	}
+	defer in.Close()
+	// Nothing is written unless every document passed: the documents
+	// wait in a spool, read and defaulted through a bounded window.
+	sp, err := newSpool("")
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	defer sp.discard()
+	buf := bufio.NewWriterSize(sp, 256<<10)
+	invalid, docs := false, 0
+	var first *defaulted
+	put := func(i int, r *defaulted, many bool) {
+		if r.errs != nil {
+			invalid = true
+			prefix := ""
+			if many {
+				prefix = fmt.Sprintf("doc %d: ", i)
+			}
+			for _, er := range r.errs {
+				fmt.Fprintf(e.stderr, "%s%s: %s\n", prefix, displayPointer(er.Pointer), er.Message)
+			}
+			return
+		}
+		if i > 0 && *opts.output != "json" {
+			_, _ = buf.WriteString("---\n")
+		}
+		_, _ = buf.Write(r.out)
+	}
+	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) defaulted {
+		v, err := params.Decode(s, d.Text)
+		if err != nil {
+			// As DecodeStream says it: doc N after the first, lines of
+			// the stream.
+			if err = d.Locate(err); d.Index > 0 {
+				err = fmt.Errorf("doc %d: %w", d.Index, err)
+			}
+			return defaulted{err: fmt.Errorf("%s: %w", args[0], err), code: exitUsage}
+		}
+		return one(d, v)
+	}, func(d params.RawDocument, r defaulted) error {
+		docs++
+		if r.err != nil {
+			return &codeError{code: r.code, err: r.err}
+		}
+		if d.Index == 0 {
+			first = &r
+			return nil
+		}
+		if first != nil {
+			put(0, first, true)
+			first = nil
+		}
+		put(d.Index, &r, true)
+		return nil
+	})
+	var ce *codeError
+	switch {
+	case errors.As(err, &ce):
+		return e.fail(ce.code, "%v", ce.err)
+	case err != nil:
+		return e.fail(exitUsage, "%v", err)
+	case docs == 0:
+		return e.fail(exitUsage, "%s: the input holds no document", args[0])
+	}
+	if first != nil {
+		put(0, first, false)
 	}
 	if invalid {
 		return exitInvalid // nothing is written unless every document passed
 	}
-	e.writeStream(outs, *opts.output)
+	if err := buf.Flush(); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if err := sp.copyTo(e.stdout); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
 	return exitOK
 }

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"bytes"
 	"context"
 	"errors"
@@ -8,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strconv"
 	"strings"
 
@@ -40,7 +40,8 @@ func init() {
 		short: "migrate a stream of value documents to a new version by oldName",
 		long: "Progress: when standard error is a terminal and the stream holds 4000 documents\n" +
 			"or more, migrate shows \"migrated N of M documents\" there while it works; never\n" +
-			"in pipes or CI, so redirected output stays clean.",
+			"in pipes or CI, so redirected output stays clean. For standard input, where M\n" +
+			"is not known, it shows \"migrated N documents\" once N reaches 4000.",
 		setup: func(fs *flag.FlagSet) any {
 			o := &migrateOptions{}
 			fs.StringVar(&o.schema, "schema", "", "the schema of the new version")
@@ -96,117 +97,212 @@ func runMigrate(e *env, raw any, args []string) int {
 		// A schema with semantic faults (an old name claimed twice): refuse.
 		return e.migrateSchemaFailure(o.schema, err)
 	}
-	data, err := e.readInput(args[0])
+	return e.migrateStreamed(o, target, args[0], func(doc []byte) (convert.Result, error) {
+		return m.MigrateDocument(doc), nil
+	})
+}
+
+// migrated is one document's result with its output, made by a worker:
+// the documents as YAML, or the `-o json` line.
+type migrated struct {
+	res convert.Result
+	out []byte
+	err error // the run cannot go on (exit 2)
+}
+
+// migrateStreamed migrates the stream in file with conv, on all cores
+// through a bounded window of documents, then reports and writes as
+// migrateFinish says: nothing when a document failed (unless --continue)
+// or on --dry-run, else all of it, to --output whole or not at all.
+// Reports go out as documents come; documents held back until every one
+// passed are spooled to a temporary file (beside --output, renamed into
+// place at the end).
+func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file string, conv func([]byte) (convert.Result, error)) int {
+	defer streamGC()()
+	in, err := e.openInput(file)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	parts := params.SplitDocuments(data)
-	if len(parts) == 0 {
-		return e.fail(exitUsage, "%s: the input holds no document", args[0])
+	defer in.Close()
+	total := -1 // documents in the stream, where known (progress)
+	if e.stderrIsTerminal && file != "-" {
+		total = countDocuments(file)
 	}
-	docs := make([][]byte, len(parts))
-	for i, p := range parts {
-		docs[i] = p.Text
-	}
-	results := e.migrateWithProgress(m, docs)
-	for i := range results {
-		for _, me := range results[i].Errors {
-			if me.Line > 0 {
-				me.Line += parts[i].Line - 1 // the line in the stream
-			}
+
+	// Where the documents (or JSON lines) go: straight out when the
+	// contract prints them whatever happens, else to a spool.
+	var out io.Writer
+	var sp *spool
+	switch {
+	case o.format == "json" && (o.dryRun || o.output == ""):
+		out = e.stdout
+	case o.dryRun:
+	default:
+		if sp, err = newSpool(o.output); err != nil {
+			return e.fail(exitUsage, "%v", err)
 		}
+		defer sp.discard() // after commit or copyTo: nothing left to remove
 	}
-	return e.migrateFinish(o, target, docs, results)
-}
-
-// migrateFinish reports on the results of both kinds of migration and
-// writes the output: nothing when a document failed (unless --continue)
-// or on --dry-run, else all of it, to --output whole or not at all.
-func (e *env) migrateFinish(o *migrateOptions, target *schema.Schema, docs [][]byte, results []convert.Result) int {
-	status := exitOK
-	failed := migrateCountFailed(results) > 0
-	if failed {
-		status = exitInvalid
+	var buf *bufio.Writer
+	if sp != nil {
+		buf = bufio.NewWriterSize(sp, 256<<10)
+		out = buf
 	}
-	write := !o.dryRun && (!failed || o.cont)
-
-	if o.format == "json" {
-		// Every line carries the values as migrated, errors or not; only
-		// a dry run leaves them out. --output gets them only when written.
-		var b bytes.Buffer
-		for i := range results {
-			migrateWriteJSON(&b, target, &results[i], !o.dryRun)
-		}
-		return e.migrateEmit(o, b.Bytes(), status, write)
-	}
-
 	report := e.stderr
 	if o.dryRun {
 		report = e.stdout
 	}
-	for i := range results {
-		migrateWriteReport(report, i, len(docs) > 1, &results[i])
-	}
-	if o.dryRun {
-		migratePrintSummary(e.stdout, results)
-		return status
-	}
-	if !write {
-		fmt.Fprintf(e.stderr, "nothing written: %s with errors (use --continue to write anyway)\n", migrateCountNoun(migrateCountFailed(results), "document"))
-		return status
-	}
-	var b bytes.Buffer
-	for i := range results {
-		if i > 0 {
-			b.WriteString("---\n")
+
+	var st migrateStats
+	var first *migrated // held until a second document says "doc N: "
+	put := func(i int, r *migrated, many bool) {
+		st.add(&r.res)
+		if o.format != "json" {
+			migrateWriteReport(report, i, many, &r.res)
 		}
-		r := &results[i]
-		if r.Values == nil && !r.OK() {
+		if out != nil && r.out != nil {
+			if o.format != "json" && i > 0 {
+				_, _ = io.WriteString(out, "---\n")
+			}
+			_, _ = out.Write(r.out)
+		}
+	}
+	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) migrated {
+		res, err := conv(d.Text)
+		if err != nil {
+			return migrated{err: err}
+		}
+		d.Locate(res.Errors)
+		r := migrated{res: res}
+		switch {
+		case o.format == "json":
+			var b bytes.Buffer
+			migrateWriteJSON(&b, target, &r.res, !o.dryRun)
+			r.out = b.Bytes()
+		case o.dryRun:
+		case res.Values == nil && !res.OK():
 			// Not migrated (unreadable, say): written as it was, so that
 			// nothing disappears from the stream.
-			b.Write(docs[i])
-			if len(docs[i]) > 0 && docs[i][len(docs[i])-1] != '\n' {
-				b.WriteByte('\n')
+			r.out = d.Text
+			if len(r.out) > 0 && r.out[len(r.out)-1] != '\n' {
+				r.out = append(r.out, '\n')
 			}
-			continue
+		default:
+			y, err := params.MarshalYAML(target, res.Values)
+			if err != nil {
+				return migrated{err: fmt.Errorf("doc %d: %v", d.Index, err)}
+			}
+			r.out = y
 		}
-		y, err := params.MarshalYAML(target, r.Values)
-		if err != nil {
-			return e.fail(exitUsage, "doc %d: %v", i, err)
+		return r
+	}, func(d params.RawDocument, r migrated) error {
+		if r.err != nil {
+			return r.err
 		}
-		b.Write(y)
+		if d.Index == 0 {
+			first = &r
+			return nil
+		}
+		if first != nil {
+			put(0, first, true)
+			first = nil
+		}
+		put(d.Index, &r, true)
+		if e.stderrIsTerminal && (d.Index+1)%2000 == 0 && (total < 0 && d.Index+1 >= 4000 || total >= 4000) {
+			e.migrateProgress(d.Index+1, total)
+		}
+		return nil
+	})
+	if first != nil {
+		put(0, first, false)
 	}
-	return e.migrateEmit(o, b.Bytes(), status, write)
-}
-
-// migrateEmit writes the output to --output (whole or not at all) or to
-// standard output.
-func (e *env) migrateEmit(o *migrateOptions, out []byte, status int, write bool) int {
-	if o.output != "" && write {
-		if err := migrateWriteFile(o.output, out); err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
+	if e.stderrIsTerminal && (total >= 4000 || total < 0 && st.docs >= 4000) {
+		e.migrateProgress(st.docs, total)
+		fmt.Fprint(e.stderr, "\r\033[K")
+	}
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if st.docs == 0 {
+		return e.fail(exitUsage, "%s: the input holds no document", file)
+	}
+	status := exitOK
+	if st.failed > 0 {
+		status = exitInvalid
+	}
+	write := !o.dryRun && (st.failed == 0 || o.cont)
+	if o.format != "json" && o.dryRun {
+		st.printSummary(e.stdout)
 		return status
 	}
-	_, _ = e.stdout.Write(out)
+	if o.format != "json" && !write {
+		fmt.Fprintf(e.stderr, "nothing written: %s with errors (use --continue to write anyway)\n", migrateCountNoun(st.failed, "document"))
+		return status
+	}
+	if sp == nil {
+		return status
+	}
+	if err := buf.Flush(); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	if o.output != "" && write {
+		err = sp.commit()
+	} else {
+		err = sp.copyTo(e.stdout)
+	}
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
 	return status
 }
 
-// migrateWithProgress migrates on all cores; on a terminal, long runs
-// show how far they are on standard error.
-func (e *env) migrateWithProgress(m *convert.Migration, docs [][]byte) []convert.Result {
-	const step = 2000
-	if !e.stderrIsTerminal || len(docs) < 2*step {
-		return convert.MigrateStream(context.Background(), m, docs, 0)
+// migrateProgress shows how far a long run is, on a terminal.
+func (e *env) migrateProgress(done, total int) {
+	if total < 0 {
+		fmt.Fprintf(e.stderr, "\rmigrated %d documents", done)
+		return
 	}
-	out := make([]convert.Result, 0, len(docs))
-	for start := 0; start < len(docs); start += step {
-		end := min(start+step, len(docs))
-		out = append(out, convert.MigrateStream(context.Background(), m, docs[start:end], 0)...)
-		fmt.Fprintf(e.stderr, "\rmigrated %d of %d documents", end, len(docs))
+	fmt.Fprintf(e.stderr, "\rmigrated %d of %d documents", done, total)
+}
+
+// countDocuments counts the documents of a file, reading it as a stream
+// (for progress; -1 when it cannot be read).
+func countDocuments(path string) int {
+	f, err := os.Open(path)
+	if err != nil {
+		return -1
 	}
-	fmt.Fprint(e.stderr, "\r\033[K")
-	return out
+	defer f.Close()
+	s := params.NewSplitter(f)
+	n := 0
+	for {
+		if _, err := s.Next(); err != nil {
+			if errors.Is(err, io.EOF) {
+				return n
+			}
+			return -1
+		}
+		n++
+	}
+}
+
+// migrateStats counts what the reports said.
+type migrateStats struct {
+	docs, failed, dropped, lossy int
+}
+
+func (st *migrateStats) add(r *convert.Result) {
+	st.docs++
+	if !r.OK() {
+		st.failed++
+	}
+	st.dropped += len(r.Dropped)
+	st.lossy += len(r.Lossy)
+}
+
+func (st *migrateStats) printSummary(w io.Writer) {
+	fmt.Fprintf(w, "%s checked: %d with errors, %s dropped, %s\n", migrateCountNoun(st.docs, "document"),
+		st.failed, migrateCountNoun(st.dropped, "value"), migrateCountNoun(st.lossy, "lossy change"))
 }
 
 // migrateSchemaFailure refuses a schema with semantic faults (exit 2), one
@@ -249,26 +345,6 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
 		}
 		fmt.Fprintf(w, "%s%s\n", prefix, err.Error())
 	}
-}
-
-func migratePrintSummary(w io.Writer, results []convert.Result) {
-	dropped, lossy := 0, 0
-	for _, r := range results {
-		dropped += len(r.Dropped)
-		lossy += len(r.Lossy)
-	}
-	fmt.Fprintf(w, "%s checked: %d with errors, %s dropped, %s\n", migrateCountNoun(len(results), "document"),
-		migrateCountFailed(results), migrateCountNoun(dropped, "value"), migrateCountNoun(lossy, "lossy change"))
-}
-
-func migrateCountFailed(results []convert.Result) int {
-	n := 0
-	for _, r := range results {
-		if !r.OK() {
-			n++
-		}
-	}
-	return n
 }
 
 func migrateCountNoun(n int, noun string) string {
@@ -343,38 +419,4 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result,
 		b.WriteByte('}')
 	}
 	b.WriteString("]}\n")
-}
-
-// migrateWriteFile writes a file whole or not at all: a temporary file in
-// the same directory, synced, then renamed over the target.
-func migrateWriteFile(path string, data []byte) (err error) {
-	mode := os.FileMode(0o644)
-	if fi, statErr := os.Stat(path); statErr == nil {
-		mode = fi.Mode().Perm()
-	}
-	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	if _, err = f.Write(data); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err = f.Sync(); err != nil {
-		_ = f.Close()
-		return err
-	}
-	if err = f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp, path)
 }

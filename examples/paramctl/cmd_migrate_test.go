@@ -139,6 +139,7 @@ func TestMigrateUnreadableDocumentIsKeptWithContinue(t *testing.T) {
 	code, out, errOut := runMigrateCmd(t, in, "--continue", "--schema", "demo/kep-upgraded-schema.yaml", "-")
 	require.Equal(t, 1, code)
 	assert.Equal(t, "clusterName: a\n---\nCLUSTER_NAME: [unclosed\n---\nclusterName: c\n", out)
+	// The line is the stream's (the document starts on line 3).
 	assert.Equal(t, "doc 1: line 3: the '[' here is never closed (expected ',' or ']')\n", errOut)
 }
 

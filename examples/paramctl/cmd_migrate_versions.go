@@ -5,7 +5,6 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -61,20 +60,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if o.allowLossy {
 		copts = append(copts, convert.AllowLossy())
 	}
-	data, err := e.readInput(file)
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	parts := params.SplitDocuments(data)
-	if len(parts) == 0 {
-		return e.fail(exitUsage, "%s: the input holds no document", file)
-	}
-	docs := make([][]byte, len(parts))
-	for i, p := range parts {
-		docs[i] = p.Text
-	}
-	results := make([]convert.Result, len(docs))
-	for i, doc := range docs {
+	return e.migrateStreamed(o, to.Schema, file, func(doc []byte) (convert.Result, error) {
 		var r convert.Result
 		var err error
 		if o.apiVersion != "" {
@@ -83,17 +69,8 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}
 		if de, ok := readFailure(err); ok {
-			if de.Line > 0 {
-				de.Line += parts[i].Line - 1 // the line in the stream
-			}
-			results[i] = convert.Result{Errors: schema.ErrorList{{Kind: de.Kind, Message: err.Error()}}}
-			continue
+			return convert.Result{Errors: schema.ErrorList{de}}, nil // its line becomes the stream's
 		}
-		if err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-		results[i] = r
-	}
-
-	return e.migrateFinish(o, to.Schema, docs, results)
+		return r, err
+	})
 }

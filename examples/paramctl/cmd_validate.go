@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"context"
+	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
@@ -37,6 +40,8 @@ type validateResult struct {
 	Document int           `json:"document"`
 	Valid    bool          `json:"valid"`
 	Errors   []errorRecord `json:"errors"`
+	// unreadable: the document cannot be read at all (exit 2).
+	unreadable bool
 }
 
 type errorRecord struct {
@@ -62,58 +67,72 @@ func runValidate(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
-	data, err := e.readInput(args[0])
+	defer streamGC()()
+	in, err := e.openInput(args[0])
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	parts := params.SplitDocuments(data)
-	if len(parts) == 0 {
-		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", args[0])
+	defer in.Close()
+	// Each document on its own, so that one that cannot be read does not
+	// hide the verdicts on the others; verdicts are printed as they come,
+	// in order, through a bounded window of documents.
+	invalid, unreadable := false, false
+	var first *validateResult // held until a second document says "doc N: "
+	n, total := 0, 0          // verdicts printed as JSON, documents
+	show := func(r *validateResult, many bool) {
+		if *opts.output == "json" {
+			e.writeValidateJSON(r, n == 0)
+			n++
+			return
+		}
+		prefix := ""
+		if many {
+			prefix = fmt.Sprintf("doc %d: ", r.Document)
+		}
+		if r.Valid {
+			fmt.Fprintf(e.stdout, "%svalid\n", prefix)
+			return
+		}
+		for _, er := range r.Errors {
+			fmt.Fprintf(e.stderr, "%s%s: %s\n", prefix, displayPointer(er.Pointer), er.Message)
+		}
+	}
+	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) validateResult {
+		return validateOne(s, d, inputName(args[0]))
+	}, func(d params.RawDocument, r validateResult) error {
+		total++
+		if !r.Valid {
+			if r.unreadable {
+				unreadable = true
+			} else {
+				invalid = true
+			}
+		}
+		if d.Index == 0 {
+			first = &r
+			return nil
+		}
+		if first != nil {
+			show(first, true)
+			first = nil
+		}
+		show(&r, true)
+		return nil
+	})
+	if first != nil {
+		show(first, false)
+	}
+	if n > 0 {
+		fmt.Fprint(e.stdout, "\n]\n")
+	}
+	if err != nil {
+		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	// Each document on its own, so that one that cannot be read does not
-	// hide the verdicts on the others.
-	results := make([]validateResult, 0, len(parts))
-	invalid, unreadable := false, false
-	for i, part := range parts {
-		r := validateResult{Document: i, Valid: true, Errors: []errorRecord{}}
-		v, err := params.Decode(s, part.Text)
-		switch {
-		case err != nil:
-			r.Valid, unreadable = false, true
-			if de, ok := readFailure(err); ok {
-				if de.Line > 0 {
-					de.Line += part.Line - 1 // the line in the stream
-				}
-				r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, inputName(args[0])), Kind: de.Kind}}
-			} else {
-				r.Errors = errorRecords(err)
-			}
-		default:
-			if err := params.Validate(s, v); err != nil {
-				r.Valid, invalid = false, true
-				r.Errors = errorRecords(err)
-			}
-		}
-		results = append(results, r)
-	}
-	if *opts.output == "json" {
-		e.writeJSON(results)
-	} else {
-		for _, r := range results {
-			prefix := ""
-			if len(results) > 1 {
-				prefix = fmt.Sprintf("doc %d: ", r.Document)
-			}
-			if r.Valid {
-				fmt.Fprintf(e.stdout, "%svalid\n", prefix)
-				continue
-			}
-			for _, er := range r.Errors {
-				fmt.Fprintf(e.stderr, "%s%s: %s\n", prefix, displayPointer(er.Pointer), er.Message)
-			}
-		}
+	if total == 0 {
+		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", args[0])
+		return exitUsage
 	}
 	switch {
 	case unreadable:
@@ -122,6 +141,46 @@ func runValidate(e *env, o any, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// validateOne decodes and validates one document of a stream; the lines
+// of its errors are lines of the stream.
+func validateOne(s *schema.Schema, d params.RawDocument, file string) validateResult {
+	r := validateResult{Document: d.Index, Valid: true, Errors: []errorRecord{}}
+	v, err := params.Decode(s, d.Text)
+	switch {
+	case err != nil:
+		r.Valid, r.unreadable = false, true
+		d.Locate(err)
+		if de, ok := readFailure(err); ok {
+			r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, file), Kind: de.Kind}}
+		} else {
+			r.Errors = errorRecords(err)
+		}
+	default:
+		if err := params.Validate(s, v); err != nil {
+			r.Valid = false
+			r.Errors = errorRecords(d.Locate(err))
+		}
+	}
+	return r
+}
+
+// writeValidateJSON prints one verdict as an element of the `-o json`
+// array, opening the array before the first: the same text as printing
+// the whole array with writeJSON.
+func (e *env) writeValidateJSON(r *validateResult, first bool) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("  ", "  ")
+	_ = enc.Encode(r) // plain strings, ints and bools: cannot fail
+	if first {
+		e.stdout.Write([]byte("[\n  "))
+	} else {
+		e.stdout.Write([]byte(",\n  "))
+	}
+	e.stdout.Write(bytes.TrimSuffix(b.Bytes(), []byte("\n")))
 }
 
 // readFailure returns the error that says the input cannot be read at all
@@ -201,24 +260,4 @@ func insideSchema(list schema.ErrorList) bool {
 		}
 	}
 	return false
-}
-
-// valuesOrFail reads a values stream typed by the schema; an unreadable
-// file or malformed YAML/JSON is exit 2.
-func (e *env) valuesOrFail(s *schema.Schema, path string) ([]params.Document, int) {
-	data, err := e.readInput(path)
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return nil, exitUsage
-	}
-	docs, err := params.DecodeStream(s, data)
-	if err != nil {
-		fmt.Fprintf(e.stderr, "%s: %v\n", path, err)
-		return nil, exitUsage
-	}
-	if len(docs) == 0 {
-		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", path)
-		return nil, exitUsage
-	}
-	return docs, exitOK
 }

@@ -15,16 +15,6 @@ func (e *env) encodeValues(s *schema.Schema, v any, format string) ([]byte, erro
 	return params.MarshalYAML(s, v)
 }
 
-// writeStream prints documents; YAML documents are separated by ---.
-func (e *env) writeStream(docs [][]byte, format string) {
-	for i, d := range docs {
-		if i > 0 && format != "json" {
-			e.stdout.Write([]byte("---\n"))
-		}
-		e.stdout.Write(d)
-	}
-}
-
 // writeJSON prints v as indented JSON, strings as they are (no HTML
 // escapes: a message "a<b" stays "a<b"). It returns exitOK, or exitUsage
 // if v cannot be encoded.

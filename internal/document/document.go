@@ -28,6 +28,7 @@ import (
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
+	"github.com/paramkit/paramkit/internal/stream"
 )
 
 // Limits on input, the same for JSON and YAML (README "Limits on input").
@@ -79,6 +80,8 @@ type Doc struct {
 	Order map[string][]string
 	// Filled is true when Value is Options.Into.
 	Filled bool
+	// Line is the line of the stream where the document starts (Each).
+	Line int
 }
 
 // Read reads exactly one document. A leading `---` is allowed; a second
@@ -160,7 +163,7 @@ func Each(data []byte, o Options, fn func(Doc) error) error {
 	if opensJSON(data) && len(data) <= MaxDocumentBytes {
 		t := bytes.Trim(data, " \t\r\n")
 		if v, err := DecodeJSON(t); err == nil {
-			d := Doc{Value: v, JSON: true}
+			d := Doc{Value: v, JSON: true, Line: 1}
 			if o.Order {
 				d.Order = jsonKeyOrder(t)
 			}
@@ -171,12 +174,9 @@ func Each(data []byte, o Options, fn func(Doc) error) error {
 	for _, p := range Split(data) {
 		d, err := Read(p.Text, o)
 		if err != nil {
-			var pe *problem.Error
-			if errors.As(err, &pe) && pe.Line > 0 {
-				pe.Line += p.Line - 1
-			}
-			return err
+			return stream.Relocate(err, p.Line)
 		}
+		d.Line = p.Line
 		if err := fn(d); err != nil {
 			return err
 		}

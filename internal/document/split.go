@@ -1,67 +1,22 @@
 package document
 
-import "bytes"
+import "github.com/paramkit/paramkit/internal/stream"
 
-// Part is one document of a `---` stream.
-type Part struct {
-	// Text is the document's text.
-	Text []byte
-	// Line is the 1-based line of the stream where Text starts.
-	Line int
-}
-
-// Split splits a `---` stream into its documents. Documents holding
-// nothing but blanks and comments are left out; a byte order mark at the
-// start is dropped.
-func Split(data []byte) []Part {
-	data = bytes.TrimPrefix(data, []byte("\xef\xbb\xbf"))
-	var parts []Part
-	var cur []byte
-	start, line := 1, 0
-	flush := func(next int) {
-		if !blank(cur) {
-			parts = append(parts, Part{Text: cur, Line: start})
+// Split splits a `---` stream into its documents, with the line of the
+// stream each starts on: internal/stream's Splitter over the whole input,
+// so that streams read whole and streams read from a reader split alike.
+// Documents holding nothing but blanks and comments are left out; a byte
+// order mark at the start is dropped.
+func Split(data []byte) []stream.Doc {
+	sp := stream.SplitBytes(data)
+	var out []stream.Doc
+	for {
+		d, err := sp.Next()
+		if err != nil { // io.EOF: a bytes.Reader fails in no other way
+			return out
 		}
-		cur, start = nil, next
+		out = append(out, d)
 	}
-	for len(data) > 0 {
-		line++
-		l := data
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			l, data = data[:i+1], data[i+1:]
-		} else {
-			data = nil
-		}
-		trimmed := bytes.TrimRight(l, "\r\n")
-		switch {
-		case bytes.Equal(trimmed, []byte("---")):
-			flush(line + 1)
-			continue
-		case bytes.HasPrefix(trimmed, []byte("--- ")) || bytes.HasPrefix(trimmed, []byte("---\t")):
-			flush(line)
-			cur = append(cur, l[4:]...)
-			continue
-		case bytes.Equal(bytes.TrimRight(trimmed, " \t"), []byte("...")):
-			flush(line + 1)
-			continue
-		}
-		cur = append(cur, l...)
-	}
-	flush(0)
-	return parts
-}
-
-// blank reports whether b holds nothing but blanks and comments.
-func blank(b []byte) bool {
-	for _, line := range bytes.Split(b, []byte("\n")) {
-		// YAML white space is space, tab and line breaks only: a document
-		// holding a Unicode space is not blank.
-		l := bytes.Trim(line, " \t\r")
-		if len(l) > 0 && l[0] != '#' {
-			return false
-		}
-	}
-	return true
 }
 
 // Texts is Split without the line numbers: the text of each document.

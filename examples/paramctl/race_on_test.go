@@ -1,0 +1,6 @@
+//go:build race
+
+package main
+
+// raceEnabled is true under -race, where long streams take minutes.
+const raceEnabled = true

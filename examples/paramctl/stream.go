@@ -1,0 +1,144 @@
+package main
+
+import (
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+)
+
+// openInput opens a file argument to read as a stream; "-" is standard
+// input. Its errors (and those of reading it) are readErrors, as
+// readInput's.
+func (e *env) openInput(name string) (io.ReadCloser, error) {
+	if name == "-" {
+		return io.NopCloser(&namedReader{r: e.stdin, name: "standard input"}), nil
+	}
+	f, err := os.Open(name)
+	if err != nil {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return nil, &readError{name: name, err: err}
+	}
+	return &namedFile{f: f, name: name}, nil
+}
+
+// namedReader makes a read error a readError naming the input.
+type namedReader struct {
+	r    io.Reader
+	name string
+}
+
+func (n *namedReader) Read(p []byte) (int, error) {
+	k, err := n.r.Read(p)
+	if err != nil && err != io.EOF {
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		err = &readError{name: n.name, err: err}
+	}
+	return k, err
+}
+
+type namedFile struct {
+	f    *os.File
+	name string
+}
+
+func (n *namedFile) Read(p []byte) (int, error) {
+	return (&namedReader{r: n.f, name: n.name}).Read(p)
+}
+
+func (n *namedFile) Close() error { return n.f.Close() }
+
+// spool is output held back until every document has passed: a temporary
+// file, beside target when there is one (so that it is renamed into
+// place, whole or not at all), else in the temporary directory (copied
+// out at the end).
+type spool struct {
+	f      *os.File
+	target string
+}
+
+func newSpool(target string) (*spool, error) {
+	dir, pattern := "", "paramctl-*"
+	if target != "" {
+		dir, pattern = filepath.Dir(target), "."+filepath.Base(target)+".tmp-*"
+	}
+	f, err := os.CreateTemp(dir, pattern)
+	if err != nil {
+		return nil, err
+	}
+	return &spool{f: f, target: target}, nil
+}
+
+func (s *spool) Write(p []byte) (int, error) { return s.f.Write(p) }
+
+// discard removes the spooled output.
+func (s *spool) discard() {
+	_ = s.f.Close()
+	_ = os.Remove(s.f.Name())
+}
+
+// copyTo copies the spooled output to w and removes it.
+func (s *spool) copyTo(w io.Writer) error {
+	defer s.discard()
+	if _, err := s.f.Seek(0, io.SeekStart); err != nil {
+		return err
+	}
+	_, err := io.Copy(w, s.f)
+	return err
+}
+
+// commit renames the spooled output over its target, synced and with the
+// target's mode (0644 for a new file).
+func (s *spool) commit() (err error) {
+	tmp := s.f.Name()
+	defer func() {
+		if err != nil {
+			_ = os.Remove(tmp)
+		}
+	}()
+	mode := os.FileMode(0o644)
+	if fi, statErr := os.Stat(s.target); statErr == nil {
+		mode = fi.Mode().Perm()
+	}
+	if err = s.f.Sync(); err != nil {
+		_ = s.f.Close()
+		return err
+	}
+	if err = s.f.Close(); err != nil {
+		return err
+	}
+	if err = os.Chmod(tmp, mode); err != nil {
+		return err
+	}
+	return os.Rename(tmp, s.target)
+}
+
+// codeError stops a run over a stream with an exit code.
+type codeError struct {
+	code int
+	err  error
+}
+
+func (c *codeError) Error() string { return c.err.Error() }
+
+// streamGC lets the garbage of a long stream grow to four times the live
+// heap before a collection, unless GOGC says otherwise: the bounded window
+// keeps the live heap at a few MB, where the default (GOGC=100) collects
+// after every few MB of garbage and a YAML stream spends a third of its
+// time collecting. Memory stays bounded (tens of MB), whatever the stream's
+// length. It returns what puts the setting back.
+func streamGC() (restore func()) {
+	if os.Getenv("GOGC") != "" {
+		return func() {}
+	}
+	old := debug.SetGCPercent(400)
+	return func() { debug.SetGCPercent(old) }
+}

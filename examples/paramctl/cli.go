@@ -128,8 +128,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // help prints the general help, or a command's with `help NAME`; an
 // unknown NAME is a usage error (exit 2) naming the closest commands.
+// `help help` is the general help: help is no registered command, but it
+// is a name the user was told to type.
 func (e *env) help(args []string) int {
-	if len(args) > 1 {
+	if len(args) > 1 && args[1] != "help" {
 		c, ok := commands[args[1]]
 		if !ok {
 			return e.unknownCommand(args[1])

@@ -226,14 +226,34 @@ func flagError(fs *flag.FlagSet, err error) string {
 		return msg
 	}
 	name := strings.TrimLeft(strings.TrimPrefix(msg, undefined), "-")
+	// A one-letter flag is also matched by the word it stands for: no
+	// mistyped long word (--outptu) is within a few edits of "o", so -o
+	// was never offered. The word counts only where the command has no
+	// flag of that name (migrate's --output is a flag of its own).
+	flagOf := map[string]string{}
 	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	fs.VisitAll(func(f *flag.Flag) { flagOf[f.Name] = f.Name })
+	fs.VisitAll(func(f *flag.Flag) {
+		names = append(names, f.Name)
+		if long, ok := shortFlagWords[f.Name]; ok && flagOf[long] == "" {
+			flagOf[long] = f.Name
+			names = append(names, long)
+		}
+	})
 	var spelled []string
+	seen := map[string]bool{}
 	for _, n := range closest(name, names) {
-		spelled = append(spelled, flagName(n))
+		if f := flagOf[n]; !seen[f] {
+			seen[f] = true
+			spelled = append(spelled, flagName(f))
+		}
 	}
 	return fmt.Sprintf("unknown flag %s%s ('%s --help' lists its flags)", flagName(name), didYouMean(spelled), fs.Name())
 }
+
+// shortFlagWords are the words paramctl's one-letter flags stand for,
+// which a user may type as a long flag.
+var shortFlagWords = map[string]string{"o": "output", "v": "verbose", "p": "set", "P": "patch"}
 
 // didYouMean is ": did you mean A or B?" for the suggestions, or "".
 func didYouMean(names []string) string {

@@ -27,3 +27,25 @@ func TestDemoStepZero(t *testing.T) {
 	_, help, _ := paramctl(t, "", "help", "demo")
 	assert.Contains(t, help, "--step N\n    \trun step N only, 1 to 11 (without it, the whole tour)\n")
 }
+
+// TestMistypedLongFlagSuggests: a mistyped --output is offered -o where -o
+// is the command's output flag, and --output where the command has one.
+func TestMistypedLongFlagSuggests(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"validate", "--outptu", "json"}, "unknown flag --outptu: did you mean -o?"},
+		{[]string{"validate", "--output", "json"}, "unknown flag --output: did you mean -o?"},
+		{[]string{"lint", "--ouput", "json"}, "unknown flag --ouput: did you mean -o?"},
+		{[]string{"migrate", "--outptu", "x"}, "unknown flag --outptu: did you mean --output?"},
+		{[]string{"webhook", "--verbos"}, "unknown flag --verbos: did you mean -v?"},
+		{[]string{"update", "--patch", "x"}, "unknown flag --patch: did you mean -P?"},
+		{[]string{"validate", "--schem", "x"}, "unknown flag --schem: did you mean --schema?"},
+	}
+	for _, tt := range tests {
+		code, _, errs := paramctl(t, "", tt.args...)
+		assert.Equal(t, exitUsage, code, "%v", tt.args)
+		assert.Contains(t, errs, tt.want, "%v", tt.args)
+	}
+}

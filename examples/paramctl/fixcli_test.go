@@ -49,3 +49,13 @@ func TestMistypedLongFlagSuggests(t *testing.T) {
 		assert.Contains(t, errs, tt.want, "%v", tt.args)
 	}
 }
+
+// TestRootNoteHasNoPointer: a note about the whole document (convert's
+// "KUDO's first params format") is printed without the `"": ` of the root
+// pointer, which errors keep.
+func TestRootNoteHasNoPointer(t *testing.T) {
+	code, _, errs := paramctl(t, "", "convert", "testdata/packages/first-format/params.yaml")
+	assert.Equal(t, exitOK, code, errs)
+	assert.Contains(t, "\n"+errs, "\nKUDO's first params format")
+	assert.NotContains(t, errs, `"": `)
+}

@@ -162,8 +162,18 @@ func (e *env) finishPipeline(p *pipeline) int {
 	if err != nil {
 		var errs schema.ErrorList
 		if errors.As(err, &errs) {
+			// The undeclared keys that follow the errors of a failed update
+			// (params.Update.Run) are warnings, unless --strict made them
+			// the errors: warnings first, each marked, then the errors.
 			for _, x := range errs {
-				fmt.Fprintln(e.stderr, x.Error())
+				if x.Kind == schema.KindUndeclared && !p.u.Strict {
+					fmt.Fprintf(e.stderr, "warning: %s\n", x.Error())
+				}
+			}
+			for _, x := range errs {
+				if x.Kind != schema.KindUndeclared || p.u.Strict {
+					fmt.Fprintln(e.stderr, x.Error())
+				}
 			}
 			return exitInvalid
 		}

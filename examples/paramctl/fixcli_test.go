@@ -1,9 +1,13 @@
 package main
 
 import (
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 // TestHelpHelp: `paramctl help help` is the general help, not an unknown
@@ -58,4 +62,26 @@ func TestRootNoteHasNoPointer(t *testing.T) {
 	assert.Equal(t, exitOK, code, errs)
 	assert.Contains(t, "\n"+errs, "\nKUDO's first params format")
 	assert.NotContains(t, errs, `"": `)
+}
+
+// TestFailedUpdateWarningsFirst: on a failed update the undeclared keys of
+// a -P file are warnings, marked `warning:` and printed before the errors;
+// with --strict they are the errors themselves.
+func TestFailedUpdateWarningsFirst(t *testing.T) {
+	dir := t.TempDir()
+	patch := filepath.Join(dir, "patch.yaml")
+	require.NoError(t, os.WriteFile(patch, []byte("nodeCnt: 3\nnodeCount: x\n"), 0o600))
+	args := []string{"update", "--schema", "demo/update-schema.yaml", "--values", "demo/update-values.yaml", "-P", patch}
+	code, out, errs := paramctl(t, "", args...)
+	assert.Equal(t, exitInvalid, code)
+	assert.Empty(t, out)
+	assert.Equal(t, []string{
+		`warning: /nodeCnt: "nodeCnt" is not declared by the schema; did you mean "nodeCount"?`,
+		`/nodeCount: expected integer, but got string "x"`,
+	}, strings.Split(strings.TrimSpace(errs), "\n"))
+
+	code, _, errs = paramctl(t, "", append(args, "--strict")...)
+	assert.Equal(t, exitInvalid, code)
+	assert.NotContains(t, errs, "warning:")
+	assert.Contains(t, errs, `/nodeCnt: "nodeCnt" is not declared by the schema`)
 }

@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/suggest"
@@ -196,6 +197,14 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 		// No schema node to judge a string: refuse text that reads as
 		// neither YAML nor a flow collection instead of keeping it.
 		e.failKind(schema.KindSyntax, ptr, a.Input, "%v", err)
+		return nil
+	}
+	if errors.Is(err, number.ErrTooLarge) && !n.Allows("string") {
+		// ParseText hands the text back as a string, which validation
+		// would refuse as "expected integer, but got string": not what was
+		// wrong. Say the number is out of range (the message quotes no
+		// value, so it stands for secrets too).
+		e.failKind(schema.KindLimit, ptr, a.Input, "%v", err)
 		return nil
 	}
 	if err != nil {

@@ -85,3 +85,14 @@ func TestFailedUpdateWarningsFirst(t *testing.T) {
 	assert.NotContains(t, errs, "warning:")
 	assert.Contains(t, errs, `/nodeCnt: "nodeCnt" is not declared by the schema`)
 }
+
+// TestDemoMigrationShowsADroppedValue: step 5's notice says a value whose
+// name maps nowhere is reported; its input has one, and the output shows
+// the report.
+func TestDemoMigrationShowsADroppedValue(t *testing.T) {
+	code, out, errs := paramctl(t, "", "demo", "--step", "5")
+	require.Equal(t, exitOK, code, errs)
+	assert.Contains(t, out, "  | NODE_COUNT: \"3\"\n")
+	assert.Contains(t, out, "\ndoc 1: /NODE_COUNT: dropped \"3\"\n")
+	assert.Contains(t, out, "Notice: every document of the stream moves; NODE_COUNT maps to no parameter")
+}

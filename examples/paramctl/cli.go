@@ -50,6 +50,28 @@ func register(c *command) {
 	commands[c.name] = c
 }
 
+// flagPlaceholders name the argument of flags whose usage text gives none
+// in backquotes (`NAME`), where the flag package would print "string" or
+// "value".
+var flagPlaceholders = map[string]string{
+	"o": "FORMAT", "schema": "FILE", "values": "FILE", "rules": "SETS", "disable": "RULE",
+	"crd-version": "VERSION",
+}
+
+// flagArg is the placeholder the help prints after a flag: the backquoted
+// name of its usage text, else flagPlaceholders', else the flag package's
+// ("string", "value"; none for a boolean flag).
+func flagArg(f *flag.Flag) string {
+	arg, _ := flag.UnquoteUsage(f)
+	if arg == "" || strings.Contains(f.Usage, "`") {
+		return arg
+	}
+	if p, ok := flagPlaceholders[f.Name]; ok {
+		return p
+	}
+	return arg
+}
+
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
 	if f, ok := stdin.(*os.File); ok {
@@ -168,7 +190,7 @@ func (e *env) unknownCommand(name string) int {
 }
 
 func (e *env) commandHelp(c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(e.stdout, "usage: paramctl %s %s\n\n%s\n", c.name, c.usage, c.short)
+	fmt.Fprintf(e.stdout, "%s\n\n%s\n", strings.TrimSpace("usage: paramctl "+c.name+" "+c.usage), c.short)
 	if c.long != "" {
 		fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimSpace(c.long))
 	}
@@ -194,7 +216,8 @@ func flagName(name string) string {
 // printFlag prints one flag as flag.PrintDefaults would, but spelled
 // --flag (the flag package accepts both and prints -flag).
 func printFlag(w io.Writer, f *flag.Flag) {
-	arg, usage := flag.UnquoteUsage(f)
+	_, usage := flag.UnquoteUsage(f)
+	arg := flagArg(f)
 	line := "  " + flagName(f.Name)
 	if arg != "" {
 		line += " " + arg

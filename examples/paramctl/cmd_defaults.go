@@ -21,9 +21,9 @@ func init() {
 		short: "print the values with defaults applied (from {} without FILE)",
 		setup: func(fs *flag.FlagSet) any {
 			return &defaultsOpts{
-				schema:     fs.String("schema", "", "the parameter schema"),
+				schema:     fs.String("schema", "", "the parameter schema `FILE`"),
 				structural: fs.Bool("structural", false, "default exactly as a kube-apiserver defaults a CRD object (no parent objects created, non-nullable nulls dropped)"),
-				output:     fs.String("o", "yaml", "output format: yaml or json"),
+				output:     fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
 				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema defaults (default: the storage version)"),
 			}
 		},

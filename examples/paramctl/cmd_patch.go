@@ -31,9 +31,9 @@ func init() {
 					return nil
 				}
 			}
-			fs.Func("add", "add `P=V`: on an array appends, on an array index inserts, on an object member sets; P in the -p forms (- appends)", op(params.OpAdd))
-			fs.Func("remove", "remove the value at `P`", op(params.OpRemove))
-			fs.Func("replace", "replace the existing value at `P=V`", op(params.OpReplace))
+			fs.Func("add", "add `PATH=VALUE`: on an array appends, on an array index inserts, on an object member sets; PATH in the -p forms (- appends)", op(params.OpAdd))
+			fs.Func("remove", "remove the value at `PATH`", op(params.OpRemove))
+			fs.Func("replace", "replace the existing value at `PATH=VALUE`", op(params.OpReplace))
 			return o
 		},
 		run: func(e *env, opts any, args []string) int {

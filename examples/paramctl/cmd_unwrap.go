@@ -20,9 +20,9 @@ func init() {
 		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance) by the schema; --guess works without one",
 		setup: func(fs *flag.FlagSet) any {
 			return &unwrapOpts{
-				schema: fs.String("schema", "", "the parameter schema (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),
+				schema: fs.String("schema", "", "the parameter schema `FILE` (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),
 				guess:  fs.Bool("guess", false, "no schema: guess by safe rules and report every guess on standard error"),
-				output: fs.String("o", "yaml", "output format: yaml or json"),
+				output: fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
 			}
 		},
 		run: runUnwrap,

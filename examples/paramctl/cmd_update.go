@@ -22,10 +22,10 @@ type pipelineFlags struct {
 }
 
 func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
-	fs.StringVar(&f.schema, "schema", "", "the parameter `SCHEMA` (YAML or JSON; - for standard input)")
+	fs.StringVar(&f.schema, "schema", "", "the parameter schema `FILE` (YAML or JSON; - for standard input)")
 	fs.StringVar(&f.values, "values", "", valuesUsage)
 	fs.StringVar(&f.output, "o", "yaml", "output `FORMAT`: yaml (the new values) or json ({\"values\",\"plan\",\"changed\"})")
-	fs.StringVar(&f.defaultPlan, "default-plan", "", "the plan of changes no trigger covers (default \"deploy\")")
+	fs.StringVar(&f.defaultPlan, "default-plan", "", "the `PLAN` of changes no trigger covers (default \"deploy\")")
 	fs.StringVar(&f.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
 	fs.BoolVar(&f.structural, "structural", false, "default as a kube-apiserver defaults a CRD object")
 	fs.BoolVar(&f.strict, "strict", false, "refuse (exit 1) keys the schema does not declare, instead of warning on standard error")

@@ -23,8 +23,8 @@ func init() {
 		short: "validate each document of a values stream as given (no defaults applied)",
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
-				schema:     fs.String("schema", "", "the parameter schema (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
-				output:     fs.String("o", "text", "output format: text or json"),
+				schema:     fs.String("schema", "", "the parameter schema `FILE` (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
+				output:     fs.String("o", "text", "output `FORMAT`: text or json"),
 				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates (default: the storage version)"),
 			}
 		},

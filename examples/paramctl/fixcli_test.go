@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -95,4 +96,29 @@ func TestDemoMigrationShowsADroppedValue(t *testing.T) {
 	assert.Contains(t, out, "  | NODE_COUNT: \"3\"\n")
 	assert.Contains(t, out, "\ndoc 1: /NODE_COUNT: dropped \"3\"\n")
 	assert.Contains(t, out, "Notice: every document of the stream moves; NODE_COUNT maps to no parameter")
+}
+
+// TestHelpPlaceholders: every command's help names each flag's argument
+// (--schema FILE, -o FORMAT, -p KEY=VALUE), never the flag package's type
+// names.
+func TestHelpPlaceholders(t *testing.T) {
+	flagLine := regexp.MustCompile(`^  (--?[A-Za-z][A-Za-z0-9-]*)(?: (\S+))?$`)
+	want := map[string]string{"--schema": "FILE", "-o": "FORMAT", "-p": "KEY=VALUE", "-P": "FILE", "--values": "FILE", "--crd-version": "VERSION"}
+	for name := range commands {
+		code, out, errs := paramctl(t, "", "help", name)
+		require.Equal(t, exitOK, code, errs)
+		for _, line := range strings.Split(out, "\n") {
+			m := flagLine.FindStringSubmatch(line)
+			if m == nil {
+				continue
+			}
+			switch m[2] {
+			case "string", "value", "int", "int64", "uint", "uint64", "float", "duration":
+				t.Errorf("paramctl help %s: %q names no placeholder", name, line)
+			}
+			if w, ok := want[m[1]]; ok {
+				assert.Equal(t, w, m[2], "paramctl help %s: %s", name, m[1])
+			}
+		}
+	}
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -47,7 +48,64 @@ func register(c *command) {
 	if _, dup := commands[c.name]; dup {
 		panic("paramctl: command registered twice: " + c.name)
 	}
+	if c.setup != nil {
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.setup(fs)
+		c.usage = completeUsage(c.usage, fs)
+	}
 	commands[c.name] = c
+}
+
+// usageFlag finds the flags a usage line names: "--schema", "-o", at the
+// start or after a space, "[" or "(".
+var usageFlag = regexp.MustCompile(`(?:^|[\s\[(])(--?[A-Za-z][A-Za-z0-9-]*)`)
+
+// completeUsage keeps a command's one-line usage in step with its flags,
+// so that an error's "usage: …" and the help say the same: a flag the line
+// names with an argument gets the help's placeholder (`--schema S` becomes
+// `--schema FILE`; a list of choices such as `-o yaml|json` stays), and a
+// registered flag the line leaves out is added at its end as
+// `[--flag ARG]`.
+func completeUsage(usage string, fs *flag.FlagSet) string {
+	named := map[string]bool{}
+	var b strings.Builder
+	last := 0
+	for _, m := range usageFlag.FindAllStringSubmatchIndex(usage, -1) {
+		name := strings.TrimLeft(usage[m[2]:m[3]], "-")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		named[name] = true
+		arg := flagArg(f)
+		rest := usage[m[3]:]
+		if arg == "" || !strings.HasPrefix(rest, " ") {
+			continue
+		}
+		tok := rest[1:]
+		if i := strings.IndexAny(tok, " \n])"); i >= 0 {
+			tok = tok[:i]
+		}
+		if tok == "" || tok == arg || strings.ContainsAny(tok[:1], "-[(|") || strings.Contains(tok, "|") {
+			continue
+		}
+		start := m[3] + 1
+		b.WriteString(usage[last:start])
+		b.WriteString(arg)
+		last = start + len(tok)
+	}
+	b.WriteString(usage[last:])
+	fs.VisitAll(func(f *flag.Flag) {
+		if named[f.Name] {
+			return
+		}
+		b.WriteString(" [" + flagName(f.Name))
+		if arg := flagArg(f); arg != "" {
+			b.WriteString(" " + arg)
+		}
+		b.WriteString("]")
+	})
+	return strings.TrimSpace(b.String())
 }
 
 // flagPlaceholders name the argument of flags whose usage text gives none

@@ -37,7 +37,7 @@ type addParamOptions struct {
 func init() {
 	register(&command{
 		name:  "add-param",
-		usage: "--schema S --path /backup/retentionDays --type integer [--default 7] [--title T] [--description D] [--enum V]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema S --interactive",
+		usage: "--schema FILE --path PATH --type TYPE [--default VALUE] [--title TEXT] [--description TEXT] [--enum VALUE]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema FILE --interactive",
 		short: "add a parameter to a schema file, keeping its order, comments and layout",
 		setup: func(fs *flag.FlagSet) any {
 			o := &addParamOptions{}

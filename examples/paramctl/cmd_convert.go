@@ -33,7 +33,7 @@ func init() {
 
 func runConvert(e *env, o any, args []string) int {
 	opts := o.(*convertOpts)
-	const usage = "usage: paramctl convert [--to v1beta2|v1beta1] [--infer-types] [-o yaml|json] FILE"
+	usage := "usage: paramctl convert " + commands["convert"].usage
 	if len(args) != 1 {
 		return e.fail(exitUsage, usage)
 	}

@@ -17,7 +17,7 @@ type defaultsOpts struct {
 func init() {
 	register(&command{
 		name:  "defaults",
-		usage: "--schema S [--structural] [--crd-version V] [-o yaml|json] [FILE]",
+		usage: "--schema FILE [--structural] [--crd-version VERSION] [-o yaml|json] [FILE]",
 		short: "print the values with defaults applied (from {} without FILE)",
 		setup: func(fs *flag.FlagSet) any {
 			return &defaultsOpts{
@@ -34,7 +34,7 @@ func init() {
 func runDefaults(e *env, o any, args []string) int {
 	opts := o.(*defaultsOpts)
 	if *opts.schema == "" || len(args) > 1 {
-		return e.fail(exitUsage, "usage: paramctl defaults --schema S [--structural] [-o yaml|json] [FILE]")
+		return e.fail(exitUsage, "usage: paramctl defaults %s", commands["defaults"].usage)
 	}
 	if *opts.output != "yaml" && *opts.output != "json" {
 		return e.fail(exitUsage, "-o must be yaml or json, not %q", *opts.output)

@@ -21,7 +21,7 @@ type gatesOptions struct {
 func init() {
 	register(&command{
 		name:  "gates",
-		usage: "--gates GATES [--old OLD] [--schema S] [-o yaml|json] FILE  |  --list --gates GATES [-o text|json]",
+		usage: "--gates FILE [--old FILE] [--schema FILE] [-o yaml|json] FILE  |  --list --gates FILE [-o text|json]",
 		short: "applies field-level feature gates to a new object against the stored one; --list shows the gates",
 		setup: func(fs *flag.FlagSet) any {
 			o := &gatesOptions{}

@@ -36,7 +36,7 @@ type migrateOptions struct {
 func init() {
 	register(&command{
 		name:  "migrate",
-		usage: "(--schema NEW [--via MID]... | --versions DIR --from A --to B [--api-version GROUP/VERSION [--kind K]]) [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
+		usage: "(--schema FILE [--via FILE]... | --versions DIR --from VERSION --to VERSION [--api-version GROUP/VERSION [--kind KIND]] [--ignore-case]) [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
 		short: "migrate a stream of value documents to a new version by oldName",
 		long: "Progress: when standard error is a terminal and the stream holds 4000 documents\n" +
 			"or more, migrate shows \"migrated N of M documents\" there while it works; never\n" +

@@ -20,7 +20,7 @@ type patchOptions struct {
 func init() {
 	register(&command{
 		name:  "patch",
-		usage: "--schema S --values CURRENT [--add P=V] [--remove P] [--replace P=V]... [--strict] [-o yaml|json]",
+		usage: "--schema FILE --values FILE [--add PATH=VALUE]... [--remove PATH]... [--replace PATH=VALUE]... [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
 		short: "apply RFC 6902 add/remove/replace operations in order, then the same checks as update",
 		setup: func(fs *flag.FlagSet) any {
 			o := &patchOptions{}

@@ -17,7 +17,7 @@ type triggersOptions struct {
 func init() {
 	register(&command{
 		name:  "triggers",
-		usage: "--schema S [--default-plan NAME] [--plans NAMES] [--crd-version V] [-o text|json]",
+		usage: "--schema FILE [--default-plan PLAN] [--plans NAMES] [--crd-version VERSION] [-o text|json]",
 		short: "check trigger inheritance and print each parameter's effective plan",
 		setup: func(fs *flag.FlagSet) any {
 			o := &triggersOptions{}

@@ -40,7 +40,7 @@ type updateOptions struct {
 func init() {
 	register(&command{
 		name:  "update",
-		usage: "--schema S [--values CURRENT] [-P FILE]... [-p KEY=VALUE]... [--strict] [-o yaml|json]",
+		usage: "--schema FILE [--values FILE] [-P FILE]... [-p KEY=VALUE]... [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
 		short: "apply -P merge patches and -p assignments, default, validate, check immutability; print the new values (standard output) and the plan with the changed pointers (standard error)",
 		setup: func(fs *flag.FlagSet) any {
 			o := &updateOptions{}

@@ -19,7 +19,7 @@ type validateOpts struct {
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema S [--crd-version V] [-o text|json] FILE",
+		usage: "--schema FILE [--crd-version VERSION] [-o text|json] FILE",
 		short: "validate each document of a values stream as given (no defaults applied)",
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
@@ -49,9 +49,9 @@ func runValidate(e *env, o any, args []string) int {
 	opts := o.(*validateOpts)
 	switch {
 	case *opts.schema == "":
-		return e.fail(exitUsage, "validate needs --schema; usage: paramctl validate --schema S [-o text|json] FILE")
+		return e.fail(exitUsage, "validate needs --schema; usage: paramctl validate %s", commands["validate"].usage)
 	case len(args) == 0:
-		return e.fail(exitUsage, "validate needs the FILE of values to validate (- for standard input); usage: paramctl validate --schema S [-o text|json] FILE")
+		return e.fail(exitUsage, "validate needs the FILE of values to validate (- for standard input); usage: paramctl validate %s", commands["validate"].usage)
 	case len(args) > 1:
 		return e.fail(exitUsage, "validate takes one FILE, got %d (%s); a --- stream in one file holds many documents", len(args), strings.Join(args, " "))
 	}

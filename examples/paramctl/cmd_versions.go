@@ -21,7 +21,7 @@ const versionsSamples = 500
 func init() {
 	register(&command{
 		name:  "versions",
-		usage: "[--ignore-case] [-o text|json] DIR",
+		usage: "[--ignore-case] [--samples N] [-o text|json] DIR",
 		short: "print a version set: its order, the hub, and whether each conversion is lossless, lossy or refused",
 		setup: func(fs *flag.FlagSet) any {
 			o := &versionsOptions{}

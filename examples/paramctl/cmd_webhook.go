@@ -42,8 +42,8 @@ var webhookListening func(net.Addr)
 func init() {
 	register(&command{
 		name: "webhook",
-		usage: "--cert C --key K [--addr A] --schemas DIR [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
-			"       paramctl webhook --schemas DIR --review FILE [--endpoint validate|mutate] [--round-trip]",
+		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+			"       paramctl webhook --schemas DIR [--gates FILE] [--guess-without-schema] --review FILE [--endpoint validate|mutate] [--round-trip]",
 		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
 			o := &webhookOptions{}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -121,4 +122,52 @@ func TestHelpPlaceholders(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestUsageLineListsEveryFlag: the one-line usage that errors print lists
+// every flag the help lists, with the same placeholder (or a list of
+// choices such as yaml|json), and no flag the command lacks.
+func TestUsageLineListsEveryFlag(t *testing.T) {
+	named := regexp.MustCompile(`(?:^|[\s\[(])(--?[A-Za-z][A-Za-z0-9-]*)( [^\s\[\]()]+)?`)
+	for name, c := range commands {
+		fs := flag.NewFlagSet(name, flag.ContinueOnError)
+		if c.setup != nil {
+			c.setup(fs)
+		}
+		seen := map[string]bool{}
+		for _, m := range named.FindAllStringSubmatch(c.usage, -1) {
+			f := fs.Lookup(strings.TrimLeft(m[1], "-"))
+			if !assert.NotNil(t, f, "paramctl %s usage names %s, which it does not have: %s", name, m[1], c.usage) {
+				continue
+			}
+			seen[f.Name] = true
+			arg := strings.TrimPrefix(m[2], " ")
+			if want := flagArg(f); want != "" && !strings.Contains(arg, "|") {
+				assert.Equal(t, want, arg, "paramctl %s usage: %s", name, c.usage)
+			}
+		}
+		fs.VisitAll(func(f *flag.Flag) {
+			assert.True(t, seen[f.Name], "paramctl %s usage lacks %s: %s", name, flagName(f.Name), c.usage)
+		})
+	}
+	// What the issue saw: the usage after "validate needs --schema".
+	code, _, errs := paramctl(t, "", "validate", "x.yaml")
+	assert.Equal(t, exitUsage, code)
+	assert.Contains(t, errs, "validate needs --schema; usage: paramctl validate --schema FILE [--crd-version VERSION] [-o text|json] FILE")
+	_, _, errs = paramctl(t, "", "lint")
+	assert.Contains(t, errs, "[--list-rules]")
+}
+
+// TestCompleteUsage: a placeholder is the help's, choices stay, a flag
+// left out is added.
+func TestCompleteUsage(t *testing.T) {
+	fs := flag.NewFlagSet("x", flag.ContinueOnError)
+	fs.String("schema", "", "the schema `FILE`")
+	fs.String("o", "yaml", "output format")
+	fs.Bool("strict", false, "strict")
+	fs.Bool("list", false, "list")
+	fs.String("gates", "", "the gates `FILE`")
+	assert.Equal(t, "--schema FILE [-o yaml|json] [--strict] FILE  |  --list --gates FILE",
+		completeUsage("--schema S [-o yaml|json] [--strict] FILE  |  --list --gates GATES", fs))
+	assert.Equal(t, "FILE [--gates FILE] [--list] [-o FORMAT] [--schema FILE] [--strict]", completeUsage("FILE", fs))
 }

@@ -171,3 +171,19 @@ func TestCompleteUsage(t *testing.T) {
 		completeUsage("--schema S [-o yaml|json] [--strict] FILE  |  --list --gates GATES", fs))
 	assert.Equal(t, "FILE [--gates FILE] [--list] [-o FORMAT] [--schema FILE] [--strict]", completeUsage("FILE", fs))
 }
+
+// TestRefusedUpdateKeepsWarnings: an update refused for an immutable
+// change still warns about the undeclared key of its -P file (a typo the
+// user would otherwise never hear about), before the refusal.
+func TestRefusedUpdateKeepsWarnings(t *testing.T) {
+	patch := filepath.Join(t.TempDir(), "patch.yaml")
+	require.NoError(t, os.WriteFile(patch, []byte("nodeCnt: 3\n"), 0o600))
+	code, out, errs := paramctl(t, "", "update", "--schema", "demo/update-schema.yaml", "--values", "demo/update-values.yaml",
+		"-P", patch, "-p", "storage.size=20Gi")
+	assert.Equal(t, exitInvalid, code)
+	assert.Empty(t, out)
+	assert.Equal(t, []string{
+		`warning: /nodeCnt: "nodeCnt" is not declared by the schema; did you mean "nodeCount"?`,
+		`/storage/size: cannot be changed: /storage is immutable (schema /properties/storage)`,
+	}, strings.Split(strings.TrimSpace(errs), "\n"))
+}

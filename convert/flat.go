@@ -40,13 +40,14 @@ type Note struct {
 	Message string
 }
 
-// String shows the note as POINTER: message, the root pointer as "".
+// String shows the note as POINTER: message; a note about the whole
+// document (the root pointer) is its message alone, since `"": ` before a
+// remark reads as a quoted empty name rather than as a place.
 func (n Note) String() string {
-	p := n.Pointer
-	if p == "" {
-		p = `""`
+	if n.Pointer == "" {
+		return n.Message
 	}
-	return p + ": " + n.Message
+	return n.Pointer + ": " + n.Message
 }
 
 type flatConfig struct {

@@ -442,3 +442,10 @@ func TestLoadSchemaAcceptsEveryForm(t *testing.T) {
 	_, err = LoadSchema([]byte("type: int\n"))
 	require.Error(t, err, "type: int stays a schema error")
 }
+
+// TestNoteString: a note at the root is its message alone; elsewhere it
+// starts with its pointer.
+func TestNoteString(t *testing.T) {
+	assert.Equal(t, "read as the list", Note{Message: "read as the list"}.String())
+	assert.Equal(t, "/a: guessed", Note{Pointer: "/a", Message: "guessed"}.String())
+}

@@ -4,10 +4,13 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
+	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -196,6 +199,14 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 		e.failKind(schema.KindSyntax, ptr, a.Input, "%v", err)
 		return nil
 	}
+	if errors.Is(err, number.ErrTooLarge) && !n.Allows("string") {
+		// ParseText hands the text back as a string, which validation
+		// would refuse as "expected integer, but got string": not what was
+		// wrong. Say the number is out of range (the message quotes no
+		// value, so it stands for secrets too).
+		e.failKind(schema.KindLimit, ptr, a.Input, "%v", err)
+		return nil
+	}
 	if err != nil {
 		if e.notes == nil {
 			e.notes = map[string]string{}
@@ -299,6 +310,29 @@ func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []str
 	return m, true
 }
 
+// missingSuggestion is the "; did you mean" tail for key, which the
+// object m (at schema node n) does not hold: the closest names n declares
+// or m holds (declared ones only where the edit may hold a secret), or ""
+// when none is close.
+func (e *editor) missingSuggestion(n *schema.Node, m map[string]any, key string) string {
+	names := declaredNames(n, 0, nil)
+	if !e.hide {
+		for k := range m {
+			names = append(names, k)
+		}
+		sort.Strings(names[len(names)-len(m):])
+	}
+	near := suggest.Closest(key, names)
+	if len(near) == 0 {
+		return ""
+	}
+	q := make([]string, len(near))
+	for i, s := range near {
+		q[i] = fmt.Sprintf("%q", s)
+	}
+	return "; did you mean " + strings.Join(q, " or ") + "?"
+}
+
 // notAnArray reports tok, which failed to index the array at ptr, when
 // it is no index at all but a name (an object key): the user took the
 // array for an object, so the array is the thing to name. An index that is
@@ -339,7 +373,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 		case map[string]any:
 			x, ok := c[tok]
 			if !ok {
-				e.fail(next, o.Input, "%s does not exist", quote(next))
+				e.fail(next, o.Input, "%s does not exist%s", quote(next), e.missingSuggestion(n, c, tok))
 				return nil, false
 			}
 			e.keys.key(n, ptr, tok, o.Input)
@@ -379,7 +413,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			}
 		case o.Op == OpAdd:
 		case !exists:
-			e.fail(target, o.Input, "%s does not exist", quote(target))
+			e.fail(target, o.Input, "%s does not exist%s", quote(target), e.missingSuggestion(n, c, last))
 			return nil, false
 		case o.Op == OpRemove:
 			delete(c, last)

@@ -67,7 +67,8 @@ type Result struct {
 // Run runs the update. Its error is a schema.ErrorList: every problem of
 // the first step that failed (reading Set, edits, validation, immutability
 // or the plan, the same errors with the same kinds as Validate and
-// CheckImmutable give; after a failed validation or plan, the keys
+// CheckImmutable give; after a failed validation, immutability check or
+// plan, the keys
 // Result.Warnings would have named follow, since a misspelt key often
 // explains the failure), or the trigger conflicts (kind
 // schema.KindTriggerConflict) of building the trigger resolver, which
@@ -148,7 +149,7 @@ func (u *Update) Run() (*Result, error) {
 	old := defaults(s, value.DeepCopy(oldV), u.Defaults)
 	changed := value.Diff(old, v)
 	if errs := immutable(s, old, v, changed); len(errs) > 0 {
-		return nil, errs
+		return nil, ed.keys.also(errs)
 	}
 	plan, err := res.Resolve(changed)
 	if err != nil {

@@ -279,7 +279,7 @@ func TestUpdateRefused(t *testing.T) {
 		{name: "immutable: removal of the whole object", e: edits{patches: []string{"storage: null"}},
 			want: []want{{"/storage/size", "", "cannot be removed: /storage is immutable"}}},
 		{name: "immutable: adding below an immutable object", e: edits{patches: []string{`{"storage": {"extra": 1}}`}},
-			want: []want{{"/storage/extra", "", "cannot be added: /storage is immutable"}}},
+			want: []want{{"/storage/extra", "", "cannot be added: /storage is immutable"}, {"/storage/extra", "", `"extra" is not declared by the schema`}}},
 		{name: "immutable: under array items, changed", e: edits{set: []string{"topology/0/rack=r2"}},
 			want: []want{{"/topology/0/rack", "", "cannot be changed: immutable (schema /properties/topology/items/properties/rack)"}}},
 		{name: "immutable: under array items, added", e: edits{set: []string{"topology/1/rack=r2"}},

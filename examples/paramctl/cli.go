@@ -7,6 +7,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"sort"
 	"strings"
 )
@@ -47,7 +48,86 @@ func register(c *command) {
 	if _, dup := commands[c.name]; dup {
 		panic("paramctl: command registered twice: " + c.name)
 	}
+	if c.setup != nil {
+		fs := flag.NewFlagSet(c.name, flag.ContinueOnError)
+		c.setup(fs)
+		c.usage = completeUsage(c.usage, fs)
+	}
 	commands[c.name] = c
+}
+
+// usageFlag finds the flags a usage line names: "--schema", "-o", at the
+// start or after a space, "[" or "(".
+var usageFlag = regexp.MustCompile(`(?:^|[\s\[(])(--?[A-Za-z][A-Za-z0-9-]*)`)
+
+// completeUsage keeps a command's one-line usage in step with its flags,
+// so that an error's "usage: …" and the help say the same: a flag the line
+// names with an argument gets the help's placeholder (`--schema S` becomes
+// `--schema FILE`; a list of choices such as `-o yaml|json` stays), and a
+// registered flag the line leaves out is added at its end as
+// `[--flag ARG]`.
+func completeUsage(usage string, fs *flag.FlagSet) string {
+	named := map[string]bool{}
+	var b strings.Builder
+	last := 0
+	for _, m := range usageFlag.FindAllStringSubmatchIndex(usage, -1) {
+		name := strings.TrimLeft(usage[m[2]:m[3]], "-")
+		f := fs.Lookup(name)
+		if f == nil {
+			continue
+		}
+		named[name] = true
+		arg := flagArg(f)
+		rest := usage[m[3]:]
+		if arg == "" || !strings.HasPrefix(rest, " ") {
+			continue
+		}
+		tok := rest[1:]
+		if i := strings.IndexAny(tok, " \n])"); i >= 0 {
+			tok = tok[:i]
+		}
+		if tok == "" || tok == arg || strings.ContainsAny(tok[:1], "-[(|") || strings.Contains(tok, "|") {
+			continue
+		}
+		start := m[3] + 1
+		b.WriteString(usage[last:start])
+		b.WriteString(arg)
+		last = start + len(tok)
+	}
+	b.WriteString(usage[last:])
+	fs.VisitAll(func(f *flag.Flag) {
+		if named[f.Name] {
+			return
+		}
+		b.WriteString(" [" + flagName(f.Name))
+		if arg := flagArg(f); arg != "" {
+			b.WriteString(" " + arg)
+		}
+		b.WriteString("]")
+	})
+	return strings.TrimSpace(b.String())
+}
+
+// flagPlaceholders name the argument of flags whose usage text gives none
+// in backquotes (`NAME`), where the flag package would print "string" or
+// "value".
+var flagPlaceholders = map[string]string{
+	"o": "FORMAT", "schema": "FILE", "values": "FILE", "rules": "SETS", "disable": "RULE",
+	"crd-version": "VERSION",
+}
+
+// flagArg is the placeholder the help prints after a flag: the backquoted
+// name of its usage text, else flagPlaceholders', else the flag package's
+// ("string", "value"; none for a boolean flag).
+func flagArg(f *flag.Flag) string {
+	arg, _ := flag.UnquoteUsage(f)
+	if arg == "" || strings.Contains(f.Usage, "`") {
+		return arg
+	}
+	if p, ok := flagPlaceholders[f.Name]; ok {
+		return p
+	}
+	return arg
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
@@ -128,8 +208,10 @@ func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
 
 // help prints the general help, or a command's with `help NAME`; an
 // unknown NAME is a usage error (exit 2) naming the closest commands.
+// `help help` is the general help: help is no registered command, but it
+// is a name the user was told to type.
 func (e *env) help(args []string) int {
-	if len(args) > 1 {
+	if len(args) > 1 && args[1] != "help" {
 		c, ok := commands[args[1]]
 		if !ok {
 			return e.unknownCommand(args[1])
@@ -166,7 +248,7 @@ func (e *env) unknownCommand(name string) int {
 }
 
 func (e *env) commandHelp(c *command, fs *flag.FlagSet) {
-	fmt.Fprintf(e.stdout, "usage: paramctl %s %s\n\n%s\n", c.name, c.usage, c.short)
+	fmt.Fprintf(e.stdout, "%s\n\n%s\n", strings.TrimSpace("usage: paramctl "+c.name+" "+c.usage), c.short)
 	if c.long != "" {
 		fmt.Fprintf(e.stdout, "\n%s\n", strings.TrimSpace(c.long))
 	}
@@ -192,7 +274,8 @@ func flagName(name string) string {
 // printFlag prints one flag as flag.PrintDefaults would, but spelled
 // --flag (the flag package accepts both and prints -flag).
 func printFlag(w io.Writer, f *flag.Flag) {
-	arg, usage := flag.UnquoteUsage(f)
+	_, usage := flag.UnquoteUsage(f)
+	arg := flagArg(f)
 	line := "  " + flagName(f.Name)
 	if arg != "" {
 		line += " " + arg
@@ -224,14 +307,34 @@ func flagError(fs *flag.FlagSet, err error) string {
 		return msg
 	}
 	name := strings.TrimLeft(strings.TrimPrefix(msg, undefined), "-")
+	// A one-letter flag is also matched by the word it stands for: no
+	// mistyped long word (--outptu) is within a few edits of "o", so -o
+	// was never offered. The word counts only where the command has no
+	// flag of that name (migrate's --output is a flag of its own).
+	flagOf := map[string]string{}
 	var names []string
-	fs.VisitAll(func(f *flag.Flag) { names = append(names, f.Name) })
+	fs.VisitAll(func(f *flag.Flag) { flagOf[f.Name] = f.Name })
+	fs.VisitAll(func(f *flag.Flag) {
+		names = append(names, f.Name)
+		if long, ok := shortFlagWords[f.Name]; ok && flagOf[long] == "" {
+			flagOf[long] = f.Name
+			names = append(names, long)
+		}
+	})
 	var spelled []string
+	seen := map[string]bool{}
 	for _, n := range closest(name, names) {
-		spelled = append(spelled, flagName(n))
+		if f := flagOf[n]; !seen[f] {
+			seen[f] = true
+			spelled = append(spelled, flagName(f))
+		}
 	}
 	return fmt.Sprintf("unknown flag %s%s ('%s --help' lists its flags)", flagName(name), didYouMean(spelled), fs.Name())
 }
+
+// shortFlagWords are the words paramctl's one-letter flags stand for,
+// which a user may type as a long flag.
+var shortFlagWords = map[string]string{"o": "output", "v": "verbose", "p": "set", "P": "patch"}
 
 // didYouMean is ": did you mean A or B?" for the suggestions, or "".
 func didYouMean(names []string) string {

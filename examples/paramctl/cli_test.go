@@ -21,7 +21,7 @@ func TestCLIExplainsItself(t *testing.T) {
 		{name: "help for an unknown command exits 2", args: []string{"help", "nosuch"}, code: 2,
 			err: []string{`unknown command "nosuch"`, "'paramctl help' lists every command"}, notOut: []string{"Commands:"}},
 		{name: "help for a mistyped command suggests", args: []string{"help", "updat"}, code: 2, err: []string{"did you mean update?"}},
-		{name: "help for a known command", args: []string{"help", "update"}, code: 0, out: []string{"usage: paramctl update", "--schema SCHEMA", "--values FILE", "-p KEY=VALUE", "-P FILE", "-o FORMAT"}},
+		{name: "help for a known command", args: []string{"help", "update"}, code: 0, out: []string{"usage: paramctl update", "--schema FILE", "--values FILE", "-p KEY=VALUE", "-P FILE", "-o FORMAT"}},
 		{name: "mistyped command suggests", args: []string{"valdate"}, code: 2, err: []string{`unknown command "valdate": did you mean validate?`}},
 		{name: "far-off command suggests nothing", args: []string{"frobnicate"}, code: 2, err: []string{`unknown command "frobnicate" (`}, notEr: []string{"did you mean"}},
 		{name: "mistyped flag suggests", args: []string{"validate", "--schem", "x"}, code: 2,

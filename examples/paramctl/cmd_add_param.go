@@ -37,23 +37,23 @@ type addParamOptions struct {
 func init() {
 	register(&command{
 		name:  "add-param",
-		usage: "--schema S --path /backup/retentionDays --type integer [--default 7] [--title T] [--description D] [--enum V]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema S --interactive",
+		usage: "--schema FILE --path PATH --type TYPE [--default VALUE] [--title TEXT] [--description TEXT] [--enum VALUE]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema FILE --interactive",
 		short: "add a parameter to a schema file, keeping its order, comments and layout",
 		setup: func(fs *flag.FlagSet) any {
 			o := &addParamOptions{}
-			fs.StringVar(&o.schema, "schema", "", "the schema file to edit in place (- reads standard input and writes standard output)")
-			fs.StringVar(&o.path, "path", "", "where the parameter goes: a JSON pointer into the values (/backup/retentionDays) or a dotted path (backup.retentionDays)")
-			fs.StringVar(&o.typ, "type", "", "JSON Schema type: string, integer, number, boolean, object, array or null")
-			fs.StringVar(&o.title, "title", "", "a user-friendly label")
-			fs.StringVar(&o.description, "description", "", "what the parameter does")
-			fs.Func("default", "the default value, as text typed by --type", func(s string) error {
+			fs.StringVar(&o.schema, "schema", "", "the schema `FILE` to edit in place (- reads standard input and writes standard output)")
+			fs.StringVar(&o.path, "path", "", "where the parameter goes, its `PATH`: a JSON pointer into the values (/backup/retentionDays) or a dotted path (backup.retentionDays)")
+			fs.StringVar(&o.typ, "type", "", "JSON Schema `TYPE`: string, integer, number, boolean, object, array or null")
+			fs.StringVar(&o.title, "title", "", "a user-friendly label (`TEXT`)")
+			fs.StringVar(&o.description, "description", "", "what the parameter does (`TEXT`)")
+			fs.Func("default", "the default `VALUE`, as text typed by --type", func(s string) error {
 				o.def, o.hasDefault = s, true
 				return nil
 			})
 			fs.BoolVar(&o.required, "required", false, "the parameter must be given")
-			fs.StringVar(&o.trigger, "trigger", "", "the plan a change triggers (must match a trigger above it)")
+			fs.StringVar(&o.trigger, "trigger", "", "the `PLAN` a change triggers (must match a trigger above it)")
 			fs.BoolVar(&o.immutable, "immutable", false, "the parameter cannot change after installation")
-			fs.Var(&o.enum, "enum", "an allowed value, typed by --type (repeatable)")
+			fs.Var(&o.enum, "enum", "an allowed `VALUE`, typed by --type (repeatable)")
 			fs.BoolVar(&o.interactive, "interactive", false, "ask for each field, with the flags as defaults")
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the updated schema instead of writing the file")
 			return o

@@ -22,8 +22,8 @@ func init() {
 		short: "convert v1beta1 parameters (params.yaml or OperatorVersion) to a v1beta2 schema; v1beta2 input comes back unchanged",
 		setup: func(fs *flag.FlagSet) any {
 			return &convertOpts{
-				output:     fs.String("o", "yaml", "output format: yaml or json"),
-				to:         fs.String("to", "v1beta2", "target version: v1beta2, or v1beta1 for an OperatorVersion (the schema is kept in the "+convert.ParametersAnnotation+" annotation)"),
+				output:     fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
+				to:         fs.String("to", "v1beta2", "target `VERSION`: v1beta2, or v1beta1 for an OperatorVersion (the schema is kept in the "+convert.ParametersAnnotation+" annotation)"),
 				inferTypes: fs.Bool("infer-types", false, "give untyped parameters whose default is a quoted number or boolean (\"3\", \"true\") that type, reporting each on standard error"),
 			}
 		},
@@ -33,7 +33,7 @@ func init() {
 
 func runConvert(e *env, o any, args []string) int {
 	opts := o.(*convertOpts)
-	const usage = "usage: paramctl convert [--to v1beta2|v1beta1] [--infer-types] [-o yaml|json] FILE"
+	usage := "usage: paramctl convert " + commands["convert"].usage
 	if len(args) != 1 {
 		return e.fail(exitUsage, usage)
 	}

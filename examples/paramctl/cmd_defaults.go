@@ -20,13 +20,13 @@ type defaultsOpts struct {
 func init() {
 	register(&command{
 		name:  "defaults",
-		usage: "--schema S [--structural] [--crd-version V] [-o yaml|json] [FILE]",
+		usage: "--schema FILE [--structural] [--crd-version VERSION] [-o yaml|json] [FILE]",
 		short: "print the values with defaults applied (from {} without FILE)",
 		setup: func(fs *flag.FlagSet) any {
 			return &defaultsOpts{
-				schema:     fs.String("schema", "", "the parameter schema"),
+				schema:     fs.String("schema", "", "the parameter schema `FILE`"),
 				structural: fs.Bool("structural", false, "default exactly as a kube-apiserver defaults a CRD object (no parent objects created, non-nullable nulls dropped)"),
-				output:     fs.String("o", "yaml", "output format: yaml or json"),
+				output:     fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
 				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema defaults (default: the storage version)"),
 			}
 		},
@@ -37,7 +37,7 @@ func init() {
 func runDefaults(e *env, o any, args []string) int {
 	opts := o.(*defaultsOpts)
 	if *opts.schema == "" || len(args) > 1 {
-		return e.fail(exitUsage, "usage: paramctl defaults --schema S [--structural] [-o yaml|json] [FILE]")
+		return e.fail(exitUsage, "usage: paramctl defaults %s", commands["defaults"].usage)
 	}
 	if *opts.output != "yaml" && *opts.output != "json" {
 		return e.fail(exitUsage, "-o must be yaml or json, not %q", *opts.output)

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"embed"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -10,6 +11,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -65,9 +67,9 @@ var demoSteps = []demoStep{
 		[]string{"update", "--schema", d("update-schema.yaml"), "--values", d("update-values.yaml"), "-p", "storage.size=20Gi"}, exitInvalid,
 		"immutable covers the node and everything under it; nothing is printed but the refusal."},
 	{"A migration: old flat values move to their new places by oldName",
-		[]demoExcerpt{{"migrate-instances.yaml", 4, 10}, {"kep-upgraded-schema.yaml", 8, 13}, {"kep-upgraded-schema.yaml", 35, 38}},
-		[]string{"migrate", "--schema", d("kep-upgraded-schema.yaml"), d("migrate-instances.yaml")}, exitOK,
-		"every document of the stream moves; a value whose name maps nowhere is reported, never dropped silently."},
+		[]demoExcerpt{{"upgrade-instances.yaml", 4, 11}, {"kep-upgraded-schema.yaml", 8, 13}, {"kep-upgraded-schema.yaml", 35, 38}},
+		[]string{"migrate", "--schema", d("kep-upgraded-schema.yaml"), d("upgrade-instances.yaml")}, exitOK,
+		"every document of the stream moves; NODE_COUNT maps to no parameter, so it is reported as dropped, never lost silently."},
 	{"An update that would run two plans is refused",
 		nil,
 		[]string{"update", "--schema", d("update-schema.yaml"), "--values", d("update-values.yaml"), "-p", "Authorization.ENABLED=true", "-p", "nodeCount=4"}, exitInvalid,
@@ -97,7 +99,31 @@ var demoSteps = []demoStep{
 
 type demoOptions struct {
 	list bool
-	step int
+	step demoStepFlag
+}
+
+// demoStepFlag is --step N: 0 while it is not given (the whole tour), and
+// set once it is, so that a given 0 is refused like any other number out of
+// range instead of running the whole tour.
+type demoStepFlag struct {
+	n   int
+	set bool
+}
+
+func (f *demoStepFlag) String() string {
+	if f == nil || !f.set {
+		return ""
+	}
+	return strconv.Itoa(f.n)
+}
+
+func (f *demoStepFlag) Set(s string) error {
+	n, err := strconv.Atoi(s)
+	if err != nil {
+		return errors.New("expected a step number")
+	}
+	f.n, f.set = n, true
+	return nil
 }
 
 func init() {
@@ -110,7 +136,7 @@ func init() {
 		setup: func(fs *flag.FlagSet) any {
 			o := &demoOptions{}
 			fs.BoolVar(&o.list, "list", false, "list the steps and exit")
-			fs.IntVar(&o.step, "step", 0, "run step `N` only")
+			fs.Var(&o.step, "step", "run step `N` only, 1 to "+strconv.Itoa(len(demoSteps))+" (without it, the whole tour)")
 			return o
 		},
 		run: runDemo,
@@ -122,8 +148,8 @@ func runDemo(e *env, opts any, args []string) int {
 	if len(args) != 0 {
 		return e.fail(exitUsage, "demo takes no arguments (got %q); usage: paramctl demo %s", args[0], commands["demo"].usage)
 	}
-	if o.step < 0 || o.step > len(demoSteps) {
-		return e.fail(exitUsage, "--step %d: expected a step from 1 to %d ('paramctl demo --list' lists them)", o.step, len(demoSteps))
+	if o.step.set && (o.step.n < 1 || o.step.n > len(demoSteps)) {
+		return e.fail(exitUsage, "--step %d: expected a step from 1 to %d ('paramctl demo --list' lists them)", o.step.n, len(demoSteps))
 	}
 	if o.list {
 		for i, st := range demoSteps {
@@ -139,7 +165,7 @@ func runDemo(e *env, opts any, args []string) int {
 	if err := writeDemoFiles(dir); err != nil {
 		return e.fail(exitUsage, "demo: cannot write its files: %v", err)
 	}
-	if o.step == 0 {
+	if !o.step.set {
 		fmt.Fprintf(e.stdout, "paramkit in %d steps, on the files under %s/.\n"+
 			"Each command works as shown when pasted at the repository root with paramctl\n"+
 			"on the PATH (go install ./examples/paramctl). 'paramctl demo --step N' runs one.\n",
@@ -147,7 +173,7 @@ func runDemo(e *env, opts any, args []string) int {
 	}
 	failed := 0
 	for i, st := range demoSteps {
-		if o.step != 0 && o.step != i+1 {
+		if o.step.set && o.step.n != i+1 {
 			continue
 		}
 		if code := e.demoStep(dir, i+1, st); code != st.wantExit {
@@ -158,7 +184,7 @@ func runDemo(e *env, opts any, args []string) int {
 	if failed > 0 {
 		return exitInvalid
 	}
-	if o.step == 0 {
+	if !o.step.set {
 		fmt.Fprintln(e.stdout, "\nMore: 'paramctl help' lists every command (webhooks, gates, patch, list...).")
 	}
 	return exitOK

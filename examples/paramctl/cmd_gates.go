@@ -21,15 +21,15 @@ type gatesOptions struct {
 func init() {
 	register(&command{
 		name:  "gates",
-		usage: "--gates GATES [--old OLD] [--schema S] [-o yaml|json] FILE  |  --list --gates GATES [-o text|json]",
+		usage: "--gates FILE [--old FILE] [--schema FILE] [-o yaml|json] FILE  |  --list --gates FILE [-o text|json]",
 		short: "applies field-level feature gates to a new object against the stored one; --list shows the gates",
 		setup: func(fs *flag.FlagSet) any {
 			o := &gatesOptions{}
-			fs.StringVar(&o.gates, "gates", "", "the gates file: a list of gates, or an object with featureGates (required)")
-			fs.StringVar(&o.old, "old", "", "the stored object; without it FILE is a create")
-			fs.StringVar(&o.schema, "schema", "", "types YAML scalars of FILE and OLD and orders the output's keys")
+			fs.StringVar(&o.gates, "gates", "", "the gates `FILE`: a list of gates, or an object with featureGates (required)")
+			fs.StringVar(&o.old, "old", "", "the `FILE` of the stored object; without it the object is a create")
+			fs.StringVar(&o.schema, "schema", "", "a schema `FILE`: types YAML scalars of the object and the stored one and orders the output's keys")
 			fs.BoolVar(&o.list, "list", false, "list the gates, their effective state and why, instead of applying them")
-			fs.StringVar(&o.output, "o", "", "output: yaml (default) or json; with --list, text (default) or json")
+			fs.StringVar(&o.output, "o", "", "output `FORMAT`: yaml (default) or json; with --list, text (default) or json")
 			return o
 		},
 		run: runGates,

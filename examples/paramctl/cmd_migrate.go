@@ -36,7 +36,7 @@ type migrateOptions struct {
 func init() {
 	register(&command{
 		name:  "migrate",
-		usage: "(--schema NEW [--via MID]... | --versions DIR --from A --to B [--api-version GROUP/VERSION [--kind K]]) [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
+		usage: "(--schema FILE [--via FILE]... | --versions DIR --from VERSION --to VERSION [--api-version GROUP/VERSION [--kind KIND]] [--ignore-case]) [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
 		short: "migrate a stream of value documents to a new version by oldName",
 		long: "Progress: when standard error is a terminal and the stream holds 4000 documents\n" +
 			"or more, migrate shows \"migrated N of M documents\" there while it works; never\n" +
@@ -44,19 +44,19 @@ func init() {
 			"is not known, it shows \"migrated N documents\" once N reaches 4000.",
 		setup: func(fs *flag.FlagSet) any {
 			o := &migrateOptions{}
-			fs.StringVar(&o.schema, "schema", "", "the schema of the new version")
-			fs.Var(&o.via, "via", "the schema of an intermediate version, oldest first (repeatable)")
+			fs.StringVar(&o.schema, "schema", "", "the schema `FILE` of the new version")
+			fs.Var(&o.via, "via", "the schema `FILE` of an intermediate version, oldest first (repeatable)")
 			fs.BoolVar(&o.allowLossy, "allow-lossy", false, "apply lossy type changes (number to integer) instead of refusing them")
 			fs.BoolVar(&o.dryRun, "dry-run", false, "check every document and print the report; write nothing")
 			fs.BoolVar(&o.cont, "continue", false, "write the documents even when some have errors")
-			fs.StringVar(&o.output, "output", "", "write the documents to FILE (whole or not at all) instead of standard output")
-			fs.StringVar(&o.versions, "versions", "", "a version set folder (one schema per version, versions.yaml); convert --from A --to B through its hub")
-			fs.StringVar(&o.from, "from", "", "with --versions: the version of the documents")
-			fs.StringVar(&o.to, "to", "", "with --versions: the version to convert them to")
-			fs.StringVar(&o.apiVersion, "api-version", "", "with --versions: the documents are Kubernetes objects; their new apiVersion (GROUP/VERSION)")
-			fs.StringVar(&o.kind, "kind", "", "with --api-version: the objects' new kind, when it changes")
+			fs.StringVar(&o.output, "output", "", "write the documents to `FILE` (whole or not at all) instead of standard output")
+			fs.StringVar(&o.versions, "versions", "", "a version set folder `DIR` (one schema per version, versions.yaml); convert --from A --to B through its hub")
+			fs.StringVar(&o.from, "from", "", "with --versions: the `VERSION` of the documents")
+			fs.StringVar(&o.to, "to", "", "with --versions: the `VERSION` to convert them to")
+			fs.StringVar(&o.apiVersion, "api-version", "", "with --versions: the documents are Kubernetes objects; their new apiVersion (`GROUP/VERSION`)")
+			fs.StringVar(&o.kind, "kind", "", "with --api-version: the objects' new `KIND`, when it changes")
 			fs.BoolVar(&o.ignoreCase, "ignore-case", false, "with --versions: match property names that differ only in case")
-			fs.StringVar(&o.format, "o", "yaml", "output format: yaml (documents; reports on standard error) or json (one report line per document)")
+			fs.StringVar(&o.format, "o", "yaml", "output `FORMAT`: yaml (documents; reports on standard error) or json (one report line per document)")
 			return o
 		},
 		run: runMigrate,

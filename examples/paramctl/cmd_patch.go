@@ -20,7 +20,7 @@ type patchOptions struct {
 func init() {
 	register(&command{
 		name:  "patch",
-		usage: "--schema S --values CURRENT [--add P=V] [--remove P] [--replace P=V]... [--strict] [-o yaml|json]",
+		usage: "--schema FILE --values FILE [--add PATH=VALUE]... [--remove PATH]... [--replace PATH=VALUE]... [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
 		short: "apply RFC 6902 add/remove/replace operations in order, then the same checks as update",
 		setup: func(fs *flag.FlagSet) any {
 			o := &patchOptions{}
@@ -31,9 +31,9 @@ func init() {
 					return nil
 				}
 			}
-			fs.Func("add", "add `P=V`: on an array appends, on an array index inserts, on an object member sets; P in the -p forms (- appends)", op(params.OpAdd))
-			fs.Func("remove", "remove the value at `P`", op(params.OpRemove))
-			fs.Func("replace", "replace the existing value at `P=V`", op(params.OpReplace))
+			fs.Func("add", "add `PATH=VALUE`: on an array appends, on an array index inserts, on an object member sets; PATH in the -p forms (- appends)", op(params.OpAdd))
+			fs.Func("remove", "remove the value at `PATH`", op(params.OpRemove))
+			fs.Func("replace", "replace the existing value at `PATH=VALUE`", op(params.OpReplace))
 			return o
 		},
 		run: func(e *env, opts any, args []string) int {

@@ -17,13 +17,13 @@ type triggersOptions struct {
 func init() {
 	register(&command{
 		name:  "triggers",
-		usage: "--schema S [--default-plan NAME] [--plans NAMES] [--crd-version V] [-o text|json]",
+		usage: "--schema FILE [--default-plan PLAN] [--plans NAMES] [--crd-version VERSION] [-o text|json]",
 		short: "check trigger inheritance and print each parameter's effective plan",
 		setup: func(fs *flag.FlagSet) any {
 			o := &triggersOptions{}
-			fs.StringVar(&o.schema, "schema", "", "the parameter `SCHEMA` (YAML or JSON; - for standard input)")
+			fs.StringVar(&o.schema, "schema", "", "the parameter schema `FILE` (YAML or JSON; - for standard input)")
 			fs.StringVar(&o.output, "o", "text", "output `FORMAT`: text (POINTER<TAB>PLAN lines) or json")
-			fs.StringVar(&o.defaultPlan, "default-plan", "", "the plan of parameters no trigger covers (default \"deploy\")")
+			fs.StringVar(&o.defaultPlan, "default-plan", "", "the `PLAN` of parameters no trigger covers (default \"deploy\")")
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema to read (default: the storage version)")
 			fs.StringVar(&o.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
 			return o

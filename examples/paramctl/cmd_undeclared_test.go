@@ -73,12 +73,13 @@ additionalProperties: false
 	assert.Equal(t, "plan: deploy (changed \"\")\n", errs)      // an install; no warning
 }
 
-// A failed update names the undeclared key after the errors it explains.
+// A failed update names the undeclared key, as a warning before the
+// errors it explains.
 func TestUndeclaredKeyExplainsAFailure(t *testing.T) {
 	schemaFile := updWrite(t, "schema.yaml", "type: object\nrequired: [replicas]\nproperties:\n  replicas: {type: integer}\n")
 	code, out, errs := updRun(t, "", "update", "--schema", schemaFile, "-p", "replicsa=4")
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
-	assert.Equal(t, "\"\": missing required property: \"replicas\"\n"+
-		"/replicsa: \"replicsa=4\": \"replicsa\" is not declared by the schema; did you mean \"replicas\"?\n", errs)
+	assert.Equal(t, "warning: /replicsa: \"replicsa=4\": \"replicsa\" is not declared by the schema; did you mean \"replicas\"?\n"+
+		"\"\": missing required property: \"replicas\"\n", errs)
 }

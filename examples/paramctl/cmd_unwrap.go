@@ -16,13 +16,13 @@ type unwrapOpts struct {
 func init() {
 	register(&command{
 		name:  "unwrap",
-		usage: "(--schema S | --guess) [-o yaml|json] FILE",
+		usage: "(--schema FILE | --guess) [-o yaml|json] FILE",
 		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance) by the schema; --guess works without one",
 		setup: func(fs *flag.FlagSet) any {
 			return &unwrapOpts{
-				schema: fs.String("schema", "", "the parameter schema (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),
+				schema: fs.String("schema", "", "the parameter schema `FILE` (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),
 				guess:  fs.Bool("guess", false, "no schema: guess by safe rules and report every guess on standard error"),
-				output: fs.String("o", "yaml", "output format: yaml or json"),
+				output: fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
 			}
 		},
 		run: runUnwrap,
@@ -31,7 +31,7 @@ func init() {
 
 func runUnwrap(e *env, o any, args []string) int {
 	opts := o.(*unwrapOpts)
-	const usage = "usage: paramctl unwrap (--schema S | --guess) [-o yaml|json] FILE"
+	usage := "usage: paramctl unwrap " + commands["unwrap"].usage
 	if len(args) != 1 || (*opts.schema == "") == !*opts.guess {
 		return e.fail(exitUsage, usage)
 	}

@@ -22,10 +22,10 @@ type pipelineFlags struct {
 }
 
 func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
-	fs.StringVar(&f.schema, "schema", "", "the parameter `SCHEMA` (YAML or JSON; - for standard input)")
+	fs.StringVar(&f.schema, "schema", "", "the parameter schema `FILE` (YAML or JSON; - for standard input)")
 	fs.StringVar(&f.values, "values", "", valuesUsage)
 	fs.StringVar(&f.output, "o", "yaml", "output `FORMAT`: yaml (the new values) or json ({\"values\",\"plan\",\"changed\"})")
-	fs.StringVar(&f.defaultPlan, "default-plan", "", "the plan of changes no trigger covers (default \"deploy\")")
+	fs.StringVar(&f.defaultPlan, "default-plan", "", "the `PLAN` of changes no trigger covers (default \"deploy\")")
 	fs.StringVar(&f.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
 	fs.BoolVar(&f.structural, "structural", false, "default as a kube-apiserver defaults a CRD object")
 	fs.BoolVar(&f.strict, "strict", false, "refuse (exit 1) keys the schema does not declare, instead of warning on standard error")
@@ -40,7 +40,7 @@ type updateOptions struct {
 func init() {
 	register(&command{
 		name:  "update",
-		usage: "--schema S [--values CURRENT] [-P FILE]... [-p KEY=VALUE]... [--strict] [-o yaml|json]",
+		usage: "--schema FILE [--values FILE] [-P FILE]... [-p KEY=VALUE]... [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
 		short: "apply -P merge patches and -p assignments, default, validate, check immutability; print the new values (standard output) and the plan with the changed pointers (standard error)",
 		setup: func(fs *flag.FlagSet) any {
 			o := &updateOptions{}
@@ -162,8 +162,18 @@ func (e *env) finishPipeline(p *pipeline) int {
 	if err != nil {
 		var errs schema.ErrorList
 		if errors.As(err, &errs) {
+			// The undeclared keys that follow the errors of a failed update
+			// (params.Update.Run) are warnings, unless --strict made them
+			// the errors: warnings first, each marked, then the errors.
 			for _, x := range errs {
-				fmt.Fprintln(e.stderr, x.Error())
+				if x.Kind == schema.KindUndeclared && !p.u.Strict {
+					fmt.Fprintf(e.stderr, "warning: %s\n", x.Error())
+				}
+			}
+			for _, x := range errs {
+				if x.Kind != schema.KindUndeclared || p.u.Strict {
+					fmt.Fprintln(e.stderr, x.Error())
+				}
 			}
 			return exitInvalid
 		}

@@ -22,12 +22,12 @@ type validateOpts struct {
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema S [--crd-version V] [-o text|json] FILE",
+		usage: "--schema FILE [--crd-version VERSION] [-o text|json] FILE",
 		short: "validate each document of a values stream as given (no defaults applied)",
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
-				schema:     fs.String("schema", "", "the parameter schema (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
-				output:     fs.String("o", "text", "output format: text or json"),
+				schema:     fs.String("schema", "", "the parameter schema `FILE` (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
+				output:     fs.String("o", "text", "output `FORMAT`: text or json"),
 				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates (default: the storage version)"),
 			}
 		},
@@ -54,9 +54,9 @@ func runValidate(e *env, o any, args []string) int {
 	opts := o.(*validateOpts)
 	switch {
 	case *opts.schema == "":
-		return e.fail(exitUsage, "validate needs --schema; usage: paramctl validate --schema S [-o text|json] FILE")
+		return e.fail(exitUsage, "validate needs --schema; usage: paramctl validate %s", commands["validate"].usage)
 	case len(args) == 0:
-		return e.fail(exitUsage, "validate needs the FILE of values to validate (- for standard input); usage: paramctl validate --schema S [-o text|json] FILE")
+		return e.fail(exitUsage, "validate needs the FILE of values to validate (- for standard input); usage: paramctl validate %s", commands["validate"].usage)
 	case len(args) > 1:
 		return e.fail(exitUsage, "validate takes one FILE, got %d (%s); a --- stream in one file holds many documents", len(args), strings.Join(args, " "))
 	}

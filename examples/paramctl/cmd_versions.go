@@ -21,12 +21,12 @@ const versionsSamples = 500
 func init() {
 	register(&command{
 		name:  "versions",
-		usage: "[--ignore-case] [-o text|json] DIR",
+		usage: "[--ignore-case] [--samples N] [-o text|json] DIR",
 		short: "print a version set: its order, the hub, and whether each conversion is lossless, lossy or refused",
 		setup: func(fs *flag.FlagSet) any {
 			o := &versionsOptions{}
-			fs.StringVar(&o.format, "o", "text", "output format: text or json")
-			fs.IntVar(&o.samples, "samples", versionsSamples, "generated values converted per pair to find losses")
+			fs.StringVar(&o.format, "o", "text", "output `FORMAT`: text or json")
+			fs.IntVar(&o.samples, "samples", versionsSamples, "`N` generated values converted per pair to find losses")
 			fs.BoolVar(&o.caseFold, "ignore-case", false, "match property names that differ only in case between adjacent versions (reported)")
 			return o
 		},

@@ -42,22 +42,22 @@ var webhookListening func(net.Addr)
 func init() {
 	register(&command{
 		name: "webhook",
-		usage: "--cert C --key K [--addr A] --schemas DIR [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
-			"       paramctl webhook --schemas DIR --review FILE [--endpoint validate|mutate] [--round-trip]",
+		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+			"       paramctl webhook --schemas DIR [--gates FILE] [--guess-without-schema] --review FILE [--endpoint validate|mutate] [--round-trip]",
 		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
 			o := &webhookOptions{}
-			fs.StringVar(&o.cert, "cert", "", "PEM certificate chain (reloaded when the file changes)")
-			fs.StringVar(&o.key, "key", "", "PEM private key (reloaded when the file changes)")
-			fs.StringVar(&o.addr, "addr", ":8443", "address to listen on")
-			fs.StringVar(&o.schemas, "schemas", "", "directory with one schema per operator version, NAME.yaml or NAME.json")
-			fs.StringVar(&o.gates, "gates", "", "field-level feature gates file: /mutate applies them to every object it admits, against oldObject on updates (as paramctl gates does)")
+			fs.StringVar(&o.cert, "cert", "", "PEM certificate chain `FILE` (reloaded when the file changes)")
+			fs.StringVar(&o.key, "key", "", "PEM private key `FILE` (reloaded when the file changes)")
+			fs.StringVar(&o.addr, "addr", ":8443", "the `ADDR` to listen on, host:port")
+			fs.StringVar(&o.schemas, "schemas", "", "the `DIR` with one schema per operator version, NAME.yaml or NAME.json")
+			fs.StringVar(&o.gates, "gates", "", "field-level feature gates `FILE`: /mutate applies them to every object it admits, against oldObject on updates (as paramctl gates does)")
 			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
-			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body")
-			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body")
+			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
+			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body, `N` bytes")
 			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
-			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in FILE (- for standard input) and print the response, without serving")
-			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission endpoint, validate or mutate")
+			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in `FILE` (- for standard input) and print the response, without serving")
+			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission `ENDPOINT`, validate or mutate")
 			fs.BoolVar(&o.roundTrip, "round-trip", false, "with --review of a ConversionReview: convert there and back, and check that the v1beta2 form came back unchanged")
 			return o
 		},

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 
@@ -221,7 +222,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		s.formatsAsserted = isMap && !hasSchema
 	}
 	s.sub.compiler = c
-	errs = append(errs, b.errs...)
+	errs = append(errs, sortErrors(b.errs)...)
 	if cerr != nil {
 		// The engine checks $ref targets only once the document passed its
 		// meta-schema, and reports a dangling one as bare text (no error
@@ -231,15 +232,30 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		var meta *jsonschema.ValidationError
 		metaFailed := errors.As(cerr, &se) && errors.As(se.Err, &meta)
 		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || !metaFailed) {
-			errs = append(errs, b.refErrs...)
+			errs = append(errs, sortErrors(b.refErrs)...)
 		} else {
-			errs = append(errs, compileErrors(cerr)...)
+			errs = append(errs, sortErrors(compileErrors(cerr))...)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, dedupe(errs)
 	}
 	return s, nil
+}
+
+// sortErrors orders errors by pointer, then message, so that a schema
+// gives the same list on every run: the tree resolves $refs in map order
+// and the engine checks properties in map order. Each source (the tree's
+// KUDO keywords, its $refs, the engine) is sorted on its own, and they
+// keep that order between them.
+func sortErrors(l ErrorList) ErrorList {
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].Pointer != l[j].Pointer {
+			return l[i].Pointer < l[j].Pointer
+		}
+		return l[i].Message < l[j].Message
+	})
+	return l
 }
 
 func dialectOf(u string) (Dialect, *jsonschema.Draft) {

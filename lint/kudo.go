@@ -104,7 +104,7 @@ func kudoTriggerConflict(p *Pass) {
 	if p.Schema == nil {
 		return
 	}
-	for _, c := range trigger.Check(p.Schema) {
+	for _, c := range schema.ErrorsOf(trigger.Check(p.Schema)) {
 		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
 			c.Detail.Plans[0], c.Detail.Plans[1], pointer.Append(c.Detail.Other, "trigger")))
 	}

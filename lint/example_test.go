@@ -55,3 +55,16 @@ func ExampleSet() {
 	fmt.Println(findings[0].Pointer, findings[0].Message)
 	// Output: /properties/a/description write the description
 }
+
+// A finding prints as `POINTER: message [severity rule]`.
+func ExampleFinding_String() {
+	findings, err := lint.Lint([]byte(`{type: string, enum: [a, b], default: c}`), lint.Kudo)
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range findings {
+		fmt.Println(f)
+	}
+	// Output:
+	// /default: the default "c" is not one of the enum values ["a","b"]: add it to the enum or change the default [error kudo-enum-default]
+}

@@ -359,22 +359,10 @@ func valueAt(doc any, ptr string) any {
 	return v
 }
 
-// knownKeywords are the keywords of JSON Schema draft-04 to 2020-12 (but
-// draft-04's "id", known only in a draft-04 document), the KUDO vocabulary and the OpenAPI and Kubernetes keywords schemas carry.
-var knownKeywords = []string{
-	"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-	"$vocabulary", "$comment", "$defs", "definitions",
-	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
-	"prefixItems", "items", "additionalItems", "contains", "properties", "patternProperties",
-	"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-	"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-	"maxProperties", "minProperties", "required", "dependentRequired",
-	"format", "contentEncoding", "contentMediaType", "contentSchema",
-	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
-	"trigger", "immutable", "oldName",
-	"nullable", "example", "discriminator", "externalDocs",
-}
+// knownKeywords are the keywords schema knows (schema.Keywords): JSON
+// Schema draft-04 to 2020-12 but draft-04's "id", the KUDO vocabulary and
+// the OpenAPI and Kubernetes keywords schemas carry.
+var knownKeywords = schema.Keywords()
 
 var knownSet = func() map[string]bool {
 	m := map[string]bool{}

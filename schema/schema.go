@@ -112,9 +112,18 @@ func newConfig(opts []Option) *config {
 	return c
 }
 
-// Parse reads a schema from YAML or JSON bytes. Extra root keys that KUDO
-// files carry (apiVersion, kind) are accepted. The error, if any, is an
-// ErrorList naming every place that is wrong.
+// Parse reads a JSON Schema from YAML or JSON bytes. Extra root keys that
+// KUDO files carry (apiVersion, kind) are accepted. The error, if any, is
+// an ErrorList naming every place that is wrong.
+//
+// {} and true are schemas; a root object none of whose keys is a schema
+// keyword of any supported draft (see Keywords; x- and $ keys count too)
+// is not, and is refused with an Error of KindNotSchema saying what was
+// expected and what was found: a flat map of values, but also a KUDO
+// v1beta1 params file, an OperatorVersion, a CRD manifest or a KUDO
+// operator.yaml. Parse is for a JSON Schema; convert.LoadSchema is the one
+// entry point for a schema from whatever the user has (those files
+// included), and lint.ReadPackage reads a KUDO package folder.
 func Parse(data []byte, opts ...Option) (*Schema, error) {
 	doc, order, err := decodeDocument(data)
 	if err != nil {
@@ -135,6 +144,8 @@ func ParseFile(path string, opts ...Option) (*Schema, error) {
 // FromValue builds a schema from an already decoded document (plain Go
 // values with json.Number numbers). Properties come out sorted by name, as
 // a map has no order.
+// It refuses what Parse refuses, a document that is no schema
+// (KindNotSchema) included.
 func FromValue(doc any, opts ...Option) (*Schema, error) {
 	if err := value.CheckNumbers(doc); err != nil {
 		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}
@@ -168,6 +179,9 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}
 	}
 	if m, ok := doc.(map[string]any); ok {
+		if e := notSchema(m); e != nil {
+			return nil, ErrorList{e}
+		}
 		if v, present := m["$schema"]; present {
 			str, _ := v.(string)
 			d, dj := dialectOf(str)

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -61,13 +62,29 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // Lint reads a schema document (YAML or JSON) and runs the sets over it.
 // Any well-formed document can be linted: what the engine refuses to
 // compile becomes findings of the rule schema-compile (in the sets that
-// list it), and the rules that need no compiled schema still run. The
-// error is for a document that is not well-formed YAML or JSON. Rules
+// list it), and the rules that need no compiled schema still run. Rules
 // marked DocOnly run while the schema compiles; when every rule is, the
 // schema is not compiled at all.
+//
+// A CustomResourceDefinition manifest is linted as LintCRD(data, "",
+// sets...) lints it: every version's schema.
+//
+// The error is for a document that is not well-formed YAML or JSON, and
+// for a KUDO operator.yaml, which is linted with its package folder
+// (ReadPackage, then LintPackage).
 func Lint(data []byte, sets ...*Set) ([]Finding, error) {
+	if convert.IsCRD(data) {
+		return LintCRD(data, "", sets...)
+	}
+	if IsOperatorFile(data) {
+		return nil, ErrOperatorFile
+	}
 	return lintWith(data, nil, sets)
 }
+
+// ErrOperatorFile is Lint's error for a KUDO operator.yaml: it declares
+// plans and tasks, not parameters, and is checked with its package.
+var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then lint.LintPackage; paramctl lint DIR)")
 
 // lintWith is Lint with what a package adds (nil for a schema alone).
 func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {

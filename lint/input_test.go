@@ -1,10 +1,13 @@
 package lint
 
 import (
+	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/schema"
 )
 
 const twoVersionCRD = `apiVersion: apiextensions.k8s.io/v1
@@ -61,4 +64,53 @@ func TestLintRefusesOperatorFile(t *testing.T) {
 	assert.Nil(t, fs)
 	assert.Contains(t, err.Error(), "LintPackage")
 	assert.Contains(t, err.Error(), "ReadPackage")
+}
+
+const brokenV1beta1 = "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: integer\n    default: abc\n"
+
+// TestLintV1beta1ConversionFindings: a v1beta1 params file that does not
+// convert gives findings of kudo-params (pointer into the file), with any
+// set, and is never linted as a raw JSON Schema.
+func TestLintV1beta1ConversionFindings(t *testing.T) {
+	for _, sets := range [][]*Set{{Kudo}, {Structural}, {ClusterApp}} {
+		t.Run(sets[0].Name, func(t *testing.T) {
+			fs, err := Lint([]byte(brokenV1beta1), sets...)
+			require.NoError(t, err)
+			require.Len(t, fs, 1, "%v", fs)
+			assert.Equal(t, "kudo-params", fs[0].Rule)
+			assert.Equal(t, Error, fs[0].Severity)
+			assert.Equal(t, "/parameters/0/default", fs[0].Pointer)
+			assert.Equal(t, `parameter "A": default "abc" is not an integer`, fs[0].Message)
+		})
+	}
+	// A params file that converts is linted as the schema it converts to,
+	// findings placed on the parameter, not as a raw schema.
+	fs, err := Lint([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: integer\n    default: 3\n    enum: [1, 2]\n"), Kudo, Structural)
+	require.NoError(t, err)
+	var rules []string
+	for _, f := range fs {
+		rules = append(rules, f.Rule)
+		assert.NotContains(t, f.Message, `unknown field "parameters"`)
+	}
+	assert.Contains(t, rules, "kudo-enum-default")
+	assert.NotContains(t, rules, "kudo-params")
+	// A map of values stays refused.
+	_, err = Lint([]byte("replicas: 3\nimage: nginx\n"), Kudo)
+	var e *schema.Error
+	require.True(t, errors.As(err, &e), "%v", err)
+	assert.Equal(t, schema.KindNotSchema, e.Kind)
+}
+
+// TestLintPackageConversionFindings: in a package, the same fault is a
+// finding in params.yaml with its line, not an error.
+func TestLintPackageConversionFindings(t *testing.T) {
+	pkg := &Package{ParamsFile: "params.yaml", Params: []byte(brokenV1beta1),
+		Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.A }}")}}
+	fs, err := LintPackage(pkg, Kudo)
+	require.NoError(t, err)
+	require.Len(t, fs, 1, "%v", fs)
+	assert.Equal(t, "kudo-params", fs[0].Rule)
+	assert.Equal(t, "params.yaml", fs[0].File)
+	assert.Equal(t, "/parameters/0/default", fs[0].Pointer)
+	assert.Equal(t, 5, fs[0].Line)
 }

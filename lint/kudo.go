@@ -23,6 +23,7 @@ var Kudo = &Set{
 func init() {
 	Kudo.Rules = []*Rule{
 		SchemaCompile,
+		KudoParams,
 		{ID: "kudo-trigger-conflict", Severity: Error, Run: kudoTriggerConflict,
 			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.Check, needs a schema that compiles)"},
 		{ID: "kudo-keyword-placement", Severity: Warning, Run: kudoPlacement,

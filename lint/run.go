@@ -66,12 +66,16 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // marked DocOnly run while the schema compiles; when every rule is, the
 // schema is not compiled at all.
 //
-// A CustomResourceDefinition manifest is linted as LintCRD(data, "",
-// sets...) lints it: every version's schema.
+// A KUDO v1beta1 params file (the list format or KUDO's first format) is
+// linted as the schema it converts to, each finding placed on the
+// parameter it is about; what cannot be converted becomes findings of
+// the rule kudo-params. A CustomResourceDefinition manifest is linted as
+// LintCRD(data, "", sets...) lints it: every version's schema.
 //
-// The error is for a document that is not well-formed YAML or JSON, and
-// for a KUDO operator.yaml, which is linted with its package folder
-// (ReadPackage, then LintPackage).
+// The error is for a document that is not well-formed YAML or JSON, for
+// one that is no schema at all (a flat map of values: a *schema.Error of
+// kind schema.KindNotSchema), and for a KUDO operator.yaml, which is
+// linted with its package folder (ReadPackage, then LintPackage).
 func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 	if convert.IsCRD(data) {
 		return LintCRD(data, "", sets...)
@@ -79,12 +83,87 @@ func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 	if IsOperatorFile(data) {
 		return nil, ErrOperatorFile
 	}
-	return lintWith(data, nil, sets)
+	return lintParams(data, nil, sets)
 }
 
 // ErrOperatorFile is Lint's error for a KUDO operator.yaml: it declares
 // plans and tasks, not parameters, and is checked with its package.
 var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then lint.LintPackage; paramctl lint DIR)")
+
+// lintParams lints a schema or a v1beta1 params file (converted first,
+// findings placed back on the file), with what a package adds (info, nil
+// for a file alone). A params file that cannot be converted gives the
+// findings of KudoParams, whatever the sets.
+func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
+	c, err := convert.FromV1beta1(data)
+	if err != nil {
+		var el schema.ErrorList
+		var pe *schema.Error
+		switch {
+		case errors.As(err, &el):
+			doc, order, derr := decode(data)
+			if derr != nil {
+				return nil, derr
+			}
+			if _, isMap := doc.(map[string]any); !isMap {
+				break // no params file: schema-compile says what it is
+			}
+			// A params file that does not convert: its faults are the
+			// findings, whatever the sets, as it can be linted no other way.
+			st := &runState{order: order, doc: doc, pkg: info, compiled: true, convertErrs: el}
+			st.run(nil, KudoParams)
+			return uniqueFindings(st.findings), nil
+		case errors.As(err, &pe) && pe.Kind == schema.KindNotSchema:
+			return nil, err
+		}
+		return lintWith(data, info, sets) // it says what is unreadable
+	}
+	if !c.Changed || isOperatorVersion(c) {
+		return lintWith(data, info, sets)
+	}
+	// YAML keeps the parameters' order for the package rules.
+	js, yerr := c.YAML()
+	if yerr != nil {
+		js = c.JSON("")
+	}
+	fs, err := lintWith(js, info, sets)
+	if err != nil {
+		return nil, err
+	}
+	place := paramsPlacer(data)
+	for i, f := range fs {
+		if f.File != "" {
+			continue
+		}
+		at, moved := place(f.Pointer)
+		if moved {
+			fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPtr(f.Pointer))
+		}
+		fs[i].Pointer = at
+	}
+	return fs, nil
+}
+
+// isOperatorVersion reports whether a conversion's result is an
+// OperatorVersion (linted as written, not as a params file).
+func isOperatorVersion(c *convert.Converted) bool {
+	m, _ := c.Document.(map[string]any)
+	return m != nil && m["kind"] == "OperatorVersion"
+}
+
+// KudoParams reports why a KUDO v1beta1 params file cannot be converted
+// to a schema: each problem at its pointer into the file. It is listed in
+// the kudo set, and Lint and LintPackage report its findings whatever the
+// sets, as such a file can be linted no other way.
+var KudoParams = &Rule{
+	ID: "kudo-params", Set: "kudo", Severity: Error, DocOnly: true,
+	Doc: "a KUDO v1beta1 params file converts to a schema: every parameter has a name used once, a known type and a default of that type",
+	Run: func(p *Pass) {
+		for _, e := range p.st.convertErrs {
+			p.reportError(e)
+		}
+	},
+}
 
 // lintWith is Lint with what a package adds (nil for a schema alone).
 func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
@@ -149,6 +228,8 @@ type runState struct {
 	// compiled is true once compileErrs holds the outcome of compiling doc.
 	compiled    bool
 	compileErrs schema.ErrorList
+	// convertErrs are why a v1beta1 params file does not convert.
+	convertErrs schema.ErrorList
 	pkg         *pkgInfo // the package around the schema, if any
 }
 

@@ -114,3 +114,27 @@ func TestLintPackageConversionFindings(t *testing.T) {
 	assert.Equal(t, "/parameters/0/default", fs[0].Pointer)
 	assert.Equal(t, 5, fs[0].Line)
 }
+
+// TestLintOperatorVersion: an OperatorVersion is linted as the schema it
+// carries, findings pointing into the manifest, not as a document that
+// is no schema.
+func TestLintOperatorVersion(t *testing.T) {
+	tests := []struct{ name, in, pointer string }{
+		{"v1beta2", "apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nmetadata: {name: x}\nspec:\n  parameters:\n    type: object\n    properties:\n      a: {type: string, enum: [x], default: y}\n",
+			"/spec/parameters/properties/a/default"},
+		{"v1beta1", "apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nmetadata: {name: x}\nspec:\n  parameters:\n    - name: b\n    - name: a\n      enum: [x]\n      default: y\n",
+			"/spec/parameters/1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			fs, err := Lint([]byte(tt.in), Kudo)
+			require.NoError(t, err)
+			require.Len(t, fs, 1, "%v", fs)
+			assert.Equal(t, "kudo-enum-default", fs[0].Rule)
+			assert.Equal(t, tt.pointer, fs[0].Pointer)
+		})
+	}
+	fs, err := Lint([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nmetadata: {name: x}\nspec: {}\n"), Kudo)
+	require.NoError(t, err)
+	assert.Empty(t, fs)
+}

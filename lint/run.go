@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
@@ -68,7 +69,8 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 //
 // A KUDO v1beta1 params file (the list format or KUDO's first format) is
 // linted as the schema it converts to, each finding placed on the
-// parameter it is about; what cannot be converted becomes findings of
+// parameter it is about, and an OperatorVersion as the schema it carries
+// (findings under /spec/parameters); what cannot be converted becomes findings of
 // the rule kudo-params. A CustomResourceDefinition manifest is linted as
 // LintCRD(data, "", sets...) lints it: every version's schema.
 //
@@ -118,6 +120,9 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 		}
 		return lintWith(data, info, sets) // it says what is unreadable
 	}
+	if isOperatorVersion(c) && info == nil {
+		return lintOperatorVersion(data, c, sets)
+	}
 	if !c.Changed || isOperatorVersion(c) {
 		return lintWith(data, info, sets)
 	}
@@ -141,6 +146,58 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 		}
 		fs[i].Pointer = at
 	}
+	return fs, nil
+}
+
+// ovParams is where an OperatorVersion keeps its parameters.
+const ovParams = "/spec/parameters"
+
+// lintOperatorVersion lints the schema an OperatorVersion carries, with
+// findings pointing into the manifest: at the node of a schema written in
+// spec.parameters (kudo.dev/v1beta2), at the list entry of the parameter
+// a finding is about in a v1beta1 list.
+func lintOperatorVersion(data []byte, c *convert.Converted, sets []*Set) ([]Finding, error) {
+	if c.Schema == nil {
+		return []Finding{}, nil // it declares no parameters
+	}
+	js, err := json.Marshal(c.Schema)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := lintWith(js, nil, sets)
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := pointer.Get(doc, ovParams)
+	list, isList := raw.([]any)
+	index := map[string]int{}
+	for i, p := range list {
+		if pm, ok := p.(map[string]any); ok {
+			if name, ok := pm["name"].(string); ok {
+				index[name] = i
+			}
+		}
+	}
+	for i, f := range fs {
+		if !isList {
+			fs[i].Message = movePointers(f.Message, c.Schema, ovParams)
+			fs[i].Pointer = ovParams + f.Pointer
+			continue
+		}
+		at := ovParams
+		if toks, err := pointer.Split(f.Pointer); err == nil && len(toks) >= 2 && toks[0] == "properties" {
+			if j, ok := index[toks[1]]; ok {
+				at = pointer.AppendIndex(ovParams, j)
+			}
+		}
+		fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPtr(f.Pointer))
+		fs[i].Pointer = at
+	}
+	sortFindings(fs)
 	return fs, nil
 }
 

@@ -112,9 +112,9 @@ func CRDSchema(data []byte, name string) (*CRDVersion, error) {
 		return &vs[0], nil
 	}
 	if name == "" {
-		return nil, schema.ErrorList{{Pointer: "/spec/versions", Message: fmt.Sprintf("no version is marked storage: pick one of %s", strings.Join(names, ", "))}}
+		return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("no version is marked storage: pick one of %s", strings.Join(names, ", "))}}
 	}
-	return nil, schema.ErrorList{{Pointer: "/spec/versions", Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}
+	return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}
 }
 
 // loadCRD compiles one version's schema; errors point into the manifest.

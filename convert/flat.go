@@ -145,8 +145,8 @@ func (c *Converted) schemaJSON() []byte {
 // properties. The $schema is draft 2019-09.
 //
 // A mapping none of whose root keys a schema could mean (a flat map of
-// values, say) is refused with a *NotSchemaError (errors.Is ErrNotSchema);
-// {} and true are schemas.
+// values, say) is refused with a *schema.Error of kind
+// schema.KindNotSchema; {} and true are schemas.
 //
 // The options that apply: InferStringTypes and KeepV1beta1List.
 //

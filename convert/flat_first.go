@@ -1,52 +1,32 @@
 package convert
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/schema"
 )
 
-// ErrNotSchema is wrapped by the error of FromV1beta1 and LoadSchema for a
-// document that is neither a parameter schema nor a params file: a flat
-// map of values, for instance (what a user passes to install, often also
-// named params.yaml). Such a document is refused, never echoed back.
-var ErrNotSchema = errors.New("not a parameter schema or params file")
-
-// NotSchemaError says what a refused document holds.
-type NotSchemaError struct {
-	// Found describes the document ("a map of values with keys a, b").
-	Found string
+// rootKeys are the root keys, beside the keywords schema knows
+// (schema.Keywords), that make a mapping something convert reads: the
+// fields of manifests and params files, draft-04's id and OpenAPI's xml.
+var rootKeys = map[string]bool{
+	"id": true, "xml": true, "apiVersion": true, "kind": true, "parameters": true, "spec": true,
+	"featureGate": true, "featureGates": true,
 }
 
-// Error says what was expected and what was found.
-func (e *NotSchemaError) Error() string {
-	return "expected a parameter schema, a v1beta1 params file (a list under parameters, or KUDO's first format: a map from name to parameter), an OperatorVersion, a CustomResourceDefinition or a KUDO package; found " + e.Found
-}
-
-// Unwrap returns ErrNotSchema.
-func (e *NotSchemaError) Unwrap() error { return ErrNotSchema }
-
-// schemaKeywords are the keywords of JSON Schema (drafts 4 to 2020-12),
-// of OpenAPI and Kubernetes, and of paramkit (KEP-33). A mapping using
-// none of them at its root (and no x- or $ key) is not a schema.
-var schemaKeywords = map[string]bool{}
-
-func init() {
-	for _, k := range strings.Fields(`id type enum const properties patternProperties
-	additionalProperties required items prefixItems additionalItems contains minContains
-	maxContains minItems maxItems uniqueItems minLength maxLength pattern format minimum
-	maximum exclusiveMinimum exclusiveMaximum multipleOf minProperties maxProperties
-	dependencies dependentRequired dependentSchemas propertyNames allOf anyOf oneOf not if
-	then else title description default examples readOnly writeOnly deprecated
-	contentEncoding contentMediaType contentSchema unevaluatedItems unevaluatedProperties
-	definitions nullable discriminator example externalDocs xml trigger immutable oldName
-	featureGate featureGates apiVersion kind parameters spec`) {
-		schemaKeywords[k] = true
+var schemaKeywords = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range schema.Keywords() {
+		m[k] = true
 	}
-}
+	for k := range rootKeys {
+		m[k] = true
+	}
+	return m
+}()
 
 // usesKeyword reports whether a mapping has at least one key a schema
 // could mean.
@@ -93,7 +73,9 @@ func isFirstFormat(m map[string]any) bool {
 	return fields
 }
 
-// notSchema describes a mapping that is no schema for NotSchemaError.
+// notSchema is the error for a mapping that is neither a schema nor a
+// params file: a *schema.Error of kind schema.KindNotSchema saying what
+// was expected and what was found.
 func notSchema(m map[string]any) error {
 	keys := make([]string, 0, len(m))
 	scalars := true
@@ -114,7 +96,7 @@ func notSchema(m map[string]any) error {
 	if scalars {
 		what = "a flat map of values"
 	}
-	return &NotSchemaError{Found: fmt.Sprintf("%s (keys %s%s), none of them a schema keyword", what, strings.Join(keys, ", "), more)}
+	return &schema.Error{Kind: schema.KindNotSchema, Message: fmt.Sprintf("expected a parameter schema, a v1beta1 params file (a list under parameters, or KUDO's first format: a map from name to parameter), an OperatorVersion, a CustomResourceDefinition or a KUDO package; found %s (keys %s%s), none of them a schema keyword", what, strings.Join(keys, ", "), more)}
 }
 
 // firstFormat converts KUDO's first params format, a mapping from name to

@@ -47,7 +47,7 @@ func TestNotSchemaRefused(t *testing.T) {
 	}{
 		{"flat values", "replicas: 3\nimage: nginx\n", true, "a flat map of values (keys image, replicas)"},
 		{"nested values", "resources:\n  cpu: 1\nname: x\n", true, "a map of values (keys name, resources)"},
-		{"many keys", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\n", true, "keys a, b, c, d, e and 1 more"},
+		{"many keys", "a: 1\nb: 2\nc: 3\nd: 4\ne: 5\nf: 6\n", true, "a flat map of values (keys a, b, c, d, e and 1 more"},
 		{"empty map", "{}\n", false, ""},
 		{"true", "true\n", false, ""},
 		{"description only", "description: anything\n", false, ""},
@@ -64,12 +64,13 @@ func TestNotSchemaRefused(t *testing.T) {
 				assert.NoError(t, lerr)
 				return
 			}
-			require.ErrorIs(t, err, ErrNotSchema)
-			require.ErrorIs(t, lerr, ErrNotSchema)
-			var ne *NotSchemaError
-			require.True(t, errors.As(err, &ne))
-			assert.Contains(t, ne.Found, tc.found)
-			assert.Contains(t, err.Error(), "expected a parameter schema")
+			for _, e := range []error{err, lerr} {
+				var ne *schema.Error
+				require.True(t, errors.As(e, &ne), "%T", e)
+				assert.Equal(t, schema.KindNotSchema, ne.Kind)
+				assert.Contains(t, ne.Message, "found "+tc.found)
+				assert.Contains(t, e.Error(), "expected a parameter schema")
+			}
 		})
 	}
 }

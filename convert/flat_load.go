@@ -6,12 +6,24 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// LoadSchema reads a parameter schema in any form one arrives in: a
-// v1beta2 schema (YAML or JSON), a v1beta1 params.yaml, or an
-// OperatorVersion of either version. v1beta1 input is converted on the
-// fly as FromV1beta1 does; an OperatorVersion that declares no parameters
-// gives the schema of an empty parameter object. Webhooks and command
-// lines read every schema through it.
+// LoadSchema reads a parameter schema in any form one arrives in; it is
+// the one entry point for "a schema from whatever the user has"
+// (schema.Parse reads a JSON Schema only). It takes:
+//
+//   - a v1beta2 schema, or any JSON Schema (YAML or JSON);
+//   - a v1beta1 params.yaml: the list under parameters, or KUDO's first
+//     format (a map from name to parameter);
+//   - an OperatorVersion of either version (kudo.dev/v1beta1 or v1beta2);
+//   - a CustomResourceDefinition manifest: its storage version's
+//     openAPIV3Schema (LoadSchemaVersion picks another version).
+//
+// v1beta1 input is converted on the fly as FromV1beta1 does; an
+// OperatorVersion that declares no parameters gives the schema of an
+// empty parameter object. Webhooks and command lines read every schema
+// through it. A KUDO package folder is read with lint.ReadPackage (its
+// Params are then input for LoadSchema). A document that is none of
+// these (a flat map of values) is refused with a *schema.Error of kind
+// schema.KindNotSchema.
 //
 // It fails only for what makes the schema unusable (syntax, a v1beta1
 // parameter that cannot be converted, wrong keyword types, an unknown

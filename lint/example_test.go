@@ -55,3 +55,36 @@ func ExampleSet() {
 	fmt.Println(findings[0].Pointer, findings[0].Message)
 	// Output: /properties/a/description write the description
 }
+
+// A finding prints as `POINTER: message [severity rule]`.
+func ExampleFinding_String() {
+	findings, err := lint.Lint([]byte(`{type: string, enum: [a, b], default: c}`), lint.Kudo)
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range findings {
+		fmt.Println(f)
+	}
+	// Output:
+	// /default: the default "c" is not one of the enum values ["a","b"]: add it to the enum or change the default [error kudo-enum-default]
+}
+
+// A v1beta1 params file is linted as the schema it converts to; a
+// parameter that does not convert is a finding of kudo-params.
+func ExampleLint_v1beta1() {
+	params := []byte(`apiVersion: kudo.dev/v1beta1
+parameters:
+  - name: REPLICAS
+    type: integer
+    default: three
+`)
+	findings, err := lint.Lint(params, lint.Kudo)
+	if err != nil {
+		panic(err)
+	}
+	for _, f := range findings {
+		fmt.Println(f)
+	}
+	// Output:
+	// /parameters/0/default: parameter "REPLICAS": default "three" is not an integer [error kudo-params]
+}

@@ -23,6 +23,7 @@ var Kudo = &Set{
 func init() {
 	Kudo.Rules = []*Rule{
 		SchemaCompile,
+		KudoParams,
 		{ID: "kudo-trigger-conflict", Severity: Error, Run: kudoTriggerConflict,
 			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.Check, needs a schema that compiles)"},
 		{ID: "kudo-keyword-placement", Severity: Warning, Run: kudoPlacement,
@@ -104,7 +105,7 @@ func kudoTriggerConflict(p *Pass) {
 	if p.Schema == nil {
 		return
 	}
-	for _, c := range trigger.Check(p.Schema) {
+	for _, c := range schema.ErrorsOf(trigger.Check(p.Schema)) {
 		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
 			c.Detail.Plans[0], c.Detail.Plans[1], pointer.Append(c.Detail.Other, "trigger")))
 	}
@@ -359,22 +360,10 @@ func valueAt(doc any, ptr string) any {
 	return v
 }
 
-// knownKeywords are the keywords of JSON Schema draft-04 to 2020-12 (but
-// draft-04's "id", known only in a draft-04 document), the KUDO vocabulary and the OpenAPI and Kubernetes keywords schemas carry.
-var knownKeywords = []string{
-	"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-	"$vocabulary", "$comment", "$defs", "definitions",
-	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
-	"prefixItems", "items", "additionalItems", "contains", "properties", "patternProperties",
-	"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-	"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-	"maxProperties", "minProperties", "required", "dependentRequired",
-	"format", "contentEncoding", "contentMediaType", "contentSchema",
-	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
-	"trigger", "immutable", "oldName",
-	"nullable", "example", "discriminator", "externalDocs",
-}
+// knownKeywords are the keywords schema knows (schema.Keywords): JSON
+// Schema draft-04 to 2020-12 but draft-04's "id", the KUDO vocabulary and
+// the OpenAPI and Kubernetes keywords schemas carry.
+var knownKeywords = schema.Keywords()
 
 var knownSet = func() map[string]bool {
 	m := map[string]bool{}

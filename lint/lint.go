@@ -30,7 +30,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
+	"strings"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -67,6 +69,27 @@ type Finding struct {
 	// reports (schema.KindSchema, KindRefused, KindSyntax, …); "" for
 	// the findings of other rules.
 	Kind schema.Kind `json:"kind,omitempty"`
+}
+
+// String formats the finding for a person as `POINTER: message [severity
+// rule]` (the root pointer as ""), preceded by `FILE:LINE: ` for a finding
+// in a file of a package (`FILE: ` when the line is not known; a finding
+// in a template may have no pointer, which is then left out).
+func (f Finding) String() string {
+	var b strings.Builder
+	if f.File != "" {
+		b.WriteString(f.File)
+		if f.Line > 0 {
+			fmt.Fprintf(&b, ":%d", f.Line)
+		}
+		b.WriteString(": ")
+	}
+	if f.File == "" || f.Pointer != "" {
+		b.WriteString(problem.QuotePointer(f.Pointer))
+		b.WriteString(": ")
+	}
+	fmt.Fprintf(&b, "%s [%s %s]", f.Message, f.Severity, f.Rule)
+	return b.String()
 }
 
 // MarshalJSON writes {"rule","severity","pointer","message"}, plus "file"

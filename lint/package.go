@@ -8,7 +8,6 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
@@ -198,8 +197,10 @@ type pkgInfo struct {
 // .Params.NAME, parameters no template uses, templates using parameters
 // that do not exist (with a v1beta2 schema, nested references such as
 // .Params.backup.enabled against the schema's tree). Every finding names
-// its File (relative to the folder) and, where known, its Line. The error
-// is for a params file that cannot be read or converted.
+// its File (relative to the folder) and, where known, its Line. A v1beta1
+// params file that cannot be converted gives findings of the rule
+// kudo-params (see KudoParams). The error is for a params file that
+// cannot be read or is no schema at all.
 func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
 	if pkg == nil {
 		return nil, errors.New("lint: no package")
@@ -220,37 +221,9 @@ func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
 	}
 	sort.Strings(info.templates)
 
-	c, err := convert.FromV1beta1(pkg.Params)
+	fs, err := lintParams(pkg.Params, info, sets)
 	if err != nil {
 		return nil, err
-	}
-	var fs []Finding
-	if !c.Changed {
-		fs, err = lintWith(pkg.Params, info, sets)
-		if err != nil {
-			return nil, err
-		}
-	} else {
-		// YAML keeps the parameters' order for the package rules.
-		js, yerr := c.YAML()
-		if yerr != nil {
-			js = c.JSON("")
-		}
-		fs, err = lintWith(js, info, sets)
-		if err != nil {
-			return nil, err
-		}
-		place := paramsPlacer(pkg.Params)
-		for i, f := range fs {
-			if f.File != "" {
-				continue
-			}
-			at, moved := place(f.Pointer)
-			if moved {
-				fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPtr(f.Pointer))
-			}
-			fs[i].Pointer = at
-		}
 	}
 	// Findings about the params file get its name and their lines.
 	var at []int

@@ -1,12 +1,14 @@
 package lint
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"sort"
 	"strings"
 	"sync"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -61,12 +63,163 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // Lint reads a schema document (YAML or JSON) and runs the sets over it.
 // Any well-formed document can be linted: what the engine refuses to
 // compile becomes findings of the rule schema-compile (in the sets that
-// list it), and the rules that need no compiled schema still run. The
-// error is for a document that is not well-formed YAML or JSON. Rules
+// list it), and the rules that need no compiled schema still run. Rules
 // marked DocOnly run while the schema compiles; when every rule is, the
 // schema is not compiled at all.
+//
+// A KUDO v1beta1 params file (the list format or KUDO's first format) is
+// linted as the schema it converts to, each finding placed on the
+// parameter it is about, and an OperatorVersion as the schema it carries
+// (findings under /spec/parameters); what cannot be converted becomes findings of
+// the rule kudo-params. A CustomResourceDefinition manifest is linted as
+// LintCRD(data, "", sets...) lints it: every version's schema.
+//
+// The error is for a document that is not well-formed YAML or JSON, for
+// one that is no schema at all (a flat map of values: a *schema.Error of
+// kind schema.KindNotSchema), and for a KUDO operator.yaml, which is
+// linted with its package folder (ReadPackage, then LintPackage).
 func Lint(data []byte, sets ...*Set) ([]Finding, error) {
-	return lintWith(data, nil, sets)
+	if convert.IsCRD(data) {
+		return LintCRD(data, "", sets...)
+	}
+	if IsOperatorFile(data) {
+		return nil, ErrOperatorFile
+	}
+	return lintParams(data, nil, sets)
+}
+
+// ErrOperatorFile is Lint's error for a KUDO operator.yaml: it declares
+// plans and tasks, not parameters, and is checked with its package.
+var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then lint.LintPackage; paramctl lint DIR)")
+
+// lintParams lints a schema or a v1beta1 params file (converted first,
+// findings placed back on the file), with what a package adds (info, nil
+// for a file alone). A params file that cannot be converted gives the
+// findings of KudoParams, whatever the sets.
+func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
+	c, err := convert.FromV1beta1(data)
+	if err != nil {
+		var el schema.ErrorList
+		var pe *schema.Error
+		switch {
+		case errors.As(err, &el):
+			doc, order, derr := decode(data)
+			if derr != nil {
+				return nil, derr
+			}
+			if _, isMap := doc.(map[string]any); !isMap {
+				break // no params file: schema-compile says what it is
+			}
+			// A params file that does not convert: its faults are the
+			// findings, whatever the sets, as it can be linted no other way.
+			st := &runState{order: order, doc: doc, pkg: info, compiled: true, convertErrs: el}
+			st.run(nil, KudoParams)
+			return uniqueFindings(st.findings), nil
+		case errors.As(err, &pe) && pe.Kind == schema.KindNotSchema:
+			return nil, err
+		}
+		return lintWith(data, info, sets) // it says what is unreadable
+	}
+	if isOperatorVersion(c) && info == nil {
+		return lintOperatorVersion(data, c, sets)
+	}
+	if !c.Changed || isOperatorVersion(c) {
+		return lintWith(data, info, sets)
+	}
+	// YAML keeps the parameters' order for the package rules.
+	js, yerr := c.YAML()
+	if yerr != nil {
+		js = c.JSON("")
+	}
+	fs, err := lintWith(js, info, sets)
+	if err != nil {
+		return nil, err
+	}
+	place := paramsPlacer(data)
+	for i, f := range fs {
+		if f.File != "" {
+			continue
+		}
+		at, moved := place(f.Pointer)
+		if moved {
+			fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPtr(f.Pointer))
+		}
+		fs[i].Pointer = at
+	}
+	return fs, nil
+}
+
+// ovParams is where an OperatorVersion keeps its parameters.
+const ovParams = "/spec/parameters"
+
+// lintOperatorVersion lints the schema an OperatorVersion carries, with
+// findings pointing into the manifest: at the node of a schema written in
+// spec.parameters (kudo.dev/v1beta2), at the list entry of the parameter
+// a finding is about in a v1beta1 list.
+func lintOperatorVersion(data []byte, c *convert.Converted, sets []*Set) ([]Finding, error) {
+	if c.Schema == nil {
+		return []Finding{}, nil // it declares no parameters
+	}
+	js, err := json.Marshal(c.Schema)
+	if err != nil {
+		return nil, err
+	}
+	fs, err := lintWith(js, nil, sets)
+	if err != nil {
+		return nil, err
+	}
+	doc, _, err := decode(data)
+	if err != nil {
+		return nil, err
+	}
+	raw, _ := pointer.Get(doc, ovParams)
+	list, isList := raw.([]any)
+	index := map[string]int{}
+	for i, p := range list {
+		if pm, ok := p.(map[string]any); ok {
+			if name, ok := pm["name"].(string); ok {
+				index[name] = i
+			}
+		}
+	}
+	for i, f := range fs {
+		if !isList {
+			fs[i].Message = movePointers(f.Message, c.Schema, ovParams)
+			fs[i].Pointer = ovParams + f.Pointer
+			continue
+		}
+		at := ovParams
+		if toks, err := pointer.Split(f.Pointer); err == nil && len(toks) >= 2 && toks[0] == "properties" {
+			if j, ok := index[toks[1]]; ok {
+				at = pointer.AppendIndex(ovParams, j)
+			}
+		}
+		fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPtr(f.Pointer))
+		fs[i].Pointer = at
+	}
+	sortFindings(fs)
+	return fs, nil
+}
+
+// isOperatorVersion reports whether a conversion's result is an
+// OperatorVersion (linted as written, not as a params file).
+func isOperatorVersion(c *convert.Converted) bool {
+	m, _ := c.Document.(map[string]any)
+	return m != nil && m["kind"] == "OperatorVersion"
+}
+
+// KudoParams reports why a KUDO v1beta1 params file cannot be converted
+// to a schema: each problem at its pointer into the file. It is listed in
+// the kudo set, and Lint and LintPackage report its findings whatever the
+// sets, as such a file can be linted no other way.
+var KudoParams = &Rule{
+	ID: "kudo-params", Set: "kudo", Severity: Error, DocOnly: true,
+	Doc: "a KUDO v1beta1 params file converts to a schema: every parameter has a name used once, a known type and a default of that type",
+	Run: func(p *Pass) {
+		for _, e := range p.st.convertErrs {
+			p.reportError(e)
+		}
+	},
 }
 
 // lintWith is Lint with what a package adds (nil for a schema alone).
@@ -132,6 +285,8 @@ type runState struct {
 	// compiled is true once compileErrs holds the outcome of compiling doc.
 	compiled    bool
 	compileErrs schema.ErrorList
+	// convertErrs are why a v1beta1 params file does not convert.
+	convertErrs schema.ErrorList
 	pkg         *pkgInfo // the package around the schema, if any
 }
 

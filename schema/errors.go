@@ -59,6 +59,12 @@ const (
 	// KindRefused is a $ref that would leave the document, or a
 	// conversion a version set refuses (downgrade: false).
 	KindRefused = problem.Refused
+	// KindNotSchema is a document that is no schema at all: an object
+	// none of whose root keys is a schema keyword of any supported draft
+	// (a flat map of values, a KUDO params file or a CRD manifest read as
+	// a JSON Schema). The message says what was expected and what was
+	// found.
+	KindNotSchema = problem.NotSchema
 	// KindRequired is a missing required property (keyword required).
 	KindRequired = problem.Required
 	// KindType is a value of the wrong type (keyword type), also a text

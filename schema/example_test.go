@@ -58,3 +58,25 @@ func ExampleSchema_Validate() {
 	// "": missing required property: "name"
 	// "/replicas": must be <= 5 but found 7
 }
+
+// A map of values is no schema: Parse refuses it with an Error of
+// KindNotSchema (convert.LoadSchema reads params files, CRDs and the like).
+func ExampleParse_notSchema() {
+	_, err := schema.Parse([]byte("replicas: 3\nimage: nginx\n"))
+	for _, e := range schema.ErrorsOf(err) {
+		fmt.Println(e.Kind)
+		fmt.Println(e.Message)
+	}
+	// Output:
+	// not-schema
+	// expected a JSON Schema (an object of schema keywords such as type and properties, or {} or true); found a flat map of values (keys image, replicas), none of them a schema keyword
+}
+
+// Keywords lists the keywords a schema may use; lint reads it to spot a
+// misspelt one.
+func ExampleKeywords() {
+	k := schema.Keywords()
+	fmt.Println(len(k) > 60, k[0])
+	// Output:
+	// true $schema
+}

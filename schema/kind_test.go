@@ -104,3 +104,27 @@ func TestValidationMessagesKeepTheirWording(t *testing.T) {
 		`/c: expected boolean, but got string "yes"`,
 	}, msgs)
 }
+
+// An enum or const is shown as JSON: numbers bare, strings quoted, so
+// that an enum of integers does not read as one of strings.
+func TestEnumMessageShowsJSONValues(t *testing.T) {
+	tests := []struct {
+		name, schema, value, want string
+	}{
+		{"integers", `{"enum": [3, 5, 6]}`, `4`, `"": value must be one of 3, 5, 6`},
+		{"strings", `{"enum": ["a", "b<c"]}`, `"c"`, `"": value must be one of "a", "b<c"`},
+		{"mixed", `{"enum": ["3", 3, null, true]}`, `4`, `"": value must be one of "3", 3, null, true`},
+		{"one", `{"properties": {"n": {"enum": [1.50]}}}`, `{"n": 2}`, `/n: value must be 1.50`},
+		{"const", `{"const": 7}`, `"7"`, `"": value must be 7`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := schema.Parse([]byte(tt.schema))
+			require.NoError(t, err)
+			v := jsonValue(t, tt.value)
+			err = s.Validate(v)
+			require.Error(t, err)
+			assert.Equal(t, tt.want, err.Error())
+		})
+	}
+}

@@ -29,6 +29,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sort"
 	"strings"
 	"sync"
 
@@ -111,9 +112,18 @@ func newConfig(opts []Option) *config {
 	return c
 }
 
-// Parse reads a schema from YAML or JSON bytes. Extra root keys that KUDO
-// files carry (apiVersion, kind) are accepted. The error, if any, is an
-// ErrorList naming every place that is wrong.
+// Parse reads a JSON Schema from YAML or JSON bytes. Extra root keys that
+// KUDO files carry (apiVersion, kind) are accepted. The error, if any, is
+// an ErrorList naming every place that is wrong.
+//
+// {} and true are schemas; a root object none of whose keys is a schema
+// keyword of any supported draft (see Keywords; x- and $ keys count too)
+// is not, and is refused with an Error of KindNotSchema saying what was
+// expected and what was found: a flat map of values, but also a KUDO
+// v1beta1 params file, an OperatorVersion, a CRD manifest or a KUDO
+// operator.yaml. Parse is for a JSON Schema; convert.LoadSchema is the one
+// entry point for a schema from whatever the user has (those files
+// included), and lint.ReadPackage reads a KUDO package folder.
 func Parse(data []byte, opts ...Option) (*Schema, error) {
 	doc, order, err := decodeDocument(data)
 	if err != nil {
@@ -134,6 +144,8 @@ func ParseFile(path string, opts ...Option) (*Schema, error) {
 // FromValue builds a schema from an already decoded document (plain Go
 // values with json.Number numbers). Properties come out sorted by name, as
 // a map has no order.
+// It refuses what Parse refuses, a document that is no schema
+// (KindNotSchema) included.
 func FromValue(doc any, opts ...Option) (*Schema, error) {
 	if err := value.CheckNumbers(doc); err != nil {
 		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}
@@ -167,6 +179,9 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}
 	}
 	if m, ok := doc.(map[string]any); ok {
+		if e := notSchema(m); e != nil {
+			return nil, ErrorList{e}
+		}
 		if v, present := m["$schema"]; present {
 			str, _ := v.(string)
 			d, dj := dialectOf(str)
@@ -221,7 +236,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		s.formatsAsserted = isMap && !hasSchema
 	}
 	s.sub.compiler = c
-	errs = append(errs, b.errs...)
+	errs = append(errs, sortErrors(b.errs)...)
 	if cerr != nil {
 		// The engine checks $ref targets only once the document passed its
 		// meta-schema, and reports a dangling one as bare text (no error
@@ -231,15 +246,30 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		var meta *jsonschema.ValidationError
 		metaFailed := errors.As(cerr, &se) && errors.As(se.Err, &meta)
 		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || !metaFailed) {
-			errs = append(errs, b.refErrs...)
+			errs = append(errs, sortErrors(b.refErrs)...)
 		} else {
-			errs = append(errs, compileErrors(cerr)...)
+			errs = append(errs, sortErrors(compileErrors(cerr))...)
 		}
 	}
 	if len(errs) > 0 {
 		return nil, dedupe(errs)
 	}
 	return s, nil
+}
+
+// sortErrors orders errors by pointer, then message, so that a schema
+// gives the same list on every run: the tree resolves $refs in map order
+// and the engine checks properties in map order. Each source (the tree's
+// KUDO keywords, its $refs, the engine) is sorted on its own, and they
+// keep that order between them.
+func sortErrors(l ErrorList) ErrorList {
+	sort.SliceStable(l, func(i, j int) bool {
+		if l[i].Pointer != l[j].Pointer {
+			return l[i].Pointer < l[j].Pointer
+		}
+		return l[i].Message < l[j].Message
+	})
+	return l
 }
 
 func dialectOf(u string) (Dialect, *jsonschema.Draft) {

@@ -399,3 +399,28 @@ func TestWideSharedAnyOfStaysCheap(t *testing.T) {
 		t.Fatal("lookups through shared anyOf branches did not finish")
 	}
 }
+
+// TestRefusedRefsInPointerOrder: refused $refs are found walking a map,
+// yet every Parse lists them in the same order, by pointer.
+func TestRefusedRefsInPointerOrder(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"properties": {`)
+	const n = 12
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, `"p%02d": {"$ref": "http://example.com/s%02d.json"}`, i, i)
+	}
+	b.WriteString(`}}`)
+	for run := 0; run < 20; run++ {
+		_, err := schema.Parse([]byte(b.String()))
+		var list schema.ErrorList
+		require.ErrorAs(t, err, &list)
+		require.Len(t, list, n)
+		for i, e := range list {
+			require.Equal(t, fmt.Sprintf("/properties/p%02d/$ref", i), e.Pointer, "run %d", run)
+			require.Equal(t, schema.KindRefused, e.Kind)
+		}
+	}
+}

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"sort"
@@ -23,14 +24,15 @@ func (s *Schema) Validate(v any) error {
 			return nil
 		}
 	}
-	return engineErrors(s.compiled.Validate(v), v, true, s.secretLeaf)
+	return engineErrors(s.compiled.Validate(v), v, s.doc, true, s.secretLeaf)
 }
 
 // engineErrors turns the engine's verdict on v into an ErrorList, or nil;
+// doc is the schema document (an enum or const is quoted from it);
 // showValue adds the offending scalar to a type error's message; isSecret
 // reports whether a failure at an instance pointer, raised by the keyword
 // at a schema pointer, must not quote the value.
-func engineErrors(err error, v any, showValue bool, isSecret func(inst, kw string) bool) error {
+func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst, kw string) bool) error {
 	if err == nil {
 		return nil
 	}
@@ -50,6 +52,11 @@ func engineErrors(err error, v any, showValue bool, isSecret func(inst, kw strin
 		}
 		e := &Error{Pointer: leaf.InstanceLocation, Kind: kind, Message: humanize(kw, leaf.Message),
 			Detail: &ErrorDetail{Keyword: pointerOf(leaf.AbsoluteKeywordLocation)}}
+		if kw == "enum" || kw == "const" {
+			if allowed, ok := pointer.Get(doc, e.Detail.Keyword); ok {
+				e.Message = allowedMessage(kw, allowed)
+			}
+		}
 		hidden := isSecret(e.Pointer, e.Detail.Keyword)
 		if hidden {
 			e.Message = hideValue(e.Message)
@@ -90,6 +97,39 @@ func scalarText(v any) string {
 		return strconv.FormatBool(t)
 	}
 	return ""
+}
+
+// allowedMessage says which values an enum or const allows, each written
+// as JSON (`3, 5, 6`; strings quoted), not in the engine's Go syntax, which
+// quotes numbers as if they were strings.
+func allowedMessage(kw string, allowed any) string {
+	if kw == "const" {
+		return "value must be " + jsonText(allowed)
+	}
+	list, _ := allowed.([]any)
+	if len(list) == 1 {
+		return "value must be " + jsonText(list[0])
+	}
+	parts := make([]string, len(list))
+	for i, a := range list {
+		parts[i] = jsonText(a)
+	}
+	return "value must be one of " + strings.Join(parts, ", ")
+}
+
+// jsonText writes a schema value as JSON, shortened past 60 bytes.
+func jsonText(v any) string {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if enc.Encode(v) != nil {
+		return "?"
+	}
+	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
+	if len(b) > 60 {
+		return string(b[:57]) + "..."
+	}
+	return string(b)
 }
 
 // Valid reports whether v satisfies the schema.

@@ -31,7 +31,7 @@ func (s *Schema) ValidateAt(schemaPointer string, v any) error {
 		return err
 	}
 	top := s.nodes[schemaPointer]
-	return engineErrors(c.Validate(v), v, false, func(inst, kw string) bool {
+	return engineErrors(c.Validate(v), v, s.doc, false, func(inst, kw string) bool {
 		return top.SecretAt(inst) || s.keywordNode(kw).Secret()
 	})
 }

@@ -39,9 +39,16 @@ func quote(p string) string {
 // (properties, items, additionalProperties, allOf, $defs, ...) and also
 // every place a $ref is used: a definition used under a trigger must not
 // name another plan. Each conflict is a *schema.Error of kind
-// schema.KindTriggerConflict (see conflict). The result is empty (nil) for
-// a valid schema, and for a nil one; ErrorList.Err makes it an error.
-func Check(s *schema.Schema) schema.ErrorList {
+// schema.KindTriggerConflict (see conflict), and the error is a
+// schema.ErrorList of them (errors.As, or schema.ErrorsOf, lists them). It
+// is nil for a valid schema, and for a nil one, so that
+// `if err := trigger.Check(s); err != nil` means what it says.
+func Check(s *schema.Schema) error {
+	return check(s).Err()
+}
+
+// check is Check as a list, empty for a valid or nil schema.
+func check(s *schema.Schema) schema.ErrorList {
 	if s == nil {
 		return nil
 	}

@@ -21,7 +21,7 @@
 //
 //	r, err := trigger.New(s, trigger.KudoPlans(plans)) // once per schema
 //	plan, err := r.Resolve(changedPointers)
-//	conflicts := trigger.Check(s)
+//	err = trigger.Check(s) // nil, or a schema.ErrorList of conflicts
 //
 // params.Update resolves the plan of an update itself; give it the
 // Resolver (Update.Triggers) to build it once per schema.

@@ -49,7 +49,7 @@ properties:
     properties:
       ENABLED: {type: boolean, trigger: update-instance}
 `))
-	for _, c := range trigger.Check(s) {
+	for _, c := range schema.ErrorsOf(trigger.Check(s)) {
 		fmt.Println(c)
 	}
 	// Output:

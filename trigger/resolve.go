@@ -74,13 +74,13 @@ type place struct {
 }
 
 // New precomputes plan resolution for a schema. It refuses a schema with
-// trigger conflicts: the error is the schema.ErrorList Check returns.
+// trigger conflicts: the error is the one Check returns.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	if s == nil {
 		return nil, errors.New("trigger: New needs a schema")
 	}
-	if c := Check(s); len(c) > 0 {
-		return nil, c
+	if err := Check(s); err != nil {
+		return nil, err
 	}
 	r := &Resolver{defaultPlan: defaultPlanOf(opts), places: map[*schema.Node]*place{}}
 	// parents[c] lists the nodes c is a value child of, so that "a trigger

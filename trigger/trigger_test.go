@@ -144,7 +144,7 @@ properties:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := parse(t, tt.schema)
-			got := trigger.Check(s)
+			got := schema.ErrorsOf(trigger.Check(s))
 			assert.Equal(t, tt.want, conflicts(t, got))
 			_, err := trigger.New(s)
 			if tt.want == nil {
@@ -164,7 +164,7 @@ properties:
 }
 
 func TestConflictMessageNamesBoth(t *testing.T) {
-	c := trigger.Check(parse(t, kepInvalid))
+	c := schema.ErrorsOf(trigger.Check(parse(t, kepInvalid)))
 	require.Len(t, c, 1)
 	assert.Equal(t, `/properties/Authorization/properties/ENABLED: trigger "update-instance" differs from trigger "deploy" of its ancestor /properties/Authorization (a level below a trigger must name the same plan or none)`, c[0].Error())
 }
@@ -361,7 +361,7 @@ properties:
 func TestCheckKEPFiles(t *testing.T) {
 	valid, err := schema.ParseFile("../schema/testdata/kep/trigger-valid.yaml")
 	require.NoError(t, err)
-	assert.Empty(t, trigger.Check(valid))
+	assert.NoError(t, trigger.Check(valid))
 	r, err := trigger.New(valid)
 	require.NoError(t, err)
 	// The KEP's rules for its valid example, one by one.
@@ -375,12 +375,25 @@ func TestCheckKEPFiles(t *testing.T) {
 	assert.Equal(t, []conflict{{
 		Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",
 		AncestorPointer: "/properties/Authorization", AncestorPlan: "deploy",
-	}}, conflicts(t, trigger.Check(invalid)))
+	}}, conflicts(t, schema.ErrorsOf(trigger.Check(invalid))))
 }
 
 func TestNilSchema(t *testing.T) {
-	assert.Nil(t, trigger.Check(nil))
+	assert.NoError(t, trigger.Check(nil))
 	assert.Empty(t, trigger.Parameters(nil))
 	_, err := trigger.New(nil)
 	assert.Error(t, err)
+}
+
+// TestCheckErrorIsNilWhenClean: Check's result is an error that is nil
+// for a clean schema (not an empty list in a non-nil interface), and an
+// ErrorList of the conflicts otherwise.
+func TestCheckErrorIsNilWhenClean(t *testing.T) {
+	var err error = trigger.Check(parse(t, `{type: object, trigger: deploy, properties: {a: {trigger: deploy}}}`))
+	assert.True(t, err == nil, "clean schema: got %#v", err)
+	err = trigger.Check(parse(t, kepInvalid))
+	var list schema.ErrorList
+	require.ErrorAs(t, err, &list)
+	require.Len(t, list, 1)
+	assert.Equal(t, schema.KindTriggerConflict, list[0].Kind)
 }

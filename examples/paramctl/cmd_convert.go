@@ -58,7 +58,10 @@ func runConvert(e *env, o any, args []string) int {
 		}
 		c, err = convert.FromV1beta1(data, fopts...)
 	}
-	if errors.Is(err, convert.ErrNotOperatorVersion) || errors.Is(err, convert.ErrNotSchema) {
+	if ne, ok := notSchema(err); ok {
+		return e.fail(exitUsage, "%s: %s", args[0], ne.Message)
+	}
+	if errors.Is(err, convert.ErrNotOperatorVersion) {
 		return e.fail(exitUsage, "%s: %v", args[0], err)
 	}
 	if err != nil {

@@ -204,9 +204,9 @@ func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
 		return lint.Lint(data, sets...)
 	}
 	c, err := convert.FromV1beta1(data)
-	if errors.Is(err, convert.ErrNotSchema) {
+	if ne, ok := notSchema(err); ok {
 		// A map of values is no schema: refused, not linted as one.
-		return nil, err
+		return nil, errors.New(ne.Message)
 	}
 	if err == nil && c.Changed {
 		if fs, ok := lintConverted(c, doc, sets); ok {

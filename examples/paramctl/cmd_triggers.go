@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
 
@@ -60,7 +61,7 @@ func init() {
 					fmt.Fprintf(e.stdout, "%s\t%s\n", r.Pointer, r.Plan)
 				}
 			}
-			conflicts := trigger.Check(s)
+			conflicts := schema.ErrorsOf(trigger.Check(s))
 			for _, c := range conflicts {
 				fmt.Fprintln(e.stderr, c.Error())
 			}

@@ -247,15 +247,14 @@ func (e *env) schemaOrFail(path string) (*schema.Schema, int) {
 	return e.schemaVersionOrFail(path, "")
 }
 
-// insideSchema tells faults located inside a well-formed schema (a
-// keyword of the wrong type, a refused $ref), which lint reports as
-// findings, from what makes the document no schema at all (a syntax
-// error, a flat map of values), reported at the root and refused by lint
-// too.
-// TODO(lead): decide by the error kind once schema.Error carries one.
+// insideSchema tells faults inside a well-formed schema or params file
+// (a keyword of the wrong type, a refused $ref, a v1beta1 parameter that
+// does not convert: kinds schema.KindSchema and KindRefused), which lint
+// reports as findings, from what lint refuses too (a syntax error, a
+// document that is no schema, a CRD version that does not exist).
 func insideSchema(list schema.ErrorList) bool {
 	for _, le := range list {
-		if le.Pointer != "" {
+		if le.Kind == schema.KindSchema || le.Kind == schema.KindRefused {
 			return true
 		}
 	}

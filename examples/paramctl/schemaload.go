@@ -67,6 +67,16 @@ func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err e
 	return data, nil, err
 }
 
+// notSchema returns the error that says a document is no schema at all
+// (a flat map of values), a *schema.Error of kind schema.KindNotSchema.
+func notSchema(err error) (*schema.Error, bool) {
+	var se *schema.Error
+	if errors.As(err, &se) && se.Kind == schema.KindNotSchema {
+		return se, true
+	}
+	return nil, false
+}
+
 // schemaVersionOrFail is schemaOrFail where crdVersion picks the version
 // of a CustomResourceDefinition manifest ("" the storage version).
 func (e *env) schemaVersionOrFail(path, crdVersion string) (*schema.Schema, int) {
@@ -75,7 +85,11 @@ func (e *env) schemaVersionOrFail(path, crdVersion string) (*schema.Schema, int)
 		var list schema.ErrorList
 		if errors.As(err, &list) {
 			for _, le := range list {
-				fmt.Fprintf(e.stderr, "%s: %s\n", path, le.Error())
+				msg := le.Error()
+				if le.Kind == schema.KindNotSchema {
+					msg = le.Message // about the whole file, no place in it
+				}
+				fmt.Fprintf(e.stderr, "%s: %s\n", path, msg)
 			}
 		} else {
 			fmt.Fprintln(e.stderr, withFile(path, err))

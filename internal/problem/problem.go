@@ -23,6 +23,9 @@ const (
 	// Schemas.
 	Schema  Kind = "schema"  // a keyword of the schema itself is wrong
 	Refused Kind = "refused" // a $ref that would leave the document
+	// NotSchema is a document that is no schema at all: an object none of
+	// whose keys a schema could mean (a flat map of values, a manifest).
+	NotSchema Kind = "not-schema"
 
 	// Validation, by failing keyword.
 	Required    Kind = "required"    // required

@@ -1,0 +1,143 @@
+package schema
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// keywords are the keywords of JSON Schema draft-04 to 2020-12 (but
+// draft-04's "id", a keyword of draft-04 only), the KUDO vocabulary, and
+// the OpenAPI and Kubernetes keywords schemas carry. Lint's rules and
+// Parse's test of what is a schema at all read this one list.
+var keywords = []string{
+	"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
+	"$vocabulary", "$comment", "$defs", "definitions",
+	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
+	"prefixItems", "items", "additionalItems", "contains", "properties", "patternProperties",
+	"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
+	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
+	"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
+	"maxProperties", "minProperties", "required", "dependentRequired",
+	"format", "contentEncoding", "contentMediaType", "contentSchema",
+	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
+	"trigger", "immutable", "oldName",
+	"nullable", "example", "discriminator", "externalDocs",
+}
+
+var keywordSet = func() map[string]bool {
+	m := map[string]bool{"id": true} // draft-04
+	for _, k := range keywords {
+		m[k] = true
+	}
+	return m
+}()
+
+// Keywords returns the keywords paramkit knows: those of JSON Schema
+// draft-04 to 2020-12, the KUDO vocabulary (trigger, immutable, oldName)
+// and the OpenAPI and Kubernetes keywords schemas carry (nullable,
+// example, discriminator, externalDocs). Draft-04's "id" is left out, as
+// it is a keyword of draft-04 only. The slice is a copy.
+func Keywords() []string { return append([]string(nil), keywords...) }
+
+// schemaish reports whether a key of a schema's root object is something
+// a schema could mean: a keyword of any supported draft, an x- extension
+// or a $ key.
+func schemaish(k string) bool {
+	return keywordSet[k] || strings.HasPrefix(k, "x-") || strings.HasPrefix(k, "$")
+}
+
+// notSchema returns the error for a root object that is no schema (none
+// of its keys, apiVersion and kind aside, is schemaish), or nil. {} and
+// an object holding only apiVersion or kind are schemas.
+func notSchema(m map[string]any) *Error {
+	var keys []string
+	scalars := true
+	for k, v := range m {
+		if schemaish(k) {
+			return nil
+		}
+		switch v.(type) {
+		case map[string]any, []any:
+			if k != "apiVersion" && k != "kind" {
+				scalars = false
+			}
+		}
+		keys = append(keys, k)
+	}
+	others := 0
+	for _, k := range keys {
+		if k != "apiVersion" && k != "kind" {
+			others++
+		}
+	}
+	if others == 0 {
+		return nil
+	}
+	sort.Strings(keys)
+	shown, more := keys, ""
+	if len(shown) > 5 {
+		shown, more = shown[:5], fmt.Sprintf(" and %d more", len(keys)-5)
+	}
+	what := "a map of values"
+	if scalars {
+		what = "a flat map of values"
+	}
+	msg := fmt.Sprintf("expected a JSON Schema (an object of schema keywords such as type and properties, or {} or true); found %s (keys %s%s), none of them a schema keyword", what, strings.Join(shown, ", "), more)
+	if hint := looksLike(m); hint != "" {
+		msg += "; " + hint
+	}
+	return &Error{Kind: KindNotSchema, Message: msg}
+}
+
+// v1beta1Fields are the fields of a parameter in a KUDO v1beta1 params
+// file.
+var v1beta1Fields = map[string]bool{
+	"name": true, "displayName": true, "description": true, "required": true, "default": true,
+	"trigger": true, "type": true, "value-type": true, "immutable": true, "enum": true,
+}
+
+// looksLike names what a root object that is no schema seems to be and
+// where to read it, or "".
+func looksLike(m map[string]any) string {
+	kind, _ := m["kind"].(string)
+	apiVersion, _ := m["apiVersion"].(string)
+	_, plans := m["plans"]
+	_, tasks := m["tasks"]
+	_, params := m["parameters"]
+	switch {
+	case kind == "CustomResourceDefinition":
+		return "this is a CustomResourceDefinition manifest: read it with convert.LoadSchema (convert.LoadSchemaVersion picks a version)"
+	case kind == "OperatorVersion":
+		return "this is a KUDO OperatorVersion: read it with convert.LoadSchema"
+	case kind == "" && (plans || tasks):
+		return "this is a KUDO operator.yaml: read its package folder with lint.ReadPackage"
+	case params || strings.HasPrefix(apiVersion, "kudo.dev/"):
+		return "this is a KUDO params file: read it with convert.LoadSchema"
+	case firstFormat(m):
+		return "this looks like a KUDO params file in KUDO's first format (a map from name to parameter): read it with convert.LoadSchema"
+	}
+	return ""
+}
+
+// firstFormat reports whether every value of m is a mapping of v1beta1
+// parameter fields (or empty), and at least one has a field.
+func firstFormat(m map[string]any) bool {
+	fields := false
+	for _, v := range m {
+		if v == nil {
+			continue
+		}
+		pm, ok := v.(map[string]any)
+		if !ok {
+			return false
+		}
+		for k := range pm {
+			if !v1beta1Fields[k] || k == "name" {
+				return false
+			}
+		}
+		fields = fields || len(pm) > 0
+	}
+	return fields
+}

@@ -23,8 +23,8 @@ import (
 // core rules say (Value): that is what every result gives its caller
 // (settleResult). The type never leaves the package.
 //
-// The v1beta1 converter uses it too: v1beta1 meant different things by
-// `default: 3` and `default: "3"`.
+// The v1beta1 converter (package convert) reads the same document.Text:
+// v1beta1 meant different things by `default: 3` and `default: "3"`.
 type plainScalar = document.Text
 
 // decodeDocument reads one YAML or JSON document of values of the version

@@ -13,8 +13,10 @@
 //     defaulting, updates, immutability.
 //   - params/gates: field-level feature gates on Kubernetes objects'
 //     fields (which fields a create or update may persist).
-//   - convert: v1beta1 flat parameters to a schema, string unwrapping,
-//     oldName migration, version chains.
+//   - convert: v1beta1 flat parameters to a schema and back, string
+//     unwrapping of v1beta1 values, schema loading in every form.
+//   - convert/migrate: values across schema versions: oldName migration,
+//     version chains, version sets served at once, batch migration.
 //   - trigger: trigger inheritance checks and plan resolution.
 //   - lint: rule sets for schemas.
 //
@@ -25,8 +27,8 @@
 //	v = params.Default(s, v)                             // defaults
 //	err = params.Validate(s, v)                          // validate
 //	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"nodeCount=5"}}).Run() // -p, -P; r.Plan
-//	m, err := convert.NewMigration(s, convert.FromVersion(old)) // oldName migration
-//	set, err := convert.LoadVersionSet(dir)              // versions served at once
+//	m, err := migrate.New(s, migrate.FromVersion(old))   // oldName migration
+//	set, err := migrate.LoadVersionSet(dir)              // versions served at once
 //	fg, err := gates.Parse(gatesYAML)                    // field-level feature gates; fg.Apply(obj, stored)
 //	out, err := edit.AddProperty(schemaYAML, "/backup/days", edit.Property{Type: "integer"}) // edit a schema file
 //	findings, err := lint.Lint(schemaYAML, lint.Kudo)    // lint

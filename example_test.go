@@ -3,7 +3,7 @@ package paramkit_test
 import (
 	"fmt"
 
-	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -57,7 +57,7 @@ properties:
 	fmt.Println(err)
 
 	// Values of version 1 migrated to version 2 by oldName.
-	m, err := convert.NewMigration(s)
+	m, err := migrate.New(s)
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -55,7 +56,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 	if err != nil {
 		return nil, err
 	}
-	doc, _ := resolve(raw).(map[string]any)
+	doc, _ := document.Resolve(raw).(map[string]any)
 	if kind, _ := doc["kind"].(string); kind != "CustomResourceDefinition" {
 		return nil, schema.ErrorList{{Pointer: "/kind", Message: "expected a CustomResourceDefinition manifest"}}
 	}

@@ -1,6 +1,7 @@
 // Package convert moves KUDO parameters from the flat v1beta1 format to
-// v1beta2's JSON Schema and back, and carries parameter values across
-// schema versions.
+// v1beta2's JSON Schema and back: schemas, and the string values of a
+// v1beta1 Instance. Carrying values across schema versions (oldName,
+// chains of versions, version sets) is convert/migrate's job.
 //
 // Definitions. FromV1beta1 turns a v1beta1 params.yaml or OperatorVersion
 // into a v1beta2 schema as KEP-33 shows it (draft 2019-09, one property
@@ -23,16 +24,6 @@
 // float64. Outputs keep a stable key order (the input's where there was
 // one) through Converted's YAML and JSON methods.
 //
-// Migration between schema versions (oldName, chains of versions, type
-// changes, property bags, batch migration) lives here too. Conversions
-// that read bytes (VersionSet.ConvertDocument, ConvertObjectDocument,
-// Migration.MigrateDocument) keep the text of a YAML plain scalar that no
-// node of the source version types (007 under a key it does not declare)
-// until a node of a version on the way types it: "007" on a string node,
-// 7 on an integer node. Where no node types it, it means what YAML 1.2
-// core rules say (007 is 7, yes is "yes"). Every result holds plain values
-// only: maps, slices, strings, bools, nil and json.Number.
-//
 // # Entry points
 //
 // One per job; each has a runnable example.
@@ -48,25 +39,6 @@
 //
 //	values, err := convert.UnwrapValues(s, map[string]string{"NODE_COUNT": "3"})
 //
-// Migration between two versions, by the new schema's oldName keywords
-// (ExampleNewMigration); through versions in between
-// (ExampleNewMigration_throughVersions); a batch (ExampleMigrateStream):
-//
-//	m, err := convert.NewMigration(target, convert.FromVersion(old), convert.ThroughVersions(mid...))
-//	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
-//
-// Conversion between any two versions of a set served at once, both ways
-// (ExampleNewVersionSet, ExampleVersionSet_Convert):
-//
-//	set, err := convert.LoadVersionSet(dir) // or NewVersionSet(versions)
-//	r, err := set.Convert(values, "v1", "v3")
-//
-// Which of the two: a Migration goes one way, from one version to a newer
-// one (an operator's upgrade); a VersionSet converts between named
-// versions in both directions (a conversion webhook, a storage
-// migration). NewMigration's documentation says more.
-//
-// Options are of one type, Option; each function names those that apply
-// to it and refuses others. Property tests of conversions draw values
-// from convert/converttest.
+// Options are of one type, Option: InferStringTypes and KeepV1beta1List,
+// for FromV1beta1. Migration's options are convert/migrate's Option.
 package convert

@@ -4,7 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"sort"
-	"strconv"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/document"
@@ -208,7 +207,7 @@ func (c *flatConverter) keysOf(ptr string, m map[string]any) []string {
 func (c *flatConverter) convert(raw any) (*Converted, error) {
 	root, ok := raw.(map[string]any)
 	if !ok {
-		if _, isBool := resolve(raw).(bool); isBool {
+		if _, isBool := document.Resolve(raw).(bool); isBool {
 			return c.unchanged(raw, ""), nil
 		}
 		return nil, schema.ErrorList{{Kind: schema.KindSchema, Message: fmt.Sprintf("expected a v1beta1 params file, an OperatorVersion or a parameter schema, not %s", kindName(raw))}}
@@ -231,7 +230,7 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 		return c.paramsFile(root, apiVersion)
 	case apiVersion == V1beta1:
 		// A schema labelled v1beta1, the KEP's typo: read it as v1beta2.
-		doc := resolve(root).(map[string]any)
+		doc := document.Resolve(root).(map[string]any)
 		doc["apiVersion"] = V1beta2
 		c.note("/apiVersion", "a schema is the v1beta2 format: apiVersion set to %s", V1beta2)
 		return &Converted{Document: doc, Schema: doc, Changed: true, order: c.order}, nil
@@ -255,7 +254,7 @@ func looksLikeSchema(m map[string]any) bool {
 }
 
 func (c *flatConverter) unchanged(raw any, schemaPtr string) *Converted {
-	doc := resolve(raw)
+	doc := document.Resolve(raw)
 	out := &Converted{Document: doc, order: c.order, schemaPtr: schemaPtr}
 	out.Schema, _ = pointer.Get(doc, schemaPtr)
 	return out
@@ -280,7 +279,7 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 	keys := order[""]
 	for _, k := range extras {
 		nk := "x-kudo-" + k
-		doc[nk] = resolve(root[k])
+		doc[nk] = document.Resolve(root[k])
 		keys = append(keys, nk)
 		graft(order, subOrder(c.order, pointer.Append("", k)), pointer.Append("", nk))
 	}
@@ -309,7 +308,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 		}
 		// The KEP's converted example still says v1beta1: its evident
 		// intent is the v1beta2 object.
-		doc := resolve(root).(map[string]any)
+		doc := document.Resolve(root).(map[string]any)
 		doc["apiVersion"] = V1beta2
 		c.note("/apiVersion", "spec.parameters already holds a schema (the v1beta2 format): apiVersion set to %s", V1beta2)
 		out := &Converted{Document: doc, Changed: true, order: withAPIVersionFirst(c.order), schemaPtr: listPtr}
@@ -321,7 +320,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 		}
 		// No parameters in v1beta1, none in v1beta2: absent stays absent,
 		// so that ToV1beta1 and FromV1beta1 invert each other.
-		doc := resolve(root).(map[string]any)
+		doc := document.Resolve(root).(map[string]any)
 		doc["apiVersion"] = V1beta2
 		return &Converted{Document: doc, Changed: true, order: withAPIVersionFirst(c.order), schemaPtr: listPtr}, nil
 	case []any:
@@ -336,7 +335,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	if len(c.errs) > 0 {
 		return nil, c.errs
 	}
-	doc := resolve(root).(map[string]any)
+	doc := document.Resolve(root).(map[string]any)
 	doc["apiVersion"] = V1beta2
 	var schemaDoc any
 	var sOrder map[string][]string
@@ -558,7 +557,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 		if b, ok := v.(bool); ok {
 			return b
 		}
-		if pl, ok := v.(plainScalar); ok {
+		if pl, ok := v.(document.Text); ok {
 			if b, ok := document.Core(string(pl)).(bool); ok {
 				return b
 			}
@@ -686,7 +685,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 			continue
 		}
 		nk := "x-kudo-" + k
-		set(nk, resolve(m[k]))
+		set(nk, document.Resolve(m[k]))
 		graft(p.order, subOrder(c.order, pointer.Append(ptr, k)), pointer.Append("", nk))
 	}
 	p.order[""] = keys
@@ -697,7 +696,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 // true when it was narrowed from a quoted string (InferStringTypes).
 func (c *flatConverter) inferType(def any) (typ string, fromString bool) {
 	switch t := def.(type) {
-	case plainScalar:
+	case document.Text:
 		return coreType(document.Core(string(t))), false
 	case json.Number, bool:
 		return coreType(t), false
@@ -777,7 +776,7 @@ func convertValue(v any, typ string) (any, string) {
 		switch t := v.(type) {
 		case json.Number:
 			n = t
-		case plainScalar, string:
+		case document.Text, string:
 			s, _ := scalarText(t)
 			num, ok, err := number.ParseCore(s)
 			if err != nil {
@@ -798,9 +797,9 @@ func convertValue(v any, typ string) (any, string) {
 		switch t := v.(type) {
 		case bool:
 			return t, ""
-		case plainScalar, string:
+		case document.Text, string:
 			s, _ := scalarText(t)
-			if b, ok := textBool(s); ok {
+			if b, ok := document.Bool(s); ok {
 				return b, ""
 			}
 			return nil, fmt.Sprintf("%q is not a boolean (true or false)", s)
@@ -809,31 +808,18 @@ func convertValue(v any, typ string) (any, string) {
 	case "array", "object":
 		switch t := v.(type) {
 		case []any, map[string]any:
-			r := resolve(t)
+			r := document.Resolve(t)
 			if value.TypeName(r) != typ {
 				return nil, fmt.Sprintf("is %s, not %s", kindName(v), article(typ))
 			}
 			return r, ""
-		case plainScalar, string:
+		case document.Text, string:
 			s, _ := scalarText(t)
 			return textCollection(s, typ)
 		}
 		return nil, fmt.Sprintf("is %s, not %s", kindName(v), article(typ))
 	}
 	return nil, fmt.Sprintf("has an unknown type %s", typ)
-}
-
-// textBool reads a boolean as v1beta1 did: YAML 1.2 core words, and the
-// forms Go's strconv.ParseBool accepted (1, t, F, ...), which KUDO used to
-// validate boolean parameters.
-func textBool(s string) (bool, bool) {
-	if b, ok := document.Core(s).(bool); ok {
-		return b, true
-	}
-	if b, err := strconv.ParseBool(s); err == nil {
-		return b, true
-	}
-	return false, false
 }
 
 // textCollection reads a list or mapping written as text: terse flow
@@ -887,7 +873,7 @@ func textOf(v any) string {
 	if s, ok := scalarText(v); ok {
 		return s
 	}
-	return string(encode.JSON(resolve(v), nil, ""))
+	return string(encode.JSON(document.Resolve(v), nil, ""))
 }
 
 // assemble builds the root schema from the converted parameters.

@@ -2,7 +2,6 @@ package convert
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"strconv"
 
@@ -12,14 +11,14 @@ import (
 )
 
 // readRaw parses exactly one YAML or JSON document with plain scalars
-// left untyped (plainScalar: v1beta1 meant different things by
+// left untyped (document.Text: v1beta1 meant different things by
 // `default: 3` and `default: "3"`, so the converter decides per field),
 // and records the source order of every mapping's keys. The
 // error is a *schema.Error: the input cannot be read at all.
 func readRaw(data []byte) (any, map[string][]string, error) {
 	d, err := document.Read(data, document.Options{KeepText: true, Order: true})
 	if err != nil {
-		return nil, nil, decodeError(err)
+		return nil, nil, document.AsProblem(err)
 	}
 	if d.Empty {
 		return nil, nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
@@ -27,44 +26,11 @@ func readRaw(data []byte) (any, map[string][]string, error) {
 	return d.Value, d.Order, nil
 }
 
-// decodeError turns the reader's error into the *schema.Error that
-// params.Decode would give for it.
-func decodeError(err error) error {
-	var de *schema.Error
-	if errors.As(err, &de) {
-		return err
-	}
-	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
-}
-
-// resolve turns a raw value into a plain value: plain scalars take their
-// YAML 1.2 core type (what a v1beta2 document means by them). Maps and
-// slices are copied, so the result shares nothing mutable with v.
-func resolve(v any) any {
-	switch t := v.(type) {
-	case plainScalar:
-		return t.Value()
-	case map[string]any:
-		m := make(map[string]any, len(t))
-		for k, x := range t {
-			m[k] = resolve(x)
-		}
-		return m
-	case []any:
-		a := make([]any, len(t))
-		for i, x := range t {
-			a[i] = resolve(x)
-		}
-		return a
-	}
-	return v
-}
-
 // scalar types a plain scalar by YAML 1.2 core rules and leaves any
 // other value as it is, so that a switch on its type sees null, booleans
 // and numbers.
 func scalar(v any) any {
-	if p, ok := v.(plainScalar); ok {
+	if p, ok := v.(document.Text); ok {
 		return p.Value()
 	}
 	return v
@@ -75,7 +41,7 @@ func scalar(v any) any {
 // null gives "" and ok; collections give ok false.
 func scalarText(v any) (string, bool) {
 	switch t := v.(type) {
-	case plainScalar:
+	case document.Text:
 		if t.Value() == nil {
 			return "", true
 		}
@@ -97,14 +63,14 @@ func isNull(v any) bool {
 	if v == nil {
 		return true
 	}
-	p, ok := v.(plainScalar)
+	p, ok := v.(document.Text)
 	return ok && p.Value() == nil
 }
 
 // kindName names the kind of a raw value for messages.
 func kindName(v any) string {
 	switch t := v.(type) {
-	case plainScalar:
+	case document.Text:
 		return kindName(t.Value())
 	case nil:
 		return "null"

@@ -59,7 +59,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		}
 		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "spec must be a mapping"}}
 	}
-	doc := resolve(root).(map[string]any)
+	doc := document.Resolve(root).(map[string]any)
 	docSpec := doc["spec"].(map[string]any)
 	switch scalar(spec["parameters"]).(type) {
 	case []any:

@@ -102,7 +102,7 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindLimit, Message: errExpands}}
 	}
 	if typed && n.Allows("boolean") && !allowsValue(n, v) {
-		if b, ok := textBool(text); ok {
+		if b, ok := document.Bool(text); ok {
 			v = b
 		}
 	}
@@ -268,7 +268,7 @@ func guessText(text string) (v any, what string) {
 	case json.Number:
 		// The guess keeps the number's text (1.0 stays 1.0): call it an
 		// integer only when that text is one.
-		if containsAny(string(x), ".eE") {
+		if strings.ContainsAny(string(x), ".eE") {
 			return v, "a number"
 		}
 		return v, "an integer"

@@ -71,7 +71,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 	var errs schema.ErrorList
 	switch m := vals.(type) {
 	case nil:
-	case plainScalar:
+	case document.Text:
 		if !isNull(m) {
 			errs = append(errs, &schema.Error{Pointer: base, Kind: schema.KindType, Message: fmt.Sprintf("parameters must be a mapping, not %s", kindName(m))})
 		}
@@ -139,7 +139,7 @@ func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
 		out.Document = typed
 		return out, nil
 	}
-	doc := resolve(root).(map[string]any)
+	doc := document.Resolve(root).(map[string]any)
 	doc["apiVersion"] = V1beta2
 	if docSpec, ok := doc["spec"].(map[string]any); ok && docSpec["parameters"] != nil {
 		docSpec["parameters"] = typed

@@ -12,6 +12,7 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -32,7 +33,7 @@ type operatorVersion struct {
 	schema    *schema.Schema
 	plans     []string
 	triggers  *trigger.Resolver
-	migration *convert.Migration // oldName migration into this version
+	migration *migrate.Migration // oldName migration into this version
 }
 
 func (v *operatorVersion) hasPlan(p string) bool {
@@ -81,7 +82,7 @@ func (o *operator) version(name string) (*operatorVersion, error) {
 	if v.triggers, err = trigger.New(s, opts...); err != nil {
 		return nil, fmt.Errorf("operator version %q: %w", name, err)
 	}
-	if v.migration, err = convert.NewMigration(s); err != nil {
+	if v.migration, err = migrate.New(s); err != nil {
 		return nil, fmt.Errorf("operator version %q: %w", name, err)
 	}
 	o.versions[name] = v

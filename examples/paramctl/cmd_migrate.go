@@ -12,7 +12,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -81,23 +81,23 @@ func runMigrate(e *env, raw any, args []string) int {
 	if target == nil {
 		return code
 	}
-	opts := []convert.Option{}
+	opts := []migrate.Option{}
 	if o.allowLossy {
-		opts = append(opts, convert.AllowLossy())
+		opts = append(opts, migrate.AllowLossy())
 	}
 	for _, path := range o.via {
 		s, code := e.schemaOrFail(path)
 		if s == nil {
 			return code
 		}
-		opts = append(opts, convert.ThroughVersions(s))
+		opts = append(opts, migrate.ThroughVersions(s))
 	}
-	m, err := convert.NewMigration(target, opts...)
+	m, err := migrate.New(target, opts...)
 	if err != nil {
 		// A schema with semantic faults (an old name claimed twice): refuse.
 		return e.migrateSchemaFailure(o.schema, err)
 	}
-	return e.migrateStreamed(o, target, args[0], func(doc []byte) (convert.Result, error) {
+	return e.migrateStreamed(o, target, args[0], func(doc []byte) (migrate.Result, error) {
 		return m.MigrateDocument(doc), nil
 	})
 }
@@ -105,7 +105,7 @@ func runMigrate(e *env, raw any, args []string) int {
 // migrated is one document's result with its output, made by a worker:
 // the documents as YAML, or the `-o json` line.
 type migrated struct {
-	res convert.Result
+	res migrate.Result
 	out []byte
 	err error // the run cannot go on (exit 2)
 }
@@ -117,7 +117,7 @@ type migrated struct {
 // Reports go out as documents come; documents held back until every one
 // passed are spooled to a temporary file (beside --output, renamed into
 // place at the end).
-func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file string, conv func([]byte) (convert.Result, error)) int {
+func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file string, conv func([]byte) (migrate.Result, error)) int {
 	defer streamGC()()
 	in, err := e.openInput(file)
 	if err != nil {
@@ -291,7 +291,7 @@ type migrateStats struct {
 	docs, failed, dropped, lossy int
 }
 
-func (st *migrateStats) add(r *convert.Result) {
+func (st *migrateStats) add(r *migrate.Result) {
 	st.docs++
 	if !r.OK() {
 		st.failed++
@@ -320,7 +320,7 @@ func (e *env) migrateSchemaFailure(path string, err error) int {
 
 // migrateWriteReport writes a document's report as text lines:
 // POINTER: dropped VALUE, POINTER: lossy FROM -> TO, POINTER: message.
-func migrateWriteReport(w io.Writer, i int, many bool, r *convert.Result) {
+func migrateWriteReport(w io.Writer, i int, many bool, r *migrate.Result) {
 	prefix := ""
 	if many {
 		prefix = fmt.Sprintf("doc %d: ", i)
@@ -374,7 +374,7 @@ func migrateShowPtr(p string) string {
 // {"values":…,"dropped":[{"pointer","value"}],"lossy":[{"pointer","from","to","refused"}],"errors":[{"pointer","message"}]},
 // without "values" when nothing is written; a secret value is left out of
 // its entry, which says "hidden": true instead.
-func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *convert.Result, withValues bool) {
+func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result, withValues bool) {
 	b.WriteByte('{')
 	if withValues {
 		b.WriteString(`"values":`)

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -56,20 +56,20 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	for _, n := range set.Notes() {
 		fmt.Fprintf(e.stderr, "note: %s\n", n)
 	}
-	var copts []convert.Option
+	var copts []migrate.Option
 	if o.allowLossy {
-		copts = append(copts, convert.AllowLossy())
+		copts = append(copts, migrate.AllowLossy())
 	}
-	return e.migrateStreamed(o, to.Schema, file, func(doc []byte) (convert.Result, error) {
-		var r convert.Result
+	return e.migrateStreamed(o, to.Schema, file, func(doc []byte) (migrate.Result, error) {
+		var r migrate.Result
 		var err error
 		if o.apiVersion != "" {
-			r, err = set.ConvertObjectDocument(doc, o.from, o.to, convert.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
+			r, err = set.ConvertObjectDocument(doc, o.from, o.to, migrate.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
 		} else {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}
 		if de, ok := readFailure(err); ok {
-			return convert.Result{Errors: schema.ErrorList{de}}, nil // its line becomes the stream's
+			return migrate.Result{Errors: schema.ErrorList{de}}, nil // its line becomes the stream's
 		}
 		return r, err
 	})

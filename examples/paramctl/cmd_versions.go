@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 )
 
 type versionsOptions struct {
@@ -108,12 +108,12 @@ func runVersions(e *env, raw any, args []string) int {
 
 // versionSetOrFail loads a version set folder, or reports why it cannot
 // (exit 2).
-func (e *env) versionSetOrFail(dir string, caseFold bool) (*convert.VersionSet, int) {
-	var opts []convert.Option
+func (e *env) versionSetOrFail(dir string, caseFold bool) (*migrate.VersionSet, int) {
+	var opts []migrate.Option
 	if caseFold {
-		opts = append(opts, convert.CaseInsensitiveNames())
+		opts = append(opts, migrate.CaseInsensitiveNames())
 	}
-	set, err := convert.LoadVersionSet(dir, opts...)
+	set, err := migrate.LoadVersionSet(dir, opts...)
 	if err != nil {
 		return nil, e.fail(exitUsage, "%v", err)
 	}

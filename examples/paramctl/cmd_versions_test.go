@@ -56,10 +56,10 @@ func TestMigrateVersions(t *testing.T) {
 
 	code, out, errOut = paramctl(t, "", append(args, "--allow-lossy")...)
 	require.Equal(t, 0, code, errOut)
-	want, err := os.ReadFile("../../convert/testdata/bmh/hosts-v1alpha2.golden.yaml")
+	want, err := os.ReadFile("../../convert/migrate/testdata/bmh/hosts-v1alpha2.golden.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, string(want), out, "the command gives what the library's golden test holds")
-	wantReport, err := os.ReadFile("../../convert/testdata/bmh/hosts-v1alpha2.report.golden.txt")
+	wantReport, err := os.ReadFile("../../convert/migrate/testdata/bmh/hosts-v1alpha2.report.golden.txt")
 	require.NoError(t, err)
 	assert.Equal(t, string(wantReport), errOut)
 

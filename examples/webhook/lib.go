@@ -8,6 +8,7 @@ import (
 	"github.com/go-openapi/jsonpointer"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -39,7 +40,7 @@ func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*Operato
 	if err != nil {
 		return nil, err
 	}
-	m, err := convert.NewMigration(s)
+	m, err := migrate.New(s)
 	if err != nil {
 		return nil, err
 	}
@@ -49,11 +50,11 @@ func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*Operato
 
 // migrationTo returns the oldName migration into the operator version,
 // building it now for an OperatorVersion made without NewOperatorVersion.
-func (v *OperatorVersion) migrationTo() (*convert.Migration, error) {
+func (v *OperatorVersion) migrationTo() (*migrate.Migration, error) {
 	if v.migration != nil {
 		return v.migration, nil
 	}
-	return convert.NewMigration(v.Schema)
+	return migrate.New(v.Schema)
 }
 
 func (v *OperatorVersion) triggerOptions() []trigger.Option {

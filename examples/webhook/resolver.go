@@ -11,7 +11,7 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
@@ -55,7 +55,7 @@ type OperatorVersion struct {
 
 	// Built once by NewOperatorVersion.
 	triggers  *trigger.Resolver
-	migration *convert.Migration
+	migration *migrate.Migration
 }
 
 // HasPlan reports whether the operator version declares the plan.

@@ -1,6 +1,6 @@
 // Package valuegen makes random values that a schema accepts, for
 // property tests of conversions. convert uses it to sample losses
-// (VersionSet.Pairs); tests reach it through convert/converttest.
+// (VersionSet.Pairs); tests reach it through convert/migrate/migratetest.
 package valuegen
 
 import (

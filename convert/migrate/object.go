@@ -1,0 +1,159 @@
+package migrate
+
+import (
+	"fmt"
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/schema"
+	"strings"
+)
+
+// ObjectTarget names what a converted Kubernetes object becomes: its new
+// apiVersion (GROUP/VERSION) and, when the kind changes, its new kind.
+type ObjectTarget struct {
+	APIVersion string
+	// Kind replaces the object's kind when not empty.
+	Kind string
+}
+
+// keptMetadata are the metadata fields an object keeps when it is
+// rewritten for another version: what its author set. The rest (uid,
+// resourceVersion, generation, creationTimestamp, managedFields, selfLink,
+// deletionTimestamp, deletionGracePeriodSeconds) is set by the server, and
+// an object carrying it could not be created under the new group.
+var keptMetadata = []string{"name", "generateName", "namespace", "labels", "annotations", "ownerReferences", "finalizers"}
+
+// ConvertObject converts one stored Kubernetes object of version from to
+// version to. The versions' schemas describe the whole object (as a CRD
+// version's openAPIV3Schema does); apiVersion, kind and metadata are set
+// aside, the rest converts as Convert does, and the object is put back
+// together with target's apiVersion and kind and the metadata its author
+// set (see keptMetadata), so that the result can be applied to a cluster.
+// The input is not modified.
+func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
+	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return Result{}, err
+	}
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.convertObject(obj, i, j, target, o), nil
+}
+
+// ConvertObjectDocument reads one YAML or JSON document holding a stored
+// Kubernetes object of version from and converts it as ConvertObject
+// does. The document is read as ConvertDocument reads one, by from's
+// schema (which describes the whole object): a YAML plain scalar no node
+// of from types keeps its text until a node of a version on the way types
+// it, and otherwise means what YAML 1.2 core rules say. The error is for
+// what prevents any conversion, or a *schema.Error for a document
+// that cannot be read.
+func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
+	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return Result{}, err
+	}
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	obj, err := decodeDocument(s.versions[i].Schema, data)
+	if err != nil {
+		return Result{}, document.AsProblem(err)
+	}
+	return s.convertObject(obj, i, j, target, o), nil
+}
+
+func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o convOptions) Result {
+	m, ok := obj.(map[string]any)
+	if !ok {
+		res := Result{Values: obj, Errors: schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}
+		settleResult(&res)
+		return res
+	}
+	kind, _ := textValue(m["kind"])
+	if target.Kind != "" {
+		kind = target.Kind
+	}
+	var errs schema.ErrorList
+	if kind == "" {
+		errs = append(errs, &schema.Error{Pointer: "/kind", Kind: schema.KindRequired, Message: "the object has no kind (give the new one)"})
+	}
+	body := make(map[string]any, len(m))
+	for k, x := range m {
+		if k != "apiVersion" && k != "kind" && k != "metadata" {
+			body[k] = x
+		}
+	}
+	meta, err := keepMetadata(m["metadata"])
+	if err != nil {
+		errs = append(errs, err)
+	}
+	res := s.run(body, i, j, o.allowLossy, s.refusal(j, i) == nil)
+	out, ok := res.Values.(map[string]any)
+	if !ok {
+		out = map[string]any{}
+	}
+	out["apiVersion"] = target.APIVersion
+	out["kind"] = kind
+	if meta != nil {
+		out["metadata"] = meta
+	}
+	res.Values = out
+	res.Errors = append(errs, res.Errors...)
+	return res
+}
+
+func checkAPIVersion(av string) error {
+	group, version, ok := strings.Cut(av, "/")
+	if av == "" || (ok && (group == "" || version == "" || strings.Contains(version, "/"))) {
+		return fmt.Errorf("convert: %q is not an apiVersion (GROUP/VERSION, or VERSION for the core group)", av)
+	}
+	return nil
+}
+
+func keepMetadata(v any) (map[string]any, *schema.Error) {
+	if v == nil {
+		return nil, nil
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, &schema.Error{Pointer: "/metadata", Kind: schema.KindType, Message: fmt.Sprintf("metadata is %s, not an object", typeOfValue(v))}
+	}
+	out := make(map[string]any, len(keptMetadata))
+	for _, k := range keptMetadata {
+		if x, has := m[k]; has {
+			// A copy, with text no node typed settled as in the Result.
+			out[k] = document.Resolve(x)
+		}
+	}
+	return out, nil
+}
+
+// RewriteObjects is the operator's start-up rewrite of stored objects (the
+// BareMetalHost v1alpha2 document's chosen approach): given the objects
+// read in the old format, it returns them in the new one and a Result for
+// each (what was dropped, what changed lossily, what failed), changing
+// nothing else. It fails as a whole, before converting anything, when the
+// set refuses the direction or does not know a version; objects that fail
+// keep their Result errors and are not to be written back (Result.OK).
+func (s *VersionSet) RewriteObjects(objects []any, from, to string, target ObjectTarget, opts ...Option) ([]any, []Result, error) {
+	if _, _, err := s.pair(from, to); err != nil {
+		return nil, nil, err
+	}
+	if err := s.Refused(from, to); err != nil {
+		return nil, nil, err
+	}
+	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return nil, nil, err
+	}
+	out := make([]any, len(objects))
+	results := make([]Result, len(objects))
+	for i, o := range objects {
+		r, err := s.ConvertObject(o, from, to, target, opts...)
+		if err != nil {
+			return nil, nil, err
+		}
+		out[i], results[i] = r.Values, r
+	}
+	return out, results, nil
+}

@@ -1,0 +1,428 @@
+package migrate
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/valuegen"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Version is one version of a version set: its name, its schema, and how
+// it takes part in conversions.
+type Version struct {
+	Name   string
+	Schema *schema.Schema
+	// Preview marks a version that cannot be the hub (the storage
+	// version), even when it is the newest.
+	Preview bool
+	// NoDowngrade refuses conversion from this version to any older one
+	// (versions.yaml: downgrade: false), as an upgrade-only API change
+	// does.
+	NoDowngrade bool
+}
+
+// VersionSet is an ordered set of versions of one schema with a hub: the
+// newest version not marked preview, as in the Azure Service Operator's
+// storage versioning. Every conversion goes from a version to the hub and
+// from the hub to the target, one adjacent pair at a time, each step
+// generated from the schemas (oldName, type changes) as Migration does:
+// up (toward newer versions) by the newer schema's oldName, down by
+// inverting it. A conversion whose reverse is allowed keeps what the
+// target cannot hold in the property bag (BagKey), so that it comes back
+// on the way back; losses are reported all the same.
+//
+// A VersionSet is immutable and safe for concurrent use.
+type VersionSet struct {
+	versions []Version
+	index    map[string]int
+	hub      int
+	steps    []*migStep // steps[i] converts versions[i] to versions[i+1]
+	notes    []string
+}
+
+type setOptions struct {
+	hooks  map[string][2]Hook
+	fold   bool
+	errors []string
+}
+
+// NewVersionSet builds a version set from versions ordered oldest first.
+// The options that apply: CaseInsensitiveNames and PairHooks. A set read
+// from a folder comes from LoadVersionSet.
+//
+//	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}})
+//	r, err := set.Convert(values, "v1", "v2")
+//
+// Each step of a set is generated as a Migration's step is (oldName, type
+// changes); see New for when to use which.
+func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
+	all, err := collect("NewVersionSet", opts, setOptionNames)
+	if err != nil {
+		return nil, err
+	}
+	o := all.set
+	if len(o.errors) > 0 {
+		return nil, fmt.Errorf("convert: %s", strings.Join(o.errors, "; "))
+	}
+	if len(versions) == 0 {
+		return nil, fmt.Errorf("convert: a version set needs at least one version")
+	}
+	s := &VersionSet{versions: append([]Version(nil), versions...), index: map[string]int{}, hub: -1}
+	for i, v := range s.versions {
+		if v.Name == "" {
+			return nil, fmt.Errorf("convert: version %d has no name", i)
+		}
+		if v.Schema == nil {
+			return nil, fmt.Errorf("convert: version %s has no schema", v.Name)
+		}
+		if _, dup := s.index[v.Name]; dup {
+			return nil, fmt.Errorf("convert: version %s is listed twice", v.Name)
+		}
+		s.index[v.Name] = i
+		if !v.Preview {
+			s.hub = i
+		}
+	}
+	if s.hub < 0 {
+		return nil, fmt.Errorf("convert: every version is a preview: the set has no hub")
+	}
+	for k := range o.hooks {
+		older, newer, _ := strings.Cut(k, "\x00")
+		i, ok1 := s.index[older]
+		j, ok2 := s.index[newer]
+		if !ok1 || !ok2 || j != i+1 {
+			return nil, fmt.Errorf("convert: hooks for %s → %s: not an adjacent pair of the set (oldest first)", older, newer)
+		}
+	}
+	for i := 0; i+1 < len(s.versions); i++ {
+		from, to := s.versions[i].Schema, s.versions[i+1].Schema
+		if o.fold {
+			folded, notes, err := foldNames(from, to)
+			if err != nil {
+				return nil, fmt.Errorf("convert: version %s: %v", s.versions[i+1].Name, err)
+			}
+			to = folded
+			for _, n := range notes {
+				s.notes = append(s.notes, s.versions[i+1].Name+": "+n)
+			}
+		}
+		st, err := newMigStep(from, to)
+		if err != nil {
+			return nil, fmt.Errorf("convert: version %s: %w", s.versions[i+1].Name, err)
+		}
+		st.to = s.versions[i+1].Schema
+		if h, ok := o.hooks[s.versions[i].Name+"\x00"+s.versions[i+1].Name]; ok {
+			st.upHook, st.downHook = h[0], h[1]
+		}
+		s.steps = append(s.steps, st)
+	}
+	return s, nil
+}
+
+// Order returns the version names, oldest first.
+func (s *VersionSet) Order() []string {
+	out := make([]string, len(s.versions))
+	for i, v := range s.versions {
+		out[i] = v.Name
+	}
+	return out
+}
+
+// Hub returns the name of the hub version.
+func (s *VersionSet) Hub() string { return s.versions[s.hub].Name }
+
+// Version returns the version of that name.
+func (s *VersionSet) Version(name string) (Version, bool) {
+	i, ok := s.index[name]
+	if !ok {
+		return Version{}, false
+	}
+	return s.versions[i], true
+}
+
+// Notes lists the case-insensitive name matches CaseInsensitiveNames made,
+// as "VERSION: /new/pointer takes /Old/pointer".
+func (s *VersionSet) Notes() []string { return append([]string(nil), s.notes...) }
+
+type convOptions struct{ allowLossy bool }
+
+// refusedError is the error of a conversion the set refuses, to an older
+// version past one marked NoDowngrade (by): a *schema.Error of kind
+// schema.KindRefused.
+func refusedError(from, to, by string) error {
+	msg := fmt.Sprintf("conversion from %s to %s is refused: it passes %s, which is upgrade-only (downgrade: false)", from, to, by)
+	if by == from {
+		msg = fmt.Sprintf("conversion from %s to %s is refused: %s is upgrade-only (downgrade: false), it cannot be converted to an older version", from, to, by)
+	}
+	return &schema.Error{Kind: schema.KindRefused, Message: msg}
+}
+
+// refusal returns the error for from → to, or nil: a conversion to an
+// older version is refused when any version after the target, up to and
+// including the source, is NoDowngrade.
+func (s *VersionSet) refusal(from, to int) error {
+	if to >= from {
+		return nil
+	}
+	for i := from; i > to; i-- {
+		if s.versions[i].NoDowngrade {
+			return refusedError(s.versions[from].Name, s.versions[to].Name, s.versions[i].Name)
+		}
+	}
+	return nil
+}
+
+// Refused returns the refusal (kind schema.KindRefused) of a conversion from → to, or nil when
+// the set allows it. Unknown names are an error too.
+func (s *VersionSet) Refused(from, to string) error {
+	i, j, err := s.pair(from, to)
+	if err != nil {
+		return err
+	}
+	return s.refusal(i, j)
+}
+
+func (s *VersionSet) pair(from, to string) (int, int, error) {
+	i, ok := s.index[from]
+	if !ok {
+		return 0, 0, fmt.Errorf("convert: no version %q in the set (versions: %s)", from, strings.Join(s.Order(), ", "))
+	}
+	j, ok := s.index[to]
+	if !ok {
+		return 0, 0, fmt.Errorf("convert: no version %q in the set (versions: %s)", to, strings.Join(s.Order(), ", "))
+	}
+	return i, j, nil
+}
+
+// path returns the steps from version i to the hub and on to version j.
+func (s *VersionSet) path(i, j int) []pathStep {
+	var out []pathStep
+	if i == j {
+		return nil
+	}
+	walk := func(a, b int) {
+		for a < b {
+			out = append(out, pathStep{s.steps[a], dirUp})
+			a++
+		}
+		for a > b {
+			out = append(out, pathStep{s.steps[a-1], dirDown})
+			a--
+		}
+	}
+	walk(i, s.hub)
+	walk(s.hub, j)
+	return out
+}
+
+// Convert converts values of version from to version to, through the hub.
+// The property bag is kept when the reverse conversion is allowed (it
+// carries what to cannot hold back to from); when the reverse is refused
+// nothing would ever read it, so the result carries none. The error is
+// for what prevents any conversion (an unknown version, a refused
+// direction); what goes wrong with the values is in the Result.
+//
+// The only option that applies is AllowLossy (to every conversion of the
+// set: Convert, ConvertDocument, ConvertObject, ConvertObjectDocument and
+// RewriteObjects).
+//
+// The values mean what they say (plain values, as params.Decode gives
+// them). To have the nodes of the versions on the way type the YAML plain
+// scalars of a document, give its bytes to ConvertDocument.
+func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, error) {
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
+}
+
+// ConvertDocument reads one YAML or JSON document of values of version
+// from and converts it to version to, as Convert does. It reads as
+// params.Decode does with from's schema: a JSON document means exactly
+// what it says, and a YAML plain scalar is typed by the node of from's
+// schema it lands on. A plain scalar that no node of from types (under a
+// key from does not declare, or inside a free-form object) keeps its text
+// until a node of a version on the way types it: legacyCode: 007 becomes
+// "007" where the target declares legacyCode a string, 7 where it declares
+// an integer. Where no node on the way types it, it means what YAML 1.2
+// core rules say (007 is 7, 0x1F is 31, 1.10 the exact number 1.10, yes
+// the string "yes", ~ null), in the values, the property bag and the
+// report alike. A round trip to and from another version so gives back
+// the values the document means.
+//
+// The error is for what prevents any conversion, as with Convert, or a
+// *schema.Error for a document that cannot be read.
+func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Option) (Result, error) {
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
+		return Result{}, err
+	}
+	v, err := decodeDocument(s.versions[i].Schema, data)
+	if err != nil {
+		return Result{}, document.AsProblem(err)
+	}
+	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
+}
+
+// start checks a conversion from → to and gathers its options.
+func (s *VersionSet) start(from, to string, opts []Option) (i, j int, o convOptions, err error) {
+	all, err := collect("a VersionSet's conversions", opts, conversionOptions)
+	if err != nil {
+		return 0, 0, o, err
+	}
+	o = all.conv
+	i, j, err = s.pair(from, to)
+	if err != nil {
+		return 0, 0, o, err
+	}
+	if err := s.refusal(i, j); err != nil {
+		return 0, 0, o, err
+	}
+	return i, j, o, nil
+}
+
+// run converts along the path i → hub → j, as Migration.run does along a
+// chain: dropped values are reported at their pointer in the source,
+// lossy changes and errors at their pointer in the target. Text no node
+// on the way typed is settled in the Result (settleResult).
+func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
+	path := s.path(i, j)
+	if len(path) == 0 {
+		// Same version: nothing to convert; the values are validated.
+		res := Result{Values: v}
+		settleResult(&res)
+		target := s.versions[j].Schema
+		meant := res.Values
+		if i > 0 {
+			res.Errors = s.steps[i-1].up.validate(meant, nil)
+		} else if len(s.steps) > 0 {
+			res.Errors = s.steps[0].down.validate(meant, nil)
+		} else if err := target.Validate(stripBag(meant)); err != nil {
+			res.Errors = validationErrors(err)
+		}
+		return res
+	}
+	// Values come from decodeDocument (or mean what they say): text is
+	// carried as written wherever no node types it, then settled.
+	m := &Migration{allowLossy: allowLossy, lossless: keepBag, keepText: true}
+	return m.runPath(v, path)
+}
+
+func stripBag(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	if _, has := m[BagKey]; !has {
+		return v
+	}
+	rest := make(map[string]any, len(m))
+	for k, x := range m {
+		if k != BagKey {
+			rest[k] = x
+		}
+	}
+	return rest
+}
+
+func validationErrors(err error) schema.ErrorList {
+	if ves, ok := err.(schema.ErrorList); ok {
+		return ves
+	}
+	return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
+}
+
+// PairStatus says how a conversion between two versions of a set goes.
+type PairStatus struct {
+	From, To string
+	// Status is "lossless", "lossy" or "refused".
+	Status string
+	// Pointers are where the target cannot hold what the source can: old
+	// pointers of dropped values and new pointers of lossy type changes,
+	// with array indices as "*". Empty unless Status is "lossy".
+	Pointers []string
+	// Reason explains a refusal.
+	Reason string
+}
+
+// Pairs reports, for every ordered pair of distinct versions, whether the
+// conversion is refused, lossy (and where) or lossless. Losses are found
+// by converting values generated from the source schema (as migratetest.RandomValue does,
+// samples per pair, a fixed seed so that the answer is stable) without
+// the property bag; a pair found lossless by sampling may still lose a
+// value no sample reached.
+func (s *VersionSet) Pairs(samples int) []PairStatus {
+	var out []PairStatus
+	for i := range s.versions {
+		for j := range s.versions {
+			if i == j {
+				continue
+			}
+			ps := PairStatus{From: s.versions[i].Name, To: s.versions[j].Name, Status: "lossless", Pointers: []string{}}
+			if err := s.refusal(i, j); err != nil {
+				ps.Status, ps.Reason = "refused", err.Error()
+				out = append(out, ps)
+				continue
+			}
+			rnd := rand.New(rand.NewPCG(uint64(i)<<32|uint64(j), 0x5eed))
+			found := map[string]bool{}
+			for n := 0; n < samples; n++ {
+				x, err := valuegen.Random(s.versions[i].Schema, rnd)
+				if err != nil {
+					break
+				}
+				r := s.run(x, i, j, true, false)
+				for _, d := range r.Dropped {
+					found[wildIndices(x, d.Pointer)] = true
+				}
+				for _, l := range r.Lossy {
+					found[wildIndices(r.Values, l.Pointer)] = true
+				}
+			}
+			if len(found) > 0 {
+				ps.Status = "lossy"
+				for p := range found {
+					ps.Pointers = append(ps.Pointers, p)
+				}
+				sort.Strings(ps.Pointers)
+			}
+			out = append(out, ps)
+		}
+	}
+	return out
+}
+
+// wildIndices replaces the array indices of a value pointer by "*", so
+// that losses at /hosts/0/x and /hosts/1/x are one place.
+func wildIndices(v any, p string) string {
+	toks, err := pointer.Split(p)
+	if err != nil {
+		return p
+	}
+	out := ""
+	cur := v
+	for _, t := range toks {
+		switch c := cur.(type) {
+		case []any:
+			out = pointer.Append(out, "*")
+			if i, err := pointer.Index(t, len(c)); err == nil {
+				cur = c[i]
+			} else {
+				cur = nil
+			}
+		case map[string]any:
+			out = pointer.Append(out, t)
+			cur = c[t]
+		default:
+			out = pointer.Append(out, t)
+			cur = nil
+		}
+	}
+	return out
+}

@@ -1,5 +1,0 @@
-//go:build !race
-
-package convert
-
-const raceEnabled = false

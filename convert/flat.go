@@ -155,11 +155,12 @@ func (c *Converted) schemaJSON() []byte {
 // every problem, each with a pointer into the input and the parameter's
 // name.
 func FromV1beta1(data []byte, opts ...Option) (*Converted, error) {
-	all, err := collect("FromV1beta1", opts, flatOptions)
-	if err != nil {
-		return nil, err
+	var cfg flatConfig
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&cfg)
+		}
 	}
-	cfg := all.flat
 	raw, order, err := readRaw(data)
 	if err != nil {
 		return nil, err

@@ -128,7 +128,7 @@ func (r *migRun) resolveSources() {
 			continue
 		}
 		for _, c := range e.claims {
-			if v, ok := migGet(r.src, c.toks); ok {
+			if v, ok := pointer.GetTokens(r.src, c.toks); ok {
 				r.consider(e, c.src, v)
 			}
 		}
@@ -232,29 +232,6 @@ func (c *migClaimed) hasBelow(p string) bool {
 		}
 	}
 	return false
-}
-
-// migGet follows unescaped tokens into a value.
-func migGet(v any, toks []string) (any, bool) {
-	for _, t := range toks {
-		switch c := v.(type) {
-		case map[string]any:
-			x, ok := c[t]
-			if !ok {
-				return nil, false
-			}
-			v = x
-		case []any:
-			i, err := pointer.Index(t, len(c))
-			if err != nil {
-				return nil, false
-			}
-			v = c[i]
-		default:
-			return nil, false
-		}
-	}
-	return v, true
 }
 
 // build assembles the value of a static place and of its static children.

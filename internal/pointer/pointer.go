@@ -120,6 +120,11 @@ func Get(v any, p string) (any, bool) {
 	if err != nil {
 		return nil, false
 	}
+	return GetTokens(v, toks)
+}
+
+// GetTokens is Get for a pointer already split into unescaped tokens.
+func GetTokens(v any, toks []string) (any, bool) {
 	for _, t := range toks {
 		switch c := v.(type) {
 		case map[string]any:

@@ -207,3 +207,24 @@ func oldSplit(data []byte) [][]byte {
 	flush()
 	return docs
 }
+
+// TestMapReusesBatches: a long stream allocates a window of batches, not
+// one per Batch documents, so that its garbage does not grow with it.
+func TestMapReusesBatches(t *testing.T) {
+	text := []byte("a: 1\n")
+	run := func(n int) float64 {
+		return testing.AllocsPerRun(5, func() {
+			i := 0
+			next := func() (Doc, error) {
+				if i == n {
+					return Doc{}, io.EOF
+				}
+				i++
+				return Doc{Index: i - 1, Text: text}, nil
+			}
+			_ = Map(context.Background(), next, 2, func(d Doc) int { return d.Index }, func(Doc, int) error { return nil })
+		})
+	}
+	short, long := run(4*Batch), run(400*Batch)
+	assert.Less(t, long-short, float64(60), "allocations grew with the stream: %v for %d batches, %v for %d", short, 4, long, 400)
+}

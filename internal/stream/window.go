@@ -17,7 +17,9 @@ const Batch = 32
 // waiting to be handed back) per worker.
 const Window = 2
 
-// batch is a run of documents and their results, done when closed.
+// batch is a run of documents and their results; done receives once the
+// results are in. Batches go back to a free list once emitted, so that a
+// long stream allocates a window of them, not one per Batch documents.
 type batch[T any] struct {
 	docs []Doc
 	out  []T
@@ -40,6 +42,7 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 
 	jobs := make(chan *batch[T], workers)
 	order := make(chan *batch[T], Window*workers)
+	free := make(chan *batch[T], (Window+2)*workers)
 	var readErr error
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
@@ -47,11 +50,11 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 		go func() {
 			defer wg.Done()
 			for b := range jobs {
-				b.out = make([]T, len(b.docs))
-				for i, d := range b.docs {
-					b.out[i] = work(d)
+				b.out = b.out[:0]
+				for _, d := range b.docs {
+					b.out = append(b.out, work(d))
 				}
-				close(b.done)
+				b.done <- struct{}{}
 			}
 		}()
 	}
@@ -60,7 +63,12 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 		defer close(order)
 		defer close(jobs)
 		for {
-			b := &batch[T]{docs: make([]Doc, 0, Batch), done: make(chan struct{})}
+			var b *batch[T]
+			select {
+			case b = <-free:
+			default:
+				b = &batch[T]{docs: make([]Doc, 0, Batch), out: make([]T, 0, Batch), done: make(chan struct{}, 1)}
+			}
 			var err error
 			for len(b.docs) < Batch {
 				var d Doc
@@ -92,8 +100,10 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 
 	var err error
 	for b := range order {
+		finished := false
 		select {
 		case <-b.done:
+			finished = true
 		case <-ctx.Done():
 		}
 		if err == nil {
@@ -109,7 +119,15 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 				break
 			}
 		}
-		b.docs, b.out = nil, nil
+		if finished { // no worker holds it: reuse it, holding nothing
+			clear(b.docs)
+			clear(b.out)
+			b.docs, b.out = b.docs[:0], b.out[:0]
+			select {
+			case free <- b:
+			default:
+			}
+		}
 	}
 	wg.Wait()
 	if err != nil {

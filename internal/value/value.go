@@ -32,17 +32,17 @@ func DeepCopy(v any) any {
 	return v
 }
 
-// CopyPlain is DeepCopy of a value that is plain as Plain takes it, in
-// one walk; ok is false (and the copy unfinished) when v is not, for the
-// caller to convert it first.
+// CopyPlain is DeepCopy of a value made of plain types only (maps, slices,
+// strings, bools, nil, json.Number), in one walk; ok is false (and the
+// copy unfinished) when v holds another Go type, for the caller to
+// convert it first. The text of numbers is not checked: a copy keeps it
+// as it is, whatever it says.
 func CopyPlain(v any) (c any, ok bool) { return copyPlain(v, 0) }
 
 func copyPlain(v any, depth int) (any, bool) {
 	switch t := v.(type) {
-	case nil, bool, string:
+	case nil, bool, string, json.Number:
 		return v, true
-	case json.Number:
-		return v, number.IsJSON(string(t))
 	case map[string]any:
 		if depth >= MaxDepth {
 			return nil, false

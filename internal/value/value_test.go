@@ -77,10 +77,13 @@ func TestCopyPlain(t *testing.T) {
 	require.Equal(t, "d", orig["b"].(map[string]any)["c"], "the copy is deep")
 	require.Equal(t, "x", orig["a"].([]any)[1])
 
+	c, ok = CopyPlain(map[string]any{"n": json.Number("1x")})
+	require.True(t, ok, "number text is not checked")
+	require.Equal(t, map[string]any{"n": json.Number("1x")}, c)
+
 	for _, notPlain := range []any{
 		map[string]any{"a": 1},
 		[]any{[]string{"x"}},
-		map[string]any{"n": json.Number("1x")},
 		struct{}{},
 	} {
 		_, ok := CopyPlain(notPlain)

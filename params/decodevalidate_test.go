@@ -109,3 +109,63 @@ properties:
 	// invalid: /replicas: must be >= 1 but found 0
 	// unreadable: line 1: the '[' here is never closed (expected ',' or ']')
 }
+
+// decodeBySplitting is Decode as it was before it read one document
+// directly: the stream split, then exactly one document expected.
+func decodeBySplitting(s *schema.Schema, data []byte) (any, error) {
+	docs, err := params.DecodeStream(s, data)
+	if err != nil {
+		return nil, err
+	}
+	if len(docs) != 1 {
+		return nil, fmt.Errorf("%d documents", len(docs))
+	}
+	return docs[0].Value, nil
+}
+
+var decodeOneSeeds = append([]string{
+	"a: 1\n---\nb: 2\n", "a: 1\n...\n", "a: 1\n...\nb: 2\n", "--- a: 1\n", "---\na: 1\n",
+	"# c\n---\na: 1\n", "a: 1\n---\n", "---\n---\n", "{\"a\":1}\n---\n{\"b\":2}\n", "a: 1\n--- \nb: 2\n",
+	"%YAML 1.2\n---\na: 1\n", "a: \"x\n---\ny\"\n", "a: |\n  x\n  ---\n", "\"x\"", "1", "# only\n",
+	"count: 3\nratio: 0.25\n", "count: '3'\n", "tags:\n- a\n- 1\n",
+}, decodeValidateDocs...)
+
+// Decode reads one document directly; where that reads, it gives what
+// splitting the input first gives, and where it does not, the error is
+// the one splitting gives.
+func TestDecodeOneIsDecodeBySplitting(t *testing.T) {
+	s, err := schema.Parse(decodeValidateSchema)
+	require.NoError(t, err)
+	for _, sch := range []*schema.Schema{s, nil} {
+		for _, doc := range decodeOneSeeds {
+			got, err := params.Decode(sch, []byte(doc))
+			want, wantErr := decodeBySplitting(sch, []byte(doc))
+			assert.Equal(t, wantErr == nil, err == nil, "%q: %v, by splitting %v", doc, err, wantErr)
+			if err == nil && wantErr == nil {
+				assert.Equal(t, want, got, "%q", doc)
+			}
+		}
+	}
+}
+
+// FuzzDecodeOne: Decode reading one document directly agrees with
+// splitting the input first.
+func FuzzDecodeOne(f *testing.F) {
+	for _, doc := range decodeOneSeeds {
+		f.Add([]byte(doc))
+	}
+	s, err := schema.Parse(decodeValidateSchema)
+	require.NoError(f, err)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, sch := range []*schema.Schema{s, nil} {
+			got, err := params.Decode(sch, data)
+			want, wantErr := decodeBySplitting(sch, data)
+			if (err == nil) != (wantErr == nil) {
+				t.Fatalf("%q: %v, by splitting %v", data, err, wantErr)
+			}
+			if err == nil && !assert.ObjectsAreEqual(want, got) {
+				t.Fatalf("%q: %#v, by splitting %#v", data, got, want)
+			}
+		}
+	})
+}

@@ -1,6 +1,7 @@
 package params
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -31,6 +32,16 @@ type Document struct {
 // Decode reads exactly one YAML or JSON document, typed by the schema (s
 // may be nil: YAML 1.2 core rules then apply).
 func Decode(s *schema.Schema, data []byte) (any, error) {
+	// One document without markers is the common case (a document of a
+	// stream the Splitter cut): it is its own only part, so it is read
+	// as one without splitting it first. Anything else (markers, no
+	// document, an error, null) goes the way of DecodeStream, whose
+	// errors say what is wrong.
+	if unmarked(data) {
+		if d, err := document.Read(data, document.Options{Typer: typer(s)}); err == nil && !d.Empty && d.Value != nil {
+			return d.Value, nil
+		}
+	}
 	docs, err := DecodeStream(s, data)
 	if err != nil {
 		return nil, err
@@ -42,6 +53,22 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 		return docs[0].Value, nil
 	}
 	return nil, fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
+}
+
+// unmarked reports that no line of data starts with a document marker
+// (`---`, `...`), that data opens with no byte-order mark and holds no
+// carriage return (a line break to YAML, not to the Splitter): splitting
+// it as a stream gives data itself as the one document, or nothing.
+func unmarked(data []byte) bool {
+	if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) || bytes.IndexByte(data, '\r') >= 0 {
+		return false
+	}
+	for _, m := range []string{"---", "..."} {
+		if bytes.HasPrefix(data, []byte(m)) || bytes.Contains(data, []byte("\n"+m)) {
+			return false
+		}
+	}
+	return true
 }
 
 // DecodeStream reads a `---`-separated stream. Each document that parses

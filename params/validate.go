@@ -34,10 +34,29 @@ func validate(s *schema.Schema, v any) (any, error) {
 			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindInvalid, Message: "the string is not valid UTF-8"}}
 		}
 	}
+	return v, validateSound(s, v)
+}
+
+// validateSound validates v, which must be sound (value.Sound), against s.
+func validateSound(s *schema.Schema, v any) error {
 	if s == nil {
-		return v, nil
+		return nil
 	}
-	return v, s.Validate(v)
+	return s.Validate(v)
+}
+
+// DecodeValidate decodes one YAML or JSON document as Decode does and,
+// when it can be read, validates the value as Validate does: err is
+// Decode's error (v and invalid are then nil), invalid Validate's
+// verdict on v. It is the two calls with one walk over the value less:
+// a value fresh from the reader is plain, its numbers are within range
+// and its strings valid UTF-8, so the check Validate makes of Go data a
+// caller built is not needed.
+func DecodeValidate(s *schema.Schema, data []byte) (v any, invalid, err error) {
+	if v, err = Decode(s, data); err != nil {
+		return nil, nil, err
+	}
+	return v, validateSound(s, v), nil
 }
 
 // ValidateStructural validates as a kube-apiserver validates a CRD object:

@@ -57,7 +57,7 @@ type fastNode struct {
 	pattern                *regexp.Regexp
 	minimum, maximum       fastBound
 	exclMinimum, exclMax   fastBound
-	multipleOf             *big.Rat
+	multipleOf             fastBound
 	ref, not               *fastNode
 	allOf, anyOf, oneOf    []*fastNode
 	ifNode, thenNo, elseNo *fastNode
@@ -68,12 +68,12 @@ type fastPattern struct {
 	node *fastNode
 }
 
-// fastBound is a numeric limit, with its int64 value when it has one so
-// that the common comparison allocates nothing.
+// fastBound is a numeric limit (or divisor), with its value as a decimal
+// when it is one so that the common comparison allocates nothing.
 type fastBound struct {
 	rat   *big.Rat
-	i     int64
-	isInt bool
+	dec   decimal
+	isDec bool
 }
 
 const (
@@ -236,7 +236,7 @@ func (fc *fastCompiler) node(s *jsonschema.Schema) *fastNode {
 	n.minLength, n.maxLength, n.pattern = s.MinLength, s.MaxLength, s.Pattern
 	n.minimum, n.maximum = newFastBound(s.Minimum), newFastBound(s.Maximum)
 	n.exclMinimum, n.exclMax = newFastBound(s.ExclusiveMinimum), newFastBound(s.ExclusiveMaximum)
-	n.multipleOf = s.MultipleOf
+	n.multipleOf = newFastBound(s.MultipleOf)
 	n.ref, n.not = fc.node(s.Ref), fc.node(s.Not)
 	for _, x := range s.AllOf {
 		n.allOf = append(n.allOf, fc.node(x))
@@ -258,9 +258,7 @@ func newFastBound(r *big.Rat) fastBound {
 		return fastBound{}
 	}
 	b := fastBound{rat: r}
-	if r.IsInt() && r.Num().IsInt64() {
-		b.i, b.isInt = r.Num().Int64(), true
-	}
+	b.dec, b.isDec = ratDecimal(r)
 	return b
 }
 
@@ -550,26 +548,23 @@ func (r *fastRun) array(n *fastNode, a []any) bool {
 }
 
 func (r *fastRun) numberOK(n *fastNode, v json.Number) bool {
-	if !number.IsJSON(string(v)) {
+	d, isDec := parseDecimal(string(v))
+	if !isDec && !number.IsJSON(string(v)) {
 		r.gaveUp = true
 		return false
 	}
-	var num *big.Rat // built only when an int64 comparison cannot decide
-	i, isInt := smallInt(string(v))
-	cmp := func(b fastBound) int {
-		if isInt && b.isInt {
-			switch {
-			case i < b.i:
-				return -1
-			case i > b.i:
-				return 1
-			}
-			return 0
-		}
+	var num *big.Rat // built only when decimals cannot decide
+	rat := func() *big.Rat {
 		if num == nil {
 			num, _ = new(big.Rat).SetString(string(v))
 		}
-		return num.Cmp(b.rat)
+		return num
+	}
+	cmp := func(b fastBound) int {
+		if isDec && b.isDec {
+			return d.cmp(b.dec)
+		}
+		return rat().Cmp(b.rat)
 	}
 	if n.minimum.rat != nil && cmp(n.minimum) < 0 {
 		return false
@@ -583,11 +578,13 @@ func (r *fastRun) numberOK(n *fastNode, v json.Number) bool {
 	if n.exclMax.rat != nil && cmp(n.exclMax) >= 0 {
 		return false
 	}
-	if n.multipleOf != nil {
-		if num == nil {
-			num, _ = new(big.Rat).SetString(string(v))
+	if n.multipleOf.rat != nil {
+		if isDec && n.multipleOf.isDec {
+			if ok, decided := d.multipleOf(n.multipleOf.dec); decided {
+				return ok
+			}
 		}
-		if !new(big.Rat).Quo(num, n.multipleOf).IsInt() {
+		if !new(big.Rat).Quo(rat(), n.multipleOf.rat).IsInt() {
 			return false
 		}
 	}

@@ -147,7 +147,7 @@ func runValidate(e *env, o any, args []string) int {
 // of its errors are lines of the stream.
 func validateOne(s *schema.Schema, d params.RawDocument, file string) validateResult {
 	r := validateResult{Document: d.Index, Valid: true, Errors: []errorRecord{}}
-	v, err := params.Decode(s, d.Text)
+	_, invalid, err := params.DecodeValidate(s, d.Text)
 	switch {
 	case err != nil:
 		r.Valid, r.unreadable = false, true
@@ -157,11 +157,9 @@ func validateOne(s *schema.Schema, d params.RawDocument, file string) validateRe
 		} else {
 			r.Errors = errorRecords(err)
 		}
-	default:
-		if err := params.Validate(s, v); err != nil {
-			r.Valid = false
-			r.Errors = errorRecords(d.Locate(err))
-		}
+	case invalid != nil:
+		r.Valid = false
+		r.Errors = errorRecords(d.Locate(invalid))
 	}
 	return r
 }

@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -45,14 +44,5 @@ func runUnwrap(e *env, o any, args []string) int {
 			return code
 		}
 	}
-	data, err := e.readInput(args[0])
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	c, err := convert.Unwrap(data, s)
-	if err != nil {
-		return e.conversionFailed(args[0], err)
-	}
-	e.printNotes(c.Notes)
-	return e.writeConverted(c, *opts.output)
+	return e.unwrapRun(args[0], s, *opts.output, false)
 }

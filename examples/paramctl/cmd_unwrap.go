@@ -16,7 +16,7 @@ func init() {
 	register(&command{
 		name:  "unwrap",
 		usage: "(--schema FILE | --guess) [-o yaml|json] FILE",
-		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance) by the schema; --guess works without one",
+		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance; a --- stream of them) by the schema; --guess works without one",
 		setup: func(fs *flag.FlagSet) any {
 			return &unwrapOpts{
 				schema: fs.String("schema", "", "the parameter schema `FILE` (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),

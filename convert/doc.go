@@ -18,7 +18,9 @@
 // '[foo,bar,bazz]' a list, '{foo:"bar"}' a mapping); GuessValues does
 // without a schema by safe, reported rules; WrapValues writes typed
 // values back as text that unwraps to exactly the same values. Unwrap
-// does the same for whole documents: a flat map or an Instance manifest.
+// does the same for whole documents: a flat map or an Instance manifest;
+// UnwrapReader for a `---` stream of them of any length, in constant
+// memory.
 //
 // Numbers stay json.Number from end to end; nothing passes through
 // float64. Outputs keep a stable key order (the input's where there was

@@ -13,18 +13,22 @@ type convertOpts struct {
 	output     *string
 	to         *string
 	inferTypes *bool
+	schema     *string
+	guess      *bool
 }
 
 func init() {
 	register(&command{
 		name:  "convert",
-		usage: "[--to v1beta2|v1beta1] [--infer-types] [-o yaml|json] FILE",
-		short: "convert v1beta1 parameters (params.yaml or OperatorVersion) to a v1beta2 schema; v1beta2 input comes back unchanged",
+		usage: "[--to v1beta2|v1beta1] [--infer-types] [--schema FILE | --guess] [-o yaml|json] FILE",
+		short: "convert v1beta1 parameters (params.yaml or OperatorVersion) to a v1beta2 schema; v1beta2 input comes back unchanged; with --schema or --guess, v1beta1 Instances (a --- stream of them) to v1beta2",
 		setup: func(fs *flag.FlagSet) any {
 			return &convertOpts{
 				output:     fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
 				to:         fs.String("to", "v1beta2", "target `VERSION`: v1beta2, or v1beta1 for an OperatorVersion (the schema is kept in the "+convert.ParametersAnnotation+" annotation)"),
 				inferTypes: fs.Bool("infer-types", false, "give untyped parameters whose default is a quoted number or boolean (\"3\", \"true\") that type, reporting each on standard error"),
+				schema:     fs.String("schema", "", "the parameter schema `FILE` by which v1beta1 Instances (one, or a --- stream of them) convert to v1beta2, their parameters typed as unwrap types them"),
+				guess:      fs.Bool("guess", false, "convert v1beta1 Instances to v1beta2 without a schema: guess by safe rules and report every guess on standard error, as unwrap --guess does"),
 			}
 		},
 		run: runConvert,
@@ -42,6 +46,9 @@ func runConvert(e *env, o any, args []string) int {
 	}
 	if *opts.to != "v1beta2" && *opts.to != "v1beta1" {
 		return e.fail(exitUsage, "--to must be v1beta2 or v1beta1, not %q", *opts.to)
+	}
+	if *opts.schema != "" || *opts.guess {
+		return e.convertInstances(opts, usage, args[0])
 	}
 	// A KUDO package folder (or its operator.yaml) converts its params.yaml.
 	data, _, err := readSchemaInput(e, args[0])
@@ -69,6 +76,26 @@ func runConvert(e *env, o any, args []string) int {
 	}
 	e.printNotes(c.Notes)
 	return e.writeConverted(c, *opts.output)
+}
+
+// convertInstances converts v1beta1 Instances, one or a `---` stream of
+// them read in constant memory, to v1beta2 as unwrap does; anything but
+// an Instance is refused.
+func (e *env) convertInstances(opts *convertOpts, usage, file string) int {
+	switch {
+	case *opts.schema != "" && *opts.guess:
+		return e.fail(exitUsage, "--schema and --guess exclude each other\n%s", usage)
+	case *opts.to != "v1beta2" || *opts.inferTypes:
+		return e.fail(exitUsage, "--schema and --guess convert Instances to v1beta2: not with --to v1beta1 or --infer-types")
+	}
+	var s *schema.Schema
+	if !*opts.guess {
+		var code int
+		if s, code = e.schemaOrFail(*opts.schema); s == nil {
+			return code
+		}
+	}
+	return e.unwrapRun(file, s, *opts.output, true)
 }
 
 // conversionFailed reports a conversion error: unreadable input is exit

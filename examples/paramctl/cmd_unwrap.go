@@ -3,7 +3,6 @@ package main
 import (
 	"flag"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -17,7 +16,7 @@ func init() {
 	register(&command{
 		name:  "unwrap",
 		usage: "(--schema FILE | --guess) [-o yaml|json] FILE",
-		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance) by the schema; --guess works without one",
+		short: "type v1beta1 instance parameters (a flat map of strings, or an Instance; a --- stream of them) by the schema; --guess works without one",
 		setup: func(fs *flag.FlagSet) any {
 			return &unwrapOpts{
 				schema: fs.String("schema", "", "the parameter schema `FILE` (v1beta2, or a v1beta1 params.yaml or OperatorVersion)"),
@@ -45,14 +44,5 @@ func runUnwrap(e *env, o any, args []string) int {
 			return code
 		}
 	}
-	data, err := e.readInput(args[0])
-	if err != nil {
-		return e.fail(exitUsage, "%v", err)
-	}
-	c, err := convert.Unwrap(data, s)
-	if err != nil {
-		return e.conversionFailed(args[0], err)
-	}
-	e.printNotes(c.Notes)
-	return e.writeConverted(c, *opts.output)
+	return e.unwrapRun(args[0], s, *opts.output, false)
 }

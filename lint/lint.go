@@ -170,6 +170,8 @@ type Pass struct {
 	Rule *Rule
 
 	st *runState
+	// words are the names a Config lets the title rules accept.
+	words []string
 }
 
 // Report records a finding at a pointer into the schema document with the

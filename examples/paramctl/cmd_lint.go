@@ -158,7 +158,11 @@ func fileErrors(file string, err error) error {
 	list := schema.ErrorsOf(err)
 	lines := make([]string, 0, len(list))
 	for _, le := range list {
-		lines = append(lines, file+": "+le.Error())
+		msg := le.Error()
+		if le.Pointer == "" && le.Line == 0 {
+			msg = le.Message // about the whole file
+		}
+		lines = append(lines, file+": "+msg)
 	}
 	return errors.New(strings.Join(lines, "\n"))
 }
@@ -258,7 +262,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 		}
 		fs, err := lint.LintChart(chart, sets...)
 		if err != nil {
-			return lint.Report{}, e.fail(exitUsage, "%s: %v", dir, err)
+			return lint.Report{}, e.fail(exitUsage, "%s", chartError(dir, chart, err))
 		}
 		return lint.Report{File: dir, Findings: fs}, exitOK
 	}
@@ -295,6 +299,22 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 	}
 	lint.Locate(data, fs)
 	return lint.Report{File: path, Findings: fs}, exitOK
+}
+
+// chartError names the file of a chart's error below the chart folder:
+// LintChart's errors start with the file's name relative to it.
+func chartError(dir string, c *lint.Chart, err error) string {
+	msg := err.Error()
+	names := []string{c.SchemaFile, c.ValuesFile}
+	for _, v := range c.ExtraValues {
+		names = append(names, v.Name)
+	}
+	for _, n := range names {
+		if n != "" && strings.HasPrefix(msg, n+": ") {
+			return filepath.Join(dir, n) + msg[len(n):]
+		}
+	}
+	return dir + ": " + msg
 }
 
 // relativeTo names a file given on the command line relative to a chart

@@ -335,3 +335,21 @@ func validPointer(p string) bool {
 	_, err := globTokens(p)
 	return err == nil
 }
+
+// FuzzReadBaseline: no input makes the baseline reader panic; what it
+// accepts has a rule for every entry.
+func FuzzReadBaseline(f *testing.F) {
+	f.Add([]byte(`[{"rule": "R5-title", "pointer": "/a", "file": "x"}]`))
+	f.Add([]byte(`[]`))
+	f.Add([]byte(`{"rule": 1}`))
+	f.Add([]byte("- rule: a\n  pointer: ''\n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fs, err := ReadBaseline(data)
+		if err != nil {
+			return
+		}
+		for _, x := range fs {
+			assert.NotEmpty(t, x.Rule)
+		}
+	})
+}

@@ -138,6 +138,12 @@ func flagArg(f *flag.Flag) string {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	return newEnv(stdin, stdout, stderr).dispatch(args)
+}
+
+// newEnv is the environment of a run: the streams, whether each is a
+// terminal, and NO_COLOR.
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
 	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, noColor: os.Getenv("NO_COLOR") != ""}
 	if f, ok := stdin.(*os.File); ok {
 		e.stdinIsTerminal = isTerminal(f)
@@ -148,7 +154,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stdout.(*os.File); ok {
 		e.stdoutIsTerminal = isTerminal(f)
 	}
-	return e.dispatch(args)
+	return e
 }
 
 func (e *env) dispatch(args []string) (code int) {

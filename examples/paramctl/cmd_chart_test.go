@@ -420,3 +420,28 @@ func TestListWriteCheck(t *testing.T) {
 		assert.False(t, strings.HasPrefix(e.Name(), "."), "no temporary file left: %s", e.Name())
 	}
 }
+
+// FuzzReplaceSection: what stands outside the markers is kept byte for
+// byte, the section holds the markdown, and writing it again changes
+// nothing (so --check passes right after --write).
+func FuzzReplaceSection(f *testing.F) {
+	f.Add([]byte("# x\n<!-- DOCS_START -->\nold\n<!-- DOCS_END -->\nrest\n"), "## P\n\n| a |\n")
+	f.Add([]byte("<!-- DOCS_START --><!-- DOCS_END -->"), "x")
+	f.Add([]byte("a\r\n<!-- DOCS_START -->\r\n<!-- DOCS_END -->\r\n"), "## P\n")
+	f.Add([]byte("<!-- DOCS_END --><!-- DOCS_START -->"), "x")
+	f.Fuzz(func(t *testing.T, data []byte, md string) {
+		out, err := replaceSection(data, md)
+		if err != nil {
+			return
+		}
+		s, e := strings.Index(string(data), docsStart), strings.Index(string(data), docsEnd)
+		assert.True(t, strings.HasPrefix(string(out), string(data[:s+len(docsStart)])))
+		assert.True(t, strings.HasSuffix(string(out), string(data[e:])))
+		again, err := replaceSection(out, md)
+		if strings.Contains(md, docsStart) || strings.Contains(md, docsEnd) {
+			return // markdown holding a marker makes a second section
+		}
+		require.NoError(t, err)
+		assert.Equal(t, string(out), string(again))
+	})
+}

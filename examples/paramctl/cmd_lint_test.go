@@ -163,6 +163,15 @@ func TestLintSARIF(t *testing.T) {
 	assert.True(t, found)
 }
 
+// TestNoColorEnvironment: NO_COLOR set to anything but "" turns colour
+// off (https://no-color.org).
+func TestNoColorEnvironment(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	assert.True(t, newEnv(nil, &bytes.Buffer{}, &bytes.Buffer{}).noColor)
+	t.Setenv("NO_COLOR", "")
+	assert.False(t, newEnv(nil, &bytes.Buffer{}, &bytes.Buffer{}).noColor)
+}
+
 // TestLintTerminal: a terminal gets the same FILE:LINE:COL lines as a
 // pipe, the severity coloured unless NO_COLOR is set; the count goes to
 // standard error either way.

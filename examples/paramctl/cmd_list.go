@@ -185,10 +185,13 @@ func replaceSection(data []byte, markdown string) ([]byte, error) {
 	case end < start:
 		return nil, fmt.Errorf("%s comes before %s", docsEnd, docsStart)
 	}
+	// The file's line endings, as the text around the section shows them
+	// (not the section, which this replaces).
 	nl := "\n"
-	if bytes.Contains(data, []byte("\r\n")) {
+	if bytes.Contains(data[:start], []byte("\r\n")) || bytes.Contains(data[end:], []byte("\r\n")) {
 		nl = "\r\n"
 	}
+	markdown = strings.ReplaceAll(markdown, "\r\n", "\n")
 	body := nl + nl + strings.ReplaceAll(strings.TrimRight(markdown, "\n"), "\n", nl) + nl + nl
 	var out bytes.Buffer
 	out.Write(data[:start+len(docsStart)])

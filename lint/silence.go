@@ -111,7 +111,7 @@ func (f *Filter) ignored(reportFile string, fd Finding) bool {
 		if ig.File != "" && !globMatch(ig.File, fileOf(reportFile, fd)) {
 			continue
 		}
-		if ig.Pointer != "" && !PointerMatch(ig.Pointer, fd.Pointer) {
+		if ig.Pointer != "" && !pointerMatch(ig.Pointer, fd.Pointer) {
 			continue
 		}
 		return true
@@ -146,10 +146,10 @@ func globMatch(pattern, s string) bool {
 	return err == nil && ok
 }
 
-// PointerMatch reports whether a JSON pointer matches a pointer glob (see
+// pointerMatch reports whether a JSON pointer matches a pointer glob (see
 // Ignore.Pointer). Tokens are compared as the pointer writes them (a key
 // a/b as a~1b), so that "*" matches any one key, slashes and all.
-func PointerMatch(pattern, ptr string) bool {
+func pointerMatch(pattern, ptr string) bool {
 	pt, err := globTokens(pattern)
 	if err != nil || (ptr != "" && ptr[0] != '/') {
 		return false
@@ -214,9 +214,9 @@ func matchTokens(pat, toks []string) bool {
 	return reached[len(toks)]
 }
 
-// AllRules lists the rules of every registered set and those that run
+// knownRules lists the rules of every registered set and those that run
 // whatever the sets (KudoParams, ChartValues), each once, sorted by id.
-func AllRules() []*Rule {
+func knownRules() []*Rule {
 	seen := map[string]bool{}
 	var out []*Rule
 	add := func(r *Rule) {
@@ -237,13 +237,14 @@ func AllRules() []*Rule {
 }
 
 // CheckRuleGlob returns an error for a rule glob that is malformed or
-// matches no rule of AllRules, naming the closest rule ids.
+// matches no rule of the registered sets (nor KudoParams or ChartValues,
+// which run whatever the sets), naming the closest rule ids.
 func CheckRuleGlob(glob string) error {
 	if _, err := path.Match(glob, ""); err != nil {
 		return fmt.Errorf("rule pattern %q: %w", glob, err)
 	}
 	var ids []string
-	for _, r := range AllRules() {
+	for _, r := range knownRules() {
 		if globMatch(glob, r.ID) {
 			return nil
 		}

@@ -35,7 +35,7 @@ func TestPointerMatch(t *testing.T) {
 		{"a/b", "/a/b", false},  // no leading slash: matches nothing
 	}
 	for _, tt := range tests {
-		assert.Equal(t, tt.want, PointerMatch(tt.pattern, tt.ptr), "%q ~ %q", tt.pattern, tt.ptr)
+		assert.Equal(t, tt.want, pointerMatch(tt.pattern, tt.ptr), "%q ~ %q", tt.pattern, tt.ptr)
 	}
 }
 
@@ -310,13 +310,13 @@ func FuzzPointerMatch(f *testing.F) {
 	f.Add("/*", "/a~1b")
 	f.Add("/[", "/[")
 	f.Fuzz(func(t *testing.T, pattern, ptr string) {
-		PointerMatch(pattern, ptr)
+		pointerMatch(pattern, ptr)
 		if _, err := globTokens(ptr); err == nil && ptr != "" && !containsGlob(ptr) {
-			assert.True(t, PointerMatch(ptr, ptr), "%q", ptr)
+			assert.True(t, pointerMatch(ptr, ptr), "%q", ptr)
 		}
 		if _, err := globTokens(ptr); err == nil || ptr == "" {
 			if ptr == "" || ptr[0] == '/' {
-				assert.True(t, PointerMatch("/**", ptr) || !validPointer(ptr), "%q", ptr)
+				assert.True(t, pointerMatch("/**", ptr) || !validPointer(ptr), "%q", ptr)
 			}
 		}
 	})

@@ -44,7 +44,7 @@ func (f *setFlag) Set(s string) error { f.value, f.set = s, true; return nil }
 func init() {
 	register(&command{
 		name:  "lint",
-		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable GLOB]... [--config FILE] [--baseline FILE] [--crd-version V] [-o text|json|sarif] SCHEMA|PACKAGE-DIR|CHART-DIR|CRD...",
+		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable GLOB]... [--config FILE] [--baseline FILE] [--values FILE]... [--charts] [--crd-version V] [-o text|json|sarif] SCHEMA|PACKAGE-DIR|CHART-DIR|CRD...",
 		short: "check schemas, KUDO packages and Helm charts against rule sets (kudo, cluster-app, structural); exit 1 on any error",
 		long: `A folder holding Chart.yaml is a Helm chart: its values.schema.json is linted and its
 values.yaml validated against it (rule chart-values), as helm lint does; a Chart.yaml

@@ -446,7 +446,8 @@ func (e *editor) text(p place, ptr string, a *Assignment) any {
 // array and the text is Helm's `{a,b}`, that list (first where no node
 // says object); the text itself where a node says string; and last the
 // text kept as a string where it could take no node's type (validation
-// refuses it, after a note saying why). It records the failure and
+// refuses it, after a note saying why), and the text itself where some
+// reading allows a string without saying so. It records the failure and
 // returns nil where no reading is possible at all.
 func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 	var out []any
@@ -517,7 +518,9 @@ func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 	for _, v := range mismatch {
 		add(v)
 	}
-	if len(out) == 0 {
+	if p.allows("string") || len(out) == 0 {
+		// An enum or const of strings without a type, or a branch that
+		// says nothing, takes the text as it is.
 		add(t)
 	}
 	return out
@@ -1053,8 +1056,8 @@ func (d *edits) apply(pick map[int]int) (any, *editor) {
 // run applies the edits, then finish (defaults, then validation). Where
 // a text could be read more than one way (several branches govern its
 // place, the node takes several types) and the first readings fail
-// validation, it tries the other readings, edit by edit in command-line
-// order (at most maxReadingTries validations), and keeps the first
+// validation, it tries the other readings, those that change the fewest
+// edits first (at most maxReadingTries validations), and keeps the first
 // combination that passes: the final validation decides. Otherwise the
 // first readings' result stands, with its errors. ed.errs non-empty means
 // the edits themselves failed (v and verr are then unset).
@@ -1067,34 +1070,59 @@ func (d *edits) run(finish func(any) (any, error)) (v any, ed *editor, verr erro
 	if verr == nil || len(ed.readings) == 0 {
 		return v, ed, verr
 	}
-	var ks []int
-	for k := range ed.readings {
+	var found any
+	var foundEd *editor
+	otherReadings(ed.readings, func(pick map[int]int) bool {
+		x, xed := d.apply(pick)
+		if len(xed.errs) > 0 {
+			return false
+		}
+		x, err := finish(x)
+		if err != nil {
+			return false
+		}
+		found, foundEd = x, xed
+		return true
+	})
+	if foundEd != nil {
+		return found, foundEd, nil
+	}
+	return v, ed, verr
+}
+
+// otherReadings calls try with the combinations of readings other than
+// the first of every edit (counts gives, by edit, how many readings it
+// has): first those that change one edit, then two, and so on, each in
+// command-line order, until try returns true or maxReadingTries-1
+// combinations were tried.
+func otherReadings(counts map[int]int, try func(pick map[int]int) bool) {
+	ks := make([]int, 0, len(counts))
+	for k := range counts {
 		ks = append(ks, k)
 	}
 	sort.Ints(ks)
+	tries := 1 // the first readings
+	done := false
 	pick := map[int]int{}
-	for tries := 1; tries < maxReadingTries; tries++ {
-		// The next combination, the last edit's reading turning fastest.
-		j := len(ks) - 1
-		for ; j >= 0; j-- {
-			if pick[ks[j]]+1 < ed.readings[ks[j]] {
-				pick[ks[j]]++
-				break
+	var choose func(start, left int)
+	choose = func(start, left int) {
+		if left == 0 {
+			tries++
+			done = tries > maxReadingTries || try(pick)
+			return
+		}
+		for i := start; i <= len(ks)-left && !done; i++ {
+			k := ks[i]
+			for r := 1; r < counts[k] && !done; r++ {
+				pick[k] = r
+				choose(i+1, left-1)
 			}
-			pick[ks[j]] = 0
-		}
-		if j < 0 {
-			break
-		}
-		x, xed := d.apply(pick)
-		if len(xed.errs) > 0 {
-			continue
-		}
-		if x, err := finish(x); err == nil {
-			return x, xed, nil
+			delete(pick, k)
 		}
 	}
-	return v, ed, verr
+	for changed := 1; changed <= len(ks) && !done; changed++ {
+		choose(0, changed)
+	}
 }
 
 // replaceAt puts x at the location of toks inside v (which exists) and

@@ -83,6 +83,9 @@ func (n *Node) governing(own func(*Node) []*Node, depth int, seen map[*Node]bool
 			nodes = appendNode(nodes, c)
 		}
 	}
+	own0 := len(nodes)
+	// open as the groups go: every group has a branch that says nothing.
+	groupsOpen := true
 	var tests []*Node
 	for _, m := range n.scope {
 		if !m.branched() && m.If == nil {
@@ -101,22 +104,23 @@ func (n *Node) governing(own func(*Node) []*Node, depth int, seen map[*Node]bool
 			if len(g) == 0 {
 				continue
 			}
-			allowed := false
+			allowed, gopen := false, false
 			for _, b := range g {
 				if b == nil {
-					allowed, open = true, true
+					allowed, gopen = true, true
 					continue
 				}
 				bn, bo, bf := b.governing(own, depth+1, seen)
 				if bf {
 					continue
 				}
-				allowed, open = true, open || bo
+				allowed, gopen = true, gopen || bo
 				nodes = appendNode(nodes, bn...)
 			}
 			if !allowed {
 				return nil, false, true
 			}
+			groupsOpen = groupsOpen && gopen
 		}
 		if m.If != nil {
 			if in, _, inf := m.If.governing(own, depth+1, seen); !inf {
@@ -124,10 +128,10 @@ func (n *Node) governing(own func(*Node) []*Node, depth int, seen map[*Node]bool
 			}
 		}
 	}
+	// A reading takes n's own nodes and one branch of each group: it says
+	// nothing when n's own say nothing and so does its branch of each.
+	open = own0 == 0 && groupsOpen
 	nodes = appendNode(nodes, tests...)
-	if len(nodes) == 0 {
-		open = true
-	}
 	return nodes, open, false
 }
 

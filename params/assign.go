@@ -136,16 +136,12 @@ func parseKey(key string) ([]string, []bool, error) {
 				b.Reset()
 			}
 			end := strings.IndexByte(key[i:], ']')
-			digits := ""
-			if end > 0 {
-				digits = key[i+1 : i+end]
+			if end < 0 {
+				return nil, nil, fmt.Errorf("dotted path %q: %q has no closing ]; write `\\[` for a literal bracket", key, key[i:])
 			}
-			idx, err := bracketIndex(digits)
-			if end < 0 || err != nil {
-				if err == nil {
-					err = errors.New("no closing ]")
-				}
-				return nil, nil, fmt.Errorf("dotted path %q: %q is no index (%v); write `\\[` for a literal bracket", key, key[i:min(len(key), i+max(end, 0)+1)], err)
+			idx, err := bracketIndex(key[i+1 : i+end])
+			if err != nil {
+				return nil, nil, fmt.Errorf("dotted path %q: %q is no index (%v); write `\\[` for a literal bracket", key, key[i:i+end+1], err)
 			}
 			toks = append(toks, strconv.Itoa(idx))
 			brackets = append(brackets, true)
@@ -387,6 +383,8 @@ type editor struct {
 	edit     int
 	readings map[int]int
 	pick     map[int]int
+	// null is set while an assignment of null sets null (see assign).
+	null bool
 }
 
 // fail reports a path that cannot be set (schema.KindPath).
@@ -638,13 +636,29 @@ func isNullText(t string) bool {
 //
 // The text null removes the key (nothing is created on the way) unless
 // the node there allows null in so many words, as Helm's --set removes
-// it; in an array it sets the element to null, as Helm does.
+// it; in an array it sets the element to null, as Helm does. Where null
+// is set and the final validation refuses it, removal is tried instead.
 func (e *editor) assign(v any, a *Assignment) (any, bool) {
 	e.hide = e.hides(a.Pointer())
 	root := rootPlace(e.s)
-	if isNullText(a.Value) && !e.placeOf(root, a).allowsNull() {
+	if !isNullText(a.Value) {
+		return e.set(v, root, a, 0, "")
+	}
+	if !e.placeOf(root, a).allowsNull() {
 		return e.remove(v, root, a, 0, "")
 	}
+	// Null it is; but where the final validation refuses it (nullable:
+	// true, which JSON Schema's validation does not read), removing the
+	// key is the second reading.
+	if e.readings == nil {
+		e.readings = map[int]int{}
+	}
+	e.readings[e.edit] = 2
+	if e.pick[e.edit] == 1 {
+		return e.remove(v, root, a, 0, "")
+	}
+	e.null = true
+	defer func() { e.null = false }()
 	return e.set(v, root, a, 0, "")
 }
 
@@ -665,6 +679,9 @@ func (e *editor) placeOf(p place, a *Assignment) place {
 // returns the new v.
 func (e *editor) set(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
 	if i == len(a.Path) {
+		if e.null {
+			return nil, true
+		}
 		x := e.text(p, ptr, a)
 		e.keys.walk(p, x, ptr, a.Input)
 		return x, true
@@ -679,8 +696,10 @@ func (e *editor) set(v any, p place, a *Assignment, i int, ptr string) (any, boo
 		// Missing (or null): create the object, unless the schema says
 		// the value here is something else.
 		if !p.allows("object") {
-			if p.allows("array") {
+			if _, err := strconv.Atoi(tok); err == nil && p.allows("array") {
 				e.fail(ptr, a.Input, "%s is not set and is an array: an array index must already exist (set the whole array, or write Helm's %s[%s])", quote(ptr), lastName(a, i), tok)
+			} else if p.allows("array") {
+				e.fail(ptr, a.Input, "%s is not set and is an array: an array index must already exist (set the whole array instead)", quote(ptr))
 			} else {
 				e.fail(ptr, a.Input, "%s is not set and the schema makes it %s: nothing can be set below it", quote(ptr), typeList(p))
 			}

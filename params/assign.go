@@ -438,9 +438,10 @@ func (e *editor) text(p place, ptr string, a *Assignment) any {
 }
 
 // textReadings lists the values an assignment's text may stand for at
-// place p, best first, each once: the reading of each node that governs
-// the place (nodes with a type first, then one reading by YAML's core
-// rules where some reading leaves the place free); where a node says
+// place p, best first, each once: the text inside quotes where a string
+// may stand; the reading of each node that governs the place (nodes with a
+// type first, then one reading by YAML's core rules where some reading
+// leaves the place free), those that are no string first; where a node says
 // array and the text is Helm's `{a,b}`, that list (first where no node
 // says object); the text itself where a node says string; and last the
 // text kept as a string where it could take no node's type (validation
@@ -466,6 +467,7 @@ func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 	}
 	var (
 		nodes    = p.typedFirst()
+		clean    []any  // the nodes' readings
 		mismatch []any  // text kept as a string: no node's type
 		firstErr error  // why, for the note
 		hard     func() // the failure to report when nothing reads
@@ -478,7 +480,7 @@ func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 		v, err := ParseText(n, t)
 		switch {
 		case err == nil:
-			add(v)
+			clean = append(clean, v)
 		case n == nil:
 			// No schema node to judge a string: text that reads as
 			// neither YAML nor a flow collection is no value there.
@@ -499,6 +501,17 @@ func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 				firstErr = err
 			}
 		}
+	}
+	// As ParseText reads text for one node that takes several types, a
+	// reading as something else than a string comes before the string:
+	// "12" is 12 where one branch takes integers and another strings.
+	for _, v := range clean {
+		if _, isString := v.(string); !isString {
+			add(v)
+		}
+	}
+	for _, v := range clean {
+		add(v)
 	}
 	if isHelm {
 		add(helm)
@@ -546,10 +559,11 @@ func (p place) typedFirst() []*schema.Node {
 }
 
 // helmList reads t as Helm's list syntax where p says array: `{a,b}` is
-// the list of a and b, each typed by the node of its element; `\,` is a
-// comma inside an element (and `\` escapes any character, as in Helm);
-// `{}` is the empty list (Helm's gives one empty string, which nobody
-// means). ok is false where p says no array or t is no such list.
+// the list of a and b, each typed by the node of its element (see
+// readItem); `\,` is a comma inside an element (and `\` escapes any
+// character, as in Helm); `{}` is the empty list (Helm's gives one empty
+// string, which nobody means). ok is false where p says no array or t is
+// no such list.
 func (e *editor) helmList(p place, t, ptr string, a *Assignment) (list []any, ok bool) {
 	if len(t) < 2 || t[0] != '{' || !p.says("array") {
 		return nil, false
@@ -584,20 +598,53 @@ func (e *editor) helmList(p place, t, ptr string, a *Assignment) (list []any, ok
 	list = make([]any, len(items))
 	for i, it := range items {
 		ep, _ := p.elem(i)
-		list[i] = readItem(ep, it)
+		list[i] = e.readItem(ep, it)
 	}
 	return list, true
 }
 
-// readItem types one element of a Helm list by the first node of its
-// place that takes the text, else keeps it as a string.
-func readItem(p place, t string) any {
+// readItem types one element of a Helm list: the first reading of the
+// text (each node's, those that are no string first, then the text
+// itself where a string may stand) that a node of the element's place
+// accepts, else the first reading. An element is judged alone, so that a
+// list of many elements costs no combinations.
+func (e *editor) readItem(p place, t string) any {
+	var rs []any
+	add := func(v any) {
+		for _, x := range rs {
+			if value.Equal(x, v) {
+				return
+			}
+		}
+		rs = append(rs, v)
+	}
+	var strs []any
 	for _, n := range p.typedFirst() {
 		if v, err := ParseText(n, t); err == nil {
-			return v
+			if _, isString := v.(string); isString {
+				strs = append(strs, v)
+			} else {
+				add(v)
+			}
 		}
 	}
-	return t
+	for _, v := range strs {
+		add(v)
+	}
+	if p.allows("string") || len(rs) == 0 {
+		add(t)
+	}
+	if len(rs) == 1 || p.free() {
+		return rs[0]
+	}
+	for _, v := range rs {
+		for _, n := range p.nodes {
+			if e.s.ValidateAt(n.Pointer, v) == nil {
+				return v
+			}
+		}
+	}
+	return rs[0]
 }
 
 // unquote returns the text inside a value written wholly as one YAML

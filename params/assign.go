@@ -304,15 +304,6 @@ next:
 	return l
 }
 
-// first is the node messages and single-node checks go by: the first
-// that says something, or nil.
-func (p place) first() *schema.Node {
-	if len(p.nodes) == 0 {
-		return nil
-	}
-	return p.nodes[0]
-}
-
 // allows reports whether some reading lets the value be of type t.
 func (p place) allows(t string) bool {
 	if p.open || p.free() {
@@ -472,7 +463,7 @@ func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 		firstErr error  // why, for the note
 		hard     func() // the failure to report when nothing reads
 	)
-	helm, isHelm := e.helmList(p, t, ptr, a)
+	helm, isHelm := e.helmList(p, t)
 	if isHelm && !p.says("object") {
 		add(helm)
 	}
@@ -564,7 +555,7 @@ func (p place) typedFirst() []*schema.Node {
 // character, as in Helm); `{}` is the empty list (Helm's gives one empty
 // string, which nobody means). ok is false where p says no array or t is
 // no such list.
-func (e *editor) helmList(p place, t, ptr string, a *Assignment) (list []any, ok bool) {
+func (e *editor) helmList(p place, t string) (list []any, ok bool) {
 	if len(t) < 2 || t[0] != '{' || !p.says("array") {
 		return nil, false
 	}

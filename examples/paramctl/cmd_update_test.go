@@ -252,7 +252,7 @@ func TestUpdateCommandHelmSet(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			args := append(append([]string{tt.args[0], "--schema", setSchema, "--values", setValues, "-o", "json"}), tt.args[1:]...)
+			args := append([]string{tt.args[0], "--schema", setSchema, "--values", setValues, "-o", "json"}, tt.args[1:]...)
 			code, out, errs := updRun(t, "", args...)
 			require.Equal(t, exitOK, code, errs)
 			assert.NotContains(t, errs, "warning:", "every key is declared")

@@ -78,7 +78,7 @@
 // array, and `{}` the empty list (Helm's gives [""]); a KEY holding "/" is
 // a JSON pointer (`-p /labels/app.kubernetes.io~1name=web`; Helm reads the
 // "/" literally); one -p sets one key, so a comma outside `{}` is text
-// (Helm's `a=1,b=2` sets two); in a KEY only `\.`, `\`, `\[` and `\]`
+// (Helm's `a=1,b=2` sets two); in a KEY only `\.`, `\\`, `\[` and `\]`
 // are escapes; null gives the key back to its default (Helm's leaves it
 // out of the chart's defaults too), since Update applies defaults after
 // the edits. Patch operations (Operation) take the same KEY forms, a Helm

@@ -224,3 +224,25 @@ func TestParseAssignmentHelmIndexes(t *testing.T) {
 		})
 	}
 }
+
+// TestSetWarnsOnlyWhereNoBranchDeclares: a key any branch declares (oneOf,
+// then/else, a pattern) is no undeclared key; one none declares is, with
+// the closest names of every branch.
+func TestSetWarnsOnlyWhereNoBranchDeclares(t *testing.T) {
+	s := mustSchemaFile(t, "testdata/set/schema.yaml")
+	old := yamlValue(t, s, "pools: {pool0: {minSize: 1}}\nstorage: {kind: disk}\n")
+	r, err := (&params.Update{Schema: s, Old: old, Set: []string{"pools.pool0.maxSize=7", "storage.size=3", "shape.name=x"}, Strict: true}).Run()
+	require.NoError(t, err)
+	assert.Empty(t, r.Warnings)
+
+	r, err = (&params.Update{Schema: s, Old: old, Set: []string{"service.prot=80", "storage.sizee=3"}}).Run()
+	require.NoError(t, err)
+	var msgs []string
+	for _, w := range r.Warnings {
+		msgs = append(msgs, w.Error())
+	}
+	assert.Equal(t, []string{
+		`/service/prot: "prot" is not declared by the schema; did you mean "port"?`,
+		`/storage/sizee: "sizee" is not declared by the schema; did you mean "size"?`,
+	}, msgs)
+}

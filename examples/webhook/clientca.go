@@ -123,6 +123,11 @@ func loadCAPool(file string) (*x509.CertPool, error) {
 	if err != nil {
 		return nil, fmt.Errorf("client CA: %w", err)
 	}
+	return parseCAPool(file, data)
+}
+
+// parseCAPool is loadCAPool on the file's contents.
+func parseCAPool(file string, data []byte) (*x509.CertPool, error) {
 	pool := x509.NewCertPool()
 	n := 0
 	for rest := data; ; {

@@ -6,6 +6,7 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"encoding/json"
+	"encoding/pem"
 	"io"
 	"log"
 	"log/slog"
@@ -502,5 +503,30 @@ func TestNewClientCARefusesUnusableFiles(t *testing.T) {
 		err = s.Serve(context.Background(), l)
 		require.Error(t, err)
 		assert.Contains(t, err.Error(), "missing.pem")
+	})
+}
+
+// FuzzParseClientCA: no file content makes reading a client CA panic; what
+// it accepts holds at least one certificate and nothing else.
+func FuzzParseClientCA(f *testing.F) {
+	a, err := testcert.NewAuthority("seed")
+	require.NoError(f, err)
+	_, keyPEM, _, err := testcert.Generate("seed")
+	require.NoError(f, err)
+	for _, s := range [][]byte{a.PEM, append(append([]byte{}, a.PEM...), a.PEM...), keyPEM, []byte("-----BEGIN CERTIFICATE-----\nAAAA\n-----END CERTIFICATE-----\n"), {}, []byte("junk")} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pool, err := parseCAPool("ca.pem", data)
+		if err != nil {
+			assert.Nil(t, pool)
+			assert.Contains(t, err.Error(), "ca.pem")
+			return
+		}
+		require.NotNil(t, pool)
+		// Accepted only with a CERTIFICATE block that parses.
+		block, _ := pem.Decode(data)
+		require.NotNil(t, block)
+		assert.Equal(t, "CERTIFICATE", block.Type)
 	})
 }

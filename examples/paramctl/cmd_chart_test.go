@@ -108,6 +108,8 @@ func TestJSONSchemaFileMustBeJSON(t *testing.T) {
 		{"list", "--schema", jsonFile},
 		{"defaults", "--schema", jsonFile},
 		{"update", "--schema", jsonFile, "-p", "a=x"},
+		{"add-param", "--schema", jsonFile, "--path", "/b", "--type", "string"},
+		{"convert", jsonFile},
 	} {
 		code, out, errs := paramctl(t, "", args...)
 		assert.Equal(t, 2, code, "%v\n%s%s", args, out, errs)

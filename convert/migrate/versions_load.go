@@ -104,6 +104,9 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 		if err != nil {
 			return nil, err
 		}
+		if err := schema.CheckJSONFile(path, data); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
 		s, err := convert.LoadSchema(data)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)

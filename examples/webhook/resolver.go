@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // SchemaResolver finds the parameter schema of an operator version. It is
@@ -182,6 +183,10 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 	data, err := os.ReadFile(path)
 	if err != nil {
 		return &dirState{checked: now, err: fmt.Errorf("operator version %q: %w", name, err)}
+	}
+	if err := schema.CheckJSONFile(path, data); err != nil {
+		// NAME.json is JSON only, as every other reader of it takes it.
+		return &dirState{checked: now, info: fi, path: path, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}
 	}
 	ov, err := kudo.Load(name, data)
 	if err != nil {

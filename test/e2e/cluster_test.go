@@ -138,7 +138,8 @@ type cluster struct {
 	hook   *http.Client // trusts the webhook's certificate
 	proxy  *http.Server
 	caPEM  []byte
-	hookTo string // paramctl's base URL
+	hookTo string           // paramctl's base URL
+	cc     *clientCertHooks // the webhooks only the apiserver may call
 
 	etcdURL string
 }
@@ -176,7 +177,7 @@ func (c *cluster) start(bins binaries) error {
 	if err != nil {
 		return err
 	}
-	ca, err := newAuthority()
+	ca, err := newAuthority("paramkit-e2e-ca")
 	if err != nil {
 		return err
 	}
@@ -193,15 +194,6 @@ func (c *cluster) start(bins binaries) error {
 	if err != nil {
 		return err
 	}
-	k, err := startKube(c.dir, bins, ca, apiCert, apiKey)
-	if k != nil {
-		c.procs = append(c.procs, k.procs...)
-	}
-	if err != nil {
-		return err
-	}
-	c.api, c.etcdURL = k.api, k.etcdURL
-	apiserver := k.procs[len(k.procs)-1]
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(ca.pem)
 
@@ -233,12 +225,26 @@ func (c *cluster) start(bins binaries) error {
 	}
 	c.hookTo = "https://" + hookAddr
 	c.hook = tlsClient
+	if c.cc, err = c.startClientCertHooks(paramctl, hookCert, hookKey, schemas, tlsClient); err != nil {
+		return err
+	}
 	if os.Getenv(envDirect) != "1" {
 		if err := c.startProxy(hookCert, hookKey, tlsClient.Transport); err != nil {
 			return err
 		}
 	}
 
+	// etcd and kube-apiserver, which presents the client certificate
+	// the webhooks started with --client-ca ask for (clientcert_test.go).
+	k, err := startKube(c.dir, bins, ca, apiCert, apiKey, "--admission-control-config-file="+c.cc.admissionConfig)
+	if k != nil {
+		c.procs = append(c.procs, k.procs...)
+	}
+	if err != nil {
+		return err
+	}
+	c.api, c.etcdURL = k.api, k.etcdURL
+	apiserver := k.procs[len(k.procs)-1]
 	// As a KUDO cluster did before the upgrade: the CRDs store v1beta1 and
 	// objects are written in it. Then v1beta2 becomes the storage version
 	// (KEP-33's upgrade step 2); the objects stay in etcd as v1beta1 until
@@ -262,14 +268,14 @@ type kube struct {
 	api     *client
 	etcdURL string
 	token   string
-	caPEM   []byte
 }
 
 // startKube starts etcd and kube-apiserver in dir, the apiserver serving
-// certFile and trusting ca, and waits until the apiserver is ready. The
-// processes it started are in the result even when it fails.
-func startKube(dir string, bins binaries, ca *authority, apiCert, apiKey string) (*kube, error) {
-	k := &kube{caPEM: ca.pem}
+// apiCert, trusted through ca, with the extra flags, and waits until the
+// apiserver is ready. The processes it started are in the result even
+// when it fails.
+func startKube(dir string, bins binaries, ca *authority, apiCert, apiKey string, extra ...string) (*kube, error) {
+	k := &kube{}
 	saKey, saPub, err := serviceAccountKeys(dir)
 	if err != nil {
 		return k, err
@@ -319,19 +325,19 @@ func startKube(dir string, bins binaries, ca *authority, apiCert, apiKey string)
 	if err != nil {
 		return k, err
 	}
-	apiserver, err := startProcess(dir, "kube-apiserver", bins.apiserver,
-		"--etcd-servers="+etcdURL,
+	apiserver, err := startProcess(dir, "kube-apiserver", bins.apiserver, append([]string{
+		"--etcd-servers=" + etcdURL,
 		"--bind-address=127.0.0.1",
 		"--advertise-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(apiPort),
-		"--tls-cert-file="+apiCert,
-		"--tls-private-key-file="+apiKey,
-		"--cert-dir="+filepath.Join(dir, "apiserver-certs"),
-		"--token-auth-file="+tokenFile,
+		"--secure-port=" + strconv.Itoa(apiPort),
+		"--tls-cert-file=" + apiCert,
+		"--tls-private-key-file=" + apiKey,
+		"--cert-dir=" + filepath.Join(dir, "apiserver-certs"),
+		"--token-auth-file=" + tokenFile,
 		"--authorization-mode=AlwaysAllow",
 		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-		"--service-account-key-file="+saPub,
-		"--service-account-signing-key-file="+saKey,
+		"--service-account-key-file=" + saPub,
+		"--service-account-signing-key-file=" + saKey,
 		"--service-cluster-ip-range=10.0.0.0/24",
 		"--disable-admission-plugins=ServiceAccount",
 		// Without a node to run on, the apiserver would advertise an
@@ -339,7 +345,7 @@ func startKube(dir string, bins binaries, ca *authority, apiCert, apiKey string)
 		"--endpoint-reconciler-type=none",
 		"--enable-priority-and-fairness=false",
 		"--profiling=false",
-	)
+	}, extra...)...)
 	if err != nil {
 		return k, err
 	}

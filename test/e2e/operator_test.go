@@ -71,7 +71,7 @@ func startOperatorCluster(t *testing.T) *opCluster {
 		_ = os.RemoveAll(dir)
 	})
 	start := time.Now()
-	ca, err := newAuthority()
+	ca, err := newAuthority("paramkit-e2e-operator-ca")
 	require.NoError(t, err)
 	o.caPEM = ca.pem
 	apiCert, apiKey, err := ca.issue(dir, "kube-apiserver", 2)
@@ -378,7 +378,9 @@ func (o *opCluster) causes(r *response) []string {
 	require.Equal(o.t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
 	var st struct {
 		Message string
-		Details struct{ Causes []struct{ Field, Message string } }
+		Details struct {
+			Causes []struct{ Field, Message string }
+		}
 	}
 	require.NoError(o.t, json.Unmarshal(r.body, &st))
 	var fields []string

@@ -12,10 +12,16 @@
 // Usage:
 //
 //	operator [--kubeconfig FILE] [--webhook-host H] [--webhook-port 9443]
-//	    [--webhook-cert-dir DIR] [--metrics-bind-address :8080|0]
+//	    [--webhook-cert-dir DIR] [--webhook-client-ca FILE]
+//	    [--metrics-bind-address :8080|0]
 //	    [--health-probe-bind-address :8081] [--leader-elect]
 //
-// DIR holds tls.crt and tls.key (reloaded when they change). The CRDs are
+// DIR holds tls.crt and tls.key (reloaded when they change). With
+// --webhook-client-ca, the admission paths answer only callers whose
+// client certificate the CA in FILE signed (the apiserver, configured to
+// present one), FILE re-read when it changes; /convert answers any TLS
+// caller, since kube-apiserver presents no client certificate to CRD
+// conversion webhooks. The CRDs are
 // in config/crd, the webhook configurations in config/webhook; README.md
 // says how to run it against a cluster. SIGTERM or SIGINT stops it
 // cleanly (exit 0).
@@ -23,9 +29,14 @@ package main
 
 import (
 	"context"
+	"crypto/tls"
 	"flag"
 	"fmt"
+	"log/slog"
+	"net/http"
 	"os"
+
+	"github.com/go-logr/logr"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -47,6 +58,7 @@ import (
 // options are the command line's.
 type options struct {
 	webhookHost, webhookCertDir string
+	webhookClientCA             string
 	webhookPort                 int
 	metricsAddr, probeAddr      string
 	leaderElect                 bool
@@ -60,6 +72,7 @@ func main() {
 	flag.StringVar(&o.webhookHost, "webhook-host", "", "address the webhook server listens on (all when empty)")
 	flag.IntVar(&o.webhookPort, "webhook-port", 9443, "port of the webhook server")
 	flag.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "directory holding the webhook server's tls.crt and tls.key (default: controller-runtime's, under the temporary directory)")
+	flag.StringVar(&o.webhookClientCA, "webhook-client-ca", "", "PEM file of the CA whose client certificates may call the admission webhooks (the apiserver's); re-read when it changes; empty: any TLS client")
 	flag.StringVar(&o.metricsAddr, "metrics-bind-address", "0", `address of the metrics endpoint, such as ":8080"; "0" turns it off`)
 	flag.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	flag.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
@@ -96,6 +109,15 @@ func run(ctx context.Context, o options) error {
 			o.leaderElectionNamespace = "default"
 		}
 	}
+	var clientCA *webhook.ClientCA
+	var tlsOpts []func(*tls.Config)
+	if o.webhookClientCA != "" {
+		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
+		if clientCA, err = webhook.NewClientCA(o.webhookClientCA, log); err != nil {
+			return err
+		}
+		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  Scheme(),
 		Metrics:                 metricsserver.Options{BindAddress: o.metricsAddr},
@@ -111,12 +133,13 @@ func run(ctx context.Context, o options) error {
 			CertDir:  o.webhookCertDir,
 			CertName: "tls.crt",
 			KeyName:  "tls.key",
+			TLSOpts:  tlsOpts,
 		}),
 	})
 	if err != nil {
 		return err
 	}
-	if err := setup(ctx, mgr); err != nil {
+	if err := setup(ctx, mgr, clientCA); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
@@ -132,12 +155,19 @@ func run(ctx context.Context, o options) error {
 
 // setup wires paramkit into the manager: the operator-version cache, the
 // two admission handlers and the conversion handler on the webhook
-// server, and the reconciler.
-func setup(ctx context.Context, mgr ctrl.Manager) error {
+// server, and the reconciler. With clientCA, the admission handlers
+// answer only callers with its client certificates.
+func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) error {
 	versions := opversion.New(mgr.GetClient())
 	srv := mgr.GetWebhookServer()
-	srv.Register(instancewebhook.MutatePath, &admission.Webhook{Handler: instancewebhook.NewMutator(versions)})
-	srv.Register(instancewebhook.ValidatePath, &admission.Webhook{Handler: instancewebhook.NewValidator(versions)})
+	admit := func(h http.Handler) http.Handler {
+		if clientCA == nil {
+			return h
+		}
+		return clientCA.Require(h)
+	}
+	srv.Register(instancewebhook.MutatePath, admit(&admission.Webhook{Handler: instancewebhook.NewMutator(versions)}))
+	srv.Register(instancewebhook.ValidatePath, admit(&admission.Webhook{Handler: instancewebhook.NewValidator(versions)}))
 	conv, err := webhook.NewHandler(webhook.Options{Resolver: versions})
 	if err != nil {
 		return err

@@ -5,9 +5,12 @@ package e2e
 import (
 	"bytes"
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"encoding/json"
 	"fmt"
+	"io"
 	"net/http"
 	"os"
 	"os/exec"
@@ -46,6 +49,9 @@ type opCluster struct {
 	hookPort   int
 	probeAddr  string
 	caPEM      []byte
+	// clientCA signed the apiserver's client certificate (clientCert,
+	// clientKey): the operator's --webhook-client-ca.
+	clientCA, clientCert, clientKey string
 }
 
 const opNamespace = "ops"
@@ -83,7 +89,30 @@ func startOperatorCluster(t *testing.T) *opCluster {
 	require.NoError(t, os.Rename(opCert, filepath.Join(o.certDir, "tls.crt")))
 	require.NoError(t, os.Rename(opKey, filepath.Join(o.certDir, "tls.key")))
 
-	o.k, err = startKube(dir, bins, ca, apiCert, apiKey)
+	// The operator requires a client certificate on its admission paths
+	// (--webhook-client-ca); the apiserver presents one, as an
+	// AdmissionConfiguration whose kubeconfig names a user for the
+	// operator's host:port tells it to.
+	o.hookPort, err = freePort()
+	require.NoError(t, err)
+	clients, err := newAuthority("paramkit-e2e-operator-clients")
+	require.NoError(t, err)
+	o.clientCA = filepath.Join(dir, "client-ca.crt")
+	require.NoError(t, os.WriteFile(o.clientCA, clients.pem, 0o600))
+	o.clientCert, o.clientKey, err = clients.issueClient(dir, "apiserver-client", 2)
+	require.NoError(t, err)
+	hookKubeconfig := filepath.Join(dir, "webhook-kubeconfig.yaml")
+	require.NoError(t, os.WriteFile(hookKubeconfig, []byte(fmt.Sprintf("apiVersion: v1\nkind: Config\nusers:\n- name: %q\n  user:\n    client-certificate: %s\n    client-key: %s\n",
+		fmt.Sprintf("127.0.0.1:%d", o.hookPort), o.clientCert, o.clientKey)), 0o600))
+	admissionConfig := filepath.Join(dir, "admission-config.yaml")
+	var ac strings.Builder
+	ac.WriteString("apiVersion: apiserver.config.k8s.io/v1\nkind: AdmissionConfiguration\nplugins:\n")
+	for _, plugin := range []string{"ValidatingAdmissionWebhook", "MutatingAdmissionWebhook"} {
+		fmt.Fprintf(&ac, "- name: %s\n  configuration:\n    apiVersion: apiserver.config.k8s.io/v1\n    kind: WebhookAdmissionConfiguration\n    kubeConfigFile: %q\n", plugin, hookKubeconfig)
+	}
+	require.NoError(t, os.WriteFile(admissionConfig, []byte(ac.String()), 0o600))
+
+	o.k, err = startKube(dir, bins, ca, apiCert, apiKey, "--admission-control-config-file="+admissionConfig)
 	if o.k == nil {
 		o.k = &kube{}
 	}
@@ -104,8 +133,6 @@ contexts:
   context: {cluster: e2e, user: e2e}
 current-context: e2e
 `, o.api.base, base64.StdEncoding.EncodeToString(ca.pem), o.k.token)), 0o600))
-	o.hookPort, err = freePort()
-	require.NoError(t, err)
 	probePort, err := freePort()
 	require.NoError(t, err)
 	o.probeAddr = fmt.Sprintf("127.0.0.1:%d", probePort)
@@ -147,6 +174,7 @@ func (o *opCluster) startOperator() {
 		"--webhook-host", "127.0.0.1",
 		"--webhook-port", strconv.Itoa(o.hookPort),
 		"--webhook-cert-dir", o.certDir,
+		"--webhook-client-ca", o.clientCA,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", o.probeAddr,
 	)
@@ -508,6 +536,32 @@ func TestOperator(t *testing.T) {
 		o.status("my-instance", "deploy", "True")
 	})
 
+	t.Run("only the apiserver may call the admission paths", func(t *testing.T) {
+		o.t = t
+		base := fmt.Sprintf("https://127.0.0.1:%d", o.hookPort)
+		body := []byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"x","kind":{"group":"kudo.dev","version":"v1beta2","kind":"Instance"},"operation":"DELETE"}}`)
+		post := func(hc *http.Client, p string) int {
+			resp, err := hc.Post(base+p, "application/json", bytes.NewReader(body))
+			if err != nil {
+				return -1 // refused at the handshake
+			}
+			resp.Body.Close()
+			return resp.StatusCode
+		}
+		anon := o.caller("", "")
+		assert.Equal(t, http.StatusUnauthorized, post(anon, "/mutate-kudo-dev-v1beta2-instance"))
+		assert.Equal(t, http.StatusUnauthorized, post(anon, "/validate-kudo-dev-v1beta2-instance"))
+		assert.Equal(t, http.StatusOK, post(o.caller(o.clientCert, o.clientKey), "/validate-kudo-dev-v1beta2-instance"))
+		strangers, err := newAuthority("strangers")
+		require.NoError(t, err)
+		sc, sk, err := strangers.issueClient(o.dir, "stranger", 9)
+		require.NoError(t, err)
+		assert.NotEqual(t, http.StatusOK, post(o.caller(sc, sk), "/validate-kudo-dev-v1beta2-instance"), "a certificate of another CA")
+		// The apiserver presents no certificate to conversion webhooks:
+		// /convert answers (every v1beta1 read above went through it).
+		assert.NotEqual(t, http.StatusUnauthorized, post(anon, "/convert"))
+	})
+
 	t.Run("a restart", func(t *testing.T) {
 		o.t = t
 		o.stopOperator()
@@ -533,9 +587,49 @@ func TestOperator(t *testing.T) {
 		plain := o.latencies(n, "/api/v1/namespaces/"+opNamespace+"/configmaps/baseline", func(i int) any {
 			return map[string]any{"data": map[string]any{"nodeCount": strconv.Itoa(2 + i%2)}}
 		})
+		// The webhook server alone, called as the apiserver calls it (its
+		// client certificate, a kept-alive connection) with the review of
+		// such an update.
+		cur := o.get("v1beta2", "instances", "my-instance")
+		next := o.get("v1beta2", "instances", "my-instance")
+		next["spec"].(map[string]any)["parameters"].(map[string]any)["nodeCount"] = json.Number("5")
+		review, err := json.Marshal(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview", "request": map[string]any{
+			"uid": "latency", "kind": map[string]any{"group": "kudo.dev", "version": "v1beta2", "kind": "Instance"},
+			"resource": map[string]any{"group": "kudo.dev", "version": "v1beta2", "resource": "instances"},
+			"name":     "my-instance", "namespace": opNamespace, "operation": "UPDATE", "object": next, "oldObject": cur,
+			"userInfo": map[string]any{"username": "e2e"}}})
+		require.NoError(t, err)
+		hc := o.caller(o.clientCert, o.clientKey)
+		direct := make(latency, 0, n)
+		for i := 0; i < n; i++ {
+			start := time.Now()
+			resp, err := hc.Post(fmt.Sprintf("https://127.0.0.1:%d/mutate-kudo-dev-v1beta2-instance?timeout=10s", o.hookPort), "application/json", bytes.NewReader(review))
+			require.NoError(t, err)
+			body, _ := io.ReadAll(resp.Body)
+			resp.Body.Close()
+			direct = append(direct, time.Since(start))
+			require.Contains(t, string(body), `"allowed":true`)
+		}
 		t.Logf("an Instance update through the apiserver with both webhooks: %s", hooked)
 		t.Logf("a ConfigMap update through the same apiserver, no webhooks:   %s", plain)
+		t.Logf("the mutating webhook alone, called directly with that review: %s", direct)
 	})
+}
+
+// caller is an HTTPS client of the operator's webhook server presenting
+// the certificate in certFile and keyFile (none when "").
+func (o *opCluster) caller(certFile, keyFile string) *http.Client {
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(o.caPEM)
+	cfg := &tls.Config{RootCAs: roots}
+	if certFile != "" {
+		pair, err := tls.LoadX509KeyPair(certFile, keyFile)
+		require.NoError(o.t, err)
+		cfg.Certificates = []tls.Certificate{pair}
+	}
+	hc := &http.Client{Timeout: 10 * time.Second, Transport: &http.Transport{TLSClientConfig: cfg, Proxy: nil}}
+	o.t.Cleanup(hc.CloseIdleConnections)
+	return hc
 }
 
 // latency is a set of request durations.

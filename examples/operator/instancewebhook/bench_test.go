@@ -43,7 +43,9 @@ func BenchmarkAdmissionReview(b *testing.B) {
 	body := reviewBody(b)
 	// Warm the cache: the operator version compiles once, not per review.
 	w := httptest.NewRecorder()
-	hook.ServeHTTP(w, httptest.NewRequest(http.MethodPost, instancewebhook.MutatePath, bytes.NewReader(body)))
+	req := httptest.NewRequest(http.MethodPost, instancewebhook.MutatePath, bytes.NewReader(body))
+	req.Header.Set("Content-Type", "application/json")
+	hook.ServeHTTP(w, req)
 	require.Equal(b, http.StatusOK, w.Code)
 	require.Contains(b, w.Body.String(), `"allowed":true`)
 	b.ReportAllocs()

@@ -1071,6 +1071,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 type edits struct {
 	s       *schema.Schema
 	base    any // the old values, plain; nil for an install
+	desired any // the whole new state, plain, instead of edits; nil for none
 	patches []any
 	set     []Assignment
 	ops     []Operation
@@ -1084,14 +1085,18 @@ const maxReadingTries = 64
 // says (see editor.pick).
 func (d *edits) apply(pick map[int]int) (any, *editor) {
 	var v any = map[string]any{}
-	if d.base != nil {
+	ed := &editor{s: d.s, pick: pick}
+	switch {
+	case d.desired != nil:
+		v = value.DeepCopy(d.desired)
+		ed.keys.walkNew(rootPlace(d.s), v, d.base, d.base != nil, "")
+	case d.base != nil:
 		v = value.DeepCopy(d.base)
 	}
 	for _, p := range d.patches {
 		// The result shares only v's parts (a copy) and copies of p's.
 		v = mergePatch(v, p)
 	}
-	ed := &editor{s: d.s, pick: pick}
 	for _, p := range d.patches {
 		ed.keys.walk(rootPlace(d.s), p, "", "")
 	}

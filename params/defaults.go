@@ -26,18 +26,20 @@ type defaulter struct {
 // values. A given value is never overwritten and a given null stays
 // (except in the Structural mode). Defaults are themselves defaulted below.
 //
-// Default changes maps and slices of v in place and returns the result
-// (which differs from v only when v is nil and the root has a default).
-// Go data other than plain values is converted first, as Plain does: the
-// result is then a defaulted copy, and v is left alone; a v that cannot be
-// converted is defaulted as given. A nil schema has no defaults: Default
-// then returns v, converted as Plain does.
+// Default does not change v: it returns the defaulted value, which is v
+// itself when nothing was missing, and otherwise shares with v the maps
+// and slices that needed no default (copy on write, as MergePatch does).
+// Clone the result before editing it in place. Go data other than plain
+// values is converted first, as Plain does; a v that cannot be converted
+// is defaulted as given. A nil schema has no defaults: Default then
+// returns v, converted as Plain does.
 func Default(s *schema.Schema, v any, opts ...DefaultOption) any {
-	return defaults(s, plainOr(v), opts)
+	return defaults(s, plainOr(v), opts, false)
 }
 
-// defaults is Default for a plain v.
-func defaults(s *schema.Schema, v any, opts []DefaultOption) any {
+// defaults is Default for a plain v. inPlace says that v is the caller's
+// own copy, which may be written in place instead of copied on write.
+func defaults(s *schema.Schema, v any, opts []DefaultOption, inPlace bool) any {
 	if s == nil {
 		return v
 	}
@@ -48,56 +50,88 @@ func defaults(s *schema.Schema, v any, opts []DefaultOption) any {
 	root := s.Root()
 	if v == nil {
 		if def, ok := defaultOf(root); ok {
-			v = value.DeepCopy(def)
+			v, inPlace = value.DeepCopy(def), true
 		}
 	}
-	return d.apply(root, v)
+	out, _ := d.apply(root, v, inPlace)
+	return out
 }
 
-func (d *defaulter) apply(n *schema.Node, v any) any {
+// apply defaults v under n. own says that v's maps and slices may be
+// written in place; otherwise a map or slice that gets a default is
+// copied first. It returns the result and whether it differs from v.
+func (d *defaulter) apply(n *schema.Node, v any, own bool) (any, bool) {
 	if n == nil {
-		return v
+		return v, false
 	}
 	switch t := v.(type) {
 	case map[string]any:
-		d.object(n, t)
+		return d.object(n, t, own)
 	case []any:
-		for i := range t {
-			t[i] = d.apply(n.Elem(i), t[i])
+		out, changed := t, false
+		for i, x := range t {
+			y, ch := d.apply(n.Elem(i), x, own)
+			if !ch {
+				continue
+			}
+			if !own && !changed {
+				out = append([]any(nil), t...)
+			}
+			out[i], changed = y, true
 		}
+		return out, changed
 	}
-	return v
+	return v, false
 }
 
-func (d *defaulter) object(n *schema.Node, m map[string]any) {
+// object defaults the members of m under n, copying m on its first write
+// unless own.
+func (d *defaulter) object(n *schema.Node, m map[string]any, own bool) (map[string]any, bool) {
+	out, changed := m, false
+	write := func() {
+		if !own && !changed {
+			out = make(map[string]any, len(m)+1)
+			for k, x := range m {
+				out[k] = x
+			}
+		}
+		changed = true
+	}
 	scope := n.Scope()
 	for i, sc := range scope {
 		for _, p := range sc.Properties {
 			if declaredIn(scope[:i], p.Name) {
 				continue // the nearest declaration wins
 			}
-			cur, present := m[p.Name]
+			cur, present := out[p.Name]
 			if present && cur == nil && d.structural && !nullable(p) {
-				delete(m, p.Name)
+				write()
+				delete(out, p.Name)
 				present = false
 			}
 			if present {
-				d.apply(p, cur) // changes maps and slices in place
+				if x, ch := d.apply(p, cur, own); ch {
+					write()
+					out[p.Name] = x
+				}
 				continue
 			}
 			if def, ok := defaultOf(p); ok {
-				m[p.Name] = d.apply(p, value.DeepCopy(def))
+				x, _ := d.apply(p, value.DeepCopy(def), true)
+				write()
+				out[p.Name] = x
 				continue
 			}
 			if !d.structural {
 				if obj := d.materialize(p); obj != nil {
-					m[p.Name] = obj
+					write()
+					out[p.Name] = obj
 				}
 			}
 		}
 	}
 	if !governsOtherKeys(scope) {
-		return
+		return out, changed
 	}
 	// Values under patternProperties and additionalProperties.
 	for k, x := range m {
@@ -106,16 +140,21 @@ func (d *defaulter) object(n *schema.Node, m map[string]any) {
 		}
 		if c := n.Child(k); c != nil {
 			if x == nil && d.structural && !nullable(c) {
+				write()
 				if def, ok := defaultOf(c); ok {
-					m[k] = d.apply(c, value.DeepCopy(def))
+					out[k], _ = d.apply(c, value.DeepCopy(def), true)
 				} else {
-					delete(m, k)
+					delete(out, k)
 				}
 				continue
 			}
-			d.apply(c, x)
+			if y, ch := d.apply(c, x, own); ch {
+				write()
+				out[k] = y
+			}
 		}
 	}
+	return out, changed
 }
 
 // declaredIn reports whether a node of the scope declares the property.
@@ -148,8 +187,7 @@ func (d *defaulter) materialize(p *schema.Node) map[string]any {
 	}
 	d.building[p] = true
 	defer delete(d.building, p)
-	m := map[string]any{}
-	d.object(p, m)
+	m, _ := d.object(p, map[string]any{}, true)
 	if len(m) == 0 {
 		return nil
 	}

@@ -139,3 +139,48 @@ properties:
 	assert.Error(t, params.Validate(s, v), "JSON Schema itself does not know nullable")
 	assert.Error(t, params.ValidateStructural(s, map[string]any{"plainString": nil}))
 }
+
+// TestDefaultLeavesItsInputAlone: Default returns the defaulted value and
+// never writes into the one it was given, in either mode, at any depth
+// (objects, array items, additionalProperties values, structural nulls).
+func TestDefaultLeavesItsInputAlone(t *testing.T) {
+	s := mustSchemaFile(t, "testdata/defaults/schema.yaml")
+	data, err := os.ReadFile("testdata/defaults/values.yaml")
+	require.NoError(t, err)
+	for name, opts := range map[string][]params.DefaultOption{
+		"materialize": nil,
+		"structural":  {params.Structural()},
+	} {
+		t.Run(name, func(t *testing.T) {
+			in, err := params.Decode(s, data)
+			require.NoError(t, err)
+			before := value.DeepCopy(in)
+			out := params.Default(s, in, opts...)
+			assert.Equal(t, before, in, "Default changed its input")
+			assert.NotEqual(t, before, out, "the fixture must need defaults, or this test proves nothing")
+			// The result is what defaulting a private copy in place gave
+			// before: the golden file of TestDefaultsGolden.
+			text, err := params.MarshalYAML(s, out)
+			require.NoError(t, err)
+			golden(t, "testdata/defaults/"+name+".golden.yaml", text)
+		})
+	}
+	t.Run("nothing missing gives the input back", func(t *testing.T) {
+		in := map[string]any{"a": json.Number("1")}
+		out := params.Default(mustSchema(t, `{"type": "object", "properties": {"a": {"type": "integer", "default": 3}}}`), in)
+		assert.Equal(t, in, out)
+	})
+	t.Run("array items and additionalProperties", func(t *testing.T) {
+		s := mustSchema(t, `{"type": "object", "properties": {
+			"list": {"type": "array", "items": {"type": "object", "properties": {"x": {"default": 1}}}},
+			"map": {"type": "object", "additionalProperties": {"type": "object", "properties": {"y": {"default": "z"}}}}}}`)
+		in := map[string]any{"list": []any{map[string]any{}, map[string]any{"x": json.Number("2")}}, "map": map[string]any{"k": map[string]any{}}}
+		before := value.DeepCopy(in)
+		out := params.Default(s, in)
+		assert.Equal(t, before, in)
+		assert.Equal(t, map[string]any{
+			"list": []any{map[string]any{"x": json.Number("1")}, map[string]any{"x": json.Number("2")}},
+			"map":  map[string]any{"k": map[string]any{"y": "z"}},
+		}, out)
+	})
+}

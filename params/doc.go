@@ -97,6 +97,12 @@
 // encoders write the same thing. A plain value is used as it is, without a
 // copy.
 //
+// No function changes the values it is given (TestFunctionsLeaveTheirInputsAlone
+// at the repository root checks each): what differs comes back as a new
+// value. Default and MergePatch copy on write, so their result may share
+// the parts that needed no change with their input: Clone it before
+// editing it in place.
+//
 // What cannot be a value (a channel, a func, NaN, a map with bool keys, a
 // value that holds itself) is an error naming its JSON pointer, from
 // Plain, Validate, ValidateStructural, CheckImmutable, Update.Run and

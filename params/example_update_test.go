@@ -100,3 +100,27 @@ func ExampleParseAssignment() {
 	// /metadata/labels/app.kubernetes.io  web
 	// malformed assignment "no-equals-sign": want KEY=VALUE
 }
+
+// An operator holds the whole desired state, not a patch: Desired removes
+// what it lacks, and the removal triggers its plan.
+func ExampleUpdate_desired() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  replicas: {type: integer, default: 3}
+  backup:
+    type: object
+    trigger: backup
+    properties:
+      schedule: {type: string}
+`))
+	old := map[string]any{"replicas": 5, "backup": map[string]any{"schedule": "@daily"}}
+	desired := map[string]any{"replicas": 5} // the user deleted backup
+	r, err := (&params.Update{Schema: s, Old: old, Desired: desired}).Run()
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(params.MarshalJSON(s, r.Values, "")), r.Plan, r.Changed)
+	// Output:
+	// {"replicas":5} backup [/backup]
+}

@@ -19,7 +19,7 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // CheckImmutable refuses an update that changes, adds or removes any value
 // at or below a node marked `immutable: true` (through $ref and allOf,
 // under array items and additionalProperties too). Both values are
-// compared after defaulting copies of them with opts, so a value that was
+// compared after defaulting them with opts (neither is changed), so a value that was
 // and stays its default is no change. An old value of nil is a first
 // install, which is free. The error is a schema.ErrorList with one entry
 // (kind schema.KindImmutable) per violation.
@@ -38,8 +38,8 @@ func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error
 	if old == nil || s == nil {
 		return nil
 	}
-	o := defaults(s, value.DeepCopy(old), opts)
-	n := defaults(s, value.DeepCopy(new), opts)
+	o := defaults(s, old, opts, false)
+	n := defaults(s, new, opts, false)
 	if errs := immutable(s, o, n, value.Diff(o, n)); len(errs) > 0 {
 		return errs
 	}

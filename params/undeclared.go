@@ -97,6 +97,47 @@ func (k *keyCheck) walk(p place, v any, ptr, input string) {
 	}
 }
 
+// walkNew checks the keys of a whole desired state v at ptr, at place p,
+// that the old state (old, where had) does not hold: a key kept from the
+// old values was reported when it was written. Unlike a merge patch's, a
+// null member is a value, so its key counts.
+func (k *keyCheck) walkNew(p place, v, old any, had bool, ptr string) {
+	if p.free() {
+		return
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		om, _ := old.(map[string]any)
+		keys := make([]string, 0, len(t))
+		for key := range t {
+			keys = append(keys, key)
+		}
+		sort.Strings(keys)
+		for _, key := range keys {
+			ov, kept := om[key]
+			kept = kept && had
+			var c place
+			if kept {
+				c, _ = p.child(key)
+			} else {
+				c, _ = k.key(p, ptr, key, "")
+			}
+			k.walkNew(c, t[key], ov, kept, pointer.Append(ptr, key))
+		}
+	case []any:
+		oa, _ := old.([]any)
+		for i, x := range t {
+			var ov any
+			kept := had && i < len(oa)
+			if kept {
+				ov = oa[i]
+			}
+			c, _ := p.elem(i)
+			k.walkNew(c, x, ov, kept, pointer.AppendIndex(ptr, i))
+		}
+	}
+}
+
 // forbiddenKey reports a key's node that refuses every value because the
 // parent's additionalProperties is false.
 func forbiddenKey(c *schema.Node) bool {

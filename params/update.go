@@ -16,6 +16,14 @@ import (
 // merge patches, the assignments, the operations, then defaults, then one
 // validation of the result, then immutability, then the plan. Nothing is
 // returned as new values unless every step passed.
+//
+// What to change is given either as edits (Patches, Set, Operations: a
+// command line's -P and -p) or as Desired, the whole new state (what an
+// operator holds: an Instance's spec.parameters). Desired is a field of
+// Update rather than a function of its own because everything after the
+// edits is the same pipeline with the same Result and errors; the two
+// ways exclude each other, since a patch applied to a whole state would
+// say nothing the state does not.
 type Update struct {
 	// Schema describes the values. Required.
 	Schema *schema.Schema
@@ -33,6 +41,15 @@ type Update struct {
 	Set []string
 	// Operations are the non-idempotent edits of `paramctl patch`.
 	Operations []Operation
+	// Desired, when not nil, is the whole new state: the values as they
+	// should be after the update, not a patch. A key of Old that Desired
+	// lacks is removed (and its change counts for the plan, like any
+	// other), a null in it is a null value, not a deletion. It cannot be
+	// combined with Patches, Set or Operations: Run refuses that (kind
+	// schema.KindInvalid). Desired is not changed; Go data in it is taken
+	// as Plain converts it. Its undeclared keys are warned about only
+	// where Old did not have them already.
+	Desired any
 	// Defaults are the options for defaulting the old and the new values.
 	Defaults []DefaultOption
 	// Strict refuses keys the schema does not declare (see
@@ -65,7 +82,7 @@ type Result struct {
 }
 
 // Run runs the update. Its error is a schema.ErrorList: every problem of
-// the first step that failed (reading Set, edits, validation, immutability
+// the first step that failed (Desired given with edits, reading Set, edits, validation, immutability
 // or the plan, the same errors with the same kinds as Validate and
 // CheckImmutable give; after a failed validation, immutability check or
 // plan, the keys
@@ -85,6 +102,9 @@ func (u *Update) Run() (*Result, error) {
 	if s == nil {
 		return nil, errors.New("params: Update needs a schema")
 	}
+	if u.Desired != nil && (len(u.Patches) > 0 || len(u.Set) > 0 || len(u.Operations) > 0) {
+		return nil, schema.ErrorList{{Kind: schema.KindInvalid, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
+	}
 	assignments, err := parseSet(u.Set)
 	if err != nil {
 		return nil, err
@@ -92,6 +112,10 @@ func (u *Update) Run() (*Result, error) {
 	oldV, err := value.Plain(u.Old)
 	if err != nil {
 		return nil, schema.ErrorList{notPlain(err, "in the old values: ")}
+	}
+	desired, err := value.Plain(u.Desired)
+	if err != nil {
+		return nil, schema.ErrorList{notPlain(err, "in the desired values: ")}
 	}
 	patches := make([]any, len(u.Patches))
 	for i, p := range u.Patches {
@@ -109,12 +133,12 @@ func (u *Update) Run() (*Result, error) {
 		}
 	}
 
-	d := edits{s: s, patches: patches, set: assignments, ops: u.Operations}
+	d := edits{s: s, desired: desired, patches: patches, set: assignments, ops: u.Operations}
 	if !install {
 		d.base = oldV
 	}
 	v, ed, verr := d.run(func(v any) (any, error) {
-		v = defaults(s, v, u.Defaults)
+		v = defaults(s, v, u.Defaults, true) // v is this run's own copy
 		return v, Validate(s, v)
 	})
 	if len(ed.errs) > 0 {
@@ -130,7 +154,7 @@ func (u *Update) Run() (*Result, error) {
 		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
-	old := defaults(s, value.DeepCopy(oldV), u.Defaults)
+	old := defaults(s, oldV, u.Defaults, false)
 	changed := value.Diff(old, v)
 	if errs := immutable(s, old, v, changed); len(errs) > 0 {
 		return nil, ed.keys.also(errs)

@@ -7,7 +7,6 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -124,7 +123,7 @@ func (p *migPlan) validate(v any, known schema.ErrorList) schema.ErrorList {
 		}
 	}
 	if p.mayDefault(s.Root(), v) {
-		v = params.Default(s, value.DeepCopy(v))
+		v = params.Default(s, v)
 	}
 	err := params.Validate(s, v)
 	if err == nil {

@@ -1,148 +1,177 @@
-// Command operator is paramkit embedded in an operator, without
-// Kubernetes: the decision a KUDO-style operator makes when it reconciles
-// an Instance. It reads the Instance manifest and the schema of its
-// operator version (a directory of NAME.yaml files, v1beta1 or v1beta2),
-// compares the Instance's parameters with the state it last applied (the
-// kudo.dev/last-applied-instance-state annotation), and prints the plan
-// to run with the parameters the templates see:
+// Command operator is a controller-runtime operator for KUDO-style
+// Instances with structured parameters, built on paramkit: copy it.
 //
-//   - nothing applied yet: an install, plan deploy;
-//   - the same operator version: the update pipeline (defaults,
-//     validation, immutability, the plan the changes trigger; changes
-//     triggering two plans are refused);
-//   - a new operator version: an upgrade, the old parameters moved to
-//     their new places by oldName, plan upgrade where the operator version
-//     has it, else deploy.
+// It watches Instances and OperatorVersions (kudo.dev), reads each
+// Instance's parameter schema from its OperatorVersion object, serves
+// admission (defaults, validation, immutability, one plan per change,
+// oldName upgrades) and v1beta1 ↔ v1beta2 conversion on the manager's
+// webhook server, and writes each Instance's status: observedGeneration,
+// the plan the last accepted change triggered, and the ParametersValid
+// condition, checked again whenever the OperatorVersion changes.
 //
 // Usage:
 //
-//	operator --operator-versions DIR [-o text|json] [--write] INSTANCE
+//	operator [--kubeconfig FILE] [--webhook-host H] [--webhook-port 9443]
+//	    [--webhook-cert-dir DIR] [--webhook-client-ca FILE]
+//	    [--metrics-bind-address :8080|0]
+//	    [--health-probe-bind-address :8081] [--leader-elect]
 //
-// --write prints the Instance with the decision recorded as its last
-// applied state instead, so that reconciling it again finds nothing to do.
-// Exit status: 0 done, 1 the Instance is refused, 2 usage or unreadable
-// input.
+// DIR holds tls.crt and tls.key (reloaded when they change). With
+// --webhook-client-ca, the admission paths answer only callers whose
+// client certificate the CA in FILE signed (the apiserver, configured to
+// present one), FILE re-read when it changes; /convert answers any TLS
+// caller, since kube-apiserver presents no client certificate to CRD
+// conversion webhooks. The CRDs are
+// in config/crd, the webhook configurations in config/webhook; README.md
+// says how to run it against a cluster. SIGTERM or SIGINT stops it
+// cleanly (exit 0).
 package main
 
 import (
-	"encoding/json"
-	"errors"
+	"context"
+	"crypto/tls"
 	"flag"
 	"fmt"
-	"io"
+	"log/slog"
+	"net/http"
 	"os"
-	"strings"
 
-	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/schema"
+	"github.com/go-logr/logr"
+
+	"k8s.io/apimachinery/pkg/runtime"
+	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
+	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/healthz"
+	"sigs.k8s.io/controller-runtime/pkg/log/zap"
+	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
+	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
+	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
+
+	"github.com/paramkit/paramkit/examples/operator/api/v1beta1"
+	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
+	"github.com/paramkit/paramkit/examples/operator/controller"
+	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
+	"github.com/paramkit/paramkit/examples/operator/opversion"
+	"github.com/paramkit/paramkit/examples/webhook"
 )
 
+// options are the command line's.
+type options struct {
+	webhookHost, webhookCertDir string
+	webhookClientCA             string
+	webhookPort                 int
+	metricsAddr, probeAddr      string
+	leaderElect                 bool
+	leaderElectionNamespace     string
+	zap                         zap.Options
+}
+
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
+	var o options
+	// --kubeconfig is controller-runtime's own flag (ctrl.GetConfig).
+	flag.StringVar(&o.webhookHost, "webhook-host", "", "address the webhook server listens on (all when empty)")
+	flag.IntVar(&o.webhookPort, "webhook-port", 9443, "port of the webhook server")
+	flag.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "directory holding the webhook server's tls.crt and tls.key (default: controller-runtime's, under the temporary directory)")
+	flag.StringVar(&o.webhookClientCA, "webhook-client-ca", "", "PEM file of the CA whose client certificates may call the admission webhooks (the apiserver's); re-read when it changes; empty: any TLS client")
+	flag.StringVar(&o.metricsAddr, "metrics-bind-address", "0", `address of the metrics endpoint, such as ":8080"; "0" turns it off`)
+	flag.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
+	flag.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
+	flag.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's, or \"default\" out of cluster)")
+	o.zap.Development = true
+	o.zap.BindFlags(flag.CommandLine)
+	flag.Parse()
+	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&o.zap)))
+
+	if err := run(ctrl.SetupSignalHandler(), o); err != nil {
+		fmt.Fprintln(os.Stderr, "operator:", err)
+		os.Exit(1)
+	}
 }
 
-func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	fs := flag.NewFlagSet("operator", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	dir := fs.String("operator-versions", "", "directory of operator versions, NAME.yaml each")
-	format := fs.String("o", "text", "output: text or json")
-	write := fs.Bool("write", false, "print the Instance with the decision recorded as its last applied state")
-	if err := fs.Parse(args); err != nil {
-		return 2
-	}
-	if *dir == "" || fs.NArg() != 1 || (*format != "text" && *format != "json") {
-		fmt.Fprintln(stderr, "usage: operator --operator-versions DIR [-o text|json] [--write] INSTANCE")
-		return 2
-	}
-	var data []byte
-	var err error
-	if name := fs.Arg(0); name == "-" {
-		data, err = io.ReadAll(stdin)
-	} else {
-		data, err = os.ReadFile(name)
-	}
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	in, err := readInstance(data)
-	if err != nil {
-		fmt.Fprintln(stderr, err)
-		return 2
-	}
-	op := newOperator(*dir)
-	d, err := op.reconcile(in)
-	if err != nil {
-		printError(stderr, err)
-		var pe *os.PathError
-		if errors.As(err, &pe) {
-			return 2
+// Scheme holds the built-in types and both kudo.dev versions.
+func Scheme() *runtime.Scheme {
+	s := runtime.NewScheme()
+	for _, add := range []func(*runtime.Scheme) error{clientgoscheme.AddToScheme, v1beta1.AddToScheme, v1beta2.AddToScheme} {
+		if err := add(s); err != nil {
+			panic(err) // only a programming error: the types are ours
 		}
-		return 1
 	}
-	if *write {
-		out, err := params.MarshalYAML(nil, in.applied(d))
-		if err != nil {
-			fmt.Fprintln(stderr, err)
-			return 2
+	return s
+}
+
+func run(ctx context.Context, o options) error {
+	cfg, err := ctrl.GetConfig()
+	if err != nil {
+		return err
+	}
+	if o.leaderElect && o.leaderElectionNamespace == "" {
+		if _, err := os.Stat("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err != nil {
+			o.leaderElectionNamespace = "default"
 		}
-		stdout.Write(out)
-		return 0
 	}
-	if *format == "json" {
-		enc := json.NewEncoder(stdout)
-		enc.SetIndent("", "  ")
-		_ = enc.Encode(d)
-		return 0
-	}
-	printDecision(stdout, op, d)
-	return 0
-}
-
-func printDecision(w io.Writer, op *operator, d *decision) {
-	fmt.Fprintf(w, "instance: %s\noperator version: %s\n", d.Instance, d.OperatorVersion)
-	if d.Upgrade != "" {
-		fmt.Fprintf(w, "upgrade from: %s\n", d.Upgrade)
-	}
-	plan := d.Plan
-	if plan == "" {
-		plan = "none (nothing changed)"
-	}
-	fmt.Fprintf(w, "plan: %s\n", plan)
-	if len(d.Changed) > 0 {
-		fmt.Fprintf(w, "changed: %s\n", strings.Join(quoteRoot(d.Changed), ", "))
-	}
-	if len(d.Dropped) > 0 {
-		fmt.Fprintf(w, "dropped (no place in %s): %s\n", d.OperatorVersion, strings.Join(d.Dropped, ", "))
-	}
-	for _, x := range d.Warnings {
-		fmt.Fprintf(w, "warning: %s\n", x)
-	}
-	fmt.Fprintln(w, "params:")
-	var s *schema.Schema
-	if v, ok := op.versions[d.OperatorVersion]; ok {
-		s = v.schema
-	}
-	out, _ := params.MarshalYAML(s, d.Params)
-	for _, line := range strings.Split(strings.TrimRight(string(out), "\n"), "\n") {
-		fmt.Fprintln(w, "  "+line)
-	}
-}
-
-func quoteRoot(ps []string) []string {
-	out := make([]string, len(ps))
-	for i, p := range ps {
-		if p == "" {
-			p = `"" (everything: an install)`
+	var clientCA *webhook.ClientCA
+	var tlsOpts []func(*tls.Config)
+	if o.webhookClientCA != "" {
+		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
+		if clientCA, err = webhook.NewClientCA(o.webhookClientCA, log); err != nil {
+			return err
 		}
-		out[i] = p
+		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
 	}
-	return out
+	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
+		Scheme:                  Scheme(),
+		Metrics:                 metricsserver.Options{BindAddress: o.metricsAddr},
+		HealthProbeBindAddress:  o.probeAddr,
+		LeaderElection:          o.leaderElect,
+		LeaderElectionID:        "paramkit-operator.kudo.dev",
+		LeaderElectionNamespace: o.leaderElectionNamespace,
+		// A replica that stops hands the lease over at once.
+		LeaderElectionReleaseOnCancel: true,
+		WebhookServer: ctrlwebhook.NewServer(ctrlwebhook.Options{
+			Host:     o.webhookHost,
+			Port:     o.webhookPort,
+			CertDir:  o.webhookCertDir,
+			CertName: "tls.crt",
+			KeyName:  "tls.key",
+			TLSOpts:  tlsOpts,
+		}),
+	})
+	if err != nil {
+		return err
+	}
+	if err := setup(ctx, mgr, clientCA); err != nil {
+		return err
+	}
+	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
+		return err
+	}
+	// Ready once the webhook server answers: the apiserver calls it for
+	// every Instance write and for every conversion.
+	if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+		return err
+	}
+	return mgr.Start(ctx)
 }
 
-// printError writes every problem one a line, as paramctl does.
-func printError(w io.Writer, err error) {
-	for _, line := range strings.Split(err.Error(), "\n") {
-		fmt.Fprintln(w, line)
+// setup wires paramkit into the manager: the operator-version cache, the
+// two admission handlers and the conversion handler on the webhook
+// server, and the reconciler. With clientCA, the admission handlers
+// answer only callers with its client certificates.
+func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) error {
+	versions := opversion.New(mgr.GetClient())
+	srv := mgr.GetWebhookServer()
+	admit := func(h http.Handler) http.Handler {
+		if clientCA == nil {
+			return h
+		}
+		return clientCA.Require(h)
 	}
+	srv.Register(instancewebhook.MutatePath, admit(&admission.Webhook{Handler: instancewebhook.NewMutator(versions)}))
+	srv.Register(instancewebhook.ValidatePath, admit(&admission.Webhook{Handler: instancewebhook.NewValidator(versions)}))
+	conv, err := webhook.NewHandler(webhook.Options{Resolver: versions})
+	if err != nil {
+		return err
+	}
+	srv.Register(instancewebhook.ConvertPath, conv)
+	return (&controller.InstanceReconciler{Client: mgr.GetClient(), Versions: versions}).SetupWithManager(ctx, mgr)
 }

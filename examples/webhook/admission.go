@@ -7,6 +7,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -173,7 +174,7 @@ func (a *admission) run() {
 		a.denyResolve(err)
 		return
 	}
-	var oldVer *OperatorVersion
+	var oldVer *kudo.OperatorVersion
 	if upgrade {
 		if oldVer, err = a.h.opts.Resolver.Resolve(a.ctx, old.namespace(), oldName); err != nil {
 			a.denyResolve(fmt.Errorf("upgrade from %q: %w", oldName, err))
@@ -187,14 +188,14 @@ func (a *admission) run() {
 	}
 }
 
-// instanceParams returns a copy of an Instance's parameters ({} when it
-// has none), a v1beta1 Instance's text unwrapped by s.
+// instanceParams returns an Instance's parameters ({} when it has none),
+// a v1beta1 Instance's text unwrapped by s. Nothing below changes them in
+// place, so they are not copied.
 func instanceParams(o object, s *schema.Schema) any {
-	p, present := o.parameters()
+	v, present := o.parameters()
 	if !present {
 		return map[string]any{}
 	}
-	v := params.Clone(p)
 	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
 		bag, _ := decodeBag(o)
 		v = unwrapParameters(m, bag, schemaCodec(s))
@@ -202,19 +203,14 @@ func instanceParams(o object, s *schema.Schema) any {
 	return v
 }
 
-func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
+func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion) {
 	p, present := obj.parameters()
 	var work any = map[string]any{}
 	if present {
-		work = params.Clone(p)
+		work = p
 	}
 	if oldVer != nil {
-		m, err := ver.migrationTo()
-		if err != nil {
-			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
-			return
-		}
-		res := m.MigrateHiding(work, oldVer.Schema) // the old version's secrets stay out of messages too
+		res := ver.Migration().MigrateHiding(work, oldVer.Schema()) // the old version's secrets stay out of messages too
 		if !res.OK() {
 			a.denyMigration(oldVer, ver, res.Errors)
 			return
@@ -226,20 +222,20 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 		var dropped []string
 		for _, d := range res.Dropped {
 			dropped = append(dropped, d.Pointer)
-			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name, ver.Name, d.Pointer))
+			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name(), ver.Name(), d.Pointer))
 		}
 		for _, l := range res.Lossy {
 			from, to := string(params.MarshalJSON(nil, l.From, "")), string(params.MarshalJSON(nil, l.To, ""))
 			if l.Hidden { // a secret (writeOnly, format: password): never quoted
 				from, to = schema.Hidden, schema.Hidden
 			}
-			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name, ver.Name, l.Pointer, from, to))
+			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: %s changed from %s to %s", oldVer.Name(), ver.Name(), l.Pointer, from, to))
 		}
 		if len(dropped) > 0 {
 			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(dropped, ",")}
 		}
 	}
-	work = params.Default(ver.Schema, work)
+	work = params.Default(ver.Schema(), work)
 	var ops []any
 	switch {
 	case !present:
@@ -255,14 +251,14 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *OperatorVersion) {
 	}
 }
 
-func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersion) {
-	raw := instanceParams(obj, ver.Schema)
-	newV := params.Default(ver.Schema, raw)
-	if err := params.Validate(ver.Schema, newV); err != nil {
+func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.OperatorVersion) {
+	raw := instanceParams(obj, ver.Schema())
+	newV := params.Default(ver.Schema(), raw)
+	if err := params.Validate(ver.Schema(), newV); err != nil {
 		a.denyInvalid(err)
 		return
 	}
-	a.warnUndeclared(ver.Schema, raw, old)
+	a.warnUndeclared(ver.Schema(), raw, old)
 	var plan string
 	switch {
 	case old == nil:
@@ -270,38 +266,26 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *OperatorVersi
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
-		m, err := ver.migrationTo()
-		if err != nil {
-			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
-			return
-		}
-		oldV := m.Migrate(instanceParams(old, oldVer.Schema)).Values
+		oldV := ver.Migration().Migrate(instanceParams(old, oldVer.Schema())).Values
 		if oldV == nil {
 			oldV = map[string]any{}
 		}
-		oldV = params.Default(ver.Schema, oldV)
-		if a.denyImmutable(ver.Schema, oldV, newV) {
+		oldV = params.Default(ver.Schema(), oldV)
+		if a.denyImmutable(ver.Schema(), oldV, newV) {
 			return
 		}
-		plan = trigger.Deploy
-		if ver.HasPlan(upgradePlan) {
-			plan = upgradePlan
-		}
+		plan = ver.UpgradePlan()
 	default:
-		oldV := params.Default(ver.Schema, instanceParams(old, ver.Schema))
-		if a.denyImmutable(ver.Schema, oldV, newV) {
+		oldV := params.Default(ver.Schema(), instanceParams(old, ver.Schema()))
+		if a.denyImmutable(ver.Schema(), oldV, newV) {
 			return
 		}
 		changed := params.Diff(oldV, newV)
 		if len(changed) == 0 {
 			return // nothing changed: no plan
 		}
-		r, err := ver.planResolver()
-		if err != nil {
-			a.denyResolve(fmt.Errorf("operator version %q: %w", ver.Name, err))
-			return
-		}
-		if plan, err = r.Resolve(changed); err != nil {
+		var err error
+		if plan, err = ver.Triggers().Resolve(changed); err != nil {
 			var conflicts schema.ErrorList
 			if !errors.As(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
 				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
@@ -376,7 +360,7 @@ func (a *admission) denyImmutable(s *schema.Schema, oldV, newV any) bool {
 	return true
 }
 
-func (a *admission) denyMigration(oldVer, ver *OperatorVersion, errs schema.ErrorList) {
+func (a *admission) denyMigration(oldVer, ver *kudo.OperatorVersion, errs schema.ErrorList) {
 	var msgs []string
 	var causes []StatusCause
 	for i, e := range errs {
@@ -388,7 +372,7 @@ func (a *admission) denyMigration(oldVer, ver *OperatorVersion, errs schema.Erro
 		msgs = append(msgs, p+": "+e.Message)
 		causes = append(causes, StatusCause{Reason: "FieldValueInvalid", Field: p, Message: e.Message})
 	}
-	a.deny(422, "Invalid", fmt.Sprintf("%s: the upgrade from %s to %s cannot move the parameters: %s", a.what(), oldVer.Name, ver.Name, strings.Join(msgs, "; ")), causes)
+	a.deny(422, "Invalid", fmt.Sprintf("%s: the upgrade from %s to %s cannot move the parameters: %s", a.what(), oldVer.Name(), ver.Name(), strings.Join(msgs, "; ")), causes)
 }
 
 // denyPlans refuses changes that trigger several plans: conflicts holds

@@ -8,6 +8,8 @@ import (
 	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/convert/kudo"
 )
 
 func admissionRequest(op string, obj, old json.RawMessage) *AdmissionRequest {
@@ -167,12 +169,12 @@ func TestMutateUpgradeRefusesALossyChange(t *testing.T) {
 		"op-1": `{"type":"object","properties":{"size":{"type":"number"},"name":{"type":"string"}}}`,
 		"op-2": `{"type":"object","properties":{"size":{"type":"integer"},"label":{"type":"string","oldName":"name"}}}`,
 	}
-	h, err := NewHandler(Options{Resolver: ResolverFunc(func(_ context.Context, _, name string) (*OperatorVersion, error) {
+	h, err := NewHandler(Options{Resolver: ResolverFunc(func(_ context.Context, _, name string) (*kudo.OperatorVersion, error) {
 		src, ok := versions[name]
 		if !ok {
 			return nil, &NotFoundError{Name: name}
 		}
-		return LoadOperatorVersion(name, []byte(src))
+		return kudo.Load(name, []byte(src))
 	})})
 	require.NoError(t, err)
 	upgrade := func(params string) *AdmissionResponse {
@@ -200,7 +202,7 @@ func TestMutateUpgradeRefusesALossyChange(t *testing.T) {
 }
 
 func TestOperatorVersionWithAnOldNameClaimedTwiceIsRefused(t *testing.T) {
-	_, err := LoadOperatorVersion("op-3", []byte(`{"type":"object","properties":{"a":{"type":"string","oldName":"x"},"b":{"type":"string","oldName":"x"}}}`))
+	_, err := kudo.Load("op-3", []byte(`{"type":"object","properties":{"a":{"type":"string","oldName":"x"},"b":{"type":"string","oldName":"x"}}}`))
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "oldName")
 }

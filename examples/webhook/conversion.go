@@ -137,7 +137,7 @@ func (h *Handler) codecFor(ctx context.Context, o object) (codec, error) {
 	}
 	ver, err := h.opts.Resolver.Resolve(ctx, o.namespace(), name)
 	if err == nil {
-		return schemaCodec(ver.Schema), nil
+		return schemaCodec(ver.Schema()), nil
 	}
 	if errors.Is(err, ErrSchemaNotFound) {
 		if h.opts.GuessWithoutSchema {

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -171,7 +172,7 @@ func TestConvertWithoutSchema(t *testing.T) {
 		assert.NotContains(t, down["metadata"], "annotations")
 	})
 	t.Run("a broken schema is refused even when guessing", func(t *testing.T) {
-		h, err := NewHandler(Options{GuessWithoutSchema: true, Resolver: ResolverFunc(func(context.Context, string, string) (*OperatorVersion, error) {
+		h, err := NewHandler(Options{GuessWithoutSchema: true, Resolver: ResolverFunc(func(context.Context, string, string) (*kudo.OperatorVersion, error) {
 			return nil, assert.AnError
 		})})
 		require.NoError(t, err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 
+	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/webhook"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -25,12 +26,12 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	ov, err := webhook.NewOperatorVersion("zookeeper-0.1.0", s, nil)
+	ov, err := kudo.New("zookeeper-0.1.0", s, nil)
 	if err != nil {
 		panic(err)
 	}
-	return webhook.ResolverFunc(func(_ context.Context, _, name string) (*webhook.OperatorVersion, error) {
-		if name == ov.Name {
+	return webhook.ResolverFunc(func(_ context.Context, _, name string) (*kudo.OperatorVersion, error) {
+		if name == ov.Name() {
 			return ov, nil
 		}
 		return nil, &webhook.NotFoundError{Name: name}

@@ -231,29 +231,3 @@ func FuzzJSONPatch(f *testing.F) {
 		}
 	})
 }
-
-// FuzzLoadOperatorVersion: a schema file of any content loads or is
-// refused with an error; one that loads answers plan resolution.
-func FuzzLoadOperatorVersion(f *testing.F) {
-	files, _ := filepath.Glob("testdata/schemas/*.yaml")
-	for _, file := range files {
-		b, err := os.ReadFile(file)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
-	f.Add([]byte("apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nspec:\n  plans: {deploy: {}}\n  parameters:\n  - name: A\n    default: 3\n    trigger: x\n"))
-	f.Add([]byte(`{"kind":"OperatorVersion","spec":{"plans":[],"parameters":{"type":"object"}}}`))
-	f.Fuzz(func(t *testing.T, data []byte) {
-		ov, err := LoadOperatorVersion("op-1", data)
-		if err != nil {
-			return
-		}
-		r, err := ov.planResolver()
-		if err != nil {
-			t.Fatalf("a loaded operator version has no plan resolution: %v", err)
-		}
-		_, _ = r.Resolve([]string{"/a", "/b/0"})
-	})
-}

@@ -3,101 +3,18 @@ package webhook
 import (
 	"errors"
 	"fmt"
-	"sort"
 
 	"github.com/go-openapi/jsonpointer"
 
 	"github.com/paramkit/paramkit/convert"
-	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
-	"github.com/paramkit/paramkit/trigger"
 )
 
-// This file is where the webhook meets the paramkit packages: the schema
-// loader, plan resolution, immutability, unwrapping and wrapping values,
-// OperatorVersion conversion, and oldName migration.
-
-// upgradePlan is the plan an operator-version upgrade runs when the
-// operator version declares it; otherwise an upgrade runs trigger.Deploy.
-const upgradePlan = "upgrade"
-
-// NewOperatorVersion prepares a compiled schema for the webhook: it
-// refuses a schema the webhook cannot work with (a trigger under a
-// different trigger, an old name claimed twice) and builds plan
-// resolution and the oldName migration into this version once, so that no
-// review pays for them. plans are the plan names the operator version
-// declares, or nil when unknown; when known, a change no trigger covers
-// runs KUDO's default ("update" where the operator has it, else
-// "deploy"). A SchemaResolver should build each OperatorVersion with it
-// once per schema.
-func NewOperatorVersion(name string, s *schema.Schema, plans []string) (*OperatorVersion, error) {
-	if s == nil {
-		return nil, errors.New("webhook: NewOperatorVersion needs a schema")
-	}
-	ov := &OperatorVersion{Name: name, Schema: s, Plans: plans}
-	r, err := trigger.New(s, ov.triggerOptions()...)
-	if err != nil {
-		return nil, err
-	}
-	m, err := migrate.New(s)
-	if err != nil {
-		return nil, err
-	}
-	ov.triggers, ov.migration = r, m
-	return ov, nil
-}
-
-// migrationTo returns the oldName migration into the operator version,
-// building it now for an OperatorVersion made without NewOperatorVersion.
-func (v *OperatorVersion) migrationTo() (*migrate.Migration, error) {
-	if v.migration != nil {
-		return v.migration, nil
-	}
-	return migrate.New(v.Schema)
-}
-
-func (v *OperatorVersion) triggerOptions() []trigger.Option {
-	if v.Plans == nil {
-		return nil
-	}
-	return []trigger.Option{trigger.KudoPlans(v.Plans)}
-}
-
-// planResolver returns the operator version's plan resolution, building
-// it now for an OperatorVersion made without NewOperatorVersion.
-func (v *OperatorVersion) planResolver() (*trigger.Resolver, error) {
-	if v.triggers != nil {
-		return v.triggers, nil
-	}
-	return trigger.New(v.Schema, v.triggerOptions()...)
-}
-
-// LoadOperatorVersion compiles the schema of an operator version from a
-// file's bytes: a v1beta2 schema, a v1beta1 params.yaml, or an
-// OperatorVersion manifest of either version, whose spec.plans are read
-// too. It refuses a schema the webhook cannot work with (trigger
-// conflicts).
-func LoadOperatorVersion(name string, data []byte) (*OperatorVersion, error) {
-	s, err := convert.LoadSchema(data)
-	if err != nil {
-		return nil, err
-	}
-	var plans []string
-	if doc, err := params.Decode(nil, data); err == nil {
-		if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
-			spec, _ := m["spec"].(map[string]any)
-			if ps, ok := spec["plans"].(map[string]any); ok {
-				plans = make([]string, 0, len(ps))
-				for p := range ps {
-					plans = append(plans, p)
-				}
-				sort.Strings(plans)
-			}
-		}
-	}
-	return NewOperatorVersion(name, s, plans)
-}
+// This file is where the webhook meets the paramkit packages:
+// immutability, unwrapping and wrapping values and OperatorVersion
+// conversion. What an operator version is (its schema, plans, plan
+// resolution and oldName migration) is convert/kudo's.
 
 // schemaUnwrapper types v1beta1 text by the schema as convert.UnwrapValues
 // does. Text that cannot take its node's type stays the string it was, so

@@ -8,13 +8,23 @@ import (
 	"github.com/paramkit/paramkit/params"
 )
 
-// jsonPatch returns the RFC 6902 operations that turn from into to below
-// base (an object pointer), in a stable order: for objects, removals, then
-// changes, then additions, each by key; arrays of equal length element by
-// element, other arrays replaced whole. Numbers are compared by their text.
-// The value under an empty key is replaced whole rather than walked into:
+// JSONPatch returns the RFC 6902 operations that turn from into to below
+// base (an object pointer such as "/spec/parameters"), each a
+// map[string]any with "op", "path" and, but for a removal, "value"; none
+// when the two are identical. Write them with params.MarshalJSON, which
+// keeps every number's text: a patch built through float64 (as
+// controller-runtime's admission.PatchResponseFromRaw builds one) stores
+// 9007199254740993 as 9007199254740992.
+//
+// The order is stable: for objects, removals, then changes, then
+// additions, each by key; arrays of equal length element by element,
+// other arrays replaced whole. Numbers are compared by their text. The
+// value under an empty key is replaced whole rather than walked into:
 // json-patch libraries (the apiserver's among them) cannot follow a path
-// through an empty token such as /a//b.
+// through an empty token such as /a//b. Neither value is changed; the
+// operations share parts of to.
+func JSONPatch(base string, from, to any) []any { return jsonPatch(base, from, to) }
+
 func jsonPatch(base string, from, to any) []any {
 	var ops []any
 	diffPatch(base, from, to, &ops)

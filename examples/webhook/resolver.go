@@ -11,9 +11,8 @@ import (
 	"sync/atomic"
 	"time"
 
-	"github.com/paramkit/paramkit/convert/migrate"
+	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/schema"
-	"github.com/paramkit/paramkit/trigger"
 )
 
 // SchemaResolver finds the parameter schema of an operator version. It is
@@ -27,45 +26,20 @@ import (
 // Instance of every review. It returns an error wrapping ErrSchemaNotFound
 // when it has no schema for the name, and another error when it has one
 // that cannot be used.
+//
+// What it returns is a compiled kudo.OperatorVersion (kudo.Load,
+// kudo.FromObject or kudo.New), built once per version of the schema,
+// never per review.
 type SchemaResolver interface {
-	Resolve(ctx context.Context, namespace, name string) (*OperatorVersion, error)
+	Resolve(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error)
 }
 
 // ResolverFunc adapts a function to a SchemaResolver.
-type ResolverFunc func(ctx context.Context, namespace, name string) (*OperatorVersion, error)
+type ResolverFunc func(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error)
 
 // Resolve calls f.
-func (f ResolverFunc) Resolve(ctx context.Context, namespace, name string) (*OperatorVersion, error) {
+func (f ResolverFunc) Resolve(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error) {
 	return f(ctx, namespace, name)
-}
-
-// OperatorVersion is what the webhook knows about one operator version.
-type OperatorVersion struct {
-	// Name is the operator version's name, as an Instance's
-	// spec.operatorVersion.name gives it.
-	Name string
-	// Schema is the compiled parameter schema, shared by every request.
-	Schema *schema.Schema
-	// Plans are the plan names the operator version declares, sorted, or
-	// nil when unknown (the source was a bare schema). An upgrade runs
-	// "upgrade" when it is listed, else "deploy".
-	Plans []string
-	// Source names where the schema came from, for messages.
-	Source string
-
-	// Built once by NewOperatorVersion.
-	triggers  *trigger.Resolver
-	migration *migrate.Migration
-}
-
-// HasPlan reports whether the operator version declares the plan.
-func (v *OperatorVersion) HasPlan(name string) bool {
-	for _, p := range v.Plans {
-		if p == name {
-			return true
-		}
-	}
-	return false
 }
 
 // ErrSchemaNotFound is wrapped by resolver errors that mean "no schema for
@@ -103,7 +77,8 @@ func (e *NotFoundError) Unwrap() error { return ErrSchemaNotFound }
 // operator version, NAME.yaml or NAME.json, where NAME is what an
 // Instance's spec.operatorVersion.name says. A file may hold a v1beta2
 // schema, a v1beta1 params.yaml or an OperatorVersion manifest (whose
-// spec.plans also tell the webhook which plans exist).
+// spec.plans also tell the webhook which plans exist), read by
+// kudo.Load.
 //
 // Each schema is compiled once and kept; a file is looked at again (one
 // stat) at most once per DefaultRecheckInterval (SetRecheckInterval
@@ -144,13 +119,14 @@ type dirEntry struct {
 type dirState struct {
 	checked time.Time
 	info    os.FileInfo // of the file loaded; nil when none
-	ov      *OperatorVersion
+	path    string      // of the file loaded
+	ov      *kudo.OperatorVersion
 	err     error
 }
 
 // Resolve returns the schema of the named operator version. The
 // namespace is not used: the directory is shared by all namespaces.
-func (r *DirResolver) Resolve(_ context.Context, _, name string) (*OperatorVersion, error) {
+func (r *DirResolver) Resolve(_ context.Context, _, name string) (*kudo.OperatorVersion, error) {
 	if err := checkName(name); err != nil {
 		return nil, &NotFoundError{Name: name, Reason: err.Error()}
 	}
@@ -201,8 +177,8 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 		return &dirState{checked: now, err: fmt.Errorf("operator version %q has two schema files, %s and %s: keep one", name, found[0], found[1])}
 	}
 	path, fi := found[0], infos[0]
-	if prev != nil && prev.info != nil && sameFile(prev.info, fi) && (prev.ov == nil || prev.ov.Source == path) {
-		return &dirState{checked: now, info: prev.info, ov: prev.ov, err: prev.err}
+	if prev != nil && prev.info != nil && sameFile(prev.info, fi) && prev.path == path {
+		return &dirState{checked: now, info: prev.info, path: path, ov: prev.ov, err: prev.err}
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -210,26 +186,25 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 	}
 	if err := schema.CheckJSONFile(path, data); err != nil {
 		// NAME.json is JSON only, as every other reader of it takes it.
-		return &dirState{checked: now, info: fi, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}
+		return &dirState{checked: now, info: fi, path: path, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}
 	}
-	ov, err := LoadOperatorVersion(name, data)
+	ov, err := kudo.Load(name, data)
 	if err != nil {
-		return &dirState{checked: now, info: fi, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}
+		return &dirState{checked: now, info: fi, path: path, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}
 	}
-	ov.Source = path
-	return &dirState{checked: now, info: fi, ov: ov}
+	return &dirState{checked: now, info: fi, path: path, ov: ov}
 }
 
 // LoadAll loads every NAME.yaml and NAME.json in the directory now, so
 // that a server can refuse to start with a schema it could not use. It
 // returns the operator versions that loaded and one error naming every
 // file that did not.
-func (r *DirResolver) LoadAll(ctx context.Context) ([]*OperatorVersion, error) {
+func (r *DirResolver) LoadAll(ctx context.Context) ([]*kudo.OperatorVersion, error) {
 	entries, err := os.ReadDir(r.dir)
 	if err != nil {
 		return nil, err
 	}
-	var out []*OperatorVersion
+	var out []*kudo.OperatorVersion
 	var errs []error
 	seen := map[string]bool{}
 	for _, de := range entries {

@@ -11,6 +11,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/convert/kudo"
 )
 
 const schemaV1 = `type: object
@@ -37,9 +39,8 @@ func TestDirResolver(t *testing.T) {
 	write("op-1.0.0.yaml", schemaV1)
 	v1, err := r.Resolve(ctx, "ns", "op-1.0.0")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"integer"}, v1.Schema.Root().Child("a").Type)
-	assert.Equal(t, filepath.Join(dir, "op-1.0.0.yaml"), v1.Source)
-	assert.Nil(t, v1.Plans, "a bare schema says nothing about plans")
+	assert.Equal(t, []string{"integer"}, v1.Schema().Root().Child("a").Type)
+	assert.Nil(t, v1.Plans(), "a bare schema says nothing about plans")
 
 	again, err := r.Resolve(ctx, "other-namespace", "op-1.0.0")
 	require.NoError(t, err)
@@ -51,7 +52,7 @@ func TestDirResolver(t *testing.T) {
 	v1b, err := r.Resolve(ctx, "ns", "op-1.0.0")
 	require.NoError(t, err)
 	assert.NotSame(t, v1, v1b)
-	assert.NotNil(t, v1b.Schema.Root().Child("b"), "the changed file was reloaded")
+	assert.NotNil(t, v1b.Schema().Root().Child("b"), "the changed file was reloaded")
 
 	// A broken file is refused with the file's name, never served stale.
 	write("op-1.0.0.yaml", "type: object\nproperties: {a: {type: 7}}\n")
@@ -70,7 +71,7 @@ func TestDirResolver(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "op-1.0.0.yaml")))
 	v2, err := r.Resolve(ctx, "ns", "op-1.0.0")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"string"}, v2.Schema.Root().Child("a").Type)
+	assert.Equal(t, []string{"string"}, v2.Schema().Root().Child("a").Type)
 
 	// Semantic faults make the schema unusable for the webhook.
 	write("conflict-1.yaml", "type: object\nproperties:\n  a:\n    type: object\n    trigger: x\n    properties:\n      b: {type: string, trigger: y}\n")
@@ -94,15 +95,15 @@ func TestDirResolverReadsOperatorVersionPlans(t *testing.T) {
 	r := NewDirResolver("testdata/schemas")
 	v, err := r.Resolve(context.Background(), "", "kep-0.2.0")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"backup", "deploy", "upgrade"}, v.Plans)
+	assert.Equal(t, []string{"backup", "deploy", "upgrade"}, v.Plans())
 	assert.True(t, v.HasPlan("upgrade"))
-	assert.Equal(t, "backup", v.Schema.Root().Child("backup").Trigger)
+	assert.Equal(t, "backup", v.Schema().Root().Child("backup").Trigger)
 }
 
 func TestDirResolverConcurrentFirstUse(t *testing.T) {
 	r := NewDirResolver("testdata/schemas")
 	var wg sync.WaitGroup
-	got := make([]*OperatorVersion, 32)
+	got := make([]*kudo.OperatorVersion, 32)
 	for i := range got {
 		wg.Add(1)
 		go func() {

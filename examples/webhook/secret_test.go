@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -21,12 +22,12 @@ func secretHandler(t *testing.T) *Handler {
 		"op-2": `{"type":"object","properties":{"pin":{"type":"integer"},"size":{"type":"integer"},"name":{"type":"string"},` +
 			`"db":{"$ref":"#/$defs/db"}},"$defs":{"db":{"type":"object","writeOnly":true,"properties":{"port":{"type":"integer"}}}}}`,
 	}
-	h, err := NewHandler(Options{Resolver: ResolverFunc(func(_ context.Context, _, name string) (*OperatorVersion, error) {
+	h, err := NewHandler(Options{Resolver: ResolverFunc(func(_ context.Context, _, name string) (*kudo.OperatorVersion, error) {
 		src, ok := versions[name]
 		if !ok {
 			return nil, &NotFoundError{Name: name}
 		}
-		return LoadOperatorVersion(name, []byte(src))
+		return kudo.Load(name, []byte(src))
 	})})
 	require.NoError(t, err)
 	return h

@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/internal/testcert"
 )
 
@@ -222,7 +223,7 @@ func TestSlowClientsTimeOut(t *testing.T) {
 
 type panicResolver struct{}
 
-func (panicResolver) Resolve(context.Context, string, string) (*OperatorVersion, error) {
+func (panicResolver) Resolve(context.Context, string, string) (*kudo.OperatorVersion, error) {
 	panic("resolver exploded")
 }
 

@@ -194,49 +194,8 @@ func (c *cluster) start(bins binaries) error {
 	if err != nil {
 		return err
 	}
-	saKey, saPub, err := serviceAccountKeys(c.dir)
-	if err != nil {
-		return err
-	}
-	token := randomToken()
-	tokenFile := filepath.Join(c.dir, "tokens.csv")
-	if err := os.WriteFile(tokenFile, []byte(token+",paramkit-e2e,paramkit-e2e,system:masters\n"), 0o600); err != nil {
-		return err
-	}
 	roots := x509.NewCertPool()
 	roots.AppendCertsFromPEM(ca.pem)
-
-	// etcd
-	clientPort, err := freePort()
-	if err != nil {
-		return err
-	}
-	peerPort, err := freePort()
-	if err != nil {
-		return err
-	}
-	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
-	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
-	etcd, err := startProcess(c.dir, "etcd", bins.etcd,
-		"--name=e2e",
-		"--data-dir="+filepath.Join(c.dir, "etcd-data"),
-		"--listen-client-urls="+etcdURL,
-		"--advertise-client-urls="+etcdURL,
-		"--listen-peer-urls="+peerURL,
-		"--initial-advertise-peer-urls="+peerURL,
-		"--initial-cluster=e2e="+peerURL,
-		"--unsafe-no-fsync", // throwaway data: no need to wait for the disk
-	)
-	if err != nil {
-		return err
-	}
-	c.procs = append(c.procs, etcd)
-	plain := &http.Client{Timeout: 5 * time.Second}
-	if err := etcd.waitReady(time.Minute, func(ctx context.Context) error {
-		return httpOK(ctx, plain, etcdURL+"/health", "", `"health":"true"`)
-	}); err != nil {
-		return err
-	}
 
 	// paramctl webhook, and the recording proxy in front of it
 	hookPort, err := freePort()
@@ -275,54 +234,17 @@ func (c *cluster) start(bins binaries) error {
 		}
 	}
 
-	// kube-apiserver
-	apiPort, err := freePort()
+	// etcd and kube-apiserver, which presents the client certificate
+	// the webhooks started with --client-ca ask for (clientcert_test.go).
+	k, err := startKube(c.dir, bins, ca, apiCert, apiKey, "--admission-control-config-file="+c.cc.admissionConfig)
+	if k != nil {
+		c.procs = append(c.procs, k.procs...)
+	}
 	if err != nil {
 		return err
 	}
-	apiserver, err := startProcess(c.dir, "kube-apiserver", bins.apiserver,
-		"--etcd-servers="+etcdURL,
-		"--bind-address=127.0.0.1",
-		"--advertise-address=127.0.0.1",
-		"--secure-port="+strconv.Itoa(apiPort),
-		"--tls-cert-file="+apiCert,
-		"--tls-private-key-file="+apiKey,
-		"--cert-dir="+filepath.Join(c.dir, "apiserver-certs"),
-		"--token-auth-file="+tokenFile,
-		"--authorization-mode=AlwaysAllow",
-		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
-		"--service-account-key-file="+saPub,
-		"--service-account-signing-key-file="+saKey,
-		"--service-cluster-ip-range=10.0.0.0/24",
-		"--disable-admission-plugins=ServiceAccount",
-		// Without a node to run on, the apiserver would advertise an
-		// address of the host's network; "none" keeps it on 127.0.0.1.
-		"--endpoint-reconciler-type=none",
-		"--enable-priority-and-fairness=false",
-		"--profiling=false",
-		// The client certificate it presents to the webhooks started
-		// with --client-ca (clientcert_test.go).
-		"--admission-control-config-file="+c.cc.admissionConfig,
-	)
-	if err != nil {
-		return err
-	}
-	c.procs = append(c.procs, apiserver)
-	c.api = &client{
-		base:  fmt.Sprintf("https://127.0.0.1:%d", apiPort),
-		token: token,
-		hc: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
-			TLSClientConfig:   &tls.Config{RootCAs: roots},
-			ForceAttemptHTTP2: true,
-			Proxy:             nil,
-		}},
-	}
-	if err := apiserver.waitReady(3*time.Minute, func(ctx context.Context) error {
-		return httpOK(ctx, c.api.hc, c.api.base+"/readyz", token, "")
-	}); err != nil {
-		return err
-	}
-	c.etcdURL = etcdURL
+	c.api, c.etcdURL = k.api, k.etcdURL
+	apiserver := k.procs[len(k.procs)-1]
 	// As a KUDO cluster did before the upgrade: the CRDs store v1beta1 and
 	// objects are written in it. Then v1beta2 becomes the storage version
 	// (KEP-33's upgrade step 2); the objects stay in etcd as v1beta1 until
@@ -337,6 +259,113 @@ func (c *cluster) start(bins binaries) error {
 		return fmt.Errorf("%w\n%s\n%s", err, apiserver.tail(), hook.tail())
 	}
 	return nil
+}
+
+// kube is an etcd and a kube-apiserver on loopback, and a client of the
+// apiserver as its one user (system:masters).
+type kube struct {
+	procs   []*process // etcd, then the apiserver
+	api     *client
+	etcdURL string
+	token   string
+}
+
+// startKube starts etcd and kube-apiserver in dir, the apiserver serving
+// apiCert, trusted through ca, with the extra flags, and waits until the
+// apiserver is ready. The processes it started are in the result even
+// when it fails.
+func startKube(dir string, bins binaries, ca *authority, apiCert, apiKey string, extra ...string) (*kube, error) {
+	k := &kube{}
+	saKey, saPub, err := serviceAccountKeys(dir)
+	if err != nil {
+		return k, err
+	}
+	token := randomToken()
+	tokenFile := filepath.Join(dir, "tokens.csv")
+	if err := os.WriteFile(tokenFile, []byte(token+",paramkit-e2e,paramkit-e2e,system:masters\n"), 0o600); err != nil {
+		return k, err
+	}
+	roots := x509.NewCertPool()
+	roots.AppendCertsFromPEM(ca.pem)
+
+	// etcd
+	clientPort, err := freePort()
+	if err != nil {
+		return k, err
+	}
+	peerPort, err := freePort()
+	if err != nil {
+		return k, err
+	}
+	etcdURL := fmt.Sprintf("http://127.0.0.1:%d", clientPort)
+	peerURL := fmt.Sprintf("http://127.0.0.1:%d", peerPort)
+	etcd, err := startProcess(dir, "etcd", bins.etcd,
+		"--name=e2e",
+		"--data-dir="+filepath.Join(dir, "etcd-data"),
+		"--listen-client-urls="+etcdURL,
+		"--advertise-client-urls="+etcdURL,
+		"--listen-peer-urls="+peerURL,
+		"--initial-advertise-peer-urls="+peerURL,
+		"--initial-cluster=e2e="+peerURL,
+		"--unsafe-no-fsync", // throwaway data: no need to wait for the disk
+	)
+	if err != nil {
+		return k, err
+	}
+	k.procs = append(k.procs, etcd)
+	plain := &http.Client{Timeout: 5 * time.Second}
+	if err := etcd.waitReady(time.Minute, func(ctx context.Context) error {
+		return httpOK(ctx, plain, etcdURL+"/health", "", `"health":"true"`)
+	}); err != nil {
+		return k, err
+	}
+
+	// kube-apiserver
+	apiPort, err := freePort()
+	if err != nil {
+		return k, err
+	}
+	apiserver, err := startProcess(dir, "kube-apiserver", bins.apiserver, append([]string{
+		"--etcd-servers=" + etcdURL,
+		"--bind-address=127.0.0.1",
+		"--advertise-address=127.0.0.1",
+		"--secure-port=" + strconv.Itoa(apiPort),
+		"--tls-cert-file=" + apiCert,
+		"--tls-private-key-file=" + apiKey,
+		"--cert-dir=" + filepath.Join(dir, "apiserver-certs"),
+		"--token-auth-file=" + tokenFile,
+		"--authorization-mode=AlwaysAllow",
+		"--service-account-issuer=https://kubernetes.default.svc.cluster.local",
+		"--service-account-key-file=" + saPub,
+		"--service-account-signing-key-file=" + saKey,
+		"--service-cluster-ip-range=10.0.0.0/24",
+		"--disable-admission-plugins=ServiceAccount",
+		// Without a node to run on, the apiserver would advertise an
+		// address of the host's network; "none" keeps it on 127.0.0.1.
+		"--endpoint-reconciler-type=none",
+		"--enable-priority-and-fairness=false",
+		"--profiling=false",
+	}, extra...)...)
+	if err != nil {
+		return k, err
+	}
+	k.procs = append(k.procs, apiserver)
+	k.api = &client{
+		base:  fmt.Sprintf("https://127.0.0.1:%d", apiPort),
+		token: token,
+		hc: &http.Client{Timeout: 60 * time.Second, Transport: &http.Transport{
+			TLSClientConfig:   &tls.Config{RootCAs: roots},
+			ForceAttemptHTTP2: true,
+			Proxy:             nil,
+		}},
+	}
+	if err := apiserver.waitReady(3*time.Minute, func(ctx context.Context) error {
+		return httpOK(ctx, k.api.hc, k.api.base+"/readyz", token, "")
+	}); err != nil {
+		return k, err
+	}
+	k.etcdURL, k.token = etcdURL, token
+	return k, nil
 }
 
 // paramctlBinary builds paramctl from this checkout (the replace in

@@ -1,0 +1,94 @@
+package kudo
+
+import (
+	"errors"
+
+	"github.com/paramkit/paramkit/convert/migrate"
+	"github.com/paramkit/paramkit/params"
+)
+
+// Update decides a change of an Instance's parameters within this
+// operator version: old is what the Instance held (nil for a new
+// Instance: an install, plan trigger.Deploy), desired its whole new
+// parameters (not a patch: what it lacks is removed). It is
+// params.Update with Desired and this version's plan resolution: the
+// result's Values are defaulted and valid, Plan is the one plan the
+// changes trigger ("" when nothing changed), Changed the highest changed
+// pointers, a removed parameter's included. Neither old nor desired is
+// changed; errors are a schema.ErrorList (invalid values, immutable
+// changes, kind schema.KindPlanConflict for changes of two plans).
+func (v *OperatorVersion) Update(old, desired any) (*params.Result, error) {
+	if desired == nil {
+		desired = map[string]any{}
+	}
+	return (&params.Update{Schema: v.schema, Triggers: v.triggers, Old: old, Desired: desired}).Run()
+}
+
+// Upgraded is what an upgrade decided.
+type Upgraded struct {
+	// Values are the new values: moved, defaulted and valid.
+	Values any
+	// Plan is UpgradePlan where the operator version has it, else
+	// trigger.Deploy.
+	Plan string
+	// Changed lists the highest pointers that differ from the old values
+	// moved the same way (both defaulted); [""] when there were none.
+	Changed []string
+	// Dropped are the values that have no place in this version (a key
+	// it does not declare among them), with their old pointers and their
+	// values hidden where a schema marks them secret. A caller warns
+	// about them: they are gone from Values.
+	Dropped []migrate.Dropped
+	// Lossy are the values whose type change lost something (refused,
+	// and so never here, unless the migration allows it).
+	Lossy []migrate.Lossy
+}
+
+// Upgrade decides an operator-version change from the version from to
+// this one: old is the Instance's parameters under from (nil for none),
+// desired its new parameters, which may still be in from's shape (a user
+// who only changed spec.operatorVersion.name) or already in this
+// version's. Both are moved by oldName (values already in place stay),
+// then defaulted; the new values are validated and checked for immutable
+// changes against the moved old ones. The change runs one plan whatever
+// changed (UpgradePlan), so no single-plan rule applies. Neither old nor
+// desired is changed; errors are a schema.ErrorList: the migration's
+// (with the new pointers), the validation's, or kind
+// schema.KindImmutable.
+func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (*Upgraded, error) {
+	if v.migration == nil || from == nil || from.schema == nil {
+		return nil, errors.New("kudo: Upgrade needs two operator versions made by New, Load or FromObject")
+	}
+	if desired == nil {
+		desired = map[string]any{}
+	}
+	moved := v.migration.MigrateHiding(desired, from.schema)
+	if !moved.OK() {
+		return nil, moved.Errors
+	}
+	values := params.Default(v.schema, orEmpty(moved.Values))
+	if err := params.Validate(v.schema, values); err != nil {
+		return nil, err
+	}
+	u := &Upgraded{Dropped: moved.Dropped, Lossy: moved.Lossy}
+	u.Values, u.Plan, u.Changed = values, v.UpgradePlan(), []string{""}
+	if old != nil {
+		// Old values that do not fit this version stay at their new
+		// place as they were (the migration's errors are the new values'
+		// business, checked above): they still count for immutability.
+		m := v.migration.MigrateHiding(old, from.schema)
+		oldValues := params.Default(v.schema, orEmpty(m.Values))
+		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
+			return nil, err
+		}
+		u.Changed = params.Diff(oldValues, values)
+	}
+	return u, nil
+}
+
+func orEmpty(v any) any {
+	if v == nil {
+		return map[string]any{}
+	}
+	return v
+}

@@ -17,7 +17,8 @@ import (
 
 // ErrMalformed is wrapped by the error for an assignment or operation that
 // is not of the form KEY=VALUE at all (no "=", or nothing before it): a
-// usage error, unlike a path or value that is wrong for the values.
+// usage error (a *schema.Error of kind schema.KindUsage), unlike a path or
+// value that is wrong for the values.
 var ErrMalformed = errors.New("malformed assignment")
 
 // Assignment is one `-p KEY=VALUE`.
@@ -41,14 +42,22 @@ type Assignment struct {
 func (a Assignment) Pointer() string { return pointer.Join(a.Path...) }
 
 // ParseAssignment reads `KEY=VALUE`. Text without "=" or with nothing
-// before it gives an error wrapping ErrMalformed; a KEY that is no valid
-// path gives another error.
+// before it gives a *schema.Error of kind schema.KindUsage wrapping
+// ErrMalformed; a KEY that is no valid path gives one of kind
+// schema.KindPath, naming the assignment in Detail.Input.
 func ParseAssignment(s string) (Assignment, error) {
 	a, err := parseAssignment(s)
 	if err != nil && !errors.Is(err, ErrMalformed) {
-		return Assignment{}, fmt.Errorf("%q: %v", s, err)
+		return Assignment{}, keyError(s, err)
 	}
 	return a, err
+}
+
+// keyError is a KEY that is no path (schema.KindPath), naming the input.
+func keyError(input string, err error) *schema.Error {
+	e := schema.NewError(schema.KindPath, "", "%v", err)
+	e.Detail = &schema.ErrorDetail{Input: input}
+	return e
 }
 
 // parseAssignment is ParseAssignment with the error of a bad KEY not
@@ -56,10 +65,10 @@ func ParseAssignment(s string) (Assignment, error) {
 func parseAssignment(s string) (Assignment, error) {
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 {
-		return Assignment{}, fmt.Errorf("%w %q: want KEY=VALUE", ErrMalformed, s)
+		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: want KEY=VALUE", ErrMalformed, s)
 	}
 	if eq == 0 {
-		return Assignment{}, fmt.Errorf("%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
+		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
 	}
 	path, err := parseKey(s[:eq])
 	if err != nil {
@@ -136,15 +145,15 @@ func ParseOperation(op, arg string) (Operation, error) {
 		return Operation{Op: op, Assignment: a}, nil
 	case OpRemove:
 		if arg == "" {
-			return Operation{}, fmt.Errorf("%w: remove needs a path", ErrMalformed)
+			return Operation{}, schema.NewError(schema.KindUsage, "", "%w: remove needs a path", ErrMalformed)
 		}
 		path, err := parseKey(arg)
 		if err != nil {
-			return Operation{}, fmt.Errorf("%q: %v", arg, err)
+			return Operation{}, keyError(arg, err)
 		}
 		return Operation{Op: op, Assignment: Assignment{Input: op + " " + arg, Path: path}}, nil
 	}
-	return Operation{}, fmt.Errorf("%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
+	return Operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
 }
 
 // editor applies assignments and operations to a value, typing text by
@@ -192,7 +201,7 @@ func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
 		}
 		t = u
 	}
-	v, err := ParseText(n, t)
+	v, err := parseText(n, t)
 	if err != nil && n == nil {
 		// No schema node to judge a string: refuse text that reads as
 		// neither YAML nor a flow collection instead of keeping it.

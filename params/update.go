@@ -76,14 +76,14 @@ type Result struct {
 // of Set that is no assignment at all (no "=", or nothing before it) gives
 // an error wrapping ErrMalformed before anything else is looked at: a
 // usage error, not a fault of the values. A nil Update, or one without a
-// Schema, gives an error (and no Result).
+// Schema, gives a *schema.Error of kind schema.KindUsage (and no Result).
 func (u *Update) Run() (*Result, error) {
 	if u == nil {
-		return nil, errors.New("params: Run on a nil *Update")
+		return nil, schema.NewError(schema.KindUsage, "", "params: Run on a nil *Update")
 	}
 	s := u.Schema
 	if s == nil {
-		return nil, errors.New("params: Update needs a schema")
+		return nil, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
 	}
 	assignments, err := parseSet(u.Set)
 	if err != nil {
@@ -163,8 +163,8 @@ func (u *Update) Run() (*Result, error) {
 				return nil, err
 			}
 			plans := strings.Join(c.Detail.Plans[1:], ", ")
-			errs[i] = &schema.Error{Pointer: c.Pointer, Kind: c.Kind, Detail: c.Detail,
-				Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)}
+			errs[i] = schema.NewError(c.Kind, c.Pointer, "triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)
+			errs[i].Detail = c.Detail
 		}
 		return nil, ed.keys.also(errs)
 	}
@@ -182,7 +182,7 @@ func parseSet(set []string) ([]Assignment, error) {
 			return nil, err
 		}
 		if err != nil {
-			errs = append(errs, &schema.Error{Kind: schema.KindPath, Detail: &schema.ErrorDetail{Input: s}, Message: err.Error()})
+			errs = append(errs, keyError(s, err))
 			continue
 		}
 		out = append(out, a)
@@ -211,7 +211,7 @@ func validationErrors(err error, notes map[string]string, keys *keyCheck) error 
 		keys.explain(e)
 		if n, ok := notes[e.Pointer]; ok && !noted[e.Pointer] {
 			noted[e.Pointer] = true
-			out = append(out, &schema.Error{Pointer: e.Pointer, Kind: e.Kind, Message: "from " + n})
+			out = append(out, schema.NewError(e.Kind, e.Pointer, "from %s", n))
 		}
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })

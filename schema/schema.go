@@ -36,7 +36,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/paramkit/paramkit/internal/document"
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 )
 
@@ -136,7 +135,7 @@ func Parse(data []byte, opts ...Option) (*Schema, error) {
 func ParseFile(path string, opts ...Option) (*Schema, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, ErrorList{NewError(KindIO, "", "%w", err)}
 	}
 	return Parse(data, opts...)
 }
@@ -158,14 +157,10 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 func decodeDocument(data []byte) (any, map[string][]string, error) {
 	d, err := document.Read(data, document.Options{Order: true})
 	if err != nil {
-		var pe *problem.Error
-		if errors.As(err, &pe) {
-			return nil, nil, ErrorList{{Pointer: pe.Pointer, Line: pe.Line, Message: pe.Message}}
-		}
-		return nil, nil, ErrorList{{Message: err.Error()}}
+		return nil, nil, ErrorsOf(err)
 	}
 	if d.Empty {
-		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
+		return nil, nil, ErrorList{NewError(KindSyntax, "", "the schema document is empty")}
 	}
 	return d.Value, d.Order, nil
 }
@@ -311,11 +306,10 @@ func compileErrors(err error) ErrorList {
 		}
 		return ErrorList{{Pointer: pointerOf(se.SchemaURL), Kind: KindSchema, Message: cleanEngineMsg(se.Err.Error())}}
 	}
-	msg, kind := err.Error(), KindSchema
 	if errors.Is(err, ErrRefused) {
-		msg, kind = cleanEngineMsg(msg), KindRefused
+		return ErrorList{{Kind: KindRefused, Message: cleanEngineMsg(err.Error()), wrapped: ErrRefused}}
 	}
-	return ErrorList{{Kind: kind, Message: msg}}
+	return ErrorList{{Kind: KindSchema, Message: err.Error()}}
 }
 
 func pointerOf(url string) string {

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/convert/migrate/internal/valuegen"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
-	"github.com/paramkit/paramkit/internal/valuegen"
 	"github.com/paramkit/paramkit/schema"
 )
 

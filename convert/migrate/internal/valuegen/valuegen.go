@@ -1,5 +1,5 @@
 // Package valuegen makes random values that a schema accepts, for
-// property tests of conversions. convert uses it to sample losses
+// property tests of conversions. convert/migrate uses it to sample losses
 // (VersionSet.Pairs); tests reach it through convert/migrate/migratetest.
 package valuegen
 
@@ -11,8 +11,8 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paramkit/paramkit/convert/migrate/internal/shape"
 	"github.com/paramkit/paramkit/internal/number"
-	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )

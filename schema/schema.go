@@ -23,6 +23,7 @@ package schema
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -252,19 +253,66 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	return s, nil
 }
 
-// sortErrors orders errors by pointer, then message, so that a schema
-// gives the same list on every run: the tree resolves $refs in map order
-// and the engine checks properties in map order. Each source (the tree's
-// KUDO keywords, its $refs, the engine) is sorted on its own, and they
-// keep that order between them.
+// sortErrors puts a list in one order on every run: by place in the
+// document (line, then column, where known), then by pointer (token by
+// token, array indices by number, so /a/9 comes before /a/10), then by
+// the failing keyword's pointer, then by message. The engine checks
+// properties in map order, and the tree resolves $refs in map order; the
+// errors of schema building are sorted source by source (the tree's KUDO
+// keywords, its $refs, the engine), which keep that order between them.
 func sortErrors(l ErrorList) ErrorList {
-	sort.SliceStable(l, func(i, j int) bool {
-		if l[i].Pointer != l[j].Pointer {
-			return l[i].Pointer < l[j].Pointer
-		}
-		return l[i].Message < l[j].Message
-	})
+	sort.SliceStable(l, func(i, j int) bool { return compareErrors(l[i], l[j]) < 0 })
 	return l
+}
+
+func compareErrors(a, b *Error) int {
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Column, b.Column); c != 0 {
+		return c
+	}
+	if c := comparePointers(a.Pointer, b.Pointer); c != 0 {
+		return c
+	}
+	if c := strings.Compare(keywordOfError(a), keywordOfError(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+func keywordOfError(e *Error) string {
+	if e.Detail == nil {
+		return ""
+	}
+	return e.Detail.Keyword
+}
+
+// comparePointers orders JSON pointers token by token; two tokens of
+// digits compare as numbers, and a pointer comes before those below it.
+func comparePointers(a, b string) int {
+	for a != "" && b != "" {
+		ta, ra := nextToken(a)
+		tb, rb := nextToken(b)
+		if ta != tb {
+			if isIndex(ta) && isIndex(tb) && len(ta) != len(tb) {
+				return cmp.Compare(len(ta), len(tb))
+			}
+			return strings.Compare(ta, tb)
+		}
+		a, b = ra, rb
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// nextToken splits "/tok/rest" into "tok" and "/rest" (tokens stay
+// escaped: the order of escaped tokens is a fixed order all the same).
+func nextToken(p string) (tok, rest string) {
+	p = p[1:]
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i:]
+	}
+	return p, ""
 }
 
 func dialectOf(u string) (Dialect, *jsonschema.Draft) {
@@ -296,11 +344,12 @@ func compileErrors(err error) ErrorList {
 			var out ErrorList
 			seen := map[string]bool{}
 			for _, leaf := range leaves(ve) {
-				if seen[leaf.InstanceLocation] {
+				at := enginePointer(leaf.InstanceLocation)
+				if seen[at] {
 					continue
 				}
-				seen[leaf.InstanceLocation] = true
-				out = append(out, &Error{Pointer: leaf.InstanceLocation, Kind: KindSchema, Message: "invalid keyword value: " + strings.ReplaceAll(leaf.Message, "'", "\"")})
+				seen[at] = true
+				out = append(out, &Error{Pointer: at, Kind: KindSchema, Message: "invalid keyword value: " + requote(leaf.Message)})
 			}
 			return out
 		}
@@ -312,9 +361,11 @@ func compileErrors(err error) ErrorList {
 	return ErrorList{{Kind: KindSchema, Message: err.Error()}}
 }
 
+// pointerOf is the JSON pointer in the fragment of a URL the engine
+// gives.
 func pointerOf(url string) string {
 	if i := strings.IndexByte(url, '#'); i >= 0 {
-		return url[i+1:]
+		return enginePointer(url[i+1:])
 	}
 	return ""
 }

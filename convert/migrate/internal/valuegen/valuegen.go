@@ -5,7 +5,6 @@ package valuegen
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
@@ -39,7 +38,7 @@ func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
 			return v, nil
 		}
 	}
-	return nil, fmt.Errorf("convert: no valid value found for the schema after 64 draws")
+	return nil, schema.NewError(schema.KindInvalid, "", "no valid value found for the schema after 64 draws")
 }
 
 type valueGenerator struct {

@@ -208,7 +208,10 @@ spec:
 			_, err := (&params.Update{Schema: s, Set: []string{"nmae=x"}, Strict: true}).Run()
 			return err
 		}},
-		{"Update.Run old not plain", func() error { _, err := (&params.Update{Schema: s, Old: map[string]any{"x": make(chan int)}}).Run(); return err }},
+		{"Update.Run old not plain", func() error {
+			_, err := (&params.Update{Schema: s, Old: map[string]any{"x": make(chan int)}}).Run()
+			return err
+		}},
 		{"Update.Run patch not plain", func() error { _, err := (&params.Update{Schema: s, Patches: []any{math.NaN()}}).Run(); return err }},
 		{"Update.Run bad operation", func() error {
 			op, err := params.ParseOperation(params.OpReplace, "nothing=1")

@@ -19,6 +19,20 @@
 // v1beta1 params.yaml or a CRD read as a schema is convert.LoadSchema's.
 // Editing a schema file in place, keeping its bytes, is package
 // schema/edit's (edit.AddProperty).
+//
+// # Errors
+//
+// This package holds paramkit's one error type, for every package: an
+// *Error (a JSON pointer, the line and column where known, a Kind that is
+// never empty, a message) or an ErrorList of them. ErrorsOf gives the
+// entries of any error as a list; NewError makes one. errors.Is finds the
+// sentinel an Error wraps (ErrRefused for a $ref that would leave the
+// document). Messages quote schema text (a pattern, a format, enum values,
+// a const, a bound) as JSON writes it, and Validate's list comes in one
+// order on every run: by line and column where known, then pointer (array
+// indices by number), then the failing keyword. A Kubernetes caller gets
+// the field path of an Error (FieldPath) and a condition reason for its
+// Kind (Kind.Reason).
 package schema
 
 import (

@@ -18,8 +18,10 @@ import (
 
 // Validate checks a plain value (maps, slices, strings, bools, nil and
 // json.Number numbers) against the schema. It returns nil when the value
-// is valid, else an ErrorList ordered by pointer, each entry's Kind
-// derived from the failing keyword.
+// is valid, else an ErrorList ordered by pointer (array indices by
+// number), then by the failing keyword's pointer (Detail.Keyword), then by
+// message, the same on every run; each entry's Kind is derived from the
+// failing keyword.
 func (s *Schema) Validate(v any) error {
 	if f := s.fastCheck(); f != nil {
 		if ok, sure := fastValid(f, v); ok && sure {

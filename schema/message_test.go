@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -115,4 +116,16 @@ func TestValidationErrorsInOneOrder(t *testing.T) {
 	assert.Equal(t, `/b29|enum|/patternProperties/^b/enum|value must be one of 1, 2`, first[len(first)-13])
 	assert.Equal(t, `/list/9|type|/properties/list/items/type|expected integer, but got string "j"`, first[len(first)-3])
 	assert.Equal(t, `/list/10|type|/properties/list/items/type|expected integer, but got string "k"`, first[len(first)-2], "index 10 after 9")
+}
+
+// TestLongSchemaTextIsCutOnACharacter: a long enum value or offending
+// string is shortened, never inside a UTF-8 sequence.
+func TestLongSchemaTextIsCutOnACharacter(t *testing.T) {
+	long := strings.Repeat("ü", 40)
+	s, err := schema.Parse([]byte(`{"properties": {"e": {"enum": ["` + long + `"]}, "t": {"type": "integer"}}}`))
+	require.NoError(t, err)
+	for _, e := range schema.ErrorsOf(s.Validate(map[string]any{"e": "x", "t": long})) {
+		assert.True(t, utf8.ValidString(e.Message), "%q", e.Message)
+		assert.True(t, strings.HasSuffix(e.Message, `..."`) || strings.HasSuffix(e.Message, "..."), e.Message)
+	}
 }

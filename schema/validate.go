@@ -149,7 +149,7 @@ func jsonText(v any) string {
 	}
 	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 	if len(b) > 60 {
-		return string(b[:57]) + "..."
+		return truncate(string(b), 57) + "..."
 	}
 	return string(b)
 }
@@ -188,7 +188,12 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 // the engine's text (santhosh-tekuri/jsonschema/v5 gives them in no
 // field), so they are read from it.
 func engineMessage(kw, m string, v any, inst string, doc any, kwPtr string) string {
-	kwValue, haveKw := pointer.Get(doc, kwPtr)
+	var kwValue any
+	var haveKw bool
+	switch kw {
+	case "enum", "const", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+		kwValue, haveKw = pointer.Get(doc, kwPtr)
+	}
 	switch kw {
 	case "enum", "const":
 		if haveKw {

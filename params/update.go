@@ -3,7 +3,6 @@ package params
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/value"
@@ -214,6 +213,7 @@ func validationErrors(err error, notes map[string]string, keys *keyCheck) error 
 			out = append(out, schema.NewError(e.Kind, e.Pointer, "from %s", n))
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	// out keeps ve's order (schema.Schema.Validate's), each note right
+	// after the error it explains.
 	return out
 }

@@ -245,15 +245,17 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 // kwPtr in the schema document doc. Schema text (a pattern, a format, an
 // enum, a const, a bound) and names are written as JSON writes them,
 // taken from the document where the engine's text would change them:
-// it quotes strings in its own syntax ('^it\'s$') and writes numbers
-// through float64. The names of missing or extra properties are only in
-// the engine's text (santhosh-tekuri/jsonschema/v5 gives them in no
-// field), so they are read from it.
+// it quotes strings in its own syntax ('^it\'s$', which is not even
+// unambiguous: a trailing backslash is lost) and writes numbers through
+// float64. The names of extra properties are only in the engine's text
+// (santhosh-tekuri/jsonschema/v5 gives them in no field), so they are
+// matched against the keys of the value (extraNames).
 func engineMessage(kw, m string, v any, inst string, doc any, kwPtr string) string {
 	var kwValue any
 	var haveKw bool
 	switch kw {
-	case "enum", "const", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf":
+	case "enum", "const", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+		"required", "dependentRequired", "dependencies":
 		kwValue, haveKw = pointer.Get(doc, kwPtr)
 	}
 	switch kw {
@@ -285,41 +287,76 @@ func engineMessage(kw, m string, v any, inst string, doc any, kwPtr string) stri
 			return string(n) + " not multipleOf " + string(step)
 		}
 	case "required":
-		if _, names, ok := strings.Cut(m, ": "); ok {
-			if list, ok := engineQuoted(names); ok {
-				return "missing required " + plural(len(list), "propert") + ": " + strings.Join(list, ", ")
+		// The missing names, in the order the keyword lists them, as
+		// the engine does.
+		names, _ := kwValue.([]any)
+		obj, _ := instance(v, inst).(map[string]any)
+		var missing []string
+		for _, x := range names {
+			if n, ok := x.(string); ok {
+				if _, has := obj[n]; !has {
+					missing = append(missing, jsonString(n))
+				}
 			}
+		}
+		if len(missing) > 0 {
+			return "missing required " + plural(len(missing), "propert") + ": " + strings.Join(missing, ", ")
 		}
 	case "additionalProperties":
 		if rest, ok := strings.CutPrefix(m, "additionalProperties "); ok {
-			// The engine lists the names in map order.
-			if list, ok := engineQuoted(strings.TrimSuffix(rest, " not allowed")); ok {
-				sort.Strings(list)
+			obj, _ := instance(v, inst).(map[string]any)
+			if list, ok := extraNames(strings.TrimSuffix(rest, " not allowed"), obj); ok {
 				return "not allowed here: " + strings.Join(list, ", ") + " (the schema does not declare it)"
 			}
+		}
+	case "dependentRequired", "dependencies":
+		// At .../dependentRequired/NAME/INDEX stands the name required.
+		need, ok := kwValue.(string)
+		toks, err := pointer.Split(kwPtr)
+		if ok && err == nil && len(toks) >= 2 {
+			return "property " + jsonString(need) + " is required, if " + jsonString(toks[len(toks)-2]) + " property exists"
 		}
 	}
 	return requote(m)
 }
 
-// engineQuoted reads a list of strings quoted in the engine's syntax and
-// separated by ", ", and returns each written as JSON; ok is false when
-// the text is not such a list.
-func engineQuoted(s string) (list []string, ok bool) {
-	for s != "" {
-		q, n, ok := engineString(s)
-		if !ok {
-			return nil, false
-		}
-		list = append(list, jsonString(q))
-		s = s[n:]
-		if s != "" {
-			if s, ok = strings.CutPrefix(s, ", "); !ok {
-				return nil, false
-			}
+// instance is the value at pointer p in v, or nil.
+func instance(v any, p string) any {
+	x, _ := pointer.Get(v, p)
+	return x
+}
+
+// extraNames finds which keys of obj the engine lists in text (each
+// quoted in its syntax, joined by ", ", in map order) and returns them
+// sorted, written as JSON; ok is false when the keys do not make up the
+// text exactly, and the engine's text is then used as it is.
+func extraNames(text string, obj map[string]any) (names []string, ok bool) {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := map[string]bool{}
+	for _, p := range strings.Split(text, ", ") {
+		parts[p] = true
+	}
+	size := -2
+	for _, k := range keys {
+		q := engineQuote(k)
+		if parts[q] || (strings.Contains(q, ", ") && strings.Contains(text, q)) {
+			names = append(names, jsonString(k))
+			size += len(q) + 2
 		}
 	}
-	return list, len(list) > 0
+	return names, len(names) > 0 && size == len(text)
+}
+
+// engineQuote quotes s as the engine does in its messages.
+func engineQuote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q, `\"`, `"`)
+	q = strings.ReplaceAll(q, `'`, `\'`)
+	return "'" + q[1:len(q)-1] + "'"
 }
 
 // engineString reads the string quoted in the engine's syntax at the

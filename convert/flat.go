@@ -8,6 +8,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/kudoparams"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
@@ -479,15 +480,9 @@ func errsOf(ps []param) schema.ErrorList {
 }
 
 // v1Types maps v1beta1 type names to JSON Schema types.
-var v1Types = map[string]string{
-	"string": "string", "integer": "integer", "number": "number", "boolean": "boolean",
-	"array": "array", "map": "object", "object": "object",
-}
+var v1Types = kudoparams.Types
 
-var knownFields = map[string]bool{
-	"name": true, "displayName": true, "description": true, "required": true, "default": true,
-	"trigger": true, "type": true, "value-type": true, "immutable": true, "enum": true,
-}
+var knownFields = kudoparams.Fields
 
 // list converts every parameter of a v1beta1 list. Each keeps its own
 // errors (a restored schema may make some of them moot); errors about the

@@ -5,6 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/kudoparams"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -39,38 +41,19 @@ func usesKeyword(m map[string]any) bool {
 	return false
 }
 
-// firstFormatFields are the fields of a parameter in KUDO's first params
-// format (the list format's fields but the name, which is the key).
-func isFirstFormatParam(v any) bool {
-	if isNull(v) {
-		return true
-	}
-	m, ok := v.(map[string]any)
-	if !ok {
-		return false
-	}
-	for k := range m {
-		if !knownFields[k] || k == "name" {
-			return false
-		}
-	}
-	return true
+// isFirstFormat reports whether a mapping is KUDO's first params format
+// (see kudoparams.FirstFormat: parameters may carry fields KUDO ignored,
+// which become x-kudo-* keywords as in the list format).
+func isFirstFormat(m map[string]any) bool {
+	return kudoparams.FirstFormat(m, rawValue)
 }
 
-// isFirstFormat reports whether a mapping is KUDO's first params format:
-// every value is a parameter (a mapping of parameter fields, or empty)
-// and at least one has a field.
-func isFirstFormat(m map[string]any) bool {
-	fields := false
-	for _, v := range m {
-		if !isFirstFormatParam(v) {
-			return false
-		}
-		if pm, ok := v.(map[string]any); ok && len(pm) > 0 {
-			fields = true
-		}
+// rawValue is what a raw scalar means (nil for null).
+func rawValue(v any) any {
+	if t, ok := v.(document.Text); ok {
+		return t.Value()
 	}
-	return fields
+	return v
 }
 
 // notSchema is the error for a mapping that is neither a schema nor a

@@ -37,6 +37,28 @@ func TestFirstFormat(t *testing.T) {
 	assert.Equal(t, "/memory/type", el[0].Pointer)
 }
 
+// TestFirstFormatFieldsKUDOIgnored: a field KUDO ignored (velodrome's
+// `example`) does not stop the first format from being read; it is kept
+// as an x-kudo-* keyword, as the list format keeps it, in source order,
+// and goes back to the list as the same field.
+func TestFirstFormatFieldsKUDOIgnored(t *testing.T) {
+	first := "REPOSITORIES:\n  description: Repositories\n  example: \"kudobuilder/operators,kudobuilder/kudo\"\n  required: true\nSECRET:\n  description: s\nDISK:\n  default: 1Gi\n  hint: {unit: bytes}\n"
+	list := "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: REPOSITORIES\n    description: Repositories\n    example: \"kudobuilder/operators,kudobuilder/kudo\"\n    required: true\n  - name: SECRET\n    description: s\n  - name: DISK\n    default: 1Gi\n    hint: {unit: bytes}\n"
+	a, err := FromV1beta1([]byte(first))
+	require.NoError(t, err)
+	b, err := FromV1beta1([]byte(list))
+	require.NoError(t, err)
+	assert.Equal(t, string(b.JSON("")), string(a.JSON("")), "as the list format")
+	props := a.Schema.(map[string]any)["properties"].(map[string]any)
+	assert.Equal(t, "kudobuilder/operators,kudobuilder/kudo", props["REPOSITORIES"].(map[string]any)["x-kudo-example"])
+	assert.Equal(t, map[string]any{"unit": "bytes"}, props["DISK"].(map[string]any)["x-kudo-hint"])
+	y, err := a.YAML()
+	require.NoError(t, err)
+	d, err := document.Read(y, document.Options{Order: true})
+	require.NoError(t, err)
+	assert.Equal(t, []string{"type", "description", "x-kudo-example"}, d.Order["/properties/REPOSITORIES"], "the field where the source had it")
+}
+
 // TestNotSchemaRefused: a map of values is refused, saying what was
 // expected and found; schemas (also {} and true) are not.
 func TestNotSchemaRefused(t *testing.T) {
@@ -54,6 +76,9 @@ func TestNotSchemaRefused(t *testing.T) {
 		{"x- extension", "x-kubernetes-preserve-unknown-fields: true\n", false, ""},
 		{"$ref", "$ref: '#/$defs/a'\n$defs: {a: {}}\n", false, ""},
 		{"first format", "a:\n  default: 1\n", false, ""},
+		{"first format with a field KUDO ignored", "a:\n  default: 1\n  example: 2\n", false, ""},
+		{"values with a service type", "service:\n  type: ClusterIP\n  port: 80\n", true, "a map of values (keys service)"},
+		{"values beside a parameter", "a:\n  default: 1\nimage:\n  repository: nginx\n", true, "a map of values (keys a, image)"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -82,6 +107,8 @@ var firstSeeds = []string{
 	"'comma,': {default: x, trigger: t, immutable: yes}\n",
 	"a: {type: map, default: '{k: v}'}\nb: {type: array, default: '[1]'}\n",
 	"replicas: 3\nimage: nginx\n",
+	"REPOS:\n  description: r\n  example: \"a/b\"\n  required: true\nX: {type: map, example: '{a: 1}'}\n",
+	"service: {type: ClusterIP, port: 80}\n",
 }
 
 // FuzzFirstFormat: no input makes the first-format converter panic; what

@@ -202,7 +202,9 @@ type pkgInfo struct {
 // .Params.NAME, parameters no template uses, templates using parameters
 // that do not exist (with a v1beta2 schema, nested references such as
 // .Params.backup.enabled against the schema's tree). Every finding names
-// its File (relative to the folder) and, where known, its Line. A v1beta1
+// its File (relative to the folder) and, where known, its Line; every
+// finding about a parameter, of any rule, names the parameter, as KUDO's
+// verifier does (`parameter "backup.enabled": …`). A v1beta1
 // params file that cannot be converted gives findings of the rule
 // kudo-params (see KudoParams). The error is for a params file that
 // cannot be read or is no schema at all.
@@ -253,6 +255,84 @@ func displayPtr(p string) string {
 		return "/"
 	}
 	return p
+}
+
+// nameParameters makes every finding in the params file that is about a
+// parameter name it, as KUDO's own verifier does (`parameter "NAME" ...`):
+// in a v1beta1 list the pointer names only an index, and a nested
+// parameter deserves its name too. A message that does not start with
+// `parameter "NAME"` gets `parameter "NAME": ` in front. It runs on the
+// schema's pointers, before they are placed on the file.
+func nameParameters(fs []Finding) {
+	for i, f := range fs {
+		if f.File != "" {
+			continue
+		}
+		name := parameterOf(f.Pointer)
+		if name == "" {
+			continue
+		}
+		who := fmt.Sprintf("parameter %q", name)
+		if !strings.HasPrefix(f.Message, who) {
+			fs[i].Message = who + ": " + f.Message
+		}
+	}
+}
+
+// parameterOf names the parameter a schema pointer is about, as a path
+// of the value from the root: "replicas", "backup.enabled",
+// "listeners[].protocol", "labels.*", "pair[0]". A pointer not below a
+// root property (the root, $defs) is about no parameter: "".
+func parameterOf(ptr string) string {
+	toks, err := pointer.Split(ptr)
+	if err != nil || len(toks) < 2 || toks[0] != "properties" {
+		return ""
+	}
+	name := toks[1]
+	index := func(i int) bool {
+		if i >= len(toks) || toks[i] == "" {
+			return false
+		}
+		for _, r := range toks[i] {
+			if r < '0' || r > '9' {
+				return false
+			}
+		}
+		return true
+	}
+	for i := 2; i < len(toks); {
+		switch toks[i] {
+		case "properties":
+			if i+1 >= len(toks) {
+				return name
+			}
+			name += "." + toks[i+1]
+			i += 2
+		case "patternProperties":
+			name += ".*"
+			i += 2
+		case "additionalProperties":
+			name += ".*"
+			i++
+		case "items", "prefixItems":
+			if index(i + 1) {
+				name += "[" + toks[i+1] + "]"
+				i += 2
+				continue
+			}
+			name += "[]"
+			i++
+		case "allOf", "anyOf", "oneOf":
+			// The same value, described once more.
+			if !index(i + 1) {
+				return name
+			}
+			i += 2
+		default:
+			return name
+		}
+	}
+	return name
 }
 
 // paramsPlacer maps a pointer into the schema a v1beta1 params file

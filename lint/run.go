@@ -125,7 +125,11 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 		return lintOperatorVersion(data, c, sets)
 	}
 	if !c.Changed || isOperatorVersion(c) {
-		return lintWith(data, info, sets)
+		fs, err := lintWith(data, info, sets)
+		if err == nil && info != nil {
+			nameParameters(fs)
+		}
+		return fs, err
 	}
 	// YAML keeps the parameters' order for the package rules.
 	js, yerr := c.YAML()
@@ -135,6 +139,9 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 	fs, err := lintWith(js, info, sets)
 	if err != nil {
 		return nil, err
+	}
+	if info != nil {
+		nameParameters(fs)
 	}
 	place := paramsPlacer(data)
 	for i, f := range fs {

@@ -250,6 +250,78 @@ func TestLintPackagePlacesFindings(t *testing.T) {
 			assert.Equal(t, tc.pointer, fs[0].Pointer)
 			assert.Equal(t, "params.yaml", fs[0].File)
 			assert.Equal(t, tc.line, fs[0].Line)
+			assert.Equal(t, `parameter "a": the default "y" is not one of the enum values ["x"]: add it to the enum or change the default`, fs[0].Message)
 		})
+	}
+}
+
+// TestPackageFindingsNameTheParameter: every finding of a package about a
+// parameter names it, as KUDO's verifier does (`plan "x" used in
+// parameter "y" is not defined`), whatever the rule and the params
+// format; a nested parameter by its path. Findings about no parameter
+// (the root, a template) are left as they are.
+func TestPackageFindingsNameTheParameter(t *testing.T) {
+	tests := []struct {
+		name, params string
+		want         []string // rule: message, in the order lint gives
+	}{
+		{"list", "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: size\n    trigger: resize\n  - name: Size\n    enum: [a]\n    default: b\n", []string{
+			`kudo-package-plan: parameter "size": trigger "resize" names a plan operator.yaml does not declare (it declares deploy)`,
+			`kudo-package-name-case: parameter "Size" differs from "size" only by case: one is easily taken for the other`,
+			`kudo-enum-default: parameter "Size": the default "b" is not one of the enum values ["a"]: add it to the enum or change the default`,
+			`kudo-package-undefined: .Params.backup: no parameter "backup" is declared`,
+		}},
+		{"first format", "size:\n  trigger: resize\n  example: 3\n", []string{
+			`kudo-package-plan: parameter "size": trigger "resize" names a plan operator.yaml does not declare (it declares deploy)`,
+			`kudo-package-undefined: .Params.Size: no parameter "Size" is declared`,
+			`kudo-package-undefined: .Params.backup: no parameter "backup" is declared`,
+		}},
+		{"v1beta2, nested", "apiVersion: kudo.dev/v1beta2\ntype: object\ndescripton: root\nproperties:\n  size: {type: string}\n  backup:\n    type: object\n    properties:\n      enabled: {type: boolean, default: \"yes\", trigger: backup}\n      targets:\n        type: array\n        items:\n          type: object\n          properties:\n            region: {type: string, imutable: true}\n", []string{
+			`kudo-misspelt-keyword: unknown keyword "descripton": did you mean "description"?`,
+			`kudo-default-invalid: parameter "backup.enabled": the default "yes" does not satisfy its own schema: expected boolean, but got string`,
+			`kudo-package-plan: parameter "backup.enabled": trigger "backup" names a plan operator.yaml does not declare (it declares deploy)`,
+			`kudo-misspelt-keyword: parameter "backup.targets[].region": unknown keyword "imutable": did you mean "immutable"?`,
+			`kudo-package-undefined: .Params.Size: no parameter "Size" is declared`,
+		}},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pkg := &Package{ParamsFile: "params.yaml", Params: []byte(tc.params), OperatorFile: "operator.yaml", Plans: []string{"deploy"},
+				Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.size }}{{ .Params.backup }}{{ .Params.Size }}")}}
+			fs, err := LintPackage(pkg, Kudo)
+			require.NoError(t, err)
+			var got []string
+			for _, f := range fs {
+				got = append(got, f.Rule+": "+f.Message)
+			}
+			assert.Equal(t, tc.want, got)
+		})
+	}
+}
+
+func TestParameterOf(t *testing.T) {
+	for ptr, want := range map[string]string{
+		"":                         "",
+		"/properties":              "",
+		"/trigger":                 "",
+		"/$defs/a/trigger":         "",
+		"/properties/a":            "a",
+		"/properties/a/default":    "a",
+		"/properties/a~1b/trigger": "a/b",
+		"/properties/a/properties": "a",
+		"/properties/backup/properties/enabled/default":               "backup.enabled",
+		"/properties/list/items/properties/x/trigger":                 "list[].x",
+		"/properties/pair/items/1/enum":                               "pair[1]",
+		"/properties/pair/prefixItems/0":                              "pair[0]",
+		"/properties/labels/additionalProperties/maxLength":           "labels.*",
+		"/properties/labels/patternProperties/^a/type":                "labels.*",
+		"/properties/a/allOf/0/properties/b/default":                  "a.b",
+		"/properties/a/anyOf/1/type":                                  "a",
+		"/properties/a/allOf":                                         "a",
+		"/properties/a/not/properties/b":                              "a",
+		"/properties/a/properties/b/$ref":                             "a.b",
+		"/properties/a/items/properties/b/items/additionalProperties": "a[].b[].*",
+	} {
+		assert.Equal(t, want, parameterOf(ptr), ptr)
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/number"
@@ -21,14 +22,29 @@ import (
 // value that is wrong for the values.
 var ErrMalformed = errors.New("malformed assignment")
 
+// MaxBracketIndex is the largest index Helm's `name[i]` form takes, as in
+// Helm's strvals parser: a larger one is an error of the KEY, so that a
+// typo cannot grow a list by millions of nulls.
+const MaxBracketIndex = 65536
+
 // Assignment is one `-p KEY=VALUE`.
 //
 // KEY is a JSON pointer when it holds a "/" (the leading "/" optional,
 // "~0" and "~1" escaping "~" and "/"), else a dotted path in which `\.`
-// is a literal dot (and `\\` a backslash). VALUE is text typed by the
-// schema node it lands on (see ParseText); a VALUE written wholly as one
-// quoted YAML scalar (`"x"`, `'x'`) is the text inside, as a shell would
-// have passed it, and stays a string where the node allows strings.
+// is a literal dot (and `\\` a backslash), and in which a name may be
+// followed by Helm's indexes, `hosts[1]` or `a.b[0][2].c` (`\[` and `\]`
+// are literal brackets). VALUE is text typed by the schema node it lands
+// on (see ParseText); a VALUE written wholly as one quoted YAML scalar
+// (`"x"`, `'x'`) is the text inside, as a shell would have passed it, and
+// stays a string where the node allows strings.
+//
+// How Update applies it (the package documentation, "Updates", says it
+// in full): the key is found through properties, patternProperties,
+// additionalProperties, $ref, allOf and into every branch of anyOf, oneOf
+// and if/then/else (see schema.Node.ChildNodes), and refused only where
+// every branch forbids it; where the schema says array, `{a,b}` is a list
+// and `name[i]` sets element i, growing the list as Helm does; and the
+// VALUE `null` removes the key unless its node allows null.
 type Assignment struct {
 	// Input is the assignment as the user typed it, for messages.
 	Input string
@@ -36,10 +52,19 @@ type Assignment struct {
 	Path []string
 	// Value is the text after the first "=".
 	Value string
+	// Brackets marks the tokens of Path written as Helm's `[i]`:
+	// Brackets[i] is true when Path[i] is such an index (in decimal,
+	// without leading zeros). nil when there is none, always for a JSON
+	// pointer KEY. Such an index may lie past the end of the list, which
+	// then grows as Helm's --set grows it; any other index must exist.
+	Brackets []bool
 }
 
 // Pointer returns the assignment's location as a JSON pointer.
 func (a Assignment) Pointer() string { return pointer.Join(a.Path...) }
+
+// bracket reports whether Path[i] was written as Helm's `[i]`.
+func (a *Assignment) bracket(i int) bool { return i < len(a.Brackets) && a.Brackets[i] }
 
 // ParseAssignment reads `KEY=VALUE`. Text without "=" or with nothing
 // before it gives a *schema.Error of kind schema.KindUsage wrapping
@@ -70,43 +95,107 @@ func parseAssignment(s string) (Assignment, error) {
 	if eq == 0 {
 		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
 	}
-	path, err := parseKey(s[:eq])
+	path, brackets, err := parseKey(s[:eq])
 	if err != nil {
 		return Assignment{}, err
 	}
-	return Assignment{Input: s, Path: path, Value: s[eq+1:]}, nil
+	return Assignment{Input: s, Path: path, Value: s[eq+1:], Brackets: brackets}, nil
 }
 
-// parseKey reads the KEY of an assignment into tokens.
-func parseKey(key string) ([]string, error) {
+// parseKey reads the KEY of an assignment into tokens, marking those
+// written as Helm's `[i]`.
+func parseKey(key string) ([]string, []bool, error) {
 	if strings.Contains(key, "/") {
 		if key[0] != '/' {
 			key = "/" + key
 		}
-		return pointer.Split(key)
+		toks, err := pointer.Split(key)
+		return toks, nil, err
 	}
 	var toks []string
+	var brackets []bool
 	var b strings.Builder
+	// indexed is set after a name's first "[i]": only another "[i]", a
+	// dot or the end may follow.
+	indexed := false
 	for i := 0; i < len(key); i++ {
 		c := key[i]
+		if indexed && c != '[' && c != '.' {
+			return nil, nil, fmt.Errorf("dotted path %q: %q after an index: write `\\[` for a literal bracket", key, key[i:])
+		}
 		switch {
-		case c == '\\' && i+1 < len(key) && (key[i+1] == '.' || key[i+1] == '\\'):
+		case c == '\\' && i+1 < len(key) && strings.IndexByte(`.\[]`, key[i+1]) >= 0:
 			b.WriteByte(key[i+1])
 			i++
 		case c == '.':
-			toks = append(toks, b.String())
+			if !indexed {
+				toks = append(toks, b.String())
+				brackets = append(brackets, false)
+			}
 			b.Reset()
+			indexed = false
+		case c == '[':
+			if !indexed {
+				if b.Len() == 0 {
+					return nil, nil, fmt.Errorf("dotted path %q: an index needs a name before it (name[i]); write `\\[` for a literal bracket", key)
+				}
+				toks = append(toks, b.String())
+				brackets = append(brackets, false)
+				b.Reset()
+			}
+			end := strings.IndexByte(key[i:], ']')
+			if end < 0 {
+				return nil, nil, fmt.Errorf("dotted path %q: %q has no closing ]; write `\\[` for a literal bracket", key, key[i:])
+			}
+			idx, err := bracketIndex(key[i+1 : i+end])
+			if err != nil {
+				return nil, nil, fmt.Errorf("dotted path %q: %q is no index (%v); write `\\[` for a literal bracket", key, key[i:i+end+1], err)
+			}
+			toks = append(toks, strconv.Itoa(idx))
+			brackets = append(brackets, true)
+			indexed = true
+			i += end
 		default:
 			b.WriteByte(c)
 		}
 	}
-	toks = append(toks, b.String())
-	for _, t := range toks {
-		if t == "" {
-			return nil, fmt.Errorf("dotted path %q has an empty name (write a JSON pointer, such as /a//b, for an empty key)", key)
+	if !indexed {
+		toks = append(toks, b.String())
+		brackets = append(brackets, false)
+	}
+	for i, t := range toks {
+		if t == "" && !brackets[i] {
+			return nil, nil, fmt.Errorf("dotted path %q has an empty name (write a JSON pointer, such as /a//b, for an empty key)", key)
 		}
 	}
-	return toks, nil
+	for _, br := range brackets {
+		if br {
+			return toks, brackets, nil
+		}
+	}
+	return toks, nil, nil
+}
+
+// bracketIndex reads the digits of Helm's `[i]`: decimal, at most
+// MaxBracketIndex. Leading zeros are taken, as Helm takes them.
+func bracketIndex(digits string) (int, error) {
+	if digits == "" {
+		return 0, errors.New("want digits")
+	}
+	for i := 0; i < len(digits); i++ {
+		if digits[i] < '0' || digits[i] > '9' {
+			return 0, errors.New("want digits")
+		}
+	}
+	trimmed := strings.TrimLeft(digits, "0")
+	if len(trimmed) > 6 {
+		return 0, fmt.Errorf("larger than %d", MaxBracketIndex)
+	}
+	n, _ := strconv.Atoi("0" + trimmed)
+	if n > MaxBracketIndex {
+		return 0, fmt.Errorf("larger than %d", MaxBracketIndex)
+	}
+	return n, nil
 }
 
 // The operations of `paramctl patch`, as RFC 6902 names them.
@@ -118,7 +207,9 @@ const (
 
 // Operation is one RFC 6902 operation written the way `paramctl patch`
 // takes it: a path in the forms of Assignment and, except for remove, a
-// text value typed by the node it lands on.
+// text value typed by the node it lands on. A Helm index (`hosts[1]`) is
+// an array index like any other here: it must exist, except where add
+// inserts.
 //
 // add on an existing array appends to it; on an array index it inserts
 // before that index ("-" or the length appends); on an object member it
@@ -147,13 +238,128 @@ func ParseOperation(op, arg string) (Operation, error) {
 		if arg == "" {
 			return Operation{}, schema.NewError(schema.KindUsage, "", "%w: remove needs a path", ErrMalformed)
 		}
-		path, err := parseKey(arg)
+		path, brackets, err := parseKey(arg)
 		if err != nil {
 			return Operation{}, keyError(arg, err)
 		}
-		return Operation{Op: op, Assignment: Assignment{Input: op + " " + arg, Path: path}}, nil
+		return Operation{Op: op, Assignment: Assignment{Input: op + " " + arg, Path: path, Brackets: brackets}}, nil
 	}
 	return Operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
+}
+
+// place is what the schema says about one location of the values, as
+// schema.Node.ChildNodes reads it: every node that may govern the value
+// there (from every branch that allows it), and whether some reading of
+// the schema leaves it free. An edit refuses a key only when no node
+// allows it; the final validation decides the rest.
+type place struct {
+	nodes []*schema.Node
+	open  bool
+}
+
+// rootPlace is the place of the whole values.
+func rootPlace(s *schema.Schema) place {
+	if r := s.Root(); r != nil {
+		return place{nodes: []*schema.Node{r}}
+	}
+	return place{open: true}
+}
+
+// free reports a place the schema says nothing about.
+func (p place) free() bool { return len(p.nodes) == 0 }
+
+// child is the place of key in an object at p; allowed is false when
+// every node there forbids the key.
+func (p place) child(key string) (c place, allowed bool) {
+	if p.free() {
+		return place{open: true}, true
+	}
+	c.open, allowed = p.open, p.open
+	for _, n := range p.nodes {
+		ns, open := n.ChildNodes(key)
+		allowed = allowed || open || len(ns) > 0
+		c.open = c.open || open
+		c.nodes = appendNodes(c.nodes, ns)
+	}
+	return c, allowed
+}
+
+// elem is the place of element i of an array at p; allowed as for child.
+func (p place) elem(i int) (c place, allowed bool) {
+	if p.free() {
+		return place{open: true}, true
+	}
+	c.open, allowed = p.open, p.open
+	for _, n := range p.nodes {
+		ns, open := n.ElemNodes(i)
+		allowed = allowed || open || len(ns) > 0
+		c.open = c.open || open
+		c.nodes = appendNodes(c.nodes, ns)
+	}
+	return c, allowed
+}
+
+func appendNodes(l, add []*schema.Node) []*schema.Node {
+next:
+	for _, a := range add {
+		for _, x := range l {
+			if x == a {
+				continue next
+			}
+		}
+		l = append(l, a)
+	}
+	return l
+}
+
+// allows reports whether some reading lets the value be of type t.
+func (p place) allows(t string) bool {
+	if p.open || p.free() {
+		return true
+	}
+	for _, n := range p.nodes {
+		if n.Allows(t) {
+			return true
+		}
+	}
+	return false
+}
+
+// says reports whether some node names type t (an array node may say so
+// by items or prefixItems alone): unlike allows, a node without a type
+// says nothing.
+func (p place) says(t string) bool {
+	for _, n := range p.nodes {
+		if ts := n.Types(); ts != nil && n.Allows(t) {
+			return true
+		}
+		if t == "array" && n.Elem(0) != nil { // items or prefixItems
+			return true
+		}
+	}
+	return false
+}
+
+// allowsNull reports whether some node lets the value be null in so many
+// words: a type list with "null", OpenAPI's nullable: true, or null in an
+// enum or const. A node without a type allows null without saying so.
+func (p place) allowsNull() bool {
+	for _, n := range p.nodes {
+		if n.Types() != nil && n.Allows("null") || nullableNode(n) {
+			return true
+		}
+		for _, sc := range n.Scope() {
+			for _, x := range sc.Enum {
+				if x == nil {
+					return true
+				}
+			}
+			if c, ok := sc.Keyword("const"); ok && c == nil {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // editor applies assignments and operations to a value, typing text by
@@ -169,6 +375,15 @@ type editor struct {
 	// hide is set while an edit whose value holds a secret is applied:
 	// its messages then show the input without the value.
 	hide bool
+	// edit is the index of the edit being applied (assignments first,
+	// then operations); readings counts, by edit, the ways its text could
+	// be read where there are several, and pick says which reading to
+	// take (0, the schema's first, when absent).
+	edit     int
+	readings map[int]int
+	pick     map[int]int
+	// null is set while an assignment of null sets null (see assign).
+	null bool
 }
 
 // fail reports a path that cannot be set (schema.KindPath).
@@ -186,47 +401,249 @@ func (e *editor) failKind(kind schema.Kind, ptr, input, format string, a ...any)
 	e.errs = append(e.errs, err)
 }
 
+// note records why the text of an edit could not take its node's type.
+func (e *editor) note(ptr, input string, err error) {
+	if e.notes == nil {
+		e.notes = map[string]string{}
+	}
+	if e.hide {
+		e.notes[ptr] = fmt.Sprintf("%q: the text cannot take this node's type", secret.Assignment(true, input))
+	} else {
+		e.notes[ptr] = fmt.Sprintf("%q: %v", input, err)
+	}
+}
+
 // hides reports whether the value of an edit at ptr may hold a secret:
 // the node there, or one below it, is secret (see schema.Schema.SecretAt).
 func (e *editor) hides(ptr string) bool {
 	return e.s.HoldsSecretAt(ptr)
 }
 
-// text types an assignment's value for node n at ptr.
-func (e *editor) text(n *schema.Node, ptr string, a *Assignment) any {
+// text types an assignment's value for place p at ptr: the reading the
+// editor's pick names among those textReadings finds (the first unless a
+// later run of the update asks for another).
+func (e *editor) text(p place, ptr string, a *Assignment) any {
+	rs := e.textReadings(p, ptr, a)
+	if len(rs) == 0 {
+		return nil // the failure is recorded
+	}
+	if len(rs) > 1 {
+		if e.readings == nil {
+			e.readings = map[int]int{}
+		}
+		e.readings[e.edit] = len(rs)
+	}
+	return rs[min(e.pick[e.edit], len(rs)-1)]
+}
+
+// textReadings lists the values an assignment's text may stand for at
+// place p, best first, each once: the text inside quotes where a string
+// may stand; the reading of each node that governs the place (nodes with a
+// type first, then one reading by YAML's core rules where some reading
+// leaves the place free), those that are no string first; where a node says
+// array and the text is Helm's `{a,b}`, that list (first where no node
+// says object); the text itself where a node says string; and last the
+// text kept as a string where it could take no node's type (validation
+// refuses it, after a note saying why), and the text itself where some
+// reading allows a string without saying so. It records the failure and
+// returns nil where no reading is possible at all.
+func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
+	var out []any
+	add := func(v any) {
+		for _, x := range out {
+			if value.Equal(x, v) {
+				return
+			}
+		}
+		out = append(out, v)
+	}
 	t := a.Value
 	if u, ok := unquote(t); ok {
-		if n == nil || n.Allows("string") {
-			return u
+		if p.allows("string") {
+			add(u)
 		}
 		t = u
 	}
-	v, err := parseText(n, t)
-	if err != nil && n == nil {
-		// No schema node to judge a string: refuse text that reads as
-		// neither YAML nor a flow collection instead of keeping it.
-		e.failKind(schema.KindSyntax, ptr, a.Input, "%v", err)
+	var (
+		nodes    = p.typedFirst()
+		clean    []any  // the nodes' readings
+		mismatch []any  // text kept as a string: no node's type
+		firstErr error  // why, for the note
+		hard     func() // the failure to report when nothing reads
+	)
+	helm, isHelm := e.helmList(p, t)
+	if isHelm && !p.says("object") {
+		add(helm)
+	}
+	for _, n := range nodes {
+		v, err := parseText(n, t)
+		switch {
+		case err == nil:
+			clean = append(clean, v)
+		case n == nil:
+			// No schema node to judge a string: text that reads as
+			// neither YAML nor a flow collection is no value there.
+			if hard == nil {
+				hard = func() { e.failKind(schema.KindSyntax, ptr, a.Input, "%v", err) }
+			}
+		case errors.Is(err, number.ErrTooLarge) && !n.Allows("string"):
+			// ParseText hands the text back as a string, which validation
+			// would refuse as "expected integer, but got string": not what
+			// was wrong. Say the number is out of range (the message
+			// quotes no value, so it stands for secrets too).
+			if hard == nil {
+				hard = func() { e.failKind(schema.KindLimit, ptr, a.Input, "%v", err) }
+			}
+		default:
+			mismatch = append(mismatch, v)
+			if firstErr == nil {
+				firstErr = err
+			}
+		}
+	}
+	// As ParseText reads text for one node that takes several types, a
+	// reading as something else than a string comes before the string:
+	// "12" is 12 where one branch takes integers and another strings.
+	for _, v := range clean {
+		if _, isString := v.(string); !isString {
+			add(v)
+		}
+	}
+	for _, v := range clean {
+		add(v)
+	}
+	if isHelm {
+		add(helm)
+	}
+	if p.says("string") {
+		add(t)
+	}
+	if len(out) == 0 && len(mismatch) == 0 && hard != nil {
+		hard()
 		return nil
 	}
-	if errors.Is(err, number.ErrTooLarge) && !n.Allows("string") {
-		// ParseText hands the text back as a string, which validation
-		// would refuse as "expected integer, but got string": not what was
-		// wrong. Say the number is out of range (the message quotes no
-		// value, so it stands for secrets too).
-		e.failKind(schema.KindLimit, ptr, a.Input, "%v", err)
-		return nil
+	if len(out) == 0 && firstErr != nil {
+		e.note(ptr, a.Input, firstErr)
 	}
-	if err != nil {
-		if e.notes == nil {
-			e.notes = map[string]string{}
-		}
-		if e.hide {
-			e.notes[ptr] = fmt.Sprintf("%q: the text cannot take this node's type", secret.Assignment(true, a.Input))
-		} else {
-			e.notes[ptr] = fmt.Sprintf("%q: %v", a.Input, err)
+	for _, v := range mismatch {
+		add(v)
+	}
+	if p.allows("string") || len(out) == 0 {
+		// An enum or const of strings without a type, or a branch that
+		// says nothing, takes the text as it is.
+		add(t)
+	}
+	return out
+}
+
+// typedFirst lists the nodes of p to read text by: those with a type in
+// document order, then those without, then nil (YAML's core rules) where
+// some reading leaves the place free.
+func (p place) typedFirst() []*schema.Node {
+	out := make([]*schema.Node, 0, len(p.nodes)+1)
+	for _, n := range p.nodes {
+		if n.Types() != nil {
+			out = append(out, n)
 		}
 	}
-	return v
+	for _, n := range p.nodes {
+		if n.Types() == nil {
+			out = append(out, n)
+		}
+	}
+	if p.open || p.free() {
+		out = append(out, nil)
+	}
+	return out
+}
+
+// helmList reads t as Helm's list syntax where p says array: `{a,b}` is
+// the list of a and b, each typed by the node of its element (see
+// readItem); `\,` is a comma inside an element (and `\` escapes any
+// character, as in Helm); `{}` is the empty list (Helm's gives one empty
+// string, which nobody means). ok is false where p says no array or t is
+// no such list.
+func (e *editor) helmList(p place, t string) (list []any, ok bool) {
+	if len(t) < 2 || t[0] != '{' || !p.says("array") {
+		return nil, false
+	}
+	var items []string
+	var b strings.Builder
+	closed := false
+	for i := 1; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case closed:
+			return nil, false // text after the closing brace
+		case c == '\\' && i+1 < len(t):
+			b.WriteByte(t[i+1])
+			i++
+		case c == ',':
+			items = append(items, b.String())
+			b.Reset()
+		case c == '}':
+			items = append(items, b.String())
+			closed = true
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if !closed {
+		return nil, false
+	}
+	if len(items) == 1 && items[0] == "" {
+		return []any{}, true
+	}
+	list = make([]any, len(items))
+	for i, it := range items {
+		ep, _ := p.elem(i)
+		list[i] = e.readItem(ep, it)
+	}
+	return list, true
+}
+
+// readItem types one element of a Helm list: the first reading of the
+// text (each node's, those that are no string first, then the text
+// itself where a string may stand) that a node of the element's place
+// accepts, else the first reading. An element is judged alone, so that a
+// list of many elements costs no combinations.
+func (e *editor) readItem(p place, t string) any {
+	var rs []any
+	add := func(v any) {
+		for _, x := range rs {
+			if value.Equal(x, v) {
+				return
+			}
+		}
+		rs = append(rs, v)
+	}
+	var strs []any
+	for _, n := range p.typedFirst() {
+		if v, err := parseText(n, t); err == nil {
+			if _, isString := v.(string); isString {
+				strs = append(strs, v)
+			} else {
+				add(v)
+			}
+		}
+	}
+	for _, v := range strs {
+		add(v)
+	}
+	if p.allows("string") || len(rs) == 0 {
+		add(t)
+	}
+	if len(rs) == 1 || p.free() {
+		return rs[0]
+	}
+	for _, v := range rs {
+		for _, n := range p.nodes {
+			if e.s.ValidateAt(n.Pointer, v) == nil {
+				return v
+			}
+		}
+	}
+	return rs[0]
 }
 
 // unquote returns the text inside a value written wholly as one YAML
@@ -252,66 +669,173 @@ func unquote(t string) (string, bool) {
 	return "", false
 }
 
+// isNullText reports the text Helm reads as null: `null`, and as YAML
+// spells it, `Null` and `NULL` (`~` and the empty text stay text, typed by
+// the node, as Helm keeps them).
+func isNullText(t string) bool {
+	return t == "null" || t == "Null" || t == "NULL"
+}
+
 // assign applies one assignment to v and returns the new value; v's maps
 // and slices are changed in place. On failure it records the error and
 // returns nil, false.
+//
+// The text null removes the key (nothing is created on the way) unless
+// the node there allows null in so many words, as Helm's --set removes
+// it; in an array it sets the element to null, as Helm does. Where null
+// is set and the final validation refuses it, removal is tried instead.
 func (e *editor) assign(v any, a *Assignment) (any, bool) {
 	e.hide = e.hides(a.Pointer())
-	return e.set(v, e.s.Root(), a.Path, "", a)
+	root := rootPlace(e.s)
+	if !isNullText(a.Value) {
+		return e.set(v, root, a, 0, "")
+	}
+	if !e.placeOf(root, a).allowsNull() {
+		return e.remove(v, root, a, 0, "")
+	}
+	// Null it is; but where the final validation refuses it (nullable:
+	// true, which JSON Schema's validation does not read), removing the
+	// key is the second reading.
+	if e.readings == nil {
+		e.readings = map[int]int{}
+	}
+	e.readings[e.edit] = 2
+	if e.pick[e.edit] == 1 {
+		return e.remove(v, root, a, 0, "")
+	}
+	e.null = true
+	defer func() { e.null = false }()
+	return e.set(v, root, a, 0, "")
 }
 
-func (e *editor) set(v any, n *schema.Node, toks []string, ptr string, a *Assignment) (any, bool) {
-	if len(toks) == 0 {
-		x := e.text(n, ptr, a)
-		e.keys.walk(n, x, ptr, a.Input)
+// placeOf follows a's path through the schema alone: a Helm index, or a
+// number where the schema says array and not object, is an element.
+func (e *editor) placeOf(p place, a *Assignment) place {
+	for i, tok := range a.Path {
+		if idx, err := strconv.Atoi(tok); err == nil && idx >= 0 && (a.bracket(i) || (p.says("array") && !p.says("object"))) {
+			p, _ = p.elem(idx)
+		} else {
+			p, _ = p.child(tok)
+		}
+	}
+	return p
+}
+
+// set puts a's value at a.Path[i:] inside v (at ptr, governed by p) and
+// returns the new v.
+func (e *editor) set(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
+	if i == len(a.Path) {
+		if e.null {
+			return nil, true
+		}
+		x := e.text(p, ptr, a)
+		e.keys.walk(p, x, ptr, a.Input)
 		return x, true
 	}
-	tok := toks[0]
-	next := pointer.Append(ptr, tok)
-	if _, isArr := v.([]any); !isArr {
-		e.keys.key(n, ptr, tok, a.Input)
+	tok := a.Path[i]
+	if a.bracket(i) {
+		return e.setIndex(v, p, a, i, ptr)
 	}
+	next := pointer.Append(ptr, tok)
 	switch c := v.(type) {
 	case nil:
 		// Missing (or null): create the object, unless the schema says
 		// the value here is something else.
-		if n != nil && n.Types() != nil && !n.Allows("object") {
-			if n.Allows("array") {
+		if !p.allows("object") {
+			if _, err := strconv.Atoi(tok); err == nil && p.allows("array") {
+				e.fail(ptr, a.Input, "%s is not set and is an array: an array index must already exist (set the whole array, or write Helm's %s[%s])", quote(ptr), lastName(a, i), tok)
+			} else if p.allows("array") {
 				e.fail(ptr, a.Input, "%s is not set and is an array: an array index must already exist (set the whole array instead)", quote(ptr))
 			} else {
-				e.fail(ptr, a.Input, "%s is not set and the schema makes it %s: nothing can be set below it", quote(ptr), typeList(n))
+				e.fail(ptr, a.Input, "%s is not set and the schema makes it %s: nothing can be set below it", quote(ptr), typeList(p))
 			}
 			return nil, false
 		}
-		return e.member(map[string]any{}, n, tok, toks[1:], next, a)
+		return e.member(map[string]any{}, p, a, i, next)
 	case map[string]any:
-		return e.member(c, n, tok, toks[1:], next, a)
+		return e.member(c, p, a, i, next)
 	case []any:
-		i, err := pointer.Index(tok, len(c))
+		idx, err := pointer.Index(tok, len(c))
 		if err != nil {
 			if !e.notAnArray(ptr, tok, a.Input) {
-				e.fail(next, a.Input, "%v: an array index must already exist (no append; set the whole array instead)", err)
+				e.fail(next, a.Input, "%v: an array index must already exist (no append; set the whole array, or write Helm's %s[%s])", err, lastName(a, i), tok)
 			}
 			return nil, false
 		}
-		x, ok := e.set(c[i], n.Elem(i), toks[1:], next, a)
+		ep, _ := p.elem(idx)
+		x, ok := e.set(c[idx], ep, a, i+1, next)
 		if !ok {
 			return nil, false
 		}
-		c[i] = x
+		c[idx] = x
 		return c, true
 	}
 	e.fail(ptr, a.Input, "%s is %s: nothing can be set below it", quote(ptr), article(value.TypeName(v)))
 	return nil, false
 }
 
-func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []string, ptr string, a *Assignment) (any, bool) {
-	c := n.Child(key)
-	if c.IsFalse() {
-		e.failKind(schema.KindAdditional, ptr, a.Input, "the schema does not allow a property %q here%s", key, suggestion(n, c, key))
+// lastName is the name before token i of a's path, for a message that
+// shows Helm's form of an index ("hosts" in hosts[1]); "name" at the root.
+func lastName(a *Assignment, i int) string {
+	if i == 0 {
+		return "name"
+	}
+	return a.Path[i-1]
+}
+
+// setIndex applies Helm's `name[i]` (token i of a's path) to v, the value
+// at ptr: element i is set, and a missing list is created and a short one
+// grown with nulls to reach it, as Helm's --set does. The padding nulls
+// get a note, in case the schema's items refuse null.
+func (e *editor) setIndex(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
+	tok := a.Path[i]
+	idx, _ := strconv.Atoi(tok) // parseKey wrote it
+	next := pointer.Append(ptr, tok)
+	var c []any
+	switch t := v.(type) {
+	case []any:
+		c = t
+	case nil:
+		if !p.allows("array") {
+			e.fail(ptr, a.Input, "%s is not set and the schema makes it %s: [%s] indexes an array", quote(ptr), typeList(p), tok)
+			return nil, false
+		}
+	case map[string]any:
+		e.fail(ptr, a.Input, "the values at %s are an object, not an array: [%s] indexes an array", quote(ptr), tok)
+		return nil, false
+	default:
+		e.fail(ptr, a.Input, "%s is %s: [%s] indexes an array", quote(ptr), article(value.TypeName(v)), tok)
 		return nil, false
 	}
-	x, ok := e.set(m[key], c, rest, ptr, a)
+	for len(c) < idx {
+		if e.notes == nil {
+			e.notes = map[string]string{}
+		}
+		e.notes[pointer.AppendIndex(ptr, len(c))] = fmt.Sprintf("%q: Helm's index [%d] fills the elements before it with null", secret.Assignment(e.hide, a.Input), idx)
+		c = append(c, nil)
+	}
+	if len(c) == idx {
+		c = append(c, nil)
+	}
+	ep, _ := p.elem(idx)
+	x, ok := e.set(c[idx], ep, a, i+1, next)
+	if !ok {
+		return nil, false
+	}
+	c[idx] = x
+	return c, true
+}
+
+// member sets a's value at key (token i of a's path) in the object m at
+// ptr's parent, governed by p.
+func (e *editor) member(m map[string]any, p place, a *Assignment, i int, ptr string) (any, bool) {
+	key := a.Path[i]
+	c, allowed := e.keys.key(p, parentOf(ptr), key, a.Input)
+	if !allowed {
+		e.failKind(schema.KindAdditional, ptr, a.Input, "the schema does not allow a property %q here%s", key, forbidSuggestion(p, key))
+		return nil, false
+	}
+	x, ok := e.set(m[key], c, a, i+1, ptr)
 	if !ok {
 		return nil, false
 	}
@@ -319,12 +843,68 @@ func (e *editor) member(m map[string]any, n *schema.Node, key string, rest []str
 	return m, true
 }
 
+// parentOf is the pointer of the object that holds the member at ptr.
+func parentOf(ptr string) string {
+	return ptr[:strings.LastIndexByte(ptr, '/')]
+}
+
+// remove applies an assignment of null that removes its key: it follows
+// a.Path[i:] through what exists in v (at ptr, governed by p), creating
+// nothing, deletes the key at its end from its object, or sets the
+// element at its end to null in its array. A path that leads nowhere
+// removes nothing.
+func (e *editor) remove(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
+	tok := a.Path[i]
+	last := i == len(a.Path)-1
+	next := pointer.Append(ptr, tok)
+	switch c := v.(type) {
+	case map[string]any:
+		if a.bracket(i) {
+			e.fail(ptr, a.Input, "the values at %s are an object, not an array: [%s] indexes an array", quote(ptr), tok)
+			return nil, false
+		}
+		x, ok := c[tok]
+		if !ok {
+			return v, true
+		}
+		if last {
+			delete(c, tok)
+			return v, true
+		}
+		cp, _ := p.child(tok)
+		nx, ok := e.remove(x, cp, a, i+1, next)
+		if !ok {
+			return nil, false
+		}
+		c[tok] = nx
+	case []any:
+		idx, err := pointer.Index(tok, len(c))
+		if err != nil {
+			if !a.bracket(i) && e.notAnArray(ptr, tok, a.Input) {
+				return nil, false
+			}
+			return v, true // no such element: nothing to remove
+		}
+		if last {
+			c[idx] = nil
+			return v, true
+		}
+		ep, _ := p.elem(idx)
+		nx, ok := e.remove(c[idx], ep, a, i+1, next)
+		if !ok {
+			return nil, false
+		}
+		c[idx] = nx
+	}
+	return v, true
+}
+
 // missingSuggestion is the "; did you mean" tail for key, which the
-// object m (at schema node n) does not hold: the closest names n declares
-// or m holds (declared ones only where the edit may hold a secret), or ""
-// when none is close.
-func (e *editor) missingSuggestion(n *schema.Node, m map[string]any, key string) string {
-	names := declaredNames(n, 0, nil)
+// object m (at place p) does not hold: the closest names p declares or m
+// holds (declared ones only where the edit may hold a secret), or "" when
+// none is close.
+func (e *editor) missingSuggestion(p place, m map[string]any, key string) string {
+	names := p.declaredNames()
 	if !e.hide {
 		for k := range m {
 			names = append(names, k)
@@ -372,7 +952,7 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 		return nil, false
 	}
 	// Find the parent; it must exist.
-	n := e.s.Root()
+	p := rootPlace(e.s)
 	parent := v
 	ptr := ""
 	toks := o.Path
@@ -382,11 +962,11 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 		case map[string]any:
 			x, ok := c[tok]
 			if !ok {
-				e.fail(next, o.Input, "%s does not exist%s", quote(next), e.missingSuggestion(n, c, tok))
+				e.fail(next, o.Input, "%s does not exist%s", quote(next), e.missingSuggestion(p, c, tok))
 				return nil, false
 			}
-			e.keys.key(n, ptr, tok, o.Input)
-			parent, n = x, n.Child(tok)
+			cp, _ := e.keys.key(p, ptr, tok, o.Input)
+			parent, p = x, cp
 		case []any:
 			i, err := pointer.Index(tok, len(c))
 			if err != nil {
@@ -395,7 +975,8 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 				}
 				return nil, false
 			}
-			parent, n = c[i], n.Elem(i)
+			parent = c[i]
+			p, _ = p.elem(i)
 		default:
 			e.fail(ptr, o.Input, "%s is %s: nothing lies below it", quote(ptr), article(value.TypeName(parent)))
 			return nil, false
@@ -406,34 +987,36 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 	target := pointer.Append(ptr, last)
 	switch c := parent.(type) {
 	case map[string]any:
-		cn := n.Child(last)
 		cur, exists := c[last]
+		var cp place
+		allowed := true
 		if o.Op != OpRemove {
-			e.keys.key(n, ptr, last, o.Input)
+			cp, allowed = e.keys.key(p, ptr, last, o.Input)
 		}
 		switch {
 		case o.Op == OpAdd && exists:
 			if arr, ok := cur.([]any); ok {
-				en, ep := cn.Elem(len(arr)), pointer.AppendIndex(target, len(arr))
-				x := e.text(en, ep, &o.Assignment)
-				e.keys.walk(en, x, ep, o.Input)
+				ep, _ := cp.elem(len(arr))
+				at := pointer.AppendIndex(target, len(arr))
+				x := e.text(ep, at, &o.Assignment)
+				e.keys.walk(ep, x, at, o.Input)
 				c[last] = append(arr, x)
 				return v, true
 			}
 		case o.Op == OpAdd:
 		case !exists:
-			e.fail(target, o.Input, "%s does not exist%s", quote(target), e.missingSuggestion(n, c, last))
+			e.fail(target, o.Input, "%s does not exist%s", quote(target), e.missingSuggestion(p, c, last))
 			return nil, false
 		case o.Op == OpRemove:
 			delete(c, last)
 			return v, true
 		}
-		if cn.IsFalse() {
-			e.failKind(schema.KindAdditional, target, o.Input, "the schema does not allow a property %q here%s", last, suggestion(n, cn, last))
+		if !allowed {
+			e.failKind(schema.KindAdditional, target, o.Input, "the schema does not allow a property %q here%s", last, forbidSuggestion(p, last))
 			return nil, false
 		}
-		c[last] = e.text(cn, target, &o.Assignment)
-		e.keys.walk(cn, c[last], target, o.Input)
+		c[last] = e.text(cp, target, &o.Assignment)
+		e.keys.walk(cp, c[last], target, o.Input)
 		return v, true
 	case []any:
 		if o.Op == OpAdd {
@@ -447,17 +1030,20 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 					return nil, false
 				}
 			}
+			ip, _ := p.elem(i)
 			if i < len(c) {
 				if arr, ok := c[i].([]any); ok {
-					en, ep := n.Elem(i).Elem(len(arr)), pointer.AppendIndex(target, len(arr))
-					x := e.text(en, ep, &o.Assignment)
-					e.keys.walk(en, x, ep, o.Input)
+					ep, _ := ip.elem(len(arr))
+					at := pointer.AppendIndex(target, len(arr))
+					x := e.text(ep, at, &o.Assignment)
+					e.keys.walk(ep, x, at, o.Input)
 					c[i] = append(arr, x)
 					return v, true
 				}
 			}
-			x := e.text(n.Elem(i), pointer.AppendIndex(ptr, i), &o.Assignment)
-			e.keys.walk(n.Elem(i), x, pointer.AppendIndex(ptr, i), o.Input)
+			at := pointer.AppendIndex(ptr, i)
+			x := e.text(ip, at, &o.Assignment)
+			e.keys.walk(ip, x, at, o.Input)
 			c = append(c, nil)
 			copy(c[i+1:], c[i:])
 			c[i] = x
@@ -474,8 +1060,9 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			c = append(c[:i:i], c[i+1:]...)
 			return e.replaceAt(v, toks[:len(toks)-1], c), true
 		}
-		c[i] = e.text(n.Elem(i), target, &o.Assignment)
-		e.keys.walk(n.Elem(i), c[i], target, o.Input)
+		ep, _ := p.elem(i)
+		c[i] = e.text(ep, target, &o.Assignment)
+		e.keys.walk(ep, c[i], target, o.Input)
 		return v, true
 	case nil:
 		if len(toks) == 1 {
@@ -485,6 +1072,122 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 	}
 	e.fail(ptr, o.Input, "%s is %s: nothing lies below it", quote(ptr), article(value.TypeName(parent)))
 	return nil, false
+}
+
+// edits are the changes of one update, in the pipeline's order: merge
+// patches, assignments, operations.
+type edits struct {
+	s       *schema.Schema
+	base    any // the old values, plain; nil for an install
+	patches []any
+	set     []Assignment
+	ops     []Operation
+}
+
+// maxReadingTries bounds the combinations of readings an update tries
+// when its first reading fails validation: 64 validations at most.
+const maxReadingTries = 64
+
+// apply applies the edits to a copy of the base, each text read as pick
+// says (see editor.pick).
+func (d *edits) apply(pick map[int]int) (any, *editor) {
+	var v any = map[string]any{}
+	if d.base != nil {
+		v = value.DeepCopy(d.base)
+	}
+	for _, p := range d.patches {
+		// The result shares only v's parts (a copy) and copies of p's.
+		v = mergePatch(v, p)
+	}
+	ed := &editor{s: d.s, pick: pick}
+	for _, p := range d.patches {
+		ed.keys.walk(rootPlace(d.s), p, "", "")
+	}
+	for i := range d.set {
+		ed.edit = i
+		if x, ok := ed.assign(v, &d.set[i]); ok {
+			v = x
+		}
+	}
+	for i := range d.ops {
+		ed.edit = len(d.set) + i
+		if x, ok := ed.operate(v, &d.ops[i]); ok {
+			v = x
+		}
+	}
+	return v, ed
+}
+
+// run applies the edits, then finish (defaults, then validation). Where
+// a text could be read more than one way (several branches govern its
+// place, the node takes several types) and the first readings fail
+// validation, it tries the other readings, those that change the fewest
+// edits first (at most maxReadingTries validations), and keeps the first
+// combination that passes: the final validation decides. Otherwise the
+// first readings' result stands, with its errors. ed.errs non-empty means
+// the edits themselves failed (v and verr are then unset).
+func (d *edits) run(finish func(any) (any, error)) (v any, ed *editor, verr error) {
+	v, ed = d.apply(nil)
+	if len(ed.errs) > 0 {
+		return nil, ed, nil
+	}
+	v, verr = finish(v)
+	if verr == nil || len(ed.readings) == 0 {
+		return v, ed, verr
+	}
+	var found any
+	var foundEd *editor
+	otherReadings(ed.readings, func(pick map[int]int) bool {
+		x, xed := d.apply(pick)
+		if len(xed.errs) > 0 {
+			return false
+		}
+		x, err := finish(x)
+		if err != nil {
+			return false
+		}
+		found, foundEd = x, xed
+		return true
+	})
+	if foundEd != nil {
+		return found, foundEd, nil
+	}
+	return v, ed, verr
+}
+
+// otherReadings calls try with the combinations of readings other than
+// the first of every edit (counts gives, by edit, how many readings it
+// has): first those that change one edit, then two, and so on, each in
+// command-line order, until try returns true or maxReadingTries-1
+// combinations were tried.
+func otherReadings(counts map[int]int, try func(pick map[int]int) bool) {
+	ks := make([]int, 0, len(counts))
+	for k := range counts {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	tries := 1 // the first readings
+	done := false
+	pick := map[int]int{}
+	var choose func(start, left int)
+	choose = func(start, left int) {
+		if left == 0 {
+			tries++
+			done = tries > maxReadingTries || try(pick)
+			return
+		}
+		for i := start; i <= len(ks)-left && !done; i++ {
+			k := ks[i]
+			for r := 1; r < counts[k] && !done; r++ {
+				pick[k] = r
+				choose(i+1, left-1)
+			}
+			delete(pick, k)
+		}
+	}
+	for changed := 1; changed <= len(ks) && !done; changed++ {
+		choose(0, changed)
+	}
 }
 
 // replaceAt puts x at the location of toks inside v (which exists) and
@@ -531,11 +1234,18 @@ func article(t string) string {
 	return "a " + t
 }
 
-func typeList(n *schema.Node) string {
-	ts := n.Types()
-	parts := make([]string, len(ts))
-	for i, t := range ts {
-		parts[i] = article(t)
+// typeList names the types the nodes of p allow, in the order they give
+// them.
+func typeList(p place) string {
+	var parts []string
+	seen := map[string]bool{}
+	for _, n := range p.nodes {
+		for _, t := range n.Types() {
+			if !seen[t] {
+				seen[t] = true
+				parts = append(parts, article(t))
+			}
+		}
 	}
 	return strings.Join(parts, " or ")
 }

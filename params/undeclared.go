@@ -3,6 +3,7 @@ package params
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -32,32 +33,15 @@ type keyCheck struct {
 	inputs map[string]string
 }
 
-// key looks at key under the object at parent governed by n, records a
-// warning when it is undeclared, and returns the key's node.
-// input is the edit as the user typed it ("" for a merge patch).
-func (k *keyCheck) key(n *schema.Node, parent, key, input string) *schema.Node {
-	if n == nil {
-		return nil
-	}
-	c := n.Child(key)
+// key looks at key under the object at parent, at place p, records a
+// warning when it is undeclared, and returns the key's place; allowed is
+// false where every node of p forbids the key (see place.child). input is
+// the edit as the user typed it ("" for a merge patch).
+func (k *keyCheck) key(p place, parent, key, input string) (c place, allowed bool) {
+	c, allowed = p.child(key)
 	switch {
-	case c == nil && declares(n, 0):
-		ptr := pointer.Append(parent, key)
-		if k.seen[ptr] {
-			return nil
-		}
-		if k.seen == nil {
-			k.seen, k.inputs = map[string]bool{}, map[string]string{}
-		}
-		k.seen[ptr] = true
-		k.inputs[ptr] = input
-		msg := fmt.Sprintf("%q is not declared by the schema", key)
-		if s := didYouMean(n, key); s != "" {
-			msg += "; " + s
-		}
-		k.warnings = append(k.warnings, &schema.Error{Pointer: ptr, Kind: schema.KindUndeclared, Message: msg})
-	case forbiddenKey(c):
-		if s := didYouMean(n, key); s != "" {
+	case !allowed:
+		if s := didYouMean(p, key); s != "" && !p.declaresName(key) {
 			if k.forbidden == nil {
 				k.forbidden = map[string]map[string]string{}
 			}
@@ -66,14 +50,29 @@ func (k *keyCheck) key(n *schema.Node, parent, key, input string) *schema.Node {
 			}
 			k.forbidden[parent][key] = s
 		}
+	case c.free() && p.declares():
+		ptr := pointer.Append(parent, key)
+		if k.seen[ptr] {
+			return c, allowed
+		}
+		if k.seen == nil {
+			k.seen, k.inputs = map[string]bool{}, map[string]string{}
+		}
+		k.seen[ptr] = true
+		k.inputs[ptr] = input
+		msg := fmt.Sprintf("%q is not declared by the schema", key)
+		if s := didYouMean(p, key); s != "" {
+			msg += "; " + s
+		}
+		k.warnings = append(k.warnings, &schema.Error{Pointer: ptr, Kind: schema.KindUndeclared, Message: msg})
 	}
-	return c
+	return c, allowed
 }
 
-// walk checks every key of a value written at ptr, governed by n. Null
+// walk checks every key of a value written at ptr, at place p. Null
 // members are deletions in a merge patch and name nothing new.
-func (k *keyCheck) walk(n *schema.Node, v any, ptr, input string) {
-	if n == nil {
+func (k *keyCheck) walk(p place, v any, ptr, input string) {
+	if p.free() {
 		return
 	}
 	switch t := v.(type) {
@@ -87,11 +86,13 @@ func (k *keyCheck) walk(n *schema.Node, v any, ptr, input string) {
 			if t[key] == nil {
 				continue
 			}
-			k.walk(k.key(n, ptr, key, input), t[key], pointer.Append(ptr, key), input)
+			c, _ := k.key(p, ptr, key, input)
+			k.walk(c, t[key], pointer.Append(ptr, key), input)
 		}
 	case []any:
 		for i, x := range t {
-			k.walk(n.Elem(i), x, pointer.AppendIndex(ptr, i), input)
+			c, _ := p.elem(i)
+			k.walk(c, x, pointer.AppendIndex(ptr, i), input)
 		}
 	}
 }
@@ -103,8 +104,8 @@ func forbiddenKey(c *schema.Node) bool {
 }
 
 // declares reports whether the object node n lists its keys: properties
-// or patternProperties on n, through $ref and allOf, or in an anyOf/oneOf
-// branch.
+// or patternProperties on n, through $ref and allOf, or in a branch of
+// anyOf, oneOf or if/then/else.
 func declares(n *schema.Node, depth int) bool {
 	if n == nil || depth > 8 {
 		return false
@@ -116,7 +117,7 @@ func declares(n *schema.Node, depth int) bool {
 		if _, ok := m.Keyword("patternProperties"); ok {
 			return true
 		}
-		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+		for _, b := range branchesOf(m) {
 			if declares(b, depth+1) {
 				return true
 			}
@@ -125,25 +126,67 @@ func declares(n *schema.Node, depth int) bool {
 	return false
 }
 
-// declaredNames lists the property names n declares, as declares finds them.
+// branchesOf lists the branches of n itself: anyOf, oneOf, then and else
+// beside an if, and the if.
+func branchesOf(n *schema.Node) []*schema.Node {
+	out := append(append([]*schema.Node(nil), n.AnyOf...), n.OneOf...)
+	if n.If != nil {
+		for _, b := range []*schema.Node{n.Then, n.Else, n.If} {
+			if b != nil {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// declaredNames lists the property names n declares, as declares finds
+// them, each once.
 func declaredNames(n *schema.Node, depth int, out []string) []string {
 	if n == nil || depth > 8 {
 		return out
 	}
 	for _, m := range n.Scope() {
 		for _, p := range m.Properties {
-			out = append(out, p.Name)
+			if !slices.Contains(out, p.Name) {
+				out = append(out, p.Name)
+			}
 		}
-		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+		for _, b := range branchesOf(m) {
 			out = declaredNames(b, depth+1, out)
 		}
 	}
 	return out
 }
 
-// didYouMean names the declared properties closest to key, or "".
-func didYouMean(n *schema.Node, key string) string {
-	near := suggest.Closest(key, declaredNames(n, 0, nil))
+// declares reports whether some node of p lists its keys (see declares).
+func (p place) declares() bool {
+	for _, n := range p.nodes {
+		if declares(n, 0) {
+			return true
+		}
+	}
+	return false
+}
+
+// declaredNames lists the property names the nodes of p declare.
+func (p place) declaredNames() []string {
+	var out []string
+	for _, n := range p.nodes {
+		out = declaredNames(n, 0, out)
+	}
+	return out
+}
+
+// declaresName reports whether some node of p declares the property key
+// (which may then be declared false).
+func (p place) declaresName(key string) bool {
+	return slices.Contains(p.declaredNames(), key)
+}
+
+// didYouMean names the declared properties of p closest to key, or "".
+func didYouMean(p place, key string) string {
+	near := suggest.Closest(key, p.declaredNames())
 	if len(near) == 0 {
 		return ""
 	}
@@ -154,13 +197,13 @@ func didYouMean(n *schema.Node, key string) string {
 	return "did you mean " + strings.Join(q, " or ") + "?"
 }
 
-// suggestion is the "; did you mean" tail for a key whose node c the
-// parent n forbids, or "".
-func suggestion(n, c *schema.Node, key string) string {
-	if !forbiddenKey(c) {
+// forbidSuggestion is the "; did you mean" tail for a key that every node
+// of p forbids, or "" (also for a key declared false on purpose).
+func forbidSuggestion(p place, key string) string {
+	if p.declaresName(key) {
 		return ""
 	}
-	if s := didYouMean(n, key); s != "" {
+	if s := didYouMean(p, key); s != "" {
 		return "; " + s
 	}
 	return ""
@@ -232,7 +275,7 @@ func (k *keyCheck) walkAll(n *schema.Node, v any, toks []string) {
 			if (c == nil && declares(n, 0)) || forbiddenKey(c) {
 				// The pointer is built only here: a webhook walks every
 				// key of every object, and nearly all are declared.
-				c = k.key(n, pointer.Join(toks...), key, "")
+				k.key(place{nodes: []*schema.Node{n}}, pointer.Join(toks...), key, "")
 			}
 			k.walkAll(c, x, append(toks, key))
 		}

@@ -108,38 +108,22 @@ func (u *Update) Run() (*Result, error) {
 		}
 	}
 
-	var v any = map[string]any{}
+	d := edits{s: s, patches: patches, set: assignments, ops: u.Operations}
 	if !install {
-		v = value.DeepCopy(oldV)
+		d.base = oldV
 	}
-	for _, p := range patches {
-		// The result shares only v's parts (a copy) and copies of p's.
-		v = mergePatch(v, p)
-	}
-	ed := &editor{s: s}
-	for _, p := range patches {
-		ed.keys.walk(s.Root(), p, "", "")
-	}
-	for i := range assignments {
-		if x, ok := ed.assign(v, &assignments[i]); ok {
-			v = x
-		}
-	}
-	for i := range u.Operations {
-		if x, ok := ed.operate(v, &u.Operations[i]); ok {
-			v = x
-		}
-	}
+	v, ed, verr := d.run(func(v any) (any, error) {
+		v = defaults(s, v, u.Defaults)
+		return v, Validate(s, v)
+	})
 	if len(ed.errs) > 0 {
 		return nil, ed.errs
 	}
 	if u.Strict && len(ed.keys.warnings) > 0 {
 		return nil, ed.keys.strictErrors()
 	}
-
-	v = defaults(s, v, u.Defaults)
-	if err := Validate(s, v); err != nil {
-		return nil, ed.keys.also(validationErrors(err, ed.notes, &ed.keys))
+	if verr != nil {
+		return nil, ed.keys.also(validationErrors(verr, ed.notes, &ed.keys))
 	}
 	if install {
 		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil

@@ -34,8 +34,20 @@ func FuzzParse(f *testing.F) {
 			}
 			return
 		}
-		s.Walk(func(n *Node) bool { _ = n.Types(); return true })
+		s.Walk(func(n *Node) bool {
+			_ = n.Types()
+			// Every node ChildNodes gives is one Child could give, or
+			// lies in a branch: never a false node.
+			for _, c := range append(nodesOf(n.ChildNodes("a")), nodesOf(n.ElemNodes(1))...) {
+				if c == nil || c.IsFalse() {
+					t.Fatalf("ChildNodes/ElemNodes of %s gave %v", n.Pointer, c)
+				}
+			}
+			return true
+		})
 		_ = s.Validate(map[string]any{"a": []any{"x", nil}})
 		_ = s.Lookup("/a/0/b")
 	})
 }
+
+func nodesOf(nodes []*Node, _ bool) []*Node { return nodes }

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+
+	"github.com/paramkit/paramkit/internal/kudoparams"
 )
 
 // keywords are the keywords of JSON Schema draft-04 to 2020-12 (but
@@ -90,13 +92,6 @@ func notSchema(m map[string]any) *Error {
 	return &Error{Kind: KindNotSchema, Message: msg}
 }
 
-// v1beta1Fields are the fields of a parameter in a KUDO v1beta1 params
-// file.
-var v1beta1Fields = map[string]bool{
-	"name": true, "displayName": true, "description": true, "required": true, "default": true,
-	"trigger": true, "type": true, "value-type": true, "immutable": true, "enum": true,
-}
-
 // looksLike names what a root object that is no schema seems to be and
 // where to read it, or "".
 func looksLike(m map[string]any) string {
@@ -114,30 +109,8 @@ func looksLike(m map[string]any) string {
 		return "this is a KUDO operator.yaml: read its package folder with lint.ReadPackage"
 	case params || strings.HasPrefix(apiVersion, "kudo.dev/"):
 		return "this is a KUDO params file: read it with convert.LoadSchema"
-	case firstFormat(m):
+	case kudoparams.FirstFormat(m, func(v any) any { return v }):
 		return "this looks like a KUDO params file in KUDO's first format (a map from name to parameter): read it with convert.LoadSchema"
 	}
 	return ""
-}
-
-// firstFormat reports whether every value of m is a mapping of v1beta1
-// parameter fields (or empty), and at least one has a field.
-func firstFormat(m map[string]any) bool {
-	fields := false
-	for _, v := range m {
-		if v == nil {
-			continue
-		}
-		pm, ok := v.(map[string]any)
-		if !ok {
-			return false
-		}
-		for k := range pm {
-			if !v1beta1Fields[k] || k == "name" {
-				return false
-			}
-		}
-		fields = fields || len(pm) > 0
-	}
-	return fields
 }

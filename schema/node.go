@@ -151,8 +151,13 @@ func (n *Node) IsFalse() bool { return n != nil && n.Bool != nil && !*n.Bool }
 
 // Child returns the node governing the value under key of an object
 // governed by n: properties, then patternProperties, then
-// additionalProperties, through $ref and allOf, then anyOf/oneOf branches.
-// A nil n (no node) governs nothing: the result is nil.
+// additionalProperties, through $ref and allOf, then the branches of
+// anyOf, oneOf and then/else, where a branch that allows the key wins
+// over one that forbids it (so the false additionalProperties of one
+// oneOf branch does not hide the property another branch declares).
+// A nil n (no node) governs nothing: the result is nil. ChildNodes gives
+// every node that may govern the value, for callers that must weigh them
+// all.
 func (n *Node) Child(key string) *Node { return n.child(key, 0, nil) }
 
 func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
@@ -176,24 +181,55 @@ func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
 			return m.AdditionalProperties
 		}
 	}
+	var forbidden *Node
 	for _, m := range n.scope {
-		if len(m.AnyOf)+len(m.OneOf) == 0 {
+		if !m.branched() {
 			continue
 		}
 		if seen == nil {
 			seen = map[*Node]bool{}
 		}
 		seen[n] = true
-		for _, b := range append(append([]*Node(nil), m.AnyOf...), m.OneOf...) {
-			if c := b.child(key, depth+1, seen); c != nil {
+		for _, b := range m.branches() {
+			c := b.child(key, depth+1, seen)
+			switch {
+			case c == nil:
+			case c.IsFalse():
+				if forbidden == nil {
+					forbidden = c
+				}
+			default:
 				return c
 			}
 		}
 	}
-	return nil
+	return forbidden
 }
 
-// Elem returns the node governing element i of an array governed by n.
+// branched reports whether n has branches: anyOf, oneOf, or then or else
+// beside an if (without an if they have no effect).
+func (n *Node) branched() bool {
+	return len(n.AnyOf)+len(n.OneOf) > 0 || (n.If != nil && (n.Then != nil || n.Else != nil))
+}
+
+// branches lists n's own branches in the order Child tries them: anyOf,
+// oneOf, then, else.
+func (n *Node) branches() []*Node {
+	out := make([]*Node, 0, len(n.AnyOf)+len(n.OneOf)+2)
+	out = append(append(out, n.AnyOf...), n.OneOf...)
+	if n.If != nil {
+		for _, b := range []*Node{n.Then, n.Else} {
+			if b != nil {
+				out = append(out, b)
+			}
+		}
+	}
+	return out
+}
+
+// Elem returns the node governing element i of an array governed by n:
+// prefixItems (or items as an array), then additionalItems or items,
+// through $ref and allOf, then the branches as for Child.
 // A nil n governs nothing: the result is nil.
 func (n *Node) Elem(i int) *Node { return n.elem(i, 0, nil) }
 
@@ -214,21 +250,29 @@ func (n *Node) elem(i int, depth int, seen map[*Node]bool) *Node {
 			return m.Items
 		}
 	}
+	var forbidden *Node
 	for _, m := range n.scope {
-		if len(m.AnyOf)+len(m.OneOf) == 0 {
+		if !m.branched() {
 			continue
 		}
 		if seen == nil {
 			seen = map[*Node]bool{}
 		}
 		seen[n] = true
-		for _, b := range append(append([]*Node(nil), m.AnyOf...), m.OneOf...) {
-			if c := b.elem(i, depth+1, seen); c != nil {
+		for _, b := range m.branches() {
+			c := b.elem(i, depth+1, seen)
+			switch {
+			case c == nil:
+			case c.IsFalse():
+				if forbidden == nil {
+					forbidden = c
+				}
+			default:
 				return c
 			}
 		}
 	}
-	return nil
+	return forbidden
 }
 
 // isArrayish reports whether values under n are arrays by the schema.

@@ -25,6 +25,8 @@ func TestParseRefusesNonSchemas(t *testing.T) {
 		{"nested values", "resources: {cpu: 1}\nname: x\n", "a map of values (keys name, resources)", ""},
 		{"v1beta1 params", "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    default: x\n", "keys apiVersion, parameters", "KUDO params file: read it with convert.LoadSchema"},
 		{"first format", "memory:\n  description: m\n  default: 1Gi\n", "keys memory", "KUDO's first format (a map from name to parameter): read it with convert.LoadSchema"},
+		{"first format with a field KUDO ignored", "REPOS:\n  description: r\n  example: a/b\n", "keys REPOS", "KUDO's first format (a map from name to parameter): read it with convert.LoadSchema"},
+		{"values with a service type", "service: {type: ClusterIP, port: 80}\n", "a map of values (keys service)", ""},
 		{"CRD", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b.c}\nspec: {group: b.c}\n", "keys apiVersion, kind, metadata, spec", "CustomResourceDefinition manifest: read it with convert.LoadSchema"},
 		{"OperatorVersion", "apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nspec: {parameters: []}\n", "keys apiVersion, kind, spec", "OperatorVersion: read it with convert.LoadSchema"},
 		{"operator.yaml", "apiVersion: kudo.dev/v1beta1\nname: zk\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n", "keys apiVersion, name, operatorVersion, plans, tasks", "operator.yaml: read its package folder with lint.ReadPackage"},

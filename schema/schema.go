@@ -15,6 +15,11 @@
 //	n := s.Lookup("/topology/0/labels/1/key") // the node values at that pointer take
 //	err = s.Validate(v) // the values as they are; params.Validate converts Go data first
 //
+// Lookup and Node.Child give the one node a value takes; Node.ChildNodes
+// and Node.ElemNodes give every node that may govern it, branch by branch
+// of anyOf, oneOf and if/then/else, for a caller that must not refuse
+// what some branch accepts (ExampleNode_ChildNodes).
+//
 // Decoding, defaulting and updating values by a schema are params' job; a
 // v1beta1 params.yaml or a CRD read as a schema is convert.LoadSchema's.
 // Editing a schema file in place, keeping its bytes, is package

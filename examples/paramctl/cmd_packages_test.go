@@ -76,6 +76,30 @@ func TestConvertFirstFormatGolden(t *testing.T) {
 	assert.Equal(t, out, out2)
 }
 
+// TestFirstFormatWithFieldsKUDOIgnored: velodrome's package
+// (kudobuilder/operators@57a40d3, repository/velodrome/operator, as
+// published) documents its parameters with `example`, a field KUDO
+// ignored. Its params.yaml is read as KUDO's first format, `example`
+// kept as x-kudo-example; the folder lints clean and serves as a schema.
+func TestFirstFormatWithFieldsKUDOIgnored(t *testing.T) {
+	dir := filepath.Join(pkgs, "velodrome")
+	code, out, errOut := paramctl(t, "", "convert", filepath.Join(dir, "params.yaml"))
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, errOut, "first params format")
+	golden(t, filepath.Join(pkgs, "velodrome.convert.golden.yaml"), out)
+	assert.Contains(t, out, "x-kudo-example: kudobuilder/operators,kudobuilder/kudo")
+
+	code, out, errOut = paramctl(t, "", "lint", dir, "-o", "json")
+	assert.Equal(t, 0, code, errOut)
+	assert.Equal(t, "[]\n", out)
+	code, _, errOut = paramctl(t, "REPOSITORIES: a/b\nMYSQL_SECRET: s\nINFLUX_HOSTNAME: h\nINFLUX_SECRET: i\nGITHUB_SECRET: g\nGCS_SERVICE_ACCOUNT_SECRET: c\n",
+		"validate", "--schema", dir, "-")
+	assert.Equal(t, 0, code, errOut)
+	code, _, errOut = paramctl(t, "REPOSITORIES: a/b\n", "validate", "--schema", dir, "-")
+	assert.Equal(t, 1, code)
+	assert.Contains(t, errOut, "MYSQL_SECRET")
+}
+
 // TestValueMapRefused: a flat map of values is no schema: convert, lint
 // and --schema refuse it with exit 2 and say what was expected; nothing
 // is echoed. {} and true stay schemas.
@@ -92,6 +116,14 @@ func TestValueMapRefused(t *testing.T) {
 			assert.Contains(t, errOut, "found a flat map of values (keys debug, image, replicas)")
 		})
 	}
+	// Values whose nested maps carry a parameter field or two are values
+	// still: a service's type is no v1beta1 type, an image has no
+	// parameter field.
+	nested := "service:\n  type: ClusterIP\n  port: 80\nimage:\n  repository: nginx\n  description: web server\n"
+	code, out, errOut := paramctl(t, nested, "convert", "-")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "found a map of values (keys image, service)")
 	for _, doc := range []string{"{}\n", "true\n"} {
 		code, out, errOut := paramctl(t, doc, "convert", "-")
 		assert.Equal(t, 0, code, errOut)

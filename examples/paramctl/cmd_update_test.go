@@ -220,3 +220,93 @@ func TestUpdateCommandRefusals(t *testing.T) {
 		})
 	}
 }
+
+const (
+	setSchema = "testdata/set/values.schema.json"
+	setValues = "testdata/set/values.yaml"
+)
+
+// TestUpdateCommandHelmSet: `update -p` and `patch --add/--replace` as a
+// chart user writes them: keys of any oneOf branch, Helm's {a,b} and
+// name[i] where the schema says array, KEY=null removing the key.
+func TestUpdateCommandHelmSet(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want map[string]string // pointer: JSON, or "absent"
+	}{
+		{"a key of the second oneOf branch (issue 23)", []string{"update", "-p", "nodePools.pool0.maxSize=7"},
+			map[string]string{"/nodePools/pool0": `{"instanceType": "m5.xlarge", "minSize": 3, "maxSize": 7}`}},
+		{"the first branch, number or string", []string{"update", "-p", "nodePools.karp1.type=karpenter", "-p", "nodePools.karp1.limits.cpu=500m"},
+			map[string]string{"/nodePools/karp1": `{"type": "karpenter", "limits": {"cpu": "500m"}}`}},
+		{"Helm list", []string{"update", "-p", "tags={a,b}", "-p", "nodePools.pool0.zones={eu-west-1a,eu-west-1b}"},
+			map[string]string{"/tags": `["a", "b"]`, "/nodePools/pool0/zones": `["eu-west-1a", "eu-west-1b"]`}},
+		{"a string keeps its braces", []string{"update", "-p", "title={a,b}"}, map[string]string{"/title": `"{a,b}"`}},
+		{"Helm index, existing and next", []string{"update", "-p", "hosts[0].port=8080", "-p", "hosts[1].name=api"},
+			map[string]string{"/hosts": `[{"name": "web", "port": 8080}, {"name": "api"}]`}},
+		{"null removes", []string{"update", "-p", "proxy=null"}, map[string]string{"/proxy": "absent"}},
+		{"null where null is allowed", []string{"update", "-p", "comment=null"}, map[string]string{"/comment": `null`}},
+		{"patch: replace in a branch", []string{"patch", "--replace", "nodePools.pool0.minSize=1", "--add", "nodePools.pool0.maxSize=9"},
+			map[string]string{"/nodePools/pool0/minSize": `1`, "/nodePools/pool0/maxSize": `9`}},
+		{"patch: a Helm index names an element", []string{"patch", "--replace", "hosts[0].name=www"}, map[string]string{"/hosts/0/name": `"www"`}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{tt.args[0], "--schema", setSchema, "--values", setValues, "-o", "json"}, tt.args[1:]...)
+			code, out, errs := updRun(t, "", args...)
+			require.Equal(t, exitOK, code, errs)
+			assert.NotContains(t, errs, "warning:", "every key is declared")
+			r := updDecode(t, out)
+			for ptr, want := range tt.want {
+				got, ok := valueAt(r.Values, ptr)
+				if want == "absent" {
+					assert.False(t, ok, "%s holds %v", ptr, got)
+					continue
+				}
+				require.True(t, ok, "nothing at %s", ptr)
+				js, _ := json.Marshal(got)
+				assert.JSONEq(t, want, string(js), ptr)
+			}
+		})
+	}
+}
+
+func TestUpdateCommandHelmSetRefusals(t *testing.T) {
+	tests := []struct {
+		name   string
+		args   []string
+		code   int
+		stderr []string
+	}{
+		{"no branch allows the key", []string{"-p", "nodePools.pool0.maxSze=7"}, exitInvalid,
+			[]string{`/nodePools/pool0/maxSze: "nodePools.pool0.maxSze=7": the schema does not allow a property "maxSze" here; did you mean "maxSize"?`}},
+		{"the other branch's key fails validation", []string{"-p", "nodePools.pool0.limits.cpu=2"}, exitInvalid, []string{"/nodePools/pool0"}},
+		{"not an index", []string{"-p", "hosts[x].name=a"}, exitInvalid, []string{`"[x]" is no index`, "write `\\[` for a literal bracket"}},
+		{"index too large", []string{"-p", "tags[70000]=a"}, exitInvalid, []string{"larger than 65536"}},
+		{"pointer index past the end", []string{"-p", "hosts/3/name=a"}, exitInvalid, []string{"index 3 is out of range"}},
+		{"padding null refused", []string{"-p", "tags[1]=b"}, exitInvalid, []string{"/tags/0: ", `"tags[1]=b": Helm's index [1] fills the elements before it with null`}},
+		{"items refuse an element", []string{"-p", "nodePools.pool0.zones={a,{b}}", "-p", "hosts={a}"}, exitInvalid, []string{"/hosts/0: "}},
+		{"still a usage error without =", []string{"-p", "tags[0]"}, exitUsage, []string{"KEY=VALUE"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, out, errs := updRun(t, "", append([]string{"update", "--schema", setSchema, "--values", setValues}, tt.args...)...)
+			assert.Equal(t, tt.code, code, errs)
+			assert.Empty(t, out, "nothing is written unless every step passed")
+			for _, s := range tt.stderr {
+				assert.Contains(t, errs, s)
+			}
+		})
+	}
+}
+
+// TestUpdateCommandMergePatchThroughBranches: a -P file's keys of any
+// branch are declared (no warning) and accepted.
+func TestUpdateCommandMergePatchThroughBranches(t *testing.T) {
+	patch := updWrite(t, "patch.yaml", "nodePools:\n  pool0:\n    maxSize: 7\n  karp1:\n    type: karpenter\n    limits: {cpu: 2}\n")
+	code, out, errs := updRun(t, "", "update", "--schema", setSchema, "--values", setValues, "-P", patch, "--strict", "-o", "json")
+	require.Equal(t, exitOK, code, errs)
+	r := updDecode(t, out)
+	js, _ := json.Marshal(updAt(t, r.Values, "/nodePools"))
+	assert.JSONEq(t, `{"pool0": {"instanceType": "m5.xlarge", "minSize": 3, "maxSize": 7}, "karp1": {"type": "karpenter", "limits": {"cpu": 2}}}`, string(js))
+}

@@ -22,6 +22,8 @@ import (
 
 type webhookOptions struct {
 	cert, key, addr, schemas, gates string
+	clientCA                        string
+	convertWithoutClientCert        bool
 	guess                           bool
 	maxReview, maxConversion        int64
 	verbose                         bool
@@ -42,7 +44,7 @@ var webhookListening func(net.Addr)
 func init() {
 	register(&command{
 		name: "webhook",
-		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
 			"       paramctl webhook --schemas DIR [--gates FILE] [--guess-without-schema] --review FILE [--endpoint validate|mutate] [--round-trip]",
 		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
@@ -51,6 +53,8 @@ func init() {
 			fs.StringVar(&o.key, "key", "", "PEM private key `FILE` (reloaded when the file changes)")
 			fs.StringVar(&o.addr, "addr", ":8443", "the `ADDR` to listen on, host:port")
 			fs.StringVar(&o.schemas, "schemas", "", "the `DIR` with one schema per operator version, NAME.yaml or NAME.json")
+			fs.StringVar(&o.clientCA, "client-ca", "", "PEM `FILE` of the certificate authorities whose client certificates may call /validate, /mutate and /convert (reloaded when the file changes); /healthz answers anyone")
+			fs.BoolVar(&o.convertWithoutClientCert, "convert-without-client-cert", false, "with --client-ca: /convert answers callers without a client certificate too (kube-apiserver presents none to CRD conversion webhooks)")
 			fs.StringVar(&o.gates, "gates", "", "field-level feature gates `FILE`: /mutate applies them to every object it admits, against oldObject on updates (as paramctl gates does)")
 			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
 			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
@@ -91,6 +95,14 @@ func runWebhook(e *env, opts any, args []string) int {
 	if _, err := tls.LoadX509KeyPair(o.cert, o.key); err != nil {
 		return e.fail(exitUsage, "--cert %s --key %s: %v", o.cert, o.key, err)
 	}
+	if o.convertWithoutClientCert && o.clientCA == "" {
+		return e.fail(exitUsage, "--convert-without-client-cert needs --client-ca")
+	}
+	if o.clientCA != "" {
+		if _, err := webhook.NewClientCA(o.clientCA, nil); err != nil {
+			return e.fail(exitUsage, "--client-ca: %v", err)
+		}
+	}
 	level := slog.LevelWarn
 	if o.verbose {
 		level = slog.LevelInfo
@@ -124,12 +136,22 @@ func runWebhook(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log}
+	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA}
+	if o.convertWithoutClientCert {
+		srv.PathsWithoutClientCert = []string{"/convert"}
+	}
 	l, err := net.Listen("tcp", o.addr)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(e.stderr, "serving /validate, /mutate, /convert and /healthz on https://%s with %d operator version schemas from %s\n", l.Addr(), len(versions), o.schemas)
+	switch {
+	case o.convertWithoutClientCert:
+		fmt.Fprintf(e.stderr, "only callers with a client certificate signed by %s reach /validate and /mutate; /convert and /healthz answer anyone\n", o.clientCA)
+	case o.clientCA != "":
+		fmt.Fprintf(e.stderr, "only callers with a client certificate signed by %s reach /validate, /mutate and /convert; /healthz answers anyone\n", o.clientCA)
+		fmt.Fprintln(e.stderr, "note: kube-apiserver presents no client certificate to CRD conversion webhooks, so its calls to /convert are refused; where CRDs convert through this server, add --convert-without-client-cert")
+	}
 	if webhookListening != nil {
 		webhookListening(l.Addr())
 	}

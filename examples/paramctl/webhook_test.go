@@ -152,3 +152,115 @@ func TestWebhookReview(t *testing.T) {
 		})
 	}
 }
+
+// serveWebhook runs `paramctl webhook ARGS --addr 127.0.0.1:0` until the
+// test ends and returns its base URL and standard error.
+func serveWebhook(t *testing.T, args ...string) (string, *bytes.Buffer) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	addrs := make(chan net.Addr, 1)
+	oldCtx, oldListen := webhookContext, webhookListening
+	webhookContext = func() (context.Context, context.CancelFunc) { return ctx, cancel }
+	webhookListening = func(a net.Addr) { addrs <- a }
+	var stdout, stderr bytes.Buffer
+	done := make(chan int, 1)
+	go func() {
+		done <- run(append(append([]string{"webhook"}, args...), "--addr", "127.0.0.1:0"), strings.NewReader(""), &stdout, &stderr)
+	}()
+	var addr net.Addr
+	select {
+	case addr = <-addrs:
+	case code := <-done:
+		webhookContext, webhookListening = oldCtx, oldListen
+		cancel()
+		t.Fatalf("webhook exited with %d: %s", code, stderr.String())
+	}
+	t.Cleanup(func() {
+		cancel()
+		select {
+		case code := <-done:
+			assert.Equal(t, exitOK, code, stderr.String())
+		case <-time.After(15 * time.Second):
+			t.Error("webhook did not stop")
+		}
+		webhookContext, webhookListening = oldCtx, oldListen
+	})
+	return "https://" + addr.String(), &stderr
+}
+
+func TestWebhookClientCA(t *testing.T) {
+	dir := t.TempDir()
+	cert, key, pool, err := testcert.Write(dir, "paramctl")
+	require.NoError(t, err)
+	ca, err := testcert.NewAuthority("apiserver-clients")
+	require.NoError(t, err)
+	caFile := filepath.Join(dir, "client-ca.crt")
+	require.NoError(t, os.WriteFile(caFile, ca.PEM, 0o600))
+	apiserver, _, _, err := ca.ClientCert("kube-apiserver", time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
+	require.NoError(t, err)
+	const schemas = "../webhook/testdata/schemas"
+	post := func(t *testing.T, base, path string, withCert bool) int {
+		t.Helper()
+		cfg := &tls.Config{RootCAs: pool}
+		if withCert {
+			cfg.Certificates = []tls.Certificate{apiserver}
+		}
+		client := &http.Client{Transport: &http.Transport{TLSClientConfig: cfg}}
+		defer client.CloseIdleConnections()
+		golden := map[string]string{"/validate": "validate-create-valid", "/mutate": "mutate-create-defaults", "/convert": "convert-instance-up"}[path]
+		var resp *http.Response
+		var err error
+		if golden == "" {
+			resp, err = client.Get(base + path)
+		} else {
+			review, rerr := os.ReadFile("../webhook/testdata/golden/" + golden + ".request.json")
+			require.NoError(t, rerr)
+			resp, err = client.Post(base+path+"?timeout=30s", "application/json", bytes.NewReader(review))
+		}
+		require.NoError(t, err)
+		_, _ = io.Copy(io.Discard, resp.Body)
+		resp.Body.Close()
+		return resp.StatusCode
+	}
+
+	t.Run("every review path needs the certificate", func(t *testing.T) {
+		base, stderr := serveWebhook(t, "--cert", cert, "--key", key, "--schemas", schemas, "--client-ca", caFile)
+		want := map[string][2]int{ // without, with the certificate
+			"/healthz": {200, 200}, "/validate": {401, 200}, "/mutate": {401, 200}, "/convert": {401, 200},
+		}
+		for path, w := range want {
+			assert.Equal(t, w[0], post(t, base, path, false), "%s without a certificate", path)
+			assert.Equal(t, w[1], post(t, base, path, true), "%s with the certificate", path)
+		}
+		assert.Contains(t, stderr.String(), "only callers with a client certificate signed by "+caFile+" reach /validate, /mutate and /convert; /healthz answers anyone")
+		assert.Contains(t, stderr.String(), "kube-apiserver presents no client certificate to CRD conversion webhooks")
+	})
+	t.Run("--convert-without-client-cert opens /convert only", func(t *testing.T) {
+		base, stderr := serveWebhook(t, "--cert", cert, "--key", key, "--schemas", schemas, "--client-ca", caFile, "--convert-without-client-cert")
+		want := map[string]int{"/healthz": 200, "/validate": 401, "/mutate": 401, "/convert": 200}
+		for path, w := range want {
+			assert.Equal(t, w, post(t, base, path, false), "%s without a certificate", path)
+		}
+		assert.Contains(t, stderr.String(), "reach /validate and /mutate; /convert and /healthz answer anyone")
+	})
+	t.Run("usage", func(t *testing.T) {
+		cases := []struct {
+			name string
+			args []string
+			msg  string
+		}{
+			{"open /convert without a CA", []string{"--convert-without-client-cert"}, "--convert-without-client-cert needs --client-ca"},
+			{"missing CA file", []string{"--client-ca", filepath.Join(dir, "nope.crt")}, "--client-ca: client CA: stat " + filepath.Join(dir, "nope.crt")},
+			{"a key for a CA", []string{"--client-ca", key}, `--client-ca: client CA ` + key + `: block 1 is "EC PRIVATE KEY", not a CERTIFICATE`},
+		}
+		for _, c := range cases {
+			t.Run(c.name, func(t *testing.T) {
+				var stdout, stderr bytes.Buffer
+				args := append([]string{"webhook", "--cert", cert, "--key", key, "--schemas", schemas, "--addr", "127.0.0.1:0"}, c.args...)
+				code := run(args, strings.NewReader(""), &stdout, &stderr)
+				assert.Equal(t, exitUsage, code)
+				assert.Contains(t, stderr.String(), c.msg)
+			})
+		}
+	})
+}

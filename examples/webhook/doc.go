@@ -23,6 +23,20 @@
 // certificate when the files change; Handler.Validate, Mutate and Convert
 // can also be called directly from another server.
 //
+// # Only the apiserver may call
+//
+// A Handler answers whoever reaches it. To serve only callers with a
+// client certificate signed by a given CA (the kube-apiserver, configured
+// with an AdmissionConfiguration whose kubeconfig names the webhook's
+// host:port), set Server.ClientCAFile, or in a server of your own use a
+// ClientCA: ConfigureTLS on its tls.Config (controller-runtime's
+// webhook.Options.TLSOpts takes it as is) and Require around the handler.
+// /healthz stays open for probes; the CA file is read again when it
+// changes. kube-apiserver (up to at least v1.37) presents no client
+// certificate to CRD conversion webhooks, so a /convert that requires one
+// refuses the apiserver's conversions: Server.PathsWithoutClientCert
+// leaves it open (see the README).
+//
 // # Entry points
 //
 // Embed the handler in a server of your own (ExampleNewHandler), or call

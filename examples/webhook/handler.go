@@ -80,6 +80,11 @@ type Decision struct {
 // reviews), /convert (conversion reviews) and /healthz. Its Validate,
 // Mutate and Convert methods can also be called directly by a program
 // with its own HTTP server. A Handler is safe for concurrent use.
+//
+// A Handler answers every caller that reaches it. To admit only callers
+// with a client certificate your CA signed (the kube-apiserver), wrap it
+// with ClientCA.Require(h, "/healthz") and configure the TLS server with
+// ClientCA.ConfigureTLS; Server.ClientCAFile does both.
 type Handler struct {
 	opts Options
 	log  *slog.Logger

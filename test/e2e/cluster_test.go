@@ -138,7 +138,8 @@ type cluster struct {
 	hook   *http.Client // trusts the webhook's certificate
 	proxy  *http.Server
 	caPEM  []byte
-	hookTo string // paramctl's base URL
+	hookTo string           // paramctl's base URL
+	cc     *clientCertHooks // the webhooks only the apiserver may call
 
 	etcdURL string
 }
@@ -176,7 +177,7 @@ func (c *cluster) start(bins binaries) error {
 	if err != nil {
 		return err
 	}
-	ca, err := newAuthority()
+	ca, err := newAuthority("paramkit-e2e-ca")
 	if err != nil {
 		return err
 	}
@@ -265,6 +266,9 @@ func (c *cluster) start(bins binaries) error {
 	}
 	c.hookTo = "https://" + hookAddr
 	c.hook = tlsClient
+	if c.cc, err = c.startClientCertHooks(paramctl, hookCert, hookKey, schemas, tlsClient); err != nil {
+		return err
+	}
 	if os.Getenv(envDirect) != "1" {
 		if err := c.startProxy(hookCert, hookKey, tlsClient.Transport); err != nil {
 			return err
@@ -296,6 +300,9 @@ func (c *cluster) start(bins binaries) error {
 		"--endpoint-reconciler-type=none",
 		"--enable-priority-and-fairness=false",
 		"--profiling=false",
+		// The client certificate it presents to the webhooks started
+		// with --client-ca (clientcert_test.go).
+		"--admission-control-config-file="+c.cc.admissionConfig,
 	)
 	if err != nil {
 		return err

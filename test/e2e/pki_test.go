@@ -17,23 +17,25 @@ import (
 	"time"
 )
 
-// authority is a throwaway certificate authority for one run: it signs the
-// apiserver's and the webhook's serving certificates, and its certificate
-// is the caBundle the apiserver uses to trust the webhook.
+// authority is a throwaway certificate authority for one run. One signs
+// the apiserver's and the webhook's serving certificates (its certificate
+// is the caBundle the apiserver uses to trust the webhook); another signs
+// the client certificate the apiserver presents to the webhooks started
+// with --client-ca.
 type authority struct {
 	cert *x509.Certificate
 	key  *ecdsa.PrivateKey
 	pem  []byte
 }
 
-func newAuthority() (*authority, error) {
+func newAuthority(name string) (*authority, error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return nil, err
 	}
 	tmpl := &x509.Certificate{
 		SerialNumber:          big.NewInt(1),
-		Subject:               pkix.Name{CommonName: "paramkit-e2e-ca"},
+		Subject:               pkix.Name{CommonName: name},
 		NotBefore:             time.Now().Add(-time.Hour),
 		NotAfter:              time.Now().Add(24 * time.Hour),
 		KeyUsage:              x509.KeyUsageCertSign | x509.KeyUsageDigitalSignature,
@@ -54,6 +56,16 @@ func newAuthority() (*authority, error) {
 // issue writes a serving certificate for the loopback addresses to
 // dir/NAME.crt and its key to dir/NAME.key.
 func (a *authority) issue(dir, name string, serial int64) (certFile, keyFile string, err error) {
+	return a.issueFor(dir, name, serial, x509.ExtKeyUsageServerAuth)
+}
+
+// issueClient writes a client certificate (extended key usage
+// clientAuth) to dir/NAME.crt and its key to dir/NAME.key.
+func (a *authority) issueClient(dir, name string, serial int64) (certFile, keyFile string, err error) {
+	return a.issueFor(dir, name, serial, x509.ExtKeyUsageClientAuth)
+}
+
+func (a *authority) issueFor(dir, name string, serial int64, usage x509.ExtKeyUsage) (certFile, keyFile string, err error) {
 	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
 	if err != nil {
 		return "", "", err
@@ -64,7 +76,7 @@ func (a *authority) issue(dir, name string, serial int64) (certFile, keyFile str
 		NotBefore:    time.Now().Add(-time.Hour),
 		NotAfter:     time.Now().Add(24 * time.Hour),
 		KeyUsage:     x509.KeyUsageDigitalSignature,
-		ExtKeyUsage:  []x509.ExtKeyUsage{x509.ExtKeyUsageServerAuth},
+		ExtKeyUsage:  []x509.ExtKeyUsage{usage},
 		IPAddresses:  []net.IP{net.IPv4(127, 0, 0, 1)},
 		DNSNames:     []string{"localhost"},
 	}

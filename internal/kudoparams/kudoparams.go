@@ -1,0 +1,78 @@
+// Package kudoparams knows the parameters of KUDO's v1beta1 params files:
+// their fields, their type names, and how to tell KUDO's first params
+// format (a map from name to parameter) from a map of values. convert
+// reads such files and schema names them in its refusals; both ask here.
+package kudoparams
+
+// Fields are the fields of a parameter in a KUDO v1beta1 params file.
+var Fields = map[string]bool{
+	"name": true, "displayName": true, "description": true, "required": true, "default": true,
+	"trigger": true, "type": true, "value-type": true, "immutable": true, "enum": true,
+}
+
+// Types maps the v1beta1 type names to JSON Schema types.
+var Types = map[string]string{
+	"string": "string", "integer": "integer", "number": "number", "boolean": "boolean",
+	"array": "array", "map": "object", "object": "object",
+}
+
+// FirstFormat reports whether m is KUDO's first params format: every
+// value is a parameter and at least one has a field. A parameter is
+// empty (null or {}) or a mapping without `name` (the key is the name)
+// whose fields are parameter fields; KUDO read it into a struct and
+// ignored any other field (velodrome's params.yaml documents each
+// parameter with `example`), so other fields are allowed beside at least
+// one parameter field, as long as a `type` names a v1beta1 type.
+// `service: {type: ClusterIP, port: 80}` in a values file is therefore
+// no parameter, and neither is `image: {repository: nginx}`.
+//
+// value gives the meaning of a scalar as read (nil for null, else
+// usually a string); callers pass their reader's.
+func FirstFormat(m map[string]any, value func(any) any) bool {
+	fields := false
+	for _, v := range m {
+		pm, ok := v.(map[string]any)
+		if !ok {
+			if value(v) == nil {
+				continue
+			}
+			return false
+		}
+		if !param(pm, value) {
+			return false
+		}
+		fields = fields || len(pm) > 0
+	}
+	return fields
+}
+
+// param reports whether a mapping of the first format is a parameter.
+func param(pm map[string]any, value func(any) any) bool {
+	if len(pm) == 0 {
+		return true
+	}
+	if _, named := pm["name"]; named {
+		return false
+	}
+	known, other := 0, 0
+	for k := range pm {
+		if Fields[k] {
+			known++
+		} else {
+			other++
+		}
+	}
+	if other == 0 {
+		return true
+	}
+	if known == 0 {
+		return false
+	}
+	if t, ok := pm["type"]; ok {
+		name, isString := value(t).(string)
+		if !isString || Types[name] == "" {
+			return false
+		}
+	}
+	return true
+}

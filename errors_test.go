@@ -369,6 +369,30 @@ spec:
 			return err
 		}},
 		{"lint.OperatorPlans", func() error { _, err := lint.OperatorPlans([]byte("[a]")); return err }},
+		{"lint.ReadChart not a chart", func() error { _, err := lint.ReadChart(fstest.MapFS{"x.yaml": {}}); return err }},
+		{"lint.LintChart nil", func() error { _, err := lint.LintChart(nil, kudo); return err }},
+		{"lint.LintChart schema not JSON", func() error {
+			_, err := lint.LintChart(&lint.Chart{Schema: []byte("{\n  \"type\": \"object\",\n}\n")}, kudo)
+			return err
+		}},
+		{"lint.LintChart values not YAML", func() error {
+			_, err := lint.LintChart(&lint.Chart{Schema: []byte(`{"type": "object"}`), Values: []byte("a: [1,\n")}, kudo)
+			return err
+		}},
+		{"lint.LintChart extra values not YAML", func() error {
+			_, err := lint.LintChart(&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}, kudo)
+			return err
+		}},
+		{"lint.ReadConfig syntax", func() error { _, err := lint.ReadConfig([]byte("disable: [")); return err }},
+		{"lint.ReadConfig faults", func() error {
+			_, err := lint.ReadConfig([]byte("disable: [nope]\nignore: [{pointer: x}]\nextra: 1\n"))
+			return err
+		}},
+		{"lint.ReadBaseline syntax", func() error { _, err := lint.ReadBaseline([]byte("[")); return err }},
+		{"lint.ReadBaseline not findings", func() error { _, err := lint.ReadBaseline([]byte(`[{"x": 1}]`)); return err }},
+		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope") }},
+		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
+		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
 		{"lint.TemplateRefs", func() error { _, _, err := lint.TemplateRefs("t", "{{ .Params.a "); return err }},
 	}
 	for _, tt := range tests {
@@ -427,6 +451,7 @@ func TestSentinelsAreReachable(t *testing.T) {
 			return err
 		}, lint.ErrOperatorFile, schema.KindNotSchema},
 		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, lint.ErrNotPackage, schema.KindIO},
+		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, lint.ErrNotChart, schema.KindIO},
 		{"a missing schema file", func() error { _, err := schema.ParseFile(filepath.Join(dir, "x.yaml")); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "x")); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a failing hook", func() error {

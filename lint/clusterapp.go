@@ -319,7 +319,7 @@ func (p *Pass) texts(keyword string, fn func(n *snode, text string)) {
 
 func r5TitleCase(p *Pass) {
 	p.texts("title", func(n *snode, t string) {
-		if prob := caseProblem(t); prob != "" {
+		if prob := caseProblem(acceptWords(t, p.words)); prob != "" {
 			p.Report(n.kw("title"), fmt.Sprintf("title %q is not in sentence case: %s", t, prob))
 		}
 	})
@@ -335,7 +335,7 @@ func r5TitleCharacters(p *Pass) {
 			p.Report(n.kw("title"), fmt.Sprintf("title %q: %s", t, prob))
 			return
 		}
-		if r, ok := punctuationIn(t); ok {
+		if r, ok := punctuationIn(acceptWords(t, p.words)); ok {
 			p.Report(n.kw("title"), fmt.Sprintf("title %q holds the punctuation mark %q: remove it", t, string(r)))
 		}
 	})

@@ -52,7 +52,8 @@ type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	// Pointer is an RFC 6901 pointer into the schema document that
-	// resolves there ("" is the root).
+	// resolves there ("" is the root); for a finding of ChartValues, into
+	// the values file the finding names.
 	Pointer string `json:"pointer"`
 	// Message says what to change.
 	Message string `json:"message"`
@@ -61,9 +62,10 @@ type Finding struct {
 	// a finding with a File.
 	Line   int `json:"-"`
 	Column int `json:"-"`
-	// File names the file of a package the finding is in, relative to
-	// the package folder ("params.yaml", "templates/deployment.yaml");
-	// "" for a schema linted alone. See LintPackage.
+	// File names the file of a package or chart the finding is in,
+	// relative to its folder ("params.yaml", "templates/deployment.yaml",
+	// "values.schema.json", "values.yaml"); "" for a schema linted alone.
+	// See LintPackage and LintChart.
 	File string `json:"-"`
 	// Kind is the kind of the engine's error a schema-compile finding
 	// reports (schema.KindSchema, KindRefused, KindSyntax, …); "" for
@@ -170,6 +172,8 @@ type Pass struct {
 	Rule *Rule
 
 	st *runState
+	// words are the names a Config lets the title rules accept.
+	words []string
 }
 
 // Report records a finding at a pointer into the schema document with the

@@ -78,7 +78,7 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 		p.OperatorFile = "operator.yaml"
 		plans, err := OperatorPlans(op)
 		if err != nil {
-			return nil, publicError(fmt.Errorf("operator.yaml: %w", err))
+			return nil, schema.ErrorIn("operator.yaml", err)
 		}
 		p.Plans = plans
 		p.Toggles = OperatorToggles(op)

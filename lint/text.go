@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 	"unicode"
@@ -274,3 +275,43 @@ func endsSentence(s string) bool {
 func quote(s string) string { return strconv.Quote(s) }
 
 func quoteRune(r rune) string { return fmt.Sprintf("U+%04X", r) }
+
+// acceptWords replaces each of the words (a product name, any proper
+// noun; a phrase of several words too) where it stands in s as a whole
+// word by "X", a word the case and punctuation checks accept, so that
+// the words pass as written: cert-manager and etcd in lower case at the
+// start, Pod Security Standards capitalised inside, Node.js with its dot.
+// Longer words are tried first, so a phrase wins over a word inside it.
+func acceptWords(s string, words []string) string {
+	if len(words) == 0 {
+		return s
+	}
+	sorted := append([]string(nil), words...)
+	sort.SliceStable(sorted, func(i, j int) bool { return len(sorted[i]) > len(sorted[j]) })
+	for _, w := range sorted {
+		if w = strings.TrimSpace(w); w == "" {
+			continue
+		}
+		var b strings.Builder
+		rest := s
+		for {
+			i := strings.Index(rest, w)
+			if i < 0 {
+				b.WriteString(rest)
+				break
+			}
+			end := i + len(w)
+			before, _ := utf8.DecodeLastRuneInString(rest[:i])
+			after, _ := utf8.DecodeRuneInString(rest[end:])
+			if (i == 0 && b.Len() == 0 || !isWordRune(before)) && (end == len(rest) || !isWordRune(after)) {
+				b.WriteString(rest[:i])
+				b.WriteString("X")
+			} else {
+				b.WriteString(rest[:end])
+			}
+			rest = rest[end:]
+		}
+		s = b.String()
+	}
+	return s
+}

@@ -110,12 +110,12 @@ func decodeRaw(s *schema.Schema, d RawDocument) (Document, error) {
 }
 
 // decodeError is the reader's error for document i as a *schema.Error,
-// with a secret value kept out of its message, and "doc i: " at the start
-// of its message past the first document.
+// with a secret value kept out of its message, and "doc i: " before its
+// text past the first document (schema.ErrorIn).
 func decodeError(s *schema.Schema, err error, i int) error {
 	err = hideValueIn(s, publicError(err))
 	if i > 0 {
-		return publicError(fmt.Errorf("doc %d: %w", i, err))
+		return schema.ErrorIn(fmt.Sprintf("doc %d", i), err)
 	}
 	return err
 }

@@ -47,6 +47,9 @@ type Error struct {
 
 	// wrapped is the error this one wraps (Unwrap), or nil.
 	wrapped error
+	// in names the input of several the error is about ("values.yaml: ",
+	// "doc 2: "), written before the rest of Error()'s text (see ErrorIn).
+	in string
 }
 
 // ErrorDetail is the data some failures carry beside their message. Each
@@ -105,6 +108,14 @@ func NewError(kind Kind, pointer, format string, a ...any) *Error {
 // with neither pointer nor line) is about no place in a document: the
 // message alone.
 func (e *Error) Error() string {
+	if e.in != "" {
+		return e.in + e.located()
+	}
+	return e.located()
+}
+
+// located is Error() without the input's name.
+func (e *Error) located() string {
 	if e.Line > 0 && e.Pointer == "" {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
 	}
@@ -222,38 +233,61 @@ func (l ErrorList) Err() error {
 
 // ErrorsOf returns every *Error that err holds, so that any error of
 // paramkit prints with one loop and no type switch: the entries of an
-// ErrorList, or the one *Error, found through wrapping (context such as
-// "doc 2: " that a wrapping error puts before them is kept in copies of
-// them, at the start of each Message). An error of another type becomes one
+// ErrorList, or the one *Error, found through wrapping. Context before
+// their text (what a wrapping error such as fmt.Errorf("doc 2: %w", err)
+// says first, or the name ErrorIn gave) is kept in copies of them, at the
+// start of each Message. An error of another type becomes one
 // entry of KindInvalid with its text as the message, wrapping it (errors.Is
 // still finds it); nil gives nil.
 //
 // It is also the one place where the internal readers' errors become
 // *Error values: every paramkit package passes them through it.
 func ErrorsOf(err error) ErrorList {
+	l := errorsOf(err)
+	copied := false
+	for i, e := range l {
+		if e.in == "" {
+			continue
+		}
+		if !copied {
+			l, copied = append(ErrorList(nil), l...), true // never change the caller's list
+		}
+		c := *e
+		c.Message, c.in = e.in+e.Message, ""
+		l[i] = &c
+	}
+	return l
+}
+
+// errorsOf is ErrorsOf with the context before each entry's text (what an
+// error wrapping it says first, the name ErrorIn gave) kept apart from
+// its Message, in copies.
+func errorsOf(err error) ErrorList {
 	if err == nil {
 		return nil
 	}
 	var l ErrorList
 	if errors.As(err, &l) {
-		full, own := err.Error(), l.Error()
-		if full == own || !strings.HasSuffix(full, own) || len(l) == 0 {
+		ctx := wrapContext(err, l.Error())
+		if ctx == "" || len(l) == 0 {
 			return l
 		}
-		// Wrapped with context before it ("doc 2: ..."): every entry
-		// keeps it.
-		ctx := strings.TrimSuffix(full, own)
 		out := make(ErrorList, len(l))
 		for i, e := range l {
 			c := *e
-			c.Message = ctx + e.Message
+			c.in = ctx + e.in
 			out[i] = &c
 		}
 		return out
 	}
 	var e *Error
 	if errors.As(err, &e) {
-		return ErrorList{withContext(err, e)}
+		if ctx := wrapContext(err, e.Error()); ctx != "" {
+			c := *e
+			c.in = ctx + e.in
+			return ErrorList{&c}
+		}
+		return ErrorList{e}
 	}
 	var pe *problem.Error
 	if errors.As(err, &pe) {
@@ -261,25 +295,44 @@ func ErrorsOf(err error) ErrorList {
 		if e.Kind == "" {
 			e.Kind = KindInvalid
 		}
-		full, own := err.Error(), pe.Error()
-		if full != own && strings.HasSuffix(full, own) {
-			e.Message = strings.TrimSuffix(full, own) + e.Message
-		}
+		e.in = wrapContext(err, pe.Error())
 		return ErrorList{e}
 	}
 	return ErrorList{{Kind: KindInvalid, Message: err.Error(), wrapped: err}}
 }
 
-// withContext returns e, or a copy whose message starts with the context
-// that err, which wraps e, puts before it ("doc 2: ...").
-func withContext(err error, e *Error) *Error {
-	full, own := err.Error(), e.Error()
+// wrapContext is what err, which wraps an error whose text is own,
+// writes before it ("doc 2: "), or "".
+func wrapContext(err error, own string) string {
+	full := err.Error()
 	if full == own || !strings.HasSuffix(full, own) {
-		return e
+		return ""
 	}
-	c := *e
-	c.Message = strings.TrimSuffix(full, own) + e.Message
-	return &c
+	return strings.TrimSuffix(full, own)
+}
+
+// ErrorIn returns err as the error of one of several inputs, named where
+// (a file, "doc 2"): its text, and that of each entry, starts with
+// "where: ", as if err had been wrapped with fmt.Errorf("%s: %w", where,
+// err), but the result is a *Error (an ErrorList for a list) that keeps
+// the entries' Pointer, Line, Kind and Message as they are. ErrorsOf puts
+// the name at the start of each Message. An error of another type is
+// taken in as ErrorsOf takes it; nil gives nil.
+func ErrorIn(where string, err error) error {
+	if err == nil {
+		return nil
+	}
+	l := errorsOf(err)
+	out := make(ErrorList, len(l))
+	for i, e := range l {
+		c := *e
+		c.in = where + ": " + e.in
+		out[i] = &c
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return out
 }
 
 // Kind says what sort of failure an Error is. The values are stable

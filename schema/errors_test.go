@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -257,4 +258,37 @@ func kindConstants(t *testing.T) map[string]schema.Kind {
 		}
 	}
 	return out
+}
+
+// TestErrorIn: the error of one of several inputs reads as if wrapped
+// with the input's name, and is still a *schema.Error (or ErrorList) with
+// its own fields; ErrorsOf puts the name into each message.
+func TestErrorIn(t *testing.T) {
+	e := &schema.Error{Line: 2, Column: 3, Kind: schema.KindSyntax, Message: "a trailing comma"}
+	in := schema.ErrorIn("values.schema.json", e)
+	got, ok := in.(*schema.Error)
+	require.True(t, ok, "%T", in)
+	assert.Equal(t, "values.schema.json: line 2: a trailing comma", in.Error())
+	assert.Equal(t, fmt.Errorf("values.schema.json: %w", e).Error(), in.Error(), "as fmt.Errorf would write it")
+	assert.Equal(t, 2, got.Line)
+	assert.Equal(t, "a trailing comma", got.Message, "the message is the entry's own")
+	assert.Equal(t, "line 2: a trailing comma", e.Error(), "the original is not changed")
+	assert.Equal(t, "values.schema.json: a trailing comma", schema.ErrorsOf(in)[0].Message)
+
+	twice := schema.ErrorIn("chart", in)
+	assert.Equal(t, "chart: values.schema.json: line 2: a trailing comma", twice.Error())
+
+	l := schema.ErrorList{{Pointer: "/a", Kind: schema.KindType, Message: "x"}, {Pointer: "/b", Kind: schema.KindType, Message: "y"}}
+	inList, ok := schema.ErrorIn("doc 2", l).(schema.ErrorList)
+	require.True(t, ok)
+	assert.Equal(t, "doc 2: /a: x\ndoc 2: /b: y", inList.Error())
+	assert.Equal(t, "x", inList[0].Message)
+	assert.Equal(t, "/a: x", l[0].Error(), "the original list is not changed")
+
+	sentinel := errors.New("boom")
+	foreign := schema.ErrorIn("f", sentinel)
+	assert.True(t, strings.HasPrefix(foreign.Error(), "f: "), foreign.Error())
+	assert.ErrorIs(t, foreign, sentinel)
+	assert.Equal(t, schema.KindInvalid, schema.ErrorsOf(foreign)[0].Kind)
+	assert.NoError(t, schema.ErrorIn("x", nil))
 }

@@ -8,7 +8,6 @@ import (
 
 	"github.com/paramkit/paramkit/convert/migrate/internal/valuegen"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -113,7 +112,7 @@ func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
 		}
 		st, err := newMigStep(from, to)
 		if err != nil {
-			return nil, problem.Public(fmt.Errorf("version %s: %w", s.versions[i+1].Name, err), schema.ErrorsOf)
+			return nil, schema.ErrorIn("migrate: version "+s.versions[i+1].Name, err)
 		}
 		st.to = s.versions[i+1].Schema
 		if h, ok := o.hooks[s.versions[i].Name+"\x00"+s.versions[i+1].Name]; ok {

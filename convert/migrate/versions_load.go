@@ -62,7 +62,7 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 	case err == nil:
 		versions, err = parseVersionsFile(order)
 		if err != nil {
-			return nil, problem.Public(fmt.Errorf("%s: %w", filepath.Join(dir, VersionsFile), err), schema.ErrorsOf)
+			return nil, schema.ErrorIn(filepath.Join(dir, VersionsFile), err)
 		}
 		listed := map[string]bool{}
 		for _, v := range versions {
@@ -105,9 +105,12 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 		if err != nil {
 			return nil, schema.NewError(schema.KindIO, "", "%w", err)
 		}
+		if err := schema.CheckJSONFile(path, data); err != nil {
+			return nil, schema.ErrorIn(path, err)
+		}
 		s, err := convert.LoadSchema(data)
 		if err != nil {
-			return nil, problem.Public(fmt.Errorf("%s: %w", path, err), schema.ErrorsOf)
+			return nil, schema.ErrorIn(path, err)
 		}
 		versions[i].Schema = s
 	}

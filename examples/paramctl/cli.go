@@ -26,7 +26,14 @@ type env struct {
 	// stdinIsTerminal / stderrIsTerminal let commands decide on prompts,
 	// colours and progress output.
 	stdinIsTerminal, stderrIsTerminal, stdoutIsTerminal bool
+	// noColor is true when the NO_COLOR environment variable is set
+	// (https://no-color.org): no colour even on a terminal.
+	noColor bool
 }
+
+// colour reports whether output to stdout may be coloured: a terminal,
+// and NO_COLOR not set.
+func (e *env) colour() bool { return e.stdoutIsTerminal && !e.noColor }
 
 // command is one paramctl subcommand. Each lives in its own file and
 // registers itself in init.
@@ -131,7 +138,13 @@ func flagArg(f *flag.Flag) string {
 }
 
 func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
-	e := &env{stdin: stdin, stdout: stdout, stderr: stderr}
+	return newEnv(stdin, stdout, stderr).dispatch(args)
+}
+
+// newEnv is the environment of a run: the streams, whether each is a
+// terminal, and NO_COLOR.
+func newEnv(stdin io.Reader, stdout, stderr io.Writer) *env {
+	e := &env{stdin: stdin, stdout: stdout, stderr: stderr, noColor: os.Getenv("NO_COLOR") != ""}
 	if f, ok := stdin.(*os.File); ok {
 		e.stdinIsTerminal = isTerminal(f)
 	}
@@ -141,7 +154,7 @@ func run(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	if f, ok := stdout.(*os.File); ok {
 		e.stdoutIsTerminal = isTerminal(f)
 	}
-	return e.dispatch(args)
+	return e
 }
 
 func (e *env) dispatch(args []string) (code int) {

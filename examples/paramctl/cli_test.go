@@ -48,7 +48,7 @@ func TestCLIExplainsItself(t *testing.T) {
 			err: []string{"testdata/cli/unclosed.yaml: "}, notEr: []string{"paramctl lint"}},
 		{name: "validate without FILE says so", args: []string{"validate", "--schema", demoSchema}, code: 2, err: []string{"validate needs the FILE of values to validate"}},
 		{name: "validate without --schema says so", args: []string{"validate", "x.yaml"}, code: 2, err: []string{"validate needs --schema"}},
-		{name: "validate with two files says so", args: []string{"validate", "--schema", demoSchema, "a.yaml", "b.yaml"}, code: 2, err: []string{"validate takes one FILE, got 2 (a.yaml b.yaml)"}},
+		{name: "validate names each missing file", args: []string{"validate", "--schema", demoSchema, "a.yaml", "b.yaml"}, code: 2, err: []string{"a.yaml: no such file or directory", "b.yaml: no such file or directory"}},
 		{name: "lint reports the same schema as findings, exit 1", args: []string{"lint", "testdata/cli/type-int.yaml"}, code: 1,
 			out: []string{"/properties/a/type"}},
 	}

@@ -74,6 +74,9 @@ func runAddParam(e *env, opts any, args []string) int {
 		return e.fail(exitUsage, "--interactive reads the answers from standard input, so --schema cannot be -")
 	}
 	src, err := e.readInput(o.schema)
+	if err == nil {
+		err = checkJSONFile(o.schema, src)
+	}
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}

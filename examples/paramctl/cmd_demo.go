@@ -94,7 +94,7 @@ var demoSteps = []demoStep{
 	{"Lint: conflicting triggers, a doubly claimed old name, bad defaults, typos",
 		nil,
 		[]string{"lint", d("kep-lint-example.yaml")}, exitInvalid,
-		"findings go to standard output as FILE:POINTER: severity rule: message; any error exits 1."},
+		"findings go to standard output as FILE:LINE:COL: POINTER: severity rule: message, the count to standard error; any error exits 1."},
 }
 
 type demoOptions struct {

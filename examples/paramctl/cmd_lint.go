@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sort"
 	"strconv"
@@ -15,28 +16,63 @@ import (
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 type lintOptions struct {
 	crdVersion string
-	rules      string
+	rules      setFlag
 	disable    multiFlag
 	output     string
 	listRules  bool
+	config     string
+	baseline   string
+	charts     bool
+	values     multiFlag
 }
+
+// setFlag is a string flag that knows whether it was given, so that a
+// configuration file's choice counts only where the command line made none.
+type setFlag struct {
+	value string
+	set   bool
+}
+
+func (f *setFlag) String() string     { return f.value }
+func (f *setFlag) Set(s string) error { f.value, f.set = s, true; return nil }
 
 func init() {
 	register(&command{
 		name:  "lint",
-		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable RULE]... [--crd-version V] [-o text|json|sarif] SCHEMA|PACKAGE-DIR|CRD...",
-		short: "check schemas against rule sets (kudo, cluster-app, structural); exit 1 on any error",
+		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable GLOB]... [--config FILE] [--baseline FILE] [--values FILE]... [--charts] [--crd-version V] [-o text|json|sarif] SCHEMA|PACKAGE-DIR|CHART-DIR|CRD...",
+		short: "check schemas, KUDO packages and Helm charts against rule sets (kudo, cluster-app, structural); exit 1 on any error",
+		long: `A folder holding Chart.yaml is a Helm chart: its values.schema.json is linted and its
+values.yaml validated against it (rule chart-values), as helm lint does; a Chart.yaml
+given alone stands for its chart. A schema file named *.json must be JSON.
+
+Findings print as FILE:LINE:COL: POINTER: severity rule: message, with the count of
+errors and warnings on standard error (colour on a terminal unless NO_COLOR is set).
+
+Silencing: --disable takes rule globs (R5-*); --config FILE is YAML with
+  rules: [cluster-app]              # sets to run, unless --rules is given
+  disable: [R18-empty-default]      # rule globs
+  ignore:                           # accepted findings: rule glob, pointer glob
+    - rule: "*"                     #   (* one token, ** any number)
+      pointer: /properties/internal/**
+  words: [cert-manager, etcd]       # names the title rules accept as written
+--baseline FILE takes the -o json output of an earlier run: findings with the same
+rule and pointer neither print nor fail the run; new ones do.`,
 		setup: func(fs *flag.FlagSet) any {
-			o := &lintOptions{}
-			fs.StringVar(&o.rules, "rules", "kudo", "rule sets to run, comma-separated ("+strings.Join(lintSetNames(), ", ")+")")
-			fs.Var(&o.disable, "disable", "turn a rule off by id (repeatable, or comma-separated)")
+			o := &lintOptions{rules: setFlag{value: "kudo"}}
+			fs.Var(&o.rules, "rules", "rule sets to run, comma-separated ("+strings.Join(lintSetNames(), ", ")+")")
+			fs.Var(&o.disable, "disable", "turn rules off by id or `GLOB` (R5-*; repeatable, or comma-separated)")
 			fs.StringVar(&o.output, "o", "text", "output format: text, json or sarif")
 			fs.BoolVar(&o.listRules, "list-rules", false, "print the rules of the chosen sets and exit")
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition, lint only the `VERSION` named (default: every version)")
+			fs.StringVar(&o.config, "config", "", "lint settings `FILE` (YAML: rules, disable, ignore, words)")
+			fs.StringVar(&o.baseline, "baseline", "", "`FILE` with the -o json output of an earlier run: its findings (same rule and pointer) are accepted")
+			fs.Var(&o.values, "values", "with a Helm chart, a values `FILE` layered over values.yaml before validation, as helm lint -f takes it (repeatable)")
+			fs.BoolVar(&o.charts, "charts", false, "each FILE stands for the Helm chart it belongs to (the nearest folder above it with Chart.yaml), each chart linted once; files in no chart are skipped (for pre-commit)")
 			return o
 		},
 		run: runLint,
@@ -51,10 +87,34 @@ func lintSetNames() []string {
 	return out
 }
 
-// lintSets resolves --rules and --disable into the sets to run.
-func lintSets(o *lintOptions) ([]*lint.Set, error) {
+// lintSetup is what a lint run works with: the sets, as the configuration
+// runs them, and the filter of accepted findings.
+type lintSetup struct {
+	sets   []*lint.Set
+	filter *lint.Filter
+}
+
+// lintSets resolves --rules, --disable, --config and --baseline into the
+// sets to run and the filter of accepted findings.
+func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
+	cfg := &lint.Config{}
+	if o.config != "" {
+		data, err := e.readInput(o.config)
+		if err != nil {
+			return nil, err
+		}
+		c, err := lint.ReadConfig(data)
+		if err != nil {
+			return nil, fileErrors(o.config, err)
+		}
+		cfg = c
+	}
+	rules := strings.Split(o.rules.value, ",")
+	if !o.rules.set && len(cfg.Rules) > 0 {
+		rules = cfg.Rules
+	}
 	var sets []*lint.Set
-	for _, name := range strings.Split(o.rules, ",") {
+	for _, name := range rules {
 		name = strings.TrimSpace(name)
 		if name == "" {
 			continue
@@ -68,39 +128,43 @@ func lintSets(o *lintOptions) ([]*lint.Set, error) {
 	if len(sets) == 0 {
 		return nil, fmt.Errorf("--rules names no rule set (known: %s)", strings.Join(lintSetNames(), ", "))
 	}
-	off := map[string]bool{}
 	for _, d := range o.disable {
-		for _, id := range strings.Split(d, ",") {
-			if id = strings.TrimSpace(id); id != "" {
-				off[id] = true
+		for _, g := range strings.Split(d, ",") {
+			if g = strings.TrimSpace(g); g == "" {
+				continue
 			}
-		}
-	}
-	if len(off) == 0 {
-		return sets, nil
-	}
-	known := map[string]bool{}
-	for _, s := range lint.Sets() {
-		for _, r := range s.Rules {
-			known[r.ID] = true
-		}
-	}
-	for id := range off {
-		if !known[id] {
-			return nil, fmt.Errorf("--disable: unknown rule %q (see paramctl lint --list-rules --rules %s)", id, o.rules)
-		}
-	}
-	out := make([]*lint.Set, 0, len(sets))
-	for _, s := range sets {
-		f := &lint.Set{Name: s.Name, Doc: s.Doc}
-		for _, r := range s.Rules {
-			if !off[r.ID] {
-				f.Rules = append(f.Rules, r)
+			if err := lint.CheckRuleGlob(g); err != nil {
+				return nil, fmt.Errorf("--disable: %v (see paramctl lint --list-rules --rules %s)", err, strings.Join(rules, ","))
 			}
+			cfg.Disable = append(cfg.Disable, g)
 		}
-		out = append(out, f)
 	}
-	return out, nil
+	var baseline []lint.Finding
+	if o.baseline != "" {
+		data, err := e.readInput(o.baseline)
+		if err != nil {
+			return nil, err
+		}
+		if baseline, err = lint.ReadBaseline(data); err != nil {
+			return nil, fileErrors(o.baseline, err)
+		}
+	}
+	return &lintSetup{sets: cfg.Sets(sets...), filter: cfg.Filter(baseline)}, nil
+}
+
+// fileErrors names the file before each error of a list (one a line), or
+// before the one error.
+func fileErrors(file string, err error) error {
+	list := schema.ErrorsOf(err)
+	lines := make([]string, 0, len(list))
+	for _, le := range list {
+		msg := le.Error()
+		if le.Pointer == "" && le.Line == 0 {
+			msg = le.Message // about the whole file
+		}
+		lines = append(lines, file+": "+msg)
+	}
+	return errors.New(strings.Join(lines, "\n"))
 }
 
 // lintRulesOf lists the rules of the sets, each once.
@@ -125,47 +189,34 @@ func runLint(e *env, opts any, args []string) int {
 	default:
 		return e.fail(exitUsage, "unknown output format %q: use text, json or sarif", o.output)
 	}
-	sets, err := lintSets(o)
+	setup, err := e.lintSets(o)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
+	sets := setup.sets
 	if o.listRules {
 		printRules(e.stdout, sets)
 		return exitOK
 	}
+	if o.charts {
+		args = e.chartsOf(args)
+		if len(args) == 0 {
+			return exitOK
+		}
+	}
 	if len(args) == 0 {
-		return e.fail(exitUsage, "lint needs a SCHEMA file (or - for standard input)\nusage: paramctl lint %s", commands["lint"].usage)
+		return e.fail(exitUsage, "lint needs a SCHEMA file (or - for standard input), a package or chart folder\nusage: paramctl lint %s", commands["lint"].usage)
 	}
 	var reports []lint.Report
+	var silenced lint.Silenced
 	for _, path := range args {
-		if packageDir(path) != "" {
-			// A KUDO package folder, or its operator.yaml.
-			_, pkg, err := readSchemaInput(e, path)
-			if err != nil {
-				return e.fail(exitUsage, "%v", err)
-			}
-			fs, err := lint.LintPackage(pkg, sets...)
-			if err != nil {
-				return e.fail(exitUsage, "%s: %s: %v", path, pkg.ParamsFile, err)
-			}
-			reports = append(reports, lint.Report{File: packageDir(path), Findings: fs})
-			continue
+		r, code := e.lintOne(o, sets, path)
+		if code != exitOK {
+			return code
 		}
-		data, err := e.readInput(path)
-		if err != nil {
-			return e.fail(exitUsage, "%v", err)
-		}
-		var fs []lint.Finding
-		if convert.IsCRD(data) {
-			fs, err = lint.LintCRD(data, o.crdVersion, sets...)
-		} else {
-			fs, err = lintFile(data, sets)
-		}
-		if err != nil {
-			return e.fail(exitUsage, "%s: %v", path, err)
-		}
-		lint.Locate(data, fs)
-		reports = append(reports, lint.Report{File: path, Findings: fs})
+		r, n := setup.filter.Apply(r)
+		silenced.Add(n)
+		reports = append(reports, r)
 	}
 	switch o.output {
 	case "json":
@@ -173,15 +224,16 @@ func runLint(e *env, opts any, args []string) int {
 			return code
 		}
 	case "sarif":
-		if err := lint.WriteSARIF(e.stdout, lintRulesOf(sets), reports...); err != nil {
+		rules := lintRulesOf(sets)
+		if hasChart(args) {
+			rules = append(rules, lint.ChartValues)
+		}
+		if err := lint.WriteSARIF(e.stdout, rules, reports...); err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
 	default:
-		if e.stdoutIsTerminal {
-			writeFindingsTerminal(e.stdout, reports)
-		} else {
-			writeFindingsText(e.stdout, reports)
-		}
+		writeFindingsText(e.stdout, reports, e.colour())
+		writeFindingsCount(e.stderr, reports, silenced)
 	}
 	for _, r := range reports {
 		for _, f := range r.Findings {
@@ -191,6 +243,138 @@ func runLint(e *env, opts any, args []string) int {
 		}
 	}
 	return exitOK
+}
+
+// lintOne lints one argument: a chart folder (or its Chart.yaml), a
+// package folder (or its operator.yaml), a CRD or a schema file.
+func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Report, int) {
+	if dir := chartDir(path); dir != "" {
+		chart, err := lint.ReadChart(os.DirFS(dir))
+		if err != nil {
+			return lint.Report{}, e.fail(exitUsage, "%s: %v", dir, err)
+		}
+		for _, v := range o.values {
+			data, err := e.readInput(v)
+			if err != nil {
+				return lint.Report{}, e.fail(exitUsage, "%v", err)
+			}
+			chart.ExtraValues = append(chart.ExtraValues, lint.ValuesFile{Name: relativeTo(dir, v), Data: data})
+		}
+		fs, err := lint.LintChart(chart, sets...)
+		if err != nil {
+			return lint.Report{}, e.fail(exitUsage, "%s", chartError(dir, chart, err))
+		}
+		return lint.Report{File: dir, Findings: fs}, exitOK
+	}
+	if len(o.values) > 0 {
+		return lint.Report{}, e.fail(exitUsage, "--values is for a Helm chart folder, and %s is none", path)
+	}
+	if packageDir(path) != "" {
+		// A KUDO package folder, or its operator.yaml.
+		_, pkg, err := readSchemaInput(e, path)
+		if err != nil {
+			return lint.Report{}, e.fail(exitUsage, "%v", err)
+		}
+		fs, err := lint.LintPackage(pkg, sets...)
+		if err != nil {
+			return lint.Report{}, e.fail(exitUsage, "%s: %s: %v", path, pkg.ParamsFile, err)
+		}
+		return lint.Report{File: packageDir(path), Findings: fs}, exitOK
+	}
+	data, err := e.readInput(path)
+	if err != nil {
+		return lint.Report{}, e.fail(exitUsage, "%v", err)
+	}
+	if err := checkJSONFile(path, data); err != nil {
+		return lint.Report{}, e.fail(exitUsage, "%v", err)
+	}
+	var fs []lint.Finding
+	if convert.IsCRD(data) {
+		fs, err = lint.LintCRD(data, o.crdVersion, sets...)
+	} else {
+		fs, err = lintFile(data, sets)
+	}
+	if err != nil {
+		return lint.Report{}, e.fail(exitUsage, "%s: %v", path, err)
+	}
+	lint.Locate(data, fs)
+	return lint.Report{File: path, Findings: fs}, exitOK
+}
+
+// chartError names the file of a chart's error below the chart folder:
+// LintChart's errors start with the file's name relative to it.
+func chartError(dir string, c *lint.Chart, err error) string {
+	msg := err.Error()
+	names := []string{c.SchemaFile, c.ValuesFile}
+	for _, v := range c.ExtraValues {
+		names = append(names, v.Name)
+	}
+	for _, n := range names {
+		if n != "" && strings.HasPrefix(msg, n+": ") {
+			return filepath.Join(dir, n) + msg[len(n):]
+		}
+	}
+	return dir + ": " + msg
+}
+
+// relativeTo names a file given on the command line relative to a chart
+// folder, as findings in the chart's files are named ("-" stays "-").
+func relativeTo(dir, file string) string {
+	if file == "-" {
+		return file
+	}
+	ad, err1 := filepath.Abs(dir)
+	af, err2 := filepath.Abs(file)
+	if err1 != nil || err2 != nil {
+		return file
+	}
+	if rel, err := filepath.Rel(ad, af); err == nil {
+		return rel
+	}
+	return af
+}
+
+// hasChart reports whether any argument is a chart.
+func hasChart(args []string) bool {
+	for _, a := range args {
+		if chartDir(a) != "" {
+			return true
+		}
+	}
+	return false
+}
+
+// chartsOf maps files to the charts they belong to (the nearest folder
+// above each holding Chart.yaml), each chart once, in the order first
+// named; files in no chart are skipped, and said so on standard error.
+func (e *env) chartsOf(files []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, f := range files {
+		dir := f
+		if fi, err := os.Stat(f); err != nil || !fi.IsDir() {
+			dir = filepath.Dir(f)
+		}
+		found := ""
+		for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
+			if fi, err := os.Stat(filepath.Join(d, lint.ChartFile)); err == nil && fi.Mode().IsRegular() {
+				found = d
+				break
+			}
+			if up := filepath.Dir(d); up == d || d == "." {
+				break
+			}
+		}
+		if found == "" {
+			fmt.Fprintf(e.stderr, "%s: in no Helm chart (no %s above it): skipped\n", f, lint.ChartFile)
+			continue
+		}
+		if !seen[found] {
+			seen[found] = true
+			out = append(out, found)
+		}
+	}
+	return out
 }
 
 // lintFile lints a schema document. An OperatorVersion manifest carrying
@@ -309,24 +493,69 @@ func printRules(w io.Writer, sets []*lint.Set) {
 	}
 }
 
-// writeFindingsText writes one line per finding: FILE:POINTER: severity
-// rule: message.
-func writeFindingsText(w io.Writer, reports []lint.Report) {
+// writeFindingsText writes one line per finding, as compilers do, so
+// that editors, CI logs and problem matchers find the place:
+//
+//	FILE:LINE:COL: POINTER: severity rule: message
+//
+// FILE is the file given, or a file of the package or chart folder given;
+// COL is left out where not known, LINE too (a finding about a whole
+// file); POINTER is the place in that file ("" for the root), left out
+// for a finding in a template that has none. With colour, the severity
+// is coloured. The pointer is left out only for a finding about a file
+// of a package or chart that is no document of values or schema (a
+// template, Chart.yaml) and has none.
+func writeFindingsText(w io.Writer, reports []lint.Report, colour bool) {
 	for _, r := range reports {
 		for _, f := range r.Findings {
+			where := r.File
 			if f.File != "" {
-				// A file of a package: FILE:LINE, with the pointer in the
-				// params file.
-				where := fmt.Sprintf("%s:%d", filepath.Join(r.File, f.File), f.Line)
-				if f.Pointer != "" {
-					where += ":" + f.Pointer
-				}
-				fmt.Fprintf(w, "%s: %s %s: %s\n", where, f.Severity, f.Rule, f.Message)
-				continue
+				where = filepath.Join(r.File, f.File)
 			}
-			fmt.Fprintf(w, "%s:%s: %s %s: %s\n", r.File, displayPointer(f.Pointer), f.Severity, f.Rule, f.Message)
+			if f.Line > 0 {
+				where += fmt.Sprintf(":%d", f.Line)
+				if f.Column > 0 {
+					where += fmt.Sprintf(":%d", f.Column)
+				}
+			}
+			ptr := ""
+			if f.File == "" || f.Pointer != "" || f.File == lint.ChartSchemaFile || f.File == lint.ChartValuesFile {
+				ptr = displayPointer(f.Pointer) + ": "
+			}
+			sev := string(f.Severity)
+			if colour {
+				sev = lintColour(f.Severity) + sev + lintReset
+			}
+			fmt.Fprintf(w, "%s: %s%s %s: %s\n", where, ptr, sev, f.Rule, f.Message)
 		}
 	}
+}
+
+// writeFindingsCount says on standard error how many errors, warnings and
+// infos the run printed, and how many findings it silenced.
+func writeFindingsCount(w io.Writer, reports []lint.Report, silenced lint.Silenced) {
+	counts := map[lint.Severity]int{}
+	for _, r := range reports {
+		for _, f := range r.Findings {
+			counts[f.Severity]++
+		}
+	}
+	msg := fmt.Sprintf("%d %s, %d %s, %d info", counts[lint.Error], lintPlural(counts[lint.Error], "error"),
+		counts[lint.Warning], lintPlural(counts[lint.Warning], "warning"), counts[lint.Info])
+	var parts []string
+	if silenced.Disabled > 0 {
+		parts = append(parts, fmt.Sprintf("%d by disabled rules", silenced.Disabled))
+	}
+	if silenced.Ignored > 0 {
+		parts = append(parts, fmt.Sprintf("%d by ignore entries", silenced.Ignored))
+	}
+	if silenced.Baseline > 0 {
+		parts = append(parts, fmt.Sprintf("%d by the baseline", silenced.Baseline))
+	}
+	if len(parts) > 0 {
+		msg += fmt.Sprintf("; %d silenced (%s)", silenced.Total(), strings.Join(parts, ", "))
+	}
+	fmt.Fprintln(w, msg)
 }
 
 // findingsJSON is the -o json form: a list of findings; with several
@@ -363,8 +592,6 @@ func findingsJSON(reports []lint.Report) any {
 // ANSI colours for a terminal.
 const (
 	lintReset  = "\x1b[0m"
-	lintBold   = "\x1b[1m"
-	lintDim    = "\x1b[2m"
 	lintRed    = "\x1b[31m"
 	lintYellow = "\x1b[33m"
 	lintCyan   = "\x1b[36m"
@@ -378,49 +605,6 @@ func lintColour(s lint.Severity) string {
 		return lintYellow
 	}
 	return lintCyan
-}
-
-// writeFindingsTerminal groups the findings by file and by place in the
-// file, in colour, with a count at the end.
-func writeFindingsTerminal(w io.Writer, reports []lint.Report) {
-	counts := map[lint.Severity]int{}
-	for _, r := range reports {
-		if len(r.Findings) == 0 {
-			continue
-		}
-		fmt.Fprintf(w, "%s%s%s\n", lintBold, r.File, lintReset)
-		fs := append([]lint.Finding(nil), r.Findings...)
-		sort.SliceStable(fs, func(i, j int) bool { return fs[i].Line < fs[j].Line })
-		last := "\x00"
-		for _, f := range fs {
-			counts[f.Severity]++
-			if f.File+"\x00"+f.Pointer != last {
-				where := displayPointer(f.Pointer)
-				if f.File != "" {
-					where = f.File
-					if f.Pointer != "" {
-						where += " " + f.Pointer
-					}
-				}
-				if f.Line > 0 {
-					where += fmt.Sprintf(" %s(line %d)%s", lintDim, f.Line, lintReset)
-				}
-				fmt.Fprintf(w, "  %s\n", where)
-				last = f.File + "\x00" + f.Pointer
-			}
-			fmt.Fprintf(w, "    %s%-7s%s %s%s%s %s\n", lintColour(f.Severity), f.Severity, lintReset, lintDim, f.Rule, lintReset, f.Message)
-		}
-		fmt.Fprintln(w)
-	}
-	total := counts[lint.Error] + counts[lint.Warning] + counts[lint.Info]
-	if total == 0 {
-		fmt.Fprintln(w, "no findings")
-		return
-	}
-	fmt.Fprintf(w, "%s%d %s%s, %s%d %s%s, %d info\n",
-		lintRed, counts[lint.Error], lintPlural(counts[lint.Error], "error"), lintReset,
-		lintYellow, counts[lint.Warning], lintPlural(counts[lint.Warning], "warning"), lintReset,
-		counts[lint.Info])
 }
 
 func lintPlural(n int, word string) string {

@@ -25,14 +25,14 @@ func TestLintCommand(t *testing.T) {
 		{name: "clean schema", args: []string{"lint", demoSchema}, code: 0},
 		{name: "error findings exit 1", args: []string{"lint", lintExample}, code: 1,
 			out: []string{
-				lintExample + ":/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: ",
-				lintExample + ":/properties/backup/properties/schedule/imutable: warning kudo-misspelt-keyword: ",
+				lintExample + ":28:9: /properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: ",
+				lintExample + ":34:9: /properties/backup/properties/schedule/imutable: warning kudo-misspelt-keyword: ",
 			}},
 		{name: "flags after the file", args: []string{"lint", lintExample, "--rules", "kudo"}, code: 1, out: []string{"kudo-trigger-conflict"}},
 		{name: "warnings only exit 0", args: []string{"lint", "-", "--disable", "kudo-enum-default"}, stdin: "type: object\nproperties:\n  a:\n    type: string\n    trigers: x\n", code: 0,
-			out: []string{"-:/properties/a/trigers: warning kudo-misspelt-keyword: "}},
+			out: []string{"-:5:5: /properties/a/trigers: warning kudo-misspelt-keyword: "}},
 		{name: "root pointer shown as \"\"", args: []string{"lint", "--rules", "cluster-app", "-"}, stdin: "type: object\n", code: 1,
-			out: []string{`-:"": error R1-dialect: `}},
+			out: []string{`-:1:1: "": error R1-dialect: `}},
 		{name: "several sets", args: []string{"lint", "--rules", "kudo,cluster-app", lintExample}, code: 1,
 			out: []string{"kudo-trigger-conflict", "R1-dialect"}},
 		{name: "disable a rule", args: []string{"lint", "--disable", "kudo-trigger-conflict", lintExample}, code: 1,
@@ -40,15 +40,15 @@ func TestLintCommand(t *testing.T) {
 		{name: "disable comma-separated", args: []string{"lint", "--disable", "kudo-trigger-conflict,kudo-oldname-duplicate,kudo-enum-default,kudo-default-invalid", lintExample}, code: 0,
 			out: []string{"kudo-misspelt-keyword"}},
 		{name: "schema that does not compile is findings, not exit 2", args: []string{"lint", "-"}, stdin: "type: int\nproperties:\n  a:\n    immutable: yes\n", code: 1,
-			out: []string{"-:/type: error schema-compile: ", "-:/properties/a/immutable: error schema-compile: "}},
+			out: []string{"-:1:1: /type: error schema-compile: ", "-:4:5: /properties/a/immutable: error schema-compile: "}},
 		{name: "json document", args: []string{"lint", "-"}, stdin: `{"type":"object","properties":{"a":{"enum":[1],"default":2}}}`, code: 1,
-			out: []string{"-:/properties/a/default: error kudo-enum-default"}},
+			out: []string{"-:1:48: /properties/a/default: error kudo-enum-default"}},
 		{name: "an OperatorVersion is linted at spec.parameters", args: []string{"lint", "testdata/lint/operatorversion.yaml"}, code: 1,
-			out: []string{`testdata/lint/operatorversion.yaml:/spec/parameters/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: trigger "deploy" conflicts with trigger "backup" at /spec/parameters/properties/backup/trigger`}},
+			out: []string{`testdata/lint/operatorversion.yaml:15:13: /spec/parameters/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: trigger "deploy" conflicts with trigger "backup" at /spec/parameters/properties/backup/trigger`}},
 		{name: "a v1beta1 params.yaml is linted as the schema it converts to", args: []string{"lint", "--rules", "cluster-app", "demo/kep-params-v1beta1.yaml"}, code: 1,
-			out: []string{`demo/kep-params-v1beta1.yaml:/parameters/2: error R4-items: property "ARRAY_PARAM" is an array without "items": define the schema of its items (converted schema: /properties/ARRAY_PARAM)`}},
+			out: []string{`demo/kep-params-v1beta1.yaml:12:5: /parameters/2: error R4-items: property "ARRAY_PARAM" is an array without "items": define the schema of its items (converted schema: /properties/ARRAY_PARAM)`}},
 		{name: "JSON escapes YAML does not know", args: []string{"lint", "-"}, stdin: `{"properties": {"a": {"enum": ["a\/b"], "default": "c\/d"}}}`, code: 1,
-			out: []string{`-:/properties/a/default: error kudo-enum-default: the default "c/d" is not one of the enum values ["a/b"]`}},
+			out: []string{`-: /properties/a/default: error kudo-enum-default: the default "c/d" is not one of the enum values ["a/b"]`}},
 		{name: "unknown set", args: []string{"lint", "--rules", "nope", demoSchema}, code: 2, err: []string{`unknown rule set "nope"`, "cluster-app", "kudo"}},
 		{name: "unknown rule", args: []string{"lint", "--disable", "R99", demoSchema}, code: 2, err: []string{`unknown rule "R99"`}},
 		{name: "no file", args: []string{"lint"}, code: 2, err: []string{"SCHEMA"}},
@@ -163,20 +163,39 @@ func TestLintSARIF(t *testing.T) {
 	assert.True(t, found)
 }
 
+// TestNoColorEnvironment: NO_COLOR set to anything but "" turns colour
+// off (https://no-color.org).
+func TestNoColorEnvironment(t *testing.T) {
+	t.Setenv("NO_COLOR", "1")
+	assert.True(t, newEnv(nil, &bytes.Buffer{}, &bytes.Buffer{}).noColor)
+	t.Setenv("NO_COLOR", "")
+	assert.False(t, newEnv(nil, &bytes.Buffer{}, &bytes.Buffer{}).noColor)
+}
+
+// TestLintTerminal: a terminal gets the same FILE:LINE:COL lines as a
+// pipe, the severity coloured unless NO_COLOR is set; the count goes to
+// standard error either way.
 func TestLintTerminal(t *testing.T) {
 	var out, errb bytes.Buffer
 	e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdoutIsTerminal: true}
 	code := e.dispatch([]string{"lint", lintExample})
 	assert.Equal(t, 1, code)
 	s := out.String()
-	assert.True(t, strings.HasPrefix(s, "\x1b[1m"+lintExample), "grouped under the file name:\n%s", s)
-	assert.Contains(t, s, "\x1b[31merror")
-	assert.Contains(t, s, "\x1b[33mwarning")
-	assert.Contains(t, s, "(line 28)")
-	assert.Contains(t, s, "4 errors")
+	assert.True(t, strings.HasPrefix(s, lintExample+":28:9: /properties/backup/properties/enabled/trigger: \x1b[31merror\x1b[0m kudo-trigger-conflict: "), "%q", s)
+	assert.Contains(t, s, "\x1b[33mwarning\x1b[0m kudo-misspelt-keyword")
+	assert.Equal(t, "4 errors, 2 warnings, 0 info\n", errb.String())
 
 	out.Reset()
+	errb.Reset()
+	e = &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdoutIsTerminal: true, noColor: true}
+	assert.Equal(t, 1, e.dispatch([]string{"lint", lintExample}))
+	assert.NotContains(t, out.String(), "\x1b[", "NO_COLOR: no colour on a terminal either")
+	assert.Contains(t, out.String(), lintExample+":28:9: /properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: ")
+
+	out.Reset()
+	errb.Reset()
 	e = &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb, stdoutIsTerminal: true}
 	assert.Equal(t, 0, e.dispatch([]string{"lint", demoSchema}))
-	assert.Contains(t, out.String(), "no findings")
+	assert.Empty(t, out.String())
+	assert.Equal(t, "0 errors, 0 warnings, 0 info\n", errb.String())
 }

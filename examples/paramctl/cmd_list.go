@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"flag"
 	"fmt"
@@ -17,18 +18,31 @@ type listOptions struct {
 	schema     string
 	output     string
 	crdVersion string
+	write      string
+	check      string
 }
 
 func init() {
 	register(&command{
 		name:  "list",
-		usage: "--schema S [--crd-version V] [-o table|markdown|json]",
+		usage: "--schema S [--crd-version V] [-o table|markdown|json] [--write FILE | --check FILE]",
 		short: "list the parameter tree: name, type, default, required, trigger, immutable, description",
+		long: `-o markdown writes documentation for a README: one table per object, the Trigger and
+Immutable columns only when the schema uses trigger or immutable, enum values and examples
+beside each description (whose Markdown is kept), long defaults cut short, and what lies
+under patternProperties, additionalProperties and oneOf/anyOf too.
+
+--write FILE puts that documentation between the lines <!-- DOCS_START --> and
+<!-- DOCS_END --> of FILE (a chart's README.md), replacing what stood there and nothing
+else; the file is replaced whole or not at all. --check FILE changes nothing and exits 1
+when that section differs from what --write would put there (for CI).`,
 		setup: func(fs *flag.FlagSet) any {
 			o := &listOptions{}
-			fs.StringVar(&o.schema, "schema", "", "the parameter schema (YAML or JSON; - for standard input)")
+			fs.StringVar(&o.schema, "schema", "", "the parameter schema (YAML or JSON; - for standard input; a Helm chart folder for its values.schema.json)")
 			fs.StringVar(&o.output, "o", "table", "output format: table, markdown or json")
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema to list (default: the storage version)")
+			fs.StringVar(&o.write, "write", "", "put the markdown between <!-- DOCS_START --> and <!-- DOCS_END --> in `FILE`")
+			fs.StringVar(&o.check, "check", "", "exit 1 when the section between <!-- DOCS_START --> and <!-- DOCS_END --> in `FILE` is stale")
 			return o
 		},
 		run: runList,
@@ -55,7 +69,13 @@ type paramRow struct {
 	Description string `json:"description"`
 	Title       string `json:"title,omitempty"`
 	Deprecated  bool   `json:"deprecated,omitempty"`
+	// KeyPattern is the pattern the keys of a patternProperties row
+	// match.
+	KeyPattern string `json:"keyPattern,omitempty"`
 
+	// enum and examples are the node's enum values and examples, as JSON,
+	// for the markdown.
+	enum, examples []string
 	// path is the dotted name for documentation (backup.credentials.name,
 	// topology[].name, nodePools.*.size); object says whether the row
 	// has rows below it.
@@ -76,6 +96,15 @@ func runList(e *env, opts any, args []string) int {
 	if len(args) > 0 {
 		return e.fail(exitUsage, "list takes no arguments (got %q)\nusage: paramctl list %s", args[0], commands["list"].usage)
 	}
+	docsFile := o.write + o.check
+	if docsFile != "" {
+		switch {
+		case o.write != "" && o.check != "":
+			return e.fail(exitUsage, "--write and --check exclude each other: --write updates the file, --check only compares")
+		case o.output != "table" && o.output != "markdown":
+			return e.fail(exitUsage, "--write and --check put markdown in the file: -o %s does not go with them", o.output)
+		}
+	}
 	s, code := e.schemaVersionOrFail(o.schema, o.crdVersion)
 	if s == nil {
 		return code
@@ -83,6 +112,11 @@ func runList(e *env, opts any, args []string) int {
 	rows, complete := parameterRows(s)
 	if !complete {
 		fmt.Fprintf(e.stderr, "the parameter tree has more than %d rows (definitions shared many times over); the list stops there\n", maxListRows)
+	}
+	if docsFile != "" {
+		var b strings.Builder
+		writeParamsMarkdown(&b, s, rows)
+		return e.docsSection(o.write != "", docsFile, b.String())
 	}
 	switch o.output {
 	case "json":
@@ -93,6 +127,77 @@ func runList(e *env, opts any, args []string) int {
 		writeParamsTable(e.stdout, rows)
 	}
 	return exitOK
+}
+
+// The markers of the generated section in a README, as schemadocs and
+// Giant Swarm's charts write them.
+const (
+	docsStart = "<!-- DOCS_START -->"
+	docsEnd   = "<!-- DOCS_END -->"
+)
+
+// docsSection writes (or, with write false, checks) the section between
+// the markers of file: the markers on lines of their own, a blank line,
+// the markdown, a blank line. Line endings follow the file's (CRLF stays
+// CRLF). The file is replaced atomically, and not at all when the section
+// is up to date.
+func (e *env) docsSection(write bool, file, markdown string) int {
+	data, err := e.readInput(file)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	updated, err := replaceSection(data, markdown)
+	if err != nil {
+		return e.fail(exitUsage, "%s: %v", file, err)
+	}
+	fresh := bytes.Equal(updated, data)
+	switch {
+	case !write && fresh:
+		fmt.Fprintf(e.stderr, "%s: the parameter docs are up to date\n", file)
+		return exitOK
+	case !write:
+		fmt.Fprintf(e.stderr, "%s: the parameter docs between %s and %s are stale: run paramctl list -o markdown --write %s\n", file, docsStart, docsEnd, file)
+		return exitInvalid
+	case fresh:
+		fmt.Fprintf(e.stderr, "%s: the parameter docs are up to date\n", file)
+		return exitOK
+	}
+	if file == "-" {
+		return e.fail(exitUsage, "--write needs a file, not standard input")
+	}
+	if err := writeFileAtomic(file, updated); err != nil {
+		return e.fail(exitUsage, "%s: %v", file, err)
+	}
+	fmt.Fprintf(e.stderr, "%s: parameter docs written\n", file)
+	return exitOK
+}
+
+// replaceSection returns data with what stands between the docsStart and
+// docsEnd lines replaced by the markdown. Each marker must stand once,
+// start first.
+func replaceSection(data []byte, markdown string) ([]byte, error) {
+	start, end := bytes.Index(data, []byte(docsStart)), bytes.Index(data, []byte(docsEnd))
+	switch {
+	case start < 0 || end < 0:
+		return nil, fmt.Errorf("no %s ... %s section: put the two markers on lines of their own where the docs go", docsStart, docsEnd)
+	case bytes.Count(data, []byte(docsStart)) > 1 || bytes.Count(data, []byte(docsEnd)) > 1:
+		return nil, fmt.Errorf("%s or %s stands more than once: keep one section", docsStart, docsEnd)
+	case end < start:
+		return nil, fmt.Errorf("%s comes before %s", docsEnd, docsStart)
+	}
+	// The file's line endings, as the text around the section shows them
+	// (not the section, which this replaces).
+	nl := "\n"
+	if bytes.Contains(data[:start], []byte("\r\n")) || bytes.Contains(data[end:], []byte("\r\n")) {
+		nl = "\r\n"
+	}
+	markdown = strings.ReplaceAll(markdown, "\r\n", "\n")
+	body := nl + nl + strings.ReplaceAll(strings.TrimRight(markdown, "\n"), "\n", nl) + nl + nl
+	var out bytes.Buffer
+	out.Write(data[:start+len(docsStart)])
+	out.WriteString(body)
+	out.Write(data[end:])
+	return out.Bytes(), nil
 }
 
 // parameterRows flattens the parameter tree in the order of the schema
@@ -158,19 +263,31 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 			if path != "" {
 				childPath = path + "." + p.Name
 			}
-			l.add(p, newRow(p, appendToken(ptr, p.Name), p.Name, childPath, depth, inherited, immutable, requiredIn(scope, p.Name)))
+			// Required only where the value must have it: its own scope
+			// ($ref, allOf), not one anyOf/oneOf branch.
+			l.add(p, newRow(p, appendToken(ptr, p.Name), p.Name, childPath, depth, inherited, immutable, requiredIn(n.Scope(), p.Name)))
 		}
 	}
 	// The items of an array, the values of a map: a row of their own
 	// when they hold parameters.
-	for _, sub := range []struct {
+	type sub struct {
 		node       *schema.Node
 		name, glue string
-	}{{itemsOf(scope), "[]", ""}, {valuesOf(scope), "*", "."}} {
-		if sub.node == nil || !hasProperties(sub.node, 0) {
+		pattern    string
+	}
+	subs := []sub{{itemsOf(scope), "[]", "", ""}, {valuesOf(scope), "*", ".", ""}}
+	for _, m := range scope {
+		for _, pp := range m.PatternProperties {
+			subs = append(subs, sub{pp, "*", ".", pp.Name})
+		}
+	}
+	for _, sb := range subs {
+		if sb.node == nil || !hasProperties(sb.node, 0) {
 			continue
 		}
-		l.add(sub.node, newRow(sub.node, appendToken(ptr, "*"), sub.name, path+sub.glue+sub.name, depth, inherited, immutable, false))
+		row := newRow(sb.node, appendToken(ptr, "*"), sb.name, path+sb.glue+sb.name, depth, inherited, immutable, false)
+		row.KeyPattern = sb.pattern
+		l.add(sb.node, row)
 	}
 	return ""
 }
@@ -189,14 +306,31 @@ func (l *lister) add(n *schema.Node, row paramRow) {
 }
 
 // sameValue lists the nodes that describe the value n governs: its scope
-// ($ref, allOf) and the anyOf/oneOf subschemas of each.
+// ($ref, allOf) and, through any depth of nesting, the anyOf/oneOf
+// subschemas of each with their scopes, each node once.
 func sameValue(n *schema.Node) []*schema.Node {
-	out := append([]*schema.Node(nil), n.Scope()...)
-	for _, m := range n.Scope() {
-		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
-			out = append(out, b.Scope()...)
+	var out []*schema.Node
+	seen := map[*schema.Node]bool{}
+	var add func(m *schema.Node, depth int)
+	add = func(m *schema.Node, depth int) {
+		if m == nil || depth > 16 {
+			return
+		}
+		for _, x := range m.Scope() {
+			if seen[x] {
+				continue
+			}
+			seen[x] = true
+			out = append(out, x)
+			for _, b := range x.AnyOf {
+				add(b, depth+1)
+			}
+			for _, b := range x.OneOf {
+				add(b, depth+1)
+			}
 		}
 	}
+	add(n, 0)
 	return out
 }
 
@@ -221,6 +355,21 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 		if r.Default == nil && m.HasDefault {
 			r.Default = params.MarshalJSON(nil, m.Default, "")
 		}
+		if r.enum == nil && len(m.Enum) > 0 {
+			for _, v := range m.Enum {
+				r.enum = append(r.enum, string(params.MarshalJSON(nil, v, "")))
+			}
+		}
+		if r.enum == nil {
+			r.enum = labelledValues(m)
+		}
+		if ex, ok := m.Keyword("examples"); ok && r.examples == nil {
+			if list, ok := ex.([]any); ok {
+				for _, v := range list {
+					r.examples = append(r.examples, string(params.MarshalJSON(nil, v, "")))
+				}
+			}
+		}
 	}
 	r.Immutable = immutable
 	switch {
@@ -232,6 +381,28 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 		r.Trigger = "deploy"
 	}
 	return r
+}
+
+// labelledValues lists the values of a oneOf whose branches each allow one
+// value (const), labelled by their titles: `"a"` (Label A). nil for any
+// other node.
+func labelledValues(n *schema.Node) []string {
+	if len(n.OneOf) == 0 {
+		return nil
+	}
+	var out []string
+	for _, b := range n.OneOf {
+		c, ok := b.Keyword("const")
+		if !ok {
+			return nil
+		}
+		v := string(params.MarshalJSON(nil, c, ""))
+		if b.Title != "" {
+			v += " (" + b.Title + ")"
+		}
+		out = append(out, v)
+	}
+	return out
 }
 
 func requiredIn(scope []*schema.Node, name string) bool {
@@ -264,12 +435,12 @@ func valuesOf(scope []*schema.Node) *schema.Node {
 }
 
 // hasProperties reports whether values under n have parameters of their
-// own to list.
+// own to list, also through anyOf/oneOf and patternProperties.
 func hasProperties(n *schema.Node, depth int) bool {
 	if depth > 8 {
 		return false
 	}
-	for _, m := range n.Scope() {
+	for _, m := range sameValue(n) {
 		if len(m.Properties) > 0 {
 			return true
 		}
@@ -278,6 +449,11 @@ func hasProperties(n *schema.Node, depth int) bool {
 		}
 		if v := m.AdditionalProperties; v != nil && v.Bool == nil && hasProperties(v, depth+1) {
 			return true
+		}
+		for _, pp := range m.PatternProperties {
+			if hasProperties(pp, depth+1) {
+				return true
+			}
 		}
 	}
 	return false
@@ -353,7 +529,11 @@ func tableCell(s string, max int) string {
 }
 
 // writeParamsMarkdown prints documentation a README can include: one table
-// per object, the root first, in the order of the schema.
+// per object, the root first, in the order of the schema. The Trigger and
+// Immutable columns appear when the schema uses trigger or immutable
+// (KUDO); enum values and examples follow each description, whose
+// Markdown is kept; defaults and examples longer than maxDefaultWidth are
+// cut short.
 func writeParamsMarkdown(w io.Writer, s *schema.Schema, rows []paramRow) {
 	root := s.Root()
 	title := "Parameters"
@@ -362,11 +542,15 @@ func writeParamsMarkdown(w io.Writer, s *schema.Schema, rows []paramRow) {
 	}
 	fmt.Fprintf(w, "## %s\n", mdText(title))
 	if root.Description != "" {
-		fmt.Fprintf(w, "\n%s\n", mdText(root.Description))
+		fmt.Fprintf(w, "\n%s\n", mdProse(root.Description))
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "\nThis schema declares no parameters.")
 		return
+	}
+	kudo := false
+	for _, r := range rows {
+		kudo = kudo || r.OwnTrigger != "" || r.Immutable
 	}
 	// Group the rows by the object that holds them: the root ("") or the
 	// path of an object row.
@@ -396,28 +580,122 @@ func writeParamsMarkdown(w io.Writer, s *schema.Schema, rows []paramRow) {
 		if p != "" {
 			r := byPath[p]
 			fmt.Fprintf(w, "\n### `%s`\n", p)
-			if d := describeRow(r); d != "" {
-				fmt.Fprintf(w, "\n%s\n", mdText(d))
+			if d := mdDescription(r, false); d != "" {
+				fmt.Fprintf(w, "\n%s\n", d)
 			}
 		}
-		fmt.Fprintln(w, "\n| Parameter | Type | Default | Required | Trigger | Immutable | Description |")
-		fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+		if kudo {
+			fmt.Fprintln(w, "\n| Parameter | Type | Default | Required | Trigger | Immutable | Description |")
+			fmt.Fprintln(w, "|---|---|---|---|---|---|---|")
+		} else {
+			fmt.Fprintln(w, "\n| Parameter | Type | Default | Required | Description |")
+			fmt.Fprintln(w, "|---|---|---|---|---|")
+		}
 		for _, r := range children[p] {
 			name := mdCode(r.path)
 			if r.object {
 				name = fmt.Sprintf("[%s](#%s)", name, mdAnchor(r.path))
 			}
-			desc := mdText(describeRow(r))
-			if r.Deprecated {
-				desc = "**Deprecated.** " + mdText(strings.TrimPrefix(describeRow(r), "(deprecated) "))
-			}
 			def := ""
 			if r.Default != nil {
-				def = mdCode(string(r.Default))
+				def = mdCode(tableCell(string(r.Default), maxDefaultWidth))
 			}
-			fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", name, mdText(r.Type), def, yesIf(r.Required), mdText(r.Trigger), yesIf(r.Immutable), desc)
+			if kudo {
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s | %s | %s |\n", name, mdText(r.Type), def, yesIf(r.Required), mdText(r.Trigger), yesIf(r.Immutable), mdDescription(r, true))
+			} else {
+				fmt.Fprintf(w, "| %s | %s | %s | %s | %s |\n", name, mdText(r.Type), def, yesIf(r.Required), mdDescription(r, true))
+			}
 		}
 	}
+}
+
+// mdDescription is a row's description for the markdown: the title in
+// bold where there is a description too, the description with its
+// Markdown kept, then the key pattern, the enum values and the examples:
+// one line each within a table cell (inCell), paragraphs otherwise.
+func mdDescription(r paramRow, inCell bool) string {
+	var parts []string
+	text := strings.TrimSpace(r.Description)
+	title := strings.TrimSpace(r.Title)
+	switch {
+	case text != "" && title != "" && !strings.HasPrefix(text, title):
+		text = "**" + mdText(title) + ".** " + mdProse(text)
+	case text != "":
+		text = mdProse(text)
+	default:
+		text = mdProse(title)
+	}
+	if r.Deprecated {
+		text = strings.TrimSpace("**Deprecated.** " + text)
+	}
+	if text != "" {
+		parts = append(parts, text)
+	}
+	if r.KeyPattern != "" {
+		parts = append(parts, "Keys match "+mdCode(r.KeyPattern)+".")
+	}
+	if len(r.enum) > 0 {
+		parts = append(parts, "Allowed values: "+mdCodeList(r.enum)+".")
+	}
+	if len(r.examples) > 0 {
+		label := "Example: "
+		if len(r.examples) > 1 {
+			label = "Examples: "
+		}
+		parts = append(parts, label+mdCodeList(r.examples)+".")
+	}
+	if inCell {
+		return strings.Join(parts, "<br>")
+	}
+	return strings.Join(parts, "\n\n")
+}
+
+// mdCodeList writes values as inline code, comma-separated, each cut to
+// maxDefaultWidth; a label in parentheses after a value (labelledValues)
+// stays text.
+func mdCodeList(vals []string) string {
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		label := ""
+		if j := strings.Index(v, " ("); j > 0 && strings.HasSuffix(v, ")") && json.Valid([]byte(v[:j])) {
+			v, label = v[:j], " "+mdText(v[j+1:])
+		}
+		out[i] = mdCode(tableCell(v, maxDefaultWidth)) + label
+	}
+	return strings.Join(out, ", ")
+}
+
+// mdProse makes a description safe in a Markdown table cell and keeps its
+// Markdown (**bold**, `code`, links): a pipe is escaped (also in code, as
+// GitHub's tables require), < and > outside code become entities (an
+// HTML-like <PORT> would vanish otherwise), a paragraph break becomes
+// <br><br> and any other line break a space.
+func mdProse(s string) string {
+	s = strings.ReplaceAll(strings.TrimSpace(s), "\r\n", "\n")
+	paras := strings.Split(s, "\n\n")
+	for i, p := range paras {
+		paras[i] = strings.Join(strings.Fields(p), " ")
+	}
+	s = strings.Join(paras, "<br><br>")
+	var b strings.Builder
+	inCode := false
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '`':
+			inCode = !inCode
+			b.WriteByte(c)
+		case c == '|':
+			b.WriteString(`\|`)
+		case c == '<' && !inCode && !strings.HasPrefix(s[i:], "<br>"):
+			b.WriteString("&lt;")
+		case c == '>' && !inCode && !strings.HasSuffix(s[:i+1], "<br>"):
+			b.WriteString("&gt;")
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
 }
 
 // onlyItems reports whether rows are only the items or values row of an

@@ -144,7 +144,8 @@ func TestCRDGolden(t *testing.T) {
 	assert.NotContains(t, out, "unknown keyword")
 	code, out, _ = paramctl(t, "", "lint", "--rules", "cluster-app", crd)
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, crd+":/spec/versions/0/schema/openAPIV3Schema: error R1-dialect: version v1alpha1: ")
+	assert.Contains(t, out, ": /spec/versions/0/schema/openAPIV3Schema: error R1-dialect: version v1alpha1: ")
+	assert.True(t, strings.HasPrefix(out, crd+":"), "FILE:LINE:COL first:\n%s", out)
 
 	code, out, _ = paramctl(t, "", "lint", "--rules", "kudo", "--crd-version", "v1alpha1", crd, "-o", "json")
 	assert.Equal(t, 1, code)

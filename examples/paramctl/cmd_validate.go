@@ -7,8 +7,8 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strings"
 
+	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -22,8 +22,11 @@ type validateOpts struct {
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema FILE [--crd-version VERSION] [-o text|json] FILE",
-		short: "validate each document of a values stream as given (no defaults applied)",
+		usage: "--schema FILE [--crd-version VERSION] [-o text|json] FILE...",
+		short: "validate each document of each values file (a --- stream) as given (no defaults applied)",
+		long: `With several files, every verdict names its file: text lines start with FILE: (FILE:LINE:COL:
+where the place is known), and each -o json verdict carries "file". Every file is read,
+whatever the verdict on the others; the exit status is the worst one.`,
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
 				schema:     fs.String("schema", "", "the parameter schema `FILE` (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
@@ -37,6 +40,8 @@ func init() {
 
 // validateResult is one document's verdict in `-o json`.
 type validateResult struct {
+	// File is the file of the document, when several are given.
+	File     string        `json:"file,omitempty"`
 	Document int           `json:"document"`
 	Valid    bool          `json:"valid"`
 	Errors   []errorRecord `json:"errors"`
@@ -48,6 +53,9 @@ type errorRecord struct {
 	Pointer string      `json:"pointer"`
 	Message string      `json:"message"`
 	Kind    schema.Kind `json:"kind,omitempty"`
+	// line and column locate the error in its file where known (text
+	// output of several files).
+	line, column int
 }
 
 func runValidate(e *env, o any, args []string) int {
@@ -57,18 +65,51 @@ func runValidate(e *env, o any, args []string) int {
 		return e.fail(exitUsage, "validate needs --schema; usage: paramctl validate %s", commands["validate"].usage)
 	case len(args) == 0:
 		return e.fail(exitUsage, "validate needs the FILE of values to validate (- for standard input); usage: paramctl validate %s", commands["validate"].usage)
-	case len(args) > 1:
-		return e.fail(exitUsage, "validate takes one FILE, got %d (%s); a --- stream in one file holds many documents", len(args), strings.Join(args, " "))
 	}
 	if *opts.output != "text" && *opts.output != "json" {
 		return e.fail(exitUsage, "-o must be text or json, not %q", *opts.output)
+	}
+	stdin := 0
+	for _, a := range args {
+		if a == "-" {
+			stdin++
+		}
+	}
+	if stdin > 1 {
+		return e.fail(exitUsage, "validate reads standard input (-) once, not %d times", stdin)
 	}
 	s, code := e.schemaVersionOrFail(*opts.schema, *opts.crdVersion)
 	if s == nil {
 		return code
 	}
 	defer streamGC()()
-	in, err := e.openInput(args[0])
+	v := &validateRun{e: e, s: s, json: *opts.output == "json", many: len(args) > 1}
+	worst := exitOK
+	for _, name := range args {
+		if c := v.file(name); c > worst {
+			worst = c
+		}
+	}
+	if v.n > 0 {
+		fmt.Fprint(e.stdout, "\n]\n")
+	}
+	return worst
+}
+
+// validateRun is one validate command over its files.
+type validateRun struct {
+	e    *env
+	s    *schema.Schema
+	json bool
+	// many is true when several files are given: verdicts name their file.
+	many bool
+	n    int // verdicts printed as JSON
+}
+
+// file validates the documents of one file and returns its exit status.
+func (v *validateRun) file(name string) int {
+	e := v.e
+	in, err := e.openInput(name)
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
@@ -79,27 +120,15 @@ func runValidate(e *env, o any, args []string) int {
 	// in order, through a bounded window of documents.
 	invalid, unreadable := false, false
 	var first *validateResult // held until a second document says "doc N: "
-	n, total := 0, 0          // verdicts printed as JSON, documents
-	show := func(r *validateResult, many bool) {
-		if *opts.output == "json" {
-			e.writeValidateJSON(r, n == 0)
-			n++
-			return
-		}
-		prefix := ""
-		if many {
-			prefix = fmt.Sprintf("doc %d: ", r.Document)
-		}
-		if r.Valid {
-			fmt.Fprintf(e.stdout, "%svalid\n", prefix)
-			return
-		}
-		for _, er := range r.Errors {
-			fmt.Fprintf(e.stderr, "%s%s: %s\n", prefix, displayPointer(er.Pointer), er.Message)
-		}
+	total := 0
+	file := ""
+	if v.many {
+		file = name
 	}
 	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) validateResult {
-		return validateOne(s, d, inputName(args[0]))
+		r := validateOne(v.s, d, inputName(name))
+		r.File = file
+		return r
 	}, func(d params.RawDocument, r validateResult) error {
 		total++
 		if !r.Valid {
@@ -114,24 +143,21 @@ func runValidate(e *env, o any, args []string) int {
 			return nil
 		}
 		if first != nil {
-			show(first, true)
+			v.show(first, true)
 			first = nil
 		}
-		show(&r, true)
+		v.show(&r, true)
 		return nil
 	})
 	if first != nil {
-		show(first, false)
-	}
-	if n > 0 {
-		fmt.Fprint(e.stdout, "\n]\n")
+		v.show(first, false)
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
 	if total == 0 {
-		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", args[0])
+		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", name)
 		return exitUsage
 	}
 	switch {
@@ -141,6 +167,44 @@ func runValidate(e *env, o any, args []string) int {
 		return exitInvalid
 	}
 	return exitOK
+}
+
+// show prints one verdict: a JSON element, or text lines (valid on
+// standard output, errors on standard error) starting with "doc N: " in a
+// stream of several documents and with the file when several are given.
+func (v *validateRun) show(r *validateResult, manyDocs bool) {
+	e := v.e
+	if v.json {
+		e.writeValidateJSON(r, v.n == 0)
+		v.n++
+		return
+	}
+	prefix := ""
+	if manyDocs {
+		prefix = fmt.Sprintf("doc %d: ", r.Document)
+	}
+	if r.Valid {
+		fmt.Fprintf(e.stdout, "%s%svalid\n", filePrefix(r.File, 0, 0), prefix)
+		return
+	}
+	for _, er := range r.Errors {
+		fmt.Fprintf(e.stderr, "%s%s%s: %s\n", filePrefix(r.File, er.line, er.column), prefix, displayPointer(er.Pointer), er.Message)
+	}
+}
+
+// filePrefix is "FILE:LINE:COL: " (as far as known) for a named file, ""
+// for none.
+func filePrefix(file string, line, col int) string {
+	if file == "" {
+		return ""
+	}
+	if line > 0 {
+		file += fmt.Sprintf(":%d", line)
+		if col > 0 {
+			file += fmt.Sprintf(":%d", col)
+		}
+	}
+	return file + ": "
 }
 
 // validateOne decodes and validates one document of a stream; the lines
@@ -153,15 +217,38 @@ func validateOne(s *schema.Schema, d params.RawDocument, file string) validateRe
 		r.Valid, r.unreadable = false, true
 		d.Locate(err)
 		if de, ok := readFailure(err); ok {
-			r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, file), Kind: de.Kind}}
+			r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, file), Kind: de.Kind, line: de.Line, column: de.Column}}
 		} else {
 			r.Errors = errorRecords(err)
 		}
 	case invalid != nil:
 		r.Valid = false
 		r.Errors = errorRecords(d.Locate(invalid))
+		locateRecords(d, r.Errors)
 	}
 	return r
+}
+
+// locateRecords gives the records without a line the line and column of
+// their pointer in the document's text (lines of the stream).
+func locateRecords(d params.RawDocument, recs []errorRecord) {
+	var fs []lint.Finding
+	var at []int
+	for i, r := range recs {
+		if r.line == 0 {
+			fs = append(fs, lint.Finding{Pointer: r.Pointer})
+			at = append(at, i)
+		}
+	}
+	if len(fs) == 0 {
+		return
+	}
+	lint.Locate(d.Text, fs)
+	for k, i := range at {
+		if fs[k].Line > 0 {
+			recs[i].line, recs[i].column = fs[k].Line+d.Line-1, fs[k].Column
+		}
+	}
 }
 
 // writeValidateJSON prints one verdict as an element of the `-o json`
@@ -224,7 +311,7 @@ func errorRecords(err error) []errorRecord {
 	if errors.As(err, &list) {
 		out := make([]errorRecord, 0, len(list))
 		for _, v := range list {
-			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message, Kind: v.Kind})
+			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message, Kind: v.Kind, line: v.Line, column: v.Column})
 		}
 		return out
 	}

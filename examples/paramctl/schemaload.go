@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -31,11 +32,34 @@ func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) 
 	return convert.LoadSchemaVersion(data, crdVersion)
 }
 
-// packageDir returns the KUDO package folder a path stands for: the path
-// itself when it is a folder, its folder when it is a KUDO operator.yaml
-// (which stands for its package); "" otherwise.
-func packageDir(path string) string {
+// chartDir returns the Helm chart folder a path stands for: the path
+// itself when it is a folder holding Chart.yaml, its folder when it is a
+// Chart.yaml; "" otherwise.
+func chartDir(path string) string {
 	if path == "-" || path == "" {
+		return ""
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return ""
+	}
+	if fi.IsDir() {
+		if ci, err := os.Stat(filepath.Join(path, lint.ChartFile)); err == nil && ci.Mode().IsRegular() {
+			return path
+		}
+		return ""
+	}
+	if filepath.Base(path) == lint.ChartFile {
+		return filepath.Dir(path)
+	}
+	return ""
+}
+
+// packageDir returns the KUDO package folder a path stands for: the path
+// itself when it is a folder (and no Helm chart), its folder when it is a
+// KUDO operator.yaml (which stands for its package); "" otherwise.
+func packageDir(path string) string {
+	if path == "-" || path == "" || chartDir(path) != "" {
 		return ""
 	}
 	fi, err := os.Stat(path)
@@ -53,9 +77,22 @@ func packageDir(path string) string {
 	return ""
 }
 
-// readSchemaInput reads a schema or params file, or the package folder a
-// path stands for (then data is its params file and pkg the package).
+// readSchemaInput reads a schema or params file, the values schema of the
+// Helm chart a path stands for, or the package folder a path stands for
+// (then data is its params file and pkg the package). A file named *.json
+// must be JSON: its syntax error, with the line, is the error.
 func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
+	if dir := chartDir(path); dir != "" {
+		file := filepath.Join(dir, lint.ChartSchemaFile)
+		data, err := e.readInput(file)
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, lint.ChartSchemaFile)
+		}
+		if err == nil {
+			err = checkJSONFile(file, data)
+		}
+		return data, nil, err
+	}
 	if dir := packageDir(path); dir != "" {
 		pkg, err := lint.ReadPackage(os.DirFS(dir))
 		if err != nil {
@@ -64,7 +101,18 @@ func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err e
 		return pkg.Params, pkg, nil
 	}
 	data, err = e.readInput(path)
+	if err == nil {
+		err = checkJSONFile(path, data)
+	}
 	return data, nil, err
+}
+
+// checkJSONFile is schema.CheckJSONFile with the file named in the error.
+func checkJSONFile(path string, data []byte) error {
+	if err := schema.CheckJSONFile(path, data); err != nil {
+		return &readError{name: path, err: err}
+	}
+	return nil
 }
 
 // notSchema returns the error that says a document is no schema at all

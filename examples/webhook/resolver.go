@@ -208,6 +208,10 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 	if err != nil {
 		return &dirState{checked: now, err: fmt.Errorf("operator version %q: %w", name, err)}
 	}
+	if err := schema.CheckJSONFile(path, data); err != nil {
+		// NAME.json is JSON only, as every other reader of it takes it.
+		return &dirState{checked: now, info: fi, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}
+	}
 	ov, err := LoadOperatorVersion(name, data)
 	if err != nil {
 		return &dirState{checked: now, info: fi, err: fmt.Errorf("operator version %q: schema file %s: %w", name, path, err)}

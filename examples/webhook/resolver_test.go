@@ -130,3 +130,16 @@ func TestDirResolverBoundsMisses(t *testing.T) {
 	defer r.mu.RUnlock()
 	assert.LessOrEqual(t, len(r.entries), maxCachedMisses+1)
 }
+
+// TestDirResolverJSONIsJSON: NAME.json is read as JSON only; a trailing
+// comma, which the YAML reader would accept, is refused with its line.
+func TestDirResolverJSONIsJSON(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "op-1.json"), []byte("{\n  \"type\": \"object\",\n}\n"), 0o644))
+	_, err := NewDirResolver(dir).Resolve(context.Background(), "ns", "op-1")
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "op-1.json: line 2: a trailing comma before '}' is not JSON")
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "op-2.yaml"), []byte("{\n  \"type\": \"object\",\n}\n"), 0o644))
+	_, err = NewDirResolver(dir).Resolve(context.Background(), "ns", "op-2")
+	assert.NoError(t, err, "the same text in a .yaml file is YAML")
+}

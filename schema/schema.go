@@ -394,8 +394,8 @@ func cleanEngineMsg(s string) string {
 }
 
 func dedupe(l ErrorList) ErrorList {
-	seen := map[string]bool{}
-	var out ErrorList
+	seen := make(map[string]bool, len(l))
+	out := make(ErrorList, 0, len(l))
 	for _, e := range l {
 		k := e.Pointer + "\x00" + e.Message
 		if !seen[k] {

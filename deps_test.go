@@ -17,3 +17,33 @@ func TestCoreImportsNoKubernetes(t *testing.T) {
 		}
 	}
 }
+
+// TestInternalImportsNoPublicPackage: the packages under internal/ lie
+// below every public package of the module, so that a public package may
+// use any of them and no cycle or hidden dependency on the public API can
+// form (the error type, above all, is schema's alone). Their files, tests
+// included, import only other internal packages of the module.
+func TestInternalImportsNoPublicPackage(t *testing.T) {
+	for file, imps := range goImports(t, "internal") {
+		for _, p := range imps {
+			if p == modulePath || strings.HasPrefix(p, modulePath+"/") && !strings.HasPrefix(p, modulePath+"/internal/") {
+				t.Errorf("%s imports %s: internal/ imports no public package of the module (move the package below the one that needs it, as convert/migrate/internal/shape)", file, p)
+			}
+		}
+	}
+}
+
+// TestPublicPackagesDeclareNoInternalAliases: no exported name of a
+// public package is an alias of an internal package's type, so that %T,
+// go doc and the API record show the public name.
+func TestPublicPackagesDeclareNoInternalAliases(t *testing.T) {
+	for _, line := range apiListing(t, ".") {
+		if strings.Contains(line, "type ") && strings.Contains(line, " = ") {
+			for _, imp := range []string{"problem.", "document.", "value.", "stream.", "pointer.", "number.", "encode.", "secret.", "suggest."} {
+				if strings.Contains(line, "= "+imp) {
+					t.Errorf("%s: an alias of an internal type", line)
+				}
+			}
+		}
+	}
+}

@@ -50,7 +50,8 @@ func IsCRD(data []byte) bool {
 // v1, or v1beta1 with a schema per version or one in spec.validation)
 // and returns each version that declares a schema, in manifest order.
 // The error is a *schema.Error for unreadable input, or a
-// schema.ErrorList for a manifest that is no CRD or declares no schema.
+// schema.ErrorList for a manifest that is no CRD (schema.KindNotSchema) or
+// declares no schema (schema.KindNotFound).
 func CRDVersions(data []byte) ([]CRDVersion, error) {
 	raw, order, err := readRaw(data)
 	if err != nil {
@@ -58,7 +59,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 	}
 	doc, _ := document.Resolve(raw).(map[string]any)
 	if kind, _ := doc["kind"].(string); kind != "CustomResourceDefinition" {
-		return nil, schema.ErrorList{{Pointer: "/kind", Message: "expected a CustomResourceDefinition manifest"}}
+		return nil, schema.ErrorList{schema.NewError(schema.KindNotSchema, "/kind", "expected a CustomResourceDefinition manifest")}
 	}
 	spec, _ := doc["spec"].(map[string]any)
 	var common any
@@ -90,7 +91,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 		out = append(out, CRDVersion{Name: name, Storage: true, Served: true, Pointer: "/spec/validation/openAPIV3Schema", Schema: common, order: subOrder(order, "/spec/validation/openAPIV3Schema")})
 	}
 	if len(out) == 0 {
-		return nil, schema.ErrorList{{Pointer: "/spec", Message: "the CustomResourceDefinition declares no openAPIV3Schema"}}
+		return nil, schema.ErrorList{schema.NewError(schema.KindNotFound, "/spec", "the CustomResourceDefinition declares no openAPIV3Schema")}
 	}
 	return out, nil
 }

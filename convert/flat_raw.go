@@ -18,10 +18,10 @@ import (
 func readRaw(data []byte) (any, map[string][]string, error) {
 	d, err := document.Read(data, document.Options{KeepText: true, Order: true})
 	if err != nil {
-		return nil, nil, document.AsProblem(err)
+		return nil, nil, readError(err)
 	}
 	if d.Empty {
-		return nil, nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
+		return nil, nil, schema.NewError(schema.KindSyntax, "", "the input holds no document")
 	}
 	return d.Value, d.Order, nil
 }

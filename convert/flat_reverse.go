@@ -32,8 +32,8 @@ var ErrNotOperatorVersion = errors.New("converting to v1beta1 needs an OperatorV
 // ParametersAnnotation so that FromV1beta1 restores it exactly; every
 // other field of the object stays as it was, apart from apiVersion.
 // An OperatorVersion that already holds a list comes back unchanged.
-// Input that is not an OperatorVersion manifest gives an error wrapping
-// ErrNotOperatorVersion.
+// Input that is not an OperatorVersion manifest gives a *schema.Error of
+// kind schema.KindNotSchema wrapping ErrNotOperatorVersion.
 func ToV1beta1(data []byte) (*Converted, error) {
 	raw, order, err := readRaw(data)
 	if err != nil {
@@ -41,14 +41,14 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	}
 	root, ok := raw.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%w: the input is %s", ErrNotOperatorVersion, kindName(raw))
+		return nil, schema.NewError(schema.KindNotSchema, "", "%w: the input is %s", ErrNotOperatorVersion, kindName(raw))
 	}
 	kind, _ := scalarText(root["kind"])
 	if kind != "" && kind != "OperatorVersion" {
-		return nil, fmt.Errorf("%w: the input is of kind %s", ErrNotOperatorVersion, kind)
+		return nil, schema.NewError(schema.KindNotSchema, "/kind", "%w: the input is of kind %s", ErrNotOperatorVersion, kind)
 	}
 	if _, hasSpec := root["spec"]; kind == "" && !hasSpec {
-		return nil, fmt.Errorf("%w: the input has neither kind nor spec (a schema or params.yaml has no v1beta1 form of its own)", ErrNotOperatorVersion)
+		return nil, schema.NewError(schema.KindNotSchema, "", "%w: the input has neither kind nor spec (a schema or params.yaml has no v1beta1 form of its own)", ErrNotOperatorVersion)
 	}
 	const listPtr = "/spec/parameters"
 	c := &flatConverter{order: order}

@@ -96,7 +96,7 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 		if n.HoldsSecret() {
 			return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", secret.Hidden, typeList(n.Types()))}}
 		}
-		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%q is not %s: %v", text, typeList(n.Types()), err)}}
+		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%q is not %s: %s", text, typeList(n.Types()), schema.ErrorsOf(err)[0].Message)}}
 	}
 	if expands(text, v) {
 		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindLimit, Message: errExpands}}

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"strings"
 
@@ -49,8 +48,8 @@ const (
 	ChartValuesFile = "values.yaml"
 )
 
-// ErrNotChart is wrapped by ReadChart's error for a folder without
-// Chart.yaml.
+// ErrNotChart is wrapped by ReadChart's error (a *schema.Error of kind
+// schema.KindIO) for a folder without Chart.yaml.
 var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile)
 
 // ReadChart reads a Helm chart folder: Chart.yaml (which makes it a
@@ -59,9 +58,9 @@ var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile
 func ReadChart(fsys fs.FS) (*Chart, error) {
 	if _, err := fs.Stat(fsys, ChartFile); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, ErrNotChart
+			return nil, ioError(ErrNotChart)
 		}
-		return nil, err
+		return nil, ioError(err)
 	}
 	c := &Chart{SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
 	for _, f := range []struct {
@@ -73,7 +72,7 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 		case err == nil:
 			*f.dst = data
 		case !errors.Is(err, fs.ErrNotExist):
-			return nil, err
+			return nil, ioError(err)
 		}
 	}
 	return c, nil
@@ -99,10 +98,10 @@ var ChartValues = &Rule{
 // The schema file is read as JSON only, as Helm reads it: text that only
 // YAML accepts (a trailing comma) is an error, a *schema.Error of kind
 // schema.KindSyntax with the line. So is a values file that is not
-// well-formed YAML. Both come wrapped with the file's name.
+// well-formed YAML. Both come with the file's name (see schema.ErrorIn).
 func LintChart(c *Chart, sets ...*Set) ([]Finding, error) {
 	if c == nil {
-		return nil, errors.New("lint: no chart")
+		return nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
 	schemaFile, valuesFile := orDefault(c.SchemaFile, ChartSchemaFile), orDefault(c.ValuesFile, ChartValuesFile)
 	if c.Schema == nil {
@@ -110,11 +109,11 @@ func LintChart(c *Chart, sets ...*Set) ([]Finding, error) {
 			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"}}, nil
 	}
 	if err := schema.CheckJSONFile(schemaFile, c.Schema); err != nil {
-		return nil, fmt.Errorf("%s: %w", schemaFile, err)
+		return nil, schema.ErrorIn(schemaFile, err)
 	}
 	fs, err := Lint(c.Schema, sets...)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", schemaFile, err)
+		return nil, schema.ErrorIn(schemaFile, err)
 	}
 	Locate(c.Schema, fs)
 	for i := range fs {
@@ -146,11 +145,11 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 			if err == nil {
 				continue // Helm starts from an empty map
 			}
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, schema.ErrorIn(f.Name, err)
 		}
 		v, err := params.Decode(s, f.Data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.Name, err)
+			return nil, schema.ErrorIn(f.Name, err)
 		}
 		v = helmNulls(f.Data, v)
 		if i == 0 {

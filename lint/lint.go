@@ -32,7 +32,7 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/problem"
+	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -87,7 +87,7 @@ func (f Finding) String() string {
 		b.WriteString(": ")
 	}
 	if f.File == "" || f.Pointer != "" {
-		b.WriteString(problem.QuotePointer(f.Pointer))
+		b.WriteString(pointer.Quote(f.Pointer))
 		b.WriteString(": ")
 	}
 	fmt.Fprintf(&b, "%s [%s %s]", f.Message, f.Severity, f.Rule)

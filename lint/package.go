@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // Package is a KUDO operator package as data: what LintPackage checks
@@ -44,8 +45,8 @@ type Toggle struct {
 	Line int
 }
 
-// ErrNotPackage is wrapped by ReadPackage's error for a folder without
-// params.yaml or operator.yaml.
+// ErrNotPackage is wrapped by ReadPackage's error (a *schema.Error of kind
+// schema.KindIO) for a folder without params.yaml or operator.yaml.
 var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither params.yaml nor operator.yaml")
 
 // ReadPackage reads a KUDO package folder: params.yaml, operator.yaml (for
@@ -59,17 +60,17 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 	op, oerr := fs.ReadFile(fsys, "operator.yaml")
 	if perr != nil && oerr != nil {
 		if !errors.Is(perr, fs.ErrNotExist) {
-			return nil, perr
+			return nil, ioError(perr)
 		}
 		if !errors.Is(oerr, fs.ErrNotExist) {
-			return nil, oerr
+			return nil, ioError(oerr)
 		}
-		return nil, ErrNotPackage
+		return nil, ioError(ErrNotPackage)
 	}
 	if perr == nil {
 		p.Params = params
 	} else if !errors.Is(perr, fs.ErrNotExist) {
-		return nil, perr
+		return nil, ioError(perr)
 	} else {
 		p.Params = []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n")
 	}
@@ -77,7 +78,7 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 		p.OperatorFile = "operator.yaml"
 		plans, err := OperatorPlans(op)
 		if err != nil {
-			return nil, fmt.Errorf("operator.yaml: %w", err)
+			return nil, schema.ErrorIn("operator.yaml", err)
 		}
 		p.Plans = plans
 		p.Toggles = OperatorToggles(op)
@@ -100,10 +101,14 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 		return nil
 	})
 	if err != nil {
-		return nil, err
+		return nil, ioError(err)
 	}
 	return p, nil
 }
+
+// ioError is a folder or file that cannot be read (schema.KindIO),
+// wrapping the error that says why.
+func ioError(err error) *schema.Error { return schema.NewError(schema.KindIO, "", "%w", err) }
 
 // OperatorPlans returns the names of the plans a KUDO operator.yaml (or
 // an OperatorVersion manifest) declares, sorted. The error is for a file
@@ -115,7 +120,7 @@ func OperatorPlans(data []byte) ([]string, error) {
 	}
 	m, ok := doc.(map[string]any)
 	if !ok {
-		return nil, errors.New("expected a KUDO operator file (a mapping with plans)")
+		return nil, schema.NewError(schema.KindNotSchema, "", "expected a KUDO operator file (a mapping with plans)")
 	}
 	if spec, ok := m["spec"].(map[string]any); ok && m["kind"] == "OperatorVersion" {
 		m = spec
@@ -123,7 +128,7 @@ func OperatorPlans(data []byte) ([]string, error) {
 	plans, ok := m["plans"].(map[string]any)
 	if !ok {
 		if _, has := m["plans"]; has {
-			return nil, errors.New("/plans: expected a mapping from plan name to plan")
+			return nil, schema.NewError(schema.KindType, "/plans", "expected a mapping from plan name to plan")
 		}
 		return []string{}, nil
 	}
@@ -205,7 +210,7 @@ type pkgInfo struct {
 // cannot be read or is no schema at all.
 func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
 	if pkg == nil {
-		return nil, errors.New("lint: no package")
+		return nil, schema.NewError(schema.KindUsage, "", "lint: no package")
 	}
 	info := &pkgInfo{pkg: pkg, refs: map[string][]TemplateRef{}, parseErrs: map[string]error{}, paramsFile: pkg.ParamsFile}
 	if info.paramsFile == "" {

@@ -83,13 +83,14 @@ func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 		return LintCRD(data, "", sets...)
 	}
 	if IsOperatorFile(data) {
-		return nil, ErrOperatorFile
+		return nil, schema.NewError(schema.KindNotSchema, "", "%w", ErrOperatorFile)
 	}
 	return lintParams(data, nil, sets)
 }
 
-// ErrOperatorFile is Lint's error for a KUDO operator.yaml: it declares
-// plans and tasks, not parameters, and is checked with its package.
+// ErrOperatorFile is wrapped by Lint's error for a KUDO operator.yaml (a
+// *schema.Error of kind schema.KindNotSchema): it declares plans and
+// tasks, not parameters, and is checked with its package.
 var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then lint.LintPackage; paramctl lint DIR)")
 
 // lintParams lints a schema or a v1beta1 params file (converted first,
@@ -256,7 +257,7 @@ func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 		defer func() {
 			// No input may take the caller down, not even through the engine.
 			if v := recover(); v != nil {
-				done <- compiled{nil, fmt.Errorf("the schema engine failed: %v (please report this)", v)}
+				done <- compiled{nil, schema.NewError(schema.KindSchema, "", "the schema engine failed: %v (please report this)", v)}
 			}
 		}()
 		s, err := schema.FromValue(doc)
@@ -385,7 +386,7 @@ func resolvable(doc any, ptr string) string {
 func decode(data []byte) (any, map[string][]string, error) {
 	d, err := document.Read(data, document.Options{Order: true})
 	if err != nil {
-		return nil, nil, err
+		return nil, nil, publicError(err)
 	}
 	return d.Value, d.Order, nil
 }

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"encoding/json"
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -238,10 +237,11 @@ func knownRules() []*Rule {
 
 // CheckRuleGlob returns an error for a rule glob that is malformed or
 // matches no rule of the registered sets (nor KudoParams or ChartValues,
-// which run whatever the sets), naming the closest rule ids.
+// which run whatever the sets), naming the closest rule ids: a
+// *schema.Error of kind schema.KindUsage.
 func CheckRuleGlob(glob string) error {
 	if _, err := path.Match(glob, ""); err != nil {
-		return fmt.Errorf("rule pattern %q: %w", glob, err)
+		return schema.NewError(schema.KindUsage, "", "rule pattern %q: %v", glob, err)
 	}
 	var ids []string
 	for _, r := range knownRules() {
@@ -257,7 +257,7 @@ func CheckRuleGlob(glob string) error {
 	if c := suggest.Closest(glob, ids); len(c) > 0 {
 		msg += ": did you mean " + strings.Join(c, " or ") + "?"
 	}
-	return errors.New(msg)
+	return schema.NewError(schema.KindUsage, "", "%s", msg)
 }
 
 // Config is a team's lint settings, read from a YAML file by ReadConfig:
@@ -295,7 +295,7 @@ var configKeys = []string{"rules", "disable", "ignore", "words"}
 func ReadConfig(data []byte) (*Config, error) {
 	d, err := document.Read(data, document.Options{})
 	if err != nil {
-		return nil, err
+		return nil, publicError(err)
 	}
 	c := &Config{}
 	if d.Empty {
@@ -484,7 +484,7 @@ var wordRules = map[string]bool{"R5-title-case": true, "R5-title-characters": tr
 func ReadBaseline(data []byte) ([]Finding, error) {
 	d, err := document.Read(data, document.Options{})
 	if err != nil {
-		return nil, err
+		return nil, publicError(err)
 	}
 	if d.Empty {
 		return []Finding{}, nil

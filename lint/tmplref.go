@@ -3,6 +3,8 @@ package lint
 import (
 	"strings"
 	"text/template/parse"
+
+	"github.com/paramkit/paramkit/schema"
 )
 
 // TemplateRef is one reference a template makes to a parameter.
@@ -26,7 +28,7 @@ type TemplateRef struct {
 func TemplateRefs(name, text string) (refs []TemplateRef, whole bool, err error) {
 	trees, err := parseTemplate(name, text)
 	if err != nil {
-		return nil, false, err
+		return nil, false, schema.NewError(schema.KindSyntax, "", "%v", err)
 	}
 	w := &refWalker{text: text}
 	for _, t := range trees {

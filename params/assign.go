@@ -11,7 +11,6 @@ import (
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
-	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
@@ -19,7 +18,8 @@ import (
 
 // ErrMalformed is wrapped by the error for an assignment or operation that
 // is not of the form KEY=VALUE at all (no "=", or nothing before it): a
-// usage error, unlike a path or value that is wrong for the values.
+// usage error (a *schema.Error of kind schema.KindUsage), unlike a path or
+// value that is wrong for the values.
 var ErrMalformed = errors.New("malformed assignment")
 
 // MaxBracketIndex is the largest index Helm's `name[i]` form takes, as in
@@ -67,14 +67,22 @@ func (a Assignment) Pointer() string { return pointer.Join(a.Path...) }
 func (a *Assignment) bracket(i int) bool { return i < len(a.Brackets) && a.Brackets[i] }
 
 // ParseAssignment reads `KEY=VALUE`. Text without "=" or with nothing
-// before it gives an error wrapping ErrMalformed; a KEY that is no valid
-// path gives another error.
+// before it gives a *schema.Error of kind schema.KindUsage wrapping
+// ErrMalformed; a KEY that is no valid path gives one of kind
+// schema.KindPath, naming the assignment in Detail.Input.
 func ParseAssignment(s string) (Assignment, error) {
 	a, err := parseAssignment(s)
 	if err != nil && !errors.Is(err, ErrMalformed) {
-		return Assignment{}, fmt.Errorf("%q: %v", s, err)
+		return Assignment{}, keyError(s, err)
 	}
 	return a, err
+}
+
+// keyError is a KEY that is no path (schema.KindPath), naming the input.
+func keyError(input string, err error) *schema.Error {
+	e := schema.NewError(schema.KindPath, "", "%v", err)
+	e.Detail = &schema.ErrorDetail{Input: input}
+	return e
 }
 
 // parseAssignment is ParseAssignment with the error of a bad KEY not
@@ -82,10 +90,10 @@ func ParseAssignment(s string) (Assignment, error) {
 func parseAssignment(s string) (Assignment, error) {
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 {
-		return Assignment{}, fmt.Errorf("%w %q: want KEY=VALUE", ErrMalformed, s)
+		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: want KEY=VALUE", ErrMalformed, s)
 	}
 	if eq == 0 {
-		return Assignment{}, fmt.Errorf("%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
+		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
 	}
 	path, brackets, err := parseKey(s[:eq])
 	if err != nil {
@@ -228,15 +236,15 @@ func ParseOperation(op, arg string) (Operation, error) {
 		return Operation{Op: op, Assignment: a}, nil
 	case OpRemove:
 		if arg == "" {
-			return Operation{}, fmt.Errorf("%w: remove needs a path", ErrMalformed)
+			return Operation{}, schema.NewError(schema.KindUsage, "", "%w: remove needs a path", ErrMalformed)
 		}
 		path, brackets, err := parseKey(arg)
 		if err != nil {
-			return Operation{}, fmt.Errorf("%q: %v", arg, err)
+			return Operation{}, keyError(arg, err)
 		}
 		return Operation{Op: op, Assignment: Assignment{Input: op + " " + arg, Path: path, Brackets: brackets}}, nil
 	}
-	return Operation{}, fmt.Errorf("%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
+	return Operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
 }
 
 // place is what the schema says about one location of the values, as
@@ -325,7 +333,7 @@ func (p place) says(t string) bool {
 		if ts := n.Types(); ts != nil && n.Allows(t) {
 			return true
 		}
-		if t == "array" && shape.Arrayish(n) {
+		if t == "array" && n.Elem(0) != nil { // items or prefixItems
 			return true
 		}
 	}
@@ -468,7 +476,7 @@ func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
 		add(helm)
 	}
 	for _, n := range nodes {
-		v, err := ParseText(n, t)
+		v, err := parseText(n, t)
 		switch {
 		case err == nil:
 			clean = append(clean, v)
@@ -611,7 +619,7 @@ func (e *editor) readItem(p place, t string) any {
 	}
 	var strs []any
 	for _, n := range p.typedFirst() {
-		if v, err := ParseText(n, t); err == nil {
+		if v, err := parseText(n, t); err == nil {
 			if _, isString := v.(string); isString {
 				strs = append(strs, v)
 			} else {

@@ -48,11 +48,11 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 	}
 	switch len(docs) {
 	case 0:
-		return nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
+		return nil, schema.NewError(schema.KindSyntax, "", "the input holds no document")
 	case 1:
 		return docs[0].Value, nil
 	}
-	return nil, fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
+	return nil, schema.NewError(schema.KindSyntax, "", "doc 1: more than one document where one was expected")
 }
 
 // unmarked reports that no line of data starts with a document marker
@@ -109,13 +109,13 @@ func decodeRaw(s *schema.Schema, d RawDocument) (Document, error) {
 	return Document{Index: d.Index, Line: d.Line, Value: doc.Value, JSON: doc.JSON}, nil
 }
 
-// decodeError is the reader's error (a *schema.Error) for document i,
-// with a secret value kept out of its message, and "doc i: " before it
-// past the first document (errors.As still finds the *schema.Error).
+// decodeError is the reader's error for document i as a *schema.Error,
+// with a secret value kept out of its message, and "doc i: " before its
+// text past the first document (schema.ErrorIn).
 func decodeError(s *schema.Schema, err error, i int) error {
-	err = hideValueIn(s, err)
+	err = hideValueIn(s, publicError(err))
 	if i > 0 {
-		return fmt.Errorf("doc %d: %w", i, err)
+		return schema.ErrorIn(fmt.Sprintf("doc %d", i), err)
 	}
 	return err
 }

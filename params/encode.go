@@ -16,7 +16,8 @@ func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 	if err != nil {
 		return nil, notPlain(err, "")
 	}
-	return encode.YAML(v, ordererFor(s))
+	out, err := encode.YAML(v, ordererFor(s))
+	return out, publicError(err)
 }
 
 // MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does

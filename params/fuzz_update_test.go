@@ -7,9 +7,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // FuzzParseAssignment: any text parses or fails without panic; a parsed
@@ -150,7 +150,7 @@ func FuzzUpdate(f *testing.F) {
 				t.Fatalf("plan %q for changes %q", r.Plan, r.Changed)
 			}
 			for _, w := range r.Warnings {
-				if w.Kind != problem.Undeclared || w.Pointer == "" {
+				if w.Kind != schema.KindUndeclared || w.Pointer == "" {
 					t.Fatalf("warning %+v", w)
 				}
 			}

@@ -2,7 +2,6 @@ package params
 
 import (
 	"encoding/json"
-	"fmt"
 	"math"
 	"math/big"
 	"strconv"
@@ -25,7 +24,7 @@ import (
 // value is of another JSON type than want, schema.KindPath for a malformed
 // pointer, schema.KindRange for a number that does not fit.
 func getError(kind schema.Kind, ptr, format string, a ...any) error {
-	return &schema.Error{Pointer: ptr, Kind: kind, Message: fmt.Sprintf(format, a...)}
+	return schema.NewError(kind, ptr, format, a...)
 }
 
 func typeError(ptr, want string, x any) error {

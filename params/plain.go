@@ -34,10 +34,11 @@ func Plain(v any) (any, error) {
 // prefix (which says which value, where there are several).
 func notPlain(err error, prefix string) *schema.Error {
 	var npe *schema.Error
-	if errors.As(err, &npe) {
-		return &schema.Error{Pointer: npe.Pointer, Kind: npe.Kind, Message: prefix + npe.Message}
+	if errors.As(publicError(err), &npe) && npe.Kind != schema.KindInvalid {
+		npe.Message = prefix + npe.Message
+		return npe
 	}
-	return &schema.Error{Kind: schema.KindNotPlain, Message: prefix + err.Error()}
+	return schema.NewError(schema.KindNotPlain, "", "%s%v", prefix, err)
 }
 
 // notPlainValidation is notPlain for the functions that return

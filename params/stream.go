@@ -2,6 +2,7 @@ package params
 
 import (
 	"context"
+	"errors"
 	"io"
 
 	"github.com/paramkit/paramkit/internal/stream"
@@ -25,7 +26,28 @@ type RawDocument struct {
 // schema.ErrorList, or a *schema.Error found through wrapping, such as
 // Decode or Convert return) into lines of the whole stream, in place, and
 // returns err.
-func (d RawDocument) Locate(err error) error { return stream.Relocate(err, d.Line) }
+func (d RawDocument) Locate(err error) error {
+	if err == nil || d.Line <= 1 {
+		return err
+	}
+	shift := func(e *schema.Error) {
+		if e != nil && e.Line > 0 {
+			e.Line += d.Line - 1
+		}
+	}
+	var l schema.ErrorList
+	if errors.As(err, &l) {
+		for _, e := range l {
+			shift(e)
+		}
+		return err
+	}
+	var e *schema.Error
+	if errors.As(err, &e) {
+		shift(e)
+	}
+	return err
+}
 
 // Splitter reads a `---` stream from an io.Reader one document at a time,
 // holding one document (and one buffer of input) at a time: a line `---`

@@ -25,9 +25,11 @@ func TestDecodeReaderErrorsCarryTheStreamLine(t *testing.T) {
 	assert.Equal(t, []int{0, 1}, got, "the documents before the unreadable one")
 	require.Error(t, err)
 	assert.True(t, strings.HasPrefix(err.Error(), "doc 2: "), err.Error())
-	var de *schema.Error
-	require.True(t, errors.As(err, &de))
+	de, ok := err.(*schema.Error)
+	require.True(t, ok, "%T", err)
 	assert.Equal(t, schema.KindLimit, de.Kind)
+	assert.Equal(t, "/n", de.Pointer)
+	assert.True(t, strings.HasPrefix(schema.ErrorsOf(err)[0].Message, "doc 2: "), "ErrorsOf keeps it in the message")
 
 	// DecodeStream is the same reading of a whole stream.
 	_, err2 := params.DecodeStream(s, []byte(in))

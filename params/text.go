@@ -9,6 +9,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -26,12 +27,40 @@ import (
 // larger than the document limit, nested too deep, a number out of range,
 // a duplicate key) always comes back with an error, even where the node
 // would take the text as a string.
+//
+// The error is a *schema.Error about the text as a whole (Pointer ""):
+// KindLimit for a limit, KindInvalid for text that is not UTF-8, KindType
+// for text that cannot take the node's type.
 func ParseText(n *schema.Node, text string) (any, error) {
+	v, err := parseText(n, text)
+	if err == nil {
+		return v, nil
+	}
+	var pe *problem.Error
+	switch {
+	case errors.As(err, &pe):
+		return v, publicError(err)
+	case errors.Is(err, number.ErrTooLarge), errors.Is(err, errTextTooLarge):
+		return v, schema.NewError(schema.KindLimit, "", "%w", err)
+	case errors.Is(err, errNotUTF8):
+		return v, schema.NewError(schema.KindInvalid, "", "%w", err)
+	}
+	return v, schema.NewError(schema.KindType, "", "%v", err)
+}
+
+var (
+	errNotUTF8      = errors.New("the text is not valid UTF-8")
+	errTextTooLarge = fmt.Errorf("larger than the %d MiB limit", document.MaxDocumentBytes>>20)
+)
+
+// parseText is ParseText with the readers' own errors, for the callers in
+// this package that put its message into theirs.
+func parseText(n *schema.Node, text string) (any, error) {
 	if !utf8.ValidString(text) {
-		return text, errors.New("the text is not valid UTF-8")
+		return text, errNotUTF8
 	}
 	if len(text) > document.MaxDocumentBytes {
-		return text, fmt.Errorf("the text is %d bytes, larger than the %d MiB limit", len(text), document.MaxDocumentBytes>>20)
+		return text, fmt.Errorf("the text is %d bytes, %w", len(text), errTextTooLarge)
 	}
 	if n != nil && n.Types() != nil && onlyStrings(n) {
 		return text, nil

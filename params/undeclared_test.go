@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -105,7 +104,7 @@ func TestUpdateWarnsOfUndeclaredKeys(t *testing.T) {
 			require.NoError(t, err)
 			got := map[string]string{}
 			for _, w := range r.Warnings {
-				assert.Equal(t, problem.Undeclared, w.Kind)
+				assert.Equal(t, schema.KindUndeclared, w.Kind)
 				got[w.Pointer] = w.Message
 			}
 			if tt.want == nil {
@@ -182,7 +181,7 @@ func TestUndeclaredInWholeValues(t *testing.T) {
 	}
 	var got []string
 	for _, w := range params.Undeclared(s, v) {
-		assert.Equal(t, problem.Undeclared, w.Kind)
+		assert.Equal(t, schema.KindUndeclared, w.Kind)
 		got = append(got, w.Error())
 	}
 	assert.Equal(t, []string{

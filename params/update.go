@@ -3,7 +3,6 @@ package params
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/value"
@@ -93,14 +92,14 @@ type Result struct {
 // of Set that is no assignment at all (no "=", or nothing before it) gives
 // an error wrapping ErrMalformed before anything else is looked at: a
 // usage error, not a fault of the values. A nil Update, or one without a
-// Schema, gives an error (and no Result).
+// Schema, gives a *schema.Error of kind schema.KindUsage (and no Result).
 func (u *Update) Run() (*Result, error) {
 	if u == nil {
-		return nil, errors.New("params: Run on a nil *Update")
+		return nil, schema.NewError(schema.KindUsage, "", "params: Run on a nil *Update")
 	}
 	s := u.Schema
 	if s == nil {
-		return nil, errors.New("params: Update needs a schema")
+		return nil, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
 	}
 	if u.Desired != nil && (len(u.Patches) > 0 || len(u.Set) > 0 || len(u.Operations) > 0) {
 		return nil, schema.ErrorList{{Kind: schema.KindInvalid, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
@@ -171,8 +170,8 @@ func (u *Update) Run() (*Result, error) {
 				return nil, err
 			}
 			plans := strings.Join(c.Detail.Plans[1:], ", ")
-			errs[i] = &schema.Error{Pointer: c.Pointer, Kind: c.Kind, Detail: c.Detail,
-				Message: fmt.Sprintf("triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)}
+			errs[i] = schema.NewError(c.Kind, c.Pointer, "triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)
+			errs[i].Detail = c.Detail
 		}
 		return nil, ed.keys.also(errs)
 	}
@@ -190,7 +189,7 @@ func parseSet(set []string) ([]Assignment, error) {
 			return nil, err
 		}
 		if err != nil {
-			errs = append(errs, &schema.Error{Kind: schema.KindPath, Detail: &schema.ErrorDetail{Input: s}, Message: err.Error()})
+			errs = append(errs, keyError(s, err))
 			continue
 		}
 		out = append(out, a)
@@ -219,9 +218,10 @@ func validationErrors(err error, notes map[string]string, keys *keyCheck) error 
 		keys.explain(e)
 		if n, ok := notes[e.Pointer]; ok && !noted[e.Pointer] {
 			noted[e.Pointer] = true
-			out = append(out, &schema.Error{Pointer: e.Pointer, Kind: e.Kind, Message: "from " + n})
+			out = append(out, schema.NewError(e.Kind, e.Pointer, "from %s", n))
 		}
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
+	// out keeps ve's order (schema.Schema.Validate's), each note right
+	// after the error it explains.
 	return out
 }

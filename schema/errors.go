@@ -1,131 +1,472 @@
 package schema
 
-import "github.com/paramkit/paramkit/internal/problem"
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
+)
 
 // Error is paramkit's one error type: every failure a caller can act on,
 // from any package (schema, params, convert, trigger, lint), is an *Error
-// or a list of them (ErrorList). Its fields:
-//
-//   - Pointer: the JSON pointer (RFC 6901) of the place the failure is
-//     about, "" for the root: into the schema document for schema
-//     problems, into the parameter values for validation and update
-//     problems, into the input for migration and decoding problems.
-//   - Line, Column: the 1-based position in the source text where known
-//     (syntax errors), else 0.
-//   - Kind: what sort of failure it is (KindRequired, KindType, …), for a
-//     program to switch on. Validation kinds are derived from the failing
-//     keyword, never from message text.
-//   - Message: what is wrong, for a person.
-//   - Detail: nil, except for the few kinds that carry data beyond the
-//     message: the failing keyword's location of a validation failure,
-//     the typed input of a `-p` assignment, the two plans of a
-//     KindTriggerConflict or KindPlanConflict, the old and new value of a
-//     KindLossy change (see ErrorDetail).
+// or a list of them (ErrorList). Make one with NewError, which never
+// leaves Kind empty.
 //
 // Error() formats it as `POINTER: message` (`line N: message` for a
-// problem located only by its line).
-type Error = problem.Error
+// problem located only by its line). errors.Is and errors.As see through
+// it to the error it wraps, if any (see Unwrap): a sentinel such as
+// ErrRefused or params.ErrMalformed, or the error of another package that
+// ErrorsOf took in.
+//
+// Layering: the internal packages below schema (the document readers, the
+// value checks) cannot import it, so they return a small error value of
+// their own (internal/problem), and every public package turns it into an
+// *Error where it calls them, through ErrorsOf. No error of an internal
+// type reaches a caller (TestPublicErrorsAreSchemaErrors).
+type Error struct {
+	// Pointer locates the failure (RFC 6901; "" is the root): into the
+	// schema document for schema problems, into the parameter values for
+	// validation and update problems, into the input for migration and
+	// decoding problems.
+	Pointer string `json:"pointer"`
+	// Line and Column are 1-based source positions where known (syntax
+	// errors, findings placed in a file), else 0.
+	Line   int `json:"line,omitempty"`
+	Column int `json:"column,omitempty"`
+	// Kind says what sort of failure this is, for a program to switch on
+	// (KindRequired, KindType, …). It is never empty. Validation kinds are
+	// derived from the failing keyword, never from message text.
+	Kind Kind `json:"kind"`
+	// Message says what is wrong, for a person.
+	Message string `json:"message"`
+	// Detail carries the data of the few failures that have any beyond
+	// the message (see ErrorDetail); nil for every other.
+	Detail *ErrorDetail `json:"-"`
 
-// ErrorDetail is the data a few kinds of Error carry beside the message.
-type ErrorDetail = problem.Detail
+	// wrapped is the error this one wraps (Unwrap), or nil.
+	wrapped error
+	// in names the input of several the error is about ("values.yaml: ",
+	// "doc 2: "), written before the rest of Error()'s text (see ErrorIn).
+	in string
+}
+
+// ErrorDetail is the data some failures carry beside their message. Each
+// field is set only by the kinds named on it; the rest stay zero.
+type ErrorDetail struct {
+	// Keyword is the JSON pointer of the failing keyword in the schema
+	// document (validation kinds: KindRequired … KindComposition,
+	// KindInvalid).
+	Keyword string
+	// Input is the `-p` assignment or patch operation as the user typed
+	// it, when the failure comes from one; Error shows it.
+	Input string
+	// Plans are the plans in conflict. KindTriggerConflict: the plan the
+	// node at Pointer names, then the plan of its ancestor (at Other).
+	// KindPlanConflict: the plan of the change at Pointer, then every
+	// plan of the update, sorted.
+	Plans []string
+	// Other is the second place of a KindTriggerConflict: the nearest
+	// ancestor naming a trigger (a pointer into the schema document).
+	Other string
+	// From and To are the value before and after a KindLossy change.
+	From, To any
+}
+
+// NewError returns an Error of the kind at pointer, its message formatted
+// as fmt.Sprintf does. A %w verb wraps its operand as fmt.Errorf does, so
+// that errors.Is finds it through the Error:
+//
+//	schema.NewError(schema.KindUsage, "", "%w %q: want KEY=VALUE", params.ErrMalformed, s)
+//
+// An empty kind is refused: the result is then an Error of KindUsage
+// saying so, with the message it was given, never an Error without a
+// Kind.
+func NewError(kind Kind, pointer, format string, a ...any) *Error {
+	w := fmt.Errorf(format, a...)
+	e := &Error{Pointer: pointer, Kind: kind, Message: w.Error()}
+	switch u := w.(type) {
+	case interface{ Unwrap() error }:
+		e.wrapped = u.Unwrap()
+	case interface{ Unwrap() []error }:
+		e.wrapped = w // several %w: errors.Is looks through each
+	}
+	if kind == "" {
+		e.Kind = KindUsage
+		e.Message = "schema.NewError needs a Kind (message: " + e.Message + ")"
+	}
+	return e
+}
+
+// Error formats the error as `POINTER: message` (`POINTER: "INPUT":
+// message` when it comes from a typed assignment, `"INPUT": message` when
+// its KEY is no path), or `line N: message`
+// for a problem located only by its line. An input that cannot be read at
+// all, a refused conversion, a bad call or a missing thing (kinds
+// KindSyntax, KindLimit, KindIO, KindUsage, KindRefused and KindNotFound
+// with neither pointer nor line) is about no place in a document: the
+// message alone.
+func (e *Error) Error() string {
+	if e.in != "" {
+		return e.in + e.located()
+	}
+	return e.located()
+}
+
+// located is Error() without the input's name.
+func (e *Error) located() string {
+	if e.Line > 0 && e.Pointer == "" {
+		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+	}
+	if e.Pointer == "" && e.Line == 0 {
+		switch e.Kind {
+		case KindSyntax, KindLimit, KindRefused, KindIO, KindUsage, KindNotFound:
+			return e.Message
+		}
+	}
+	if e.Detail != nil && e.Detail.Input != "" {
+		if e.Pointer == "" {
+			// An assignment never sets the root: its KEY was no path.
+			return fmt.Sprintf("%q: %s", e.Detail.Input, e.Message)
+		}
+		return fmt.Sprintf("%s: %q: %s", pointer.Quote(e.Pointer), e.Detail.Input, e.Message)
+	}
+	return fmt.Sprintf("%s: %s", pointer.Quote(e.Pointer), e.Message)
+}
+
+// Unwrap returns the error this one wraps, or nil: the sentinel a
+// package's documentation promises (ErrRefused for a $ref that would leave
+// the document, params.ErrMalformed, convert.ErrNotOperatorVersion,
+// lint.ErrNotPackage, …), or the error of another package that ErrorsOf or
+// a %w verb of NewError took in (an *fs.PathError, context.Canceled), so
+// that errors.Is and errors.As find it.
+func (e *Error) Unwrap() error { return e.wrapped }
+
+// FieldPath returns the place of the error as a Kubernetes field path
+// below prefix, written as k8s.io/apimachinery's field.Path writes one:
+// pointer /a/b/0 under "spec.parameters" is spec.parameters.a.b[0]. A
+// token of digits is a subscript ([0]); so is a key that is not a plain
+// field name (spec.parameters[a.b]: one with '.', '[', ']', a space or
+// other punctuation, an empty one, one starting with a digit). The root
+// pointer gives prefix itself. A pointer that is not RFC 6901 is
+// appended as it is, in brackets.
+func (e *Error) FieldPath(prefix string) string {
+	return fieldPath(prefix, e.Pointer)
+}
+
+func fieldPath(prefix, p string) string {
+	toks, err := pointer.Split(p)
+	if err != nil {
+		return prefix + "[" + p + "]"
+	}
+	var b strings.Builder
+	b.WriteString(prefix)
+	for _, t := range toks {
+		if isFieldName(t) {
+			if b.Len() > 0 {
+				b.WriteByte('.')
+			}
+			b.WriteString(t)
+			continue
+		}
+		b.WriteByte('[')
+		b.WriteString(t)
+		b.WriteByte(']')
+	}
+	return b.String()
+}
+
+// isFieldName reports whether a key reads as a field name in a dotted
+// path: a letter or '_' first, then letters, digits, '_' or '-'.
+func isFieldName(t string) bool {
+	if t == "" {
+		return false
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z', c == '_':
+		case i > 0 && (c >= '0' && c <= '9' || c == '-'):
+		default:
+			return false
+		}
+	}
+	return true
+}
 
 // ErrorList is every failure at once: the error type of Parse, Validate,
 // params.Update.Run, decoding, migration results and more. It implements
 // error; errors.As finds its *Error entries through Unwrap, and errors.As
 // into an ErrorList finds the list itself. Err returns nil for an empty
 // list.
-type ErrorList = problem.List
+type ErrorList []*Error
+
+// Error joins the entries, one a line.
+func (l ErrorList) Error() string {
+	var b strings.Builder
+	for i, e := range l {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(e.Error())
+	}
+	return b.String()
+}
+
+// Unwrap returns the entries, so that errors.Is and errors.As see each.
+func (l ErrorList) Unwrap() []error {
+	out := make([]error, len(l))
+	for i, e := range l {
+		out[i] = e
+	}
+	return out
+}
+
+// Err returns the list as an error, or nil when it is empty.
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
 
 // ErrorsOf returns every *Error that err holds, so that any error of
 // paramkit prints with one loop and no type switch: the entries of an
-// ErrorList, or the one *Error (found through wrapping; context such as
-// "doc 2: " is kept in its Message). An error of another type becomes one
-// entry of KindInvalid with its text as the message; nil gives nil.
-func ErrorsOf(err error) ErrorList { return problem.Of(err) }
+// ErrorList, or the one *Error, found through wrapping. Context before
+// their text (what a wrapping error such as fmt.Errorf("doc 2: %w", err)
+// says first, or the name ErrorIn gave) is kept in copies of them, at the
+// start of each Message. An error of another type becomes one
+// entry of KindInvalid with its text as the message, wrapping it (errors.Is
+// still finds it); nil gives nil.
+//
+// It is also the one place where the internal readers' errors become
+// *Error values: every paramkit package passes them through it.
+func ErrorsOf(err error) ErrorList {
+	l := errorsOf(err)
+	copied := false
+	for i, e := range l {
+		if e.in == "" {
+			continue
+		}
+		if !copied {
+			l, copied = append(ErrorList(nil), l...), true // never change the caller's list
+		}
+		c := *e
+		c.Message, c.in = e.in+e.Message, ""
+		l[i] = &c
+	}
+	return l
+}
+
+// errorsOf is ErrorsOf with the context before each entry's text (what an
+// error wrapping it says first, the name ErrorIn gave) kept apart from
+// its Message, in copies.
+func errorsOf(err error) ErrorList {
+	if err == nil {
+		return nil
+	}
+	var l ErrorList
+	if errors.As(err, &l) {
+		ctx := wrapContext(err, l.Error())
+		if ctx == "" || len(l) == 0 {
+			return l
+		}
+		out := make(ErrorList, len(l))
+		for i, e := range l {
+			c := *e
+			c.in = ctx + e.in
+			out[i] = &c
+		}
+		return out
+	}
+	var e *Error
+	if errors.As(err, &e) {
+		if ctx := wrapContext(err, e.Error()); ctx != "" {
+			c := *e
+			c.in = ctx + e.in
+			return ErrorList{&c}
+		}
+		return ErrorList{e}
+	}
+	var pe *problem.Error
+	if errors.As(err, &pe) {
+		e := &Error{Pointer: pe.Pointer, Line: pe.Line, Column: pe.Column, Kind: Kind(pe.Kind), Message: pe.Message}
+		if e.Kind == "" {
+			e.Kind = KindInvalid
+		}
+		e.in = wrapContext(err, pe.Error())
+		return ErrorList{e}
+	}
+	return ErrorList{{Kind: KindInvalid, Message: err.Error(), wrapped: err}}
+}
+
+// wrapContext is what err, which wraps an error whose text is own,
+// writes before it ("doc 2: "), or "".
+func wrapContext(err error, own string) string {
+	full := err.Error()
+	if full == own || !strings.HasSuffix(full, own) {
+		return ""
+	}
+	return strings.TrimSuffix(full, own)
+}
+
+// ErrorIn returns err as the error of one of several inputs, named where
+// (a file, "doc 2"): its text, and that of each entry, starts with
+// "where: ", as if err had been wrapped with fmt.Errorf("%s: %w", where,
+// err), but the result is a *Error (an ErrorList for a list) that keeps
+// the entries' Pointer, Line, Kind and Message as they are. ErrorsOf puts
+// the name at the start of each Message. An error of another type is
+// taken in as ErrorsOf takes it; nil gives nil.
+func ErrorIn(where string, err error) error {
+	if err == nil {
+		return nil
+	}
+	l := errorsOf(err)
+	out := make(ErrorList, len(l))
+	for i, e := range l {
+		c := *e
+		c.in = where + ": " + e.in
+		out[i] = &c
+	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return out
+}
 
 // Kind says what sort of failure an Error is. The values are stable
-// strings (they appear in JSON reports as "kind").
-type Kind = problem.Kind
+// strings (they appear in JSON reports as "kind"); Reason gives one as a
+// Kubernetes condition reason.
+type Kind string
 
 // The kinds of Error.
 const (
-	// KindSyntax is malformed YAML or JSON.
-	KindSyntax = problem.Syntax
+	// KindSyntax is malformed YAML or JSON, or a document that holds
+	// nothing where one was expected.
+	KindSyntax Kind = "syntax"
 	// KindLimit is a size, depth or count limit that the input passes.
-	KindLimit = problem.Limit
+	KindLimit Kind = "limit"
+	// KindIO is input that could not be read: a missing file, a folder
+	// that cannot be listed, a reader's error. The error it wraps is the
+	// one the reader gave (errors.Is(err, fs.ErrNotExist) holds for a
+	// missing file).
+	KindIO Kind = "io"
+	// KindUsage is a call that cannot be carried out as made: a
+	// malformed `-p` assignment or patch operation (wrapping
+	// params.ErrMalformed), an option given to a function that does not
+	// take it, an argument out of its range.
+	KindUsage Kind = "usage"
 	// KindSchema is a schema that is not usable: a keyword with a wrong
 	// value, an unknown dialect, a dangling $ref.
-	KindSchema = problem.Schema
-	// KindRefused is a $ref that would leave the document, or a
-	// conversion a version set refuses (downgrade: false).
-	KindRefused = problem.Refused
+	KindSchema Kind = "schema"
+	// KindRefused is a $ref that would leave the document (it wraps
+	// ErrRefused), or a conversion a version set refuses (downgrade:
+	// false).
+	KindRefused Kind = "refused"
 	// KindNotSchema is a document that is no schema at all: an object
 	// none of whose root keys is a schema keyword of any supported draft
 	// (a flat map of values, a KUDO params file or a CRD manifest read as
-	// a JSON Schema). The message says what was expected and what was
-	// found.
-	KindNotSchema = problem.NotSchema
+	// a JSON Schema), or input that is not the kind of document a
+	// function reads (a manifest of another kind). The message says what
+	// was expected and what was found.
+	KindNotSchema Kind = "not-schema"
 	// KindRequired is a missing required property (keyword required).
-	KindRequired = problem.Required
+	KindRequired Kind = "required"
 	// KindType is a value of the wrong type (keyword type), also a text
 	// value that cannot take its node's type.
-	KindType = problem.Type
+	KindType Kind = "type"
 	// KindEnum is a value outside an enum.
-	KindEnum = problem.Enum
+	KindEnum Kind = "enum"
 	// KindConst is a value other than a const.
-	KindConst = problem.Const
+	KindConst Kind = "const"
 	// KindRange is a number out of range: minimum, maximum,
 	// exclusiveMinimum, exclusiveMaximum, multipleOf.
-	KindRange = problem.Range
+	KindRange Kind = "range"
 	// KindLength is a size out of range: minLength, maxLength, minItems,
 	// maxItems, minProperties, maxProperties, contains, minContains,
 	// maxContains.
-	KindLength = problem.Length
+	KindLength Kind = "length"
 	// KindPattern is a string that does not match a pattern (also under
 	// propertyNames).
-	KindPattern = problem.Pattern
+	KindPattern Kind = "pattern"
 	// KindFormat is a string that does not satisfy a format (or a
 	// contentEncoding/contentMediaType).
-	KindFormat = problem.Format
+	KindFormat Kind = "format"
 	// KindAdditional is a property or item the schema does not allow:
 	// additionalProperties, additionalItems, unevaluatedProperties,
 	// unevaluatedItems, items false.
-	KindAdditional = problem.Additional
+	KindAdditional Kind = "additional"
 	// KindUnique is a repeated item (uniqueItems).
-	KindUnique = problem.Unique
+	KindUnique Kind = "unique"
 	// KindDependency is a property that another one requires
 	// (dependentRequired, dependencies).
-	KindDependency = problem.Dependency
+	KindDependency Kind = "dependency"
 	// KindComposition is a failure of anyOf, oneOf, not, if/then/else or a
 	// false schema: no single keyword of an alternative is the reason.
-	KindComposition = problem.Composition
+	KindComposition Kind = "composition"
 	// KindInvalid is any other reason a value is invalid (for instance
-	// text that is not UTF-8).
-	KindInvalid = problem.Invalid
-	// KindNotFound is nothing at a pointer (typed getters).
-	KindNotFound = problem.NotFound
+	// text that is not UTF-8), and the kind ErrorsOf gives an error of
+	// another package.
+	KindInvalid Kind = "invalid"
+	// KindNotFound is nothing at a pointer (typed getters), or a named
+	// thing that is not there (a CRD version, a version of a set).
+	KindNotFound Kind = "not-found"
 	// KindPath is a malformed path, an index out of range, or a place a
 	// value cannot be set or read.
-	KindPath = problem.Path
+	KindPath Kind = "path"
 	// KindNotPlain is a Go value that cannot be a parameter value.
-	KindNotPlain = problem.NotPlain
+	KindNotPlain Kind = "not-plain"
 	// KindImmutable is a change to an immutable field.
-	KindImmutable = problem.Immutable
+	KindImmutable Kind = "immutable"
 	// KindUndeclared is a key the schema does not declare.
-	KindUndeclared = problem.Undeclared
+	KindUndeclared Kind = "undeclared"
 	// KindTriggerConflict is a schema node naming another plan than its
 	// ancestor; Detail holds both plans and the ancestor's pointer.
-	KindTriggerConflict = problem.TriggerConflict
+	KindTriggerConflict Kind = "trigger-conflict"
 	// KindPlanConflict is an update whose changes trigger several plans;
 	// Detail holds the change's plan and every plan of the update.
-	KindPlanConflict = problem.PlanConflict
+	KindPlanConflict Kind = "plan-conflict"
 	// KindLossy is a type change that would lose value; Detail holds the
 	// value before and after.
-	KindLossy = problem.Lossy
+	KindLossy Kind = "lossy"
 	// KindDropped is a value that maps nowhere in a migration.
-	KindDropped = problem.Dropped
+	KindDropped Kind = "dropped"
 	// KindGate is a wrong feature gate list.
-	KindGate = problem.Gate
+	KindGate Kind = "gate"
 )
 
-func quotePointer(p string) string { return problem.QuotePointer(p) }
+// Reason returns the kind as a Kubernetes condition reason: its words in
+// CamelCase (plan-conflict is PlanConflict, io is IO), valid for
+// metav1.Condition.Reason (`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`).
+// Letters and digits are kept, everything else separates words; a kind
+// with no letter to start with gives "Invalid".
+func (k Kind) Reason() string {
+	if k == KindIO {
+		return "IO"
+	}
+	var b strings.Builder
+	upper := true
+	for i := 0; i < len(k); i++ {
+		c := k[i]
+		switch {
+		case c >= 'a' && c <= 'z', c >= 'A' && c <= 'Z':
+			if upper && c >= 'a' {
+				c -= 'a' - 'A'
+			}
+			b.WriteByte(c)
+			upper = false
+		case c >= '0' && c <= '9':
+			if b.Len() > 0 {
+				b.WriteByte(c)
+			}
+			upper = true
+		default:
+			upper = true
+		}
+	}
+	if b.Len() == 0 {
+		return "Invalid"
+	}
+	return b.String()
+}

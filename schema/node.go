@@ -614,7 +614,7 @@ func (b *treeBuilder) resolve(n *Node) {
 	res := b.resources[u.String()]
 	if res == nil {
 		if d, _ := dialectOf(u.String()); d == "" {
-			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"), Kind: KindRefused,
+			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"), Kind: KindRefused, wrapped: ErrRefused,
 				Message: fmt.Sprintf("$ref %q is refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read", n.Ref)})
 		}
 		return

@@ -24,10 +24,25 @@
 // v1beta1 params.yaml or a CRD read as a schema is convert.LoadSchema's.
 // Editing a schema file in place, keeping its bytes, is package
 // schema/edit's (edit.AddProperty).
+//
+// # Errors
+//
+// This package holds paramkit's one error type, for every package: an
+// *Error (a JSON pointer, the line and column where known, a Kind that is
+// never empty, a message) or an ErrorList of them. ErrorsOf gives the
+// entries of any error as a list; NewError makes one. errors.Is finds the
+// sentinel an Error wraps (ErrRefused for a $ref that would leave the
+// document). Messages quote schema text (a pattern, a format, enum values,
+// a const, a bound) as JSON writes it, and Validate's list comes in one
+// order on every run: by line and column where known, then pointer (array
+// indices by number), then the failing keyword. A Kubernetes caller gets
+// the field path of an Error (FieldPath) and a condition reason for its
+// Kind (Kind.Reason).
 package schema
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"encoding/json"
 	"errors"
@@ -41,7 +56,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
 	"github.com/paramkit/paramkit/internal/document"
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 )
 
@@ -141,7 +155,7 @@ func Parse(data []byte, opts ...Option) (*Schema, error) {
 func ParseFile(path string, opts ...Option) (*Schema, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, err
+		return nil, ErrorList{NewError(KindIO, "", "%w", err)}
 	}
 	return Parse(data, opts...)
 }
@@ -163,14 +177,10 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 func decodeDocument(data []byte) (any, map[string][]string, error) {
 	d, err := document.Read(data, document.Options{Order: true})
 	if err != nil {
-		var pe *problem.Error
-		if errors.As(err, &pe) {
-			return nil, nil, ErrorList{{Pointer: pe.Pointer, Line: pe.Line, Message: pe.Message}}
-		}
-		return nil, nil, ErrorList{{Message: err.Error()}}
+		return nil, nil, ErrorsOf(err)
 	}
 	if d.Empty {
-		return nil, nil, ErrorList{{Message: "the schema document is empty"}}
+		return nil, nil, ErrorList{NewError(KindSyntax, "", "the schema document is empty")}
 	}
 	return d.Value, d.Order, nil
 }
@@ -262,19 +272,66 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	return s, nil
 }
 
-// sortErrors orders errors by pointer, then message, so that a schema
-// gives the same list on every run: the tree resolves $refs in map order
-// and the engine checks properties in map order. Each source (the tree's
-// KUDO keywords, its $refs, the engine) is sorted on its own, and they
-// keep that order between them.
+// sortErrors puts a list in one order on every run: by place in the
+// document (line, then column, where known), then by pointer (token by
+// token, array indices by number, so /a/9 comes before /a/10), then by
+// the failing keyword's pointer, then by message. The engine checks
+// properties in map order, and the tree resolves $refs in map order; the
+// errors of schema building are sorted source by source (the tree's KUDO
+// keywords, its $refs, the engine), which keep that order between them.
 func sortErrors(l ErrorList) ErrorList {
-	sort.SliceStable(l, func(i, j int) bool {
-		if l[i].Pointer != l[j].Pointer {
-			return l[i].Pointer < l[j].Pointer
-		}
-		return l[i].Message < l[j].Message
-	})
+	sort.SliceStable(l, func(i, j int) bool { return compareErrors(l[i], l[j]) < 0 })
 	return l
+}
+
+func compareErrors(a, b *Error) int {
+	if c := cmp.Compare(a.Line, b.Line); c != 0 {
+		return c
+	}
+	if c := cmp.Compare(a.Column, b.Column); c != 0 {
+		return c
+	}
+	if c := comparePointers(a.Pointer, b.Pointer); c != 0 {
+		return c
+	}
+	if c := strings.Compare(keywordOfError(a), keywordOfError(b)); c != 0 {
+		return c
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+func keywordOfError(e *Error) string {
+	if e.Detail == nil {
+		return ""
+	}
+	return e.Detail.Keyword
+}
+
+// comparePointers orders JSON pointers token by token; two tokens of
+// digits compare as numbers, and a pointer comes before those below it.
+func comparePointers(a, b string) int {
+	for a != "" && b != "" {
+		ta, ra := nextToken(a)
+		tb, rb := nextToken(b)
+		if ta != tb {
+			if isIndex(ta) && isIndex(tb) && len(ta) != len(tb) {
+				return cmp.Compare(len(ta), len(tb))
+			}
+			return strings.Compare(ta, tb)
+		}
+		a, b = ra, rb
+	}
+	return cmp.Compare(len(a), len(b))
+}
+
+// nextToken splits "/tok/rest" into "tok" and "/rest" (tokens stay
+// escaped: the order of escaped tokens is a fixed order all the same).
+func nextToken(p string) (tok, rest string) {
+	p = p[1:]
+	if i := strings.IndexByte(p, '/'); i >= 0 {
+		return p[:i], p[i:]
+	}
+	return p, ""
 }
 
 func dialectOf(u string) (Dialect, *jsonschema.Draft) {
@@ -306,26 +363,28 @@ func compileErrors(err error) ErrorList {
 			var out ErrorList
 			seen := map[string]bool{}
 			for _, leaf := range leaves(ve) {
-				if seen[leaf.InstanceLocation] {
+				at := enginePointer(leaf.InstanceLocation)
+				if seen[at] {
 					continue
 				}
-				seen[leaf.InstanceLocation] = true
-				out = append(out, &Error{Pointer: leaf.InstanceLocation, Kind: KindSchema, Message: "invalid keyword value: " + strings.ReplaceAll(leaf.Message, "'", "\"")})
+				seen[at] = true
+				out = append(out, &Error{Pointer: at, Kind: KindSchema, Message: "invalid keyword value: " + requote(leaf.Message)})
 			}
 			return out
 		}
 		return ErrorList{{Pointer: pointerOf(se.SchemaURL), Kind: KindSchema, Message: cleanEngineMsg(se.Err.Error())}}
 	}
-	msg, kind := err.Error(), KindSchema
 	if errors.Is(err, ErrRefused) {
-		msg, kind = cleanEngineMsg(msg), KindRefused
+		return ErrorList{{Kind: KindRefused, Message: cleanEngineMsg(err.Error()), wrapped: ErrRefused}}
 	}
-	return ErrorList{{Kind: kind, Message: msg}}
+	return ErrorList{{Kind: KindSchema, Message: err.Error()}}
 }
 
+// pointerOf is the JSON pointer in the fragment of a URL the engine
+// gives.
 func pointerOf(url string) string {
 	if i := strings.IndexByte(url, '#'); i >= 0 {
-		return url[i+1:]
+		return enginePointer(url[i+1:])
 	}
 	return ""
 }
@@ -335,8 +394,8 @@ func cleanEngineMsg(s string) string {
 }
 
 func dedupe(l ErrorList) ErrorList {
-	seen := map[string]bool{}
-	var out ErrorList
+	seen := make(map[string]bool, len(l))
+	out := make(ErrorList, 0, len(l))
 	for _, e := range l {
 		k := e.Pointer + "\x00" + e.Message
 		if !seen[k] {

@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/santhosh-tekuri/jsonschema/v5"
 
@@ -16,8 +18,10 @@ import (
 
 // Validate checks a plain value (maps, slices, strings, bools, nil and
 // json.Number numbers) against the schema. It returns nil when the value
-// is valid, else an ErrorList ordered by pointer, each entry's Kind
-// derived from the failing keyword.
+// is valid, else an ErrorList ordered by pointer (array indices by
+// number), then by the failing keyword's pointer (Detail.Keyword), then by
+// message, the same on every run; each entry's Kind is derived from the
+// failing keyword.
 func (s *Schema) Validate(v any) error {
 	if f := s.fastCheck(); f != nil {
 		if ok, sure := fastValid(f, v); ok && sure {
@@ -28,10 +32,12 @@ func (s *Schema) Validate(v any) error {
 }
 
 // engineErrors turns the engine's verdict on v into an ErrorList, or nil;
-// doc is the schema document (an enum or const is quoted from it);
-// showValue adds the offending scalar to a type error's message; isSecret
-// reports whether a failure at an instance pointer, raised by the keyword
-// at a schema pointer, must not quote the value.
+// doc is the schema document (the schema text a message quotes is taken
+// from it); showValue adds the offending scalar to a type error's
+// message; isSecret reports whether a failure at an instance pointer,
+// raised by the keyword at a schema pointer, must not quote the value.
+// The list is in one order on every run (see sortErrors): the engine
+// visits the keys of an object in map order.
 func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst, kw string) bool) error {
 	if err == nil {
 		return nil
@@ -41,7 +47,6 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 		return ErrorList{{Kind: KindInvalid, Message: err.Error()}}
 	}
 	var out ErrorList
-	seen := map[string]bool{}
 	for _, leaf := range leaves(ve) {
 		kw, alt := keywordOf(leaf.KeywordLocation)
 		kind := kindOf(kw)
@@ -50,44 +55,50 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 			// is the reason the value is refused.
 			kind = KindComposition
 		}
-		e := &Error{Pointer: leaf.InstanceLocation, Kind: kind, Message: humanize(kw, leaf.Message),
+		e := &Error{Pointer: enginePointer(leaf.InstanceLocation), Kind: kind,
 			Detail: &ErrorDetail{Keyword: pointerOf(leaf.AbsoluteKeywordLocation)}}
-		if kw == "enum" || kw == "const" {
-			if allowed, ok := pointer.Get(doc, e.Detail.Keyword); ok {
-				e.Message = allowedMessage(kw, allowed)
-			}
-		}
+		e.Message = engineMessage(kw, leaf.Message, v, e.Pointer, doc, e.Detail.Keyword)
 		hidden := isSecret(e.Pointer, e.Detail.Keyword)
 		if hidden {
 			e.Message = hideValue(e.Message)
 		}
 		if showValue && kw == "type" {
 			// Show the offending scalar: `expected boolean, but got string "yes"`.
-			if got, ok := pointer.Get(v, leaf.InstanceLocation); ok {
+			if got, ok := pointer.Get(v, e.Pointer); ok {
 				if sv := scalarText(got); sv != "" {
 					e.Message += " " + secret.Text(hidden, sv)
 				}
 			}
 		}
-		k := e.Pointer + "\x00" + e.Message
-		if !seen[k] {
-			seen[k] = true
-			out = append(out, e)
-		}
+		out = append(out, e)
 	}
-	sort.SliceStable(out, func(i, j int) bool { return out[i].Pointer < out[j].Pointer })
-	return out
+	// Sorted first, so that of two failures with one message at one
+	// place (two patternProperties refusing a key) the same one is kept.
+	return dedupe(sortErrors(out))
+}
+
+// enginePointer turns a location the engine gives (a JSON pointer whose
+// tokens are also percent-encoded, as in a URL) into the JSON pointer.
+func enginePointer(loc string) string {
+	if !strings.Contains(loc, "%") {
+		return loc
+	}
+	if p, err := url.PathUnescape(loc); err == nil {
+		return p
+	}
+	return loc
 }
 
 // scalarText quotes an offending value for a message; it is the one place
-// validation messages show a value.
+// validation messages show a value. Strings are written as JSON writes
+// them, shortened past 60 bytes.
 func scalarText(v any) string {
 	switch t := v.(type) {
 	case string:
 		if len(t) > 60 {
-			t = t[:57] + "..."
+			return jsonString(truncate(t, 57)) + "..."
 		}
-		return strconv.Quote(t)
+		return jsonString(t)
 	case json.Number:
 		if len(t) > 60 {
 			return string(t[:57]) + "..."
@@ -97,6 +108,17 @@ func scalarText(v any) string {
 		return strconv.FormatBool(t)
 	}
 	return ""
+}
+
+// truncate cuts s to at most n bytes, not inside a UTF-8 sequence.
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n]
 }
 
 // allowedMessage says which values an enum or const allows, each written
@@ -119,17 +141,88 @@ func allowedMessage(kw string, allowed any) string {
 
 // jsonText writes a schema value as JSON, shortened past 60 bytes.
 func jsonText(v any) string {
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if enc.Encode(v) != nil {
-		return "?"
+	var text string
+	switch t := v.(type) {
+	case string:
+		text = jsonString(t)
+	case json.Number:
+		text = string(t)
+	case bool:
+		text = strconv.FormatBool(t)
+	case nil:
+		text = "null"
+	default:
+		var buf bytes.Buffer
+		enc := json.NewEncoder(&buf)
+		enc.SetEscapeHTML(false)
+		if enc.Encode(v) != nil {
+			return "?"
+		}
+		text = strings.TrimSuffix(buf.String(), "\n")
 	}
-	b := bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
-	if len(b) > 60 {
-		return string(b[:57]) + "..."
+	if len(text) > 60 {
+		return truncate(text, 57) + "..."
 	}
-	return string(b)
+	return text
+}
+
+// jsonString writes s as a JSON string, whole, as encoding/json writes it
+// without HTML escaping (TestJSONStringIsEncodingJSONs): a message quotes
+// many of them, and an Encoder for each cost a fifth more allocations.
+func jsonString(s string) string {
+	plain := true
+	for i := 0; i < len(s) && plain; i++ {
+		c := s[i]
+		plain = c >= 0x20 && c < utf8.RuneSelf && c != '"' && c != '\\'
+	}
+	if plain {
+		return `"` + s + `"`
+	}
+	var b strings.Builder
+	b.Grow(len(s) + 8)
+	b.WriteByte('"')
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			switch {
+			case c == '"' || c == '\\':
+				b.WriteByte('\\')
+				b.WriteByte(c)
+			case c == '\n':
+				b.WriteString(`\n`)
+			case c == '\r':
+				b.WriteString(`\r`)
+			case c == '\t':
+				b.WriteString(`\t`)
+			case c == '\b':
+				b.WriteString(`\b`)
+			case c == '\f':
+				b.WriteString(`\f`)
+			case c < 0x20:
+				b.WriteString(`\u00`)
+				b.WriteByte("0123456789abcdef"[c>>4])
+				b.WriteByte("0123456789abcdef"[c&0xF])
+			default:
+				b.WriteByte(c)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == utf8.RuneError && size == 1:
+			b.WriteString(`\ufffd`)
+		case r == '\u2028':
+			b.WriteString(`\u2028`)
+		case r == '\u2029':
+			b.WriteString(`\u2029`)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	b.WriteByte('"')
+	return b.String()
 }
 
 // Valid reports whether v satisfies the schema.
@@ -147,24 +240,179 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	return out
 }
 
-// humanize rewrites the engine's terse messages where a person would be
-// left guessing. The decision is the failing keyword's; the names of the
-// missing or extra properties are only in the engine's message text
-// (santhosh-tekuri/jsonschema/v5 gives them in no field), so they are taken
-// from it.
-func humanize(kw, m string) string {
-	m = strings.ReplaceAll(m, "'", "\"")
+// engineMessage is the message for a failure of keyword kw, whose
+// engine text is m, of the value at inst in v; the keyword stands at
+// kwPtr in the schema document doc. Schema text (a pattern, a format, an
+// enum, a const, a bound) and names are written as JSON writes them,
+// taken from the document where the engine's text would change them:
+// it quotes strings in its own syntax ('^it\'s$', which is not even
+// unambiguous: a trailing backslash is lost) and writes numbers through
+// float64. The names of extra properties are only in the engine's text
+// (santhosh-tekuri/jsonschema/v5 gives them in no field), so they are
+// matched against the keys of the value (extraNames).
+func engineMessage(kw, m string, v any, inst string, doc any, kwPtr string) string {
+	var kwValue any
+	var haveKw bool
 	switch kw {
+	case "enum", "const", "pattern", "format", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "multipleOf",
+		"required", "dependentRequired", "dependencies":
+		kwValue, haveKw = pointer.Get(doc, kwPtr)
+	}
+	switch kw {
+	case "enum", "const":
+		if haveKw {
+			return allowedMessage(kw, kwValue)
+		}
+	case "pattern":
+		if p, ok := kwValue.(string); ok {
+			return "does not match pattern " + jsonString(p)
+		}
+	case "format":
+		if f, ok := kwValue.(string); ok {
+			if got, ok := pointer.Get(v, inst); ok {
+				return jsonText(got) + " is not valid " + jsonString(f)
+			}
+		}
+	case "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum":
+		bound, ok := kwValue.(json.Number)
+		got, ok2 := pointer.Get(v, inst)
+		if n, isNum := got.(json.Number); ok && ok2 && isNum {
+			op := map[string]string{"minimum": ">=", "maximum": "<=", "exclusiveMinimum": ">", "exclusiveMaximum": "<"}[kw]
+			return "must be " + op + " " + string(bound) + " but found " + string(n)
+		}
+	case "multipleOf":
+		step, ok := kwValue.(json.Number)
+		got, ok2 := pointer.Get(v, inst)
+		if n, isNum := got.(json.Number); ok && ok2 && isNum {
+			return string(n) + " not multipleOf " + string(step)
+		}
 	case "required":
-		if _, names, ok := strings.Cut(m, ": "); ok {
-			return "missing required " + plural(m, "propert") + ": " + names
+		// The missing names, in the order the keyword lists them, as
+		// the engine does.
+		names, _ := kwValue.([]any)
+		obj, _ := instance(v, inst).(map[string]any)
+		var missing []string
+		for _, x := range names {
+			if n, ok := x.(string); ok {
+				if _, has := obj[n]; !has {
+					missing = append(missing, jsonString(n))
+				}
+			}
+		}
+		if len(missing) > 0 {
+			return "missing required " + plural(len(missing), "propert") + ": " + strings.Join(missing, ", ")
 		}
 	case "additionalProperties":
 		if rest, ok := strings.CutPrefix(m, "additionalProperties "); ok {
-			return "not allowed here: " + strings.TrimSuffix(rest, " not allowed") + " (the schema does not declare it)"
+			obj, _ := instance(v, inst).(map[string]any)
+			if list, ok := extraNames(strings.TrimSuffix(rest, " not allowed"), obj); ok {
+				return "not allowed here: " + strings.Join(list, ", ") + " (the schema does not declare it)"
+			}
+		}
+	case "dependentRequired", "dependencies":
+		// At .../dependentRequired/NAME/INDEX stands the name required.
+		need, ok := kwValue.(string)
+		toks, err := pointer.Split(kwPtr)
+		if ok && err == nil && len(toks) >= 2 {
+			return "property " + jsonString(need) + " is required, if " + jsonString(toks[len(toks)-2]) + " property exists"
 		}
 	}
-	return m
+	return requote(m)
+}
+
+// instance is the value at pointer p in v, or nil.
+func instance(v any, p string) any {
+	x, _ := pointer.Get(v, p)
+	return x
+}
+
+// extraNames finds which keys of obj the engine lists in text (each
+// quoted in its syntax, joined by ", ", in map order) and returns them
+// sorted, written as JSON; ok is false when the keys do not make up the
+// text exactly, and the engine's text is then used as it is.
+func extraNames(text string, obj map[string]any) (names []string, ok bool) {
+	keys := make([]string, 0, len(obj))
+	for k := range obj {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := map[string]bool{}
+	for _, p := range strings.Split(text, ", ") {
+		parts[p] = true
+	}
+	size := -2
+	for _, k := range keys {
+		q := engineQuote(k)
+		if parts[q] || (strings.Contains(q, ", ") && strings.Contains(text, q)) {
+			names = append(names, jsonString(k))
+			size += len(q) + 2
+		}
+	}
+	return names, len(names) > 0 && size == len(text)
+}
+
+// engineQuote quotes s as the engine does in its messages.
+func engineQuote(s string) string {
+	q := strconv.Quote(s)
+	q = strings.ReplaceAll(q, `\"`, `"`)
+	q = strings.ReplaceAll(q, `'`, `\'`)
+	return "'" + q[1:len(q)-1] + "'"
+}
+
+// engineString reads the string quoted in the engine's syntax at the
+// start of s: Go's %q text between single quotes, with \" written as "
+// and ' as \'. It returns the string and the length of its quoted text.
+func engineString(s string) (string, int, bool) {
+	if s == "" || s[0] != '\'' {
+		return "", 0, false
+	}
+	var lit strings.Builder
+	lit.WriteByte('"')
+	for i := 1; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\'':
+			lit.WriteByte('"')
+			u, err := strconv.Unquote(lit.String())
+			return u, i + 1, err == nil
+		case '"':
+			lit.WriteString(`\"`)
+		case '\\':
+			if i+1 >= len(s) {
+				return "", 0, false
+			}
+			i++
+			if s[i] == '\'' {
+				lit.WriteByte('\'')
+			} else {
+				lit.WriteByte('\\')
+				lit.WriteByte(s[i])
+			}
+		default:
+			lit.WriteByte(c)
+		}
+	}
+	return "", 0, false
+}
+
+// requote writes every string the engine's text quotes in its own syntax
+// as JSON writes it; the rest of the text stays as it is.
+func requote(m string) string {
+	if !strings.Contains(m, "'") {
+		return m
+	}
+	var b strings.Builder
+	for i := 0; i < len(m); {
+		if m[i] == '\'' {
+			if q, n, ok := engineString(m[i:]); ok {
+				b.WriteString(jsonString(q))
+				i += n
+				continue
+			}
+		}
+		b.WriteByte(m[i])
+		i++
+	}
+	return b.String()
 }
 
 // keywordOf reads the failing keyword from the engine's keyword location
@@ -262,8 +510,8 @@ func kindOf(kw string) Kind {
 	return KindInvalid
 }
 
-func plural(m, stem string) string {
-	if strings.Count(m, ",") > 0 {
+func plural(n int, stem string) string {
+	if n > 1 {
 		return stem + "ies"
 	}
 	return stem + "y"

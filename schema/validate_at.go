@@ -22,8 +22,8 @@ type subschemas struct {
 // ValidateAt checks a plain value against the subschema at a JSON pointer
 // into the schema document, as if that subschema were the whole schema
 // ($refs inside it still resolve in the whole document). It returns nil
-// when the value is valid, an ErrorList when it is not, and an error
-// of another type when no subschema stands at that pointer. Linters use it
+// when the value is valid, an ErrorList when it is not, and an *Error of
+// KindNotFound when no subschema stands at that pointer. Linters use it
 // to check a default or an example against its own node.
 func (s *Schema) ValidateAt(schemaPointer string, v any) error {
 	c, err := s.compileAt(schemaPointer)
@@ -53,7 +53,7 @@ func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
 	}
 	toks, err := pointer.Split(ptr)
 	if err != nil {
-		return nil, err
+		return nil, NewError(KindPath, ptr, "%v", err)
 	}
 	var frag strings.Builder
 	for _, t := range toks {

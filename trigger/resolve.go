@@ -1,7 +1,6 @@
 package trigger
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 	"strconv"
@@ -77,7 +76,7 @@ type place struct {
 // trigger conflicts: the error is the one Check returns.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	if s == nil {
-		return nil, errors.New("trigger: New needs a schema")
+		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema")
 	}
 	if err := Check(s); err != nil {
 		return nil, err

@@ -120,8 +120,13 @@ func (m *Migration) generate(st *migStep, d migDir, v any, final, report bool) (
 	res, err := h(from, out)
 	if err != nil {
 		me, ok := err.(*schema.Error)
-		if !ok {
-			me = &schema.Error{Kind: schema.KindInvalid, Message: "hook: " + err.Error()}
+		switch {
+		case !ok:
+			me = schema.NewError(schema.KindInvalid, "", "hook: %w", err)
+		case me.Kind == "":
+			c := *me // a hook's own Error without a Kind: never an empty one
+			c.Kind = schema.KindInvalid
+			me = &c
 		}
 		tr.errors = append(tr.errors, me)
 		return out, tr

@@ -178,7 +178,7 @@ type migOptions struct {
 // with the schema pointer of each offending oldName.
 func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if target == nil {
-		return nil, fmt.Errorf("convert: New needs a target schema")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema")
 	}
 	all, err := collect("New", opts, migrationOptions)
 	if err != nil {
@@ -189,17 +189,17 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 		return nil, o.hookErr
 	}
 	if o.lossless && o.from == nil {
-		return nil, fmt.Errorf("convert: Lossless needs the schema of the oldest version (FromVersion)")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: Lossless needs the schema of the oldest version (FromVersion)")
 	}
 	chain := append(append([]*schema.Schema{}, o.via...), target)
 	for i, s := range chain {
 		if s == nil {
-			return nil, fmt.Errorf("convert: ThroughVersions schema %d is nil", i)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil", i)
 		}
 	}
 	for i := range o.hooks {
 		if i < 0 || i >= len(chain) {
-			return nil, fmt.Errorf("convert: hooks for step %d, but the migration has %d step(s)", i, len(chain))
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: hooks for step %d, but the migration has %d step(s)", i, len(chain))
 		}
 	}
 	m := &Migration{allowLossy: o.allowLossy || o.lossless, lossless: o.lossless, keepText: o.lossless}

@@ -7,6 +7,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -97,12 +98,17 @@ func decodeForMigration(data []byte, into map[string]any) (v any, filled bool, e
 	return d.Value, d.Filled, nil
 }
 
+// readError gives the error of reading a document as a *schema.Error: an
+// error of the internal readers through schema.ErrorsOf (see
+// internal/problem), a *schema.Error as it is, anything else as a syntax
+// error with its text.
 func readError(err error) *schema.Error {
-	var de *schema.Error
-	if errors.As(err, &de) {
-		return de
+	var pe *problem.Error
+	var se *schema.Error
+	if !errors.As(err, &pe) && !errors.As(err, &se) {
+		return schema.NewError(schema.KindSyntax, "", "%s", err)
 	}
-	return &schema.Error{Kind: schema.KindSyntax, Message: err.Error()}
+	return schema.ErrorsOf(err)[0]
 }
 
 // validate validates the migrated values, with defaults applied to a copy

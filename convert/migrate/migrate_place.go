@@ -8,11 +8,11 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/paramkit/paramkit/convert/migrate/internal/shape"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
-	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )

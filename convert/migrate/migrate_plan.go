@@ -6,8 +6,8 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paramkit/paramkit/convert/migrate/internal/shape"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/schema"
 )
 

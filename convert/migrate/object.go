@@ -58,7 +58,7 @@ func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target 
 	}
 	obj, err := decodeDocument(s.versions[i].Schema, data)
 	if err != nil {
-		return Result{}, document.AsProblem(err)
+		return Result{}, readError(err)
 	}
 	return s.convertObject(obj, i, j, target, o), nil
 }
@@ -106,7 +106,7 @@ func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o con
 func checkAPIVersion(av string) error {
 	group, version, ok := strings.Cut(av, "/")
 	if av == "" || (ok && (group == "" || version == "" || strings.Contains(version, "/"))) {
-		return fmt.Errorf("convert: %q is not an apiVersion (GROUP/VERSION, or VERSION for the core group)", av)
+		return schema.NewError(schema.KindUsage, "", "migrate: %q is not an apiVersion (GROUP/VERSION, or VERSION for the core group)", av)
 	}
 	return nil
 }

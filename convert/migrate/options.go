@@ -52,7 +52,7 @@ func collect(fn string, opts []Option, allowed []string) (options, error) {
 	}
 	for _, name := range o.given {
 		if !slices.Contains(allowed, name) {
-			return o, fmt.Errorf("migrate: option %s does not apply to %s (these do: %s)", name, fn, strings.Join(allowed, ", "))
+			return o, schema.NewError(schema.KindUsage, "", "migrate: option %s does not apply to %s (these do: %s)", name, fn, strings.Join(allowed, ", "))
 		}
 	}
 	return o, nil
@@ -102,7 +102,7 @@ func StepHooks(step int, up, down Hook) Option {
 			o.mig.hooks = map[int][2]Hook{}
 		}
 		if _, dup := o.mig.hooks[step]; dup {
-			o.mig.hookErr = fmt.Errorf("hooks registered twice for step %d", step)
+			o.mig.hookErr = schema.NewError(schema.KindUsage, "", "migrate: hooks registered twice for step %d", step)
 		}
 		o.mig.hooks[step] = [2]Hook{up, down}
 	}

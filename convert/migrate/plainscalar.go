@@ -3,7 +3,6 @@ package migrate
 import (
 	"encoding/json"
 	"errors"
-	"fmt"
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
@@ -33,8 +32,7 @@ type plainScalar = document.Text
 // document means exactly what it says; a YAML plain scalar is typed by the
 // node of s it lands on), except that a plain scalar no node of s types
 // stays a plainScalar, for the node of another version to type. The
-// errors are the readers' own (document.AsProblem makes a *schema.Error of
-// them, as params.Decode gives).
+// errors are *schema.Error values, as params.Decode gives.
 func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 	var root *schema.Node
 	if s != nil {
@@ -46,11 +44,11 @@ func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 		if len(docs) > 0 {
 			return nil, errMoreThanOne()
 		}
-		return nil, err
+		return nil, readError(err)
 	}
 	switch len(docs) {
 	case 0:
-		return nil, &schema.Error{Kind: schema.KindSyntax, Message: "the input holds no document"}
+		return nil, schema.NewError(schema.KindSyntax, "", "the input holds no document")
 	case 1:
 		return docs[0].Value, nil
 	}
@@ -60,7 +58,7 @@ func decodeDocument(s *schema.Schema, data []byte) (any, error) {
 // errMoreThanOne is the error params.Decode gives for a stream (a new one
 // each time: callers may change the message of what they are given).
 func errMoreThanOne() error {
-	return fmt.Errorf("doc 1: %w", &schema.Error{Kind: schema.KindSyntax, Message: "more than one document where one was expected"})
+	return schema.NewError(schema.KindSyntax, "", "doc 1: more than one document where one was expected")
 }
 
 // schemaTyper types plain scalars by the node they land on; where there is

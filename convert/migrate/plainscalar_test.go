@@ -9,7 +9,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -121,11 +120,7 @@ func TestPlainScalarMeansWhatYAMLCoreSays(t *testing.T) {
 
 // decode is decodeDocument with the errors ConvertDocument gives.
 func decode(s *schema.Schema, data []byte) (any, error) {
-	v, err := decodeDocument(s, data)
-	if err != nil {
-		return nil, document.AsProblem(err)
-	}
-	return v, nil
+	return decodeDocument(s, data)
 }
 
 // decodeMatchesParams checks that decodeDocument reads data as

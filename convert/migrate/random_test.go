@@ -3,7 +3,7 @@ package migrate
 import (
 	"math/rand/v2"
 
-	"github.com/paramkit/paramkit/internal/valuegen"
+	"github.com/paramkit/paramkit/convert/migrate/internal/valuegen"
 	"github.com/paramkit/paramkit/schema"
 )
 

@@ -6,9 +6,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/convert/migrate/internal/valuegen"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/valuegen"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -67,21 +66,21 @@ func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
 	}
 	o := all.set
 	if len(o.errors) > 0 {
-		return nil, fmt.Errorf("convert: %s", strings.Join(o.errors, "; "))
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: %s", strings.Join(o.errors, "; "))
 	}
 	if len(versions) == 0 {
-		return nil, fmt.Errorf("convert: a version set needs at least one version")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: a version set needs at least one version")
 	}
 	s := &VersionSet{versions: append([]Version(nil), versions...), index: map[string]int{}, hub: -1}
 	for i, v := range s.versions {
 		if v.Name == "" {
-			return nil, fmt.Errorf("convert: version %d has no name", i)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: version %d has no name", i)
 		}
 		if v.Schema == nil {
-			return nil, fmt.Errorf("convert: version %s has no schema", v.Name)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: version %s has no schema", v.Name)
 		}
 		if _, dup := s.index[v.Name]; dup {
-			return nil, fmt.Errorf("convert: version %s is listed twice", v.Name)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: version %s is listed twice", v.Name)
 		}
 		s.index[v.Name] = i
 		if !v.Preview {
@@ -89,14 +88,14 @@ func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
 		}
 	}
 	if s.hub < 0 {
-		return nil, fmt.Errorf("convert: every version is a preview: the set has no hub")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: every version is a preview: the set has no hub")
 	}
 	for k := range o.hooks {
 		older, newer, _ := strings.Cut(k, "\x00")
 		i, ok1 := s.index[older]
 		j, ok2 := s.index[newer]
 		if !ok1 || !ok2 || j != i+1 {
-			return nil, fmt.Errorf("convert: hooks for %s → %s: not an adjacent pair of the set (oldest first)", older, newer)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: hooks for %s → %s: not an adjacent pair of the set (oldest first)", older, newer)
 		}
 	}
 	for i := 0; i+1 < len(s.versions); i++ {
@@ -104,7 +103,7 @@ func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
 		if o.fold {
 			folded, notes, err := foldNames(from, to)
 			if err != nil {
-				return nil, fmt.Errorf("convert: version %s: %v", s.versions[i+1].Name, err)
+				return nil, schema.NewError(schema.KindSchema, "", "migrate: version %s: %v", s.versions[i+1].Name, err)
 			}
 			to = folded
 			for _, n := range notes {
@@ -113,7 +112,7 @@ func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
 		}
 		st, err := newMigStep(from, to)
 		if err != nil {
-			return nil, fmt.Errorf("convert: version %s: %w", s.versions[i+1].Name, err)
+			return nil, schema.ErrorIn("migrate: version "+s.versions[i+1].Name, err)
 		}
 		st.to = s.versions[i+1].Schema
 		if h, ok := o.hooks[s.versions[i].Name+"\x00"+s.versions[i+1].Name]; ok {
@@ -190,11 +189,11 @@ func (s *VersionSet) Refused(from, to string) error {
 func (s *VersionSet) pair(from, to string) (int, int, error) {
 	i, ok := s.index[from]
 	if !ok {
-		return 0, 0, fmt.Errorf("convert: no version %q in the set (versions: %s)", from, strings.Join(s.Order(), ", "))
+		return 0, 0, schema.NewError(schema.KindNotFound, "", "migrate: no version %q in the set (versions: %s)", from, strings.Join(s.Order(), ", "))
 	}
 	j, ok := s.index[to]
 	if !ok {
-		return 0, 0, fmt.Errorf("convert: no version %q in the set (versions: %s)", to, strings.Join(s.Order(), ", "))
+		return 0, 0, schema.NewError(schema.KindNotFound, "", "migrate: no version %q in the set (versions: %s)", to, strings.Join(s.Order(), ", "))
 	}
 	return i, j, nil
 }
@@ -265,7 +264,7 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Optio
 	}
 	v, err := decodeDocument(s.versions[i].Schema, data)
 	if err != nil {
-		return Result{}, document.AsProblem(err)
+		return Result{}, readError(err)
 	}
 	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -38,7 +39,7 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 	}
 	entries, err := os.ReadDir(dir)
 	if err != nil {
-		return nil, err
+		return nil, schema.NewError(schema.KindIO, "", "%w", err)
 	}
 	files := map[string]string{}
 	for _, e := range entries {
@@ -51,7 +52,7 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 		}
 		name := strings.TrimSuffix(e.Name(), ext)
 		if prev, dup := files[name]; dup {
-			return nil, fmt.Errorf("%s: version %s has two schema files, %s and %s", dir, name, prev, e.Name())
+			return nil, schema.NewError(schema.KindIO, "", "%s: version %s has two schema files, %s and %s", dir, name, prev, e.Name())
 		}
 		files[name] = e.Name()
 	}
@@ -61,18 +62,18 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 	case err == nil:
 		versions, err = parseVersionsFile(order)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", filepath.Join(dir, VersionsFile), err)
+			return nil, schema.ErrorIn(filepath.Join(dir, VersionsFile), err)
 		}
 		listed := map[string]bool{}
 		for _, v := range versions {
 			if _, ok := files[v.Name]; !ok {
-				return nil, fmt.Errorf("%s: version %s has no schema file (%s.yaml or %s.json)", dir, v.Name, v.Name, v.Name)
+				return nil, schema.NewError(schema.KindIO, "", "%s: version %s has no schema file (%s.yaml or %s.json)", dir, v.Name, v.Name, v.Name)
 			}
 			listed[v.Name] = true
 		}
 		for name := range files {
 			if !listed[name] {
-				return nil, fmt.Errorf("%s: %s is not listed in %s", dir, files[name], VersionsFile)
+				return nil, schema.NewError(schema.KindIO, "", "%s: %s is not listed in %s", dir, files[name], VersionsFile)
 			}
 		}
 	case os.IsNotExist(err):
@@ -80,7 +81,7 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 		for name := range files {
 			k, err := parseVersionKey(name)
 			if err != nil {
-				return nil, fmt.Errorf("%s: %w", dir, err)
+				return nil, schema.NewError(schema.KindIO, "", "%s: %v", dir, err)
 			}
 			keys[name] = k
 			versions = append(versions, Version{Name: name})
@@ -93,23 +94,23 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 			return versions[i].Name < versions[j].Name
 		})
 	default:
-		return nil, err
+		return nil, schema.NewError(schema.KindIO, "", "%w", err)
 	}
 	if len(versions) == 0 {
-		return nil, fmt.Errorf("%s: no schema files (NAME.yaml or NAME.json)", dir)
+		return nil, schema.NewError(schema.KindIO, "", "%s: no schema files (NAME.yaml or NAME.json)", dir)
 	}
 	for i := range versions {
 		path := filepath.Join(dir, files[versions[i].Name])
 		data, err := os.ReadFile(path)
 		if err != nil {
-			return nil, err
+			return nil, schema.NewError(schema.KindIO, "", "%w", err)
 		}
 		if err := schema.CheckJSONFile(path, data); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, schema.ErrorIn(path, err)
 		}
 		s, err := convert.LoadSchema(data)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
+			return nil, schema.ErrorIn(path, err)
 		}
 		versions[i].Schema = s
 	}
@@ -121,16 +122,16 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 func parseVersionsFile(data []byte) ([]Version, error) {
 	n, err := document.ParseNode(data)
 	if err != nil {
-		return nil, err
+		return nil, problem.Public(err, schema.ErrorsOf)
 	}
 	if n == nil || n.Kind == 0 {
-		return nil, fmt.Errorf("empty: it needs a list of version names, oldest first")
+		return nil, schema.NewError(schema.KindSyntax, "", "empty: it needs a list of version names, oldest first")
 	}
 	if n.Kind == yaml.DocumentNode && len(n.Content) == 1 {
 		n = n.Content[0]
 	}
 	if n.Kind != yaml.SequenceNode {
-		return nil, fmt.Errorf("line %d: a list of version names, oldest first, is needed", n.Line)
+		return nil, versionsError("", n.Line, "a list of version names, oldest first, is needed")
 	}
 	var out []Version
 	for i, item := range n.Content {
@@ -138,7 +139,7 @@ func parseVersionsFile(data []byte) ([]Version, error) {
 		switch item.Kind {
 		case yaml.ScalarNode:
 			if item.Value == "" {
-				return nil, fmt.Errorf("%s (line %d): empty version name", at, item.Line)
+				return nil, versionsError(at, item.Line, "empty version name")
 			}
 			out = append(out, Version{Name: item.Value})
 		case yaml.MappingNode:
@@ -147,7 +148,7 @@ func parseVersionsFile(data []byte) ([]Version, error) {
 			for k := 0; k+1 < len(item.Content); k += 2 {
 				key, val := item.Content[k], item.Content[k+1]
 				if val.Kind != yaml.ScalarNode {
-					return nil, fmt.Errorf("%s (line %d): %s must be a scalar", pointer.Append(at, key.Value), val.Line, key.Value)
+					return nil, versionsError(pointer.Append(at, key.Value), val.Line, "%s must be a scalar", key.Value)
 				}
 				switch key.Value {
 				case "name":
@@ -155,7 +156,7 @@ func parseVersionsFile(data []byte) ([]Version, error) {
 				case "preview", "downgrade":
 					b, ok := document.Bool(val.Value)
 					if !ok {
-						return nil, fmt.Errorf("%s (line %d): %s must be true or false, not %q", pointer.Append(at, key.Value), val.Line, key.Value, val.Value)
+						return nil, versionsError(pointer.Append(at, key.Value), val.Line, "%s must be true or false, not %q", key.Value, val.Value)
 					}
 					if key.Value == "preview" {
 						v.Preview = b
@@ -163,19 +164,26 @@ func parseVersionsFile(data []byte) ([]Version, error) {
 						downgrade = b
 					}
 				default:
-					return nil, fmt.Errorf("%s (line %d): unknown field %q (name, preview, downgrade)", pointer.Append(at, key.Value), key.Line, key.Value)
+					return nil, versionsError(pointer.Append(at, key.Value), key.Line, "unknown field %q (name, preview, downgrade)", key.Value)
 				}
 			}
 			if v.Name == "" {
-				return nil, fmt.Errorf("%s (line %d): a version needs a name", at, item.Line)
+				return nil, versionsError(at, item.Line, "a version needs a name")
 			}
 			v.NoDowngrade = !downgrade
 			out = append(out, v)
 		default:
-			return nil, fmt.Errorf("%s (line %d): a version is a name or {name, preview, downgrade}", at, item.Line)
+			return nil, versionsError(at, item.Line, "a version is a name or {name, preview, downgrade}")
 		}
 	}
 	return out, nil
+}
+
+// versionsError is a fault of versions.yaml at ptr, on line.
+func versionsError(ptr string, line int, format string, a ...any) *schema.Error {
+	e := schema.NewError(schema.KindSchema, ptr, format, a...)
+	e.Line = line
+	return e
 }
 
 // foldNames returns newer with an oldName added to each plain property

@@ -28,7 +28,6 @@ import (
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/problem"
-	"github.com/paramkit/paramkit/internal/stream"
 )
 
 // Limits on input, the same for JSON and YAML (README "Limits on input").
@@ -174,7 +173,11 @@ func Each(data []byte, o Options, fn func(Doc) error) error {
 	for _, p := range Split(data) {
 		d, err := Read(p.Text, o)
 		if err != nil {
-			return stream.Relocate(err, p.Line)
+			var pe *problem.Error
+			if errors.As(err, &pe) && pe.Line > 0 {
+				pe.Line += p.Line - 1 // a line of the stream, not of the document
+			}
+			return err
 		}
 		d.Line = p.Line
 		if err := fn(d); err != nil {

@@ -171,3 +171,12 @@ func Abbrev(p string) string {
 	}
 	return p[:cut] + "/…"
 }
+
+// Quote shows the root pointer as `""` so that it is visible in a message;
+// any other pointer is returned as it is.
+func Quote(p string) string {
+	if p == "" {
+		return `""`
+	}
+	return p
+}

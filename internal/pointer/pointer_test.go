@@ -49,3 +49,8 @@ func TestIndexGetHasPrefix(t *testing.T) {
 	assert.True(t, HasPrefix("/a", ""))
 	assert.False(t, HasPrefix("/ab", "/a"))
 }
+
+func TestQuote(t *testing.T) {
+	assert.Equal(t, `""`, Quote(""))
+	assert.Equal(t, "/a", Quote("/a"))
+}

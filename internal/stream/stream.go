@@ -14,8 +14,6 @@ import (
 	"bytes"
 	"errors"
 	"io"
-
-	"github.com/paramkit/paramkit/internal/problem"
 )
 
 // Doc is one document of a stream.
@@ -155,31 +153,4 @@ func blank(b []byte) bool {
 		}
 	}
 	return true
-}
-
-// Relocate turns the lines of the errors err holds about one document's
-// text (a problem.List, or a *problem.Error found through wrapping) into
-// lines of the stream, the document starting on line start. It changes
-// them in place and returns err.
-func Relocate(err error, start int) error {
-	if err == nil || start <= 1 {
-		return err
-	}
-	shift := func(e *problem.Error) {
-		if e != nil && e.Line > 0 {
-			e.Line += start - 1
-		}
-	}
-	var l problem.List
-	if errors.As(err, &l) {
-		for _, e := range l {
-			shift(e)
-		}
-		return err
-	}
-	var e *problem.Error
-	if errors.As(err, &e) {
-		shift(e)
-	}
-	return err
 }

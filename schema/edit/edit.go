@@ -14,7 +14,6 @@ import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
-	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -126,50 +125,62 @@ func compactJSON(v any) string { return string(encode.JSON(v, nil, "")) }
 // path), the YAML tree is re-encoded instead, which keeps order and
 // comments but may change spacing. A parent defined through $ref gets the
 // property in the definition it refers to (every use of it sees it).
+//
+// A document that is no usable schema gives schema.Parse's ErrorList; a
+// property that cannot be added gives a *schema.Error whose Pointer is at
+// (KindPath for a malformed path, KindTriggerConflict for a trigger other
+// than the one above it, KindInvalid for a default the schema refuses
+// there, KindSchema for an edit that would not compile, KindUsage for any
+// other refusal).
 func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 	s, err := schema.Parse(doc)
 	if err != nil {
 		return nil, err
 	}
+	// Every refusal below is about the property asked for at at.
+	fail := func(kind schema.Kind, format string, a ...any) ([]byte, error) {
+		return nil, schema.NewError(kind, at, format, a...)
+	}
 	toks, err := pointer.Split(at)
 	if err != nil {
-		return nil, err
+		return fail(schema.KindPath, "%v", err)
 	}
 	if len(toks) == 0 {
-		return nil, fmt.Errorf("the path names no property: give one such as /backup/retentionDays")
+		return fail(schema.KindPath, "the path names no property: give one such as /backup/retentionDays")
 	}
 	for _, t := range toks {
 		if t == "" {
-			return nil, fmt.Errorf("%s: a property name may not be empty", at)
+			return fail(schema.KindPath, "a property name may not be empty")
 		}
 	}
 	if err := p.check(s.Dialect()); err != nil {
-		return nil, fmt.Errorf("%s: %w", at, err)
+		return fail(schema.KindUsage, "%v", err)
 	}
-	plan, err := planAddition(s, toks, p)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", at, err)
+	plan, perr := planAddition(s, toks, p)
+	if perr != nil {
+		perr.Pointer = at
+		return nil, perr
 	}
 	out, spliceErr, err := applyPlan(doc, plan)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", at, err)
+		return fail(schema.KindUsage, "%v", err)
 	}
 	// The result must read back as exactly the intended document, compile,
 	// and accept the default where the property now stands.
 	ns, err := schema.Parse(out)
 	if err != nil {
-		return nil, fmt.Errorf("%s: the edited schema does not compile: %w", at, err)
+		return fail(schema.KindSchema, "the edited schema does not compile: %v", err)
 	}
 	if !value.Equal(ns.Document(), plan.want) {
 		why := ""
 		if spliceErr != nil {
 			why = " (" + spliceErr.Error() + ")"
 		}
-		return nil, fmt.Errorf("%s: could not edit the file without changing other content%s; please add the property by hand", at, why)
+		return fail(schema.KindUsage, "could not edit the file without changing other content%s; please add the property by hand", why)
 	}
 	if p.HasDefault {
 		if err := ns.ValidateAt(plan.newPointer, p.Default); err != nil {
-			return nil, fmt.Errorf("%s: default %s does not satisfy the schema there: %v", at, compactJSON(p.Default), firstMessage(err))
+			return fail(schema.KindInvalid, "default %s does not satisfy the schema there: %v", compactJSON(p.Default), firstMessage(err))
 		}
 	}
 	return out, nil
@@ -187,7 +198,9 @@ type addition struct {
 	want       any            // the whole document after the edit, as plain values
 }
 
-func planAddition(s *schema.Schema, toks []string, p Property) (*addition, error) {
+// planAddition plans the edit. Its error is about the property asked for:
+// AddProperty gives it that place.
+func planAddition(s *schema.Schema, toks []string, p Property) (*addition, *schema.Error) {
 	n := s.Root()
 	ancestors := []*schema.Node{n}
 	i := 0
@@ -200,18 +213,18 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, error
 		ancestors = append(ancestors, n)
 	}
 	if i == len(toks)-1 && ownOrScopeProperty(n, toks[i]) != nil {
-		return nil, fmt.Errorf("the property already exists (at %s); remove it first to redefine it", problem.QuotePointer(ownOrScopeProperty(n, toks[i]).Pointer))
+		return nil, schema.NewError(schema.KindUsage, "", "the property already exists (at %s); remove it first to redefine it", pointer.Quote(ownOrScopeProperty(n, toks[i]).Pointer))
 	}
 	// The parameter's parent must hold an object.
 	if ts := n.Types(); ts != nil && !slices.Contains(ts, "object") {
-		return nil, fmt.Errorf("%s is of type %s, not an object: a property cannot be added below it", problem.QuotePointer(n.Pointer), strings.Join(ts, "|"))
+		return nil, schema.NewError(schema.KindUsage, "", "%s is of type %s, not an object: a property cannot be added below it", pointer.Quote(n.Pointer), strings.Join(ts, "|"))
 	}
 	// A trigger may only repeat the plan above it.
 	if p.Trigger != "" {
 		for _, a := range ancestors {
 			for _, m := range a.Scope() {
 				if m.Trigger != "" && m.Trigger != p.Trigger {
-					return nil, fmt.Errorf("trigger %q conflicts with trigger %q at %s: a parameter inherits the plan above it", p.Trigger, m.Trigger, m.Pointer+"/trigger")
+					return nil, schema.NewError(schema.KindTriggerConflict, "", "trigger %q conflicts with trigger %q at %s: a parameter inherits the plan above it", p.Trigger, m.Trigger, m.Pointer+"/trigger")
 				}
 			}
 		}
@@ -225,12 +238,12 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, error
 	}
 	if holder == n && n.Ref != "" {
 		if n.RefTarget == nil {
-			return nil, fmt.Errorf("%s is defined by $ref %q, which is not in this document", problem.QuotePointer(n.Pointer), n.Ref)
+			return nil, schema.NewError(schema.KindUsage, "", "%s is defined by $ref %q, which is not in this document", pointer.Quote(n.Pointer), n.Ref)
 		}
 		holder = n.RefTarget
 	}
 	if holder.Bool != nil {
-		return nil, fmt.Errorf("%s is a boolean schema: write it as an object schema first", problem.QuotePointer(holder.Pointer))
+		return nil, schema.NewError(schema.KindUsage, "", "%s is a boolean schema: write it as an object schema first", pointer.Quote(holder.Pointer))
 	}
 
 	// The entry: the property, wrapped in the objects still missing.
@@ -260,25 +273,25 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, error
 	hv, _ := pointer.Get(want, holder.Pointer)
 	hm, ok := hv.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("%s is not a schema object", problem.QuotePointer(holder.Pointer))
+		return nil, schema.NewError(schema.KindUsage, "", "%s is not a schema object", pointer.Quote(holder.Pointer))
 	}
 	props, ok := hm["properties"].(map[string]any)
 	if !ok {
 		if _, exists := hm["properties"]; exists {
-			return nil, fmt.Errorf("%s/properties is not an object", holder.Pointer)
+			return nil, schema.NewError(schema.KindUsage, "", "%s/properties is not an object", holder.Pointer)
 		}
 		props = map[string]any{}
 		hm["properties"] = props
 	}
 	if _, exists := props[name]; exists {
-		return nil, fmt.Errorf("%s/properties/%s already exists", holder.Pointer, pointer.Escape(name))
+		return nil, schema.NewError(schema.KindUsage, "", "%s/properties/%s already exists", holder.Pointer, pointer.Escape(name))
 	}
 	props[name] = value.DeepCopy(entry)
 	if a.required != "" {
 		req, exists := hm["required"]
 		list, ok := req.([]any)
 		if exists && !ok {
-			return nil, fmt.Errorf("%s/required is not a list", holder.Pointer)
+			return nil, schema.NewError(schema.KindUsage, "", "%s/required is not a list", holder.Pointer)
 		}
 		if !containsValue(list, a.required) {
 			hm["required"] = append(list, a.required)

@@ -15,7 +15,7 @@ package migratetest
 import (
 	"math/rand/v2"
 
-	"github.com/paramkit/paramkit/internal/valuegen"
+	"github.com/paramkit/paramkit/convert/migrate/internal/valuegen"
 	"github.com/paramkit/paramkit/schema"
 )
 

@@ -2,7 +2,8 @@
 // way migration reads it: whether an object is taken key by key, whether
 // an array is taken element by element, which properties an object
 // declares (through $ref and allOf, and into anyOf/oneOf branches). The
-// migration in convert and the value generator in valuegen share it, so
+// migration in convert/migrate and the value generator in valuegen share
+// it (both below convert/migrate, as shape reads schema nodes), so
 // that generated values take the shapes migration takes.
 package shape
 

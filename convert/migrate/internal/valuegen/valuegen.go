@@ -1,18 +1,17 @@
 // Package valuegen makes random values that a schema accepts, for
-// property tests of conversions. convert uses it to sample losses
+// property tests of conversions. convert/migrate uses it to sample losses
 // (VersionSet.Pairs); tests reach it through convert/migrate/migratetest.
 package valuegen
 
 import (
 	"encoding/json"
-	"fmt"
 	"math/big"
 	"math/rand/v2"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/paramkit/paramkit/convert/migrate/internal/shape"
 	"github.com/paramkit/paramkit/internal/number"
-	"github.com/paramkit/paramkit/internal/shape"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -39,7 +38,7 @@ func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
 			return v, nil
 		}
 	}
-	return nil, fmt.Errorf("convert: no valid value found for the schema after 64 draws")
+	return nil, schema.NewError(schema.KindInvalid, "", "no valid value found for the schema after 64 draws")
 }
 
 type valueGenerator struct {

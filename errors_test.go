@@ -21,6 +21,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert"
+	kudoversion "github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/convert/migrate/migratetest"
 	"github.com/paramkit/paramkit/lint"
@@ -394,6 +395,19 @@ spec:
 		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
 		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
 		{"lint.TemplateRefs", func() error { _, _, err := lint.TemplateRefs("t", "{{ .Params.a "); return err }},
+		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},
+		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
+		{"kudo.Load not an operator version", func() error { _, err := kudoversion.Load("v1", []byte("kind: Pod\nspec: {}\n")); return err }},
+		{"kudo.FromObject unidentified", func() error { _, err := kudoversion.FromObject(map[string]any{"a": "b"}); return err }},
+		{"kudo.Upgrade zero versions", func() error { _, err := (&kudoversion.OperatorVersion{}).Upgrade(nil, nil, nil); return err }},
+		{"kudo.Update invalid", func() error {
+			v, err := kudoversion.Load("v1", []byte(`{"type": "object", "properties": {"n": {"type": "integer"}}}`))
+			if err != nil {
+				return err
+			}
+			_, err = v.Update(nil, map[string]any{"n": "x"})
+			return err
+		}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

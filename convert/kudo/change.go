@@ -1,10 +1,9 @@
 package kudo
 
 import (
-	"errors"
-
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // Update decides a change of an Instance's parameters within this
@@ -57,7 +56,7 @@ type Upgraded struct {
 // schema.KindImmutable.
 func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (*Upgraded, error) {
 	if v.migration == nil || from == nil || from.schema == nil {
-		return nil, errors.New("kudo: Upgrade needs two operator versions made by New, Load or FromObject")
+		return nil, schema.NewError(schema.KindUsage, "", "kudo: Upgrade needs two operator versions made by New, Load or FromObject")
 	}
 	if desired == nil {
 		desired = map[string]any{}

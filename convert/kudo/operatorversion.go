@@ -1,7 +1,6 @@
 package kudo
 
 import (
-	"errors"
 	"fmt"
 	"sort"
 
@@ -46,7 +45,7 @@ type OperatorVersion struct {
 // copied and sorted.
 func New(name string, s *schema.Schema, plans []string) (*OperatorVersion, error) {
 	if s == nil {
-		return nil, errors.New("kudo: New needs a schema")
+		return nil, schema.NewError(schema.KindUsage, "", "kudo: New needs a schema")
 	}
 	v := &OperatorVersion{name: name, schema: s}
 	var opts []trigger.Option

@@ -172,11 +172,11 @@ func (r *InstanceReconciler) check(ctx context.Context, in *v1beta2.Instance) me
 		errs := schema.ErrorsOf(err)
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {
-			msgs = append(msgs, fieldPath(e, "spec.parameters")+": "+e.Message)
+			msgs = append(msgs, e.FieldPath("spec.parameters")+": "+e.Message)
 		}
 		c.Reason = ReasonParametersUnreadable
 		if len(errs) > 0 {
-			c.Reason = reason(errs[0].Kind)
+			c.Reason = errs[0].Kind.Reason()
 		}
 		c.Message = bound(fmt.Sprintf("invalid for OperatorVersion %s: %s", name, strings.Join(msgs, "; ")))
 		return c

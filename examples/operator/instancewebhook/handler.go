@@ -173,7 +173,7 @@ func (d *decision) run(ctx context.Context) {
 		}
 		values, plan = r.Values, r.Plan
 		for _, w := range r.Warnings {
-			warnings = append(warnings, fieldPath(w, ParametersField)+": "+w.Message)
+			warnings = append(warnings, w.FieldPath(ParametersField)+": "+w.Message)
 		}
 	}
 	if d.h.mutate {
@@ -244,7 +244,7 @@ func (d *decision) denyErrors(err error) {
 	}
 	causes := make([]metav1.StatusCause, 0, len(errs))
 	for _, e := range errs {
-		causes = append(causes, metav1.StatusCause{Type: causeType(e.Kind), Field: fieldPath(e, ParametersField), Message: e.Message})
+		causes = append(causes, metav1.StatusCause{Type: causeType(e.Kind), Field: e.FieldPath(ParametersField), Message: e.Message})
 	}
 	d.deny(causes)
 }
@@ -294,5 +294,5 @@ func causeType(k schema.Kind) metav1.CauseType {
 
 // pointerField is the field path of a parameter pointer.
 func pointerField(ptr string) string {
-	return fieldPath(&schema.Error{Pointer: ptr}, ParametersField)
+	return (&schema.Error{Pointer: ptr}).FieldPath(ParametersField)
 }

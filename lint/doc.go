@@ -53,17 +53,18 @@
 // # What can be linted
 //
 // Lint takes a schema, a v1beta1 params file (linted as the schema it
-// converts to; a parameter that does not convert is a kudo-params finding)
-// or a CustomResourceDefinition manifest (as LintCRD: each version's
-// openAPIV3Schema, findings pointing into the manifest and naming the
-// version). A KUDO operator.yaml is refused with ErrOperatorFile: it is
+// converts to; a parameter that does not convert is a kudo-params finding;
+// ExampleLint_v1beta1) or a CustomResourceDefinition manifest (as LintCRD:
+// each version's openAPIV3Schema, findings pointing into the manifest and
+// naming the version; ExampleLintCRD). A KUDO operator.yaml is refused with ErrOperatorFile: it is
 // linted with its folder.
 //
 // A KUDO package folder (operator.yaml, params.yaml, templates/) is data:
 // ReadPackage reads a Package from any fs.FS (the one place a folder is
 // read, paramctl included), and LintPackage runs the sets on params.yaml
 // and, with the Kudo set, checks the parameters against the rest of the
-// package, as KUDO's `kubectl kudo package verify` does and more:
+// package, as KUDO's `kubectl kudo package verify` does and more
+// (ExampleReadPackage, ExampleLintPackage):
 //
 //   - kudo-package-plan (error): a trigger naming a plan operator.yaml
 //     does not declare;
@@ -92,7 +93,8 @@
 // values.schema.json and validates its values.yaml against it (rule
 // chart-values), with the chart's extra values files layered over it first
 // as `helm lint -f` does (maps merge key by key, null removes a key, and
-// the error lands in the file that wrote the value). Values are typed by
+// the error lands in the file that wrote the value; ExampleLintChart).
+// Values are typed by
 // the schema; only a plain null (or ~, or nothing) is null whatever the
 // node, as Helm reads it. A chart without values.schema.json gets one info
 // finding.

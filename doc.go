@@ -1,24 +1,55 @@
 // Package paramkit is a library for structured parameters: operator and
 // chart parameters described by one nested, typed JSON Schema instead of a
-// flat list of strings.
+// flat list of strings, for operators, admission and conversion webhooks,
+// CLIs and Helm charts. It follows KEP-33 "Structured Parameters" of KUDO;
+// its core imports nothing from Kubernetes.
 //
-// The work is split across packages:
+// This package holds no code: it is the overview. The work is split
+// across packages, and each package's doc holds the behaviour it promises:
 //
-//   - schema: parse and compile a schema (YAML or JSON), the KUDO
-//     vocabulary (trigger, immutable, oldName), a tree of nodes in source
-//     order with JSON-pointer lookup.
-//   - schema/edit: byte-preserving edits of a schema file (add a
-//     property, keeping comments, key order and layout).
-//   - params: parameter values: schema-directed decoding, validation,
-//     defaulting, updates, immutability.
-//   - params/gates: field-level feature gates on Kubernetes objects'
-//     fields (which fields a create or update may persist).
-//   - convert: v1beta1 flat parameters to a schema and back, string
-//     unwrapping of v1beta1 values, schema loading in every form.
-//   - convert/migrate: values across schema versions: oldName migration,
-//     version chains, version sets served at once, batch migration.
-//   - trigger: trigger inheritance checks and plan resolution.
-//   - lint: rule sets for schemas.
+//   - [github.com/paramkit/paramkit/schema]: parse and compile a schema
+//     (YAML or JSON), the KUDO vocabulary (trigger, immutable, oldName), a
+//     tree of nodes in source order with JSON-pointer lookup, and the one
+//     error type. Its doc: documents, dialects, $ref resolution and
+//     refusal, limits on input, secrets in messages, the error model.
+//   - [github.com/paramkit/paramkit/schema/edit]: byte-preserving edits of
+//     a schema file (add a property, keeping comments, key order and
+//     layout).
+//   - [github.com/paramkit/paramkit/params]: parameter values:
+//     schema-directed decoding, validation, defaulting, updates,
+//     immutability, streams. Its doc: types from the schema, YAML 1.2 core
+//     rules, flow collections, exact numbers (json.Number), defaults,
+//     immutability, updates (`-p`, `-P`, Helm's syntax, undeclared keys),
+//     streams and their cancellation contract, Go values.
+//   - [github.com/paramkit/paramkit/params/gates]: field-level feature
+//     gates on Kubernetes objects' fields (which fields a create or update
+//     may persist). Its doc: what a gate decides.
+//   - [github.com/paramkit/paramkit/convert]: the v1beta1 format: flat
+//     parameters to a schema and back, unwrapping v1beta1 string values
+//     (flow collections, safe guessing), reading a schema from whatever
+//     the user has (convert.LoadSchema: params files, OperatorVersions,
+//     CRDs).
+//   - [github.com/paramkit/paramkit/convert/kudo]: one KUDO operator
+//     version compiled for admission and reconciliation: its schema, its
+//     plans, updates and upgrades.
+//   - [github.com/paramkit/paramkit/convert/migrate]: values across schema
+//     versions: oldName migration, version chains, version sets served at
+//     once with a hub, property bags, batch migration. Its doc: oldName,
+//     dropped and lossy values, secrets in reports, version sets, batches.
+//   - [github.com/paramkit/paramkit/trigger]: trigger inheritance checks
+//     and plan resolution. Its doc: inheritance, the default plan, the
+//     single-plan rule.
+//   - [github.com/paramkit/paramkit/lint]: rule sets for schemas (kudo,
+//     cluster-app, structural), KUDO packages, Helm charts and CRDs, and
+//     silencing findings. Its doc: the rule sets, what can be linted,
+//     silencing.
+//
+// Under examples/: paramctl, the command-line tool (its manual is
+// examples/paramctl/README.md); package webhook, admission and conversion
+// webhooks to copy and embed (examples/webhook/README.md); and a
+// controller-runtime operator in a module of its own (examples/operator).
+//
+// # Entry points
 //
 // The entry point per job, each with a runnable example in its package:
 //
@@ -30,16 +61,21 @@
 //	m, err := migrate.New(s, migrate.FromVersion(old))   // oldName migration
 //	set, err := migrate.LoadVersionSet(dir)              // versions served at once
 //	fg, err := gates.Parse(gatesYAML)                    // field-level feature gates; fg.Apply(obj, stored)
+//	ov, err := kudo.Load("", operatorVersionYAML)        // an operator version: ov.Update, ov.Upgrade
 //	out, err := edit.AddProperty(schemaYAML, "/backup/days", edit.Property{Type: "integer"}) // edit a schema file
 //	findings, err := lint.Lint(schemaYAML, lint.Kudo)    // lint
 //	h, err := webhook.NewHandler(opts)                   // examples/webhook: admission and conversion
 //
-// The package's Example is a whole program that uses them together.
+// The package's Example is a whole program that uses them together;
+// Example_readme is the program the README shows.
+//
+// # One error model
 //
 // Every failure a caller can act on, from any package, is a *schema.Error
 // (JSON pointer, line where known, a Kind to switch on, message), and
 // every list of them a schema.ErrorList, which implements error: one type
-// to print, whichever function returned it.
+// to print, whichever function returned it. Package schema's doc, "Errors",
+// says the rest.
 //
 // The paramctl command in examples/paramctl shows every piece at work; run
 // `go run ./examples/paramctl demo`.

@@ -76,3 +76,57 @@ properties:
 	// migrated: map[clusterName:prod nodeCount:0]
 	// /nodeCount: must be >= 1 but found 0
 }
+
+// The program the README shows, kept here so that it compiles and its
+// output holds (TestReadmeSnippetIsTheExample checks the README's copy):
+// read a schema, decode values by it, fill defaults, validate, update from
+// `-p` strings and learn the plan; every error is printed as it comes.
+func Example_readme() {
+	s, err := schema.Parse([]byte(`
+type: object
+properties:
+  clusterName: {type: string}
+  version: {type: string}
+  nodeCount: {type: integer, minimum: 1, default: 3}
+  backup:
+    type: object
+    trigger: backup
+    properties:
+      enabled: {type: boolean, default: false}
+`))
+	if err != nil {
+		fmt.Println(err) // every problem, each with its JSON pointer
+		return
+	}
+
+	// A plain YAML scalar takes the type of its schema node: 1.10 stays "1.10".
+	v, err := params.Decode(s, []byte("clusterName: prod\nversion: 1.10\n"))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	v = params.Default(s, v)
+	if err := params.Validate(s, v); err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(params.MarshalJSON(s, v, "")))
+
+	// An update from -p strings, and the plan it runs.
+	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"backup.enabled=true"}}).Run()
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println("plan:", r.Plan, r.Changed)
+
+	// A refused update: each error has a pointer, a Kind and a message.
+	_, err = (&params.Update{Schema: s, Old: v, Set: []string{"nodeCount=0"}}).Run()
+	for _, e := range schema.ErrorsOf(err) {
+		fmt.Println(e.Pointer, e.Kind, e.Message)
+	}
+	// Output:
+	// {"clusterName":"prod","version":"1.10","nodeCount":3,"backup":{"enabled":false}}
+	// plan: backup [/backup/enabled]
+	// /nodeCount range must be >= 1 but found 0
+}

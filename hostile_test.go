@@ -16,8 +16,8 @@ import (
 // Hostile documents across the library: every way in (values as JSON or
 // YAML, with or without a schema, text values, schemas themselves) gets a
 // bounded, clear error for each kind of attack, never a hang, a crash or
-// a silently different value. The limits are documented in the README
-// ("Limits on input").
+// a silently different value. The limits are documented in package
+// schema's doc ("Limits on input").
 
 // hostileSchema has a node of each type the attacks land on.
 const hostileSchema = `type: object

@@ -22,11 +22,64 @@
 //
 //	patch, err := params.DecodePatch(s, fileData)
 //	r, err := (&params.Update{Schema: s, Old: old, Patches: []any{patch}, Set: []string{"nodeCount=5"}}).Run()
-//	// r.Values, r.Plan, r.Changed
+//	// r.Values, r.Plan, r.Changed, r.Warnings
 //
 // Typed getters for operator code (Example_getters):
 //
 //	n, err := params.Int64(v, "/nodeCount")
+//
+// Every error is a *schema.Error or a schema.ErrorList: one loop over
+// schema.ErrorsOf(err) prints any of them (Example_errors).
+//
+// # Types come from the schema
+//
+// A value written as text (a plain YAML scalar, a `-p` value, a v1beta1
+// string) takes the type of the schema node it lands on, never a guess:
+// on a string node `yes`, `1.10`, `0x1F` and `007` stay exactly those
+// strings; on an integer node `3` is 3 and `9007199254740993` stays exact;
+// `1.5` on an integer node is a validation error (kind schema.KindType).
+// Where the schema says nothing, YAML 1.2 core rules apply, not YAML
+// 1.1's: `yes` and `on` are strings. A document that parses as JSON means
+// exactly what it says (`1` is a number, even on a string node, and fails
+// validation there), also each document of a `---` stream, which then
+// takes the JSON path document by document; only YAML plain scalars and
+// text values take their type from the schema. Flow collections written
+// tersely, as KUDO users did (`[foo,bar,bazz]`, `{foo:"bar"}`), read as
+// what the user meant, ["foo","bar","bazz"] and {"foo":"bar"}, and text
+// inside them is typed by its own node too (`-p obj={"a":1}` with a
+// string a gives "1"). A text value that cannot take its node's type is a
+// validation error of its document, reported with all the others, not a
+// read error.
+//
+// # Exact numbers
+//
+// Every number is a json.Number from input to output: decoding, defaults,
+// merge patches, validation (decimals of up to 18 digits are compared as
+// integers, the rest through big.Rat), MarshalJSON and MarshalYAML keep
+// its text, and nothing passes through float64. Float is the one getter
+// that gives a float64, on request.
+//
+// # Defaults
+//
+// Default fills missing properties from `default`, through nested
+// objects, array items and additionalProperties and patternProperties
+// values; a default is itself defaulted below. A missing parent object is
+// created when something below it has a default (so templates can read
+// `.Params.backup.enabled`), unless a required property in it would stay
+// missing. A given value is never overwritten, and a given null stays.
+// With Structural() defaulting follows a kube-apiserver defaulting a CRD
+// object: no parent is created, and a null on a non-nullable property is
+// dropped, then defaulted if it has a default; ValidateStructural honours
+// `nullable: true` as the apiserver does.
+//
+// # Immutability
+//
+// `immutable: true` covers the node and everything under it (through $ref
+// and allOf, under items and additionalProperties too): CheckImmutable
+// refuses an update that changes, adds or removes any of it, compared
+// after defaulting both sides, so a value that was and stays its default
+// is no change. A first install (no old values) is free. Each violation is
+// an entry of kind schema.KindImmutable that never quotes the values.
 //
 // # Updates
 //
@@ -84,6 +137,56 @@
 // the edits. Patch operations (Operation) take the same KEY forms, a Helm
 // index being an index like any other, and null sets null, as RFC 6902
 // says.
+//
+// The pipeline (Update.Run) applies the merge patches (`-P`, RFC 7386:
+// null deletes, arrays are replaced whole), then the assignments in order,
+// then the operations, then defaults, one validation of the result,
+// immutability, and the plan: each change maps to the nearest `trigger`
+// at or above it, else to the default plan (package trigger), and an
+// update whose changes map to two plans is refused, naming each path and
+// its plan (kind schema.KindPlanConflict). Nothing is returned as new
+// values unless every step passed. Without Old the update is an install:
+// plan "deploy", no single-plan rule, no immutability. Result.Changed
+// lists the highest pointers that differ between the old and the new
+// values, both defaulted; nothing changed gives an empty Changed and no
+// plan. Update.Desired takes a whole new state instead of edits (what an
+// operator holds), through the same pipeline. A malformed assignment (no
+// `=`) is a *schema.Error of kind schema.KindUsage wrapping ErrMalformed;
+// a bad path or value is an error of its own kind.
+//
+// Undeclared keys. A typo such as `-p replicsa=4` would otherwise be
+// written silently wherever the schema leaves additional properties open,
+// as most schemas do. A key is undeclared when its parent lists
+// `properties` (or `patternProperties`), the key matches none, and the
+// parent has no `additionalProperties` schema of its own; keys of
+// free-form objects never are, and a null in a merge patch (a deletion)
+// names nothing. Every key the edits write that is undeclared is a
+// warning in Result.Warnings (kind schema.KindUndeclared, naming the
+// closest declared names); Update.Strict makes them errors; Undeclared
+// finds them in whole values (the admission webhook warns with it). Where
+// the schema forbids the key (`additionalProperties: false`) the refusal
+// is a validation error, with the same suggestion.
+//
+// # Streams
+//
+// A `---` stream of any length is read one document at a time, in
+// constant memory: NewSplitter yields each document with its index and
+// line, MapStream runs any work on all cores and emits the results in
+// input order through a fixed window (a few dozen documents per worker),
+// and DecodeReader decodes as DecodeStream does for a whole stream in
+// memory (ExampleSplitter, ExampleMapStream, ExampleDecodeReader). Lines
+// in their errors are lines of the whole stream, and DecodeReader's error
+// for a document after the first reads `doc N: …`.
+//
+// Cancellation: the functions that read a stream take the caller's
+// context. MapStream and DecodeReader stop when it ends and return its
+// error, having emitted every document before the one they stopped at; a
+// reading error or an error of emit stops them the same way and is
+// returned. They return nil only when every document was emitted.
+// migrate.Reader and convert.UnwrapReader read on to the end instead: each
+// document not yet started when the context ends is emitted with an error
+// that says so, and they too return nil only when every document was
+// emitted.
 //
 // # Go values
 //

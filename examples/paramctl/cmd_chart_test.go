@@ -270,13 +270,13 @@ func TestLintCharts(t *testing.T) {
 	assert.Empty(t, out)
 }
 
-// TestShippedGiantSwarmConfig: the configuration the README ships for
+// TestShippedGiantSwarmConfig: the configuration the manual ships for
 // Giant Swarm's cluster charts, on a synthetic chart in their layout:
 // what it turns off stays off (R17 against the global layout, R9, R18,
 // the subtrees schemalint leaves out, product names in titles), what
 // schemalint misses is found (an example of the wrong type and a "ref"
 // typo in a definition under patternProperties, a title not in sentence
-// case). The README's copy is this file.
+// case). The copy in paramctl's manual (README.md here) is this file.
 func TestShippedGiantSwarmConfig(t *testing.T) {
 	code, out, errs := paramctl(t, "", "lint", "--config", gsConfig, demoChart, "--values", demoChart+"/ci/ci-values.yaml")
 	assert.Equal(t, 1, code, errs)
@@ -288,11 +288,11 @@ func TestShippedGiantSwarmConfig(t *testing.T) {
 		assert.Contains(t, out, found)
 	}
 
-	readme, err := os.ReadFile("../../README.md")
+	manual, err := os.ReadFile("README.md")
 	require.NoError(t, err)
 	cfg, err := os.ReadFile(gsConfig)
 	require.NoError(t, err)
-	assert.Contains(t, string(readme), "```yaml\n"+string(cfg)+"```\n", "the README shows the shipped file as it is")
+	assert.Contains(t, string(manual), "```yaml\n"+string(cfg)+"```\n", "the manual shows the shipped file as it is")
 }
 
 // copyDir copies a folder tree for a test to change.

@@ -1,5 +1,19 @@
 // Package webhook serves paramkit's admission and conversion webhooks for
-// KUDO-style structured parameters over HTTPS:
+// KUDO-style structured parameters over HTTPS.
+//
+// # An example to copy, not a supported API
+//
+// This package is an example to copy and embed. It is part of the module
+// and follows the module's versioning, but its exported API may change in
+// a minor version: copy it into your project, or pin the version you
+// embed. The supported, stable API is the core packages (schema, params,
+// convert, trigger, lint and the packages below them), which decide
+// everything this package answers: it is the HTTP and review plumbing on
+// top of them. Its manual (endpoints, flags, client certificates and the
+// apiserver's side, limits and timeouts, speed, where the conversion
+// webhook finds the schema, storage migration) is examples/webhook/README.md.
+//
+// # Endpoints
 //
 //   - /mutate applies the schema's defaults to an Instance's
 //     spec.parameters and returns them as a JSONPatch; on an upgrade
@@ -35,7 +49,8 @@
 // changes. kube-apiserver (up to at least v1.37) presents no client
 // certificate to CRD conversion webhooks, so a /convert that requires one
 // refuses the apiserver's conversions: Server.PathsWithoutClientCert
-// leaves it open (see the README).
+// leaves it open (see examples/webhook/README.md, "Only the apiserver may
+// call").
 //
 // # Entry points
 //

@@ -30,7 +30,8 @@ import (
 	"github.com/paramkit/paramkit/internal/problem"
 )
 
-// Limits on input, the same for JSON and YAML (README "Limits on input").
+// Limits on input, the same for JSON and YAML (package schema's doc,
+// "Limits on input").
 const (
 	// MaxDocumentBytes bounds one document's text: a 100 MB string is
 	// refused before the parser spends seconds and memory on it.

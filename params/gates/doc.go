@@ -15,4 +15,28 @@
 //
 // Errors are *schema.Error values (kind schema.KindGate for a gate that
 // breaks the rules), in a schema.ErrorList, each with its JSON pointer.
+//
+// # What a gate decides
+//
+// A gates file is a list of gates or an object with `featureGates`; every
+// fault of the list (an unknown field, a missing preRelease or fieldPaths,
+// a malformed field path, a beta or deprecated gate without a default) is
+// reported at once. A gate's effective state comes from `enabled`, then
+// `default`, then its pre-release stage (alpha off, stable on); a stable
+// gate is on whatever `enabled` says. On each create or update
+// ([Set.Apply]):
+//
+//   - a field whose gate is off is dropped when nothing was stored there,
+//     and keeps its stored value when something was (neither updated nor
+//     removed);
+//   - a field whose gate is on takes the new object's value;
+//   - a child gate (one of whose paths lies below a path of another gate)
+//     counts only when every parent gate is on: a parent that is off
+//     decides the whole field.
+//
+// [Result] says what was dropped (pointers, and a warning for the client
+// for each), gives a warning for each deprecated gate whose fields the
+// update touches, and reports whether the spec is unchanged after the
+// gates (the signal not to bump metadata.generation). [Set.Status] tells
+// each gate's effective state and why.
 package gates

@@ -1,0 +1,169 @@
+// Package schema reads a parameter schema (JSON Schema draft-04, draft-06,
+// draft-07, 2019-09 or 2020-12, written as YAML or JSON), compiles it
+// once for validation, and exposes it as a tree of Nodes in source order
+// that the other paramkit packages walk. It knows the KUDO vocabulary
+// (trigger, immutable, oldName), refuses every $ref that would leave the
+// document, and holds paramkit's one error type.
+//
+// A *Schema is immutable after Parse and safe for concurrent use.
+//
+// # Entry points
+//
+// Read a schema, then walk it or validate against it (Example,
+// ExampleParse_errors, ExampleSchema_Validate):
+//
+//	s, err := schema.Parse(data) // or schema.ParseFile(path)
+//	n := s.Lookup("/topology/0/labels/1/key") // the node values at that pointer take
+//	err = s.Validate(v) // the values as they are; params.Validate converts Go data first
+//
+// [Schema.Lookup] and [Node.Child] give the one node a value takes;
+// [Node.ChildNodes] and [Node.ElemNodes] give every node that may govern
+// it, branch by branch of anyOf, oneOf and if/then/else, for a caller that
+// must not refuse what some branch accepts (ExampleNode_ChildNodes).
+//
+// Decoding, defaulting and updating values by a schema are package params'
+// job; a v1beta1 params.yaml, an OperatorVersion or a CRD read as a schema
+// is convert.LoadSchema's. Editing a schema file in place, keeping its
+// bytes, is package schema/edit's (edit.AddProperty).
+//
+// # Documents
+//
+// [Parse] reads YAML or JSON; a document that parses as JSON means exactly
+// what it says. `{}` and `true` are schemas. A document that is no schema
+// at all (a flat map of values such as `replicas: 3`, a params file or a
+// manifest: an object none of whose root keys is a schema keyword of any
+// supported draft) is refused with a *Error of kind [KindNotSchema] that
+// says what was expected and what was found. [CheckJSONFile] holds a file
+// named *.json to JSON, as Helm does: a trailing comma, which the YAML
+// reader would accept, is a syntax error naming its line.
+//
+// # Dialects
+//
+// `$schema` may name draft-04, draft-06, draft-07, 2019-09 or 2020-12
+// ([Draft4] … [Draft2020]); a schema without `$schema` is 2020-12 unless
+// [DefaultDialect] says otherwise. Each is read with its own spelling: in
+// draft-04 the identifier is `id` (not `$id`), `exclusiveMinimum` and
+// `exclusiveMaximum` are booleans beside `minimum` and `maximum`, there
+// are no boolean schemas (`properties: {a: true}` is refused, as the
+// engine refuses it), and `definitions` and `dependencies` are the
+// draft-04 forms. The node tree, validation, defaults, package lint and
+// `paramctl --schema` all follow the dialect. Real draft-04 schemas work as
+// they are: SchemaStore's tsconfig.json schema reads, validates its own test
+// documents, and lints without a false finding.
+//
+// # References stay in the document
+//
+// A $ref resolves inside the schema (`#/$defs/…`, `#/definitions/…`,
+// anchors, embedded `$id` resources) or to a built-in dialect
+// meta-schema. `http:`, `https:`, `file:` and relative references are
+// refused, never fetched or read: the error is a *Error of kind
+// [KindRefused] wrapping [ErrRefused] (errors.Is finds it). A schema that
+// arrives in a webhook request therefore cannot read the server's files or
+// reach the network. The JSON-Schema-Test-Suite's remote-reference cases
+// are refused by design.
+//
+// # Limits on input
+//
+// Hostile documents get a bounded, clear error (kind [KindLimit] or
+// [KindSyntax]), never a hang or a crash. The limits are the same for
+// JSON and YAML, for schemas and values, in every package (one reader
+// does all the reading):
+//
+//   - a document (JSON or YAML, one of a `---` stream, a text value) is at
+//     most 32 MiB; a 100 MB string is refused before it is parsed;
+//   - nesting is at most 1,000 levels, also inside flow text such as
+//     `-p a=[[[…]]]`;
+//   - a YAML document expands (through aliases) to at most 1,000,000
+//     values: the billion-laughs bomb stops there;
+//   - a number has at most 4,096 characters and an exponent within
+//     ±9,999: `1e999999999` is refused in JSON, in YAML and in text values,
+//     unless the schema node takes it as a string;
+//   - no duplicate keys, and valid UTF-8 only, in JSON, YAML, flow text and
+//     text values; params.Validate refuses a value holding a string that
+//     is not UTF-8;
+//   - an error's pointer is at most 512 bytes: longer ones (a document
+//     nested a thousand levels, huge keys) end in `/…`.
+//
+// A text value that breaks one of these limits is an error even where its
+// node would take the text as a string. The webhooks of examples/webhook
+// add their own bounds (request bodies, timeouts).
+//
+// # Secrets in messages
+//
+// A node marked `writeOnly: true` or `format: password`, and every node
+// below it, holds a secret. paramkit never quotes such a value in a
+// message, warning, report or annotation, from the library, paramctl or
+// the webhooks: the message names the place and the type and says
+// "(value hidden)" ([Hidden]) where the value would stand:
+//
+//	/db/password: expected string, but got boolean (value hidden)
+//	/pin: must be <= 9999 but found (value hidden)
+//	/pin: "replace pin=(value hidden)": /pin does not exist
+//
+// The rules:
+//
+//   - A node reached through $ref, allOf, anyOf/oneOf, items,
+//     additionalProperties or patternProperties from a secret one is a
+//     secret there ([Schema.SecretAt] for a value's pointer;
+//     [Node.Secret] for the node and its ancestors in the schema
+//     document). An assignment or text given where an object holding a
+//     secret belongs is hidden whole.
+//   - In a migration, a value is secret when any schema on its way marks
+//     it: the oldest version, each version in between and the target
+//     (package convert/migrate says how its reports hide values).
+//   - Covered: validation messages (type, format, minimum/maximum,
+//     multipleOf: the engine's messages that echo the value), decode errors
+//     of a tagged YAML scalar, `-p`/`--add`/`--replace` echoes and their
+//     "from" notes, immutability (which never quotes values), migration
+//     errors, dropped and lossy entries, unwrap/wrap errors, the webhook's
+//     denials, warnings and audit annotations, and kudo/cluster-app lint
+//     findings that check a secret's default or example.
+//   - Not hidden: the values themselves in documents paramkit writes (the
+//     output of an update, a migration, defaults, a property bag), schema
+//     text that quotes allowed values (enum, const, pattern, the structural
+//     rule set's apiserver messages, paramctl list), key names, string
+//     lengths, and what is said where no schema is known (unwrapping by
+//     guess, a malformed `-p` key, the typed getters params.Int64 and
+//     params.Float, JSON syntax errors, which have no pointer).
+//   - KUDO's v1beta1 Parameter (name, displayName, description, required,
+//     default, trigger, value-type, immutable, enum) has no field that marks
+//     a secret, so a converted params.yaml has none: add `writeOnly: true`
+//     to the v1beta2 schema.
+//
+// # Errors
+//
+// This package holds paramkit's one error type, for every package
+// (schema, params, convert, trigger, lint and the packages below them):
+// every failure a caller can act on is an *[Error] — the JSON pointer, the
+// line and column where known, a [Kind] a program can switch on
+// ([KindRequired], [KindType], [KindImmutable], [KindPlanConflict],
+// [KindLossy], [KindSyntax], [KindUsage], …; never empty) and the message
+// — or an [ErrorList] of them, which implements error and works with
+// errors.As. `%T` prints *schema.Error and schema.ErrorList. Validation
+// reports every problem at once, each with its JSON pointer. Validation,
+// decoding, updates, the typed getters, gates and migration results all
+// give them, so one loop prints any of them, with no type switch
+// (Example_errors in package params):
+//
+//	for _, e := range schema.ErrorsOf(err) {
+//		fmt.Printf("%s: %s (%s)\n", e.Pointer, e.Message, e.Kind)
+//	}
+//
+// [ErrorsOf] gives the entries of any error as a list; [NewError] makes
+// one and never leaves Kind empty; [ErrorIn] names one of several inputs
+// (a file, `doc 2`) and keeps the type. errors.Is finds what an Error
+// wraps: [ErrRefused] for a $ref that would leave the document,
+// params.ErrMalformed for a `-p` that is no assignment, fs.ErrNotExist
+// for a missing file. Data a failure carries beyond its message (the
+// failing keyword, the two plans of a conflict, a lossy change's old and
+// new value) is in [Error.Detail].
+//
+// Messages quote schema text (patterns, formats, enum values, consts,
+// bounds) as JSON writes it (`does not match pattern "^it's$"`, `value
+// must be one of 1, 2`), and a list comes in one order on every run: by
+// line and column where known, then pointer (array indices by number),
+// then the failing keyword. A Kubernetes caller gets the field path of an
+// Error ([Error.FieldPath]: `e.FieldPath("spec.parameters")` is
+// `spec.parameters.a.b[0]` for the pointer `/a/b/0`) and a condition
+// reason for its Kind ([Kind.Reason]: `PlanConflict`).
+package schema

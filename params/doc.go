@@ -28,6 +28,34 @@
 //
 //	n, err := params.Int64(v, "/nodeCount")
 //
+// # Streams and cancellation
+//
+// A `---` stream of any length is read one document at a time, in a fixed
+// window, by MapStream (any work on each document, on all cores) and
+// DecodeReader (decoding); convert.UnwrapReader and migrate.Reader are
+// built on MapStream, and migrate.Stream works on documents already in
+// memory. Every one of them keeps one contract with its caller:
+//
+//   - The caller's context governs the whole run. A context already done
+//     when the call starts stops it before anything is read.
+//   - nil means that every document of the stream was emitted (given to
+//     emit, or given a result), in input order, exactly once.
+//   - A run that stops early returns why, never nil: the context's error
+//     (errors.Is(err, context.Canceled) or context.DeadlineExceeded), the
+//     reader's error, or emit's. Every document before the stop has been
+//     emitted; none after it is.
+//   - Once the run stops (emit returned an error, or the context ended),
+//     no further emit call begins. A context that ends after the last
+//     document was emitted stops nothing, and the run returns nil.
+//   - When the function returns, none of the goroutines it started is
+//     left. It waits for a Read of the reader that is under way, so a
+//     reader that can block (a pipe, a network body) should return when
+//     the context ends, as an HTTP request's body does when its request
+//     is cancelled.
+//
+//	err := params.DecodeReader(ctx, s, r, func(d params.Document) error { ... })
+//	// err == nil: every document was read and handed to the function
+//
 // # Go values
 //
 // The decoders give plain values, and every function works on them. A

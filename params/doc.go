@@ -48,10 +48,10 @@
 //     no further emit call begins. A context that ends after the last
 //     document was emitted stops nothing, and the run returns nil.
 //   - When the function returns, none of the goroutines it started is
-//     left. It waits for a Read of the reader that is under way, so a
-//     reader that can block (a pipe, a network body) should return when
-//     the context ends, as an HTTP request's body does when its request
-//     is cancelled.
+//     left. After a stop it reads the reader once more at most, and it
+//     waits for a Read that is under way, so a reader that can block (a
+//     pipe, a network body) should return when the context ends, as an
+//     HTTP request's body does when its request is cancelled.
 //
 //	err := params.DecodeReader(ctx, s, r, func(d params.Document) error { ... })
 //	// err == nil: every document was read and handed to the function

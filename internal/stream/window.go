@@ -73,10 +73,12 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 			}
 		}()
 	}
-	// The reader fills batches and queues them in order and for work. It
-	// checks run only between batches, never between reads, so that a
-	// stop after the last document still finds io.EOF (a stream that was
-	// emitted whole returns nil, however late the stop came).
+	// The reader fills batches and queues them in order and for work. Once
+	// run ends it stops before its next read, unless the batch is still
+	// empty: then that read may be the one that finds io.EOF, and a
+	// stream emitted whole returns nil however late the stop came, where
+	// stopping would make the outcome depend on timing. So after a stop
+	// the reader makes one read at most.
 	var readErr error // set before order is closed, read after
 	eof := false
 	wg.Add(1)
@@ -93,6 +95,9 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 			}
 			var err error
 			for len(b.docs) < Batch {
+				if len(b.docs) > 0 && run.Err() != nil {
+					return // b's documents would never be emitted
+				}
 				var d Doc
 				if d, err = next(); err != nil {
 					break
@@ -101,7 +106,7 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 			}
 			if len(b.docs) > 0 {
 				if run.Err() != nil {
-					return
+					return // b's documents would never be emitted
 				}
 				select {
 				case order <- b:

@@ -139,6 +139,7 @@ func Cases(n int) []Case {
 //   - after emit fails or cancels, no emit call follows; after the reader
 //     or the test cancels, at most the one emit call already under way
 //     when it happened begins;
+//   - after ctx ends, the reader is read once more at most;
 //   - the run returns, and no goroutine it started is left.
 func Check(t *testing.T, text func(i int) string, fn Func) {
 	t.Helper()
@@ -160,11 +161,15 @@ type reader struct {
 	cancel  context.CancelFunc
 	blocked chan struct{} // closed when the reader blocks
 	reads   int
+	late    int // reads begun after ctx ended
 	pending []byte
 }
 
 func (r *reader) Read(p []byte) (int, error) {
 	if len(r.pending) == 0 {
+		if r.ctx.Err() != nil {
+			r.late++
+		}
 		i := r.reads
 		r.reads++
 		if i == r.c.At {
@@ -327,6 +332,9 @@ func Run(t *testing.T, c Case, workers int, text func(int) string, fn Func) {
 		assert.LessOrEqual(t, m, c.At, "a document read after the stop was emitted")
 		assert.LessOrEqual(t, lateCalls, 1, "emit calls begun after ctx ended")
 	}
+	// The reader's goroutine has ended (or fn would have returned early,
+	// which noLeak reports): its counts are settled.
+	assert.LessOrEqual(t, r.late, 1, "reads begun after ctx ended")
 	noLeak(t, before)
 }
 

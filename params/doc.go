@@ -53,6 +53,8 @@
 //     pipe, a network body) should return when the context ends, as an
 //     HTTP request's body does when its request is cancelled.
 //
+// So a caller needs one test:
+//
 //	err := params.DecodeReader(ctx, s, r, func(d params.Document) error { ... })
 //	// err == nil: every document was read and handed to the function
 //

@@ -39,11 +39,13 @@
 //   - The caller's context governs the whole run. A context already done
 //     when the call starts stops it before anything is read.
 //   - nil means that every document of the stream was emitted (given to
-//     emit, or given a result), in input order, exactly once.
+//     emit), in input order, exactly once.
 //   - A run that stops early returns why, never nil: the context's error
 //     (errors.Is(err, context.Canceled) or context.DeadlineExceeded), the
 //     reader's error, or emit's. Every document before the stop has been
-//     emitted; none after it is.
+//     emitted; none after it is. (migrate.Stream has no emit and no
+//     reader: nil means it migrated every document; after a stop, the
+//     Result of each document it did not migrate says so.)
 //   - Once the run stops (emit returned an error, or the context ended),
 //     no further emit call begins. A context that ends after the last
 //     document was emitted stops nothing, and the run returns nil.

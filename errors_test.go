@@ -302,7 +302,11 @@ spec:
 		}},
 		{"Migration.Migrate", func() error { r := m.Migrate(map[string]any{"a": jsonNum("1")}); return r.Err() }},
 		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
-		{"migrate.Stream", func() error { return migrate.Stream(context.Background(), m, [][]byte{[]byte("a: [")}, 1)[0].Err() }},
+		{"migrate.Stream", func() error {
+			rs, err := migrate.Stream(context.Background(), m, [][]byte{[]byte("a: [")}, 1)
+			require.NoError(t, err)
+			return rs[0].Err()
+		}},
 		{"migrate.Reader", func() error {
 			var first error
 			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(_ params.RawDocument, r migrate.Result) error {

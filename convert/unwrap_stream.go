@@ -14,19 +14,17 @@ import (
 // (all cores when workers <= 0), and calls emit on each document with its
 // outcome in input order, from the calling goroutine: the Converted, or
 // Unwrap's error with lines of the whole stream. It holds a fixed window
-// of documents, whatever the stream's length. When ctx is cancelled, the
-// documents not yet started get an error that says so. It returns the
-// first error of reading r or of emit (every document before it has been
-// emitted), or nil at the end of the stream.
+// of documents, whatever the stream's length. It keeps the cancellation
+// contract of params' package documentation (as params.MapStream, which
+// it runs on): nil means every document was emitted; otherwise it returns
+// the first error of reading r or of emit, or ctx's error, having emitted
+// every document before it and none after.
 func UnwrapReader(ctx context.Context, s *schema.Schema, r io.Reader, workers int, emit func(params.RawDocument, *Converted, error) error) error {
 	type unwrapped struct {
 		c   *Converted
 		err error
 	}
-	return params.MapStream(context.Background(), r, workers, func(d params.RawDocument) unwrapped {
-		if err := ctx.Err(); err != nil {
-			return unwrapped{err: schema.ErrorList{{Kind: schema.KindInvalid, Message: "not unwrapped: " + err.Error()}}}
-		}
+	return params.MapStream(ctx, r, workers, func(d params.RawDocument) unwrapped {
 		c, err := Unwrap(d.Text, s)
 		return unwrapped{c, d.Locate(err)}
 	}, func(d params.RawDocument, u unwrapped) error {

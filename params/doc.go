@@ -167,26 +167,37 @@
 // the schema forbids the key (`additionalProperties: false`) the refusal
 // is a validation error, with the same suggestion.
 //
-// # Streams
+// # Streams and cancellation
 //
-// A `---` stream of any length is read one document at a time, in
-// constant memory: NewSplitter yields each document with its index and
-// line, MapStream runs any work on all cores and emits the results in
-// input order through a fixed window (a few dozen documents per worker),
-// and DecodeReader decodes as DecodeStream does for a whole stream in
-// memory (ExampleSplitter, ExampleMapStream, ExampleDecodeReader). Lines
-// in their errors are lines of the whole stream, and DecodeReader's error
-// for a document after the first reads `doc N: …`.
+// A `---` stream of any length is read one document at a time, in a fixed
+// window, by MapStream (any work on each document, on all cores) and
+// DecodeReader (decoding); convert.UnwrapReader and migrate.Reader are
+// built on MapStream, and migrate.Stream works on documents already in
+// memory. Every one of them keeps one contract with its caller:
 //
-// Cancellation: the functions that read a stream take the caller's
-// context. MapStream and DecodeReader stop when it ends and return its
-// error, having emitted every document before the one they stopped at; a
-// reading error or an error of emit stops them the same way and is
-// returned. They return nil only when every document was emitted.
-// migrate.Reader and convert.UnwrapReader read on to the end instead: each
-// document not yet started when the context ends is emitted with an error
-// that says so, and they too return nil only when every document was
-// emitted.
+//   - The caller's context governs the whole run. A context already done
+//     when the call starts stops it before anything is read.
+//   - nil means that every document of the stream was emitted (given to
+//     emit), in input order, exactly once.
+//   - A run that stops early returns why, never nil: the context's error
+//     (errors.Is(err, context.Canceled) or context.DeadlineExceeded), the
+//     reader's error, or emit's. Every document before the stop has been
+//     emitted; none after it is. (migrate.Stream has no emit and no
+//     reader: nil means it migrated every document; after a stop, the
+//     Result of each document it did not migrate says so.)
+//   - Once the run stops (emit returned an error, or the context ended),
+//     no further emit call begins. A context that ends after the last
+//     document was emitted stops nothing, and the run returns nil.
+//   - When the function returns, none of the goroutines it started is
+//     left. After a stop it reads the reader once more at most, and it
+//     waits for a Read that is under way, so a reader that can block (a
+//     pipe, a network body) should return when the context ends, as an
+//     HTTP request's body does when its request is cancelled.
+//
+// So a caller needs one test:
+//
+//	err := params.DecodeReader(ctx, s, r, func(d params.Document) error { ... })
+//	// err == nil: every document was read and handed to the function
 //
 // # Go values
 //

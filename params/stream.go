@@ -70,9 +70,12 @@ func (s *Splitter) Next() (RawDocument, error) {
 // on each on workers goroutines (all cores when workers <= 0) and emit on
 // each document with its result in input order, from the calling
 // goroutine. It holds a fixed window of documents (a few dozen per
-// worker), whatever the stream's length. It returns the first error of
-// reading r or of emit, or ctx's error, having emitted every document
-// before it; nil at the end of the stream.
+// worker), whatever the stream's length. It keeps the cancellation
+// contract of the package documentation ("Streams and cancellation"): nil
+// means every document was emitted; otherwise it returns the first error
+// of reading r or of emit, or ctx's error, having emitted every document
+// before it and none after. work is not called on documents that a stop
+// leaves behind.
 func MapStream[T any](ctx context.Context, r io.Reader, workers int, work func(RawDocument) T, emit func(RawDocument, T) error) error {
 	s := stream.NewSplitter(r)
 	return stream.Map(ctx, s.Next, workers,
@@ -84,7 +87,10 @@ func MapStream[T any](ctx context.Context, r io.Reader, workers int, work func(R
 // one, document by document in constant memory (decoding on all cores),
 // and calls emit on each in input order. The first document that cannot
 // be read stops it: the error says `doc N:` (after the first) and carries
-// the line in the whole stream. It returns emit's error, or nil at the end.
+// the line in the whole stream. It keeps the cancellation contract of the
+// package documentation: nil means every document was emitted; otherwise
+// it returns the unreadable document's error, the reader's, emit's or
+// ctx's.
 func DecodeReader(ctx context.Context, s *schema.Schema, r io.Reader, emit func(Document) error) error {
 	type decoded struct {
 		doc Document

@@ -15,21 +15,29 @@ import (
 // Stream migrates many documents (each the text of one YAML or
 // JSON document of a `---` stream) with workers
 // goroutines (all cores when workers <= 0), as MigrateDocument does for
-// one. The results are in input order, one per document. When ctx is
-// cancelled, the documents not yet started get a Result whose only error
-// says so. For a stream of any length in constant memory, use
-// Reader.
-func Stream(ctx context.Context, m *Migration, docs [][]byte, workers int) []Result {
+// one. The results are in input order, one per document. It keeps the
+// cancellation contract of params' package documentation: the error is
+// nil when every document was migrated, and ctx's error when ctx ended
+// before some were (a context already done stops it before the first);
+// the Results of the documents not migrated then hold one error that says
+// so. For a stream of any length in constant memory, use Reader.
+func Stream(ctx context.Context, m *Migration, docs [][]byte, workers int) ([]Result, error) {
 	// The documents are in memory already, so no window is needed: the
 	// workers take chunks of the slice and write their results in place,
 	// with no channel between them (measured: a window here cost 15% of
 	// the throughput with two workers).
 	out := make([]Result, len(docs))
+	if err := ctx.Err(); err != nil {
+		for i := range out {
+			out[i] = notMigrated(err)
+		}
+		return out, err
+	}
 	if workers <= 0 {
 		workers = runtime.GOMAXPROCS(0)
 	}
 	workers = min(workers, (len(docs)+stream.Batch-1)/stream.Batch)
-	convert := migrateWork(ctx, m.MigrateDocument)
+	var skipped atomic.Bool
 	var next atomic.Int64
 	work := func() {
 		for {
@@ -38,24 +46,37 @@ func Stream(ctx context.Context, m *Migration, docs [][]byte, workers int) []Res
 				return
 			}
 			for i := start; i < min(start+stream.Batch, len(docs)); i++ {
-				out[i] = convert(stream.Doc{Index: i, Text: docs[i]})
+				if err := ctx.Err(); err != nil {
+					skipped.Store(true)
+					out[i] = notMigrated(err)
+					continue
+				}
+				out[i] = m.MigrateDocument(docs[i])
 			}
 		}
 	}
 	if workers <= 1 {
 		work()
-		return out
+	} else {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				work()
+			}()
+		}
+		wg.Wait()
 	}
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			work()
-		}()
+	if skipped.Load() {
+		return out, ctx.Err()
 	}
-	wg.Wait()
-	return out
+	return out, nil
+}
+
+// notMigrated is the Result of a document that a stop left behind.
+func notMigrated(err error) Result {
+	return Result{Errors: schema.ErrorList{{Kind: schema.KindInvalid, Message: "not migrated: " + err.Error()}}}
 }
 
 // Reader migrates the `---` stream read from r document by
@@ -63,26 +84,16 @@ func Stream(ctx context.Context, m *Migration, docs [][]byte, workers int) []Res
 // cores when workers <= 0), and calls emit on each document with its
 // Result in input order, from the calling goroutine. It holds a fixed
 // window of documents, whatever the stream's length. The lines of a
-// Result's errors are lines of the whole stream. When ctx is cancelled,
-// the documents not yet started get a Result whose only error says so.
-// It returns the first error of reading r or of emit (every document
-// before it has been emitted), or nil at the end of the stream.
+// Result's errors are lines of the whole stream. It keeps the
+// cancellation contract of params' package documentation (as
+// params.MapStream, which it runs on): nil means every document was
+// migrated and emitted; otherwise it returns the first error of reading r
+// or of emit, or ctx's error, having emitted every document before it and
+// none after.
 func Reader(ctx context.Context, m *Migration, r io.Reader, workers int, emit func(params.RawDocument, Result) error) error {
-	work := migrateWork(ctx, m.MigrateDocument)
-	return params.MapStream(context.Background(), r, workers, func(d params.RawDocument) Result {
-		res := work(stream.Doc(d))
+	return params.MapStream(ctx, r, workers, func(d params.RawDocument) Result {
+		res := m.MigrateDocument(d.Text)
 		d.Locate(res.Errors)
 		return res
 	}, emit)
-}
-
-// migrateWork is convert on one document, or a Result saying the document
-// was not migrated once ctx is cancelled.
-func migrateWork(ctx context.Context, convert func([]byte) Result) func(stream.Doc) Result {
-	return func(d stream.Doc) Result {
-		if err := ctx.Err(); err != nil {
-			return Result{Errors: schema.ErrorList{{Kind: schema.KindInvalid, Message: "not migrated: " + err.Error()}}}
-		}
-		return convert(d.Text)
-	}
 }

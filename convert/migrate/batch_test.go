@@ -42,7 +42,8 @@ func TestStreamKeepsInputOrder(t *testing.T) {
 	docs := kepInstanceDocs(1000)
 	docs[500] = []byte("CLUSTER_NAME: [unclosed")
 	for _, workers := range []int{0, 1, 2, 7} {
-		res := Stream(context.Background(), m, docs, workers)
+		res, err := Stream(context.Background(), m, docs, workers)
+		require.NoError(t, err)
 		require.Len(t, res, len(docs))
 		for i, r := range res {
 			if i == 500 {
@@ -59,7 +60,8 @@ func TestStreamStopsWhenCancelled(t *testing.T) {
 	m := kepUpgradeMigration(t)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	res := Stream(ctx, m, kepInstanceDocs(100), 2)
+	res, err := Stream(ctx, m, kepInstanceDocs(100), 2)
+	require.ErrorIs(t, err, context.Canceled)
 	require.Len(t, res, 100)
 	for _, r := range res {
 		require.Len(t, r.Errors, 1)
@@ -68,7 +70,9 @@ func TestStreamStopsWhenCancelled(t *testing.T) {
 }
 
 func TestStreamEmpty(t *testing.T) {
-	require.Empty(t, Stream(context.Background(), kepUpgradeMigration(t), nil, 2))
+	res, err := Stream(context.Background(), kepUpgradeMigration(t), nil, 2)
+	require.NoError(t, err)
+	require.Empty(t, res)
 }
 
 // BenchmarkMigrateBatch migrates 10,000 instance documents of the KEP
@@ -94,8 +98,8 @@ func BenchmarkMigrateBatch(b *testing.B) {
 			cpu0 := processCPU()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
-				res := Stream(context.Background(), m, docs, workers)
-				if !res[0].OK() {
+				res, err := Stream(context.Background(), m, docs, workers)
+				if err != nil || !res[0].OK() {
 					b.Fatal(res[0].Errors)
 				}
 			}
@@ -131,9 +135,9 @@ func BenchmarkMigrateBatchSpeedup(b *testing.B) {
 		runtime.GOMAXPROCS(procs)
 		runtime.GC() // each run starts from the same heap, as one batch of a CLI does
 		start := time.Now()
-		res := Stream(context.Background(), m, docs, workers)
+		res, err := Stream(context.Background(), m, docs, workers)
 		d := time.Since(start)
-		if !res[0].OK() {
+		if err != nil || !res[0].OK() {
 			b.Fatal(res[0].Errors)
 		}
 		return d

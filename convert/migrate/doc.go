@@ -27,7 +27,7 @@
 //
 //	m, err := migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid...))
 //	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
-//	results := migrate.Stream(ctx, m, docs, 0)
+//	results, err := migrate.Stream(ctx, m, docs, 0) // err: ctx's, when it ended first
 //
 // Conversion between any two versions of a set served at once, both ways
 // (ExampleNewVersionSet, ExampleVersionSet_Convert):

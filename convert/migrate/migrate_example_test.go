@@ -104,10 +104,13 @@ func ExampleStream() {
 		[]byte("CLUSTER_NAME: a\n"),
 		[]byte(`{"CLUSTER_NAME": "b", "BACKUP_ENABLED": true}`),
 	}
-	for i, r := range migrate.Stream(context.Background(), m, docs, 0) {
+	results, err := migrate.Stream(context.Background(), m, docs, 0)
+	for i, r := range results {
 		fmt.Println(i, r.Values, len(r.Errors))
 	}
+	fmt.Println(err) // nil: every document was migrated
 	// Output:
 	// 0 map[clusterName:a] 0
 	// 1 map[backup:map[enabled:true] clusterName:b] 0
+	// <nil>
 }

@@ -198,7 +198,7 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 // LoadAll loads every NAME.yaml and NAME.json in the directory now, so
 // that a server can refuse to start with a schema it could not use. It
 // returns the operator versions that loaded and one error naming every
-// file that did not.
+// file that did not; when ctx ends first, that error holds ctx's error.
 func (r *DirResolver) LoadAll(ctx context.Context) ([]*kudo.OperatorVersion, error) {
 	entries, err := os.ReadDir(r.dir)
 	if err != nil {
@@ -208,6 +208,9 @@ func (r *DirResolver) LoadAll(ctx context.Context) ([]*kudo.OperatorVersion, err
 	var errs []error
 	seen := map[string]bool{}
 	for _, de := range entries {
+		if err := ctx.Err(); err != nil {
+			return out, errors.Join(append(errs, err)...)
+		}
 		ext := filepath.Ext(de.Name())
 		if de.IsDir() || (ext != ".yaml" && ext != ".json") {
 			continue

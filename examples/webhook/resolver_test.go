@@ -144,3 +144,18 @@ func TestDirResolverJSONIsJSON(t *testing.T) {
 	_, err = NewDirResolver(dir).Resolve(context.Background(), "ns", "op-2")
 	assert.NoError(t, err, "the same text in a .yaml file is YAML")
 }
+
+// TestDirResolverLoadAllStopsWithItsContext: a context done before the
+// call loads nothing and says why; LoadAll does not report success for a
+// directory it did not read through.
+func TestDirResolverLoadAllStopsWithItsContext(t *testing.T) {
+	all, err := NewDirResolver("testdata/schemas").LoadAll(context.Background())
+	require.NoError(t, err)
+	require.Len(t, all, 4)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	got, err := NewDirResolver("testdata/schemas").LoadAll(ctx)
+	assert.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, got)
+}

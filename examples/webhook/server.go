@@ -165,7 +165,8 @@ func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader,
 	go func() {
 		defer close(done)
 		<-ctx.Done()
-		sctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		// ctx is done: the shutdown gets a time of its own, and ctx's values.
+		sctx, cancel := context.WithTimeout(context.WithoutCancel(ctx), 10*time.Second)
 		defer cancel()
 		shutdownErr = srv.Shutdown(sctx)
 	}()

@@ -1,0 +1,51 @@
+package params_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/internal/streamtest"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// TestMapStreamCancelContract stops MapStream at every point of a stream
+// (by its context, its reader and emit) and checks the contract of the
+// package documentation each time; emit gets the number work read from
+// the document, so that results stay with their documents too.
+func TestMapStreamCancelContract(t *testing.T) {
+	streamtest.Check(t, streamtest.Text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
+		return params.MapStream(ctx, r, workers, func(d params.RawDocument) int {
+			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(string(d.Text), "n:")))
+			if err != nil {
+				return -1
+			}
+			return n
+		}, func(_ params.RawDocument, n int) error { return emit(n) })
+	})
+}
+
+// TestDecodeReaderCancelContract: the same for DecodeReader, which takes
+// no worker count (each case runs once per count all the same).
+func TestDecodeReaderCancelContract(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"type": "object", "properties": {"n": {"type": "integer"}}}`))
+	require.NoError(t, err)
+	streamtest.Check(t, streamtest.Text, func(ctx context.Context, r io.Reader, _ int, emit func(int) error) error {
+		return params.DecodeReader(ctx, s, r, func(d params.Document) error {
+			n, err := params.Int64(d.Value, "/n")
+			if err != nil {
+				return err
+			}
+			if int(n) != d.Index {
+				return fmt.Errorf("document %d holds %d", d.Index, n)
+			}
+			return emit(int(n))
+		})
+	})
+}

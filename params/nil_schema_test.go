@@ -81,13 +81,13 @@ func TestNilSchema(t *testing.T) {
 		}},
 		{"Update needs a schema", func(t *testing.T) {
 			r, err := (&params.Update{Old: values()}).Run()
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			assert.EqualError(t, err, "params: Update needs a schema")
 		}},
 		{"a nil Update", func(t *testing.T) {
 			var u *params.Update
 			r, err := u.Run()
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			assert.Error(t, err)
 		}},
 	}

@@ -74,7 +74,9 @@ type Migration struct {
 	hideFrom *schema.Schema
 }
 
-// Result is what a migration did to one document.
+// Result is what a migration did to one document. Like every Result of
+// the module it is a value: returned by value, its methods on a value
+// receiver, so it is usable as returned (m.Migrate(v).OK()).
 type Result struct {
 	// Values are the migrated values (no defaults applied), plain values:
 	// maps, slices, strings, bools, nil and json.Number. In lossless mode
@@ -96,10 +98,10 @@ type Result struct {
 
 // Err returns the errors of the migration as one error (a
 // schema.ErrorList), or nil when it succeeded.
-func (r *Result) Err() error { return r.Errors.Err() }
+func (r Result) Err() error { return r.Errors.Err() }
 
 // OK reports whether the document migrated without errors.
-func (r *Result) OK() bool { return len(r.Errors) == 0 }
+func (r Result) OK() bool { return len(r.Errors) == 0 }
 
 // Dropped is a value of the input that has no place in the target version.
 type Dropped struct {

@@ -159,12 +159,12 @@ spec:
 		{"params.Decode limit", func() error { _, err := params.Decode(s, []byte(`{"replicas": 1e99999999}`)); return err }},
 		{"params.Decode duplicate key", func() error { _, err := params.Decode(s, []byte("a: 1\na: 2\n")); return err }},
 		{"params.DecodePatch syntax", func() error { _, err := params.DecodePatch(s, []byte("{a: ")); return err }},
-		{"params.DecodeStream later document", func() error { _, err := params.DecodeStream(s, []byte("a: 1\n---\nb: [\n")); return err }},
 		{"params.DecodeReader later document", func() error {
-			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(params.Document) error { return nil })
+			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(d params.Document) error { return d.Err })
 		}},
-		{"params.DecodeValidate unreadable", func() error { _, _, err := params.DecodeValidate(s, []byte("a: [")); return err }},
-		{"params.DecodeValidate invalid", func() error { _, invalid, _ := params.DecodeValidate(s, []byte("size: 3")); return invalid }},
+		{"params.DecodeReader unreadable", func() error { return firstDocErr(t, s, "a: [") }},
+		{"params.DecodeReader invalid", func() error { return firstDocErr(t, s, "size: 3") }},
+		{"params.DecodeReader invalid later document", func() error { return firstDocErr(t, s, "{}\n---\nsize: 3") }},
 		{"params.Validate", func() error { return params.Validate(s, map[string]any{"replicas": jsonNum("0")}) }},
 		{"params.Validate not plain", func() error { return params.Validate(s, map[string]any{"x": math.NaN()}) }},
 		{"params.ValidateStructural", func() error { return params.ValidateStructural(s, map[string]any{"tags": "x"}) }},
@@ -302,11 +302,6 @@ spec:
 		}},
 		{"Migration.Migrate", func() error { r := m.Migrate(map[string]any{"a": jsonNum("1")}); return r.Err() }},
 		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
-		{"migrate.Stream", func() error {
-			rs, err := migrate.Stream(context.Background(), m, [][]byte{[]byte("a: [")}, 1)
-			require.NoError(t, err)
-			return rs[0].Err()
-		}},
 		{"migrate.Reader", func() error {
 			var first error
 			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(_ params.RawDocument, r migrate.Result) error {
@@ -591,4 +586,18 @@ func TestNoErrorLiteralWithoutKind(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
+}
+
+// firstDocErr is the verdict (Document.Err) of the first document of the
+// stream that has one.
+func firstDocErr(t *testing.T, s *schema.Schema, stream string) error {
+	var first error
+	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), func(d params.Document) error {
+		if first == nil {
+			first = d.Err
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return first
 }

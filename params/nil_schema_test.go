@@ -26,8 +26,8 @@ func TestNilSchema(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, map[string]any{"n": json.Number("3"), "s": "yes"}, v)
 		}},
-		{"DecodeStream uses YAML core rules", func(t *testing.T) {
-			docs, err := params.DecodeStream(nil, []byte("a: 1\n---\nb: true\n"))
+		{"DecodeReader uses YAML core rules", func(t *testing.T) {
+			docs, err := readAll(nil, []byte("a: 1\n---\nb: true\n"))
 			require.NoError(t, err)
 			require.Len(t, docs, 2)
 			assert.Equal(t, map[string]any{"b": true}, docs[1].Value)

@@ -158,7 +158,7 @@ type migOptions struct {
 //	m, err := migrate.New(target)                              // from the previous version, by oldName
 //	m, err := migrate.New(target, migrate.FromVersion(old))    // knowing the previous schema
 //	m, err := migrate.New(target, migrate.FromVersion(v1), migrate.ThroughVersions(v2, v3))
-//	r := m.Migrate(values) // or m.MigrateDocument(data), or Stream for a batch
+//	r := m.Migrate(values) // or m.MigrateDocument(data), or Reader for a stream
 //
 // The options that apply: FromVersion, ThroughVersions, AllowLossy,
 // Lossless and StepHooks.

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -119,7 +121,16 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		if err != nil {
 			return nil, e.fail(exitUsage, "--values %s", withFile(f.values, err))
 		}
-		docs, err := params.DecodeStream(s, data)
+		// The current values are read as given: their validity is not
+		// this update's business (DecodeReader's verdict is ignored).
+		var docs []params.Document
+		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
+			if d.Unreadable {
+				return d.Err
+			}
+			docs = append(docs, d)
+			return nil
+		})
 		if err != nil {
 			return nil, e.fail(exitUsage, "--values %s: %v", f.values, err)
 		}

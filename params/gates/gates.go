@@ -90,9 +90,11 @@ type Status struct {
 	// off: the fields below their paths follow them, not this gate. Empty
 	// when every parent gate is on.
 	IneffectiveBecause []string
-	// Warnings are notes for the person reading the gates: a deprecated
-	// gate's warning, an enabled: false that a stable gate ignores.
-	Warnings []string
+	// Warnings are notes for the person reading the gates, about the gate
+	// itself (Pointer ""): a deprecated gate's warning (kind
+	// schema.KindDeprecated), an enabled: false that a stable gate ignores
+	// (kind schema.KindGate). Read their Message.
+	Warnings []*schema.Error
 }
 
 // Set is a checked list of gates, ready to apply. Build one with
@@ -175,8 +177,19 @@ func (g *Set) Status() []Status {
 	for i, s := range g.status {
 		s.Gate = copyGate(s.Gate)
 		s.IneffectiveBecause = append([]string{}, s.IneffectiveBecause...)
-		s.Warnings = append([]string{}, s.Warnings...)
+		s.Warnings = copyWarnings(s.Warnings)
 		out[i] = s
+	}
+	return out
+}
+
+// copyWarnings copies the list and its entries, so that a caller that
+// edits what Status returned changes nothing of the Set's.
+func copyWarnings(ws []*schema.Error) []*schema.Error {
+	out := make([]*schema.Error, len(ws))
+	for i, w := range ws {
+		c := *w
+		out[i] = &c
 	}
 	return out
 }
@@ -218,12 +231,12 @@ func newGates(list []Gate) *Set {
 	g := &Set{status: make([]Status, len(list))}
 	for i, gate := range list {
 		on, why := gateEffective(gate)
-		st := Status{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []string{}}
+		st := Status{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []*schema.Error{}}
 		if gate.PreRelease == StageDeprecated {
-			st.Warnings = append(st.Warnings, gateDeprecation(gate))
+			st.Warnings = append(st.Warnings, schema.NewError(schema.KindDeprecated, "", "%s", gateDeprecation(gate)))
 		}
 		if gate.PreRelease == StageStable && gate.Enabled != nil && !*gate.Enabled {
-			st.Warnings = append(st.Warnings, "enabled: false has no effect: a stable gate is always on")
+			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGate, "", "enabled: false has no effect: a stable gate is always on"))
 		}
 		g.status[i] = st
 		for _, fp := range gate.FieldPaths {

@@ -288,7 +288,6 @@ spec:
 
 		// Migration.
 		{"migrate.New nil target", func() error { _, err := migrate.New(nil); return err }},
-		{"migrate.New misapplied option", func() error { _, err := migrate.New(v2, migrate.CaseInsensitiveNames()); return err }},
 		{"migrate.New Lossless alone", func() error { _, err := migrate.New(v2, migrate.Lossless()); return err }},
 		{"migrate.New hooks twice", func() error {
 			_, err := migrate.New(v2, migrate.StepHooks(0, nil, nil), migrate.StepHooks(0, nil, nil))
@@ -318,15 +317,14 @@ spec:
 			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v1", Schema: v1}})
 			return err
 		}},
-		{"migrate.NewVersionSet misapplied option", func() error {
-			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.AllowLossy())
+		{"migrate.NewVersionSet hooks twice", func() error {
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.PairHooks("v1", "v2", nil, nil), migrate.PairHooks("v1", "v2", nil, nil))
 			return err
 		}},
 		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "none")); return err }},
 		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(dir); return err }},
 		{"VersionSet.Convert unknown version", func() error { _, err := set.Convert(map[string]any{}, "v1", "v9"); return err }},
 		{"VersionSet.Convert refused", func() error { _, err := set.Convert(map[string]any{}, "v2", "v1"); return err }},
-		{"VersionSet.Convert misapplied option", func() error { _, err := set.Convert(map[string]any{}, "v1", "v2", migrate.Lossless()); return err }},
 		{"VersionSet.ConvertDocument syntax", func() error { _, err := set.ConvertDocument([]byte("a: ["), "v1", "v2"); return err }},
 		{"VersionSet.ConvertObject bad apiVersion", func() error {
 			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", migrate.ObjectTarget{APIVersion: "a/b/c"})

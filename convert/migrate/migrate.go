@@ -182,11 +182,7 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if target == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema")
 	}
-	all, err := collect("New", opts, migrationOptions)
-	if err != nil {
-		return nil, err
-	}
-	o := all.mig
+	o := migrationOptions(opts)
 	if o.hookErr != nil {
 		return nil, o.hookErr
 	}

@@ -33,10 +33,7 @@ const VersionsFile = "versions.yaml"
 // listed. Without it the names are ordered as Kubernetes orders API
 // versions (v1alpha1 < v1alpha2 < v1beta1 < v1 < v2) or as semantic
 // versions (0.1.0 < 0.2.0 < 1.0.0-rc.1 < 1.0.0), vN counting as N.0.0.
-func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
-	if _, err := collect("LoadVersionSet", opts, setOptionNames); err != nil {
-		return nil, err
-	}
+func LoadVersionSet(dir string, opts ...SetOption) (*VersionSet, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, schema.NewError(schema.KindIO, "", "%w", err)

@@ -33,7 +33,7 @@ func TestVersionOrder(t *testing.T) {
 	require.ErrorContains(t, err, "versions.yaml")
 }
 
-func loadThree(t testing.TB, opts ...Option) *VersionSet {
+func loadThree(t testing.TB, opts ...SetOption) *VersionSet {
 	t.Helper()
 	s, err := LoadVersionSet("testdata/versions/three", opts...)
 	require.NoError(t, err)

@@ -109,7 +109,7 @@ func runVersions(e *env, raw any, args []string) int {
 // versionSetOrFail loads a version set folder, or reports why it cannot
 // (exit 2).
 func (e *env) versionSetOrFail(dir string, caseFold bool) (*migrate.VersionSet, int) {
-	var opts []migrate.Option
+	var opts []migrate.SetOption
 	if caseFold {
 		opts = append(opts, migrate.CaseInsensitiveNames())
 	}

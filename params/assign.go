@@ -198,11 +198,15 @@ func bracketIndex(digits string) (int, error) {
 	return n, nil
 }
 
+// Op is an RFC 6902 operation that `paramctl patch` takes: OpAdd,
+// OpRemove or OpReplace.
+type Op string
+
 // The operations of `paramctl patch`, as RFC 6902 names them.
 const (
-	OpAdd     = "add"
-	OpRemove  = "remove"
-	OpReplace = "replace"
+	OpAdd     Op = "add"
+	OpRemove  Op = "remove"
+	OpReplace Op = "replace"
 )
 
 // Operation is one RFC 6902 operation written the way `paramctl patch`
@@ -217,7 +221,7 @@ const (
 // 6902 says, the parent of the target must exist.
 type Operation struct {
 	// Op is OpAdd, OpRemove or OpReplace.
-	Op string
+	Op Op
 	// Assignment holds the input, path and value (Value is "" for remove).
 	Assignment
 }
@@ -225,14 +229,14 @@ type Operation struct {
 // ParseOperation reads the argument of an operation: PATH=VALUE for add
 // and replace, PATH for remove. Errors are as for ParseAssignment; an
 // unknown op wraps ErrMalformed.
-func ParseOperation(op, arg string) (Operation, error) {
+func ParseOperation(op Op, arg string) (Operation, error) {
 	switch op {
 	case OpAdd, OpReplace:
 		a, err := ParseAssignment(arg)
 		if err != nil {
 			return Operation{}, err
 		}
-		a.Input = op + " " + arg
+		a.Input = string(op) + " " + arg
 		return Operation{Op: op, Assignment: a}, nil
 	case OpRemove:
 		if arg == "" {
@@ -242,7 +246,7 @@ func ParseOperation(op, arg string) (Operation, error) {
 		if err != nil {
 			return Operation{}, keyError(arg, err)
 		}
-		return Operation{Op: op, Assignment: Assignment{Input: op + " " + arg, Path: path, Brackets: brackets}}, nil
+		return Operation{Op: op, Assignment: Assignment{Input: string(op) + " " + arg, Path: path, Brackets: brackets}}, nil
 	}
 	return Operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
 }

@@ -130,7 +130,7 @@ func FuzzUpdate(f *testing.F) {
 				}
 			}
 			if name, arg, ok := strings.Cut(op, " "); ok {
-				if x, err := params.ParseOperation(name, arg); err == nil {
+				if x, err := params.ParseOperation(params.Op(name), arg); err == nil {
 					u.Operations = append(u.Operations, x)
 				}
 			}

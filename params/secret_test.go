@@ -233,7 +233,7 @@ func FuzzSecretsHidden(f *testing.F) {
 		u.Set = e.set
 		for _, o := range e.ops {
 			op, arg, _ := strings.Cut(o, " ")
-			x, err := params.ParseOperation(op, arg)
+			x, err := params.ParseOperation(params.Op(op), arg)
 			require.NoError(t, err)
 			u.Operations = append(u.Operations, x)
 		}

@@ -47,7 +47,7 @@ func runUpdate(t testing.TB, s *schema.Schema, old any, e edits) (params.Result,
 	u.Set = e.set
 	for _, o := range e.ops {
 		op, arg, _ := strings.Cut(o, " ")
-		x, err := params.ParseOperation(op, arg)
+		x, err := params.ParseOperation(params.Op(op), arg)
 		require.NoError(t, err, o)
 		u.Operations = append(u.Operations, x)
 	}

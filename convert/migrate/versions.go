@@ -329,14 +329,29 @@ func validationErrors(err error) schema.ErrorList {
 	return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
 }
 
+// Verdict says how a conversion between two versions of a set goes
+// (PairStatus.Status).
+type Verdict string
+
+// The verdicts of VersionSet.Pairs.
+const (
+	// VerdictLossless: every sample came back as it went.
+	VerdictLossless Verdict = "lossless"
+	// VerdictLossy: some value has no place in the target, or changes
+	// type with a loss (PairStatus.Pointers says where).
+	VerdictLossy Verdict = "lossy"
+	// VerdictRefused: the set refuses the conversion (NoDowngrade).
+	VerdictRefused Verdict = "refused"
+)
+
 // PairStatus says how a conversion between two versions of a set goes.
 type PairStatus struct {
 	From, To string
-	// Status is "lossless", "lossy" or "refused".
-	Status string
+	// Status is VerdictLossless, VerdictLossy or VerdictRefused.
+	Status Verdict
 	// Pointers are where the target cannot hold what the source can: old
 	// pointers of dropped values and new pointers of lossy type changes,
-	// with array indices as "*". Empty unless Status is "lossy".
+	// with array indices as "*". Empty unless Status is VerdictLossy.
 	Pointers []string
 	// Reason explains a refusal.
 	Reason string
@@ -355,9 +370,9 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 			if i == j {
 				continue
 			}
-			ps := PairStatus{From: s.versions[i].Name, To: s.versions[j].Name, Status: "lossless", Pointers: []string{}}
+			ps := PairStatus{From: s.versions[i].Name, To: s.versions[j].Name, Status: VerdictLossless, Pointers: []string{}}
 			if err := s.refusal(i, j); err != nil {
-				ps.Status, ps.Reason = "refused", err.Error()
+				ps.Status, ps.Reason = VerdictRefused, err.Error()
 				out = append(out, ps)
 				continue
 			}
@@ -377,7 +392,7 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 				}
 			}
 			if len(found) > 0 {
-				ps.Status = "lossy"
+				ps.Status = VerdictLossy
 				for p := range found {
 					ps.Pointers = append(ps.Pointers, p)
 				}

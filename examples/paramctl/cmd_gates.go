@@ -152,7 +152,7 @@ func printGatesJSON(e *env, status []gates.Status) int {
 	for i, s := range status {
 		rows[i] = gateRow{
 			Name: s.Name, PreRelease: string(s.PreRelease), Enabled: s.Enabled, Default: s.Default,
-			Effective: s.Effective, Reason: s.Reason, FieldPaths: s.FieldPaths,
+			Effective: s.Effective, Reason: string(s.Reason), FieldPaths: s.FieldPaths,
 			IneffectiveBecause: s.IneffectiveBecause, Warnings: warningTexts(s.Warnings, func(w *schema.Error) string { return w.Message }),
 		}
 	}

@@ -68,7 +68,7 @@ func runVersions(e *env, raw any, args []string) int {
 	if o.format == "json" {
 		out := versionsJSON{Order: set.Order(), Hub: set.Hub(), Pairs: []versionsPairJSON{}, Notes: set.Notes()}
 		for _, p := range pairs {
-			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: p.Status, Pointers: p.Pointers, Reason: p.Reason})
+			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: string(p.Status), Pointers: p.Pointers, Reason: p.Reason})
 		}
 		return e.writeJSON(out)
 	}

@@ -22,15 +22,18 @@ const (
 	StageDeprecated Stage = "deprecated"
 )
 
+// Reason says what decided a gate's effective state (Status.Reason).
+type Reason string
+
 // Reasons for a gate's effective state, as Status.Reason gives them.
 const (
 	// ReasonExplicit: the gate's enabled field decides.
-	ReasonExplicit = "explicit"
+	ReasonExplicit Reason = "explicit"
 	// ReasonDefault: enabled is unset and the gate's default decides.
-	ReasonDefault = "default"
+	ReasonDefault Reason = "default"
 	// ReasonStage: the pre-release stage decides (stable is always on;
 	// otherwise, with neither enabled nor default set, off).
-	ReasonStage = "stage"
+	ReasonStage Reason = "stage"
 )
 
 // Gate is one field-level feature gate as a gates file writes it, after
@@ -85,7 +88,7 @@ type Status struct {
 	Effective bool
 	// Reason says what decided Effective: ReasonExplicit, ReasonDefault or
 	// ReasonStage.
-	Reason string
+	Reason Reason
 	// IneffectiveBecause names the parent gates (in file order) that are
 	// off: the fields below their paths follow them, not this gate. Empty
 	// when every parent gate is on.
@@ -214,7 +217,7 @@ func copyGate(g Gate) Gate {
 // default, alpha is off, and so would beta be (the document adopts "beta
 // off by default", kubernetes/enhancements#3137), but a checked beta or
 // deprecated gate always has a default.
-func gateEffective(g Gate) (bool, string) {
+func gateEffective(g Gate) (bool, Reason) {
 	switch {
 	case g.PreRelease == StageStable:
 		return true, ReasonStage

@@ -111,7 +111,7 @@ func TestGateEffectiveState(t *testing.T) {
 		stage            Stage
 		enabled, def     *bool
 		effective        bool
-		reason           string
+		reason           Reason
 		stableIgnoresOff bool
 	}{
 		{StageAlpha, nil, nil, false, ReasonStage, false},
@@ -315,7 +315,7 @@ func TestGateStatusParents(t *testing.T) {
 	for _, tc := range []struct {
 		gate        string
 		effective   bool
-		reason      string
+		reason      Reason
 		ineffective []string
 		warnings    []string
 	}{

@@ -67,7 +67,7 @@
 // created when something below it has a default (so templates can read
 // `.Params.backup.enabled`), unless a required property in it would stay
 // missing. A given value is never overwritten, and a given null stays.
-// With Structural() defaulting follows a kube-apiserver defaulting a CRD
+// With KubernetesDefaults() defaulting follows a kube-apiserver defaulting a CRD
 // object: no parent is created, and a null on a non-nullable property is
 // dropped, then defaulted if it has a default; ValidateStructural honours
 // `nullable: true` as the apiserver does.

@@ -65,7 +65,7 @@ func TestNilSchema(t *testing.T) {
 		}},
 		{"Default returns the values unchanged", func(t *testing.T) {
 			assert.Equal(t, values(), params.Default(nil, values()))
-			assert.Equal(t, values(), params.Default(nil, values(), params.Structural()))
+			assert.Equal(t, values(), params.Default(nil, values(), params.KubernetesDefaults()))
 			assert.Nil(t, params.Default(nil, nil))
 		}},
 		{"CheckImmutable: nothing is immutable", func(t *testing.T) {

@@ -627,7 +627,7 @@ properties:
 	assert.Equal(t, map[string]any{"name": "x", "backup": map[string]any{"enabled": false}}, r.Values, "a parent is created for its defaults")
 	assert.Equal(t, []string{"/name"}, r.Changed, "both sides are defaulted before the diff")
 
-	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.DefaultOption{params.Structural()}}).Run()
+	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.DefaultOption{params.KubernetesDefaults()}}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "x"}, r.Values, "structural defaulting creates no parent")
 }

@@ -114,7 +114,7 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	}
 	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output}
 	if f.structural {
-		p.u.Defaults = append(p.u.Defaults, params.Structural())
+		p.u.Defaults = append(p.u.Defaults, params.KubernetesDefaults())
 	}
 	if f.values != "" {
 		data, err := e.readInput(f.values)

@@ -347,16 +347,16 @@ spec:
 		}},
 
 		// Lint.
-		{"lint.Lint syntax", func() error { _, err := lint.Lint([]byte("a: ["), kudo); return err }},
-		{"lint.Lint not a schema", func() error { _, err := lint.Lint([]byte("a: 1\nb: 2\n"), kudo); return err }},
-		{"lint.Lint operator.yaml", func() error {
-			_, err := lint.Lint([]byte("apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n"), kudo)
+		{"lint.Document syntax", func() error { _, err := lint.Document([]byte("a: ["), kudo); return err }},
+		{"lint.Document not a schema", func() error { _, err := lint.Document([]byte("a: 1\nb: 2\n"), kudo); return err }},
+		{"lint.Document operator.yaml", func() error {
+			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n"), kudo)
 			return err
 		}},
-		{"lint.LintCRD missing version", func() error { _, err := lint.LintCRD(crd, "v9", kudo); return err }},
-		{"lint.LintCRD not a CRD", func() error { _, err := lint.LintCRD([]byte("kind: Pod\n"), "", kudo); return err }},
-		{"lint.LintPackage nil", func() error { _, err := lint.LintPackage(nil, kudo); return err }},
-		{"lint.LintPackage unreadable params", func() error { _, err := lint.LintPackage(&lint.Package{Params: []byte("a: [")}, kudo); return err }},
+		{"lint.CRD missing version", func() error { _, err := lint.CRD(crd, "v9", kudo); return err }},
+		{"lint.CRD not a CRD", func() error { _, err := lint.CRD([]byte("kind: Pod\n"), "", kudo); return err }},
+		{"Package.Lint nil", func() error { _, err := (*lint.Package)(nil).Lint(kudo); return err }},
+		{"Package.Lint unreadable params", func() error { _, err := (&lint.Package{Params: []byte("a: [")}).Lint(kudo); return err }},
 		{"lint.ReadPackage not a package", func() error { _, err := lint.ReadPackage(fstest.MapFS{"x.yaml": {}}); return err }},
 		{"lint.ReadPackage bad operator.yaml", func() error {
 			_, err := lint.ReadPackage(fstest.MapFS{"operator.yaml": {Data: []byte("plans: [a]\n")}})
@@ -366,19 +366,22 @@ spec:
 			_, err := lint.ReadPackage(fstest.MapFS{"operator.yaml": {Data: []byte("plans: [")}})
 			return err
 		}},
-		{"lint.OperatorPlans", func() error { _, err := lint.OperatorPlans([]byte("[a]")); return err }},
+		{"lint.ReadPackage operator.yaml no mapping", func() error {
+			_, err := lint.ReadPackage(fstest.MapFS{"operator.yaml": {Data: []byte("[a]\n")}})
+			return err
+		}},
 		{"lint.ReadChart not a chart", func() error { _, err := lint.ReadChart(fstest.MapFS{"x.yaml": {}}); return err }},
-		{"lint.LintChart nil", func() error { _, err := lint.LintChart(nil, kudo); return err }},
-		{"lint.LintChart schema not JSON", func() error {
-			_, err := lint.LintChart(&lint.Chart{Schema: []byte("{\n  \"type\": \"object\",\n}\n")}, kudo)
+		{"Chart.Lint nil", func() error { _, err := (*lint.Chart)(nil).Lint(kudo); return err }},
+		{"Chart.Lint schema not JSON", func() error {
+			_, err := (&lint.Chart{Schema: []byte("{\n  \"type\": \"object\",\n}\n")}).Lint(kudo)
 			return err
 		}},
-		{"lint.LintChart values not YAML", func() error {
-			_, err := lint.LintChart(&lint.Chart{Schema: []byte(`{"type": "object"}`), Values: []byte("a: [1,\n")}, kudo)
+		{"Chart.Lint values not YAML", func() error {
+			_, err := (&lint.Chart{Schema: []byte(`{"type": "object"}`), Values: []byte("a: [1,\n")}).Lint(kudo)
 			return err
 		}},
-		{"lint.LintChart extra values not YAML", func() error {
-			_, err := lint.LintChart(&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}, kudo)
+		{"Chart.Lint extra values not YAML", func() error {
+			_, err := (&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}).Lint(kudo)
 			return err
 		}},
 		{"lint.ReadConfig syntax", func() error { _, err := lint.ReadConfig([]byte("disable: [")); return err }},
@@ -391,7 +394,6 @@ spec:
 		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope") }},
 		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
 		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
-		{"lint.TemplateRefs", func() error { _, _, err := lint.TemplateRefs("t", "{{ .Params.a "); return err }},
 		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},
 		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
 		{"kudo.Load not an operator version", func() error { _, err := kudoversion.Load("v1", []byte("kind: Pod\nspec: {}\n")); return err }},
@@ -458,7 +460,7 @@ func TestSentinelsAreReachable(t *testing.T) {
 		{"an unknown patch operation", func() error { _, err := params.ParseOperation("copy", "a=b"); return err }, params.ErrMalformed, schema.KindUsage},
 		{"v1beta1 of a schema", func() error { _, err := convert.ToV1beta1([]byte("type: object\n")); return err }, convert.ErrNotOperatorVersion, schema.KindNotSchema},
 		{"lint of an operator.yaml", func() error {
-			_, err := lint.Lint([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
+			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
 			return err
 		}, lint.ErrOperatorFile, schema.KindNotSchema},
 		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, lint.ErrNotPackage, schema.KindIO},

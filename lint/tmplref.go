@@ -7,8 +7,8 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// TemplateRef is one reference a template makes to a parameter.
-type TemplateRef struct {
+// templateRef is one reference a template makes to a parameter.
+type templateRef struct {
 	// Path is the parameter's path below .Params: ["backup", "enabled"]
 	// for .Params.backup.enabled; "*" stands for any element where the
 	// template ranges over a list or map.
@@ -17,7 +17,7 @@ type TemplateRef struct {
 	Line int
 }
 
-// TemplateRefs lists the parameters a Go template (KUDO's template
+// templateRefs lists the parameters a Go template (KUDO's template
 // language) refers to, in the ways templates refer to them:
 // .Params.X.Y and $.Params.X, index .Params "X" "Y", inside range and with
 // (where the dot becomes a parameter or its elements), through variables
@@ -25,7 +25,7 @@ type TemplateRef struct {
 // .Params as a whole (toYaml .Params, range .Params), so that any
 // parameter may be used. The error is the template's parse error; unknown
 // functions are allowed (KUDO adds sprig's).
-func TemplateRefs(name, text string) (refs []TemplateRef, whole bool, err error) {
+func templateRefs(name, text string) (refs []templateRef, whole bool, err error) {
 	trees, err := parseTemplate(name, text)
 	if err != nil {
 		return nil, false, schema.NewError(schema.KindSyntax, "", "%v", err)
@@ -100,7 +100,7 @@ type refWalker struct {
 	text  string
 	tree  *parse.Tree
 	vars  []map[string]ctxPath
-	refs  []TemplateRef
+	refs  []templateRef
 	whole bool
 	// inWith is set while the pipeline of a with is read.
 	inWith bool
@@ -123,7 +123,7 @@ func (w *refWalker) use(c ctxPath, n parse.Node) {
 		w.whole = w.whole || !w.inWith
 		return
 	}
-	w.refs = append(w.refs, TemplateRef{Path: c.path, Line: w.line(n)})
+	w.refs = append(w.refs, templateRef{Path: c.path, Line: w.line(n)})
 }
 
 func (w *refWalker) lookup(name string) ctxPath {

@@ -70,11 +70,18 @@ func packageDir(path string) string {
 		return path
 	}
 	if filepath.Base(path) == "operator.yaml" {
-		if data, err := os.ReadFile(path); err == nil && lint.IsOperatorFile(data) {
+		if data, err := os.ReadFile(path); err == nil && isOperatorFile(data) {
 			return filepath.Dir(path)
 		}
 	}
 	return ""
+}
+
+// isOperatorFile reports whether data is a KUDO operator.yaml, which lint
+// refuses (cheaply, before any rule runs) with lint.ErrOperatorFile.
+func isOperatorFile(data []byte) bool {
+	_, err := lint.Document(data)
+	return errors.Is(err, lint.ErrOperatorFile)
 }
 
 // readSchemaInput reads a schema or params file, the values schema of the

@@ -20,7 +20,7 @@ import (
 // ways and back to the same values, or every v1beta1 read of its
 // namespace fails.
 func TestConversionOfAnInstanceWhoseOperatorVersionIsGone(t *testing.T) {
-	h, err := conversion(opversion.New(fake.NewClientBuilder().WithScheme(Scheme()).Build()))
+	h, err := conversion(opversion.New(fake.NewClientBuilder().WithScheme(Scheme()).Build(), nil))
 	require.NoError(t, err)
 	stored := `{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"orphan","namespace":"default"},` +
 		`"spec":{"operatorVersion":{"name":"gone-1.0"},"parameters":{"name":"3","on":"true","n":3,"big":9007199254740993,"b":true,"obj":{"a":["x",1]}},"planExecution":{"planName":"deploy","uid":"u"}}}`

@@ -56,7 +56,7 @@ func setup(t testing.TB, objs ...client.Object) (*controller.InstanceReconciler,
 		WithStatusSubresource(&v1beta2.Instance{}).
 		WithIndex(&v1beta2.Instance{}, controller.OperatorVersionIndex, controller.IndexOperatorVersion).
 		Build()
-	return &controller.InstanceReconciler{Client: c, Versions: opversion.New(c)}, c
+	return &controller.InstanceReconciler{Client: c, Versions: opversion.New(c, nil)}, c
 }
 
 func reconcileAndGet(t testing.TB, r *controller.InstanceReconciler, c client.Client, name string) *v1beta2.Instance {
@@ -179,7 +179,7 @@ func TestReconcileWhileStopping(t *testing.T) {
 			return errors.New("the apiserver is unreachable")
 		}}).
 		Build()
-	r := &controller.InstanceReconciler{Client: c, Versions: opversion.New(c)}
+	r := &controller.InstanceReconciler{Client: c, Versions: opversion.New(c, nil)}
 	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "i"}}
 
 	_, err := r.Reconcile(context.Background(), req)

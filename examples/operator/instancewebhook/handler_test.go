@@ -42,7 +42,7 @@ func versions(t testing.TB, extra ...*v1beta2.OperatorVersion) *opversion.Cache 
 	for _, o := range extra {
 		b = b.WithObjects(o)
 	}
-	return opversion.New(b.Build())
+	return opversion.New(b.Build(), nil)
 }
 
 // instance is an Instance's JSON: the operator version and the

@@ -67,6 +67,10 @@ type options struct {
 }
 
 func main() {
+	// First, so that a SIGTERM while flags and logging are set up still
+	// ends the program with exit 0 (a signal before main, while packages
+	// initialise, still gets the default 143).
+	ctx := ctrl.SetupSignalHandler()
 	var o options
 	// --kubeconfig is controller-runtime's own flag (ctrl.GetConfig).
 	flag.StringVar(&o.webhookHost, "webhook-host", "", "address the webhook server listens on (all when empty)")
@@ -82,7 +86,7 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&o.zap)))
 
-	if err := run(ctrl.SetupSignalHandler(), o); err != nil {
+	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "operator:", err)
 		os.Exit(1)
 	}

@@ -1,6 +1,7 @@
 package paramkit_test
 
 import (
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -37,13 +38,12 @@ func TestInternalImportsNoPublicPackage(t *testing.T) {
 // public package is an alias of an internal package's type, so that %T,
 // go doc and the API record show the public name.
 func TestPublicPackagesDeclareNoInternalAliases(t *testing.T) {
+	// The record names other packages' types by import path: an alias
+	// line "type X = …internal/….T" is what this looks for.
+	alias := regexp.MustCompile(`, type [^ ]+ = (\S+/)?internal/`)
 	for _, line := range apiListing(t, ".") {
-		if strings.Contains(line, "type ") && strings.Contains(line, " = ") {
-			for _, imp := range []string{"problem.", "document.", "value.", "stream.", "pointer.", "number.", "encode.", "secret.", "suggest."} {
-				if strings.Contains(line, "= "+imp) {
-					t.Errorf("%s: an alias of an internal type", line)
-				}
-			}
+		if alias.MatchString(line) {
+			t.Errorf("%s: an alias of an internal type", line)
 		}
 	}
 }

@@ -188,7 +188,6 @@ func placeValues(files []ValuesFile, fs []Finding) {
 			line, col, ok := document.Locate(ps[j].node, fs[i].Pointer)
 			if ok {
 				fs[i].File, fs[i].Line, fs[i].Column = ps[j].name, line, col
-				best = len(fs[i].Pointer) + 1
 				break
 			}
 			if depth := resolvedDepth(ps[j].node, fs[i].Pointer); depth > best {

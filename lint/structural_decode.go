@@ -206,15 +206,6 @@ type kNode struct {
 	hasValidations    bool
 }
 
-// has reports whether the key is present in the document with a non-null value.
-func (n *kNode) has(key string) bool {
-	if n == nil || n.raw == nil {
-		return false
-	}
-	v, ok := n.raw[key]
-	return ok && v != nil
-}
-
 // propNames returns the property names, sorted.
 func (n *kNode) propNames() []string { return sortedKeys(n.properties) }
 

@@ -342,17 +342,6 @@ func (n *snode) child(via, name string) *snode {
 	return nil
 }
 
-// props returns the node's own properties.
-func (n *snode) props() []*snode {
-	var out []*snode
-	for _, k := range n.kids {
-		if k.via == "properties" {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
 // branches returns the node's anyOf or oneOf kids.
 func (n *snode) branches(via string) []*snode {
 	var out []*snode

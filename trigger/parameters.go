@@ -108,10 +108,7 @@ func (l *lister) child(n *schema.Node, ptr, plan string) {
 // sameValue lists the nodes whose keywords describe the value n governs:
 // its scope ($ref, allOf) and the anyOf/oneOf branches of each.
 func sameValue(n *schema.Node) []*schema.Node {
-	var out []*schema.Node
-	for _, m := range n.Scope() {
-		out = append(out, m)
-	}
+	out := append([]*schema.Node(nil), n.Scope()...)
 	for _, m := range n.Scope() {
 		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
 			out = append(out, b.Scope()...)

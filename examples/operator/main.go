@@ -67,6 +67,10 @@ type options struct {
 }
 
 func main() {
+	// First, so that a SIGTERM while flags and logging are set up still
+	// ends the program with exit 0 (a signal before main, while packages
+	// initialise, still gets the default 143).
+	ctx := ctrl.SetupSignalHandler()
 	var o options
 	// --kubeconfig is controller-runtime's own flag (ctrl.GetConfig).
 	flag.StringVar(&o.webhookHost, "webhook-host", "", "address the webhook server listens on (all when empty)")
@@ -82,7 +86,7 @@ func main() {
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&o.zap)))
 
-	if err := run(ctrl.SetupSignalHandler(), o); err != nil {
+	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "operator:", err)
 		os.Exit(1)
 	}
@@ -158,7 +162,7 @@ func run(ctx context.Context, o options) error {
 // server, and the reconciler. With clientCA, the admission handlers
 // answer only callers with its client certificates.
 func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) error {
-	versions := opversion.New(mgr.GetClient())
+	versions := opversion.New(mgr.GetClient(), mgr.GetAPIReader())
 	srv := mgr.GetWebhookServer()
 	admit := func(h http.Handler) http.Handler {
 		if clientCA == nil {
@@ -168,10 +172,23 @@ func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) er
 	}
 	srv.Register(instancewebhook.MutatePath, admit(&admission.Webhook{Handler: instancewebhook.NewMutator(versions)}))
 	srv.Register(instancewebhook.ValidatePath, admit(&admission.Webhook{Handler: instancewebhook.NewValidator(versions)}))
-	conv, err := webhook.NewHandler(webhook.Options{Resolver: versions})
+	conv, err := conversion(versions)
 	if err != nil {
 		return err
 	}
 	srv.Register(instancewebhook.ConvertPath, conv)
 	return (&controller.InstanceReconciler{Client: mgr.GetClient(), Versions: versions}).SetupWithManager(ctx, mgr)
+}
+
+// conversion is the v1beta1 ↔ v1beta2 conversion handler. An Instance
+// whose OperatorVersion is gone (deleted under it) converts by safe
+// guessing instead of failing: the apiserver converts every object of a
+// v1beta1 LIST and watch, so one refusal would fail every v1beta1 read of
+// the namespace, and a v1beta1 create naming a missing version would
+// fail with an internal error instead of reaching admission, which
+// refuses it with spec.operatorVersion.name. Guessing does not decide
+// what is stored: admission checks every change of the parameters
+// against the schema, and refuses one without it.
+func conversion(versions *opversion.Cache) (*webhook.Handler, error) {
+	return webhook.NewHandler(webhook.Options{Resolver: versions, GuessWithoutSchema: true})
 }

@@ -204,14 +204,35 @@ func (o *addParamOptions) checkDefault() error {
 	if len(p.Enum) > 0 {
 		doc["enum"] = p.Enum
 	}
+	return checkValue(doc, p.Default, "default", o.def)
+}
+
+// checkEnum checks each allowed value against the type, then the default
+// against the allowed values.
+func (o *addParamOptions) checkEnum() error {
+	p, err := o.spec()
+	if err != nil {
+		return err
+	}
+	for i, v := range p.Enum {
+		if err := checkValue(map[string]any{"type": p.Type}, v, "allowed value", o.enum[i]); err != nil {
+			return err
+		}
+	}
+	return o.checkDefault()
+}
+
+// checkValue validates v against the schema doc; the error names what v
+// is and the text it was typed from.
+func checkValue(doc map[string]any, v any, what, text string) error {
 	s, err := schema.FromValue(doc)
 	if err != nil {
 		return err
 	}
-	if err := s.Validate(p.Default); err != nil {
+	if err := s.Validate(v); err != nil {
 		var ve schema.ErrorList
 		if errors.As(err, &ve) && len(ve) > 0 {
-			return fmt.Errorf("default %q: %s", o.def, ve[0].Message)
+			return fmt.Errorf("%s %q: %s", what, text, ve[0].Message)
 		}
 		return err
 	}
@@ -394,6 +415,11 @@ func askParam(pr *prompter, s *schema.Schema, o *addParamOptions) error {
 			if v = strings.TrimSpace(v); v != "" {
 				o.enum = append(o.enum, v)
 			}
+		}
+		if err := o.checkEnum(); err != nil {
+			fmt.Fprintf(e.stderr, "  %v\n", err)
+			o.enum = nil // asked again with nothing offered: Enter means any
+			continue
 		}
 		break
 	}

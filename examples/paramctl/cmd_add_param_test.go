@@ -127,6 +127,8 @@ func TestAddParamInteractive(t *testing.T) {
 		"Days a backup is kept.",
 		"seven", // not an integer: asked again
 		"7",     // default
+		"5,ten", // an enum value that is no integer: asked again
+		"1, 2",  // the default is not among them: asked again
 		"",      // no enum
 		"y",     // required
 		"",      // trigger: inherited
@@ -142,6 +144,9 @@ func TestAddParamInteractive(t *testing.T) {
 	assert.Contains(t, errs, "Title [Retention]")
 	assert.Contains(t, errs, "Trigger (the plan a change runs) [deploy]")
 	assert.Contains(t, errs, "please answer y or n")
+	assert.Contains(t, errs, `allowed value "ten": expected integer, but got string "ten"`)
+	assert.Contains(t, errs, `default "7": value must be one of 1, 2`)
+	assert.Equal(t, 3, strings.Count(errs, "Allowed values, comma-separated"), "the enum is asked until it fits:\n%s", errs)
 	assert.Contains(t, errs, "added /backup/retention")
 	got := readFile(t, path)
 	assert.Contains(t, got, "      retention:\n        type: integer\n        title: Retention\n        description: Days a backup is kept.\n        default: 7\n")

@@ -129,6 +129,7 @@ func TestSchemaFromChart(t *testing.T) {
 	assert.Contains(t, errs, "/replicaCount: must be >= 1 but found 0")
 	code, _, errs = paramctl(t, "", "list", "--schema", t.TempDir())
 	assert.Equal(t, 2, code, "an empty folder is no package either")
+	assert.Contains(t, errs, "not a KUDO package folder: it holds neither params.yaml nor operator.yaml")
 	dir := t.TempDir()
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "Chart.yaml"), []byte("name: x\n"), 0o644))
 	code, _, errs = paramctl(t, "", "list", "--schema", dir)

@@ -158,9 +158,14 @@ func FuzzValidateCommand(f *testing.F) {
 		if code < 0 || code > 2 {
 			t.Fatalf("exit %d", code)
 		}
+		out.Reset()
+		errb.Reset()
 		code = run([]string{"defaults", "--schema", sp, "-"}, strings.NewReader(values), &out, &errb)
 		if strings.Contains(errb.String(), "internal error") {
 			t.Fatalf("panic: %s", errb.String())
+		}
+		if code < 0 || code > 2 {
+			t.Fatalf("defaults: exit %d", code)
 		}
 	})
 }

@@ -12,18 +12,14 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// loadSchema reads the schema named by --schema. Every command that takes
-// a schema reads it here: a v1beta2 schema, a v1beta1 params.yaml (either
-// format) or an OperatorVersion of either version (converted on the fly),
-// a KUDO package folder (or its operator.yaml) for its params.yaml, or a
-// CustomResourceDefinition's storage version. It fails only for what
-// makes the schema unusable; the error is a schema.ErrorList with
-// pointers into the file, or the error of reading the file.
-func loadSchema(e *env, path string) (*schema.Schema, error) {
-	return loadSchemaVersion(e, path, "")
-}
-
-// loadSchemaVersion is loadSchema where crdVersion picks a CRD's version.
+// loadSchemaVersion reads the schema named by --schema. Every command
+// that takes a schema reads it here: a v1beta2 schema, a v1beta1
+// params.yaml (either format) or an OperatorVersion of either version
+// (converted on the fly), a KUDO package folder (or its operator.yaml) for
+// its params.yaml, or a CustomResourceDefinition's version crdVersion (""
+// for its storage version). It fails only for what makes the schema
+// unusable; the error is a schema.ErrorList with pointers into the file,
+// or the error of reading the file.
 func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) {
 	data, _, err := readSchemaInput(e, path)
 	if err != nil {

@@ -7,8 +7,6 @@ import (
 	"sort"
 	"strconv"
 
-	"github.com/go-openapi/jsonpointer"
-
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -268,9 +266,6 @@ func sortedKeys(m map[string]any) []string {
 
 // paramPointer is the object pointer of a parameter pointer.
 func paramPointer(p string) string { return "/spec/parameters" + p }
-
-// keyPointer is the object pointer of a top-level parameter.
-func keyPointer(k string) string { return "/spec/parameters/" + jsonpointer.Escape(k) }
 
 // aType names the JSON type of v with its article: "an array".
 func aType(v any) string {

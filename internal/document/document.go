@@ -256,7 +256,7 @@ func mayBeJSON(t []byte) bool {
 	case c == '{' || c == '[' || c == '"':
 		return true
 	case c == '-' || (c >= '0' && c <= '9') || c == 't' || c == 'f' || c == 'n':
-		return bytes.IndexAny(t, " \t\r\n:") < 0
+		return !bytes.ContainsAny(t, " \t\r\n:")
 	}
 	return false
 }

@@ -52,6 +52,12 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 	// watch it, so that one stop reaches them all.
 	run, stop := context.WithCancel(ctx)
 	defer stop()
+	// stopped reports whether the run has ended. It asks ctx as well as
+	// run: a cancel of ctx closes ctx's Done and only then cancels run, so
+	// for a moment (long under load) run still looks alive while the
+	// caller has already seen ctx end, and a reader asking run alone would
+	// go on reading in that moment.
+	stopped := func() bool { return ctx.Err() != nil || run.Err() != nil }
 
 	jobs := make(chan *batch[T], workers)
 	order := make(chan *batch[T], Window*workers)
@@ -95,7 +101,7 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 			}
 			var err error
 			for len(b.docs) < Batch {
-				if len(b.docs) > 0 && run.Err() != nil {
+				if len(b.docs) > 0 && stopped() {
 					return // b's documents would never be emitted
 				}
 				var d Doc
@@ -105,7 +111,7 @@ func Map[T any](ctx context.Context, next func() (Doc, error), workers int, work
 				b.docs = append(b.docs, d)
 			}
 			if len(b.docs) > 0 {
-				if run.Err() != nil {
+				if stopped() {
 					return // b's documents would never be emitted
 				}
 				select {

@@ -111,7 +111,7 @@ func (r *InstanceReconciler) InstancesOf(ctx context.Context, o client.Object) [
 func (r *InstanceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl.Result, error) {
 	var in v1beta2.Instance
 	if err := r.Client.Get(ctx, req.NamespacedName, &in); err != nil {
-		return ctrl.Result{}, client.IgnoreNotFound(err)
+		return ctrl.Result{}, stopping(ctx, client.IgnoreNotFound(err))
 	}
 	status := r.Status(ctx, &in)
 	if equality.Semantic.DeepEqual(status, in.Status) {
@@ -123,11 +123,22 @@ func (r *InstanceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		if apierrors.IsNotFound(err) {
 			return ctrl.Result{}, nil
 		}
-		return ctrl.Result{}, err
+		return ctrl.Result{}, stopping(ctx, err)
 	}
 	ctrl.LoggerFrom(ctx).Info("status", "plan", status.Plan, "generation", status.ObservedGeneration,
 		"parametersValid", meta.FindStatusCondition(status.Conditions, v1beta2.ConditionParametersValid).Status)
 	return ctrl.Result{}, nil
+}
+
+// stopping drops err when ctx is done: the manager is stopping (SIGTERM,
+// a lost lease), the request is not retried, and the next start
+// reconciles every Instance anyway; an error would only be logged as a
+// failure of a clean shutdown.
+func stopping(ctx context.Context, err error) error {
+	if err != nil && ctx.Err() != nil {
+		return nil
+	}
+	return err
 }
 
 // Status is the status the Instance should have: its generation, the plan

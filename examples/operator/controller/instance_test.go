@@ -2,6 +2,7 @@ package controller_test
 
 import (
 	"context"
+	"errors"
 	"os"
 	"strings"
 	"testing"
@@ -15,6 +16,7 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
 	"sigs.k8s.io/yaml"
 
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
@@ -54,7 +56,7 @@ func setup(t testing.TB, objs ...client.Object) (*controller.InstanceReconciler,
 		WithStatusSubresource(&v1beta2.Instance{}).
 		WithIndex(&v1beta2.Instance{}, controller.OperatorVersionIndex, controller.IndexOperatorVersion).
 		Build()
-	return &controller.InstanceReconciler{Client: c, Versions: opversion.New(c)}, c
+	return &controller.InstanceReconciler{Client: c, Versions: opversion.New(c, nil)}, c
 }
 
 func reconcileAndGet(t testing.TB, r *controller.InstanceReconciler, c client.Client, name string) *v1beta2.Instance {
@@ -158,6 +160,34 @@ func TestAnEditedOperatorVersionRechecksItsInstances(t *testing.T) {
 func TestReconcileOfAGoneInstance(t *testing.T) {
 	r, _ := setup(t)
 	_, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "gone"}})
+	assert.NoError(t, err)
+}
+
+// TestReconcileWhileStopping: a reconcile cut short by the manager
+// stopping (its context cancelled) is not a failure; the same error with
+// the manager running is returned, so that the request is retried.
+func TestReconcileWhileStopping(t *testing.T) {
+	s := runtime.NewScheme()
+	require.NoError(t, v1beta2.AddToScheme(s))
+	c := fake.NewClientBuilder().WithScheme(s).
+		WithObjects(operatorVersion(t, "my-operator-0.2.0"), newInstance("i", "my-operator-0.2.0", `{"clusterName":"prod"}`, "deploy")).
+		WithStatusSubresource(&v1beta2.Instance{}).
+		WithInterceptorFuncs(interceptor.Funcs{SubResourcePatch: func(ctx context.Context, _ client.Client, _ string, _ client.Object, _ client.Patch, _ ...client.SubResourcePatchOption) error {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			return errors.New("the apiserver is unreachable")
+		}}).
+		Build()
+	r := &controller.InstanceReconciler{Client: c, Versions: opversion.New(c, nil)}
+	req := ctrl.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "i"}}
+
+	_, err := r.Reconcile(context.Background(), req)
+	require.EqualError(t, err, "the apiserver is unreachable")
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	_, err = r.Reconcile(ctx, req)
 	assert.NoError(t, err)
 }
 

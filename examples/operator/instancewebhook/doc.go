@@ -21,7 +21,8 @@
 // parameters to their new places on an operator-version change (oldName)
 // and writes the plan the change triggers into spec.planExecution, so
 // that the reconciler learns it even when it never sees the intermediate
-// state. NewValidator serves the validating webhook: it checks the final
+// state; a change that triggers no plan keeps the stored one, also when
+// the client sent the object without it. NewValidator serves the validating webhook: it checks the final
 // object again (after every other mutating webhook) and refuses invalid
 // parameters, immutable changes, changes that trigger two plans and a
 // spec.planExecution that does not say the plan the change triggers.

@@ -114,7 +114,11 @@ func (d *decision) run(ctx context.Context) {
 		// Nothing about the parameters changed (labels, finalizers, an
 		// edit of something else): no schema is needed and no plan runs,
 		// so a missing OperatorVersion never blocks deleting an Instance.
-		if !d.h.mutate && !params.Identical(planExecutionOf(d.old), planExecutionOf(d.obj)) {
+		if d.h.mutate {
+			d.patch(nil, "", nil)
+			return
+		}
+		if !params.Identical(planExecutionOf(d.old), planExecutionOf(d.obj)) {
 			d.deny([]metav1.StatusCause{{Type: metav1.CauseTypeForbidden, Field: "spec.planExecution", Message: "Forbidden: the plan is decided at admission from a change of the parameters or the operator version, not set by hand"}})
 			return
 		}
@@ -177,24 +181,26 @@ func (d *decision) run(ctx context.Context) {
 		}
 	}
 	if d.h.mutate {
-		d.patch(desired, values, plan, warnings)
+		d.patch(d.parameterOps(desired, values), plan, warnings)
 		return
 	}
 	d.checkPlan(plan)
 }
 
-// patch answers the mutating webhook: the parameters as decided and the
-// plan in spec.planExecution, as one JSON patch whose numbers keep their
-// text.
-func (d *decision) patch(desired, values any, plan string, warnings []string) {
-	var ops []any
-	if _, present := parametersPresent(d.obj); present {
-		ops = webhook.JSONPatch("/spec/parameters", desired, values)
-	} else if m, ok := values.(map[string]any); !ok || len(m) > 0 {
-		ops = append(ops, map[string]any{"op": "add", "path": "/spec/parameters", "value": values})
-	}
-	if plan != "" {
+// patch answers the mutating webhook: ops (the parameters' changes) and
+// the plan in spec.planExecution, as one JSON patch whose numbers keep
+// their text.
+//
+// A change that triggers no plan keeps the old spec.planExecution: a
+// client that sends the whole object without it (kubectl replace of the
+// manifest it applied, an old client's PUT) has not asked for anything
+// to run, and the validating webhook would refuse the removal.
+func (d *decision) patch(ops []any, plan string, warnings []string) {
+	switch {
+	case plan != "":
 		ops = append(ops, map[string]any{"op": "add", "path": "/spec/planExecution", "value": map[string]any{"planName": plan, "uid": string(d.req.UID)}})
+	case len(planExecutionOf(d.obj)) == 0 && len(planExecutionOf(d.old)) > 0:
+		ops = append(ops, map[string]any{"op": "add", "path": "/spec/planExecution", "value": planExecutionOf(d.old)})
 	}
 	resp := admission.Allowed("")
 	if len(ops) > 0 {
@@ -202,6 +208,18 @@ func (d *decision) patch(desired, values any, plan string, warnings []string) {
 		resp.Patch, resp.PatchType = params.MarshalJSON(nil, ops, ""), &pt
 	}
 	d.resp = resp.WithWarnings(warnings...)
+}
+
+// parameterOps are the JSON patch operations that turn the Instance's
+// parameters (desired) into values.
+func (d *decision) parameterOps(desired, values any) []any {
+	if _, present := parametersPresent(d.obj); present {
+		return webhook.JSONPatch("/spec/parameters", desired, values)
+	}
+	if m, ok := values.(map[string]any); ok && len(m) == 0 {
+		return nil
+	}
+	return []any{map[string]any{"op": "add", "path": "/spec/parameters", "value": values}}
 }
 
 // checkPlan refuses a spec.planExecution that does not say the plan the

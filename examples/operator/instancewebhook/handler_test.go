@@ -42,7 +42,7 @@ func versions(t testing.TB, extra ...*v1beta2.OperatorVersion) *opversion.Cache 
 	for _, o := range extra {
 		b = b.WithObjects(o)
 	}
-	return opversion.New(b.Build())
+	return opversion.New(b.Build(), nil)
 }
 
 // instance is an Instance's JSON: the operator version and the
@@ -158,6 +158,42 @@ func TestMutateUpdatePlans(t *testing.T) {
 			assert.Equal(t, map[string]any{"planName": tc.plan, "uid": "req-1"}, pe)
 		})
 	}
+}
+
+// TestMutateKeepsThePlanWhenNoneIsTriggered: a whole object sent without
+// spec.planExecution (kubectl replace -f of the applied manifest, an old
+// client's PUT) that triggers no plan gets the stored plan back, and the
+// validating webhook then admits it; a change that triggers one still
+// gets its own.
+func TestMutateKeepsThePlanWhenNoneIsTriggered(t *testing.T) {
+	ctx := context.Background()
+	mutator, validator := instancewebhook.NewMutator(versions(t)), instancewebhook.NewValidator(versions(t))
+	stored := `{"clusterName":"prod","nodeCount":3,"storageBytes":9007199254740993,"backup":{"enabled":true}}`
+	old := instance("my-operator-0.2.0", stored, "backup")
+	for _, tc := range []struct {
+		name, parameters, plan, uid string
+	}{
+		{"the same parameters", stored, "backup", "earlier"},
+		{"a defaulted parameter left out", `{"clusterName":"prod","storageBytes":9007199254740993,"backup":{"enabled":true}}`, "backup", "earlier"},
+		{"a change", `{"clusterName":"prod","nodeCount":4,"storageBytes":9007199254740993,"backup":{"enabled":true}}`, "deploy", "req-1"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			obj := instance("my-operator-0.2.0", tc.parameters, "")
+			resp := mutator.Handle(ctx, request(admissionv1.Update, obj, old))
+			require.True(t, resp.Allowed, "%v", resp.Result)
+			out := patched(t, obj, resp)
+			assert.Equal(t, map[string]any{"planName": tc.plan, "uid": tc.uid}, specOf(out)["planExecution"])
+			final := params.MarshalJSON(nil, out, "")
+			resp = validator.Handle(ctx, request(admissionv1.Update, final, old))
+			assert.True(t, resp.Allowed, "%v", resp.Result)
+		})
+	}
+	// A plan set by hand is not the mutator's to repair: the validator
+	// refuses it (TestValidateChecksThePlanExecution).
+	byHand := instance("my-operator-0.2.0", stored, "deploy")
+	resp := mutator.Handle(ctx, request(admissionv1.Update, byHand, old))
+	require.True(t, resp.Allowed, "%v", resp.Result)
+	assert.Nil(t, resp.Patch)
 }
 
 func TestMutateUpgradeMovesParametersByOldName(t *testing.T) {

@@ -5,8 +5,10 @@
 // reconciler.
 //
 // The objects come from a client.Reader, normally the manager's cached
-// client, so that a look-up reads the informer's copy and never the
-// apiserver. An entry is keyed by namespace and name and remembers the
+// client, so that a look-up reads the informer's copy, and from the
+// apiserver only when that copy has none: the informer learns of an
+// OperatorVersion a moment after it is created, and an Instance created
+// right after it (kubectl apply of both) must not be refused for it. An entry is keyed by namespace and name and remembers the
 // resourceVersion it was compiled from: a look-up that finds another
 // resourceVersion compiles again, so a changed OperatorVersion is never
 // served stale, and Forget (called when the informer reports a change or
@@ -33,7 +35,7 @@ import (
 // Cache compiles OperatorVersion objects once per resourceVersion. It is
 // safe for concurrent use; its zero value is not usable: use New.
 type Cache struct {
-	reader client.Reader
+	reader, live client.Reader
 
 	mu      sync.Mutex
 	entries map[types.NamespacedName]*entry
@@ -54,9 +56,10 @@ type compiled struct {
 }
 
 // New returns a cache reading OperatorVersions (kudo.dev/v1beta2) through
-// reader.
-func New(reader client.Reader) *Cache {
-	return &Cache{reader: reader, entries: map[types.NamespacedName]*entry{}}
+// reader (the manager's client), and through live (the manager's
+// GetAPIReader(), or nil for none) when reader does not find one.
+func New(reader, live client.Reader) *Cache {
+	return &Cache{reader: reader, live: live, entries: map[types.NamespacedName]*entry{}}
 }
 
 // Get returns the compiled operator version namespace/name. An
@@ -70,7 +73,11 @@ func (c *Cache) Get(ctx context.Context, namespace, name string) (*kudo.Operator
 		return nil, &webhook.NotFoundError{Name: name, Reason: "the Instance names no operator version (spec.operatorVersion.name)"}
 	}
 	var obj v1beta2.OperatorVersion
-	if err := c.reader.Get(ctx, key, &obj); err != nil {
+	err := c.reader.Get(ctx, key, &obj)
+	if apierrors.IsNotFound(err) && c.live != nil {
+		err = c.live.Get(ctx, key, &obj)
+	}
+	if err != nil {
 		if apierrors.IsNotFound(err) {
 			c.Forget(namespace, name)
 			return nil, &webhook.NotFoundError{Name: name, Reason: fmt.Sprintf("no OperatorVersion %q in namespace %q", name, namespace)}

@@ -42,7 +42,7 @@ func sample(t testing.TB, name string) *v1beta2.OperatorVersion {
 func TestCacheCompilesOncePerResourceVersion(t *testing.T) {
 	ctx := context.Background()
 	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(sample(t, "my-operator-0.2.0")).Build()
-	cache := opversion.New(c)
+	cache := opversion.New(c, nil)
 
 	ov, err := cache.Get(ctx, "default", "my-operator-0.2.0")
 	require.NoError(t, err)
@@ -79,7 +79,7 @@ func TestCacheCompilesOncePerResourceVersion(t *testing.T) {
 
 func TestCacheReadsV1beta1Lists(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(sample(t, "my-operator-0.1.0")).Build()
-	ov, err := opversion.New(c).Get(context.Background(), "default", "my-operator-0.1.0")
+	ov, err := opversion.New(c, nil).Get(context.Background(), "default", "my-operator-0.1.0")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"backup", "deploy"}, ov.Plans())
 	assert.True(t, ov.Schema().Root().Child("CLUSTER_NAME").Immutable)
@@ -91,7 +91,7 @@ func TestCacheErrors(t *testing.T) {
 	broken.Name = "broken"
 	broken.Spec.Parameters = &runtime.RawExtension{Raw: []byte(`{"type": "object", "properties": {"a": {"type": 7}}}`)}
 	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(broken).Build()
-	cache := opversion.New(c)
+	cache := opversion.New(c, nil)
 
 	_, err := cache.Get(ctx, "default", "missing")
 	require.ErrorIs(t, err, webhook.ErrSchemaNotFound)
@@ -116,11 +116,30 @@ func TestCacheErrors(t *testing.T) {
 	assert.Error(t, err)
 }
 
+// TestCacheAsksTheAPIServerWhatTheInformerHasNotSeen: an OperatorVersion
+// created a moment ago is not in the informer's copy yet; the cache finds
+// it through the live reader, and only there. Without one, it is not
+// found.
+func TestCacheAsksTheAPIServerWhatTheInformerHasNotSeen(t *testing.T) {
+	ctx := context.Background()
+	informer := fake.NewClientBuilder().WithScheme(scheme(t)).Build()
+	apiserver := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(sample(t, "my-operator-0.2.0")).Build()
+
+	ov, err := opversion.New(informer, apiserver).Get(ctx, "default", "my-operator-0.2.0")
+	require.NoError(t, err)
+	assert.Equal(t, "upgrade", ov.UpgradePlan())
+
+	_, err = opversion.New(informer, apiserver).Get(ctx, "default", "missing")
+	assert.ErrorIs(t, err, webhook.ErrSchemaNotFound, "missing in both")
+	_, err = opversion.New(informer, nil).Get(ctx, "default", "my-operator-0.2.0")
+	assert.ErrorIs(t, err, webhook.ErrSchemaNotFound)
+}
+
 // TestCacheConcurrentGets: many goroutines asking for the same new
 // object compile it once, and all get the same operator version.
 func TestCacheConcurrentGets(t *testing.T) {
 	c := fake.NewClientBuilder().WithScheme(scheme(t)).WithObjects(sample(t, "my-operator-0.2.0")).Build()
-	cache := opversion.New(c)
+	cache := opversion.New(c, nil)
 	var wg sync.WaitGroup
 	got := make([]any, 16)
 	for i := range got {

@@ -12,21 +12,28 @@
 package v1beta2
 
 import (
+	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
+	"k8s.io/apimachinery/pkg/runtime"
 	"k8s.io/apimachinery/pkg/runtime/schema"
-	"sigs.k8s.io/controller-runtime/pkg/scheme"
 )
 
 var (
 	// GroupVersion is kudo.dev/v1beta2.
 	GroupVersion = schema.GroupVersion{Group: "kudo.dev", Version: "v1beta2"}
 
-	// SchemeBuilder registers the types of this version.
-	SchemeBuilder = &scheme.Builder{GroupVersion: GroupVersion}
+	// SchemeBuilder registers the types of this version. It is
+	// apimachinery's, as in k8s.io/api, not controller-runtime's
+	// (deprecated for API packages, which should import little).
+	SchemeBuilder = runtime.NewSchemeBuilder(addKnownTypes)
 
 	// AddToScheme adds the types of this version to a scheme.
 	AddToScheme = SchemeBuilder.AddToScheme
 )
 
-func init() {
-	SchemeBuilder.Register(&Instance{}, &InstanceList{}, &OperatorVersion{}, &OperatorVersionList{})
+// addKnownTypes registers the types of this version and the meta types
+// (ListOptions and the like) a client needs for them.
+func addKnownTypes(s *runtime.Scheme) error {
+	s.AddKnownTypes(GroupVersion, &Instance{}, &InstanceList{}, &OperatorVersion{}, &OperatorVersionList{})
+	metav1.AddToGroupVersion(s, GroupVersion)
+	return nil
 }

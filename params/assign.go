@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -275,45 +276,32 @@ func (p place) free() bool { return len(p.nodes) == 0 }
 // child is the place of key in an object at p; allowed is false when
 // every node there forbids the key.
 func (p place) child(key string) (c place, allowed bool) {
-	if p.free() {
-		return place{open: true}, true
-	}
-	c.open, allowed = p.open, p.open
-	for _, n := range p.nodes {
-		ns, open := n.ChildNodes(key)
-		allowed = allowed || open || len(ns) > 0
-		c.open = c.open || open
-		c.nodes = appendNodes(c.nodes, ns)
-	}
-	return c, allowed
+	return p.step(func(n *schema.Node) ([]*schema.Node, bool) { return n.ChildNodes(key) })
 }
 
 // elem is the place of element i of an array at p; allowed as for child.
 func (p place) elem(i int) (c place, allowed bool) {
+	return p.step(func(n *schema.Node) ([]*schema.Node, bool) { return n.ElemNodes(i) })
+}
+
+// step is the place below p that next finds from each of p's nodes (their
+// ChildNodes or ElemNodes); allowed is false when every node forbids it.
+func (p place) step(next func(*schema.Node) ([]*schema.Node, bool)) (c place, allowed bool) {
 	if p.free() {
 		return place{open: true}, true
 	}
 	c.open, allowed = p.open, p.open
 	for _, n := range p.nodes {
-		ns, open := n.ElemNodes(i)
+		ns, open := next(n)
 		allowed = allowed || open || len(ns) > 0
 		c.open = c.open || open
-		c.nodes = appendNodes(c.nodes, ns)
-	}
-	return c, allowed
-}
-
-func appendNodes(l, add []*schema.Node) []*schema.Node {
-next:
-	for _, a := range add {
-		for _, x := range l {
-			if x == a {
-				continue next
+		for _, x := range ns {
+			if !slices.Contains(c.nodes, x) {
+				c.nodes = append(c.nodes, x)
 			}
 		}
-		l = append(l, a)
 	}
-	return l
+	return c, allowed
 }
 
 // allows reports whether some reading lets the value be of type t.

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -581,21 +582,7 @@ func (c *gateChecker) check(list []Gate, srcs []gateSource) {
 }
 
 // gateTypeName names a value's JSON type for messages.
-func gateTypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
-}
+func gateTypeName(v any) string { return value.Describe(v, "a list", "an object") }
 
 // gateDescribe shows a scalar in a message (`"yes"`, `1`), else its type.
 func gateDescribe(v any) string {

@@ -3,7 +3,6 @@ package convert
 import (
 	"encoding/json"
 	"fmt"
-	"sort"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/document"
@@ -195,15 +194,7 @@ func (c *flatConverter) note(ptr, format string, a ...any) {
 
 // keysOf returns m's keys in input order (sorted where none was recorded).
 func (c *flatConverter) keysOf(ptr string, m map[string]any) []string {
-	if ks, ok := c.order[ptr]; ok && len(ks) == len(m) {
-		return ks
-	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
+	return document.KeysInOrder(c.order, ptr, m)
 }
 
 func (c *flatConverter) convert(raw any) (*Converted, error) {

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
@@ -336,15 +337,7 @@ func (b *treeBuilder) build(doc any) *Node {
 }
 
 func (b *treeBuilder) keys(ptr string, m map[string]any) []string {
-	if ks, ok := b.order[ptr]; ok && len(ks) == len(m) {
-		return ks
-	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
+	return document.KeysInOrder(b.order, ptr, m)
 }
 
 func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url.URL) *Node {

@@ -97,15 +97,13 @@ func notSchema(m map[string]any) *Error {
 func looksLike(m map[string]any) string {
 	kind, _ := m["kind"].(string)
 	apiVersion, _ := m["apiVersion"].(string)
-	_, plans := m["plans"]
-	_, tasks := m["tasks"]
 	_, params := m["parameters"]
 	switch {
 	case kind == "CustomResourceDefinition":
 		return "this is a CustomResourceDefinition manifest: read it with convert.LoadSchema (convert.LoadSchemaVersion picks a version)"
 	case kind == "OperatorVersion":
 		return "this is a KUDO OperatorVersion: read it with convert.LoadSchema"
-	case kind == "" && (plans || tasks):
+	case kudoparams.IsOperatorFile(m):
 		return "this is a KUDO operator.yaml: read its package folder with lint.ReadPackage"
 	case params || strings.HasPrefix(apiVersion, "kudo.dev/"):
 		return "this is a KUDO params file: read it with convert.LoadSchema"

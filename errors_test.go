@@ -257,7 +257,9 @@ spec:
 			_, err := convert.LoadSchema([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: foo\n"))
 			return err
 		}},
-		{"convert.LoadSchemaVersion missing version", func() error { _, err := convert.LoadSchemaVersion(crd, "v9"); return err }},
+		{"convert.LoadSchema missing CRD version", func() error { _, err := convert.LoadSchema(crd, convert.WithCRDVersion("v9")); return err }},
+		{"convert.ReadSchema missing file", func() error { _, err := convert.ReadSchema(fstest.MapFS{}, "nope.yaml"); return err }},
+		{"convert.ReadSchema not a folder with a schema", func() error { _, err := convert.ReadSchema(fstest.MapFS{"x/README": {}}, "x"); return err }},
 		{"convert.CRDVersions not a CRD", func() error { _, err := convert.CRDVersions([]byte("kind: Pod\n")); return err }},
 		{"convert.CRDVersions no schema", func() error { _, err := convert.CRDVersions(noSchemaCRD); return err }},
 		{"convert.CRDVersions syntax", func() error { _, err := convert.CRDVersions([]byte("kind: [")); return err }},

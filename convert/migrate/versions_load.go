@@ -21,8 +21,8 @@ import (
 const VersionsFile = "versions.yaml"
 
 // LoadVersionSet reads a version set from a folder: one schema per
-// version, NAME.yaml, NAME.yml or NAME.json (read by LoadSchema, so a
-// v1beta1 params.yaml works too), ordered by versions.yaml when the folder
+// version, NAME.yaml, NAME.yml or NAME.json (read by convert.ReadSchema,
+// so a v1beta1 params.yaml works too, and NAME.json must be JSON), ordered by versions.yaml when the folder
 // has one, else by version order of the names (see below).
 //
 // The options that apply are those of NewVersionSet.
@@ -96,18 +96,11 @@ func LoadVersionSet(dir string, opts ...SetOption) (*VersionSet, error) {
 	if len(versions) == 0 {
 		return nil, schema.NewError(schema.KindIO, "", "%s: no schema files (NAME.yaml or NAME.json)", dir)
 	}
+	fsys := os.DirFS(dir)
 	for i := range versions {
-		path := filepath.Join(dir, files[versions[i].Name])
-		data, err := os.ReadFile(path)
+		s, err := convert.ReadSchema(fsys, files[versions[i].Name])
 		if err != nil {
-			return nil, schema.NewError(schema.KindIO, "", "%w", err)
-		}
-		if err := schema.CheckJSONFile(path, data); err != nil {
-			return nil, schema.ErrorIn(path, err)
-		}
-		s, err := convert.LoadSchema(data)
-		if err != nil {
-			return nil, schema.ErrorIn(path, err)
+			return nil, schema.ErrorIn(filepath.Join(dir, files[versions[i].Name]), err)
 		}
 		versions[i].Schema = s
 	}

@@ -110,3 +110,34 @@ func TestReadSchemaErrors(t *testing.T) {
 		})
 	}
 }
+
+// FuzzReadSchema: whatever a folder's files hold, ReadSchema does not
+// panic, and it fails with a *schema.Error or a schema.ErrorList or gives
+// the schema LoadSchema gives for the file's bytes.
+func FuzzReadSchema(f *testing.F) {
+	for _, name := range []string{"schema.yaml", "v1beta1.yaml", "first.yaml", "crd.yaml", "values.yaml", "pkg/operator.yaml", "trailing.json"} {
+		f.Add(string(readFS[name].Data), string(readFS["pkg/operator.yaml"].Data), false)
+	}
+	f.Add("{\"type\": \"object\"}", "", true)
+	f.Fuzz(func(t *testing.T, params, operator string, chart bool) {
+		fsys := fstest.MapFS{"p/params.yaml": {Data: []byte(params)}, "p/operator.yaml": {Data: []byte(operator)}}
+		file := "p/params.yaml"
+		if chart {
+			fsys = fstest.MapFS{"p/Chart.yaml": {Data: []byte("name: c\n")}, "p/values.schema.json": {Data: []byte(params)}}
+			file = "p/values.schema.json"
+		}
+		for _, name := range []string{"p", file} {
+			s, err := ReadSchema(fsys, name)
+			if err != nil {
+				require.Nil(t, s)
+				var se *schema.Error
+				var sl schema.ErrorList
+				require.True(t, errors.As(err, &se) || errors.As(err, &sl), "%T: %v", err, err)
+				continue
+			}
+			require.NotNil(t, s)
+			_, lerr := LoadSchema([]byte(params))
+			require.NoError(t, lerr, "ReadSchema took what LoadSchema refuses")
+		}
+	})
+}

@@ -52,16 +52,16 @@
 //
 // # What can be linted
 //
-// Lint takes a schema, a v1beta1 params file (linted as the schema it
+// Document takes a schema, a v1beta1 params file (linted as the schema it
 // converts to; a parameter that does not convert is a kudo-params finding;
 // ExampleDocument_v1beta1) or a CustomResourceDefinition manifest (as CRD:
 // each version's openAPIV3Schema, findings pointing into the manifest and
-// naming the version; ExampleCRD). A KUDO operator.yaml is refused with ErrOperatorFile: it is
-// linted with its folder.
+// naming the version; ExampleCRD). Findings carry the line and column of
+// their pointer. A KUDO operator.yaml is refused with ErrOperatorFile: it
+// is linted with its folder.
 //
 // A KUDO package folder (operator.yaml, params.yaml, templates/) is data:
-// ReadPackage reads a Package from any fs.FS (the one place a folder is
-// read, paramctl included), and Package.Lint runs the sets on params.yaml
+// ReadPackage reads a Package from any fs.FS, and Package.Lint runs the sets on params.yaml
 // and, with the Kudo set, checks the parameters against the rest of the
 // package, as KUDO's `kubectl kudo package verify` does and more
 // (ExampleReadPackage, ExamplePackage_Lint):
@@ -85,8 +85,8 @@
 // never matched with patterns, and a template that uses .Params as a whole
 // (toYaml .Params) counts as using every parameter. Every finding about a
 // parameter names it (a nested one by its path), and findings in a
-// template name the file and the line. The schema of a folder is
-// convert.LoadSchema(pkg.Params).
+// template name the file and the line. The schema of a folder alone is
+// convert.ReadSchema(fsys, dir).
 //
 // A Helm chart (a folder holding Chart.yaml) is data too: ReadChart reads
 // a Chart from any fs.FS, and Chart.Lint runs the sets on its

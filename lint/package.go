@@ -52,9 +52,8 @@ var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither para
 
 // ReadPackage reads a KUDO package folder: params.yaml, operator.yaml (for
 // its plans) and every file below templates/. A folder with an
-// operator.yaml but no params.yaml has no parameters. Every reader of
-// package folders (Package.Lint's callers, paramctl's schema loading) goes
-// through it.
+// operator.yaml but no params.yaml has no parameters (as for
+// convert.ReadSchema, which reads only the schema of a folder).
 func ReadPackage(fsys fs.FS) (*Package, error) {
 	p := &Package{ParamsFile: "params.yaml", Templates: map[string][]byte{}}
 	params, perr := fs.ReadFile(fsys, "params.yaml")

@@ -26,13 +26,11 @@ func WithCRDVersion(name string) LoadOption {
 	return func(c *loadConfig) { c.crdVersion = name }
 }
 
-// The files of a KUDO package folder and of a Helm chart folder that say
-// which of them a folder is and where its schema is.
+// The files of a Helm chart folder that make it one and hold its schema
+// (a KUDO package's are kudoparams.ParamsFile and OperatorFile).
 const (
-	packageParamsFile   = "params.yaml"
-	packageOperatorFile = "operator.yaml"
-	chartFile           = "Chart.yaml"
-	chartSchemaFile     = "values.schema.json"
+	chartFile       = "Chart.yaml"
+	chartSchemaFile = "values.schema.json"
 )
 
 // ReadSchema reads the schema that name, a file or folder of fsys, stands
@@ -61,7 +59,7 @@ func ReadSchema(fsys fs.FS, name string, opts ...LoadOption) (*schema.Schema, er
 		return nil, err
 	}
 	if src.file == "" {
-		return LoadSchema(noParameters)
+		return LoadSchema(kudoparams.NoParameters())
 	}
 	data, err := fs.ReadFile(fsys, src.file)
 	if err != nil {
@@ -73,9 +71,6 @@ func ReadSchema(fsys fs.FS, name string, opts ...LoadOption) (*schema.Schema, er
 	s, err := LoadSchema(data, opts...)
 	return s, src.in(err)
 }
-
-// noParameters is the params file of a package that has none.
-var noParameters = []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n")
 
 // source is the file that holds the schema name stands for.
 type source struct {
@@ -102,7 +97,7 @@ func schemaSource(fsys fs.FS, name string) (source, error) {
 		switch path.Base(name) {
 		case chartFile:
 			dir = path.Dir(name)
-		case packageOperatorFile:
+		case kudoparams.OperatorFile:
 			if !isOperatorFile(fsys, name) {
 				return source{file: name}, nil
 			}
@@ -130,14 +125,14 @@ func schemaSource(fsys fs.FS, name string) (source, error) {
 		}
 		return source{file: path.Join(dir, chartSchemaFile), below: chartSchemaFile}, nil
 	}
-	params, err := has(packageParamsFile)
+	params, err := has(kudoparams.ParamsFile)
 	if err != nil {
 		return source{}, ioError(err)
 	}
 	if params {
-		return source{file: path.Join(dir, packageParamsFile), below: packageParamsFile}, nil
+		return source{file: path.Join(dir, kudoparams.ParamsFile), below: kudoparams.ParamsFile}, nil
 	}
-	if op, err := has(packageOperatorFile); err != nil || !op {
+	if op, err := has(kudoparams.OperatorFile); err != nil || !op {
 		if err == nil {
 			err = errNotAFolderWithSchema
 		}

@@ -55,9 +55,9 @@ var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither para
 // operator.yaml but no params.yaml has no parameters (as for
 // convert.ReadSchema, which reads only the schema of a folder).
 func ReadPackage(fsys fs.FS) (*Package, error) {
-	p := &Package{ParamsFile: "params.yaml", Templates: map[string][]byte{}}
-	params, perr := fs.ReadFile(fsys, "params.yaml")
-	op, oerr := fs.ReadFile(fsys, "operator.yaml")
+	p := &Package{ParamsFile: kudoparams.ParamsFile, Templates: map[string][]byte{}}
+	params, perr := fs.ReadFile(fsys, kudoparams.ParamsFile)
+	op, oerr := fs.ReadFile(fsys, kudoparams.OperatorFile)
 	if perr != nil && oerr != nil {
 		if !errors.Is(perr, fs.ErrNotExist) {
 			return nil, ioError(perr)
@@ -72,13 +72,13 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 	} else if !errors.Is(perr, fs.ErrNotExist) {
 		return nil, ioError(perr)
 	} else {
-		p.Params = []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n")
+		p.Params = kudoparams.NoParameters()
 	}
 	if oerr == nil {
-		p.OperatorFile = "operator.yaml"
+		p.OperatorFile = kudoparams.OperatorFile
 		plans, err := operatorPlans(op)
 		if err != nil {
-			return nil, schema.ErrorIn("operator.yaml", err)
+			return nil, schema.ErrorIn(kudoparams.OperatorFile, err)
 		}
 		p.Plans = plans
 		p.toggles = operatorToggles(op)
@@ -204,7 +204,7 @@ func (pkg *Package) Lint(sets ...*Set) ([]Finding, error) {
 	}
 	info := &pkgInfo{pkg: pkg, refs: map[string][]templateRef{}, parseErrs: map[string]error{}, paramsFile: pkg.ParamsFile}
 	if info.paramsFile == "" {
-		info.paramsFile = "params.yaml"
+		info.paramsFile = kudoparams.ParamsFile
 	}
 	for name, text := range pkg.Templates {
 		info.templates = append(info.templates, name)

@@ -90,3 +90,14 @@ func IsOperatorFile(doc any) bool {
 	_, tasks := m["tasks"]
 	return plans || tasks
 }
+
+// The files of a KUDO package folder that make it one: the parameters
+// and the operator (plans, tasks).
+const (
+	ParamsFile   = "params.yaml"
+	OperatorFile = "operator.yaml"
+)
+
+// NoParameters is the params file of a package that has none (an
+// operator.yaml without a params.yaml).
+func NoParameters() []byte { return []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n") }

@@ -124,7 +124,10 @@ func isOperatorFile(data []byte) bool {
 // readSchemaInput reads a schema or params file, the values schema of the
 // Helm chart a path stands for, or the package folder a path stands for
 // (then data is its params file and pkg the package). A file named *.json
-// must be JSON: its syntax error, with the line, is the error.
+// must be JSON: its syntax error, with the line, is the error. It is for
+// the commands that need the text or the whole package (convert, lint,
+// triggers' plans); a command that needs the schema alone reads it with
+// loadSchemaVersion.
 func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
 	if dir := chartDir(path); dir != "" {
 		file := filepath.Join(dir, lint.ChartSchemaFile)

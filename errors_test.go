@@ -159,12 +159,12 @@ spec:
 		{"params.Decode limit", func() error { _, err := params.Decode(s, []byte(`{"replicas": 1e99999999}`)); return err }},
 		{"params.Decode duplicate key", func() error { _, err := params.Decode(s, []byte("a: 1\na: 2\n")); return err }},
 		{"params.DecodePatch syntax", func() error { _, err := params.DecodePatch(s, []byte("{a: ")); return err }},
-		{"params.DecodeStream later document", func() error { _, err := params.DecodeStream(s, []byte("a: 1\n---\nb: [\n")); return err }},
 		{"params.DecodeReader later document", func() error {
-			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(params.Document) error { return nil })
+			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(d params.Document) error { return d.Err })
 		}},
-		{"params.DecodeValidate unreadable", func() error { _, _, err := params.DecodeValidate(s, []byte("a: [")); return err }},
-		{"params.DecodeValidate invalid", func() error { _, invalid, _ := params.DecodeValidate(s, []byte("size: 3")); return invalid }},
+		{"params.DecodeReader unreadable", func() error { return firstDocErr(t, s, "a: [") }},
+		{"params.DecodeReader invalid", func() error { return firstDocErr(t, s, "size: 3") }},
+		{"params.DecodeReader invalid later document", func() error { return firstDocErr(t, s, "{}\n---\nsize: 3") }},
 		{"params.Validate", func() error { return params.Validate(s, map[string]any{"replicas": jsonNum("0")}) }},
 		{"params.Validate not plain", func() error { return params.Validate(s, map[string]any{"x": math.NaN()}) }},
 		{"params.ValidateStructural", func() error { return params.ValidateStructural(s, map[string]any{"tags": "x"}) }},
@@ -257,7 +257,9 @@ spec:
 			_, err := convert.LoadSchema([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: foo\n"))
 			return err
 		}},
-		{"convert.LoadSchemaVersion missing version", func() error { _, err := convert.LoadSchemaVersion(crd, "v9"); return err }},
+		{"convert.LoadSchema missing CRD version", func() error { _, err := convert.LoadSchema(crd, convert.WithCRDVersion("v9")); return err }},
+		{"convert.ReadSchema missing file", func() error { _, err := convert.ReadSchema(fstest.MapFS{}, "nope.yaml"); return err }},
+		{"convert.ReadSchema not a folder with a schema", func() error { _, err := convert.ReadSchema(fstest.MapFS{"x/README": {}}, "x"); return err }},
 		{"convert.CRDVersions not a CRD", func() error { _, err := convert.CRDVersions([]byte("kind: Pod\n")); return err }},
 		{"convert.CRDVersions no schema", func() error { _, err := convert.CRDVersions(noSchemaCRD); return err }},
 		{"convert.CRDVersions syntax", func() error { _, err := convert.CRDVersions([]byte("kind: [")); return err }},
@@ -288,7 +290,6 @@ spec:
 
 		// Migration.
 		{"migrate.New nil target", func() error { _, err := migrate.New(nil); return err }},
-		{"migrate.New misapplied option", func() error { _, err := migrate.New(v2, migrate.CaseInsensitiveNames()); return err }},
 		{"migrate.New Lossless alone", func() error { _, err := migrate.New(v2, migrate.Lossless()); return err }},
 		{"migrate.New hooks twice", func() error {
 			_, err := migrate.New(v2, migrate.StepHooks(0, nil, nil), migrate.StepHooks(0, nil, nil))
@@ -302,11 +303,6 @@ spec:
 		}},
 		{"Migration.Migrate", func() error { r := m.Migrate(map[string]any{"a": jsonNum("1")}); return r.Err() }},
 		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
-		{"migrate.Stream", func() error {
-			rs, err := migrate.Stream(context.Background(), m, [][]byte{[]byte("a: [")}, 1)
-			require.NoError(t, err)
-			return rs[0].Err()
-		}},
 		{"migrate.Reader", func() error {
 			var first error
 			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(_ params.RawDocument, r migrate.Result) error {
@@ -323,15 +319,14 @@ spec:
 			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v1", Schema: v1}})
 			return err
 		}},
-		{"migrate.NewVersionSet misapplied option", func() error {
-			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.AllowLossy())
+		{"migrate.NewVersionSet hooks twice", func() error {
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.PairHooks("v1", "v2", nil, nil), migrate.PairHooks("v1", "v2", nil, nil))
 			return err
 		}},
 		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "none")); return err }},
 		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(dir); return err }},
 		{"VersionSet.Convert unknown version", func() error { _, err := set.Convert(map[string]any{}, "v1", "v9"); return err }},
 		{"VersionSet.Convert refused", func() error { _, err := set.Convert(map[string]any{}, "v2", "v1"); return err }},
-		{"VersionSet.Convert misapplied option", func() error { _, err := set.Convert(map[string]any{}, "v1", "v2", migrate.Lossless()); return err }},
 		{"VersionSet.ConvertDocument syntax", func() error { _, err := set.ConvertDocument([]byte("a: ["), "v1", "v2"); return err }},
 		{"VersionSet.ConvertObject bad apiVersion", func() error {
 			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", migrate.ObjectTarget{APIVersion: "a/b/c"})
@@ -354,16 +349,16 @@ spec:
 		}},
 
 		// Lint.
-		{"lint.Lint syntax", func() error { _, err := lint.Lint([]byte("a: ["), kudo); return err }},
-		{"lint.Lint not a schema", func() error { _, err := lint.Lint([]byte("a: 1\nb: 2\n"), kudo); return err }},
-		{"lint.Lint operator.yaml", func() error {
-			_, err := lint.Lint([]byte("apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n"), kudo)
+		{"lint.Document syntax", func() error { _, err := lint.Document([]byte("a: ["), kudo); return err }},
+		{"lint.Document not a schema", func() error { _, err := lint.Document([]byte("a: 1\nb: 2\n"), kudo); return err }},
+		{"lint.Document operator.yaml", func() error {
+			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n"), kudo)
 			return err
 		}},
-		{"lint.LintCRD missing version", func() error { _, err := lint.LintCRD(crd, "v9", kudo); return err }},
-		{"lint.LintCRD not a CRD", func() error { _, err := lint.LintCRD([]byte("kind: Pod\n"), "", kudo); return err }},
-		{"lint.LintPackage nil", func() error { _, err := lint.LintPackage(nil, kudo); return err }},
-		{"lint.LintPackage unreadable params", func() error { _, err := lint.LintPackage(&lint.Package{Params: []byte("a: [")}, kudo); return err }},
+		{"lint.CRD missing version", func() error { _, err := lint.CRD(crd, "v9", kudo); return err }},
+		{"lint.CRD not a CRD", func() error { _, err := lint.CRD([]byte("kind: Pod\n"), "", kudo); return err }},
+		{"Package.Lint nil", func() error { _, err := (*lint.Package)(nil).Lint(kudo); return err }},
+		{"Package.Lint unreadable params", func() error { _, err := (&lint.Package{Params: []byte("a: [")}).Lint(kudo); return err }},
 		{"lint.ReadPackage not a package", func() error { _, err := lint.ReadPackage(fstest.MapFS{"x.yaml": {}}); return err }},
 		{"lint.ReadPackage bad operator.yaml", func() error {
 			_, err := lint.ReadPackage(fstest.MapFS{"operator.yaml": {Data: []byte("plans: [a]\n")}})
@@ -373,19 +368,22 @@ spec:
 			_, err := lint.ReadPackage(fstest.MapFS{"operator.yaml": {Data: []byte("plans: [")}})
 			return err
 		}},
-		{"lint.OperatorPlans", func() error { _, err := lint.OperatorPlans([]byte("[a]")); return err }},
+		{"lint.ReadPackage operator.yaml no mapping", func() error {
+			_, err := lint.ReadPackage(fstest.MapFS{"operator.yaml": {Data: []byte("[a]\n")}})
+			return err
+		}},
 		{"lint.ReadChart not a chart", func() error { _, err := lint.ReadChart(fstest.MapFS{"x.yaml": {}}); return err }},
-		{"lint.LintChart nil", func() error { _, err := lint.LintChart(nil, kudo); return err }},
-		{"lint.LintChart schema not JSON", func() error {
-			_, err := lint.LintChart(&lint.Chart{Schema: []byte("{\n  \"type\": \"object\",\n}\n")}, kudo)
+		{"Chart.Lint nil", func() error { _, err := (*lint.Chart)(nil).Lint(kudo); return err }},
+		{"Chart.Lint schema not JSON", func() error {
+			_, err := (&lint.Chart{Schema: []byte("{\n  \"type\": \"object\",\n}\n")}).Lint(kudo)
 			return err
 		}},
-		{"lint.LintChart values not YAML", func() error {
-			_, err := lint.LintChart(&lint.Chart{Schema: []byte(`{"type": "object"}`), Values: []byte("a: [1,\n")}, kudo)
+		{"Chart.Lint values not YAML", func() error {
+			_, err := (&lint.Chart{Schema: []byte(`{"type": "object"}`), Values: []byte("a: [1,\n")}).Lint(kudo)
 			return err
 		}},
-		{"lint.LintChart extra values not YAML", func() error {
-			_, err := lint.LintChart(&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}, kudo)
+		{"Chart.Lint extra values not YAML", func() error {
+			_, err := (&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}).Lint(kudo)
 			return err
 		}},
 		{"lint.ReadConfig syntax", func() error { _, err := lint.ReadConfig([]byte("disable: [")); return err }},
@@ -398,7 +396,6 @@ spec:
 		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope") }},
 		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
 		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
-		{"lint.TemplateRefs", func() error { _, _, err := lint.TemplateRefs("t", "{{ .Params.a "); return err }},
 		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},
 		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
 		{"kudo.Load not an operator version", func() error { _, err := kudoversion.Load("v1", []byte("kind: Pod\nspec: {}\n")); return err }},
@@ -465,7 +462,7 @@ func TestSentinelsAreReachable(t *testing.T) {
 		{"an unknown patch operation", func() error { _, err := params.ParseOperation("copy", "a=b"); return err }, params.ErrMalformed, schema.KindUsage},
 		{"v1beta1 of a schema", func() error { _, err := convert.ToV1beta1([]byte("type: object\n")); return err }, convert.ErrNotOperatorVersion, schema.KindNotSchema},
 		{"lint of an operator.yaml", func() error {
-			_, err := lint.Lint([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
+			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
 			return err
 		}, lint.ErrOperatorFile, schema.KindNotSchema},
 		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, lint.ErrNotPackage, schema.KindIO},
@@ -591,4 +588,18 @@ func TestNoErrorLiteralWithoutKind(t *testing.T) {
 		return nil
 	})
 	require.NoError(t, err)
+}
+
+// firstDocErr is the verdict (Document.Err) of the first document of the
+// stream that has one.
+func firstDocErr(t *testing.T, s *schema.Schema, stream string) error {
+	var first error
+	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), func(d params.Document) error {
+		if first == nil {
+			first = d.Err
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	return first
 }

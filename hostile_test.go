@@ -2,6 +2,7 @@ package paramkit_test
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"strings"
 	"testing"
@@ -109,10 +110,9 @@ func TestHostileValues(t *testing.T) {
 			}{
 				{"params.Decode with a schema", func() error { _, err := params.Decode(s, data); return err }},
 				{"params.Decode without a schema", func() error { _, err := params.Decode(nil, data); return err }},
-				{"params.DecodeStream", func() error { _, err := params.DecodeStream(s, data); return err }},
-				{"params.DecodeStream of two documents", func() error {
-					_, err := params.DecodeStream(s, append([]byte("s: first\n---\n"), data...))
-					return err
+				{"params.DecodeReader", func() error { return readStream(s, data) }},
+				{"params.DecodeReader of two documents", func() error {
+					return readStream(s, append([]byte("s: first\n---\n"), data...))
 				}},
 				{"schema.Parse", func() error { _, err := schema.Parse(data); return err }},
 			} {
@@ -193,7 +193,22 @@ func TestHugeStreamsAreSplitCheaply(t *testing.T) {
 	for i := 0; i < 10000; i++ {
 		fmt.Fprintf(&b, "---\ni: %d\n", i)
 	}
-	docs, err := params.DecodeStream(nil, b.Bytes())
+	n := 0
+	err := params.DecodeReader(context.Background(), nil, &b, func(d params.Document) error {
+		n++
+		return d.Err
+	})
 	require.NoError(t, err)
-	assert.Len(t, docs, 10000)
+	assert.Equal(t, 10000, n)
+}
+
+// readStream reads a stream with params.DecodeReader and returns the
+// first document's read error, or the reader's.
+func readStream(s *schema.Schema, data []byte) error {
+	return params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
+		if d.Unreadable {
+			return d.Err
+		}
+		return nil
+	})
 }

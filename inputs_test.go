@@ -114,7 +114,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"params.Default/Structural": func() []any {
 			v := in(inputValue())
-			params.Default(s, v, params.Structural())
+			params.Default(s, v, params.KubernetesDefaults())
 			return []any{v}
 		},
 		"params.MergePatch": func() []any {

@@ -53,9 +53,13 @@
 //
 // LoadSchema reads a v1beta2 schema (YAML or JSON), a v1beta1 params.yaml
 // in either format, an OperatorVersion of either version, or a
-// CustomResourceDefinition at its storage version (LoadSchemaVersion picks
+// CustomResourceDefinition at its storage version (WithCRDVersion picks
 // another version; CRDVersions and CRDSchema list and pick versions and
-// point into the manifest). Both apiextensions.k8s.io/v1 manifests and
+// point into the manifest). ReadSchema reads the same from a file of an
+// fs.FS, and from a folder: a KUDO package (its params.yaml) or a Helm
+// chart (its values.schema.json). They are the one way to read a schema
+// from what a user has: paramctl and migrate.LoadVersionSet read schemas
+// through them. Both apiextensions.k8s.io/v1 manifests and
 // v1beta1 ones (a schema per version, or one in spec.validation) are read.
 // `{}` and `true` are schemas; a document that is neither a schema nor a
 // params file (a flat map of values such as `replicas: 3`, what a user

@@ -204,10 +204,10 @@ func TestCRDVersions(t *testing.T) {
 	s, err := LoadSchema([]byte(twoVersionCRD))
 	require.NoError(t, err)
 	assert.Error(t, s.Validate(map[string]any{"spec": map[string]any{"size": 0}}), "storage version v1 has minimum 1")
-	s, err = LoadSchemaVersion([]byte(twoVersionCRD), "v1alpha1")
+	s, err = LoadSchema([]byte(twoVersionCRD), WithCRDVersion("v1alpha1"))
 	require.NoError(t, err)
 	assert.NoError(t, s.Validate(map[string]any{"spec": map[string]any{"size": 0}}))
-	_, err = LoadSchemaVersion([]byte(twoVersionCRD), "v9")
+	_, err = LoadSchema([]byte(twoVersionCRD), WithCRDVersion("v9"))
 	assert.ErrorContains(t, err, `no version "v9"`)
 
 	bad := []byte(twoVersionCRD[:len(twoVersionCRD)-1] + "\n            x: {type: 7}\n")
@@ -224,13 +224,14 @@ func TestCRDVersions(t *testing.T) {
 	assert.False(t, IsCRD([]byte("kind: Deployment\n")))
 }
 
-func ExampleLoadSchemaVersion() {
-	s, err := LoadSchemaVersion([]byte(twoVersionCRD), "")
+func ExampleWithCRDVersion() {
+	s, err := LoadSchema([]byte(twoVersionCRD), WithCRDVersion("v1alpha1"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
+	// v1alpha1 has no minimum; v1, the storage version, has minimum 1.
 	err = s.Validate(map[string]any{"spec": map[string]any{"size": 0}})
-	fmt.Println(err != nil)
+	fmt.Println(err == nil)
 	// Output: true
 }

@@ -15,13 +15,14 @@ import (
 //     format (a map from name to parameter);
 //   - an OperatorVersion of either version (kudo.dev/v1beta1 or v1beta2);
 //   - a CustomResourceDefinition manifest: its storage version's
-//     openAPIV3Schema (LoadSchemaVersion picks another version).
+//     openAPIV3Schema, or the version WithCRDVersion names (errors then point
+//     into the manifest: /spec/versions/1/schema/openAPIV3Schema/...).
 //
 // v1beta1 input is converted on the fly as FromV1beta1 does; an
 // OperatorVersion that declares no parameters gives the schema of an
 // empty parameter object. Webhooks and command lines read every schema
-// through it. A KUDO package folder is read with lint.ReadPackage (its
-// Params are then input for LoadSchema). A document that is none of
+// through it; ReadSchema reads a file or folder (a KUDO package, a Helm
+// chart) with it. A document that is none of
 // these (a flat map of values) is refused with a *schema.Error of kind
 // schema.KindNotSchema.
 //
@@ -30,18 +31,13 @@ import (
 // dialect, a refused $ref); the error is a schema.ErrorList. Pointers
 // point into the input: a schema inside an OperatorVersion is reported
 // under /spec/parameters.
-func LoadSchema(data []byte) (*schema.Schema, error) {
-	return LoadSchemaVersion(data, "")
-}
-
-// LoadSchemaVersion is LoadSchema where a CustomResourceDefinition
-// manifest may be given too: crdVersion picks the version whose
-// openAPIV3Schema is the schema ("" the storage version). Errors point
-// into the manifest (/spec/versions/1/schema/openAPIV3Schema/...).
-// crdVersion is ignored for any other input.
-func LoadSchemaVersion(data []byte, crdVersion string) (*schema.Schema, error) {
+func LoadSchema(data []byte, opts ...LoadOption) (*schema.Schema, error) {
+	var cfg loadConfig
+	for _, o := range opts {
+		o(&cfg)
+	}
 	if IsCRD(data) {
-		return loadCRD(data, crdVersion)
+		return loadCRD(data, cfg.crdVersion)
 	}
 	c, err := FromV1beta1(data)
 	if err != nil {

@@ -2,11 +2,11 @@ package convert
 
 import (
 	"encoding/json"
-	"fmt"
 	"strconv"
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -69,23 +69,10 @@ func isNull(v any) bool {
 
 // kindName names the kind of a raw value for messages.
 func kindName(v any) string {
-	switch t := v.(type) {
-	case document.Text:
-		return kindName(t.Value())
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "a mapping"
+	if t, ok := v.(document.Text); ok {
+		v = t.Value()
 	}
-	return fmt.Sprintf("%T", v)
+	return value.Describe(v, "a list", "a mapping")
 }
 
 // subOrder re-roots the recorded key order below prefix.

@@ -8,7 +8,8 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// UnwrapReader unwraps the `---` stream read from r document by document,
+// UnwrapReader is the one way to unwrap a `---` stream of v1beta1
+// documents: it unwraps the stream read from r document by document,
 // as Unwrap does for one (flat maps of v1beta1 values or Instance
 // manifests, typed by s; guessed when s is nil), on workers goroutines
 // (all cores when workers <= 0), and calls emit on each document with its

@@ -26,7 +26,7 @@ func BenchmarkLintLarge(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Lint(data, ClusterApp, Kudo); err != nil {
+		if _, err := Document(data, ClusterApp, Kudo); err != nil {
 			b.Fatal(err)
 		}
 	}

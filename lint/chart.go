@@ -12,7 +12,7 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Chart is a Helm chart as data: what LintChart checks. ReadChart reads
+// Chart is a Helm chart as data: what Chart.Lint checks. ReadChart reads
 // one from a folder.
 type Chart struct {
 	// SchemaFile is the schema's path relative to the chart folder
@@ -41,7 +41,7 @@ type ValuesFile struct {
 	Data []byte
 }
 
-// The files of a chart that LintChart reads, as Helm names them.
+// The files of a chart that Chart.Lint reads, as Helm names them.
 const (
 	ChartFile       = "Chart.yaml"
 	ChartSchemaFile = "values.schema.json"
@@ -79,17 +79,17 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 }
 
 // ChartValues is the check helm lint makes of a chart: the default values
-// (values.yaml) satisfy the values schema. LintChart runs it whatever the
+// (values.yaml) satisfy the values schema. Chart.Lint runs it whatever the
 // sets, each error a finding in the values file at the value's pointer;
 // a chart without a schema gets one info finding saying nothing checks
 // its values.
 var ChartValues = &Rule{
 	ID: "chart-values", Set: "chart", Severity: Error,
 	Doc: "in a Helm chart, values.yaml satisfies values.schema.json (as helm lint and helm install check)",
-	Run: func(*Pass) {}, // LintChart reports its findings
+	Run: func(*Pass) {}, // Chart.Lint reports its findings
 }
 
-// LintChart lints a Helm chart: its values schema with the sets, as Lint
+// Lint lints a Helm chart: its values schema with the sets, as Document
 // does, and its default values against the schema (see ChartValues).
 // Every finding names its File (relative to the chart folder) and, where
 // known, its Line and Column; a finding in the values file points into
@@ -99,7 +99,7 @@ var ChartValues = &Rule{
 // YAML accepts (a trailing comma) is an error, a *schema.Error of kind
 // schema.KindSyntax with the line. So is a values file that is not
 // well-formed YAML. Both come with the file's name (see schema.ErrorIn).
-func LintChart(c *Chart, sets ...*Set) ([]Finding, error) {
+func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	if c == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
@@ -111,11 +111,11 @@ func LintChart(c *Chart, sets ...*Set) ([]Finding, error) {
 	if err := schema.CheckJSONFile(schemaFile, c.Schema); err != nil {
 		return nil, schema.ErrorIn(schemaFile, err)
 	}
-	fs, err := Lint(c.Schema, sets...)
+	fs, err := Document(c.Schema, sets...)
 	if err != nil {
 		return nil, schema.ErrorIn(schemaFile, err)
 	}
-	Locate(c.Schema, fs)
+	// Document placed them in the schema file already.
 	for i := range fs {
 		fs[i].File = schemaFile
 	}

@@ -10,7 +10,7 @@ import (
 // A Helm chart folder is read from any fs.FS (os.DirFS(dir) on disk): its
 // schema is linted and its values.yaml validated against it, each finding
 // naming its file and line.
-func ExampleLintChart() {
+func ExampleChart_Lint() {
 	fsys := fstest.MapFS{
 		"Chart.yaml": {Data: []byte("apiVersion: v2\nname: web\nversion: 0.1.0\n")},
 		"values.schema.json": {Data: []byte(`{
@@ -27,7 +27,7 @@ func ExampleLintChart() {
 		fmt.Println(err)
 		return
 	}
-	fs, err := lint.LintChart(chart, lint.Kudo)
+	fs, err := chart.Lint(lint.Kudo)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -51,7 +51,7 @@ func ExampleFilter() {
     "b": {"enum": ["x"], "default": "z"}
   }
 }`)
-	findings, _ := lint.Lint(schema, lint.Kudo)
+	findings, _ := lint.Document(schema, lint.Kudo)
 	report := lint.Report{File: "values.schema.json", Findings: findings}
 	filter := lint.Filter{
 		Ignore:   []lint.Ignore{{Pointer: "/properties/internal/**"}},
@@ -90,8 +90,8 @@ words: [etcd]
 		}
 		return n
 	}
-	before, _ := lint.Lint(schema, lint.ClusterApp)
-	after, _ := lint.Lint(schema, cfg.Sets(lint.ClusterApp)...)
+	before, _ := lint.Document(schema, lint.ClusterApp)
+	after, _ := lint.Document(schema, cfg.Sets(lint.ClusterApp)...)
 	for _, rule := range []string{"R5-title-case", "R6-description"} {
 		fmt.Printf("%s: %d -> %d\n", rule, count(before, rule), count(after, rule))
 	}

@@ -98,7 +98,7 @@ func TestLintChart(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs, err := LintChart(&tt.chart, tt.sets...)
+			fs, err := (&tt.chart).Lint(tt.sets...)
 			if tt.errMsg != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), tt.errMsg)
@@ -118,11 +118,11 @@ func TestLintChart(t *testing.T) {
 		})
 	}
 
-	fs, err := LintChart(&Chart{}, Kudo)
+	fs, err := (&Chart{}).Lint(Kudo)
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	assert.Equal(t, Finding{Rule: "chart-values", Severity: Info, File: "Chart.yaml", Message: "the chart has no values.schema.json: nothing checks the values users give"}, fs[0])
 
-	_, err = LintChart(nil)
+	_, err = (*Chart)(nil).Lint()
 	assert.Error(t, err)
 }

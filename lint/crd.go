@@ -8,13 +8,13 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
-// LintCRD lints the openAPIV3Schema of each version of a
+// CRD lints the openAPIV3Schema of each version of a
 // CustomResourceDefinition manifest (only the version named, when
 // version is not ""). Findings point into the manifest
 // (/spec/versions/1/schema/openAPIV3Schema/properties/spec/...) and their
 // messages start with the version they are about. The error is for input
 // that cannot be read, is no CRD, or has no version of that name.
-func LintCRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
+func CRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
 	var vs []convert.CRDVersion
 	if version != "" {
 		v, err := convert.CRDSchema(data, version)
@@ -36,7 +36,7 @@ func LintCRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
 			continue
 		}
 		seen[v.Pointer] = true
-		fs, err := Lint(v.JSON(), sets...)
+		fs, err := lintDocument(v.JSON(), sets)
 		if err != nil {
 			return nil, err
 		}
@@ -47,6 +47,7 @@ func LintCRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
 		}
 	}
 	sortFindings(out)
+	locate(data, out)
 	return out, nil
 }
 

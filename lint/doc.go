@@ -17,7 +17,7 @@
 // Lint a schema document with one or more sets (Example); add rules of
 // your own (ExampleSet):
 //
-//	findings, err := lint.Lint(data, lint.Kudo, lint.Structural)
+//	findings, err := lint.Document(data, lint.Kudo, lint.Structural)
 //	for _, f := range findings {
 //		fmt.Println(f.Pointer, f.Severity, f.Rule, f.Message)
 //	}
@@ -52,19 +52,19 @@
 //
 // # What can be linted
 //
-// Lint takes a schema, a v1beta1 params file (linted as the schema it
+// Document takes a schema, a v1beta1 params file (linted as the schema it
 // converts to; a parameter that does not convert is a kudo-params finding;
-// ExampleLint_v1beta1) or a CustomResourceDefinition manifest (as LintCRD:
+// ExampleDocument_v1beta1) or a CustomResourceDefinition manifest (as CRD:
 // each version's openAPIV3Schema, findings pointing into the manifest and
-// naming the version; ExampleLintCRD). A KUDO operator.yaml is refused with ErrOperatorFile: it is
-// linted with its folder.
+// naming the version; ExampleCRD). Findings carry the line and column of
+// their pointer. A KUDO operator.yaml is refused with ErrOperatorFile: it
+// is linted with its folder.
 //
 // A KUDO package folder (operator.yaml, params.yaml, templates/) is data:
-// ReadPackage reads a Package from any fs.FS (the one place a folder is
-// read, paramctl included), and LintPackage runs the sets on params.yaml
+// ReadPackage reads a Package from any fs.FS, and Package.Lint runs the sets on params.yaml
 // and, with the Kudo set, checks the parameters against the rest of the
 // package, as KUDO's `kubectl kudo package verify` does and more
-// (ExampleReadPackage, ExampleLintPackage):
+// (ExampleReadPackage, ExamplePackage_Lint):
 //
 //   - kudo-package-plan (error): a trigger naming a plan operator.yaml
 //     does not declare;
@@ -85,15 +85,15 @@
 // never matched with patterns, and a template that uses .Params as a whole
 // (toYaml .Params) counts as using every parameter. Every finding about a
 // parameter names it (a nested one by its path), and findings in a
-// template name the file and the line. The schema of a folder is
-// convert.LoadSchema(pkg.Params).
+// template name the file and the line. The schema of a folder alone is
+// convert.ReadSchema(fsys, dir).
 //
 // A Helm chart (a folder holding Chart.yaml) is data too: ReadChart reads
-// a Chart from any fs.FS, and LintChart runs the sets on its
+// a Chart from any fs.FS, and Chart.Lint runs the sets on its
 // values.schema.json and validates its values.yaml against it (rule
 // chart-values), with the chart's extra values files layered over it first
 // as `helm lint -f` does (maps merge key by key, null removes a key, and
-// the error lands in the file that wrote the value; ExampleLintChart).
+// the error lands in the file that wrote the value; ExampleChart_Lint).
 // Values are typed by
 // the schema; only a plain null (or ~, or nothing) is null whatever the
 // node, as Helm reads it. A chart without values.schema.json gets one info

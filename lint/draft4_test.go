@@ -31,7 +31,7 @@ func TestMisspeltKnowsDraft4ID(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs, err := Lint([]byte(tt.doc), set)
+			fs, err := Document([]byte(tt.doc), set)
 			require.NoError(t, err)
 			var got []string
 			for _, f := range fs {
@@ -50,7 +50,7 @@ func TestKudoSetOnDraft4(t *testing.T) {
 	doc := `{"$schema":"http://json-schema.org/draft-04/schema#","id":"http://example.com/s","type":"object",
 "properties":{"r":{"type":"integer","minimum":0,"exclusiveMinimum":true,"default":0},"t":{"$ref":"#t"}},
 "definitions":{"t":{"id":"#t","type":"string","default":5}}}`
-	fs, err := Lint([]byte(doc), Kudo)
+	fs, err := Document([]byte(doc), Kudo)
 	require.NoError(t, err)
 	var got []string
 	for _, f := range fs {

@@ -23,7 +23,7 @@ func TestCompileFindingsCarryTheErrorKind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs, err := Lint([]byte(tt.doc), Kudo)
+			fs, err := Document([]byte(tt.doc), Kudo)
 			require.NoError(t, err)
 			var found *Finding
 			for i, f := range fs {

@@ -22,7 +22,7 @@ properties:
         enum: [hourly, daily]
         default: weekly
 `)
-	findings, err := lint.Lint(schema, lint.Kudo)
+	findings, err := lint.Document(schema, lint.Kudo)
 	if err != nil {
 		panic(err)
 	}
@@ -51,14 +51,14 @@ func ExampleSet() {
 		},
 	}
 	house := &lint.Set{Name: "house", Doc: "our conventions", Rules: []*lint.Rule{noTodo}}
-	findings, _ := lint.Lint([]byte(`{"properties": {"a": {"description": "TODO"}}}`), house)
+	findings, _ := lint.Document([]byte(`{"properties": {"a": {"description": "TODO"}}}`), house)
 	fmt.Println(findings[0].Pointer, findings[0].Message)
 	// Output: /properties/a/description write the description
 }
 
 // A finding prints as `POINTER: message [severity rule]`.
 func ExampleFinding_String() {
-	findings, err := lint.Lint([]byte(`{type: string, enum: [a, b], default: c}`), lint.Kudo)
+	findings, err := lint.Document([]byte(`{type: string, enum: [a, b], default: c}`), lint.Kudo)
 	if err != nil {
 		panic(err)
 	}
@@ -71,14 +71,14 @@ func ExampleFinding_String() {
 
 // A v1beta1 params file is linted as the schema it converts to; a
 // parameter that does not convert is a finding of kudo-params.
-func ExampleLint_v1beta1() {
+func ExampleDocument_v1beta1() {
 	params := []byte(`apiVersion: kudo.dev/v1beta1
 parameters:
   - name: REPLICAS
     type: integer
     default: three
 `)
-	findings, err := lint.Lint(params, lint.Kudo)
+	findings, err := lint.Document(params, lint.Kudo)
 	if err != nil {
 		panic(err)
 	}

@@ -32,13 +32,13 @@ spec:
 `
 
 // TestLintReadsCRD: Lint on a CRD manifest lints each version's schema as
-// LintCRD does, instead of the manifest as one schema (which reported
+// CRD does, instead of the manifest as one schema (which reported
 // apiVersion, kind and spec as unknown fields).
 func TestLintReadsCRD(t *testing.T) {
 	for _, sets := range [][]*Set{{Kudo}, {Structural}, {Kudo, Structural, ClusterApp}} {
-		got, err := Lint([]byte(twoVersionCRD), sets...)
+		got, err := Document([]byte(twoVersionCRD), sets...)
 		require.NoError(t, err)
-		want, err := LintCRD([]byte(twoVersionCRD), "", sets...)
+		want, err := CRD([]byte(twoVersionCRD), "", sets...)
 		require.NoError(t, err)
 		assert.Equal(t, want, got)
 		for _, f := range got {
@@ -48,7 +48,7 @@ func TestLintReadsCRD(t *testing.T) {
 			assert.Contains(t, f.Pointer, "/spec/versions/")
 		}
 	}
-	got, err := Lint([]byte(twoVersionCRD), Kudo)
+	got, err := Document([]byte(twoVersionCRD), Kudo)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, "kudo-enum-default", got[0].Rule)
@@ -59,10 +59,10 @@ func TestLintReadsCRD(t *testing.T) {
 // to lint its package folder instead of returning nothing.
 func TestLintRefusesOperatorFile(t *testing.T) {
 	op := "apiVersion: kudo.dev/v1beta1\nname: zookeeper\noperatorVersion: 0.3.0\ntasks:\n  - name: deploy\n    kind: Apply\nplans:\n  deploy: {strategy: serial, phases: []}\n"
-	fs, err := Lint([]byte(op), Kudo)
+	fs, err := Document([]byte(op), Kudo)
 	require.ErrorIs(t, err, ErrOperatorFile)
 	assert.Nil(t, fs)
-	assert.Contains(t, err.Error(), "LintPackage")
+	assert.Contains(t, err.Error(), "Package.Lint")
 	assert.Contains(t, err.Error(), "ReadPackage")
 }
 
@@ -74,7 +74,7 @@ const brokenV1beta1 = "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n 
 func TestLintV1beta1ConversionFindings(t *testing.T) {
 	for _, sets := range [][]*Set{{Kudo}, {Structural}, {ClusterApp}} {
 		t.Run(sets[0].Name, func(t *testing.T) {
-			fs, err := Lint([]byte(brokenV1beta1), sets...)
+			fs, err := Document([]byte(brokenV1beta1), sets...)
 			require.NoError(t, err)
 			require.Len(t, fs, 1, "%v", fs)
 			assert.Equal(t, "kudo-params", fs[0].Rule)
@@ -85,7 +85,7 @@ func TestLintV1beta1ConversionFindings(t *testing.T) {
 	}
 	// A params file that converts is linted as the schema it converts to,
 	// findings placed on the parameter, not as a raw schema.
-	fs, err := Lint([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: integer\n    default: 3\n    enum: [1, 2]\n"), Kudo, Structural)
+	fs, err := Document([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: integer\n    default: 3\n    enum: [1, 2]\n"), Kudo, Structural)
 	require.NoError(t, err)
 	var rules []string
 	for _, f := range fs {
@@ -95,7 +95,7 @@ func TestLintV1beta1ConversionFindings(t *testing.T) {
 	assert.Contains(t, rules, "kudo-enum-default")
 	assert.NotContains(t, rules, "kudo-params")
 	// A map of values stays refused.
-	_, err = Lint([]byte("replicas: 3\nimage: nginx\n"), Kudo)
+	_, err = Document([]byte("replicas: 3\nimage: nginx\n"), Kudo)
 	var e *schema.Error
 	require.True(t, errors.As(err, &e), "%v", err)
 	assert.Equal(t, schema.KindNotSchema, e.Kind)
@@ -106,7 +106,7 @@ func TestLintV1beta1ConversionFindings(t *testing.T) {
 func TestLintPackageConversionFindings(t *testing.T) {
 	pkg := &Package{ParamsFile: "params.yaml", Params: []byte(brokenV1beta1),
 		Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.A }}")}}
-	fs, err := LintPackage(pkg, Kudo)
+	fs, err := pkg.Lint(Kudo)
 	require.NoError(t, err)
 	require.Len(t, fs, 1, "%v", fs)
 	assert.Equal(t, "kudo-params", fs[0].Rule)
@@ -127,14 +127,14 @@ func TestLintOperatorVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs, err := Lint([]byte(tt.in), Kudo)
+			fs, err := Document([]byte(tt.in), Kudo)
 			require.NoError(t, err)
 			require.Len(t, fs, 1, "%v", fs)
 			assert.Equal(t, "kudo-enum-default", fs[0].Rule)
 			assert.Equal(t, tt.pointer, fs[0].Pointer)
 		})
 	}
-	fs, err := Lint([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nmetadata: {name: x}\nspec: {}\n"), Kudo)
+	fs, err := Document([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nmetadata: {name: x}\nspec: {}\n"), Kudo)
 	require.NoError(t, err)
 	assert.Empty(t, fs)
 }

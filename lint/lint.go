@@ -39,7 +39,7 @@ type Finding struct {
 	// File names the file of a package or chart the finding is in,
 	// relative to its folder ("params.yaml", "templates/deployment.yaml",
 	// "values.schema.json", "values.yaml"); "" for a schema linted alone.
-	// See LintPackage and LintChart.
+	// See Package.Lint and Chart.Lint.
 	File string `json:"-"`
 	// Kind is the kind of the engine's error a schema-compile finding
 	// reports (schema.KindSchema, KindRefused, KindSyntax, …); "" for

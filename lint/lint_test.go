@@ -29,7 +29,7 @@ func TestPointersResolve(t *testing.T) {
 			require.NoError(t, err)
 			fs := largeFindings(t)
 			if f != largeSchema {
-				fs, err = Lint(data, Kudo, ClusterApp)
+				fs, err = Document(data, Kudo, ClusterApp)
 				require.NoError(t, err, f)
 			}
 			doc, _, err := decode(data)
@@ -58,7 +58,7 @@ func largeFindings(t *testing.T) []Finding {
 			largeErr = err
 			return
 		}
-		large, largeErr = Lint(data, ClusterApp, Kudo)
+		large, largeErr = Document(data, ClusterApp, Kudo)
 	})
 	require.NoError(t, largeErr)
 	return large
@@ -83,7 +83,7 @@ $defs:
         title: Size Of Pool
         trigger: x
 `)
-	fs, err := Lint(src, ClusterApp)
+	fs, err := Document(src, ClusterApp)
 	require.NoError(t, err)
 	byRule := map[string][]string{}
 	for _, f := range fs {
@@ -122,7 +122,7 @@ func TestRunWithCompiledSchema(t *testing.T) {
 }
 
 func TestRuleInSeveralSetsRunsOnce(t *testing.T) {
-	fs, err := Lint([]byte("type: int\n"), Kudo, ClusterApp)
+	fs, err := Document([]byte("type: int\n"), Kudo, ClusterApp)
 	require.NoError(t, err)
 	n := 0
 	for _, f := range fs {
@@ -135,7 +135,7 @@ func TestRuleInSeveralSetsRunsOnce(t *testing.T) {
 
 func TestCrashingRuleIsAFinding(t *testing.T) {
 	boom := &Rule{ID: "boom", Severity: Warning, Run: func(p *Pass) { panic("kaboom") }}
-	fs, err := Lint([]byte("{}"), &Set{Name: "x", Rules: []*Rule{boom}})
+	fs, err := Document([]byte("{}"), &Set{Name: "x", Rules: []*Rule{boom}})
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	assert.Equal(t, Error, fs[0].Severity)
@@ -144,7 +144,7 @@ func TestCrashingRuleIsAFinding(t *testing.T) {
 
 func TestUnresolvablePointerMovesUp(t *testing.T) {
 	r := &Rule{ID: "up", Severity: Info, DocOnly: true, Run: func(p *Pass) { p.Report("/properties/a/nope/deeper", "m") }}
-	fs, err := Lint([]byte(`{"properties": {"a": {}}}`), &Set{Name: "x", Rules: []*Rule{r}})
+	fs, err := Document([]byte(`{"properties": {"a": {}}}`), &Set{Name: "x", Rules: []*Rule{r}})
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	assert.Equal(t, "/properties/a", fs[0].Pointer)
@@ -152,12 +152,12 @@ func TestUnresolvablePointerMovesUp(t *testing.T) {
 
 func TestLintRefusesMalformed(t *testing.T) {
 	for _, in := range []string{"a: [1,\n", "{\"a\": 1, \"a\": 2}", "a: 1\na: 2\n"} {
-		_, err := Lint([]byte(in), Kudo)
+		_, err := Document([]byte(in), Kudo)
 		assert.Error(t, err, in)
 	}
 	// Empty and scalar documents are well-formed: findings, not errors.
 	for _, in := range []string{"", "3", "null"} {
-		fs, err := Lint([]byte(in), Kudo)
+		fs, err := Document([]byte(in), Kudo)
 		require.NoError(t, err, in)
 		assert.NotEmpty(t, fs, in)
 	}
@@ -165,9 +165,9 @@ func TestLintRefusesMalformed(t *testing.T) {
 
 func TestLocate(t *testing.T) {
 	src := []byte("type: object\nproperties:\n  a:\n    enum: [x]\n    default: y\n")
-	fs, err := Lint(src, Kudo)
+	fs, err := Document(src, Kudo)
 	require.NoError(t, err)
-	Locate(src, fs)
+	locate(src, fs)
 	require.Len(t, fs, 1)
 	assert.Equal(t, 5, fs[0].Line)
 	assert.Equal(t, 5, fs[0].Column)
@@ -227,7 +227,7 @@ func TestSharedDefinitionsDoNotExplode(t *testing.T) {
 	b.WriteString("  d40: {type: string, trigger: y}\n")
 	done := make(chan []Finding)
 	go func() {
-		fs, err := Lint([]byte(b.String()), Kudo, ClusterApp)
+		fs, err := Document([]byte(b.String()), Kudo, ClusterApp)
 		assert.NoError(t, err)
 		done <- fs
 	}()

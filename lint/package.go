@@ -8,11 +8,12 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/kudoparams"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Package is a KUDO operator package as data: what LintPackage checks
+// Package is a KUDO operator package as data: what Package.Lint checks
 // the parameters against. ReadPackage reads one from a folder.
 type Package struct {
 	// ParamsFile is the params file's path relative to the package
@@ -27,17 +28,17 @@ type Package struct {
 	// Plans are the plans the operator declares; nil when not known (no
 	// operator file), which turns the plan check off.
 	Plans []string
-	// Toggles are the parameters the operator's Toggle tasks read (a
+	// toggles are the parameters the operator's Toggle tasks read (a
 	// use of the parameter that no template shows).
-	Toggles []Toggle
+	toggles []toggle
 	// Templates maps each template's path relative to the folder
 	// ("templates/statefulset.yaml") to its text.
 	Templates map[string][]byte
 }
 
-// Toggle is a task of the operator that a parameter switches on and off
-// (KUDO's Toggle task, spec.parameter).
-type Toggle struct {
+// toggle is a task of the operator that a parameter switches on and off
+// (KUDO's toggle task, spec.parameter).
+type toggle struct {
 	// Task is the task's name; Parameter the parameter it reads.
 	Task, Parameter string
 	// Line is the line of spec.parameter in the operator file, 0 when
@@ -51,13 +52,12 @@ var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither para
 
 // ReadPackage reads a KUDO package folder: params.yaml, operator.yaml (for
 // its plans) and every file below templates/. A folder with an
-// operator.yaml but no params.yaml has no parameters. Every reader of
-// package folders (LintPackage's callers, paramctl's schema loading) goes
-// through it.
+// operator.yaml but no params.yaml has no parameters (as for
+// convert.ReadSchema, which reads only the schema of a folder).
 func ReadPackage(fsys fs.FS) (*Package, error) {
-	p := &Package{ParamsFile: "params.yaml", Templates: map[string][]byte{}}
-	params, perr := fs.ReadFile(fsys, "params.yaml")
-	op, oerr := fs.ReadFile(fsys, "operator.yaml")
+	p := &Package{ParamsFile: kudoparams.ParamsFile, Templates: map[string][]byte{}}
+	params, perr := fs.ReadFile(fsys, kudoparams.ParamsFile)
+	op, oerr := fs.ReadFile(fsys, kudoparams.OperatorFile)
 	if perr != nil && oerr != nil {
 		if !errors.Is(perr, fs.ErrNotExist) {
 			return nil, ioError(perr)
@@ -72,16 +72,16 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 	} else if !errors.Is(perr, fs.ErrNotExist) {
 		return nil, ioError(perr)
 	} else {
-		p.Params = []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n")
+		p.Params = kudoparams.NoParameters()
 	}
 	if oerr == nil {
-		p.OperatorFile = "operator.yaml"
-		plans, err := OperatorPlans(op)
+		p.OperatorFile = kudoparams.OperatorFile
+		plans, err := operatorPlans(op)
 		if err != nil {
-			return nil, schema.ErrorIn("operator.yaml", err)
+			return nil, schema.ErrorIn(kudoparams.OperatorFile, err)
 		}
 		p.Plans = plans
-		p.Toggles = OperatorToggles(op)
+		p.toggles = operatorToggles(op)
 	}
 	err := fs.WalkDir(fsys, "templates", func(name string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -110,10 +110,10 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 // wrapping the error that says why.
 func ioError(err error) *schema.Error { return schema.NewError(schema.KindIO, "", "%w", err) }
 
-// OperatorPlans returns the names of the plans a KUDO operator.yaml (or
+// operatorPlans returns the names of the plans a KUDO operator.yaml (or
 // an OperatorVersion manifest) declares, sorted. The error is for a file
 // that cannot be read or is no operator file.
-func OperatorPlans(data []byte) ([]string, error) {
+func operatorPlans(data []byte) ([]string, error) {
 	doc, _, err := decode(data)
 	if err != nil {
 		return nil, err
@@ -140,16 +140,16 @@ func OperatorPlans(data []byte) ([]string, error) {
 	return out, nil
 }
 
-// OperatorToggles returns the Toggle tasks of a KUDO operator.yaml, in
+// operatorToggles returns the Toggle tasks of a KUDO operator.yaml, in
 // file order, each with the parameter it reads and its line.
-func OperatorToggles(data []byte) []Toggle {
+func operatorToggles(data []byte) []toggle {
 	doc, _, err := decode(data)
 	if err != nil {
 		return nil
 	}
 	m, _ := doc.(map[string]any)
 	tasks, _ := m["tasks"].([]any)
-	var out []Toggle
+	var out []toggle
 	for i, t := range tasks {
 		tm, _ := t.(map[string]any)
 		if kind, _ := tm["kind"].(string); kind != "Toggle" {
@@ -162,39 +162,29 @@ func OperatorToggles(data []byte) []Toggle {
 		}
 		name, _ := tm["name"].(string)
 		fs := []Finding{{Pointer: pointer.Join("tasks", fmt.Sprint(i), "spec", "parameter")}}
-		Locate(data, fs)
-		out = append(out, Toggle{Task: name, Parameter: param, Line: fs[0].Line})
+		locate(data, fs)
+		out = append(out, toggle{Task: name, Parameter: param, Line: fs[0].Line})
 	}
 	return out
 }
 
-// IsOperatorFile reports whether data looks like a KUDO operator.yaml:
-// a mapping with plans or tasks and no kind.
-func IsOperatorFile(data []byte) bool {
+// isOperatorFile reports whether data looks like a KUDO operator.yaml.
+func isOperatorFile(data []byte) bool {
 	doc, _, err := decode(data)
-	if err != nil {
-		return false
-	}
-	m, ok := doc.(map[string]any)
-	if !ok || m["kind"] != nil {
-		return false
-	}
-	_, plans := m["plans"]
-	_, tasks := m["tasks"]
-	return plans || tasks
+	return err == nil && kudoparams.IsOperatorFile(doc)
 }
 
 // pkgInfo is what the package rules see of a package.
 type pkgInfo struct {
 	pkg        *Package
-	refs       map[string][]TemplateRef // by template path
+	refs       map[string][]templateRef // by template path
 	whole      bool                     // some template uses .Params as a whole
 	parseErrs  map[string]error
 	templates  []string // sorted
 	paramsFile string
 }
 
-// LintPackage lints a KUDO package: its params file with the sets (a
+// Lint lints a KUDO package: its params file with the sets (a
 // v1beta1 file as the schema it converts to, each finding placed on the
 // parameter it is about) and, where the kudo set runs, the parameters
 // against the rest of the package: triggers naming plans the operator
@@ -208,17 +198,17 @@ type pkgInfo struct {
 // params file that cannot be converted gives findings of the rule
 // kudo-params (see KudoParams). The error is for a params file that
 // cannot be read or is no schema at all.
-func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
+func (pkg *Package) Lint(sets ...*Set) ([]Finding, error) {
 	if pkg == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: no package")
 	}
-	info := &pkgInfo{pkg: pkg, refs: map[string][]TemplateRef{}, parseErrs: map[string]error{}, paramsFile: pkg.ParamsFile}
+	info := &pkgInfo{pkg: pkg, refs: map[string][]templateRef{}, parseErrs: map[string]error{}, paramsFile: pkg.ParamsFile}
 	if info.paramsFile == "" {
-		info.paramsFile = "params.yaml"
+		info.paramsFile = kudoparams.ParamsFile
 	}
 	for name, text := range pkg.Templates {
 		info.templates = append(info.templates, name)
-		refs, whole, err := TemplateRefs(name, string(text))
+		refs, whole, err := templateRefs(name, string(text))
 		if err != nil {
 			info.parseErrs[name] = err
 			continue
@@ -242,7 +232,7 @@ func LintPackage(pkg *Package, sets ...*Set) ([]Finding, error) {
 			inParams = append(inParams, fs[i])
 		}
 	}
-	Locate(pkg.Params, inParams)
+	locate(pkg.Params, inParams)
 	for k, i := range at {
 		fs[i].Line, fs[i].Column = inParams[k].Line, inParams[k].Column
 	}
@@ -386,7 +376,7 @@ func (p *Pass) ReportAt(file string, line int, sev Severity, message string) {
 	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, File: file, Line: line, Message: message})
 }
 
-// The package rules; in the kudo set, they run only in LintPackage.
+// The package rules; in the kudo set, they run only in Package.Lint.
 var packageRules = []*Rule{
 	{ID: "kudo-package-plan", Severity: Error, Run: pkgPlan,
 		Doc: "in a package, every trigger names a plan operator.yaml declares"},
@@ -498,7 +488,7 @@ func pkgUnused(p *Pass) {
 			used[r.Path[0]] = true
 		}
 	}
-	for _, t := range p.st.pkg.pkg.Toggles {
+	for _, t := range p.st.pkg.pkg.toggles {
 		used[t.Parameter] = true
 	}
 	names, props := topParams(p)
@@ -547,7 +537,7 @@ func pkgUndefined(p *Pass) {
 		path string
 	}
 	seen := map[seenKey]bool{}
-	for _, t := range p.st.pkg.pkg.Toggles {
+	for _, t := range p.st.pkg.pkg.toggles {
 		if _, ok := props[t.Parameter]; !ok {
 			p.ReportAt(p.st.pkg.pkg.OperatorFile, t.Line, p.Rule.Severity, fmt.Sprintf("Toggle task %q reads parameter %q, which is not declared", t.Task, t.Parameter))
 		}

@@ -19,7 +19,7 @@ func ExampleReadPackage() {
 		fmt.Println(err)
 		return
 	}
-	fs, _ := lint.LintPackage(pkg, lint.Kudo)
+	fs, _ := pkg.Lint(lint.Kudo)
 	for _, f := range fs {
 		fmt.Printf("%s:%d %s: %s\n", f.File, f.Line, f.Rule, f.Message)
 	}
@@ -28,7 +28,7 @@ func ExampleReadPackage() {
 }
 
 // Each version of a CRD is linted; findings point into the manifest.
-func ExampleLintCRD() {
+func ExampleCRD() {
 	crd := []byte(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 spec:
@@ -44,7 +44,7 @@ spec:
               properties:
                 mode: {type: string, enum: [a, b], default: c}
 `)
-	fs, err := lint.LintCRD(crd, "", lint.Kudo)
+	fs, err := lint.CRD(crd, "", lint.Kudo)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -56,20 +56,4 @@ spec:
 	// Output:
 	// /spec/versions/0/schema/openAPIV3Schema/properties/spec/properties/mode/default
 	// version v1: the default "c" is not one of the enum values ["a","b"]: add it to the enum or change the default
-}
-
-// The parameters one template refers to, with their lines.
-func ExampleTemplateRefs() {
-	refs, _, err := lint.TemplateRefs("sts.yaml", "{{ with .Params.backup }}\nschedule: {{ .schedule }}\n{{ end }}\nx: {{ index .Params \"comma,\" }}\n")
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	for _, r := range refs {
-		fmt.Println(r.Line, r.Path)
-	}
-	// Output:
-	// 1 [backup]
-	// 2 [backup schedule]
-	// 4 [comma,]
 }

@@ -43,7 +43,7 @@ func lintOne(t *testing.T, r *Rule, path string) []Finding {
 	if dir := strings.TrimSuffix(path, ".yaml"); isDir(dir) {
 		pkg, err := ReadPackage(os.DirFS(dir))
 		require.NoError(t, err)
-		fs, err := LintPackage(pkg, set)
+		fs, err := pkg.Lint(set)
 		require.NoError(t, err)
 		doc, _, err := decode(pkg.Params)
 		require.NoError(t, err)
@@ -63,7 +63,7 @@ func lintOne(t *testing.T, r *Rule, path string) []Finding {
 	}
 	data, err := os.ReadFile(path)
 	require.NoError(t, err)
-	fs, err := Lint(data, set)
+	fs, err := Document(data, set)
 	require.NoError(t, err)
 	doc, _, err := decode(data)
 	require.NoError(t, err)

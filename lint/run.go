@@ -60,7 +60,7 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 	return run(s, doc, &runState{compiled: s != nil}, sets)
 }
 
-// Lint reads a schema document (YAML or JSON) and runs the sets over it.
+// Document reads a schema document (YAML or JSON) and runs the sets over it.
 // Any well-formed document can be linted: what the engine refuses to
 // compile becomes findings of the rule schema-compile (in the sets that
 // list it), and the rules that need no compiled schema still run. Rules
@@ -72,17 +72,25 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // parameter it is about, and an OperatorVersion as the schema it carries
 // (findings under /spec/parameters); what cannot be converted becomes findings of
 // the rule kudo-params. A CustomResourceDefinition manifest is linted as
-// LintCRD(data, "", sets...) lints it: every version's schema.
+// CRD(data, "", sets...) lints it: every version's schema. Each finding
+// carries the line and column of its pointer in data.
 //
 // The error is for a document that is not well-formed YAML or JSON, for
 // one that is no schema at all (a flat map of values: a *schema.Error of
 // kind schema.KindNotSchema), and for a KUDO operator.yaml, which is
-// linted with its package folder (ReadPackage, then LintPackage).
-func Lint(data []byte, sets ...*Set) ([]Finding, error) {
+// linted with its package folder (ReadPackage, then Package.Lint).
+func Document(data []byte, sets ...*Set) ([]Finding, error) {
 	if convert.IsCRD(data) {
-		return LintCRD(data, "", sets...)
+		return CRD(data, "", sets...)
 	}
-	if IsOperatorFile(data) {
+	fs, err := lintDocument(data, sets)
+	locate(data, fs)
+	return fs, err
+}
+
+// lintDocument is Document for a document that is no CRD, without lines.
+func lintDocument(data []byte, sets []*Set) ([]Finding, error) {
+	if isOperatorFile(data) {
 		return nil, schema.NewError(schema.KindNotSchema, "", "%w", ErrOperatorFile)
 	}
 	return lintParams(data, nil, sets)
@@ -91,7 +99,7 @@ func Lint(data []byte, sets ...*Set) ([]Finding, error) {
 // ErrOperatorFile is wrapped by Lint's error for a KUDO operator.yaml (a
 // *schema.Error of kind schema.KindNotSchema): it declares plans and
 // tasks, not parameters, and is checked with its package.
-var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then lint.LintPackage; paramctl lint DIR)")
+var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then Package.Lint; paramctl lint DIR)")
 
 // lintParams lints a schema or a v1beta1 params file (converted first,
 // findings placed back on the file), with what a package adds (info, nil
@@ -218,7 +226,7 @@ func isOperatorVersion(c *convert.Converted) bool {
 
 // KudoParams reports why a KUDO v1beta1 params file cannot be converted
 // to a schema: each problem at its pointer into the file. It is listed in
-// the kudo set, and Lint and LintPackage report its findings whatever the
+// the kudo set, and Document and Package.Lint report its findings whatever the
 // sets, as such a file can be linted no other way.
 var KudoParams = &Rule{
 	ID: "kudo-params", Set: "kudo", Severity: Error, DocOnly: true,
@@ -391,9 +399,9 @@ func decode(data []byte) (any, map[string][]string, error) {
 	return d.Value, d.Order, nil
 }
 
-// Locate fills in the Line and Column of each finding from the schema
+// locate fills in the Line and Column of each finding from the schema
 // document's source text. Findings keep their order.
-func Locate(src []byte, fs []Finding) {
+func locate(src []byte, fs []Finding) {
 	if len(fs) == 0 {
 		return
 	}

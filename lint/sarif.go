@@ -12,7 +12,7 @@ type Report struct {
 	// File names the file as the user gave it (a path or a URI).
 	File string
 	// Findings are the file's findings, each with Line and Column filled
-	// in where known (see Locate).
+	// in where known (as Document finds them).
 	Findings []Finding
 }
 

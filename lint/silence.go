@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"encoding/json"
 	"fmt"
 	"path"
 	"sort"
@@ -10,6 +9,7 @@ import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/suggest"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -413,23 +413,7 @@ func ReadConfig(data []byte) (*Config, error) {
 }
 
 // describe names the kind of a plain value for a message.
-func describe(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case map[string]any:
-		return "a mapping"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case json.Number:
-		return "a number"
-	}
-	return fmt.Sprintf("%T", v)
-}
+func describe(v any) string { return value.Describe(v, "a list", "a mapping") }
 
 // Filter is the configuration's Disable and Ignore, with a baseline.
 func (c *Config) Filter(baseline []Finding) *Filter {

@@ -218,7 +218,7 @@ func TestConfigSets(t *testing.T) {
   "e": {"type": "string", "title": "etcdctl settings"}
 }}`)
 	titles := func(sets ...*Set) []string {
-		fs, err := Lint(schemaDoc, sets...)
+		fs, err := Document(schemaDoc, sets...)
 		require.NoError(t, err)
 		out := []string{}
 		for _, f := range fs {

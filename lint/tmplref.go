@@ -7,8 +7,8 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// TemplateRef is one reference a template makes to a parameter.
-type TemplateRef struct {
+// templateRef is one reference a template makes to a parameter.
+type templateRef struct {
 	// Path is the parameter's path below .Params: ["backup", "enabled"]
 	// for .Params.backup.enabled; "*" stands for any element where the
 	// template ranges over a list or map.
@@ -17,7 +17,7 @@ type TemplateRef struct {
 	Line int
 }
 
-// TemplateRefs lists the parameters a Go template (KUDO's template
+// templateRefs lists the parameters a Go template (KUDO's template
 // language) refers to, in the ways templates refer to them:
 // .Params.X.Y and $.Params.X, index .Params "X" "Y", inside range and with
 // (where the dot becomes a parameter or its elements), through variables
@@ -25,7 +25,7 @@ type TemplateRef struct {
 // .Params as a whole (toYaml .Params, range .Params), so that any
 // parameter may be used. The error is the template's parse error; unknown
 // functions are allowed (KUDO adds sprig's).
-func TemplateRefs(name, text string) (refs []TemplateRef, whole bool, err error) {
+func templateRefs(name, text string) (refs []templateRef, whole bool, err error) {
 	trees, err := parseTemplate(name, text)
 	if err != nil {
 		return nil, false, schema.NewError(schema.KindSyntax, "", "%v", err)
@@ -100,7 +100,7 @@ type refWalker struct {
 	text  string
 	tree  *parse.Tree
 	vars  []map[string]ctxPath
-	refs  []TemplateRef
+	refs  []templateRef
 	whole bool
 	// inWith is set while the pipeline of a with is read.
 	inWith bool
@@ -123,7 +123,7 @@ func (w *refWalker) use(c ctxPath, n parse.Node) {
 		w.whole = w.whole || !w.inWith
 		return
 	}
-	w.refs = append(w.refs, TemplateRef{Path: c.path, Line: w.line(n)})
+	w.refs = append(w.refs, templateRef{Path: c.path, Line: w.line(n)})
 }
 
 func (w *refWalker) lookup(name string) ctxPath {
@@ -170,7 +170,7 @@ func (w *refWalker) node(n parse.Node, dot ctxPath) {
 		w.scoped(n.ElseList, dot, map[string]ctxPath{})
 	case *parse.RangeNode:
 		decl := map[string]ctxPath{}
-		v := w.pipeNoDecl(n.Pipe, dot)
+		v := w.rangePipe(n.Pipe, dot)
 		elem := ctxPath{}
 		if v.kind == 2 {
 			elem = ctxPath{kind: 2, path: append(append([]string(nil), v.path...), "*")}
@@ -198,19 +198,27 @@ func (w *refWalker) node(n parse.Node, dot ctxPath) {
 	}
 }
 
-// pipeNoDecl evaluates a range pipe without binding its declarations
-// (range binds them to the elements).
-func (w *refWalker) pipeNoDecl(p *parse.PipeNode, dot ctxPath) ctxPath {
+// pipe records the references of a pipeline and returns what its value
+// stands for (a parameter when the pipeline is one), binding its
+// declared variables to that value.
+func (w *refWalker) pipe(p *parse.PipeNode, dot ctxPath) ctxPath {
+	last := w.pipeValue(p, dot)
 	if p == nil {
-		return ctxPath{}
+		return last
 	}
-	var last ctxPath
-	for _, c := range p.Cmds {
-		last = w.command(c, dot)
+	for _, d := range p.Decl {
+		if len(w.vars) > 0 && len(d.Ident) > 0 {
+			w.vars[len(w.vars)-1][d.Ident[0]] = last
+		}
 	}
-	if len(p.Cmds) > 1 {
-		return ctxPath{}
-	}
+	return last
+}
+
+// rangePipe is pipe for the pipeline of a range, which binds its
+// declared variables to the elements, not to the value (the caller
+// does), and reads every parameter when it ranges over .Params.
+func (w *refWalker) rangePipe(p *parse.PipeNode, dot ctxPath) ctxPath {
+	last := w.pipeValue(p, dot)
 	if last.kind == 2 && len(last.path) == 0 {
 		// The loop reads every parameter (range .Params).
 		w.whole = true
@@ -218,9 +226,9 @@ func (w *refWalker) pipeNoDecl(p *parse.PipeNode, dot ctxPath) ctxPath {
 	return last
 }
 
-// pipe records the references of a pipeline and returns what its value
-// stands for (a parameter when the pipeline is one).
-func (w *refWalker) pipe(p *parse.PipeNode, dot ctxPath) ctxPath {
+// pipeValue records the references of a pipeline's commands and returns
+// what its value stands for.
+func (w *refWalker) pipeValue(p *parse.PipeNode, dot ctxPath) ctxPath {
 	if p == nil {
 		return ctxPath{}
 	}
@@ -231,11 +239,6 @@ func (w *refWalker) pipe(p *parse.PipeNode, dot ctxPath) ctxPath {
 	if len(p.Cmds) > 1 {
 		// Only a pipeline of one command keeps its operand's meaning.
 		last = ctxPath{}
-	}
-	for _, d := range p.Decl {
-		if len(w.vars) > 0 && len(d.Ident) > 0 {
-			w.vars[len(w.vars)-1][d.Ident[0]] = last
-		}
 	}
 	return last
 }

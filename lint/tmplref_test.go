@@ -10,7 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-func refStrings(refs []TemplateRef) []string {
+func refStrings(refs []templateRef) []string {
 	out := []string{}
 	for _, r := range refs {
 		out = append(out, fmt.Sprintf("%d:%s", r.Line, strings.Join(r.Path, ".")))
@@ -51,13 +51,13 @@ func TestTemplateRefs(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			refs, whole, err := TemplateRefs("t.yaml", tc.text)
+			refs, whole, err := templateRefs("t.yaml", tc.text)
 			require.NoError(t, err)
 			assert.ElementsMatch(t, tc.refs, refStrings(refs))
 			assert.Equal(t, tc.whole, whole)
 		})
 	}
-	_, _, err := TemplateRefs("t.yaml", "a\n{{ .Params.x ")
+	_, _, err := templateRefs("t.yaml", "a\n{{ .Params.x ")
 	assert.ErrorContains(t, err, "t.yaml:2")
 }
 
@@ -72,7 +72,7 @@ func FuzzTemplateRefs(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, text string) {
-		refs, _, err := TemplateRefs("f", text)
+		refs, _, err := templateRefs("f", text)
 		if err != nil {
 			return
 		}
@@ -86,7 +86,7 @@ func FuzzTemplateRefs(f *testing.F) {
 }
 
 // A KUDO package as data: params, the operator's plans, templates.
-func ExampleLintPackage() {
+func ExamplePackage_Lint() {
 	pkg := &Package{
 		ParamsFile: "params.yaml",
 		Params: []byte(`apiVersion: kudo.dev/v1beta1
@@ -106,7 +106,7 @@ parameters:
 			"templates/pod.yaml": []byte("memory: {{ .Params.memory }}\ncpu: {{ .Params.cpu }}\n"),
 		},
 	}
-	fs, err := LintPackage(pkg, Kudo)
+	fs, err := pkg.Lint(Kudo)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -134,7 +134,7 @@ func TestReadPackage(t *testing.T) {
 	assert.Equal(t, "operator.yaml", pkg.OperatorFile)
 	assert.Len(t, pkg.Templates, 2)
 	assert.Contains(t, pkg.Templates, "templates/sub/b.yaml")
-	fs, err := LintPackage(pkg, Kudo)
+	fs, err := pkg.Lint(Kudo)
 	require.NoError(t, err)
 	assert.Empty(t, fs)
 
@@ -145,18 +145,18 @@ func TestReadPackage(t *testing.T) {
 	pkg, err = ReadPackage(fstest.MapFS{"params.yaml": {Data: []byte("a:\n  default: 1\n  trigger: any\n")}})
 	require.NoError(t, err)
 	assert.Nil(t, pkg.Plans)
-	fs, err = LintPackage(pkg, Kudo)
+	fs, err = pkg.Lint(Kudo)
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotEqual(t, "kudo-package-plan", f.Rule)
 	}
-	assert.True(t, IsOperatorFile([]byte("name: x\ntasks: []\n")))
-	assert.False(t, IsOperatorFile([]byte("kind: OperatorVersion\nplans: {}\n")))
+	assert.True(t, isOperatorFile([]byte("name: x\ntasks: []\n")))
+	assert.False(t, isOperatorFile([]byte("kind: OperatorVersion\nplans: {}\n")))
 }
 
 // The package rules are silent outside a package.
 func TestPackageRulesNeedAPackage(t *testing.T) {
-	fs, err := Lint([]byte("type: object\nproperties:\n  Cpus: {type: string}\n  cpus: {type: string}\n  'comma,': {type: string, trigger: nowhere}\n"), Kudo)
+	fs, err := Document([]byte("type: object\nproperties:\n  Cpus: {type: string}\n  cpus: {type: string}\n  'comma,': {type: string, trigger: nowhere}\n"), Kudo)
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotContains(t, f.Rule, "kudo-package-")
@@ -182,7 +182,7 @@ spec:
           properties:
             spec: {type: object, properties: {a: {type: string, enum: [x], default: z}}}
 `)
-	fs, err := LintCRD(crd, "", Kudo, Structural)
+	fs, err := CRD(crd, "", Kudo, Structural)
 	require.NoError(t, err)
 	var got []string
 	for _, f := range fs {
@@ -194,15 +194,15 @@ spec:
 		"kudo-enum-default /spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/a/default version v1",
 		"structural-default /spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/a/default version v1",
 	}, got)
-	fs, err = LintCRD(crd, "v1", Kudo)
+	fs, err = CRD(crd, "v1", Kudo)
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	assert.Contains(t, fs[0].Message, "version v1: ")
-	_, err = LintCRD([]byte("kind: Deployment\n"), "", Kudo)
+	_, err = CRD([]byte("kind: Deployment\n"), "", Kudo)
 	assert.Error(t, err)
 }
 
-// FuzzLintPackage: no params file or template makes LintPackage panic or
+// FuzzLintPackage: no params file or template makes Package.Lint panic or
 // a rule crash; every finding names its file.
 func FuzzLintPackage(f *testing.F) {
 	f.Add([]byte("a:\n  default: 1\n  trigger: x\n"), "{{ .Params.a.b }}{{ index .Params \"c\" }}")
@@ -210,8 +210,8 @@ func FuzzLintPackage(f *testing.F) {
 	f.Add([]byte("parameters:\n  - name: 'x,'\n  - name: X\n"), "{{ with $.Params }}{{ .X }}{{ end }}")
 	f.Fuzz(func(t *testing.T, params []byte, tmpl string) {
 		pkg := &Package{ParamsFile: "params.yaml", Params: params, OperatorFile: "operator.yaml", Plans: []string{"deploy"},
-			Toggles: []Toggle{{Task: "t", Parameter: "a"}}, Templates: map[string][]byte{"templates/t.yaml": []byte(tmpl)}}
-		fs, err := LintPackage(pkg, Kudo)
+			toggles: []toggle{{Task: "t", Parameter: "a"}}, Templates: map[string][]byte{"templates/t.yaml": []byte(tmpl)}}
+		fs, err := pkg.Lint(Kudo)
 		if err != nil {
 			return
 		}
@@ -243,7 +243,7 @@ func TestLintPackagePlacesFindings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pkg := &Package{ParamsFile: "params.yaml", Params: []byte(tc.params),
 				Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.a }}{{ .Params.b }}")}}
-			fs, err := LintPackage(pkg, Kudo)
+			fs, err := pkg.Lint(Kudo)
 			require.NoError(t, err)
 			require.Len(t, fs, 1, "%+v", fs)
 			assert.Equal(t, "kudo-enum-default", fs[0].Rule)
@@ -288,7 +288,7 @@ func TestPackageFindingsNameTheParameter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pkg := &Package{ParamsFile: "params.yaml", Params: []byte(tc.params), OperatorFile: "operator.yaml", Plans: []string{"deploy"},
 				Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.size }}{{ .Params.backup }}{{ .Params.Size }}")}}
-			fs, err := LintPackage(pkg, Kudo)
+			fs, err := pkg.Lint(Kudo)
 			require.NoError(t, err)
 			var got []string
 			for _, f := range fs {
@@ -323,5 +323,20 @@ func TestParameterOf(t *testing.T) {
 		"/properties/a/items/properties/b/items/additionalProperties": "a[].b[].*",
 	} {
 		assert.Equal(t, want, parameterOf(ptr), ptr)
+	}
+}
+
+// The parameters one template refers to, with their lines.
+func TestTemplateRefsWithLines(t *testing.T) {
+	refs, whole, err := templateRefs("sts.yaml", "{{ with .Params.backup }}\nschedule: {{ .schedule }}\n{{ end }}\nx: {{ index .Params \"comma,\" }}\n")
+	require.NoError(t, err)
+	assert.False(t, whole)
+	require.Len(t, refs, 3)
+	for i, want := range []struct {
+		line int
+		path []string
+	}{{1, []string{"backup"}}, {2, []string{"backup", "schedule"}}, {4, []string{"comma,"}}} {
+		assert.Equal(t, want.line, refs[i].Line)
+		assert.Equal(t, want.path, refs[i].Path)
 	}
 }

@@ -1,9 +1,9 @@
 package lint
 
 import (
-	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -70,7 +70,7 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 			return n
 		}
 		n.m = m
-		n.keys = orderedKeys(order, ptr, m)
+		n.keys = document.KeysInOrder(order, ptr, m)
 		if a, ok := m["$anchor"].(string); ok {
 			anchors[a] = n
 		}
@@ -83,7 +83,7 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 					continue
 				}
 				kp := pointer.Append(ptr, k)
-				for _, name := range orderedKeys(order, kp, mm) {
+				for _, name := range document.KeysInOrder(order, kp, mm) {
 					sv := mm[name]
 					if _, isList := sv.([]any); isList && k == "dependencies" {
 						continue
@@ -165,18 +165,6 @@ func unhex(c byte) byte {
 		return c - 'a' + 10
 	}
 	return c - 'A' + 10
-}
-
-func orderedKeys(order map[string][]string, ptr string, m map[string]any) []string {
-	if ks, ok := order[ptr]; ok && len(ks) == len(m) {
-		return ks
-	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 func isList(v any) bool {

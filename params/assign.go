@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -198,11 +199,15 @@ func bracketIndex(digits string) (int, error) {
 	return n, nil
 }
 
+// Op is an RFC 6902 operation that `paramctl patch` takes: OpAdd,
+// OpRemove or OpReplace.
+type Op string
+
 // The operations of `paramctl patch`, as RFC 6902 names them.
 const (
-	OpAdd     = "add"
-	OpRemove  = "remove"
-	OpReplace = "replace"
+	OpAdd     Op = "add"
+	OpRemove  Op = "remove"
+	OpReplace Op = "replace"
 )
 
 // Operation is one RFC 6902 operation written the way `paramctl patch`
@@ -217,7 +222,7 @@ const (
 // 6902 says, the parent of the target must exist.
 type Operation struct {
 	// Op is OpAdd, OpRemove or OpReplace.
-	Op string
+	Op Op
 	// Assignment holds the input, path and value (Value is "" for remove).
 	Assignment
 }
@@ -225,14 +230,14 @@ type Operation struct {
 // ParseOperation reads the argument of an operation: PATH=VALUE for add
 // and replace, PATH for remove. Errors are as for ParseAssignment; an
 // unknown op wraps ErrMalformed.
-func ParseOperation(op, arg string) (Operation, error) {
+func ParseOperation(op Op, arg string) (Operation, error) {
 	switch op {
 	case OpAdd, OpReplace:
 		a, err := ParseAssignment(arg)
 		if err != nil {
 			return Operation{}, err
 		}
-		a.Input = op + " " + arg
+		a.Input = string(op) + " " + arg
 		return Operation{Op: op, Assignment: a}, nil
 	case OpRemove:
 		if arg == "" {
@@ -242,7 +247,7 @@ func ParseOperation(op, arg string) (Operation, error) {
 		if err != nil {
 			return Operation{}, keyError(arg, err)
 		}
-		return Operation{Op: op, Assignment: Assignment{Input: op + " " + arg, Path: path, Brackets: brackets}}, nil
+		return Operation{Op: op, Assignment: Assignment{Input: string(op) + " " + arg, Path: path, Brackets: brackets}}, nil
 	}
 	return Operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
 }
@@ -271,45 +276,32 @@ func (p place) free() bool { return len(p.nodes) == 0 }
 // child is the place of key in an object at p; allowed is false when
 // every node there forbids the key.
 func (p place) child(key string) (c place, allowed bool) {
-	if p.free() {
-		return place{open: true}, true
-	}
-	c.open, allowed = p.open, p.open
-	for _, n := range p.nodes {
-		ns, open := n.ChildNodes(key)
-		allowed = allowed || open || len(ns) > 0
-		c.open = c.open || open
-		c.nodes = appendNodes(c.nodes, ns)
-	}
-	return c, allowed
+	return p.step(func(n *schema.Node) ([]*schema.Node, bool) { return n.ChildNodes(key) })
 }
 
 // elem is the place of element i of an array at p; allowed as for child.
 func (p place) elem(i int) (c place, allowed bool) {
+	return p.step(func(n *schema.Node) ([]*schema.Node, bool) { return n.ElemNodes(i) })
+}
+
+// step is the place below p that next finds from each of p's nodes (their
+// ChildNodes or ElemNodes); allowed is false when every node forbids it.
+func (p place) step(next func(*schema.Node) ([]*schema.Node, bool)) (c place, allowed bool) {
 	if p.free() {
 		return place{open: true}, true
 	}
 	c.open, allowed = p.open, p.open
 	for _, n := range p.nodes {
-		ns, open := n.ElemNodes(i)
+		ns, open := next(n)
 		allowed = allowed || open || len(ns) > 0
 		c.open = c.open || open
-		c.nodes = appendNodes(c.nodes, ns)
-	}
-	return c, allowed
-}
-
-func appendNodes(l, add []*schema.Node) []*schema.Node {
-next:
-	for _, a := range add {
-		for _, x := range l {
-			if x == a {
-				continue next
+		for _, x := range ns {
+			if !slices.Contains(c.nodes, x) {
+				c.nodes = append(c.nodes, x)
 			}
 		}
-		l = append(l, a)
 	}
-	return l
+	return c, allowed
 }
 
 // allows reports whether some reading lets the value be of type t.

@@ -8,25 +8,38 @@ import (
 	"strconv"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/number"
 	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Document is one decoded document of a stream.
+// Document is one document of a `---` stream as DecodeReader hands it
+// over: its text, its value and its verdict.
 type Document struct {
-	// Index is the document's position in the stream, from 0.
-	Index int
-	// Line is the line of the stream where the document's text starts,
-	// from 1.
-	Line int
-	// Value is the decoded value.
+	// RawDocument is the document's place in the stream and its text.
+	RawDocument
+	// Value is the decoded value; nil when Unreadable.
 	Value any
 	// JSON is true when the document was JSON text (which means exactly
 	// what it says) rather than YAML (whose plain scalars take their type
 	// from the schema).
 	JSON bool
+	// Unreadable is true when the text could not be read at all: Err then
+	// holds the read error (kind schema.KindSyntax or schema.KindLimit),
+	// and Value is nil.
+	Unreadable bool
+	// Err is nil for a document that was read and is valid. Otherwise it
+	// is a *schema.Error or a schema.ErrorList (schema.ErrorsOf lists
+	// either): the read error when Unreadable, else the
+	// validation errors of Value (every one, as Validate gives them), each
+	// with the line and column of its pointer in the whole stream where
+	// the text has it. Past the first document its text starts with
+	// "doc N: " (schema.ErrorIn), so that returning it from emit names
+	// the document.
+	Err error
 }
 
 // Decode reads exactly one YAML or JSON document, typed by the schema (s
@@ -42,7 +55,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 			return d.Value, nil
 		}
 	}
-	docs, err := DecodeStream(s, data)
+	docs, err := decodeStream(s, data)
 	if err != nil {
 		return nil, err
 	}
@@ -50,7 +63,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 	case 0:
 		return nil, schema.NewError(schema.KindSyntax, "", "the input holds no document")
 	case 1:
-		return docs[0].Value, nil
+		return docs[0], nil
 	}
 	return nil, schema.NewError(schema.KindSyntax, "", "doc 1: more than one document where one was expected")
 }
@@ -71,21 +84,18 @@ func unmarked(data []byte) bool {
 	return true
 }
 
-// DecodeStream reads a `---`-separated stream. Each document that parses
-// as JSON means exactly what it says; the others are YAML whose plain
-// scalars take their type from the schema node they land on (s may be nil:
-// YAML 1.2 core rules then apply).
-func DecodeStream(s *schema.Schema, data []byte) ([]Document, error) {
-	var out []Document
+// decodeStream reads a `---`-separated stream held in memory, for Decode:
+// each document that parses as JSON means exactly what it says; the
+// others are YAML whose plain scalars take their type from the schema
+// node they land on (s may be nil: YAML 1.2 core rules then apply).
+func decodeStream(s *schema.Schema, data []byte) ([]any, error) {
+	var out []any
 	err := document.Each(data, document.Options{Typer: typer(s)}, func(d document.Doc) error {
-		out = append(out, Document{Index: len(out), Line: d.Line, Value: d.Value, JSON: d.JSON})
+		out = append(out, d.Value)
 		return nil
 	})
 	if err != nil {
 		return nil, decodeError(s, err, len(out))
-	}
-	if out == nil {
-		out = []Document{}
 	}
 	return out, nil
 }
@@ -98,15 +108,52 @@ func typer(s *schema.Schema) document.Typer {
 	return typerFor(s.Root())
 }
 
-// decodeRaw decodes one document of a stream read from a reader; its
-// error says `doc N:` after the first and carries lines of the whole
-// stream, as DecodeStream's do.
-func decodeRaw(s *schema.Schema, d RawDocument) (Document, error) {
+// decodeValidateRaw decodes one document of a stream read from a reader
+// and validates it (DecodeReader): its errors carry lines of the whole
+// stream and say `doc N:` after the first.
+func decodeValidateRaw(s *schema.Schema, d RawDocument) Document {
+	out := Document{RawDocument: d}
 	doc, err := document.Read(d.Text, document.Options{Typer: typer(s)})
 	if err != nil {
-		return Document{}, decodeError(s, d.Locate(err), d.Index)
+		out.Unreadable = true
+		out.Err = decodeError(s, d.Locate(schema.ErrorsOf(publicError(err))), d.Index)
+		return out
 	}
-	return Document{Index: d.Index, Line: d.Line, Value: doc.Value, JSON: doc.JSON}, nil
+	out.Value, out.JSON = doc.Value, doc.JSON
+	// A value fresh from the reader is plain, its numbers within range
+	// and its strings valid UTF-8: the check Validate makes of Go data a
+	// caller built is not needed.
+	if err := validateSound(s, doc.Value); err != nil {
+		list := schema.ErrorsOf(err)
+		locate(d, list)
+		out.Err = err
+		if d.Index > 0 {
+			out.Err = schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list)
+		}
+	}
+	return out
+}
+
+// locate gives the errors without a line the line and column of their
+// pointer in the document's text, as lines of the whole stream.
+func locate(d RawDocument, list schema.ErrorList) {
+	var node *yaml.Node
+	for _, e := range list {
+		if e.Line > 0 || e.Pointer == "" {
+			continue // the root is where the document starts
+		}
+		if node == nil {
+			var err error
+			if node, err = document.ParseNode(d.Text); err != nil {
+				return
+			}
+		}
+		// Where the pointer is not in the text (a missing required
+		// property), its nearest ancestor's place.
+		if line, col, _ := document.Locate(node, e.Pointer); line > 0 {
+			e.Line, e.Column = line+d.Line-1, col
+		}
+	}
 }
 
 // decodeError is the reader's error for document i as a *schema.Error,

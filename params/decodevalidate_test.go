@@ -1,6 +1,8 @@
 package params_test
 
 import (
+	"bytes"
+	"context"
 	"fmt"
 	"testing"
 
@@ -41,86 +43,112 @@ var decodeValidateDocs = []string{
 	"",
 }
 
-// DecodeValidate gives what Decode then Validate give, for documents that
-// read and are valid, that read and are not, and that do not read.
-func TestDecodeValidateIsDecodeThenValidate(t *testing.T) {
+// readAll reads a stream with DecodeReader and returns its documents.
+func readAll(s *schema.Schema, data []byte) ([]params.Document, error) {
+	var docs []params.Document
+	err := params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
+		docs = append(docs, d)
+		return nil
+	})
+	return docs, err
+}
+
+// DecodeReader gives for a document what Decode then Validate give, for
+// documents that read and are valid, that read and are not, and that do
+// not read: the same value, the read error (Unreadable, no value) or
+// Validate's errors, with lines.
+func TestDecodeReaderIsDecodeThenValidate(t *testing.T) {
 	s, err := schema.Parse(decodeValidateSchema)
 	require.NoError(t, err)
 	for _, sch := range []*schema.Schema{s, nil} {
 		for _, doc := range decodeValidateDocs {
-			v, invalid, err := params.DecodeValidate(sch, []byte(doc))
+			docs, err := readAll(sch, []byte(doc))
+			require.NoError(t, err, "%q", doc)
+			if len(docs) != 1 {
+				continue // a stream of several, or of none: Decode refuses it
+			}
+			d := docs[0]
 			wantV, wantErr := params.Decode(sch, []byte(doc))
 			if wantErr != nil {
-				assert.Equal(t, wantErr.Error(), fmt.Sprint(err), "%q", doc)
-				assert.Nil(t, v, "%q", doc)
-				assert.NoError(t, invalid, "%q", doc)
+				assert.True(t, d.Unreadable, "%q", doc)
+				assert.Equal(t, wantErr.Error(), fmt.Sprint(d.Err), "%q", doc)
+				assert.Nil(t, d.Value, "%q", doc)
 				continue
 			}
-			require.NoError(t, err, "%q", doc)
-			assert.Equal(t, wantV, v, "%q", doc)
-			assert.Equal(t, params.Validate(sch, wantV), invalid, "%q", doc)
+			assert.False(t, d.Unreadable, "%q", doc)
+			assert.Equal(t, wantV, d.Value, "%q", doc)
+			want := params.Validate(sch, wantV)
+			assert.Equal(t, fmt.Sprint(want), fmt.Sprint(d.Err), "%q", doc)
+			for _, e := range schema.ErrorsOf(d.Err) {
+				if e.Pointer != "" {
+					assert.Positive(t, e.Line, "%q: %v has no line", doc, e)
+				}
+			}
 		}
 	}
 }
 
-// FuzzDecodeValidate: DecodeValidate agrees with Decode then Validate on
-// any input.
-func FuzzDecodeValidate(f *testing.F) {
+// A document's errors, read or validation, do not stop the stream; their
+// lines are lines of the stream, and past the first document they name
+// it.
+func TestDecodeReaderHandsOverEveryDocument(t *testing.T) {
+	s, err := schema.Parse(decodeValidateSchema)
+	require.NoError(t, err)
+	docs, err := readAll(s, []byte("name: a\n---\nname: [\n---\nname: a\ncount: 11\n"))
+	require.NoError(t, err)
+	require.Len(t, docs, 3)
+	assert.NoError(t, docs[0].Err)
+	assert.True(t, docs[1].Unreadable)
+	assert.Equal(t, "doc 1: line 3: the '[' here is never closed (expected ',' or ']')", docs[1].Err.Error())
+	assert.False(t, docs[2].Unreadable)
+	list := schema.ErrorsOf(docs[2].Err)
+	require.Len(t, list, 1)
+	assert.Equal(t, schema.KindRange, list[0].Kind)
+	assert.Equal(t, 6, list[0].Line)
+	assert.Equal(t, "doc 2: /count: must be <= 10 but found 11", docs[2].Err.Error())
+}
+
+// FuzzDecodeReader: DecodeReader agrees with Decode then Validate on any
+// input that is one document.
+func FuzzDecodeReader(f *testing.F) {
 	for _, doc := range decodeValidateDocs {
 		f.Add([]byte(doc))
 	}
 	s, err := schema.Parse(decodeValidateSchema)
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		v, invalid, err := params.DecodeValidate(s, data)
-		wantV, wantErr := params.Decode(s, data)
-		if (err != nil) != (wantErr != nil) {
-			t.Fatalf("%q: DecodeValidate %v, Decode %v", data, err, wantErr)
-		}
+		docs, err := readAll(s, data)
 		if err != nil {
+			t.Fatalf("%q: %v", data, err)
+		}
+		if len(docs) != 1 {
+			return
+		}
+		wantV, wantErr := params.Decode(s, data)
+		if docs[0].Unreadable != (wantErr != nil) {
+			t.Fatalf("%q: DecodeReader %v, Decode %v", data, docs[0].Err, wantErr)
+		}
+		if wantErr != nil {
 			return
 		}
 		want := params.Validate(s, wantV)
-		if !assert.ObjectsAreEqual(wantV, v) || fmt.Sprint(want) != fmt.Sprint(invalid) {
-			t.Fatalf("%q: DecodeValidate %#v %v, Decode and Validate %#v %v", data, v, invalid, wantV, want)
+		if !assert.ObjectsAreEqual(wantV, docs[0].Value) || fmt.Sprint(want) != fmt.Sprint(docs[0].Err) {
+			t.Fatalf("%q: DecodeReader %#v %v, Decode and Validate %#v %v", data, docs[0].Value, docs[0].Err, wantV, want)
 		}
 	})
-}
-
-func ExampleDecodeValidate() {
-	s, _ := schema.Parse([]byte(`
-type: object
-properties:
-  replicas: {type: integer, minimum: 1}
-`))
-	for _, doc := range []string{"replicas: 3\n", "replicas: 0\n", "replicas: [\n"} {
-		v, invalid, err := params.DecodeValidate(s, []byte(doc))
-		switch {
-		case err != nil:
-			fmt.Println("unreadable:", err)
-		case invalid != nil:
-			fmt.Println("invalid:", invalid)
-		default:
-			fmt.Println("valid:", v)
-		}
-	}
-	// Output:
-	// valid: map[replicas:3]
-	// invalid: /replicas: must be >= 1 but found 0
-	// unreadable: line 1: the '[' here is never closed (expected ',' or ']')
 }
 
 // decodeBySplitting is Decode as it was before it read one document
 // directly: the stream split, then exactly one document expected.
 func decodeBySplitting(s *schema.Schema, data []byte) (any, error) {
-	docs, err := params.DecodeStream(s, data)
+	docs, err := params.DecodeAll(s, data)
 	if err != nil {
 		return nil, err
 	}
 	if len(docs) != 1 {
 		return nil, fmt.Errorf("%d documents", len(docs))
 	}
-	return docs[0].Value, nil
+	return docs[0], nil
 }
 
 var decodeOneSeeds = append([]string{

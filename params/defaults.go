@@ -8,13 +8,13 @@ import (
 // DefaultOption changes how Default works.
 type DefaultOption func(*defaulter)
 
-// Structural makes Default behave as a kube-apiserver defaults a CRD
+// KubernetesDefaults makes Default behave as a kube-apiserver defaults a CRD
 // object: no missing parent object is created, and a null given for a
 // property that is not nullable is dropped (then defaulted if it has a
 // default). Without it, a missing parent object is created when something
 // below it gets a default and every required property in it is then
 // present, so templates can read .Params.backup.enabled.
-func Structural() DefaultOption { return func(d *defaulter) { d.structural = true } }
+func KubernetesDefaults() DefaultOption { return func(d *defaulter) { d.structural = true } }
 
 type defaulter struct {
 	structural bool

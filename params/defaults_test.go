@@ -18,7 +18,7 @@ func TestDefaultsGolden(t *testing.T) {
 	require.NoError(t, err)
 	for name, opts := range map[string][]params.DefaultOption{
 		"materialize": nil,
-		"structural":  {params.Structural()},
+		"structural":  {params.KubernetesDefaults()},
 	} {
 		t.Run(name, func(t *testing.T) {
 			v, err := params.Decode(s, data)
@@ -66,12 +66,12 @@ func TestDefaultsRules(t *testing.T) {
 		assert.Nil(t, get(v, "/comment"), "a given null stays")
 	})
 	t.Run("structural creates no parent", func(t *testing.T) {
-		v := params.Default(s, map[string]any{}, params.Structural())
+		v := params.Default(s, map[string]any{}, params.KubernetesDefaults())
 		assert.Equal(t, "<missing>", get(v, "/backup"))
 		assert.Equal(t, "my-cluster", get(v, "/clusterName"))
 	})
 	t.Run("structural drops null on non-nullable, then defaults", func(t *testing.T) {
-		v := params.Default(s, map[string]any{"comment": nil, "plain": nil, "nullableThing": nil, "nodeCount": nil}, params.Structural())
+		v := params.Default(s, map[string]any{"comment": nil, "plain": nil, "nullableThing": nil, "nodeCount": nil}, params.KubernetesDefaults())
 		assert.Equal(t, "none", get(v, "/comment"))
 		assert.Equal(t, "<missing>", get(v, "/plain"))
 		assert.Nil(t, get(v, "/nullableThing"))
@@ -133,7 +133,7 @@ properties:
 	assert.Nil(t, m["nn"], "null on a nullable string node is null")
 	assert.Nil(t, m["no"])
 	assert.Equal(t, "null", m["plainString"], "a plain string node takes the text")
-	v = params.Default(s, v, params.Structural())
+	v = params.Default(s, v, params.KubernetesDefaults())
 	assert.Equal(t, json.Number("5"), v.(map[string]any)["d"], "null on a non-nullable property is dropped, then defaulted")
 	require.NoError(t, params.ValidateStructural(s, v))
 	assert.Error(t, params.Validate(s, v), "JSON Schema itself does not know nullable")
@@ -149,7 +149,7 @@ func TestDefaultLeavesItsInputAlone(t *testing.T) {
 	require.NoError(t, err)
 	for name, opts := range map[string][]params.DefaultOption{
 		"materialize": nil,
-		"structural":  {params.Structural()},
+		"structural":  {params.KubernetesDefaults()},
 	} {
 		t.Run(name, func(t *testing.T) {
 			in, err := params.Decode(s, data)

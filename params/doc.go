@@ -67,7 +67,7 @@
 // created when something below it has a default (so templates can read
 // `.Params.backup.enabled`), unless a required property in it would stay
 // missing. A given value is never overwritten, and a given null stays.
-// With Structural() defaulting follows a kube-apiserver defaulting a CRD
+// With KubernetesDefaults() defaulting follows a kube-apiserver defaulting a CRD
 // object: no parent is created, and a null on a non-nullable property is
 // dropped, then defaulted if it has a default; ValidateStructural honours
 // `nullable: true` as the apiserver does.
@@ -170,10 +170,20 @@
 // # Streams and cancellation
 //
 // A `---` stream of any length is read one document at a time, in a fixed
-// window, by MapStream (any work on each document, on all cores) and
-// DecodeReader (decoding); convert.UnwrapReader and migrate.Reader are
-// built on MapStream, and migrate.Stream works on documents already in
-// memory. Every one of them keeps one contract with its caller:
+// window. There is one function per job:
+//
+//   - Splitter cuts the raw documents, their text and line, one at a
+//     time, without decoding them (a stream in memory: NewSplitter over a
+//     bytes.Reader).
+//   - DecodeReader decodes and validates parameter values: every document
+//     with its value and verdict (Document.Err), on all cores.
+//   - MapStream runs any work on each document on all cores and hands
+//     the results over in input order.
+//   - migrate.Reader migrates values to a new schema version.
+//   - convert.UnwrapReader unwraps v1beta1 string values.
+//
+// The last three run on MapStream, and the four that take a context keep
+// one contract with their caller:
 //
 //   - The caller's context governs the whole run. A context already done
 //     when the call starts stops it before anything is read.
@@ -182,9 +192,7 @@
 //   - A run that stops early returns why, never nil: the context's error
 //     (errors.Is(err, context.Canceled) or context.DeadlineExceeded), the
 //     reader's error, or emit's. Every document before the stop has been
-//     emitted; none after it is. (migrate.Stream has no emit and no
-//     reader: nil means it migrated every document; after a stop, the
-//     Result of each document it did not migrate says so.)
+//     emitted; none after it is.
 //   - Once the run stops (emit returned an error, or the context ended),
 //     no further emit call begins. A context that ends after the last
 //     document was emitted stops nothing, and the run returns nil.

@@ -9,7 +9,7 @@ import (
 )
 
 // FuzzDecodeStream: no input may panic; whatever decodes is sound (what
-// DecodeValidate relies on to skip that check) and re-encodes to JSON that
+// DecodeReader relies on to skip that check) and re-encodes to JSON that
 // decodes to the same value (numbers exact).
 func FuzzDecodeStream(f *testing.F) {
 	s := mustSchemaFile(f, "testdata/decode/schema.yaml")
@@ -20,23 +20,23 @@ func FuzzDecodeStream(f *testing.F) {
 		f.Add([]byte(seed))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		docs, err := params.DecodeStream(s, data)
+		docs, err := params.DecodeAll(s, data)
 		if err != nil {
 			return
 		}
 		for _, d := range docs {
-			if !value.Sound(d.Value) {
-				t.Fatalf("decoded value is not sound: %#v", d.Value)
+			if !value.Sound(d) {
+				t.Fatalf("decoded value is not sound: %#v", d)
 			}
-			out := params.MarshalJSON(s, d.Value, "")
+			out := params.MarshalJSON(s, d, "")
 			back, err := document.DecodeJSON(out)
 			if err != nil {
 				t.Fatalf("re-encoded document does not decode: %v\n%s", err, out)
 			}
-			if !value.Equal(d.Value, back) {
-				t.Fatalf("round trip changed the value: %#v vs %#v", d.Value, back)
+			if !value.Equal(d, back) {
+				t.Fatalf("round trip changed the value: %#v vs %#v", d, back)
 			}
-			_ = params.Validate(s, d.Value)
+			_ = params.Validate(s, d)
 		}
 	})
 }

@@ -1,6 +1,7 @@
 package params_test
 
 import (
+	"reflect"
 	"slices"
 	"sort"
 	"strconv"
@@ -129,13 +130,13 @@ func FuzzUpdate(f *testing.F) {
 				}
 			}
 			if name, arg, ok := strings.Cut(op, " "); ok {
-				if x, err := params.ParseOperation(name, arg); err == nil {
+				if x, err := params.ParseOperation(params.Op(name), arg); err == nil {
 					u.Operations = append(u.Operations, x)
 				}
 			}
 			r, err := u.Run()
 			if err != nil {
-				if r != nil {
+				if !reflect.ValueOf(r).IsZero() {
 					t.Fatal("a result with an error")
 				}
 				continue

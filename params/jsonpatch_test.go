@@ -55,7 +55,8 @@ func TestJSONPatchLibraryOperationsDifferFromParamkit(t *testing.T) {
 	const doc = `{"k":1.10,"l":[1,2,3],"n":1.50}`
 	tests := []struct {
 		name, patch, lib string // lib: the library's result
-		op, arg          string // the same edit as a paramkit operation
+		op               Op
+		arg              string // the same edit as a paramkit operation
 		paramkit         string // paramkit's result; "" means refused
 	}{
 		{"number text", `[{"op":"replace","path":"/n","value":9007199254740993}]`, `{"k":1.10,"l":[1,2,3],"n":9007199254740993}`,

@@ -26,8 +26,8 @@ func TestNilSchema(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, map[string]any{"n": json.Number("3"), "s": "yes"}, v)
 		}},
-		{"DecodeStream uses YAML core rules", func(t *testing.T) {
-			docs, err := params.DecodeStream(nil, []byte("a: 1\n---\nb: true\n"))
+		{"DecodeReader uses YAML core rules", func(t *testing.T) {
+			docs, err := readAll(nil, []byte("a: 1\n---\nb: true\n"))
 			require.NoError(t, err)
 			require.Len(t, docs, 2)
 			assert.Equal(t, map[string]any{"b": true}, docs[1].Value)
@@ -65,7 +65,7 @@ func TestNilSchema(t *testing.T) {
 		}},
 		{"Default returns the values unchanged", func(t *testing.T) {
 			assert.Equal(t, values(), params.Default(nil, values()))
-			assert.Equal(t, values(), params.Default(nil, values(), params.Structural()))
+			assert.Equal(t, values(), params.Default(nil, values(), params.KubernetesDefaults()))
 			assert.Nil(t, params.Default(nil, nil))
 		}},
 		{"CheckImmutable: nothing is immutable", func(t *testing.T) {
@@ -81,13 +81,13 @@ func TestNilSchema(t *testing.T) {
 		}},
 		{"Update needs a schema", func(t *testing.T) {
 			r, err := (&params.Update{Old: values()}).Run()
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			assert.EqualError(t, err, "params: Update needs a schema")
 		}},
 		{"a nil Update", func(t *testing.T) {
 			var u *params.Update
 			r, err := u.Run()
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			assert.Error(t, err)
 		}},
 	}

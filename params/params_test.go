@@ -129,10 +129,10 @@ func TestJSONMeansWhatItSays(t *testing.T) {
 	assert.Contains(t, err.Error(), "/nodeCount")
 }
 
-func TestDecodeStream(t *testing.T) {
+func TestDecodeReader(t *testing.T) {
 	s := mustSchemaFile(t, "testdata/decode/schema.yaml")
 	stream := "version: 1.10\n---\n{\"version\": \"2\"}\n--- # comment\nzip: 007\n---\n# only a comment\n---\n{\"nodeCount\": 9007199254740993}\n"
-	docs, err := params.DecodeStream(s, []byte(stream))
+	docs, err := readAll(s, []byte(stream))
 	require.NoError(t, err)
 	require.Len(t, docs, 4)
 	assert.Equal(t, "1.10", docs[0].Value.(map[string]any)["version"])

@@ -41,7 +41,7 @@ properties:
 	for _, tt := range tests {
 		t.Run(tt.op, func(t *testing.T) {
 			op, arg, _ := strings.Cut(tt.op, " ")
-			o, err := ParseOperation(op, arg)
+			o, err := ParseOperation(Op(op), arg)
 			require.NoError(t, err)
 			_, err = (&Update{Schema: s, Old: old, Operations: []Operation{o}}).Run()
 			var errs schema.ErrorList

@@ -177,7 +177,7 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 		{"Update.Run", func(t *testing.T, s *schema.Schema, c plainCase) {
 			r, err := (&params.Update{Schema: s, Old: map[string]any{"x": c.in}, Set: []string{"d=set"}}).Run()
 			if c.msg != "" {
-				assert.Nil(t, r)
+				assert.Zero(t, r)
 				requireAtX(t, err, "in the old values: "+c.msg)
 				return
 			}
@@ -188,7 +188,7 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 		{"Update.Run, Go data in a patch", func(t *testing.T, s *schema.Schema, c plainCase) {
 			r, err := (&params.Update{Schema: s, Old: map[string]any{"x": c.want}, Patches: []any{map[string]any{"x": c.in, "d": "p"}}}).Run()
 			if c.msg != "" {
-				assert.Nil(t, r)
+				assert.Zero(t, r)
 				requireAtX(t, err, "in merge patch 0: "+c.msg)
 				return
 			}

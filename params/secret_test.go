@@ -140,14 +140,16 @@ func TestDecodeHidesSecrets(t *testing.T) {
 		{"db:\n  port: !!int S3cr3tXYZ\n", "S3cr3tXYZ"},
 		{"list: [!!float S3cr3tXYZ]\n", "S3cr3tXYZ"},
 	} {
-		_, err := params.DecodeStream(s, []byte(tc.doc))
-		assertHidden(t, err, tc.secret)
+		docs, err := readAll(s, []byte(tc.doc))
+		require.NoError(t, err)
+		assertHidden(t, docs[0].Err, tc.secret)
 		_, err = params.DecodePatch(s, []byte(tc.doc))
 		assertHidden(t, err, tc.secret)
 	}
-	_, err := params.DecodeStream(s, []byte("name: !!bool visible\n"))
-	require.Error(t, err)
-	assert.Contains(t, err.Error(), `"visible" is not a boolean`)
+	docs, err := readAll(s, []byte("name: !!bool visible\n"))
+	require.NoError(t, err)
+	require.Error(t, docs[0].Err)
+	assert.Contains(t, docs[0].Err.Error(), `"visible" is not a boolean`)
 }
 
 // TestSecretsNeverQuoted is a property: whatever a secret value is, no
@@ -231,7 +233,7 @@ func FuzzSecretsHidden(f *testing.F) {
 		u.Set = e.set
 		for _, o := range e.ops {
 			op, arg, _ := strings.Cut(o, " ")
-			x, err := params.ParseOperation(op, arg)
+			x, err := params.ParseOperation(params.Op(op), arg)
 			require.NoError(t, err)
 			u.Operations = append(u.Operations, x)
 		}

@@ -42,7 +42,7 @@ func runSetCases(t *testing.T, s *schema.Schema, tests []setCase) {
 			assert.True(t, value.Equal(before, old), "the old values are not changed")
 			if tt.errs != nil {
 				require.Error(t, err)
-				assert.Nil(t, r)
+				assert.Zero(t, r)
 				var list schema.ErrorList
 				require.True(t, errors.As(err, &list), "%T", err)
 				for _, want := range tt.errs {

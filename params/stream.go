@@ -49,7 +49,9 @@ func (d RawDocument) Locate(err error) error {
 	return err
 }
 
-// Splitter reads a `---` stream from an io.Reader one document at a time,
+// Splitter is the one way to cut a `---` stream into raw documents, not
+// decoded (a stream held in memory: NewSplitter(bytes.NewReader(data))).
+// It reads an io.Reader one document at a time,
 // holding one document (and one buffer of input) at a time: a line `---`
 // or `--- CONTENT` starts a document, a line `...` ends one, a byte-order
 // mark is skipped, and documents of nothing but blanks and comments are
@@ -66,7 +68,10 @@ func (s *Splitter) Next() (RawDocument, error) {
 	return RawDocument(d), err
 }
 
-// MapStream reads the `---` stream r one document at a time, calls work
+// MapStream is the one way to run work of one's own on every document of
+// a `---` stream in parallel, keeping input order (DecodeReader,
+// migrate.Reader and convert.UnwrapReader are built on it). It reads the
+// stream r one document at a time, calls work
 // on each on workers goroutines (all cores when workers <= 0) and emit on
 // each document with its result in input order, from the calling
 // goroutine. It holds a fixed window of documents (a few dozen per
@@ -83,26 +88,24 @@ func MapStream[T any](ctx context.Context, r io.Reader, workers int, work func(R
 		func(d stream.Doc, v T) error { return emit(RawDocument(d), v) })
 }
 
-// DecodeReader reads a `---` stream from r as DecodeStream reads a whole
-// one, document by document in constant memory (decoding on all cores),
-// and calls emit on each in input order. The first document that cannot
-// be read stops it: the error says `doc N:` (after the first) and carries
-// the line in the whole stream. It keeps the cancellation contract of the
-// package documentation: nil means every document was emitted; otherwise
-// it returns the unreadable document's error, the reader's, emit's or
-// ctx's.
+// DecodeReader is the one reader of parameter values from a `---`
+// stream: it reads r one document at a time in a fixed window (decoding
+// and validating on all cores) and calls emit on each document, in input
+// order, with its value and its verdict (Document.Err): nil for a document
+// that was read and is valid against s, else the read error (Unreadable
+// set) or the validation errors, each with the line and column of its
+// pointer in the whole stream. A document that cannot be read, or is not
+// valid, does not stop the run: emit decides (return d.Err to stop at the
+// first). s may be nil: YAML 1.2 core rules then type plain scalars and
+// nothing is validated.
+//
+// It keeps the cancellation contract of the package documentation: nil
+// means every document was emitted; otherwise it returns the reader's
+// error, emit's or ctx's.
 func DecodeReader(ctx context.Context, s *schema.Schema, r io.Reader, emit func(Document) error) error {
-	type decoded struct {
-		doc Document
-		err error
-	}
-	return MapStream(ctx, r, 0, func(d RawDocument) decoded {
-		doc, err := decodeRaw(s, d)
-		return decoded{doc, err}
-	}, func(_ RawDocument, x decoded) error {
-		if x.err != nil {
-			return x.err
-		}
-		return emit(x.doc)
+	return MapStream(ctx, r, 0, func(d RawDocument) Document {
+		return decodeValidateRaw(s, d)
+	}, func(_ RawDocument, d Document) error {
+		return emit(d)
 	})
 }

@@ -60,3 +60,26 @@ func ExampleDecodeReader() {
 	// 1 3 true map[version:2]
 	// <nil>
 }
+
+// DecodeReader hands over every document with its verdict, so that one
+// that cannot be read does not hide the others; each error carries the
+// line of the stream.
+func ExampleDecodeReader_verdicts() {
+	s, _ := schema.Parse([]byte(`{"type": "object", "properties": {"replicas": {"type": "integer", "minimum": 1}}}`))
+	in := strings.NewReader("replicas: 3\n---\nreplicas: [\n---\n# only a comment\n---\nreplicas: 0\n")
+	_ = params.DecodeReader(context.Background(), s, in, func(d params.Document) error {
+		switch {
+		case d.Unreadable:
+			fmt.Println("unreadable:", d.Err)
+		case d.Err != nil:
+			fmt.Println("invalid:", d.Err, "at line", schema.ErrorsOf(d.Err)[0].Line)
+		default:
+			fmt.Println("valid:", d.Value)
+		}
+		return nil
+	})
+	// Output:
+	// valid: map[replicas:3]
+	// unreadable: doc 1: line 3: the '[' here is never closed (expected ',' or ']')
+	// invalid: doc 2: /replicas: must be >= 1 but found 0 at line 7
+}

@@ -121,7 +121,7 @@ func TestUpdateStrictRefusesUndeclaredKeys(t *testing.T) {
 	u := params.Update{Schema: s, Old: map[string]any{}, Set: []string{"replicsa=4"}, Strict: true}
 	r, err := u.Run()
 	require.Error(t, err)
-	assert.Nil(t, r)
+	assert.Zero(t, r)
 	var errs schema.ErrorList
 	require.True(t, errors.As(err, &errs))
 	require.Len(t, errs, 1)

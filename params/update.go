@@ -61,7 +61,8 @@ type Update struct {
 	Triggers *trigger.Resolver
 }
 
-// Result is what an update produced.
+// Result is what an update produced. Like every Result of the module it
+// is a value, returned by value (the zero Result with an error).
 type Result struct {
 	// Values are the new values, defaulted and valid.
 	Values any
@@ -92,34 +93,34 @@ type Result struct {
 // of Set that is no assignment at all (no "=", or nothing before it) gives
 // an error wrapping ErrMalformed before anything else is looked at: a
 // usage error, not a fault of the values. A nil Update, or one without a
-// Schema, gives a *schema.Error of kind schema.KindUsage (and no Result).
-func (u *Update) Run() (*Result, error) {
+// Schema, gives a *schema.Error of kind schema.KindUsage (and the zero Result).
+func (u *Update) Run() (Result, error) {
 	if u == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "params: Run on a nil *Update")
+		return Result{}, schema.NewError(schema.KindUsage, "", "params: Run on a nil *Update")
 	}
 	s := u.Schema
 	if s == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
+		return Result{}, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
 	}
 	if u.Desired != nil && (len(u.Patches) > 0 || len(u.Set) > 0 || len(u.Operations) > 0) {
-		return nil, schema.ErrorList{{Kind: schema.KindInvalid, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
+		return Result{}, schema.ErrorList{{Kind: schema.KindInvalid, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
 	}
 	assignments, err := parseSet(u.Set)
 	if err != nil {
-		return nil, err
+		return Result{}, err
 	}
 	oldV, err := value.Plain(u.Old)
 	if err != nil {
-		return nil, schema.ErrorList{notPlain(err, "in the old values: ")}
+		return Result{}, schema.ErrorList{notPlain(err, "in the old values: ")}
 	}
 	desired, err := value.Plain(u.Desired)
 	if err != nil {
-		return nil, schema.ErrorList{notPlain(err, "in the desired values: ")}
+		return Result{}, schema.ErrorList{notPlain(err, "in the desired values: ")}
 	}
 	patches := make([]any, len(u.Patches))
 	for i, p := range u.Patches {
 		if patches[i], err = value.Plain(p); err != nil {
-			return nil, schema.ErrorList{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}
+			return Result{}, schema.ErrorList{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}
 		}
 	}
 	install := oldV == nil
@@ -128,7 +129,7 @@ func (u *Update) Run() (*Result, error) {
 		// Also for an install: a schema whose triggers conflict is refused
 		// before anything is written with it.
 		if res, err = trigger.New(s); err != nil {
-			return nil, err
+			return Result{}, err
 		}
 	}
 
@@ -141,41 +142,41 @@ func (u *Update) Run() (*Result, error) {
 		return v, Validate(s, v)
 	})
 	if len(ed.errs) > 0 {
-		return nil, ed.errs
+		return Result{}, ed.errs
 	}
 	if u.Strict && len(ed.keys.warnings) > 0 {
-		return nil, ed.keys.strictErrors()
+		return Result{}, ed.keys.strictErrors()
 	}
 	if verr != nil {
-		return nil, ed.keys.also(validationErrors(verr, ed.notes, &ed.keys))
+		return Result{}, ed.keys.also(validationErrors(verr, ed.notes, &ed.keys))
 	}
 	if install {
-		return &Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
+		return Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
 	old := defaults(s, oldV, u.Defaults, false)
 	changed := value.Diff(old, v)
 	if errs := immutable(s, old, v, changed); len(errs) > 0 {
-		return nil, ed.keys.also(errs)
+		return Result{}, ed.keys.also(errs)
 	}
 	plan, err := res.Resolve(changed)
 	if err != nil {
 		var conflicts schema.ErrorList
 		if !errors.As(err, &conflicts) {
-			return nil, err
+			return Result{}, err
 		}
 		errs := make(schema.ErrorList, len(conflicts))
 		for i, c := range conflicts {
 			if c.Kind != schema.KindPlanConflict || c.Detail == nil || len(c.Detail.Plans) == 0 {
-				return nil, err
+				return Result{}, err
 			}
 			plans := strings.Join(c.Detail.Plans[1:], ", ")
 			errs[i] = schema.NewError(c.Kind, c.Pointer, "triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)
 			errs[i].Detail = c.Detail
 		}
-		return nil, ed.keys.also(errs)
+		return Result{}, ed.keys.also(errs)
 	}
-	return &Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
+	return Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }
 
 // parseSet reads the assignments of Update.Set: the first malformed one

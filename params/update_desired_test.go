@@ -162,7 +162,7 @@ func TestUpdateDesiredRefusesEdits(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			u.Schema, u.Desired = s, map[string]any{}
 			res, err := u.Run()
-			assert.Nil(t, res)
+			assert.Zero(t, res)
 			errs := schema.ErrorsOf(err)
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, schema.KindInvalid, errs[0].Kind)

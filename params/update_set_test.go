@@ -38,11 +38,11 @@ func TestUpdateSetTakesStrings(t *testing.T) {
 			switch {
 			case tt.malformed:
 				require.Error(t, err)
-				assert.Nil(t, r)
+				assert.Zero(t, r)
 				assert.True(t, errors.Is(err, params.ErrMalformed), "%v", err)
 				assert.Contains(t, err.Error(), tt.msg)
 			case tt.wantErr != nil:
-				assert.Nil(t, r)
+				assert.Zero(t, r)
 				var errs schema.ErrorList
 				require.True(t, errors.As(err, &errs), "%v", err)
 				assert.False(t, errors.Is(err, params.ErrMalformed))

@@ -36,7 +36,7 @@ type edits struct {
 	ops     []string // "add P=V", "remove P", "replace P=V"
 }
 
-func runUpdate(t testing.TB, s *schema.Schema, old any, e edits) (*params.Result, error) {
+func runUpdate(t testing.TB, s *schema.Schema, old any, e edits) (params.Result, error) {
 	t.Helper()
 	u := params.Update{Schema: s, Old: old}
 	for _, p := range e.patches {
@@ -47,7 +47,7 @@ func runUpdate(t testing.TB, s *schema.Schema, old any, e edits) (*params.Result
 	u.Set = e.set
 	for _, o := range e.ops {
 		op, arg, _ := strings.Cut(o, " ")
-		x, err := params.ParseOperation(op, arg)
+		x, err := params.ParseOperation(params.Op(op), arg)
 		require.NoError(t, err, o)
 		u.Operations = append(u.Operations, x)
 	}
@@ -321,7 +321,7 @@ func TestUpdateRefused(t *testing.T) {
 			}
 			r, err := runUpdate(t, s, o, tt.e)
 			require.Error(t, err)
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			var errs schema.ErrorList
 			require.True(t, errors.As(err, &errs), "%T: %v", err, err)
 			require.Len(t, errs, len(tt.want), "%v", err)
@@ -627,7 +627,7 @@ properties:
 	assert.Equal(t, map[string]any{"name": "x", "backup": map[string]any{"enabled": false}}, r.Values, "a parent is created for its defaults")
 	assert.Equal(t, []string{"/name"}, r.Changed, "both sides are defaulted before the diff")
 
-	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.DefaultOption{params.Structural()}}).Run()
+	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.DefaultOption{params.KubernetesDefaults()}}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "x"}, r.Values, "structural defaulting creates no parent")
 }
@@ -665,7 +665,7 @@ func TestUpdateOnArrays(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := runUpdate(t, s, yamlValue(t, nil, tt.old), tt.e)
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			var errs schema.ErrorList
 			require.ErrorAs(t, err, &errs)
 			require.Len(t, errs, 1, "%v", err)
@@ -689,12 +689,12 @@ func TestUpdateOperationsBuiltInGo(t *testing.T) {
 		{"unknown op", params.Operation{Op: "move", Assignment: params.Assignment{Path: []string{"a"}, Value: "1"}}, "/a", `unknown operation "move"`},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
-			var r *params.Result
+			var r params.Result
 			var err error
 			require.NotPanics(t, func() {
 				r, err = (&params.Update{Schema: s, Old: map[string]any{}, Operations: []params.Operation{tt.op}}).Run()
 			})
-			assert.Nil(t, r)
+			assert.Zero(t, r)
 			var errs schema.ErrorList
 			require.ErrorAs(t, err, &errs)
 			require.Len(t, errs, 1)

@@ -45,20 +45,6 @@ func validateSound(s *schema.Schema, v any) error {
 	return s.Validate(v)
 }
 
-// DecodeValidate decodes one YAML or JSON document as Decode does and,
-// when it can be read, validates the value as Validate does: err is
-// Decode's error (v and invalid are then nil), invalid Validate's
-// verdict on v. It is the two calls with one walk over the value less:
-// a value fresh from the reader is plain, its numbers are within range
-// and its strings valid UTF-8, so the check Validate makes of Go data a
-// caller built is not needed.
-func DecodeValidate(s *schema.Schema, data []byte) (v any, invalid, err error) {
-	if v, err = Decode(s, data); err != nil {
-		return nil, nil, err
-	}
-	return v, validateSound(s, v), nil
-}
-
 // ValidateStructural validates as a kube-apiserver validates a CRD object:
 // like Validate, except that null is accepted wherever the governing node
 // says `nullable: true` (OpenAPI's keyword, which JSON Schema ignores).

@@ -1,7 +1,6 @@
 package params
 
 import (
-	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
 )
 
@@ -30,19 +29,3 @@ func Equal(a, b any) bool { return value.Equal(plainOr(a), plainOr(b)) }
 // webhook, a migration) checks its result with Identical. Go data other
 // than plain values is compared as Plain converts it.
 func Identical(a, b any) bool { return value.Identical(plainOr(a), plainOr(b)) }
-
-// SplitDocuments cuts a `---`-separated YAML stream held in memory into
-// the text of its documents, in order, each with its index and the line of
-// the stream it starts on, without parsing them; a JSON document is one
-// document. An empty stream, or one of comments and separators only,
-// gives none. Decode each part with Decode to get its value and errors
-// one document at a time (DecodeStream decodes the whole stream at once;
-// a Splitter reads a stream from an io.Reader).
-func SplitDocuments(data []byte) []RawDocument {
-	parts := document.Split(data)
-	out := make([]RawDocument, len(parts))
-	for i, p := range parts {
-		out[i] = RawDocument(p)
-	}
-	return out
-}

@@ -41,22 +41,3 @@ func ExampleIdentical() {
 	// false
 	// false
 }
-
-// SplitDocuments hands out a stream one document at a time, so that one
-// document that cannot be read does not hide the others; each knows the
-// line of the stream where it starts.
-func ExampleSplitDocuments() {
-	stream := []byte("replicas: 3\n---\nreplicas: [\n---\n# only a comment\n---\n{\"replicas\": 5}\n")
-	for i, doc := range params.SplitDocuments(stream) {
-		v, err := params.Decode(nil, doc.Text)
-		if err != nil {
-			fmt.Printf("document %d, from line %d: cannot be read\n", i, doc.Line)
-			continue
-		}
-		fmt.Printf("document %d: %s\n", i, params.MarshalJSON(nil, v, ""))
-	}
-	// Output:
-	// document 0: {"replicas":3}
-	// document 1, from line 3: cannot be read
-	// document 2: {"replicas":5}
-}

@@ -39,7 +39,7 @@ func BenchmarkFromValueLarge(b *testing.B) {
 }
 
 // BenchmarkEngineCompileLarge is the JSON Schema engine alone on the same
-// document, set up as build sets it up: what FromValue (and lint.Lint)
+// document, set up as build sets it up: what FromValue (and lint.Document)
 // cannot go below while the engine compiles. Most of it is the engine
 // validating the document against the 2020-12 meta-schema and looking
 // for $dynamicAnchor in every subschema once per subschema.

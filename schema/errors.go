@@ -432,8 +432,15 @@ const (
 	KindLossy Kind = "lossy"
 	// KindDropped is a value that maps nowhere in a migration.
 	KindDropped Kind = "dropped"
-	// KindGate is a wrong feature gate list.
+	// KindGate is a wrong feature gate list, or a warning about one (an
+	// enabled: false that a stable gate ignores).
 	KindGate Kind = "gate"
+	// KindGated is a warning: a field that a disabled feature gate kept
+	// from changing (dropped, or its stored value kept).
+	KindGated Kind = "gated"
+	// KindDeprecated is a warning: a deprecated feature gate, or a field
+	// of one that a change touches.
+	KindDeprecated Kind = "deprecated"
 )
 
 // Reason returns the kind as a Kubernetes condition reason: its words in

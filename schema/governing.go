@@ -1,5 +1,7 @@
 package schema
 
+import "slices"
+
 // ChildNodes returns what the schema says about the value under key of an
 // object governed by n, read so that no value the schema accepts is ruled
 // out (Child picks one node; an edit that types text must weigh them all).
@@ -137,14 +139,10 @@ func (n *Node) governing(own func(*Node) []*Node, depth int, seen map[*Node]bool
 
 // appendNode appends the nodes of add not yet in l.
 func appendNode(l []*Node, add ...*Node) []*Node {
-next:
 	for _, a := range add {
-		for _, x := range l {
-			if x == a {
-				continue next
-			}
+		if !slices.Contains(l, a) {
+			l = append(l, a)
 		}
-		l = append(l, a)
 	}
 	return l
 }

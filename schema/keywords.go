@@ -97,16 +97,14 @@ func notSchema(m map[string]any) *Error {
 func looksLike(m map[string]any) string {
 	kind, _ := m["kind"].(string)
 	apiVersion, _ := m["apiVersion"].(string)
-	_, plans := m["plans"]
-	_, tasks := m["tasks"]
 	_, params := m["parameters"]
 	switch {
 	case kind == "CustomResourceDefinition":
-		return "this is a CustomResourceDefinition manifest: read it with convert.LoadSchema (convert.LoadSchemaVersion picks a version)"
+		return "this is a CustomResourceDefinition manifest: read it with convert.LoadSchema (convert.WithCRDVersion picks a version)"
 	case kind == "OperatorVersion":
 		return "this is a KUDO OperatorVersion: read it with convert.LoadSchema"
-	case kind == "" && (plans || tasks):
-		return "this is a KUDO operator.yaml: read its package folder with lint.ReadPackage"
+	case kudoparams.IsOperatorFile(m):
+		return "this is a KUDO operator.yaml: read its package folder with convert.ReadSchema (lint.ReadPackage for the whole package)"
 	case params || strings.HasPrefix(apiVersion, "kudo.dev/"):
 		return "this is a KUDO params file: read it with convert.LoadSchema"
 	case kudoparams.FirstFormat(m, func(v any) any { return v }):

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
@@ -181,6 +182,14 @@ func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
 			return m.AdditionalProperties
 		}
 	}
+	return n.inBranches(seen, func(b *Node, seen map[*Node]bool) *Node { return b.child(key, depth+1, seen) })
+}
+
+// inBranches returns what next finds in the branches of n's scope (anyOf,
+// oneOf, then/else): the first node that allows the value, else the first
+// false one that forbids it, else nil. seen guards against cycles; n is
+// marked in it.
+func (n *Node) inBranches(seen map[*Node]bool, next func(b *Node, seen map[*Node]bool) *Node) *Node {
 	var forbidden *Node
 	for _, m := range n.scope {
 		if !m.branched() {
@@ -191,7 +200,7 @@ func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
 		}
 		seen[n] = true
 		for _, b := range m.branches() {
-			c := b.child(key, depth+1, seen)
+			c := next(b, seen)
 			switch {
 			case c == nil:
 			case c.IsFalse():
@@ -250,29 +259,7 @@ func (n *Node) elem(i int, depth int, seen map[*Node]bool) *Node {
 			return m.Items
 		}
 	}
-	var forbidden *Node
-	for _, m := range n.scope {
-		if !m.branched() {
-			continue
-		}
-		if seen == nil {
-			seen = map[*Node]bool{}
-		}
-		seen[n] = true
-		for _, b := range m.branches() {
-			c := b.elem(i, depth+1, seen)
-			switch {
-			case c == nil:
-			case c.IsFalse():
-				if forbidden == nil {
-					forbidden = c
-				}
-			default:
-				return c
-			}
-		}
-	}
-	return forbidden
+	return n.inBranches(seen, func(b *Node, seen map[*Node]bool) *Node { return b.elem(i, depth+1, seen) })
 }
 
 // isArrayish reports whether values under n are arrays by the schema.
@@ -350,15 +337,7 @@ func (b *treeBuilder) build(doc any) *Node {
 }
 
 func (b *treeBuilder) keys(ptr string, m map[string]any) []string {
-	if ks, ok := b.order[ptr]; ok && len(ks) == len(m) {
-		return ks
-	}
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
+	return document.KeysInOrder(b.order, ptr, m)
 }
 
 func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url.URL) *Node {

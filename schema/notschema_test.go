@@ -29,7 +29,7 @@ func TestParseRefusesNonSchemas(t *testing.T) {
 		{"values with a service type", "service: {type: ClusterIP, port: 80}\n", "a map of values (keys service)", ""},
 		{"CRD", "apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nmetadata: {name: a.b.c}\nspec: {group: b.c}\n", "keys apiVersion, kind, metadata, spec", "CustomResourceDefinition manifest: read it with convert.LoadSchema"},
 		{"OperatorVersion", "apiVersion: kudo.dev/v1beta1\nkind: OperatorVersion\nspec: {parameters: []}\n", "keys apiVersion, kind, spec", "OperatorVersion: read it with convert.LoadSchema"},
-		{"operator.yaml", "apiVersion: kudo.dev/v1beta1\nname: zk\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n", "keys apiVersion, name, operatorVersion, plans, tasks", "operator.yaml: read its package folder with lint.ReadPackage"},
+		{"operator.yaml", "apiVersion: kudo.dev/v1beta1\nname: zk\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n", "keys apiVersion, name, operatorVersion, plans, tasks", "operator.yaml: read its package folder with convert.ReadSchema"},
 		{"empty object", "{}\n", "", ""},
 		{"true", "true\n", "", ""},
 		{"apiVersion only", "apiVersion: kudo.dev/v1beta2\n", "", ""},

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"cmp"
 	_ "embed"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -13,10 +12,9 @@ import (
 	"strings"
 	"sync"
 
-	"github.com/santhosh-tekuri/jsonschema/v5"
-
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
 // Dialect is a JSON Schema draft.
@@ -405,20 +403,4 @@ func (s *Schema) Walk(fn func(*Node) bool) {
 	walk(s.root)
 }
 
-func typeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case json.Number:
-		return "a number"
-	case []any:
-		return "an array"
-	case map[string]any:
-		return "an object"
-	}
-	return fmt.Sprintf("%T", v)
-}
+func typeName(v any) string { return value.Describe(v, "an array", "an object") }

@@ -16,14 +16,15 @@ import (
 // pointers, a removed parameter's included. Neither old nor desired is
 // changed; errors are a schema.ErrorList (invalid values, immutable
 // changes, kind schema.KindPlanConflict for changes of two plans).
-func (v *OperatorVersion) Update(old, desired any) (*params.Result, error) {
+func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 	if desired == nil {
 		desired = map[string]any{}
 	}
 	return (&params.Update{Schema: v.schema, Triggers: v.triggers, Old: old, Desired: desired}).Run()
 }
 
-// Upgraded is what an upgrade decided.
+// Upgraded is what an upgrade decided: a value, like every result of the
+// module (the zero Upgraded with an error).
 type Upgraded struct {
 	// Values are the new values: moved, defaulted and valid.
 	Values any
@@ -54,22 +55,22 @@ type Upgraded struct {
 // desired is changed; errors are a schema.ErrorList: the migration's
 // (with the new pointers), the validation's, or kind
 // schema.KindImmutable.
-func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (*Upgraded, error) {
+func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgraded, error) {
 	if v.migration == nil || from == nil || from.schema == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "kudo: Upgrade needs two operator versions made by New, Load or FromObject")
+		return Upgraded{}, schema.NewError(schema.KindUsage, "", "kudo: Upgrade needs two operator versions made by New, Load or FromObject")
 	}
 	if desired == nil {
 		desired = map[string]any{}
 	}
 	moved := v.migration.MigrateHiding(desired, from.schema)
 	if !moved.OK() {
-		return nil, moved.Errors
+		return Upgraded{}, moved.Errors
 	}
 	values := params.Default(v.schema, orEmpty(moved.Values))
 	if err := params.Validate(v.schema, values); err != nil {
-		return nil, err
+		return Upgraded{}, err
 	}
-	u := &Upgraded{Dropped: moved.Dropped, Lossy: moved.Lossy}
+	u := Upgraded{Dropped: moved.Dropped, Lossy: moved.Lossy}
 	u.Values, u.Plan, u.Changed = values, v.UpgradePlan(), []string{""}
 	if old != nil {
 		// Old values that do not fit this version stay at their new
@@ -78,7 +79,7 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (*Upg
 		m := v.migration.MigrateHiding(old, from.schema)
 		oldValues := params.Default(v.schema, orEmpty(m.Values))
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
-			return nil, err
+			return Upgraded{}, err
 		}
 		u.Changed = params.Diff(oldValues, values)
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/migrate"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -189,21 +190,8 @@ func fromObject(name string, m map[string]any, data []byte) (*OperatorVersion, e
 	return New(name, s, plans)
 }
 
-func typeName(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	case nil:
-		return "null"
-	}
-	return "a number"
-}
+// typeName names a value's kind for messages.
+func typeName(v any) string { return value.Describe(v, "a list", "an object") }
 
 // Name is the operator version's name, as an Instance's
 // spec.operatorVersion.name gives it.

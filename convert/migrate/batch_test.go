@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"runtime"
@@ -12,6 +13,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -37,13 +39,45 @@ func kepUpgradeMigration(t testing.TB) *Migration {
 	return m
 }
 
-func TestStreamKeepsInputOrder(t *testing.T) {
+// readAll migrates a stream of the documents with Reader and returns
+// the results in the order emit got them.
+func readAll(t testing.TB, m *Migration, docs [][]byte, workers int) []Result {
+	return readStream(t, m, joinDocs(docs), workers)
+}
+
+// readStream migrates a `---` stream with Reader.
+func readStream(t testing.TB, m *Migration, stream []byte, workers int) []Result {
+	var res []Result
+	err := Reader(context.Background(), m, bytes.NewReader(stream), workers, func(d params.RawDocument, r Result) error {
+		if d.Index != len(res) {
+			return fmt.Errorf("document %d emitted as %d", len(res), d.Index)
+		}
+		res = append(res, r)
+		return nil
+	})
+	require.NoError(t, err)
+	return res
+}
+
+// joinDocs writes the documents as one `---` stream.
+func joinDocs(docs [][]byte) []byte {
+	var b bytes.Buffer
+	for _, d := range docs {
+		b.WriteString("---\n")
+		b.Write(d)
+		if len(d) > 0 && d[len(d)-1] != '\n' {
+			b.WriteByte('\n')
+		}
+	}
+	return b.Bytes()
+}
+
+func TestReaderKeepsInputOrder(t *testing.T) {
 	m := kepUpgradeMigration(t)
 	docs := kepInstanceDocs(1000)
 	docs[500] = []byte("CLUSTER_NAME: [unclosed")
 	for _, workers := range []int{0, 1, 2, 7} {
-		res, err := Stream(context.Background(), m, docs, workers)
-		require.NoError(t, err)
+		res := readAll(t, m, docs, workers)
 		require.Len(t, res, len(docs))
 		for i, r := range res {
 			if i == 500 {
@@ -56,23 +90,8 @@ func TestStreamKeepsInputOrder(t *testing.T) {
 	}
 }
 
-func TestStreamStopsWhenCancelled(t *testing.T) {
-	m := kepUpgradeMigration(t)
-	ctx, cancel := context.WithCancel(context.Background())
-	cancel()
-	res, err := Stream(ctx, m, kepInstanceDocs(100), 2)
-	require.ErrorIs(t, err, context.Canceled)
-	require.Len(t, res, 100)
-	for _, r := range res {
-		require.Len(t, r.Errors, 1)
-		require.Contains(t, r.Errors[0].Message, "not migrated")
-	}
-}
-
-func TestStreamEmpty(t *testing.T) {
-	res, err := Stream(context.Background(), kepUpgradeMigration(t), nil, 2)
-	require.NoError(t, err)
-	require.Empty(t, res)
+func TestReaderEmpty(t *testing.T) {
+	require.Empty(t, readAll(t, kepUpgradeMigration(t), nil, 2))
 }
 
 // BenchmarkMigrateBatch migrates 10,000 instance documents of the KEP
@@ -88,7 +107,7 @@ func TestStreamEmpty(t *testing.T) {
 // run 1.9 times one.
 func BenchmarkMigrateBatch(b *testing.B) {
 	m := kepUpgradeMigration(b)
-	docs := kepInstanceDocs(10_000)
+	docs := joinDocs(kepInstanceDocs(10_000))
 	for _, c := range []struct{ workers, procs int }{{1, 1}, {1, 2}, {2, 2}} {
 		workers := c.workers
 		b.Run(fmt.Sprintf("workers=%d/procs=%d", c.workers, c.procs), func(b *testing.B) {
@@ -98,12 +117,12 @@ func BenchmarkMigrateBatch(b *testing.B) {
 			cpu0 := processCPU()
 			start := time.Now()
 			for i := 0; i < b.N; i++ {
-				res, err := Stream(context.Background(), m, docs, workers)
-				if err != nil || !res[0].OK() {
+				res := readStream(b, m, docs, workers)
+				if !res[0].OK() {
 					b.Fatal(res[0].Errors)
 				}
 			}
-			n := float64(len(docs) * b.N)
+			n := float64(10_000 * b.N)
 			b.ReportMetric(n/time.Since(start).Seconds(), "docs/s")
 			// CPU time per document, which a busy machine disturbs less
 			// than the wall clock.
@@ -129,15 +148,15 @@ func BenchmarkMigrateBatch(b *testing.B) {
 // than in BenchmarkMigrateBatch's steady state, and the speedup is lower.
 func BenchmarkMigrateBatchSpeedup(b *testing.B) {
 	m := kepUpgradeMigration(b)
-	docs := kepInstanceDocs(10_000)
+	docs := joinDocs(kepInstanceDocs(10_000))
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
 	timed := func(procs, workers int) time.Duration {
 		runtime.GOMAXPROCS(procs)
 		runtime.GC() // each run starts from the same heap, as one batch of a CLI does
 		start := time.Now()
-		res, err := Stream(context.Background(), m, docs, workers)
+		res := readStream(b, m, docs, workers)
 		d := time.Since(start)
-		if err != nil || !res[0].OK() {
+		if !res[0].OK() {
 			b.Fatal(res[0].Errors)
 		}
 		return d
@@ -152,8 +171,8 @@ func BenchmarkMigrateBatchSpeedup(b *testing.B) {
 	// Over one worker with a second core idle, which takes the garbage
 	// collector's background work off the worker.
 	b.ReportMetric(idle.Seconds()/two.Seconds(), "speedup-vs-1worker")
-	b.ReportMetric(float64(len(docs)*b.N)/one.Seconds(), "docs/s-1core")
-	b.ReportMetric(float64(len(docs)*b.N)/two.Seconds(), "docs/s-2cores")
+	b.ReportMetric(float64(10_000*b.N)/one.Seconds(), "docs/s-1core")
+	b.ReportMetric(float64(10_000*b.N)/two.Seconds(), "docs/s-2cores")
 }
 
 // gcCPU returns the CPU seconds the garbage collector and the whole Go

@@ -8,7 +8,7 @@
 // Migration handles renamed and moved properties, chains of versions,
 // type changes (lossy ones refused unless allowed, and reported either
 // way), property bags that make round trips lossless (BagKey), and batch
-// migration of many documents at once (Stream, Reader). Conversions that
+// migration of a `---` stream of any length (Reader). Conversions that
 // read bytes (VersionSet.ConvertDocument, ConvertObjectDocument,
 // Migration.MigrateDocument) keep the text of a YAML plain scalar that no
 // node of the source version types (007 under a key it does not declare)
@@ -23,11 +23,11 @@
 //
 // Migration between two versions, by the new schema's oldName keywords
 // (ExampleNew); through versions in between (ExampleNew_throughVersions);
-// a batch (ExampleStream, ExampleReader):
+// a `---` stream of many documents (ExampleReader):
 //
 //	m, err := migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid...))
 //	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
-//	results, err := migrate.Stream(ctx, m, docs, 0) // err: ctx's, when it ended first
+//	err = migrate.Reader(ctx, m, r, 0, func(d params.RawDocument, r migrate.Result) error { ... })
 //
 // Conversion between any two versions of a set served at once, both ways
 // (ExampleNewVersionSet, ExampleVersionSet_Convert):
@@ -92,9 +92,9 @@
 //
 // # Batches
 //
-// Stream migrates a batch on all cores and keeps input order; Reader does
-// the same for a `---` stream of any length in constant memory (see
-// package params, "Streams", for the cancellation contract). 10,000
+// Reader is the one way to migrate many documents: a `---` stream of any
+// length, on all cores, in input order and constant memory (see package
+// params, "Streams and cancellation", for its contract). 10,000
 // documents of the KEP upgrade example (BenchmarkMigrateBatch) migrate at
 // about 280,000 documents a second on one core and 485,000 with two
 // workers on two cores (idle 2-core machine): 1.7 times one core, 1.6

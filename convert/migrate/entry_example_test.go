@@ -82,3 +82,22 @@ func ExampleNewVersionSet() {
 	// Output:
 	// v2 map[nodeCount:3] map[replicas:3]
 }
+
+// A Result is a value: its methods work on what Migrate returns, with no
+// variable in between.
+func ExampleResult_OK() {
+	v2, _ := schema.Parse([]byte(`
+type: object
+properties:
+  nodeCount: {type: integer, oldName: replicas}
+`))
+	m, err := migrate.New(v2)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(m.Migrate(map[string]any{"replicas": json.Number("3")}).OK())
+	fmt.Println(m.Migrate(map[string]any{"replicas": "three"}).Err())
+	// Output:
+	// true
+	// /nodeCount: string "three" does not fit here: expected integer
+}

@@ -74,7 +74,9 @@ type Migration struct {
 	hideFrom *schema.Schema
 }
 
-// Result is what a migration did to one document.
+// Result is what a migration did to one document. Like every Result of
+// the module it is a value: returned by value, its methods on a value
+// receiver, so it is usable as returned (m.Migrate(v).OK()).
 type Result struct {
 	// Values are the migrated values (no defaults applied), plain values:
 	// maps, slices, strings, bools, nil and json.Number. In lossless mode
@@ -96,10 +98,10 @@ type Result struct {
 
 // Err returns the errors of the migration as one error (a
 // schema.ErrorList), or nil when it succeeded.
-func (r *Result) Err() error { return r.Errors.Err() }
+func (r Result) Err() error { return r.Errors.Err() }
 
 // OK reports whether the document migrated without errors.
-func (r *Result) OK() bool { return len(r.Errors) == 0 }
+func (r Result) OK() bool { return len(r.Errors) == 0 }
 
 // Dropped is a value of the input that has no place in the target version.
 type Dropped struct {
@@ -156,7 +158,7 @@ type migOptions struct {
 //	m, err := migrate.New(target)                              // from the previous version, by oldName
 //	m, err := migrate.New(target, migrate.FromVersion(old))    // knowing the previous schema
 //	m, err := migrate.New(target, migrate.FromVersion(v1), migrate.ThroughVersions(v2, v3))
-//	r := m.Migrate(values) // or m.MigrateDocument(data), or Stream for a batch
+//	r := m.Migrate(values) // or m.MigrateDocument(data), or Reader for a stream
 //
 // The options that apply: FromVersion, ThroughVersions, AllowLossy,
 // Lossless and StepHooks.
@@ -180,11 +182,7 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if target == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema")
 	}
-	all, err := collect("New", opts, migrationOptions)
-	if err != nil {
-		return nil, err
-	}
-	o := all.mig
+	o := migrationOptions(opts)
 	if o.hookErr != nil {
 		return nil, o.hookErr
 	}

@@ -1,7 +1,6 @@
 package migrate_test
 
 import (
-	"context"
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert/migrate"
@@ -95,22 +94,4 @@ properties:
 	// prod true
 	// bag: true
 	// map[enabled:true region:eu-west-1]
-}
-
-func ExampleStream() {
-	s, _ := schema.Parse([]byte(upgradedSchema))
-	m, _ := migrate.New(s, migrate.AllowLossy())
-	docs := [][]byte{
-		[]byte("CLUSTER_NAME: a\n"),
-		[]byte(`{"CLUSTER_NAME": "b", "BACKUP_ENABLED": true}`),
-	}
-	results, err := migrate.Stream(context.Background(), m, docs, 0)
-	for i, r := range results {
-		fmt.Println(i, r.Values, len(r.Errors))
-	}
-	fmt.Println(err) // nil: every document was migrated
-	// Output:
-	// 0 map[clusterName:a] 0
-	// 1 map[backup:map[enabled:true] clusterName:b] 0
-	// <nil>
 }

@@ -29,7 +29,7 @@ var keptMetadata = []string{"name", "generateName", "namespace", "labels", "anno
 // together with target's apiVersion and kind and the metadata its author
 // set (see keptMetadata), so that the result can be applied to a cluster.
 // The input is not modified.
-func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
+func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget, opts ...ConvertOption) (Result, error) {
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
@@ -48,7 +48,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 // it, and otherwise means what YAML 1.2 core rules say. The error is for
 // what prevents any conversion, or a *schema.Error for a document
 // that cannot be read.
-func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
+func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...ConvertOption) (Result, error) {
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
@@ -136,7 +136,7 @@ func keepMetadata(v any) (map[string]any, *schema.Error) {
 // nothing else. It fails as a whole, before converting anything, when the
 // set refuses the direction or does not know a version; objects that fail
 // keep their Result errors and are not to be written back (Result.OK).
-func (s *VersionSet) RewriteObjects(objects []any, from, to string, target ObjectTarget, opts ...Option) ([]any, []Result, error) {
+func (s *VersionSet) RewriteObjects(objects []any, from, to string, target ObjectTarget, opts ...ConvertOption) ([]any, []Result, error) {
 	if _, _, err := s.pair(from, to); err != nil {
 		return nil, nil, err
 	}

@@ -2,68 +2,95 @@ package migrate
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Option configures a call of this package: New, NewVersionSet and
-// LoadVersionSet, and a VersionSet's conversions (Convert,
-// ConvertDocument, ConvertObject, ConvertObjectDocument, RewriteObjects).
-// Each of them says which options apply to it; an option given where it
-// does not apply is an error, never silently ignored.
+// The options of this package come in three families, one type each, so
+// that an option given to a call it does not apply to fails to compile
+// rather than at run time:
+//
+//   - Option configures New: FromVersion, ThroughVersions, Lossless,
+//     StepHooks and AllowLossy.
+//   - SetOption configures NewVersionSet and LoadVersionSet:
+//     CaseInsensitiveNames and PairHooks.
+//   - ConvertOption configures a VersionSet's conversions (Convert,
+//     ConvertDocument, ConvertObject, ConvertObjectDocument,
+//     RewriteObjects): AllowLossy.
+//
+// AllowLossy is the one option of two families (a LossyOption).
 //
 //	migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid), migrate.AllowLossy())
 //	migrate.LoadVersionSet(dir, migrate.CaseInsensitiveNames())
 //	set.Convert(v, "v1", "v2", migrate.AllowLossy())
-type Option func(*options)
+type Option interface{ applyMigration(*migOptions) }
 
-// options holds every setting an Option can make, and the names of the
-// options given, so that each call can refuse those that do not apply.
-type options struct {
-	given []string
-	mig   migOptions
-	set   setOptions
-	conv  convOptions
+// SetOption configures NewVersionSet and LoadVersionSet (see Option).
+type SetOption interface{ applySet(*setOptions) }
+
+// ConvertOption configures a VersionSet's conversions (see Option).
+type ConvertOption interface{ applyConversion(*convOptions) }
+
+// LossyOption is what AllowLossy returns: an option of New and of a
+// VersionSet's conversions alike.
+type LossyOption interface {
+	Option
+	ConvertOption
 }
 
-func (o *options) note(name string) {
-	if !slices.Contains(o.given, name) {
-		o.given = append(o.given, name)
-	}
-}
+// migOption is an Option of New only.
+type migOption func(*migOptions)
 
-// The options that apply to each call.
-var (
-	migrationOptions  = []string{"FromVersion", "ThroughVersions", "AllowLossy", "Lossless", "StepHooks"}
-	setOptionNames    = []string{"CaseInsensitiveNames", "PairHooks"}
-	conversionOptions = []string{"AllowLossy"}
-)
+func (f migOption) applyMigration(o *migOptions) { f(o) }
 
-// collect applies opts for the call fn, refusing an option that does not
-// apply to it.
-func collect(fn string, opts []Option, allowed []string) (options, error) {
-	var o options
+// setOption is a SetOption.
+type setOption func(*setOptions)
+
+func (f setOption) applySet(o *setOptions) { f(o) }
+
+// allowLossy is AllowLossy's option.
+type allowLossy struct{}
+
+func (allowLossy) applyMigration(o *migOptions)   { o.allowLossy = true }
+func (allowLossy) applyConversion(o *convOptions) { o.allowLossy = true }
+
+// migrationOptions applies the options of New (a nil one is skipped).
+func migrationOptions(opts []Option) migOptions {
+	var o migOptions
 	for _, opt := range opts {
 		if opt != nil {
-			opt(&o)
+			opt.applyMigration(&o)
 		}
 	}
-	for _, name := range o.given {
-		if !slices.Contains(allowed, name) {
-			return o, schema.NewError(schema.KindUsage, "", "migrate: option %s does not apply to %s (these do: %s)", name, fn, strings.Join(allowed, ", "))
+	return o
+}
+
+// setOptionsOf applies the options of a version set.
+func setOptionsOf(opts []SetOption) setOptions {
+	var o setOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applySet(&o)
 		}
 	}
-	return o, nil
+	return o
+}
+
+// conversionOptions applies the options of a conversion.
+func conversionOptions(opts []ConvertOption) convOptions {
+	var o convOptions
+	for _, opt := range opts {
+		if opt != nil {
+			opt.applyConversion(&o)
+		}
+	}
+	return o
 }
 
 // AllowLossy applies lossy type changes (number to integer by
 // truncation) instead of refusing them. They are reported either way.
 // For New and a VersionSet's conversions.
-func AllowLossy() Option {
-	return func(o *options) { o.note("AllowLossy"); o.mig.allowLossy = true; o.conv.allowLossy = true }
-}
+func AllowLossy() LossyOption { return allowLossy{} }
 
 // FromVersion gives the schema of the version the values of Migrate
 // belong to (the oldest of the chain). A migration works without it (the
@@ -71,7 +98,7 @@ func AllowLossy() Option {
 // and Lossless need it, and it lets a change of type between the two
 // schemas be converted exactly. For New.
 func FromVersion(previous *schema.Schema) Option {
-	return func(o *options) { o.note("FromVersion"); o.mig.from = previous }
+	return migOption(func(o *migOptions) { o.from = previous })
 }
 
 // ThroughVersions migrates through intermediate versions, oldest first:
@@ -79,7 +106,7 @@ func FromVersion(previous *schema.Schema) Option {
 // keywords, then to mid[1], and so on to the target. Versions that KEP-33
 // calls "non-skippable" can so be skipped by the user. For New.
 func ThroughVersions(mid ...*schema.Schema) Option {
-	return func(o *options) { o.note("ThroughVersions"); o.mig.via = append(o.mig.via, mid...) }
+	return migOption(func(o *migOptions) { o.via = append(o.via, mid...) })
 }
 
 // Lossless keeps what the target version cannot hold in a property bag
@@ -87,7 +114,7 @@ func ThroughVersions(mid ...*schema.Schema) Option {
 // so that old → new → old and new → old → new give back exactly what
 // went in. Lossy type changes are then allowed (the bag keeps the
 // original). It needs FromVersion. For New.
-func Lossless() Option { return func(o *options) { o.note("Lossless"); o.mig.lossless = true } }
+func Lossless() Option { return migOption(func(o *migOptions) { o.lossless = true }) }
 
 // StepHooks registers hand-written steps for one step of a migration's
 // chain: up runs after the generated conversion toward the newer version,
@@ -96,16 +123,15 @@ func Lossless() Option { return func(o *options) { o.note("Lossless"); o.mig.los
 // when there is none); either hook may be nil. For New; a
 // VersionSet names its steps by version instead (PairHooks).
 func StepHooks(step int, up, down Hook) Option {
-	return func(o *options) {
-		o.note("StepHooks")
-		if o.mig.hooks == nil {
-			o.mig.hooks = map[int][2]Hook{}
+	return migOption(func(o *migOptions) {
+		if o.hooks == nil {
+			o.hooks = map[int][2]Hook{}
 		}
-		if _, dup := o.mig.hooks[step]; dup {
-			o.mig.hookErr = schema.NewError(schema.KindUsage, "", "migrate: hooks registered twice for step %d", step)
+		if _, dup := o.hooks[step]; dup {
+			o.hookErr = schema.NewError(schema.KindUsage, "", "migrate: hooks registered twice for step %d", step)
 		}
-		o.mig.hooks[step] = [2]Hook{up, down}
-	}
+		o.hooks[step] = [2]Hook{up, down}
+	})
 }
 
 // PairHooks registers hand-written conversion steps for the adjacent pair
@@ -113,18 +139,17 @@ func StepHooks(step int, up, down Hook) Option {
 // newer, down after the generated step toward older, each seeing the
 // source values and the generated result (see Hook). Either may be nil.
 // For NewVersionSet and LoadVersionSet.
-func PairHooks(older, newer string, up, down Hook) Option {
-	return func(o *options) {
-		o.note("PairHooks")
-		if o.set.hooks == nil {
-			o.set.hooks = map[string][2]Hook{}
+func PairHooks(older, newer string, up, down Hook) SetOption {
+	return setOption(func(o *setOptions) {
+		if o.hooks == nil {
+			o.hooks = map[string][2]Hook{}
 		}
 		k := older + "\x00" + newer
-		if _, dup := o.set.hooks[k]; dup {
-			o.set.errors = append(o.set.errors, fmt.Sprintf("hooks registered twice for %s → %s", older, newer))
+		if _, dup := o.hooks[k]; dup {
+			o.errors = append(o.errors, fmt.Sprintf("hooks registered twice for %s → %s", older, newer))
 		}
-		o.set.hooks[k] = [2]Hook{up, down}
-	}
+		o.hooks[k] = [2]Hook{up, down}
+	})
 }
 
 // CaseInsensitiveNames lets a property of a newer version without an
@@ -133,6 +158,6 @@ func PairHooks(older, newer string, up, down Hook) Option {
 // versioning document's generator matches names. An exact match always
 // wins; each use is listed by VersionSet.Notes. For NewVersionSet and
 // LoadVersionSet.
-func CaseInsensitiveNames() Option {
-	return func(o *options) { o.note("CaseInsensitiveNames"); o.set.fold = true }
+func CaseInsensitiveNames() SetOption {
+	return setOption(func(o *setOptions) { o.fold = true })
 }

@@ -1,6 +1,8 @@
 package migrate_test
 
 import (
+	"encoding/json"
+	"reflect"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -10,75 +12,59 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// TestOptionsApplyWhereTheySay: migrate has one Option type; each call
-// takes the options its godoc names and refuses any other, naming it,
-// rather than ignoring it.
+// TestOptionsApplyWhereTheySay: each family of calls has its own option
+// type, so that an option given where it does not apply (Lossless to
+// Convert, say) does not compile. Each option implements exactly the
+// families its godoc names.
 func TestOptionsApplyWhereTheySay(t *testing.T) {
 	v1, err := schema.Parse([]byte(`{"type":"object","properties":{"A":{"type":"number"}}}`))
 	require.NoError(t, err)
-	v2, err := schema.Parse([]byte(`{"type":"object","properties":{"a":{"type":"integer","oldName":"A"}}}`))
-	require.NoError(t, err)
-	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}})
-	require.NoError(t, err)
-
-	calls := map[string]func(...migrate.Option) error{
-		"New": func(o ...migrate.Option) error {
-			_, err := migrate.New(v2, append([]migrate.Option{migrate.FromVersion(v1)}, o...)...)
-			return err
-		},
-		"NewVersionSet": func(o ...migrate.Option) error {
-			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, o...)
-			return err
-		},
-		"LoadVersionSet": func(o ...migrate.Option) error {
-			_, err := migrate.LoadVersionSet("testdata/versions/three", o...)
-			return err
-		},
-		"Convert": func(o ...migrate.Option) error {
-			_, err := set.Convert(map[string]any{}, "v1", "v2", o...)
-			return err
-		},
+	families := map[string]reflect.Type{
+		"New":         reflect.TypeFor[migrate.Option](),
+		"VersionSet":  reflect.TypeFor[migrate.SetOption](),
+		"Conversions": reflect.TypeFor[migrate.ConvertOption](),
 	}
-	opts := map[string]migrate.Option{
-		"FromVersion":          migrate.FromVersion(v1),
-		"ThroughVersions":      migrate.ThroughVersions(v1),
-		"AllowLossy":           migrate.AllowLossy(),
-		"Lossless":             migrate.Lossless(),
-		"StepHooks":            migrate.StepHooks(0, nil, nil),
-		"CaseInsensitiveNames": migrate.CaseInsensitiveNames(),
-		"PairHooks":            migrate.PairHooks("v1", "v2", nil, nil),
-	}
-	applies := map[string][]string{
-		"New":            {"FromVersion", "ThroughVersions", "AllowLossy", "Lossless", "StepHooks"},
-		"NewVersionSet":  {"CaseInsensitiveNames"}, // PairHooks needs a pair: tested with LoadVersionSet
-		"LoadVersionSet": {"CaseInsensitiveNames"},
-		"Convert":        {"AllowLossy"},
-	}
-	for call, fn := range calls {
-		for name, opt := range opts {
-			t.Run(call+"/"+name, func(t *testing.T) {
-				err := fn(opt)
-				if contains(applies[call], name) {
-					if err != nil {
-						assert.NotContains(t, err.Error(), "does not apply")
-					}
-					return
-				}
-				if name == "PairHooks" && (call == "NewVersionSet" || call == "LoadVersionSet") {
-					return
-				}
-				require.Error(t, err)
-				assert.Contains(t, err.Error(), "option "+name+" does not apply to")
-			})
+	for _, c := range []struct {
+		name    string
+		opt     any
+		applies []string
+	}{
+		{"FromVersion", migrate.FromVersion(v1), []string{"New"}},
+		{"ThroughVersions", migrate.ThroughVersions(v1), []string{"New"}},
+		{"AllowLossy", migrate.AllowLossy(), []string{"New", "Conversions"}},
+		{"Lossless", migrate.Lossless(), []string{"New"}},
+		{"StepHooks", migrate.StepHooks(0, nil, nil), []string{"New"}},
+		{"CaseInsensitiveNames", migrate.CaseInsensitiveNames(), []string{"VersionSet"}},
+		{"PairHooks", migrate.PairHooks("v1", "v2", nil, nil), []string{"VersionSet"}},
+	} {
+		for family, typ := range families {
+			want := false
+			for _, a := range c.applies {
+				want = want || a == family
+			}
+			assert.Equal(t, want, reflect.TypeOf(c.opt).Implements(typ), "%s for %s", c.name, family)
 		}
 	}
 }
 
-func contains(list []string, s string) bool {
-	for _, x := range list {
-		if x == s {
-			return true
-		}
-	}
-	return false
+// The options do what they say where they apply: AllowLossy lets a
+// conversion and a migration truncate a number to an integer.
+func TestAllowLossyInBothFamilies(t *testing.T) {
+	v1, err := schema.Parse([]byte(`{"type":"object","properties":{"A":{"type":"number"}}}`))
+	require.NoError(t, err)
+	v2, err := schema.Parse([]byte(`{"type":"object","properties":{"a":{"type":"integer","oldName":"A"}}}`))
+	require.NoError(t, err)
+	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}}, migrate.CaseInsensitiveNames())
+	require.NoError(t, err)
+	in := map[string]any{"A": json.Number("2.5")}
+	r, err := set.Convert(in, "v1", "v2")
+	require.NoError(t, err)
+	assert.False(t, r.OK(), "refused without AllowLossy")
+	r, err = set.Convert(in, "v1", "v2", migrate.AllowLossy())
+	require.NoError(t, err)
+	assert.True(t, r.OK(), "%v", r.Errors)
+
+	m, err := migrate.New(v2, migrate.FromVersion(v1), migrate.AllowLossy())
+	require.NoError(t, err)
+	assert.True(t, m.Migrate(in).OK())
 }

@@ -59,12 +59,8 @@ type setOptions struct {
 //
 // Each step of a set is generated as a Migration's step is (oldName, type
 // changes); see New for when to use which.
-func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
-	all, err := collect("NewVersionSet", opts, setOptionNames)
-	if err != nil {
-		return nil, err
-	}
-	o := all.set
+func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
+	o := setOptionsOf(opts)
 	if len(o.errors) > 0 {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: %s", strings.Join(o.errors, "; "))
 	}
@@ -233,7 +229,7 @@ func (s *VersionSet) path(i, j int) []pathStep {
 // The values mean what they say (plain values, as params.Decode gives
 // them). To have the nodes of the versions on the way type the YAML plain
 // scalars of a document, give its bytes to ConvertDocument.
-func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, error) {
+func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
@@ -257,7 +253,7 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, er
 //
 // The error is for what prevents any conversion, as with Convert, or a
 // *schema.Error for a document that cannot be read.
-func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Option) (Result, error) {
+func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...ConvertOption) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
@@ -270,12 +266,8 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Optio
 }
 
 // start checks a conversion from → to and gathers its options.
-func (s *VersionSet) start(from, to string, opts []Option) (i, j int, o convOptions, err error) {
-	all, err := collect("a VersionSet's conversions", opts, conversionOptions)
-	if err != nil {
-		return 0, 0, o, err
-	}
-	o = all.conv
+func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o convOptions, err error) {
+	o = conversionOptions(opts)
 	i, j, err = s.pair(from, to)
 	if err != nil {
 		return 0, 0, o, err
@@ -337,14 +329,29 @@ func validationErrors(err error) schema.ErrorList {
 	return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
 }
 
+// Verdict says how a conversion between two versions of a set goes
+// (PairStatus.Status).
+type Verdict string
+
+// The verdicts of VersionSet.Pairs.
+const (
+	// VerdictLossless: every sample came back as it went.
+	VerdictLossless Verdict = "lossless"
+	// VerdictLossy: some value has no place in the target, or changes
+	// type with a loss (PairStatus.Pointers says where).
+	VerdictLossy Verdict = "lossy"
+	// VerdictRefused: the set refuses the conversion (NoDowngrade).
+	VerdictRefused Verdict = "refused"
+)
+
 // PairStatus says how a conversion between two versions of a set goes.
 type PairStatus struct {
 	From, To string
-	// Status is "lossless", "lossy" or "refused".
-	Status string
+	// Status is VerdictLossless, VerdictLossy or VerdictRefused.
+	Status Verdict
 	// Pointers are where the target cannot hold what the source can: old
 	// pointers of dropped values and new pointers of lossy type changes,
-	// with array indices as "*". Empty unless Status is "lossy".
+	// with array indices as "*". Empty unless Status is VerdictLossy.
 	Pointers []string
 	// Reason explains a refusal.
 	Reason string
@@ -363,9 +370,9 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 			if i == j {
 				continue
 			}
-			ps := PairStatus{From: s.versions[i].Name, To: s.versions[j].Name, Status: "lossless", Pointers: []string{}}
+			ps := PairStatus{From: s.versions[i].Name, To: s.versions[j].Name, Status: VerdictLossless, Pointers: []string{}}
 			if err := s.refusal(i, j); err != nil {
-				ps.Status, ps.Reason = "refused", err.Error()
+				ps.Status, ps.Reason = VerdictRefused, err.Error()
 				out = append(out, ps)
 				continue
 			}
@@ -385,7 +392,7 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 				}
 			}
 			if len(found) > 0 {
-				ps.Status = "lossy"
+				ps.Status = VerdictLossy
 				for p := range found {
 					ps.Pointers = append(ps.Pointers, p)
 				}

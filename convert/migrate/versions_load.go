@@ -21,8 +21,8 @@ import (
 const VersionsFile = "versions.yaml"
 
 // LoadVersionSet reads a version set from a folder: one schema per
-// version, NAME.yaml, NAME.yml or NAME.json (read by LoadSchema, so a
-// v1beta1 params.yaml works too), ordered by versions.yaml when the folder
+// version, NAME.yaml, NAME.yml or NAME.json (read by convert.ReadSchema,
+// so a v1beta1 params.yaml works too, and NAME.json must be JSON), ordered by versions.yaml when the folder
 // has one, else by version order of the names (see below).
 //
 // The options that apply are those of NewVersionSet.
@@ -33,10 +33,7 @@ const VersionsFile = "versions.yaml"
 // listed. Without it the names are ordered as Kubernetes orders API
 // versions (v1alpha1 < v1alpha2 < v1beta1 < v1 < v2) or as semantic
 // versions (0.1.0 < 0.2.0 < 1.0.0-rc.1 < 1.0.0), vN counting as N.0.0.
-func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
-	if _, err := collect("LoadVersionSet", opts, setOptionNames); err != nil {
-		return nil, err
-	}
+func LoadVersionSet(dir string, opts ...SetOption) (*VersionSet, error) {
 	entries, err := os.ReadDir(dir)
 	if err != nil {
 		return nil, schema.NewError(schema.KindIO, "", "%w", err)
@@ -99,18 +96,11 @@ func LoadVersionSet(dir string, opts ...Option) (*VersionSet, error) {
 	if len(versions) == 0 {
 		return nil, schema.NewError(schema.KindIO, "", "%s: no schema files (NAME.yaml or NAME.json)", dir)
 	}
+	fsys := os.DirFS(dir)
 	for i := range versions {
-		path := filepath.Join(dir, files[versions[i].Name])
-		data, err := os.ReadFile(path)
+		s, err := convert.ReadSchema(fsys, files[versions[i].Name])
 		if err != nil {
-			return nil, schema.NewError(schema.KindIO, "", "%w", err)
-		}
-		if err := schema.CheckJSONFile(path, data); err != nil {
-			return nil, schema.ErrorIn(path, err)
-		}
-		s, err := convert.LoadSchema(data)
-		if err != nil {
-			return nil, schema.ErrorIn(path, err)
+			return nil, schema.ErrorIn(filepath.Join(dir, files[versions[i].Name]), err)
 		}
 		versions[i].Schema = s
 	}

@@ -33,7 +33,7 @@ func TestVersionOrder(t *testing.T) {
 	require.ErrorContains(t, err, "versions.yaml")
 }
 
-func loadThree(t testing.TB, opts ...Option) *VersionSet {
+func loadThree(t testing.TB, opts ...SetOption) *VersionSet {
 	t.Helper()
 	s, err := LoadVersionSet("testdata/versions/three", opts...)
 	require.NoError(t, err)
@@ -208,20 +208,20 @@ func TestVersionSetPairs(t *testing.T) {
 		got[p.From+">"+p.To] = p
 	}
 	assert.Len(t, got, 6)
-	assert.Equal(t, "lossy", got["v1>v2"].Status)
+	assert.Equal(t, VerdictLossy, got["v1>v2"].Status)
 	assert.Equal(t, []string{"/legacyMode", "/size"}, got["v1>v2"].Pointers)
-	assert.Equal(t, "lossy", got["v3>v2"].Status)
+	assert.Equal(t, VerdictLossy, got["v3>v2"].Status)
 	// {"scaling":{}} has no place in v2: the empty object is reported too.
 	assert.Equal(t, []string{"/scaling", "/scaling/autoscale"}, got["v3>v2"].Pointers)
-	assert.Equal(t, "lossy", got["v2>v1"].Status)
+	assert.Equal(t, VerdictLossy, got["v2>v1"].Status)
 	assert.Equal(t, []string{"/tier"}, got["v2>v1"].Pointers)
 
 	b, err := LoadVersionSet("testdata/bmh/set")
 	require.NoError(t, err)
 	ps := b.Pairs(100)
 	require.Len(t, ps, 2)
-	assert.Equal(t, "lossy", ps[0].Status)
+	assert.Equal(t, VerdictLossy, ps[0].Status)
 	assert.Equal(t, []string{"/spec/hardwareProfile", "/status/hardware/cpu/clockMegahertz", "/status/hardwareProfile"}, ps[0].Pointers)
-	assert.Equal(t, "refused", ps[1].Status)
+	assert.Equal(t, VerdictRefused, ps[1].Status)
 	assert.Contains(t, ps[1].Reason, "upgrade-only")
 }

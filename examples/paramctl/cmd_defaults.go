@@ -48,7 +48,7 @@ func runDefaults(e *env, o any, args []string) int {
 	}
 	var dopts []params.DefaultOption
 	if *opts.structural {
-		dopts = append(dopts, params.Structural())
+		dopts = append(dopts, params.KubernetesDefaults())
 	}
 	validate := params.Validate
 	if *opts.structural {

@@ -124,7 +124,7 @@ func applyGates(e *env, o *gatesOptions, set *gates.Set, file string) int {
 			Dropped       []string        `json:"dropped"`
 			Warnings      []string        `json:"warnings"`
 			SpecUnchanged bool            `json:"specUnchanged"`
-		}{params.MarshalJSON(s, res.Object, ""), res.Dropped, res.Warnings, res.SpecUnchanged})
+		}{params.MarshalJSON(s, res.Object, ""), res.Dropped, warningTexts(res.Warnings, (*schema.Error).Error), res.SpecUnchanged})
 	}
 	out, err := e.encodeValues(s, res.Object, "yaml")
 	if err != nil {
@@ -152,8 +152,8 @@ func printGatesJSON(e *env, status []gates.Status) int {
 	for i, s := range status {
 		rows[i] = gateRow{
 			Name: s.Name, PreRelease: string(s.PreRelease), Enabled: s.Enabled, Default: s.Default,
-			Effective: s.Effective, Reason: s.Reason, FieldPaths: s.FieldPaths,
-			IneffectiveBecause: s.IneffectiveBecause, Warnings: s.Warnings,
+			Effective: s.Effective, Reason: string(s.Reason), FieldPaths: s.FieldPaths,
+			IneffectiveBecause: s.IneffectiveBecause, Warnings: warningTexts(s.Warnings, func(w *schema.Error) string { return w.Message }),
 		}
 	}
 	return e.writeJSON(rows)
@@ -175,7 +175,7 @@ func printGatesText(e *env, status []gates.Status) int {
 	}
 	for _, s := range status {
 		for _, w := range s.Warnings {
-			fmt.Fprintf(e.stdout, "warning: %s: %s\n", s.Name, w)
+			fmt.Fprintf(e.stdout, "warning: %s: %s\n", s.Name, w.Message)
 		}
 	}
 	return exitOK
@@ -193,4 +193,13 @@ func gateOnOff(on bool) string {
 		return "on"
 	}
 	return "off"
+}
+
+// warningTexts is the warnings as text (never null in JSON).
+func warningTexts(ws []*schema.Error, text func(*schema.Error) string) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = text(w)
+	}
+	return out
 }

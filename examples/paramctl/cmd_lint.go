@@ -7,15 +7,10 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"sort"
-	"strconv"
 	"strings"
-
-	"github.com/go-openapi/jsonpointer"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -260,7 +255,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 			}
 			chart.ExtraValues = append(chart.ExtraValues, lint.ValuesFile{Name: relativeTo(dir, v), Data: data})
 		}
-		fs, err := lint.LintChart(chart, sets...)
+		fs, err := chart.Lint(sets...)
 		if err != nil {
 			return lint.Report{}, e.fail(exitUsage, "%s", chartError(dir, chart, err))
 		}
@@ -275,7 +270,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 		if err != nil {
 			return lint.Report{}, e.fail(exitUsage, "%v", err)
 		}
-		fs, err := lint.LintPackage(pkg, sets...)
+		fs, err := pkg.Lint(sets...)
 		if err != nil {
 			return lint.Report{}, e.fail(exitUsage, "%s: %s: %v", path, pkg.ParamsFile, err)
 		}
@@ -290,19 +285,18 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 	}
 	var fs []lint.Finding
 	if convert.IsCRD(data) {
-		fs, err = lint.LintCRD(data, o.crdVersion, sets...)
+		fs, err = lint.CRD(data, o.crdVersion, sets...)
 	} else {
-		fs, err = lintFile(data, sets)
+		fs, err = lint.Document(data, sets...)
 	}
 	if err != nil {
 		return lint.Report{}, e.fail(exitUsage, "%s: %v", path, err)
 	}
-	lint.Locate(data, fs)
 	return lint.Report{File: path, Findings: fs}, exitOK
 }
 
 // chartError names the file of a chart's error below the chart folder:
-// LintChart's errors start with the file's name relative to it.
+// Chart.Lint's errors start with the file's name relative to it.
 func chartError(dir string, c *lint.Chart, err error) string {
 	msg := err.Error()
 	names := []string{c.SchemaFile, c.ValuesFile}
@@ -375,113 +369,6 @@ func (e *env) chartsOf(files []string) []string {
 		}
 	}
 	return out
-}
-
-// lintFile lints a schema document. An OperatorVersion manifest carrying
-// its schema in spec.parameters (kudo.dev/v1beta2) is linted there, with
-// pointers into the manifest. A v1beta1 params.yaml or OperatorVersion is
-// linted as the schema it converts to, each finding placed on the
-// parameter it is about.
-func lintFile(data []byte, sets []*lint.Set) ([]lint.Finding, error) {
-	doc, err := params.Decode(nil, data)
-	if err != nil {
-		return lint.Lint(data, sets...)
-	}
-	c, err := convert.FromV1beta1(data)
-	if ne, ok := notSchema(err); ok {
-		// A map of values is no schema: refused, not linted as one.
-		return nil, errors.New(ne.Message)
-	}
-	if err == nil && c.Changed {
-		if fs, ok := lintConverted(c, doc, sets); ok {
-			return fs, nil
-		}
-	}
-	if m, ok := doc.(map[string]any); ok && m["kind"] == "OperatorVersion" {
-		if ps, ok := m["spec"].(map[string]any)["parameters"].(map[string]any); ok {
-			fs, err := lint.Lint(params.MarshalJSON(nil, ps, ""), sets...)
-			for i := range fs {
-				fs[i].Pointer = ovPrefix + fs[i].Pointer
-				fs[i].Message = prefixPointers(fs[i].Message, ps)
-			}
-			return fs, err
-		}
-	}
-	return lint.Lint(data, sets...)
-}
-
-// lintConverted lints the schema a v1beta1 document converts to. A
-// finding about a parameter points at its entry in the flat list, and
-// says where in the converted schema it stands.
-func lintConverted(c *convert.Converted, orig any, sets []*lint.Set) ([]lint.Finding, bool) {
-	listAt := "/parameters"
-	converted := c.Schema
-	if m, ok := orig.(map[string]any); ok && m["kind"] == "OperatorVersion" {
-		listAt = ovPrefix
-		if converted == nil {
-			converted, _ = valueAt(c.Document, ovPrefix)
-		}
-	}
-	if converted == nil {
-		return nil, false
-	}
-	index := map[string]int{}
-	listV, _ := valueAt(orig, listAt)
-	if list, ok := listV.([]any); ok {
-		for i, p := range list {
-			if name, ok := p.(map[string]any)["name"].(string); ok {
-				index[name] = i
-			}
-		}
-	} else {
-		listAt = ""
-	}
-	fs, err := lint.Lint(params.MarshalJSON(nil, converted, ""), sets...)
-	if err != nil {
-		return nil, false
-	}
-	for i, f := range fs {
-		at := listAt
-		if toks := tokens(f.Pointer); len(toks) >= 2 && toks[0] == "properties" {
-			if j, ok := index[toks[1]]; ok {
-				at = listAt + "/" + strconv.Itoa(j)
-			}
-		}
-		fs[i].Message = fmt.Sprintf("%s (converted schema: %s)", f.Message, displayPointer(f.Pointer))
-		fs[i].Pointer = at
-	}
-	sort.SliceStable(fs, func(i, j int) bool { return fs[i].Pointer < fs[j].Pointer })
-	return fs, true
-}
-
-// valueAt returns the value at ptr in doc, and whether there is one.
-func valueAt(doc any, ptr string) (any, bool) {
-	p, err := jsonpointer.New(ptr)
-	if err != nil {
-		return nil, false
-	}
-	v, _, err := p.Get(doc)
-	return v, err == nil
-}
-
-const ovPrefix = "/spec/parameters"
-
-// prefixPointers moves the schema pointers a message names into the
-// manifest: each word starting with / that resolves in the schema.
-func prefixPointers(msg string, schemaDoc any) string {
-	words := strings.Split(msg, " ")
-	for i, w := range words {
-		core := strings.TrimLeft(w, "(")
-		trimmed := strings.TrimRight(core, ":),;.")
-		if !strings.HasPrefix(trimmed, "/") {
-			continue
-		}
-		if _, ok := valueAt(schemaDoc, trimmed); !ok {
-			continue
-		}
-		words[i] = strings.Replace(w, trimmed, ovPrefix+trimmed, 1)
-	}
-	return strings.Join(words, " ")
 }
 
 func printRules(w io.Writer, sets []*lint.Set) {

@@ -46,7 +46,7 @@ func TestLintCommand(t *testing.T) {
 		{name: "an OperatorVersion is linted at spec.parameters", args: []string{"lint", "testdata/lint/operatorversion.yaml"}, code: 1,
 			out: []string{`testdata/lint/operatorversion.yaml:15:13: /spec/parameters/properties/backup/properties/enabled/trigger: error kudo-trigger-conflict: trigger "deploy" conflicts with trigger "backup" at /spec/parameters/properties/backup/trigger`}},
 		{name: "a v1beta1 params.yaml is linted as the schema it converts to", args: []string{"lint", "--rules", "cluster-app", "demo/kep-params-v1beta1.yaml"}, code: 1,
-			out: []string{`demo/kep-params-v1beta1.yaml:12:5: /parameters/2: error R4-items: property "ARRAY_PARAM" is an array without "items": define the schema of its items (converted schema: /properties/ARRAY_PARAM)`}},
+			out: []string{`demo/kep-params-v1beta1.yaml:12:5: /parameters/2: error R4-items: property "ARRAY_PARAM" is an array without "items": define the schema of its items`, `/parameters/1/default: error R18-empty-default`}},
 		{name: "JSON escapes YAML does not know", args: []string{"lint", "-"}, stdin: `{"properties": {"a": {"enum": ["a\/b"], "default": "c\/d"}}}`, code: 1,
 			out: []string{`-: /properties/a/default: error kudo-enum-default: the default "c/d" is not one of the enum values ["a/b"]`}},
 		{name: "unknown set", args: []string{"lint", "--rules", "nope", demoSchema}, code: 2, err: []string{`unknown rule set "nope"`, "cluster-app", "kudo"}},

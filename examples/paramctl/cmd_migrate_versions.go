@@ -56,7 +56,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	for _, n := range set.Notes() {
 		fmt.Fprintf(e.stderr, "note: %s\n", n)
 	}
-	var copts []migrate.Option
+	var copts []migrate.ConvertOption
 	if o.allowLossy {
 		copts = append(copts, migrate.AllowLossy())
 	}

@@ -1,8 +1,11 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -84,14 +87,15 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		}
 		var wants []any
 		valid := true
-		for _, doc := range params.SplitDocuments(data) {
-			v, err := params.Decode(v2, doc.Text)
-			if err != nil {
-				t.Fatalf("%q converted, but does not read: %v", data, err)
+		err := params.DecodeReader(context.Background(), v2, bytes.NewReader(data), func(d params.Document) error {
+			if d.Unreadable {
+				t.Fatalf("%q converted, but does not read: %v", data, d.Err)
 			}
-			valid = valid && params.Validate(v2, v) == nil
-			wants = append(wants, v)
-		}
+			valid = valid && d.Err == nil
+			wants = append(wants, d.Value)
+			return nil
+		})
+		require.NoError(t, err)
 		code, up, report := paramctl(t, down, "migrate", "--versions", set, "--from", "v1", "--to", "v2", "-")
 		if !valid {
 			return
@@ -99,13 +103,17 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		if code != 0 {
 			t.Fatalf("%q wrote %q, which does not come back: %s", data, down, report)
 		}
-		docs := params.SplitDocuments([]byte(up))
+		var docs []params.Document
+		require.NoError(t, params.DecodeReader(context.Background(), v2, strings.NewReader(up), func(d params.Document) error {
+			docs = append(docs, d)
+			return nil
+		}))
 		if len(docs) != len(wants) {
 			t.Fatalf("%q: %d documents came back as %d: %q", data, len(wants), len(docs), up)
 		}
 		for i, doc := range docs {
-			got, err := params.Decode(v2, doc.Text)
-			if err != nil || !params.Identical(got, wants[i]) {
+			got, err := doc.Value, doc.Err
+			if doc.Unreadable || !params.Identical(got, wants[i]) {
 				t.Fatalf("%q → %q → %q: document %d: %#v came back as %#v (%v)", data, down, up, i, wants[i], got, err)
 			}
 		}

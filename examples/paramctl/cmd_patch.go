@@ -10,7 +10,10 @@ import (
 
 // rawOp is one --add/--remove/--replace as typed, kept in command-line
 // order across the three flags.
-type rawOp struct{ op, arg string }
+type rawOp struct {
+	op  params.Op
+	arg string
+}
 
 type patchOptions struct {
 	pipelineFlags
@@ -25,7 +28,7 @@ func init() {
 		setup: func(fs *flag.FlagSet) any {
 			o := &patchOptions{}
 			o.declare(fs, "the current values `FILE` (required)")
-			op := func(name string) func(string) error {
+			op := func(name params.Op) func(string) error {
 				return func(arg string) error {
 					o.ops = append(o.ops, rawOp{name, arg})
 					return nil

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"flag"
@@ -112,14 +114,23 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	}
 	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output}
 	if f.structural {
-		p.u.Defaults = append(p.u.Defaults, params.Structural())
+		p.u.Defaults = append(p.u.Defaults, params.KubernetesDefaults())
 	}
 	if f.values != "" {
 		data, err := e.readInput(f.values)
 		if err != nil {
 			return nil, e.fail(exitUsage, "--values %s", withFile(f.values, err))
 		}
-		docs, err := params.DecodeStream(s, data)
+		// The current values are read as given: their validity is not
+		// this update's business (DecodeReader's verdict is ignored).
+		var docs []params.Document
+		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
+			if d.Unreadable {
+				return d.Err
+			}
+			docs = append(docs, d)
+			return nil
+		})
 		if err != nil {
 			return nil, e.fail(exitUsage, "--values %s: %v", f.values, err)
 		}

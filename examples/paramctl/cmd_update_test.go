@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/go-openapi/jsonpointer"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -48,6 +49,16 @@ func updAt(t *testing.T, v any, ptr string) any {
 	x, ok := valueAt(v, ptr)
 	require.True(t, ok, "nothing at %s", ptr)
 	return x
+}
+
+// valueAt returns the value at ptr in doc, and whether there is one.
+func valueAt(doc any, ptr string) (any, bool) {
+	p, err := jsonpointer.New(ptr)
+	if err != nil {
+		return nil, false
+	}
+	v, _, err := p.Get(doc)
+	return v, err == nil
 }
 
 func updWrite(t *testing.T, name, content string) string {

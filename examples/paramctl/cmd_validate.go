@@ -8,7 +8,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -125,11 +124,9 @@ func (v *validateRun) file(name string) int {
 	if v.many {
 		file = name
 	}
-	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) validateResult {
-		r := validateOne(v.s, d, inputName(name))
+	err = params.DecodeReader(context.Background(), v.s, in, func(d params.Document) error {
+		r := verdict(d, inputName(name))
 		r.File = file
-		return r
-	}, func(d params.RawDocument, r validateResult) error {
 		total++
 		if !r.Valid {
 			if r.unreadable {
@@ -207,48 +204,33 @@ func filePrefix(file string, line, col int) string {
 	return file + ": "
 }
 
-// validateOne decodes and validates one document of a stream; the lines
-// of its errors are lines of the stream.
-func validateOne(s *schema.Schema, d params.RawDocument, file string) validateResult {
-	r := validateResult{Document: d.Index, Valid: true, Errors: []errorRecord{}}
-	_, invalid, err := params.DecodeValidate(s, d.Text)
-	switch {
-	case err != nil:
-		r.Valid, r.unreadable = false, true
-		d.Locate(err)
-		if de, ok := readFailure(err); ok {
-			r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, file), Kind: de.Kind, line: de.Line, column: de.Column}}
-		} else {
-			r.Errors = errorRecords(err)
+// verdict is a document's verdict as DecodeReader gave it; the lines of
+// its errors are lines of the stream.
+func verdict(d params.Document, file string) validateResult {
+	r := validateResult{Document: d.Index, Valid: d.Err == nil, Errors: []errorRecord{}}
+	if d.Err == nil {
+		return r
+	}
+	// The entries as they are, without the "doc N: " DecodeReader puts
+	// before their text: show says which document it is.
+	var list schema.ErrorList
+	var one *schema.Error
+	if !errors.As(d.Err, &list) && errors.As(d.Err, &one) {
+		list = schema.ErrorList{one}
+	}
+	r.unreadable = d.Unreadable
+	if de := list[0]; d.Unreadable && len(list) == 1 && (de.Kind == schema.KindSyntax || de.Kind == schema.KindLimit) {
+		r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, file), Kind: de.Kind, line: de.Line, column: de.Column}}
+		return r
+	}
+	for _, e := range list {
+		rec := errorRecord{Pointer: e.Pointer, Message: e.Message, Kind: e.Kind, line: e.Line, column: e.Column}
+		if rec.line == 0 && !d.Unreadable {
+			rec.line, rec.column = d.Line, 1 // the root: where the document starts
 		}
-	case invalid != nil:
-		r.Valid = false
-		r.Errors = errorRecords(d.Locate(invalid))
-		locateRecords(d, r.Errors)
+		r.Errors = append(r.Errors, rec)
 	}
 	return r
-}
-
-// locateRecords gives the records without a line the line and column of
-// their pointer in the document's text (lines of the stream).
-func locateRecords(d params.RawDocument, recs []errorRecord) {
-	var fs []lint.Finding
-	var at []int
-	for i, r := range recs {
-		if r.line == 0 {
-			fs = append(fs, lint.Finding{Pointer: r.Pointer})
-			at = append(at, i)
-		}
-	}
-	if len(fs) == 0 {
-		return
-	}
-	lint.Locate(d.Text, fs)
-	for k, i := range at {
-		if fs[k].Line > 0 {
-			recs[i].line, recs[i].column = fs[k].Line+d.Line-1, fs[k].Column
-		}
-	}
 }
 
 // writeValidateJSON prints one verdict as an element of the `-o json`

@@ -68,7 +68,7 @@ func runVersions(e *env, raw any, args []string) int {
 	if o.format == "json" {
 		out := versionsJSON{Order: set.Order(), Hub: set.Hub(), Pairs: []versionsPairJSON{}, Notes: set.Notes()}
 		for _, p := range pairs {
-			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: p.Status, Pointers: p.Pointers, Reason: p.Reason})
+			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: string(p.Status), Pointers: p.Pointers, Reason: p.Reason})
 		}
 		return e.writeJSON(out)
 	}
@@ -109,7 +109,7 @@ func runVersions(e *env, raw any, args []string) int {
 // versionSetOrFail loads a version set folder, or reports why it cannot
 // (exit 2).
 func (e *env) versionSetOrFail(dir string, caseFold bool) (*migrate.VersionSet, int) {
-	var opts []migrate.Option
+	var opts []migrate.SetOption
 	if caseFold {
 		opts = append(opts, migrate.CaseInsensitiveNames())
 	}

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
@@ -13,19 +14,59 @@ import (
 )
 
 // loadSchemaVersion reads the schema named by --schema. Every command
-// that takes a schema reads it here: a v1beta2 schema, a v1beta1
-// params.yaml (either format) or an OperatorVersion of either version
-// (converted on the fly), a KUDO package folder (or its operator.yaml) for
-// its params.yaml, or a CustomResourceDefinition's version crdVersion (""
-// for its storage version). It fails only for what makes the schema
-// unusable; the error is a schema.ErrorList with pointers into the file,
-// or the error of reading the file.
+// that takes a schema reads it here, through convert.ReadSchema: a v1beta2
+// schema, a v1beta1 params.yaml (either format) or an OperatorVersion of
+// either version (converted on the fly), a KUDO package folder (or its
+// operator.yaml) for its params.yaml, a Helm chart folder for its
+// values.schema.json, or a CustomResourceDefinition's version crdVersion
+// ("" for its storage version); "-" is standard input, read by
+// convert.LoadSchema. It fails only for what makes the schema unusable;
+// the error is a schema.ErrorList with pointers into the file, or the
+// error of reading the file.
 func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) {
-	data, _, err := readSchemaInput(e, path)
-	if err != nil {
-		return nil, err
+	opt := convert.WithCRDVersion(crdVersion)
+	if path == "-" {
+		data, err := e.readInput(path)
+		if err != nil {
+			return nil, err
+		}
+		return convert.LoadSchema(data, opt)
 	}
-	return convert.LoadSchemaVersion(data, crdVersion)
+	dir, name := filepath.Split(filepath.Clean(path))
+	if !fs.ValidPath(name) { // "..", "/"
+		abs, err := filepath.Abs(path)
+		if err != nil {
+			return nil, &readError{name: path, err: err}
+		}
+		dir, name = filepath.Split(abs)
+		if name == "" {
+			name = "."
+		}
+	}
+	if dir == "" {
+		dir = "."
+	}
+	s, err := convert.ReadSchema(os.DirFS(dir), name, opt)
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		// Named as the user wrote it, not as the folder's file system does.
+		return nil, &readError{name: path, err: pe.Err}
+	}
+	return s, err
+}
+
+// inFolder shows an error message of a schema read from a folder (a Helm
+// chart, a KUDO package) on the file below it that the message names
+// (convert.ReadSchema starts it with values.schema.json or params.yaml):
+// "chart/values.schema.json: line 4: ..." rather than "chart:
+// values.schema.json: line 4: ...".
+func inFolder(path, msg string) string {
+	for _, f := range []struct{ dir, file string }{{chartDir(path), lint.ChartSchemaFile}, {packageDir(path), "params.yaml"}} {
+		if f.dir != "" && strings.HasPrefix(msg, f.file+": ") {
+			return filepath.Join(f.dir, f.file) + msg[len(f.file):]
+		}
+	}
+	return path + ": " + msg
 }
 
 // chartDir returns the Helm chart folder a path stands for: the path
@@ -66,17 +107,27 @@ func packageDir(path string) string {
 		return path
 	}
 	if filepath.Base(path) == "operator.yaml" {
-		if data, err := os.ReadFile(path); err == nil && lint.IsOperatorFile(data) {
+		if data, err := os.ReadFile(path); err == nil && isOperatorFile(data) {
 			return filepath.Dir(path)
 		}
 	}
 	return ""
 }
 
+// isOperatorFile reports whether data is a KUDO operator.yaml, which lint
+// refuses (cheaply, before any rule runs) with lint.ErrOperatorFile.
+func isOperatorFile(data []byte) bool {
+	_, err := lint.Document(data)
+	return errors.Is(err, lint.ErrOperatorFile)
+}
+
 // readSchemaInput reads a schema or params file, the values schema of the
 // Helm chart a path stands for, or the package folder a path stands for
 // (then data is its params file and pkg the package). A file named *.json
-// must be JSON: its syntax error, with the line, is the error.
+// must be JSON: its syntax error, with the line, is the error. It is for
+// the commands that need the text or the whole package (convert, lint,
+// triggers' plans); a command that needs the schema alone reads it with
+// loadSchemaVersion.
 func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
 	if dir := chartDir(path); dir != "" {
 		file := filepath.Join(dir, lint.ChartSchemaFile)
@@ -133,10 +184,12 @@ func (e *env) schemaVersionOrFail(path, crdVersion string) (*schema.Schema, int)
 				if le.Kind == schema.KindNotSchema {
 					msg = le.Message // about the whole file, no place in it
 				}
-				fmt.Fprintf(e.stderr, "%s: %s\n", path, msg)
+				fmt.Fprintln(e.stderr, inFolder(path, msg))
 			}
+		} else if re := (*readError)(nil); errors.As(err, &re) {
+			fmt.Fprintln(e.stderr, err)
 		} else {
-			fmt.Fprintln(e.stderr, withFile(path, err))
+			fmt.Fprintln(e.stderr, inFolder(path, err.Error()))
 		}
 		if insideSchema(list) {
 			// The same schema gives lint findings (exit 1): say why this

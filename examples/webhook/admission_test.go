@@ -12,7 +12,7 @@ import (
 	"github.com/paramkit/paramkit/convert/kudo"
 )
 
-func admissionRequest(op string, obj, old json.RawMessage) *AdmissionRequest {
+func admissionRequest(op Operation, obj, old json.RawMessage) *AdmissionRequest {
 	return &AdmissionRequest{
 		UID:       "uid-1",
 		Kind:      GroupVersionKind{Group: Group, Version: "v1beta2", Kind: "Instance"},

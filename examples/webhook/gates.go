@@ -67,7 +67,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *AdmissionRequest) *A
 		resp.Patch, resp.PatchType = patch, &t
 	}
 	for _, w := range res.Warnings {
-		resp.Warnings = append(resp.Warnings, "paramkit: feature gate: "+w)
+		resp.Warnings = append(resp.Warnings, "paramkit: feature gate: "+w.Error())
 	}
 	if req.Operation == Update {
 		if resp.AuditAnnotations == nil {

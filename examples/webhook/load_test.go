@@ -71,14 +71,14 @@ func loadMix(tb testing.TB) []loadCase {
 	}
 	params := compact(cassandraParams)
 	changed := strings.Replace(params, `"memory":"8Gi"`, `"memory":"16Gi"`, 1)
-	admission := func(op, obj, old string) []byte {
+	admission := func(op Operation, obj, old string) []byte {
 		o := `null`
 		if old != "" {
 			o = old
 		}
 		return []byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"e2a8f0c4-0000-4000-8000-000000000000",` +
 			`"kind":{"group":"kudo.dev","version":"v1beta2","kind":"Instance"},"resource":{"group":"kudo.dev","version":"v1beta2","resource":"instances"},` +
-			`"name":"orders","namespace":"prod","operation":"` + op + `","userInfo":{"username":"system:serviceaccount:kudo-system:manager","groups":["system:serviceaccounts"]},` +
+			`"name":"orders","namespace":"prod","operation":"` + string(op) + `","userInfo":{"username":"system:serviceaccount:kudo-system:manager","groups":["system:serviceaccounts"]},` +
 			`"object":` + obj + `,"oldObject":` + o + `,"dryRun":false}}`)
 	}
 	conversion := func(to string, objs ...string) []byte {

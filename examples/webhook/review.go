@@ -46,12 +46,15 @@ type GroupVersionResource struct {
 	Resource string `json:"resource"`
 }
 
+// Operation is what an admission request does to its object.
+type Operation string
+
 // Admission operations.
 const (
-	Create  = "CREATE"
-	Update  = "UPDATE"
-	Delete  = "DELETE"
-	Connect = "CONNECT"
+	Create  Operation = "CREATE"
+	Update  Operation = "UPDATE"
+	Delete  Operation = "DELETE"
+	Connect Operation = "CONNECT"
 )
 
 // AdmissionRequest is the request half of an AdmissionReview. Object and
@@ -69,7 +72,7 @@ type AdmissionRequest struct {
 	Name               string                `json:"name,omitempty"`
 	Namespace          string                `json:"namespace,omitempty"`
 	// Operation is CREATE, UPDATE, DELETE or CONNECT.
-	Operation string          `json:"operation"`
+	Operation Operation       `json:"operation"`
 	UserInfo  json.RawMessage `json:"userInfo,omitempty"`
 	Object    json.RawMessage `json:"object,omitempty"`
 	OldObject json.RawMessage `json:"oldObject,omitempty"`
@@ -78,8 +81,11 @@ type AdmissionRequest struct {
 	Options json.RawMessage `json:"options,omitempty"`
 }
 
+// PatchType is the encoding of an admission response's Patch.
+type PatchType string
+
 // JSONPatchType is the only patch type an admission response may carry.
-const JSONPatchType = "JSONPatch"
+const JSONPatchType PatchType = "JSONPatch"
 
 // AdmissionResponse is the response half of an AdmissionReview.
 type AdmissionResponse struct {
@@ -90,8 +96,8 @@ type AdmissionResponse struct {
 	Result *Status `json:"status,omitempty"`
 	// Patch is an RFC 6902 JSON patch; encoding/json writes it as base64,
 	// as the apiserver expects.
-	Patch     []byte  `json:"patch,omitempty"`
-	PatchType *string `json:"patchType,omitempty"`
+	Patch     []byte     `json:"patch,omitempty"`
+	PatchType *PatchType `json:"patchType,omitempty"`
 	// AuditAnnotations end up in the audit log, keys prefixed by the
 	// webhook's name.
 	AuditAnnotations map[string]string `json:"auditAnnotations,omitempty"`
@@ -101,8 +107,8 @@ type AdmissionResponse struct {
 
 // Status is the part of a metav1.Status a webhook fills in.
 type Status struct {
-	// Status is "Success" or "Failure".
-	Status  string         `json:"status,omitempty"`
+	// Status is StatusSuccess or StatusFailure.
+	Status  StatusValue    `json:"status,omitempty"`
 	Message string         `json:"message,omitempty"`
 	Reason  string         `json:"reason,omitempty"`
 	Details *StatusDetails `json:"details,omitempty"`
@@ -121,10 +127,14 @@ type StatusCause struct {
 	Field   string `json:"field,omitempty"`
 }
 
+// StatusValue is the outcome a Status reports: StatusSuccess or
+// StatusFailure.
+type StatusValue string
+
 // Status values.
 const (
-	StatusSuccess = "Success"
-	StatusFailure = "Failure"
+	StatusSuccess StatusValue = "Success"
+	StatusFailure StatusValue = "Failure"
 )
 
 // ConversionReview is an apiextensions.k8s.io/v1 ConversionReview.

@@ -76,3 +76,28 @@ func param(pm map[string]any, value func(any) any) bool {
 	}
 	return true
 }
+
+// IsOperatorFile reports whether doc, a decoded document, looks like a
+// KUDO operator.yaml: a mapping with plans or tasks and no kind. Such a
+// file declares plans and tasks, not parameters: it stands for its
+// package folder wherever a schema is read.
+func IsOperatorFile(doc any) bool {
+	m, ok := doc.(map[string]any)
+	if !ok || m["kind"] != nil {
+		return false
+	}
+	_, plans := m["plans"]
+	_, tasks := m["tasks"]
+	return plans || tasks
+}
+
+// The files of a KUDO package folder that make it one: the parameters
+// and the operator (plans, tasks).
+const (
+	ParamsFile   = "params.yaml"
+	OperatorFile = "operator.yaml"
+)
+
+// NoParameters is the params file of a package that has none (an
+// operator.yaml without a params.yaml).
+func NoParameters() []byte { return []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n") }

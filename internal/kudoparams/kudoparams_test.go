@@ -55,3 +55,19 @@ func TestFirstFormat(t *testing.T) {
 	assert.True(t, FirstFormat(p("a", p("type", text("string"), "example", text("x")), "b", text("~")), value))
 	assert.False(t, FirstFormat(p("a", p("type", text("colour"), "example", text("x"))), value))
 }
+
+func TestIsOperatorFile(t *testing.T) {
+	for _, c := range []struct {
+		doc  any
+		want bool
+	}{
+		{map[string]any{"plans": map[string]any{}}, true},
+		{map[string]any{"tasks": []any{}}, true},
+		{map[string]any{"plans": nil, "kind": "OperatorVersion"}, false},
+		{map[string]any{"parameters": []any{}}, false},
+		{[]any{"plans"}, false},
+		{nil, false},
+	} {
+		assert.Equal(t, c.want, IsOperatorFile(c.doc), "%v", c.doc)
+	}
+}

@@ -320,3 +320,26 @@ func TypeName(v any) string {
 	}
 	return fmt.Sprintf("%T", v)
 }
+
+// Describe names the kind of a plain value for a message, with its
+// article: "null", "a boolean", "a string", "a number", and for a list
+// and a mapping the words given, as the reader knows them ("a list" and
+// "a mapping" of a KUDO YAML file, "an array" and "an object" of a
+// schema). A value of another Go type is named by that type.
+func Describe(v any, list, mapping string) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	case string:
+		return "a string"
+	case json.Number, int, int64, float64:
+		return "a number"
+	case []any:
+		return list
+	case map[string]any:
+		return mapping
+	}
+	return fmt.Sprintf("%T", v)
+}

@@ -1,11 +1,10 @@
 package gates
 
 import (
-	"fmt"
 	"slices"
-	"strings"
 
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // Result is what Set.Apply decides for one create or update.
@@ -18,10 +17,12 @@ type Result struct {
 	// stored there), or a change or removal not applied (the stored value
 	// was kept). Never nil.
 	Dropped []string
-	// Warnings are messages for the client, `POINTER: message`: one for each
-	// dropped pointer, one for each value that could not be kept, and one for
-	// each deprecated gate whose fields the update touches. Never nil.
-	Warnings []string
+	// Warnings are for the client (Error() reads `POINTER: message`), the
+	// one type of warnings of the module: one of kind schema.KindGated for
+	// each dropped pointer and each value that could not be kept, and one
+	// of kind schema.KindDeprecated for each field of a deprecated gate
+	// that the update touches. Never nil.
+	Warnings []*schema.Error
 	// SpecUnchanged reports an update whose spec is the same, after the
 	// gates, as the stored one: the signal not to bump metadata.generation.
 	// For a Kubernetes object (a top-level object with apiVersion and kind)
@@ -45,7 +46,7 @@ type Result struct {
 // or stored that cannot be is taken as given).
 func (g *Set) Apply(obj, stored any) Result {
 	obj, stored = value.PlainOr(obj), value.PlainOr(stored)
-	res := Result{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []string{}}
+	res := Result{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []*schema.Error{}}
 	if g != nil {
 		for _, i := range g.off {
 			g.restore(&res, obj, stored, g.paths[i])
@@ -69,11 +70,11 @@ func (g *Set) restore(res *Result, obj, stored any, p gatedPath) {
 	case !inOld:
 		gateDelete(res.Object, p.toks)
 		res.Dropped = append(res.Dropped, p.ptr)
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: dropped: feature gate %s is disabled", p.ptr, name))
+		res.Warnings = append(res.Warnings, schema.NewError(schema.KindGated, p.ptr, "dropped: feature gate %s is disabled", name))
 	case inNew && value.Equal(newV, oldV):
 	default:
 		if !gateSet(&res.Object, p.toks, value.DeepCopy(oldV)) {
-			res.Warnings = append(res.Warnings, fmt.Sprintf("%s: the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", p.ptr, name))
+			res.Warnings = append(res.Warnings, schema.NewError(schema.KindGated, p.ptr, "the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", name))
 			return
 		}
 		what := "not updated"
@@ -81,15 +82,15 @@ func (g *Set) restore(res *Result, obj, stored any, p gatedPath) {
 			what = "not removed"
 		}
 		res.Dropped = append(res.Dropped, p.ptr)
-		res.Warnings = append(res.Warnings, fmt.Sprintf("%s: %s, the stored value is kept: feature gate %s is disabled", p.ptr, what, name))
+		res.Warnings = append(res.Warnings, schema.NewError(schema.KindGated, p.ptr, "%s, the stored value is kept: feature gate %s is disabled", what, name))
 	}
 }
 
-// deprecations warns once for each deprecated gate whose fields differ
-// between the object as sent and the stored one (on create: are set).
+// deprecations warns for each field of a deprecated gate that differs
+// between the object as sent and the stored one (on create: is set), in
+// the order of the gates' field paths.
 func (g *Set) deprecations(res *Result, obj, stored any) {
-	var touched []string
-	for i, p := range g.paths {
+	for _, p := range g.paths {
 		st := g.status[p.gate]
 		if st.PreRelease != StageDeprecated {
 			continue
@@ -97,12 +98,7 @@ func (g *Set) deprecations(res *Result, obj, stored any) {
 		newV, inNew := gateGet(obj, p.toks)
 		oldV, inOld := gateGet(stored, p.toks)
 		if inNew != inOld || !value.Equal(newV, oldV) {
-			touched = append(touched, p.ptr)
-		}
-		// A gate's paths are consecutive: warn after its last one.
-		if last := i+1 == len(g.paths) || g.paths[i+1].gate != p.gate; last && len(touched) > 0 {
-			res.Warnings = append(res.Warnings, strings.Join(touched, ", ")+": "+gateDeprecation(st.Gate))
-			touched = touched[:0]
+			res.Warnings = append(res.Warnings, schema.NewError(schema.KindDeprecated, p.ptr, "%s", gateDeprecation(st.Gate)))
 		}
 	}
 }

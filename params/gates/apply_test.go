@@ -11,6 +11,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // gateObj decodes a YAML or JSON object (no schema); "" is nil (create).
@@ -61,7 +62,7 @@ func TestGatesApplySingleGateTable(t *testing.T) {
 			res := gateOne(t, tc.enabled, ".spec.replicas").Apply(gateObj(t, sent), gateObj(t, tc.stored))
 			assert.Equal(t, gateObj(t, tc.want), res.Object)
 			assert.Equal(t, tc.dropped, res.Dropped)
-			assert.Equal(t, tc.warnings, res.Warnings)
+			assert.Equal(t, tc.warnings, warningTexts(res.Warnings))
 		})
 	}
 }
@@ -128,7 +129,7 @@ metadata: {name: my-new-cron-object}
 spec: {cronSpec: "* * * * */5", image: my-awesome-cron-image}
 `), res.Object)
 		assert.Equal(t, []string{"/spec/replicas"}, res.Dropped)
-		assert.Equal(t, []string{"/spec/replicas: dropped: feature gate ReplicasFeatureGate is disabled"}, res.Warnings)
+		assert.Equal(t, []string{"/spec/replicas: dropped: feature gate ReplicasFeatureGate is disabled"}, warningTexts(res.Warnings))
 		assert.False(t, res.SpecUnchanged, "a create is never unchanged")
 	})
 	t.Run("v1beta1: alpha, default false: replicas dropped", func(t *testing.T) {
@@ -212,7 +213,7 @@ func TestGatesApplyDeprecatedWarnings(t *testing.T) {
 		{"create that sets it", "spec: {old: 1}", "", []string{"/spec/old: Old goes away in v2"}},
 		{"create without it", "spec: {beta: 1}", "", []string{}},
 		{"update that changes it", "spec: {old: 2, older: 1}", "spec: {old: 1, older: 1}", []string{"/spec/old: Old goes away in v2"}},
-		{"update that changes two fields", "spec: {old: 2, older: 2}", "spec: {old: 1, older: 1}", []string{"/spec/old, /spec/older: Old goes away in v2"}},
+		{"update that changes two fields", "spec: {old: 2, older: 2}", "spec: {old: 1, older: 1}", []string{"/spec/old: Old goes away in v2", "/spec/older: Old goes away in v2"}},
 		{"update that removes it", "spec: {}", "spec: {old: 1}", []string{"/spec/old: Old goes away in v2"}},
 		{"update below it", "spec: {old: {a: 2}}", "spec: {old: {a: 1}}", []string{"/spec/old: Old goes away in v2"}},
 		{"update that leaves it", "spec: {old: 1, beta: 2}", "spec: {old: 1, beta: 1}", []string{}},
@@ -223,7 +224,7 @@ func TestGatesApplyDeprecatedWarnings(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			res := g.Apply(gateObj(t, tc.sent), gateObj(t, tc.stored))
-			assert.Equal(t, tc.warnings, res.Warnings)
+			assert.Equal(t, tc.warnings, warningTexts(res.Warnings))
 		})
 	}
 }
@@ -304,7 +305,7 @@ func TestGatesApplyShapes(t *testing.T) {
 			assert.Equal(t, gateObj(t, tc.want), res.Object)
 			assert.Equal(t, tc.dropped, res.Dropped)
 			if tc.warning != nil {
-				assert.Equal(t, tc.warning, res.Warnings)
+				assert.Equal(t, tc.warning, warningTexts(res.Warnings))
 			}
 		})
 	}
@@ -335,7 +336,7 @@ func TestGatesApplyNil(t *testing.T) {
 	res := g.Apply(obj, obj)
 	assert.Equal(t, obj, res.Object)
 	assert.Equal(t, []string{}, res.Dropped)
-	assert.Equal(t, []string{}, res.Warnings)
+	assert.Equal(t, []string{}, warningTexts(res.Warnings))
 	assert.True(t, res.SpecUnchanged)
 	assert.Equal(t, []Status{}, g.Status())
 }
@@ -382,4 +383,27 @@ spec:
 	for b.Loop() {
 		g.Apply(sent, stored)
 	}
+}
+
+// warningTexts is the warnings as the client reads them.
+func warningTexts(ws []*schema.Error) []string {
+	out := make([]string, len(ws))
+	for i, w := range ws {
+		out[i] = w.Error()
+	}
+	return out
+}
+
+// Every warning has the kind of what it says: a gated field, or a
+// deprecated gate's.
+func TestGatesApplyWarningKinds(t *testing.T) {
+	g := gatesFrom(t, `
+- {name: Plain, preRelease: deprecated, default: false, fieldPaths: [.spec.plain]}
+`)
+	res := g.Apply(gateObj(t, "spec: {plain: 1}"), gateObj(t, "spec: {}"))
+	require.Len(t, res.Warnings, 2)
+	assert.Equal(t, schema.KindGated, res.Warnings[0].Kind)
+	assert.Equal(t, "/spec/plain", res.Warnings[0].Pointer)
+	assert.Equal(t, schema.KindDeprecated, res.Warnings[1].Kind)
+	assert.Equal(t, "/spec/plain", res.Warnings[1].Pointer)
 }

@@ -88,7 +88,7 @@ func FuzzParse(f *testing.F) {
 
 func gateStatusEqual(a, b Status) bool {
 	return a.Name == b.Name && a.Effective == b.Effective && a.Reason == b.Reason &&
-		slices.Equal(a.IneffectiveBecause, b.IneffectiveBecause) && slices.Equal(a.Warnings, b.Warnings)
+		slices.Equal(a.IneffectiveBecause, b.IneffectiveBecause) && slices.EqualFunc(a.Warnings, b.Warnings, func(x, y *schema.Error) bool { return *x == *y })
 }
 
 // FuzzApply: applying any valid gates to any objects never panics,
@@ -140,8 +140,8 @@ func FuzzApply(f *testing.F) {
 			if inGot == inStored && value.Equal(got, want) {
 				continue
 			}
-			if !slices.ContainsFunc(res.Warnings, func(w string) bool {
-				return strings.HasPrefix(w, p.ptr+": the stored value cannot be kept")
+			if !slices.ContainsFunc(res.Warnings, func(w *schema.Error) bool {
+				return w.Pointer == p.ptr && strings.HasPrefix(w.Message, "the stored value cannot be kept")
 			}) {
 				t.Fatalf("%s: persisted %v (%v), stored %v (%v)", p.ptr, got, inGot, want, inStored)
 			}

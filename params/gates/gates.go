@@ -2,7 +2,6 @@ package gates
 
 import (
 	"fmt"
-	"maps"
 	"slices"
 	"strings"
 
@@ -22,15 +21,18 @@ const (
 	StageDeprecated Stage = "deprecated"
 )
 
+// Reason says what decided a gate's effective state (Status.Reason).
+type Reason string
+
 // Reasons for a gate's effective state, as Status.Reason gives them.
 const (
 	// ReasonExplicit: the gate's enabled field decides.
-	ReasonExplicit = "explicit"
+	ReasonExplicit Reason = "explicit"
 	// ReasonDefault: enabled is unset and the gate's default decides.
-	ReasonDefault = "default"
+	ReasonDefault Reason = "default"
 	// ReasonStage: the pre-release stage decides (stable is always on;
 	// otherwise, with neither enabled nor default set, off).
-	ReasonStage = "stage"
+	ReasonStage Reason = "stage"
 )
 
 // Gate is one field-level feature gate as a gates file writes it, after
@@ -85,14 +87,16 @@ type Status struct {
 	Effective bool
 	// Reason says what decided Effective: ReasonExplicit, ReasonDefault or
 	// ReasonStage.
-	Reason string
+	Reason Reason
 	// IneffectiveBecause names the parent gates (in file order) that are
 	// off: the fields below their paths follow them, not this gate. Empty
 	// when every parent gate is on.
 	IneffectiveBecause []string
-	// Warnings are notes for the person reading the gates: a deprecated
-	// gate's warning, an enabled: false that a stable gate ignores.
-	Warnings []string
+	// Warnings are notes for the person reading the gates, about the gate
+	// itself (Pointer ""): a deprecated gate's warning (kind
+	// schema.KindDeprecated), an enabled: false that a stable gate ignores
+	// (kind schema.KindGate). Read their Message.
+	Warnings []*schema.Error
 }
 
 // Set is a checked list of gates, ready to apply. Build one with
@@ -175,8 +179,19 @@ func (g *Set) Status() []Status {
 	for i, s := range g.status {
 		s.Gate = copyGate(s.Gate)
 		s.IneffectiveBecause = append([]string{}, s.IneffectiveBecause...)
-		s.Warnings = append([]string{}, s.Warnings...)
+		s.Warnings = copyWarnings(s.Warnings)
 		out[i] = s
+	}
+	return out
+}
+
+// copyWarnings copies the list and its entries, so that a caller that
+// edits what Status returned changes nothing of the Set's.
+func copyWarnings(ws []*schema.Error) []*schema.Error {
+	out := make([]*schema.Error, len(ws))
+	for i, w := range ws {
+		c := *w
+		out[i] = &c
 	}
 	return out
 }
@@ -201,7 +216,7 @@ func copyGate(g Gate) Gate {
 // default, alpha is off, and so would beta be (the document adopts "beta
 // off by default", kubernetes/enhancements#3137), but a checked beta or
 // deprecated gate always has a default.
-func gateEffective(g Gate) (bool, string) {
+func gateEffective(g Gate) (bool, Reason) {
 	switch {
 	case g.PreRelease == StageStable:
 		return true, ReasonStage
@@ -218,12 +233,12 @@ func newGates(list []Gate) *Set {
 	g := &Set{status: make([]Status, len(list))}
 	for i, gate := range list {
 		on, why := gateEffective(gate)
-		st := Status{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []string{}}
+		st := Status{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []*schema.Error{}}
 		if gate.PreRelease == StageDeprecated {
-			st.Warnings = append(st.Warnings, gateDeprecation(gate))
+			st.Warnings = append(st.Warnings, schema.NewError(schema.KindDeprecated, "", "%s", gateDeprecation(gate)))
 		}
 		if gate.PreRelease == StageStable && gate.Enabled != nil && !*gate.Enabled {
-			st.Warnings = append(st.Warnings, "enabled: false has no effect: a stable gate is always on")
+			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGate, "", "enabled: false has no effect: a stable gate is always on"))
 		}
 		g.status[i] = st
 		for _, fp := range gate.FieldPaths {
@@ -331,263 +346,4 @@ func gateDottedTokens(p string) ([]string, error) {
 		return nil, err
 	}
 	return toks, nil
-}
-
-// gateSource says where a gate came from, for error pointers.
-type gateSource struct {
-	ptr      string
-	stageKey string          // "preRelease" or "prerelease", as written
-	present  map[string]bool // keys given with a non-null value
-	bad      map[string]bool // keys (or "fieldPaths/K") already reported as malformed
-}
-
-type gateChecker struct {
-	errs schema.ErrorList
-}
-
-func (c *gateChecker) errorf(ptr, format string, a ...any) {
-	c.errs = append(c.errs, &schema.Error{Pointer: ptr, Kind: schema.KindGate, Message: fmt.Sprintf(format, a...)})
-}
-
-var gateKeys = []string{"name", "preRelease", "prerelease", "enabled", "default", "fieldPaths", "deprecatedWarning"}
-
-// readFile turns a decoded gates file into gates, reporting what has the
-// wrong shape or type; the rules come after, in check.
-func (c *gateChecker) readFile(doc any) ([]Gate, []gateSource) {
-	base := ""
-	items, ok := doc.([]any)
-	if m, isMap := doc.(map[string]any); isMap {
-		for _, k := range slices.Sorted(maps.Keys(m)) {
-			if k != "featureGates" && k != "component" {
-				c.errorf(pointer.Append("", k), "unknown field (a gates object has featureGates and component)")
-			}
-		}
-		if comp, has := m["component"]; has && comp != nil {
-			if _, isStr := comp.(string); !isStr {
-				c.errorf("/component", "must be a string, not %s", gateTypeName(comp))
-			}
-		}
-		fg, has := m["featureGates"]
-		if !has {
-			c.errorf("", "featureGates is missing")
-			return nil, nil
-		}
-		// featureGates: null holds no gates.
-		if items, ok = fg.([]any); !ok && fg != nil {
-			c.errorf("/featureGates", "must be a list of gates, not %s", gateTypeName(fg))
-			return nil, nil
-		}
-		base = "/featureGates"
-	} else if !ok {
-		c.errorf("", "a gates file is a list of gates or an object with featureGates")
-		return nil, nil
-	}
-	list := make([]Gate, 0, len(items))
-	srcs := make([]gateSource, 0, len(items))
-	for i, it := range items {
-		g, src := c.readGate(it, pointer.AppendIndex(base, i))
-		list = append(list, g)
-		srcs = append(srcs, src)
-	}
-	return list, srcs
-}
-
-func (c *gateChecker) readGate(v any, ptr string) (Gate, gateSource) {
-	src := gateSource{ptr: ptr, stageKey: "preRelease", present: map[string]bool{}, bad: map[string]bool{}}
-	var g Gate
-	m, ok := v.(map[string]any)
-	if !ok {
-		c.errorf(ptr, "a gate must be an object with name, preRelease and fieldPaths")
-		src.bad["*"] = true
-		return g, src
-	}
-	for _, k := range slices.Sorted(maps.Keys(m)) {
-		if !slices.Contains(gateKeys, k) {
-			c.errorf(pointer.Append(ptr, k), "unknown field (a gate has name, preRelease, enabled, default, fieldPaths and deprecatedWarning)")
-		}
-	}
-	str := func(key string) string {
-		x, has := m[key]
-		if !has || x == nil {
-			return ""
-		}
-		src.present[key] = true
-		s, ok := x.(string)
-		if !ok {
-			c.errorf(pointer.Append(ptr, key), "must be a string, not %s", gateTypeName(x))
-			src.bad[key] = true
-		}
-		return s
-	}
-	boolean := func(key string) *bool {
-		x, has := m[key]
-		if !has || x == nil {
-			return nil
-		}
-		src.present[key] = true
-		b, ok := x.(bool)
-		if !ok {
-			c.errorf(pointer.Append(ptr, key), "must be true or false, not %s", gateDescribe(x))
-			src.bad[key] = true
-			return nil
-		}
-		return &b
-	}
-	g.Name = str("name")
-	_, camel := m["preRelease"]
-	_, lower := m["prerelease"]
-	switch {
-	case camel && lower:
-		c.errorf(pointer.Append(ptr, "prerelease"), "the stage is given twice, as preRelease and prerelease")
-		src.bad["preRelease"] = true
-	case lower:
-		src.stageKey = "prerelease"
-	}
-	g.PreRelease = Stage(str(src.stageKey))
-	if src.bad[src.stageKey] {
-		src.bad["preRelease"] = true
-	}
-	src.present["preRelease"] = src.present[src.stageKey]
-	g.Enabled = boolean("enabled")
-	g.Default = boolean("default")
-	g.DeprecatedWarning = str("deprecatedWarning")
-	if x, has := m["fieldPaths"]; has && x != nil {
-		src.present["fieldPaths"] = true
-		l, ok := x.([]any)
-		if !ok {
-			c.errorf(pointer.Append(ptr, "fieldPaths"), "must be a list of field paths, not %s", gateTypeName(x))
-			src.bad["fieldPaths"] = true
-		}
-		g.FieldPaths = make([]string, len(l))
-		for k, e := range l {
-			s, ok := e.(string)
-			if !ok {
-				c.errorf(pointer.AppendIndex(pointer.Append(ptr, "fieldPaths"), k), "a field path must be a string, not %s", gateTypeName(e))
-				src.bad[fmt.Sprintf("fieldPaths/%d", k)] = true
-			}
-			g.FieldPaths[k] = s
-		}
-	}
-	return g, src
-}
-
-// check applies the rules of the design to gates read from a file or built
-// in Go, in file order, so that errors come in document order.
-func (c *gateChecker) check(list []Gate, srcs []gateSource) {
-	names := map[string]string{} // name -> pointer of the gate defining it
-	paths := map[string]string{} // JSON pointer -> "GATE (at POINTER)"
-	for i, g := range list {
-		src := srcs[i]
-		if src.bad["*"] {
-			continue
-		}
-		at := func(key string) string { return pointer.Append(src.ptr, key) }
-		switch {
-		case src.bad["name"]:
-		case g.Name == "" && src.present["name"]:
-			c.errorf(at("name"), "must not be empty")
-		case g.Name == "":
-			c.errorf(src.ptr, "name is missing")
-		case strings.ContainsAny(g.Name, ",= \t\r\n"):
-			c.errorf(at("name"), "%q cannot name a gate: no spaces, \",\" or \"=\" (a gate is switched as NAME=true in a list)", g.Name)
-		case names[g.Name] != "":
-			c.errorf(at("name"), "gate %q is already defined at %s", g.Name, names[g.Name])
-		default:
-			names[g.Name] = src.ptr
-		}
-
-		stageKnown := false
-		switch g.PreRelease {
-		case StageAlpha, StageBeta, StageStable, StageDeprecated:
-			stageKnown = true
-		case "":
-			if !src.bad["preRelease"] && !src.present["preRelease"] {
-				c.errorf(src.ptr, "preRelease is missing (alpha, beta, stable or deprecated)")
-			} else if !src.bad["preRelease"] {
-				c.errorf(at(src.stageKey), "must be alpha, beta, stable or deprecated")
-			}
-		default:
-			if !src.bad["preRelease"] {
-				c.errorf(at(src.stageKey), "%q is not a stage: use alpha, beta, stable or deprecated", string(g.PreRelease))
-			}
-		}
-		if stageKnown {
-			switch {
-			case g.PreRelease == StageAlpha && g.Default != nil && *g.Default:
-				c.errorf(at("default"), "an alpha gate must default to false")
-			case g.PreRelease == StageStable && g.Default != nil && !*g.Default:
-				c.errorf(at("default"), "a stable gate must default to true")
-			case (g.PreRelease == StageBeta || g.PreRelease == StageDeprecated) && g.Default == nil && !src.bad["default"]:
-				c.errorf(src.ptr, "a %s gate needs a default (true or false)", g.PreRelease)
-			}
-			if g.DeprecatedWarning != "" && g.PreRelease != StageDeprecated {
-				c.errorf(at("deprecatedWarning"), "only a deprecated gate has a deprecatedWarning (this one is %s)", g.PreRelease)
-			}
-		}
-
-		if src.bad["fieldPaths"] {
-			continue
-		}
-		if len(g.FieldPaths) == 0 {
-			if src.present["fieldPaths"] {
-				c.errorf(at("fieldPaths"), "a gate needs at least one field path")
-			} else {
-				c.errorf(src.ptr, "fieldPaths is missing (a gate needs at least one field path)")
-			}
-			continue
-		}
-		own := map[string]bool{}
-		for k, fp := range g.FieldPaths {
-			if src.bad[fmt.Sprintf("fieldPaths/%d", k)] {
-				continue
-			}
-			fpPtr := pointer.AppendIndex(at("fieldPaths"), k)
-			toks, err := gatePathTokens(fp)
-			if err != nil {
-				c.errorf(fpPtr, "%v", err)
-				continue
-			}
-			key := pointer.Join(toks...)
-			switch {
-			case own[key]:
-				c.errorf(fpPtr, "%s is listed twice in this gate", fp)
-			case paths[key] != "":
-				c.errorf(fpPtr, "%s is already gated by %s: a field has one gate at most", fp, paths[key])
-			}
-			own[key] = true
-			if paths[key] == "" && g.Name != "" {
-				paths[key] = fmt.Sprintf("%s (at %s)", g.Name, fpPtr)
-			} else if paths[key] == "" {
-				paths[key] = fmt.Sprintf("the gate at %s", src.ptr)
-			}
-		}
-	}
-}
-
-// gateTypeName names a value's JSON type for messages.
-func gateTypeName(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case bool:
-		return "a boolean"
-	case string:
-		return "a string"
-	case []any:
-		return "a list"
-	case map[string]any:
-		return "an object"
-	}
-	return "a number"
-}
-
-// gateDescribe shows a scalar in a message (`"yes"`, `1`), else its type.
-func gateDescribe(v any) string {
-	switch x := v.(type) {
-	case string:
-		return fmt.Sprintf("%q", x)
-	case fmt.Stringer:
-		return x.String()
-	}
-	return gateTypeName(v)
 }

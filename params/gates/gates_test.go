@@ -111,7 +111,7 @@ func TestGateEffectiveState(t *testing.T) {
 		stage            Stage
 		enabled, def     *bool
 		effective        bool
-		reason           string
+		reason           Reason
 		stableIgnoresOff bool
 	}{
 		{StageAlpha, nil, nil, false, ReasonStage, false},
@@ -142,7 +142,7 @@ func TestGateEffectiveState(t *testing.T) {
 			assert.Equal(t, tc.reason, st.Reason)
 			hasNote := false
 			for _, w := range st.Warnings {
-				hasNote = hasNote || strings.Contains(w, "a stable gate is always on")
+				hasNote = hasNote || strings.Contains(w.Message, "a stable gate is always on") && w.Kind == schema.KindGate
 			}
 			assert.Equal(t, tc.stableIgnoresOff, hasNote, "warnings: %q", st.Warnings)
 		})
@@ -315,7 +315,7 @@ func TestGateStatusParents(t *testing.T) {
 	for _, tc := range []struct {
 		gate        string
 		effective   bool
-		reason      string
+		reason      Reason
 		ineffective []string
 		warnings    []string
 	}{
@@ -336,7 +336,11 @@ func TestGateStatusParents(t *testing.T) {
 			assert.Equal(t, tc.effective, s.Effective, "effective")
 			assert.Equal(t, tc.reason, s.Reason, "reason")
 			assert.Equal(t, tc.ineffective, s.IneffectiveBecause, "ineffectiveBecause")
-			assert.Equal(t, tc.warnings, s.Warnings, "warnings")
+			msgs := []string{}
+			for _, w := range s.Warnings {
+				msgs = append(msgs, w.Message)
+			}
+			assert.Equal(t, tc.warnings, msgs, "warnings")
 		})
 	}
 }

@@ -8,10 +8,10 @@ import (
 	"github.com/paramkit/paramkit/params"
 )
 
-// FuzzDecodeStream: no input may panic; whatever decodes is sound (what
+// FuzzDecodeAll: no input may panic; whatever decodes is sound (what
 // DecodeReader relies on to skip that check) and re-encodes to JSON that
 // decodes to the same value (numbers exact).
-func FuzzDecodeStream(f *testing.F) {
+func FuzzDecodeAll(f *testing.F) {
 	s := mustSchemaFile(f, "testdata/decode/schema.yaml")
 	for _, seed := range []string{
 		"version: 1.10\nnodeCount: 3\n", "{\"a\": 1}\n---\nb: yes\n", "tags: [a, 1]\n", "labels: {a: 1}\n",

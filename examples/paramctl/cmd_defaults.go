@@ -123,7 +123,7 @@ func runDefaults(e *env, o any, args []string) int {
 	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) defaulted {
 		v, err := params.Decode(s, d.Text)
 		if err != nil {
-			// As DecodeStream says it: doc N after the first, lines of
+			// As DecodeReader says it: doc N after the first, lines of
 			// the stream.
 			if err = d.Locate(err); d.Index > 0 {
 				err = fmt.Errorf("doc %d: %w", d.Index, err)

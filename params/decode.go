@@ -48,7 +48,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 	// One document without markers is the common case (a document of a
 	// stream the Splitter cut): it is its own only part, so it is read
 	// as one without splitting it first. Anything else (markers, no
-	// document, an error, null) goes the way of DecodeAll, whose
+	// document, an error, null) goes the way of decodeStream, whose
 	// errors say what is wrong.
 	if unmarked(data) {
 		if d, err := document.Read(data, document.Options{Typer: typer(s)}); err == nil && !d.Empty && d.Value != nil {

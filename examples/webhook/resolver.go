@@ -57,6 +57,8 @@ type NotFoundError struct {
 	Reason string
 }
 
+// Error says which operator version has no schema and where the resolver
+// looked.
 func (e *NotFoundError) Error() string {
 	if e.Reason != "" {
 		return fmt.Sprintf("no schema for operator version %q: %s", e.Name, e.Reason)

@@ -26,6 +26,7 @@ type JSONLimitError struct {
 	Msg     string
 }
 
+// Error gives the pointer, quoted, and what is wrong there.
 func (e *JSONLimitError) Error() string { return fmt.Sprintf("%q: %s", e.Pointer, e.Msg) }
 
 type jsonDecoder struct {

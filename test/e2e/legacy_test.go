@@ -24,6 +24,10 @@ const (
 	legacyInstances = 30
 )
 
+// legacyMigrated is set once TestStoredV1beta1Objects has begun to
+// migrate the objects that cluster start-up stored as v1beta1.
+var legacyMigrated bool
+
 func legacyName(i int) string { return fmt.Sprintf("zk-%02d", i) }
 
 // legacyParameters are the v1beta1 parameters of legacy Instance i.
@@ -131,6 +135,13 @@ func (c *cluster) stored(t *testing.T, resource, ns, name string) string {
 // v1beta2 without changing what either version reads.
 func TestStoredV1beta1Objects(t *testing.T) {
 	c := need(t)
+	// The objects are stored as v1beta1 once per cluster, as it starts,
+	// and this test migrates them: a second run in one process (-count)
+	// has nothing left to migrate.
+	if legacyMigrated {
+		t.Skip("the v1beta1 objects were migrated by an earlier run in this process (-count > 1); they are written once per cluster")
+	}
+	legacyMigrated = true
 
 	for i := range legacyInstances {
 		require.Equal(t, "kudo.dev/v1beta1", c.stored(t, "instances", legacyNamespace, legacyName(i)), "before the migration")

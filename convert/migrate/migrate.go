@@ -182,7 +182,7 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if target == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema")
 	}
-	o := migrationOptions(opts)
+	o := applied(opts, Option.applyMigration)
 	if o.hookErr != nil {
 		return nil, o.hookErr
 	}

@@ -54,34 +54,13 @@ type allowLossy struct{}
 func (allowLossy) applyMigration(o *migOptions)   { o.allowLossy = true }
 func (allowLossy) applyConversion(o *convOptions) { o.allowLossy = true }
 
-// migrationOptions applies the options of New (a nil one is skipped).
-func migrationOptions(opts []Option) migOptions {
-	var o migOptions
+// applied is what opts of one family set, applied in order by apply (the
+// family's method); a nil option is skipped.
+func applied[Opt, O any](opts []Opt, apply func(Opt, *O)) O {
+	var o O
 	for _, opt := range opts {
-		if opt != nil {
-			opt.applyMigration(&o)
-		}
-	}
-	return o
-}
-
-// setOptionsOf applies the options of a version set.
-func setOptionsOf(opts []SetOption) setOptions {
-	var o setOptions
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applySet(&o)
-		}
-	}
-	return o
-}
-
-// conversionOptions applies the options of a conversion.
-func conversionOptions(opts []ConvertOption) convOptions {
-	var o convOptions
-	for _, opt := range opts {
-		if opt != nil {
-			opt.applyConversion(&o)
+		if any(opt) != nil {
+			apply(opt, &o)
 		}
 	}
 	return o

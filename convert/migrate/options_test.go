@@ -68,3 +68,22 @@ func TestAllowLossyInBothFamilies(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, m.Migrate(in).OK())
 }
+
+// A nil option is skipped in every family, as a caller building an
+// option list conditionally may leave one.
+func TestNilOptionsAreSkipped(t *testing.T) {
+	v1, err := schema.Parse([]byte(`{"type":"object","properties":{"A":{"type":"number"}}}`))
+	require.NoError(t, err)
+	v2, err := schema.Parse([]byte(`{"type":"object","properties":{"a":{"type":"integer","oldName":"A"}}}`))
+	require.NoError(t, err)
+	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}}, nil, migrate.CaseInsensitiveNames())
+	require.NoError(t, err)
+	in := map[string]any{"A": json.Number("2.5")}
+	r, err := set.Convert(in, "v1", "v2", nil, migrate.AllowLossy())
+	require.NoError(t, err)
+	assert.True(t, r.OK(), "%v", r.Errors)
+
+	m, err := migrate.New(v2, nil, migrate.FromVersion(v1), migrate.AllowLossy())
+	require.NoError(t, err)
+	assert.True(t, m.Migrate(in).OK())
+}

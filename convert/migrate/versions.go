@@ -60,7 +60,7 @@ type setOptions struct {
 // Each step of a set is generated as a Migration's step is (oldName, type
 // changes); see New for when to use which.
 func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
-	o := setOptionsOf(opts)
+	o := applied(opts, SetOption.applySet)
 	if len(o.errors) > 0 {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: %s", strings.Join(o.errors, "; "))
 	}
@@ -267,7 +267,7 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Conve
 
 // start checks a conversion from → to and gathers its options.
 func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o convOptions, err error) {
-	o = conversionOptions(opts)
+	o = applied(opts, ConvertOption.applyConversion)
 	i, j, err = s.pair(from, to)
 	if err != nil {
 		return 0, 0, o, err

@@ -11,13 +11,7 @@ import (
 // TestCLIExplainsItself covers issue 16's command-line behaviour: exit
 // codes, suggestions, version, help spelling, files named once.
 func TestCLIExplainsItself(t *testing.T) {
-	tests := []struct {
-		name          string
-		args          []string
-		code          int
-		out, err      []string
-		notOut, notEr []string
-	}{
+	tests := []cliCase{
 		{name: "help for an unknown command exits 2", args: []string{"help", "nosuch"}, code: 2,
 			err: []string{`unknown command "nosuch"`, "'paramctl help' lists every command"}, notOut: []string{"Commands:"}},
 		{name: "help for a mistyped command suggests", args: []string{"help", "updat"}, code: 2, err: []string{"did you mean update?"}},
@@ -53,22 +47,7 @@ func TestCLIExplainsItself(t *testing.T) {
 			out: []string{"/properties/a/type"}},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := paramctl(t, "", tt.args...)
-			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, errs)
-			for _, s := range tt.out {
-				assert.Contains(t, out, s)
-			}
-			for _, s := range tt.err {
-				assert.Contains(t, errs, s)
-			}
-			for _, s := range tt.notOut {
-				assert.NotContains(t, out, s)
-			}
-			for _, s := range tt.notEr {
-				assert.NotContains(t, errs, s)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { tt.run(t) })
 	}
 }
 

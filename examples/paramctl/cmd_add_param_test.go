@@ -55,14 +55,7 @@ func TestAddParamWritesInPlace(t *testing.T) {
 }
 
 func TestAddParamCommand(t *testing.T) {
-	tests := []struct {
-		name  string
-		args  []string
-		stdin string
-		code  int
-		out   []string
-		err   []string
-	}{
+	tests := []cliCase{
 		{name: "dry run prints", args: []string{"--path", "backup.schedule", "--type", "string", "--enum", "daily", "--enum", "weekly", "--default", "daily", "--trigger", "backup-plan", "--dry-run"}, code: 0,
 			out: []string{"      schedule:\n        type: string\n        default: daily\n        enum: [daily, weekly]\n        trigger: backup-plan\n"}},
 		{name: "a number default stays exact", args: []string{"--path", "/ratio", "--type", "number", "--default", "0.10000000000000000001", "--dry-run"}, code: 0,
@@ -82,14 +75,7 @@ func TestAddParamCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			path, original := copySchema(t)
-			code, out, errs := paramctl(t, tt.stdin, append([]string{"add-param", "--schema", path}, tt.args...)...)
-			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, errs)
-			for _, s := range tt.out {
-				assert.Contains(t, out, s)
-			}
-			for _, s := range tt.err {
-				assert.Contains(t, errs, s)
-			}
+			code, _, _ := tt.run(t, "add-param", "--schema", path)
 			if code != 0 || strings.Contains(strings.Join(tt.args, " "), "--dry-run") {
 				assert.Equal(t, original, readFile(t, path), "nothing written")
 			}

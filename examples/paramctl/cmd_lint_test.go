@@ -13,15 +13,7 @@ import (
 const lintExample = "demo/kep-lint-example.yaml"
 
 func TestLintCommand(t *testing.T) {
-	tests := []struct {
-		name   string
-		args   []string
-		stdin  string
-		code   int
-		out    []string
-		notOut []string
-		err    []string
-	}{
+	tests := []cliCase{
 		{name: "clean schema", args: []string{"lint", demoSchema}, code: 0},
 		{name: "error findings exit 1", args: []string{"lint", lintExample}, code: 1,
 			out: []string{
@@ -60,17 +52,7 @@ func TestLintCommand(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := paramctl(t, tt.stdin, tt.args...)
-			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, errs)
-			for _, s := range tt.out {
-				assert.Contains(t, out, s)
-			}
-			for _, s := range tt.notOut {
-				assert.NotContains(t, out, s)
-			}
-			for _, s := range tt.err {
-				assert.Contains(t, errs, s)
-			}
+			_, out, _ := tt.run(t)
 			assert.NotContains(t, out, "\x1b[", "no colours in a pipe")
 		})
 	}

@@ -22,15 +22,41 @@ func paramctl(t *testing.T, stdin string, args ...string) (code int, stdout, std
 	return code, out.String(), errb.String()
 }
 
+// cliCase is one paramctl run of a table test: its arguments and
+// standard input, the exit code it must end with, and text that must (or
+// must not) appear on standard output and standard error.
+type cliCase struct {
+	name          string
+	args          []string
+	stdin         string
+	code          int
+	out, err      []string
+	notOut, notEr []string
+}
+
+// run runs c (its arguments after prefix) and asserts what c says; it
+// returns the run's code and output for the checks a test adds.
+func (c cliCase) run(t *testing.T, prefix ...string) (code int, out, errs string) {
+	t.Helper()
+	code, out, errs = paramctl(t, c.stdin, append(prefix, c.args...)...)
+	assert.Equal(t, c.code, code, "stdout:\n%s\nstderr:\n%s", out, errs)
+	for _, s := range c.out {
+		assert.Contains(t, out, s)
+	}
+	for _, s := range c.err {
+		assert.Contains(t, errs, s)
+	}
+	for _, s := range c.notOut {
+		assert.NotContains(t, out, s)
+	}
+	for _, s := range c.notEr {
+		assert.NotContains(t, errs, s)
+	}
+	return code, out, errs
+}
+
 func TestValidateCommand(t *testing.T) {
-	tests := []struct {
-		name     string
-		args     []string
-		stdin    string
-		code     int
-		out, err []string
-		notOut   []string
-	}{
+	tests := []cliCase{
 		{name: "valid", args: []string{"validate", "--schema", demoSchema, "demo/kep-upgraded-values.yaml"}, code: 0, out: []string{"valid"}},
 		{name: "flags after file", args: []string{"validate", "demo/kep-upgraded-values.yaml", "--schema", demoSchema}, code: 0, out: []string{"valid"}},
 		{name: "invalid lists every error", args: []string{"validate", "--schema", demoSchema, "demo/kep-upgraded-invalid.yaml"}, code: 1,
@@ -51,16 +77,7 @@ func TestValidateCommand(t *testing.T) {
 		{name: "unknown command", args: []string{"frobnicate"}, code: 2},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			code, out, errs := paramctl(t, tt.stdin, tt.args...)
-			assert.Equal(t, tt.code, code, "stdout:\n%s\nstderr:\n%s", out, errs)
-			for _, s := range tt.out {
-				assert.Contains(t, out, s)
-			}
-			for _, s := range tt.err {
-				assert.Contains(t, errs, s)
-			}
-		})
+		t.Run(tt.name, func(t *testing.T) { tt.run(t) })
 	}
 }
 

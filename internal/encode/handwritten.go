@@ -19,6 +19,17 @@ func writeHandwritten(b *strings.Builder, v any, o Orderer, prefix, unit string)
 	if unit == "" {
 		nl, prefix = "", ""
 	}
+	// member starts member i of an object or a multi-line array: after a
+	// comma (and a space on one line), on a line of its own one unit in.
+	member := func(i int) {
+		if i > 0 {
+			b.WriteString(",")
+			if nl == "" {
+				b.WriteString(" ")
+			}
+		}
+		b.WriteString(nl + prefix + unit)
+	}
 	switch t := v.(type) {
 	case map[string]any:
 		if len(t) == 0 {
@@ -28,13 +39,7 @@ func writeHandwritten(b *strings.Builder, v any, o Orderer, prefix, unit string)
 		keys := sortedKeys(t, o)
 		b.WriteString("{")
 		for i, k := range keys {
-			if i > 0 {
-				b.WriteString(",")
-				if nl == "" {
-					b.WriteString(" ")
-				}
-			}
-			b.WriteString(nl + prefix + unit)
+			member(i)
 			b.Write(JSON(k, nil, ""))
 			b.WriteString(": ")
 			var ko Orderer
@@ -69,13 +74,7 @@ func writeHandwritten(b *strings.Builder, v any, o Orderer, prefix, unit string)
 		}
 		b.WriteString("[")
 		for i, x := range t {
-			if i > 0 {
-				b.WriteString(",")
-				if nl == "" {
-					b.WriteString(" ")
-				}
-			}
-			b.WriteString(nl + prefix + unit)
+			member(i)
 			writeHandwritten(b, x, nil, prefix+unit, unit)
 		}
 		b.WriteString(nl + prefix + "]")

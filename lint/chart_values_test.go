@@ -66,7 +66,7 @@ func TestHelmValues(t *testing.T) {
 		{name: "a secret is never quoted", extra: "password: 1234\n",
 			want: []want{{"ci/x.yaml", 1, "/password", Error, `Helm reads the value (value hidden) as a number; the schema wants a string: quote it`}}},
 		{name: "a duplicate key: a warning, the last value", extra: "port: \"1\"\nport: \"2\"\n",
-			want: []want{{"ci/x.yaml", 2, "/port", Warning, `"port" is given twice (lines 1 and 2): Helm keeps the last value, other YAML readers refuse the file`}},
+			want:  []want{{"ci/x.yaml", 2, "/port", Warning, `"port" is given twice (lines 1 and 2): Helm keeps the last value, other YAML readers refuse the file`}},
 			check: func(t *testing.T, v map[string]any) { assert.Equal(t, "2", v["port"]) }},
 		{name: "a comment-only overlay is empty values", extra: "# only a comment\n"},
 		{name: "--set escapes and lists", sets: []HelmSet{{"set", `podAnnotations.prometheus\.io/scrape=true,tolerations[0].key=dedicated,tolerations[0].operator=Exists`}},

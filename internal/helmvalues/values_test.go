@@ -47,12 +47,12 @@ func TestRead(t *testing.T) {
 // coalesceTablesFullKey, merge false).
 func TestCoalesce(t *testing.T) {
 	chart := map[string]any{
-		"image":   map[string]any{"repo": "nginx", "tag": "1", "pull": nil},
-		"a":       "x",
-		"gone":    nil,
-		"table":   map[string]any{"k": "v"},
-		"scalar":  "s",
-		"nested":  map[string]any{"deep": map[string]any{"x": "1", "y": "2"}},
+		"image":  map[string]any{"repo": "nginx", "tag": "1", "pull": nil},
+		"a":      "x",
+		"gone":   nil,
+		"table":  map[string]any{"k": "v"},
+		"scalar": "s",
+		"nested": map[string]any{"deep": map[string]any{"x": "1", "y": "2"}},
 	}
 	user := map[string]any{
 		"image":  map[string]any{"tag": nil, "digest": nil},

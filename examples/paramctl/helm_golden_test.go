@@ -1,0 +1,90 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// helmCase is one recorded run of helm template (test/helm writes them:
+// go test -tags helm -update there).
+type helmCase struct {
+	Name  string   `json:"name"`
+	Chart string   `json:"chart"`
+	Args  []string `json:"args"`
+	Helm  struct {
+		OK     bool            `json:"ok"`
+		Values json.RawMessage `json:"values"`
+		Error  string          `json:"error"`
+	} `json:"helm"`
+}
+
+const helmTestdata = "testdata/helm"
+
+// TestValuesAgreesWithHelm: on every case Helm v4.3.1 judged (issue 27's
+// cases and the ci overlays of real charts), paramctl values gives
+// Helm's verdict (0 rendered, 1 refused by values.schema.json with every
+// place Helm names, 2 input Helm cannot read) and, where Helm rendered,
+// exactly Helm's values.
+func TestValuesAgreesWithHelm(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(helmTestdata, "verdicts.json"))
+	require.NoError(t, err)
+	var cases []helmCase
+	require.NoError(t, json.Unmarshal(data, &cases))
+	require.NotEmpty(t, cases)
+	at := regexp.MustCompile(`at '([^']*)'`)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			args := []string{"values", filepath.Join(helmTestdata, c.Chart), "-o", "json"}
+			for i := 0; i < len(c.Args); i++ {
+				a := c.Args[i]
+				switch {
+				case a == "-f":
+					args = append(args, a, filepath.Join(helmTestdata, c.Args[i+1]))
+					i++
+				case a == "--set-file":
+					k, v, _ := strings.Cut(c.Args[i+1], "=")
+					args = append(args, a, k+"="+filepath.Join(helmTestdata, v))
+					i++
+				default:
+					args = append(args, a)
+				}
+			}
+			code, out, errs := paramctl(t, "", args...)
+			want := 2
+			switch {
+			case c.Helm.OK:
+				want = 0
+			case strings.Contains(c.Helm.Error, "values don't meet the specifications of the schema"):
+				want = 1
+			}
+			require.Equal(t, want, code, "helm: %s\nparamctl: %s%s", c.Helm.Error, out, errs)
+			if want == 0 {
+				assert.Equal(t, decodeNumbers(t, c.Helm.Values), decodeNumbers(t, []byte(out)))
+			}
+			for _, m := range at.FindAllStringSubmatch(c.Helm.Error, -1) {
+				p := m[1]
+				if p == "" {
+					p = `""`
+				}
+				assert.Contains(t, errs, ": "+p+": error: ", "helm names %s", p)
+			}
+		})
+	}
+}
+
+func decodeNumbers(t *testing.T, data []byte) any {
+	t.Helper()
+	dec := json.NewDecoder(bytes.NewReader(data))
+	dec.UseNumber()
+	var v any
+	require.NoError(t, dec.Decode(&v), "%s", data)
+	return v
+}

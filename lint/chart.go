@@ -27,6 +27,11 @@ type Chart struct {
 	// values (maps merge key by key, null removes a key, anything else
 	// replaces), and the result validated.
 	ExtraValues []ValuesFile
+	// Overlays are values files each judged on its own on top of Values
+	// and ExtraValues, as chart-testing runs a chart's ci/*.yaml (helm
+	// install -f ci/X.yaml, one at a time); ReadChart fills them from
+	// the chart's ci folder.
+	Overlays []ValuesFile
 	// Sets are Helm's --set family, applied after ExtraValues in the
 	// order Helm applies them (--set-json, --set, --set-string,
 	// --set-file, --set-literal; those of one flag in the order given),
@@ -56,6 +61,9 @@ const (
 	ChartFile       = "Chart.yaml"
 	ChartSchemaFile = "values.schema.json"
 	ChartValuesFile = "values.yaml"
+	// ChartOverlays are the values files chart-testing installs the
+	// chart with, one at a time.
+	ChartOverlays = "ci/*.yaml"
 )
 
 // ErrNotChart is wrapped by ReadChart's error (a *schema.Error of kind
@@ -64,7 +72,7 @@ var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile
 
 // ReadChart reads a Helm chart folder: Chart.yaml (which makes it a
 // chart), values.schema.json and values.yaml, either of which may be
-// missing.
+// missing, and the overlays ci/*.yaml.
 func ReadChart(fsys fs.FS) (*Chart, error) {
 	if _, err := fs.Stat(fsys, ChartFile); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -73,6 +81,17 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 		return nil, ioError(err)
 	}
 	c := &Chart{SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
+	overlays, err := fs.Glob(fsys, ChartOverlays)
+	if err != nil {
+		return nil, ioError(err)
+	}
+	for _, name := range overlays { // fs.Glob sorts them
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, ioError(err)
+		}
+		c.Overlays = append(c.Overlays, ValuesFile{Name: name, Data: data})
+	}
 	for _, f := range []struct {
 		name string
 		dst  *[]byte

@@ -54,8 +54,11 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 	return hv.values, out, nil
 }
 
-// chartValues is what Chart.Lint reports about the values: nothing when
-// the schema does not compile (its findings say why).
+// chartValues is what Chart.Lint reports about the values: values.yaml
+// with ExtraValues and Sets, then each overlay on top of them on its own
+// (a finding the first run has already is not repeated; one an overlay
+// causes elsewhere says so). Nothing when the schema does not compile
+// (its findings say why).
 func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 	s, err := schema.Parse(c.Schema)
 	if err != nil {
@@ -65,7 +68,30 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(hv.warnings, hv.judge(s)...), nil
+	out := append(hv.warnings, hv.judge(s)...)
+	seen := map[Finding]bool{}
+	for _, f := range out {
+		seen[f] = true
+	}
+	for _, o := range c.Overlays {
+		oc := *c
+		oc.ExtraValues = append(append([]ValuesFile(nil), c.ExtraValues...), o)
+		ohv, err := oc.helmValues(valuesFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range append(ohv.warnings, ohv.judge(s)...) {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			if f.File != o.Name {
+				f.Message += " (with " + o.Name + " on top)"
+			}
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // valuesSource is one writer of values: a file (with its parsed text for

@@ -43,7 +43,8 @@ chart, a file or a --set cannot be read. Warnings (a duplicate key) go to standa
 			for _, name := range helmSetFlags {
 				m := &multiFlag{}
 				o.sets[name] = m
-				fs.Var(m, name, "as helm --"+name+" (repeatable)")
+				placeholder := map[string]string{"set": "K=V", "set-string": "K=V", "set-json": "K=JSON", "set-file": "K=PATH", "set-literal": "K=V"}[name]
+				fs.Var(m, name, "`"+placeholder+"`: as helm --"+name+" (repeatable; Helm applies --set-json, --set, --set-string, --set-file, --set-literal in that order)")
 			}
 			fs.StringVar(&o.output, "o", "yaml", "output `FORMAT`: yaml or json")
 			return o

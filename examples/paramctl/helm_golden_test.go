@@ -88,3 +88,52 @@ func decodeNumbers(t *testing.T, data []byte) any {
 	require.NoError(t, dec.Decode(&v), "%s", data)
 	return v
 }
+
+// TestLintChartAgreesWithHelm: paramctl lint CHART/ (values.yaml, then
+// each ci/*.yaml on top of it on its own, as chart-testing runs them)
+// reports a chart-values error in exactly the overlays where helm
+// template -f ci/X.yaml failed, and in values.yaml exactly where helm
+// template of the chart alone failed.
+func TestLintChartAgreesWithHelm(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(helmTestdata, "verdicts.json"))
+	require.NoError(t, err)
+	var cases []helmCase
+	require.NoError(t, json.Unmarshal(data, &cases))
+	failed := map[string]map[string]bool{} // chart -> files Helm failed with
+	for _, c := range cases {
+		if !strings.HasSuffix(c.Name, " alone") && !strings.Contains(c.Name, "/ci/") {
+			continue
+		}
+		if failed[c.Chart] == nil {
+			failed[c.Chart] = map[string]bool{}
+		}
+		file := "values.yaml"
+		if len(c.Args) == 2 {
+			file, _ = filepath.Rel(c.Chart, c.Args[1])
+		}
+		failed[c.Chart][file] = !c.Helm.OK
+	}
+	require.NotEmpty(t, failed)
+	for chart, files := range failed {
+		t.Run(chart, func(t *testing.T) {
+			_, out, errs := paramctl(t, "", "lint", filepath.Join(helmTestdata, chart), "-o", "json")
+			var fs []struct {
+				Rule, Severity, File string
+			}
+			require.NoError(t, json.Unmarshal([]byte(out), &fs), "%s%s", out, errs)
+			got := map[string]bool{}
+			for _, f := range fs {
+				if f.Rule == "chart-values" && f.Severity == "error" {
+					got[f.File] = true
+				}
+			}
+			for file, helmFailed := range files {
+				if file == "values.yaml" && !helmFailed {
+					// An overlay's finding may land in values.yaml; the chart alone passed.
+					continue
+				}
+				assert.Equal(t, helmFailed, got[file], "%s: helm failed=%v", file, helmFailed)
+			}
+		})
+	}
+}

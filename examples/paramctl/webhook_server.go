@@ -1,4 +1,4 @@
-package webhook
+package main
 
 import (
 	"context"
@@ -12,6 +12,8 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // Server timeouts when the fields are zero. They bound what a slow or
@@ -37,7 +39,7 @@ var certRecheckInterval = time.Second
 //
 // With ClientCAFile set, only callers with a client certificate that CA
 // signed reach the Handler; /healthz (and PathsWithoutClientCert) answer
-// anyone. See ClientCA for how and why.
+// anyone. See kube.ClientCA for how and why.
 type Server struct {
 	// Addr is the address to listen on, host:port.
 	Addr string
@@ -48,7 +50,7 @@ type Server struct {
 	// ClientCAFile, when set, is a PEM file of certificate authorities:
 	// every path but /healthz then needs a client certificate one of them
 	// signed (401 without one; a certificate they did not sign ends the
-	// handshake). The file is read again when it changes (see ClientCA).
+	// handshake). The file is read again when it changes (see kube.ClientCA).
 	ClientCAFile string
 	// PathsWithoutClientCert are further paths that answer callers without
 	// a client certificate when ClientCAFile is set, such as "/convert":
@@ -91,7 +93,7 @@ func (s *Server) Serve(ctx context.Context, l net.Listener) error {
 
 // load reads the serving certificate and the client CA (nil without
 // ClientCAFile), so that a server with unusable files never listens.
-func (s *Server) load() (*certReloader, *ClientCA, error) {
+func (s *Server) load() (*certReloader, *kube.ClientCA, error) {
 	certs, err := newCertReloader(s.CertFile, s.KeyFile, s.logger())
 	if err != nil {
 		return nil, nil, err
@@ -99,7 +101,7 @@ func (s *Server) load() (*certReloader, *ClientCA, error) {
 	if s.ClientCAFile == "" {
 		return certs, nil, nil
 	}
-	ca, err := NewClientCA(s.ClientCAFile, s.logger())
+	ca, err := kube.NewClientCA(s.ClientCAFile, kube.Logger(s.logger()))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -128,7 +130,7 @@ func orDefault(d, def time.Duration) time.Duration {
 	return def
 }
 
-func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader, ca *ClientCA) error {
+func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader, ca *kube.ClientCA) error {
 	if s.Handler == nil {
 		l.Close()
 		return errors.New("webhook: Server.Handler is nil")

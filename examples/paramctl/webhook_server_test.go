@@ -1,4 +1,4 @@
-package webhook
+package main
 
 import (
 	"bufio"
@@ -23,11 +23,12 @@ import (
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/internal/testcert"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 func readGolden(t *testing.T, name string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join("testdata/golden", name+".request.json"))
+	b, err := os.ReadFile(filepath.Join("testdata/webhook/golden", name+".request.json"))
 	require.NoError(t, err)
 	return b
 }
@@ -165,9 +166,9 @@ func TestBodyLimits(t *testing.T) {
 	t.Run("a conversion review has its own limit", func(t *testing.T) {
 		code, body := ts.post(t, "/convert", bigConversion(12, 12<<10)) // about 150 KiB
 		require.Equal(t, 200, code)
-		var r ConversionReview
+		var r kube.ConversionReview
 		require.NoError(t, json.Unmarshal(body, &r))
-		assert.Equal(t, StatusSuccess, r.Response.Result.Status, r.Response.Result.Message)
+		assert.Equal(t, kube.StatusSuccess, r.Response.Result.Status, r.Response.Result.Message)
 		assert.Len(t, r.Response.ConvertedObjects, 12)
 		code, body = ts.post(t, "/convert", bigConversion(24, 12<<10))
 		assert.Equal(t, http.StatusRequestEntityTooLarge, code)
@@ -234,7 +235,7 @@ func TestPanicBecomesDenial(t *testing.T) {
 	for _, path := range []string{"/validate", "/mutate"} {
 		code, body := ts.post(t, path, readGolden(t, "validate-create-valid"))
 		require.Equal(t, 200, code)
-		var r AdmissionReview
+		var r kube.AdmissionReview
 		require.NoError(t, json.Unmarshal(body, &r))
 		assert.Equal(t, "a1000000-0000-4000-8000-000000000001", r.Response.UID)
 		assert.False(t, r.Response.Allowed)
@@ -243,9 +244,9 @@ func TestPanicBecomesDenial(t *testing.T) {
 	}
 	code, body := ts.post(t, "/convert", readGolden(t, "convert-instance-up"))
 	require.Equal(t, 200, code)
-	var c ConversionReview
+	var c kube.ConversionReview
 	require.NoError(t, json.Unmarshal(body, &c))
-	assert.Equal(t, StatusFailure, c.Response.Result.Status)
+	assert.Equal(t, kube.StatusFailure, c.Response.Result.Status)
 	assert.Contains(t, c.Response.Result.Message, "internal error while converting to kudo.dev/v1beta2: resolver exploded")
 	assert.Equal(t, "c1000000-0000-4000-8000-000000000001", c.Response.UID)
 	resp, err := ts.Client.Get(ts.URL + "/healthz")
@@ -256,22 +257,29 @@ func TestPanicBecomesDenial(t *testing.T) {
 
 func TestReviewTimeout(t *testing.T) {
 	ts := startServer(t, testHandler(t, nil), nil)
+	// Past the deadline, reading the review stops: a clear failure.
 	code, body := ts.post(t, "/convert?timeout=1ns", bigConversion(3, 10))
-	require.Equal(t, 200, code)
-	var c ConversionReview
-	require.NoError(t, json.Unmarshal(body, &c))
-	assert.Equal(t, StatusFailure, c.Response.Result.Status)
-	assert.Contains(t, c.Response.Result.Message, "gave up after converting 0 of 3 objects to kudo.dev/v1beta2: context deadline exceeded")
+	require.Equal(t, http.StatusGatewayTimeout, code, string(body))
+	assert.Contains(t, string(body), "the review's deadline passed")
+	// A deadline that passes while converting fails the review, naming how far it got.
+	review, err := kube.DecodeConversionReview(context.Background(), bigConversion(3, 10))
+	require.NoError(t, err)
+	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
+	defer cancel()
+	<-ctx.Done()
+	c := testHandler(t, nil).Convert(ctx, review.Request)
+	assert.Equal(t, kube.StatusFailure, c.Result.Status)
+	assert.Contains(t, c.Result.Message, "gave up after converting 0 of 3 objects to kudo.dev/v1beta2: context deadline exceeded")
 }
 
 func TestReviewVersionIsEchoed(t *testing.T) {
 	ts := startServer(t, testHandler(t, nil), nil)
-	req := strings.Replace(string(readGolden(t, "validate-create-valid")), AdmissionV1, AdmissionV1beta1, 1)
+	req := strings.Replace(string(readGolden(t, "validate-create-valid")), "admission.k8s.io/v1", "admission.k8s.io/v1beta1", 1)
 	code, body := ts.post(t, "/validate", []byte(req))
 	require.Equal(t, 200, code)
-	var r AdmissionReview
+	var r kube.AdmissionReview
 	require.NoError(t, json.Unmarshal(body, &r))
-	assert.Equal(t, AdmissionV1beta1, r.APIVersion)
+	assert.Equal(t, "admission.k8s.io/v1beta1", r.APIVersion)
 	assert.Equal(t, "AdmissionReview", r.Kind)
 }
 

@@ -138,7 +138,7 @@ func fieldPath(field, p string, more ...string) string {
 	for i, t := range toks {
 		toks[i] = shorten(t, maxQuoted)
 	}
-	return shorten((&schema.Error{Pointer: pointer.Join(toks...)}).FieldPath(""), maxField)
+	return shorten(schema.NewError(schema.KindInvalid, pointer.Join(toks...), "").FieldPath(""), maxField)
 }
 
 // didYouMean is "; did you mean "x"?" for a key the object at p does not

@@ -67,6 +67,7 @@ func (h *Handler) admit(ctx context.Context, req *kube.AdmissionRequest, mutate 
 	}()
 	a.run()
 	resp = a.resp
+	resp.Warnings = kube.CapWarnings(resp.Warnings)
 	if !resp.Allowed {
 		h.log.Info("denied", "uid", req.UID, "endpoint", a.endpoint(), "object", a.what(), "reason", resp.Result.Message)
 	}
@@ -108,9 +109,26 @@ func failure(code int32, reason, msg string, causes []kube.StatusCause) *kube.St
 	return st
 }
 
+// deny refuses the request. The answer is bounded whatever the request
+// held: the message and each cause are cut to a short prefix (a key of
+// megabytes is not echoed).
 func (a *admission) deny(code int32, reason, msg string, causes []kube.StatusCause) {
-	a.resp = &kube.AdmissionResponse{UID: a.req.UID, Allowed: false, Result: failure(code, reason, msg, causes)}
+	for i := range causes {
+		causes[i].Field = clip(causes[i].Field, maxFieldBytes)
+		causes[i].Message = clip(causes[i].Message, maxMessageBytes)
+	}
+	a.resp = &kube.AdmissionResponse{UID: a.req.UID, Allowed: false, Result: failure(code, reason, clip(msg, maxDenialBytes), causes)}
 	a.plan = ""
+}
+
+// deadline denies the request when the review's deadline (the
+// apiserver's ?timeout=) has passed, and reports whether it did.
+func (a *admission) deadline(when string) bool {
+	if a.ctx.Err() == nil {
+		return false
+	}
+	a.deny(504, "Timeout", fmt.Sprintf("%s: the review's deadline passed %s; nothing was decided: %v", a.what(), when, context.Cause(a.ctx)), nil)
+	return true
 }
 
 // denyResolve refuses because an operator version's schema is missing or
@@ -133,6 +151,9 @@ func (a *admission) run() {
 	if req.Operation != kube.Create && req.Operation != kube.Update {
 		return
 	}
+	if a.deadline("before decoding the object") {
+		return
+	}
 	obj, err := decodeObject(req.Object)
 	if err != nil {
 		a.deny(400, "BadRequest", fmt.Sprintf("%s: %v", a.what(), err), nil)
@@ -144,6 +165,9 @@ func (a *admission) run() {
 			a.deny(400, "BadRequest", fmt.Sprintf("%s: oldObject: %v", a.what(), err), nil)
 			return
 		}
+	}
+	if a.deadline("while decoding the objects") {
+		return
 	}
 	v1beta1 := obj.apiVersion() == V1beta1
 	if v1beta1 && a.mutate {
@@ -236,6 +260,9 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 			a.resp.AuditAnnotations = map[string]string{"dropped-parameters": strings.Join(dropped, ",")}
 		}
 	}
+	if a.deadline("before filling in defaults") {
+		return
+	}
 	work = params.Default(ver.Schema(), work)
 	var ops []any
 	switch {
@@ -254,8 +281,14 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.OperatorVersion) {
 	raw := instanceParams(obj, ver.Schema())
 	newV := params.Default(ver.Schema(), raw)
+	if a.deadline("before validating") {
+		return
+	}
 	if err := params.Validate(ver.Schema(), newV); err != nil {
 		a.denyInvalid(err)
+		return
+	}
+	if a.deadline("while validating") {
 		return
 	}
 	a.warnUndeclared(ver.Schema(), raw, old)
@@ -315,12 +348,33 @@ func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) {
 			had[w.Pointer] = true
 		}
 	}
+	// At most undeclaredBudget bytes of them, so that the plan's warning
+	// still fits in what the apiserver keeps (4 KiB); the rest is counted.
+	used, more := 0, 0
 	for _, w := range ws {
-		if !had[w.Pointer] {
-			a.warn(fmt.Sprintf("paramkit: /spec/parameters%s: %s", w.Pointer, w.Message))
+		if had[w.Pointer] {
+			continue
 		}
+		text := clip(fmt.Sprintf("paramkit: /spec/parameters%s: %s", clip(w.Pointer, maxFieldBytes), w.Message), maxWarningChars)
+		if more > 0 || used+len(text) > undeclaredBudget {
+			more++
+			continue
+		}
+		used += len(text)
+		a.warn(text)
+	}
+	if more > 0 {
+		a.warn(fmt.Sprintf("paramkit: %d more undeclared keys not listed", more))
 	}
 }
+
+// undeclaredBudget bounds the warnings about undeclared keys; the
+// warnings' cap (kube.CapWarnings: 4 KiB) leaves room for the rest.
+const undeclaredBudget = 3 << 10
+
+// maxWarningChars is what the apiserver keeps of one warning (clip
+// counts bytes, so a warning cut by it is at most so many characters).
+const maxWarningChars = 256
 
 func (a *admission) denyInvalid(err error) {
 	var ves schema.ErrorList
@@ -336,8 +390,9 @@ func (a *admission) denyInvalid(err error) {
 			break
 		}
 		p := paramPointer(e.Pointer)
-		msgs = append(msgs, p+": "+e.Message)
-		causes = append(causes, kube.StatusCause{Type: "FieldValueInvalid", Field: p, Message: e.Message})
+		p, m := clip(p, maxFieldBytes), clip(e.Message, maxMessageBytes)
+		msgs = append(msgs, p+": "+m)
+		causes = append(causes, kube.StatusCause{Type: "FieldValueInvalid", Field: p, Message: m})
 	}
 	a.deny(422, "Invalid", fmt.Sprintf("%s: invalid parameters: %s", a.what(), strings.Join(msgs, "; ")), causes)
 }
@@ -354,7 +409,7 @@ func (a *admission) denyImmutable(s *schema.Schema, oldV, newV any) bool {
 			causes = causes[:maxCauses]
 			break
 		}
-		msgs = append(msgs, c.Field+": "+c.Message)
+		msgs = append(msgs, clip(c.Field, maxFieldBytes)+": "+clip(c.Message, maxMessageBytes))
 	}
 	a.deny(422, "Invalid", fmt.Sprintf("%s: %s", a.what(), strings.Join(msgs, "; ")), causes)
 	return true
@@ -369,8 +424,9 @@ func (a *admission) denyMigration(oldVer, ver *kudo.OperatorVersion, errs schema
 			break
 		}
 		p := paramPointer(e.Pointer)
-		msgs = append(msgs, p+": "+e.Message)
-		causes = append(causes, kube.StatusCause{Type: "FieldValueInvalid", Field: p, Message: e.Message})
+		p, m := clip(p, maxFieldBytes), clip(e.Message, maxMessageBytes)
+		msgs = append(msgs, p+": "+m)
+		causes = append(causes, kube.StatusCause{Type: "FieldValueInvalid", Field: p, Message: m})
 	}
 	a.deny(422, "Invalid", fmt.Sprintf("%s: the upgrade from %s to %s cannot move the parameters: %s", a.what(), oldVer.Name(), ver.Name(), strings.Join(msgs, "; ")), causes)
 }

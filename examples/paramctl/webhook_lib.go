@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"unicode/utf8"
 
 	"github.com/go-openapi/jsonpointer"
 
@@ -215,4 +216,23 @@ func encodePatch(ops []any) []byte {
 		return nil
 	}
 	return params.MarshalJSON(nil, ops, "")
+}
+
+// The bounds of an answer's text (the warnings: kube.CapWarnings).
+const (
+	maxFieldBytes   = 256
+	maxMessageBytes = 512
+	maxDenialBytes  = 32 << 10
+)
+
+// clip cuts s to at most n bytes on a character boundary, marking the
+// cut with "…": a key or value quoted in a message stays short.
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && !utf8.RuneStart(s[n]) {
+		n--
+	}
+	return s[:n] + "…"
 }

@@ -51,8 +51,9 @@ import (
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
 	"github.com/paramkit/paramkit/examples/operator/controller"
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // options are the command line's.
@@ -113,11 +114,11 @@ func run(ctx context.Context, o options) error {
 			o.leaderElectionNamespace = "default"
 		}
 	}
-	var clientCA *webhook.ClientCA
+	var clientCA *kube.ClientCA
 	var tlsOpts []func(*tls.Config)
 	if o.webhookClientCA != "" {
 		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = webhook.NewClientCA(o.webhookClientCA, log); err != nil {
+		if clientCA, err = kube.NewClientCA(o.webhookClientCA, kube.Logger(log)); err != nil {
 			return err
 		}
 		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
@@ -161,7 +162,7 @@ func run(ctx context.Context, o options) error {
 // two admission handlers and the conversion handler on the webhook
 // server, and the reconciler. With clientCA, the admission handlers
 // answer only callers with its client certificates.
-func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) error {
+func setup(ctx context.Context, mgr ctrl.Manager, clientCA *kube.ClientCA) error {
 	versions := opversion.New(mgr.GetClient(), mgr.GetAPIReader())
 	srv := mgr.GetWebhookServer()
 	admit := func(h http.Handler) http.Handler {
@@ -189,6 +190,6 @@ func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) er
 // refuses it with spec.operatorVersion.name. Guessing does not decide
 // what is stored: admission checks every change of the parameters
 // against the schema, and refuses one without it.
-func conversion(versions *opversion.Cache) (*webhook.Handler, error) {
-	return webhook.NewHandler(webhook.Options{Resolver: versions, GuessWithoutSchema: true})
+func conversion(versions *opversion.Cache) (*kudoconvert.Handler, error) {
+	return kudoconvert.NewHandler(kudoconvert.Options{Resolver: versions, GuessWithoutSchema: true})
 }

@@ -10,6 +10,9 @@ import (
 // Chart is a Helm chart as data: what Chart.Lint checks. ReadChart reads
 // one from a folder.
 type Chart struct {
+	// Metadata is the text of Chart.yaml, checked by ChartMetadata; nil
+	// leaves it unchecked.
+	Metadata []byte
 	// SchemaFile is the schema's path relative to the chart folder
 	// ("values.schema.json"); findings about it carry it as File.
 	SchemaFile string
@@ -74,13 +77,14 @@ var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile
 // chart), values.schema.json and values.yaml, either of which may be
 // missing, and the overlays ci/*.yaml.
 func ReadChart(fsys fs.FS) (*Chart, error) {
-	if _, err := fs.Stat(fsys, ChartFile); err != nil {
+	meta, err := fs.ReadFile(fsys, ChartFile)
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ioError(ErrNotChart)
 		}
 		return nil, ioError(err)
 	}
-	c := &Chart{SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
+	c := &Chart{Metadata: meta, SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
 	overlays, err := fs.Glob(fsys, ChartOverlays)
 	if err != nil {
 		return nil, ioError(err)
@@ -118,8 +122,9 @@ var ChartValues = &Rule{
 	Run: func(*Pass) {}, // Chart.Lint reports its findings
 }
 
-// Lint lints a Helm chart: its values schema with the sets, as Document
-// does, and its default values against the schema (see ChartValues).
+// Lint lints a Helm chart: its Chart.yaml as helm lint does (see
+// ChartMetadata), its values schema with the sets, as Document does, and
+// its values against the schema (see ChartValues).
 // Every finding names its File (relative to the chart folder) and, where
 // known, its Line and Column; a finding in the values file points into
 // the values, not the schema.
@@ -133,9 +138,15 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
 	schemaFile, valuesFile := orDefault(c.SchemaFile, ChartSchemaFile), orDefault(c.ValuesFile, ChartValuesFile)
+	var meta []Finding
+	if c.Metadata != nil {
+		meta = chartFileFindings(c.Metadata)
+	}
 	if c.Schema == nil {
-		return []Finding{{Rule: ChartValues.ID, Severity: Info, File: ChartFile,
-			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"}}, nil
+		fs := append(meta, Finding{Rule: ChartValues.ID, Severity: Info, File: ChartFile,
+			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"})
+		sortFindings(fs)
+		return fs, nil
 	}
 	if err := schema.CheckJSONFile(schemaFile, c.Schema); err != nil {
 		return nil, schema.ErrorIn(schemaFile, err)
@@ -152,7 +163,7 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs = append(fs, vs...)
+	fs = append(append(fs, vs...), meta...)
 	sortFindings(fs)
 	return fs, nil
 }

@@ -137,3 +137,54 @@ func TestLintChartAgreesWithHelm(t *testing.T) {
 		})
 	}
 }
+
+// TestLintChartFileAgreesWithHelm: for each Chart.yaml of
+// testdata/helm/chartfiles, paramctl lint reports a chart-file error
+// exactly where helm lint v4.3.1 failed, and a chart-file warning exactly
+// where it warned about Chart.yaml (test/helm recorded its verdicts).
+func TestLintChartFileAgreesWithHelm(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(helmTestdata, "chartfile-verdicts.json"))
+	require.NoError(t, err)
+	var cases []struct {
+		Name     string   `json:"name"`
+		OK       bool     `json:"ok"`
+		Errors   []string `json:"errors"`
+		Warnings []string `json:"warnings"`
+	}
+	require.NoError(t, json.Unmarshal(data, &cases))
+	require.NotEmpty(t, cases)
+	for _, c := range cases {
+		t.Run(c.Name, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), strings.TrimSuffix(c.Name, ".yaml"))
+			require.NoError(t, os.MkdirAll(dir, 0o755))
+			meta, err := os.ReadFile(filepath.Join(helmTestdata, "chartfiles", c.Name))
+			require.NoError(t, err)
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "Chart.yaml"), meta, 0o644))
+			require.NoError(t, os.WriteFile(filepath.Join(dir, "values.yaml"), []byte("a: 1\n"), 0o644))
+			_, out, errs := paramctl(t, "", "lint", dir, "-o", "json")
+			var fs []struct{ Rule, Severity, Message string }
+			require.NoError(t, json.Unmarshal([]byte(out), &fs), "%s%s", out, errs)
+			var gotErr, gotWarn []string
+			for _, f := range fs {
+				if f.Rule == "chart-file" && f.Severity == "error" {
+					gotErr = append(gotErr, f.Message)
+				}
+				if f.Rule == "chart-file" && f.Severity == "warning" {
+					gotWarn = append(gotWarn, f.Message)
+				}
+			}
+			assert.Equal(t, !c.OK, len(gotErr) > 0, "helm: %v; paramctl: %v", c.Errors, gotErr)
+			helmWarns := false
+			for _, w := range c.Warnings {
+				helmWarns = helmWarns || strings.HasPrefix(w, "[WARNING] Chart.yaml:")
+			}
+			assert.Equal(t, helmWarns, len(gotWarn) > 0, "helm: %v; paramctl: %v", c.Warnings, gotWarn)
+			// Where helm says why on Chart.yaml, paramctl says the same.
+			for _, e := range c.Errors {
+				if msg, ok := strings.CutPrefix(e, "[ERROR] Chart.yaml: "); ok && !strings.Contains(msg, "unable to parse") {
+					assert.Contains(t, strings.Join(gotErr, "\n"), strings.SplitN(msg, ":", 2)[0])
+				}
+			}
+		})
+	}
+}

@@ -280,3 +280,14 @@ func Numbers(v any) any {
 	}
 	return v
 }
+
+// ReadMap reads YAML as Helm reads Chart.yaml into a map (as helm lint's
+// type checks do): sigs.k8s.io/yaml, numbers as float64 (not turned into
+// json.Number), a document that is no map an error.
+func ReadMap(data []byte) (map[string]any, error) {
+	m := map[string]any{}
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}

@@ -46,6 +46,7 @@ import (
 	"time"
 
 	"github.com/go-logr/logr"
+	"go.uber.org/zap/zapcore"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -128,7 +129,10 @@ func (o *options) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 2*time.Second, "how often replicas try to acquire or renew the lease")
 	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 on the webhook and metrics servers (off: HTTP/2 rapid reset, CVE-2023-44487)")
 	fs.IntVar(&o.maxConcurrentReconciles, "max-concurrent-reconciles", defaultWorkers(), "Instances reconciled at once (default: the CPUs the process may use, at least 2)")
+	// Development's readable console lines, at info level: routine
+	// status writes are debug lines (--zap-log-level=debug shows them).
 	o.zap.Development = true
+	o.zap.Level = zapcore.InfoLevel
 	o.zap.BindFlags(fs)
 }
 

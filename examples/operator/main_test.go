@@ -25,6 +25,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	"go.uber.org/zap/zapcore"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
@@ -188,4 +189,20 @@ func selfSignedDir(t *testing.T) string {
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "tls.crt"), pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der}), 0o600))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "tls.key"), pem.EncodeToMemory(&pem.Block{Type: "EC PRIVATE KEY", Bytes: kder}), 0o600))
 	return dir
+}
+
+// TestLogLevel: info by default, so that the routine status writes
+// (debug lines) stay out of the log; --zap-log-level=debug shows them.
+func TestLogLevel(t *testing.T) {
+	for _, tc := range []struct {
+		args  []string
+		debug bool
+	}{{nil, false}, {[]string{"--zap-log-level=debug"}, true}} {
+		var o options
+		fs := flag.NewFlagSet("operator", flag.ContinueOnError)
+		o.bind(fs)
+		require.NoError(t, fs.Parse(tc.args))
+		assert.Equal(t, tc.debug, o.zap.Level.Enabled(zapcore.DebugLevel), tc.args)
+		assert.True(t, o.zap.Level.Enabled(zapcore.InfoLevel))
+	}
 }

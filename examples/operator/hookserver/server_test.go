@@ -94,6 +94,15 @@ func TestHTTP2OnlyWhenEnabled(t *testing.T) {
 			require.NoError(t, err)
 			defer conn.Close()
 			assert.Equal(t, tc.proto, conn.ConnectionState().NegotiatedProtocol)
+
+			// And a client that would take HTTP/2 gets what was agreed.
+			c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}, ForceAttemptHTTP2: true}, Timeout: 10 * time.Second} //nolint:gosec // test server
+			resp, err := c.Post("https://"+addr+"/echo", "application/json", strings.NewReader("{}"))
+			require.NoError(t, err)
+			defer resp.Body.Close()
+			b, _ := io.ReadAll(resp.Body)
+			want := map[string]string{"http/1.1": "HTTP/1.1", "h2": "HTTP/2.0"}[tc.proto]
+			assert.Equal(t, "2 -1 "+want, string(b))
 		})
 	}
 }

@@ -16,8 +16,9 @@
 //     client declares: a buffer grows with the bytes that arrive. (Ten
 //     connections declaring 64 MiB on /convert and sending nothing held
 //     668 MB of the operator's memory before.)
-//   - Middleware, if set, wraps every handler inside the declared-length
-//     check: the place for a server-wide budget of body bytes in flight.
+//   - Budget, if set, reads every body before its handler runs, within
+//     the path's limit: the place for a server-wide budget of body bytes
+//     in flight, such as params/kube's (*BodyBudget).Limit.
 //
 // Registration goes through controller-runtime's DefaultServer, so the
 // webhook metrics (controller_runtime_webhook_*) stay as they were.
@@ -71,8 +72,11 @@ type Options struct {
 	// BodyLimits gives a path's body limit in bytes; DefaultBodyLimit for
 	// a path it does not name.
 	BodyLimits map[string]int64
-	// Middleware, when set, wraps every registered handler.
-	Middleware func(http.Handler) http.Handler
+	// Budget, when set, wraps every registered handler with the path's
+	// body limit, in place of the server's own bounded reading: it must
+	// refuse a body above limit and should read it as it arrives (as
+	// params/kube's (*BodyBudget).Limit does).
+	Budget func(limit int64, next http.Handler) http.Handler
 }
 
 // Server is a ctrlwebhook.Server; see the package documentation. Use New.
@@ -116,17 +120,16 @@ func (s *Server) Register(path string, hook http.Handler) {
 	if limit <= 0 {
 		limit = DefaultBodyLimit
 	}
-	// Innermost: the body bounded by the bytes received, its declared
-	// length hidden.
-	var h http.Handler = http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+	// The body bounded by the bytes received, its declared length hidden;
+	// or the budget's reading.
+	inner := http.Handler(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		r.Body = http.MaxBytesReader(w, r.Body, limit)
 		r.ContentLength = -1
 		hook.ServeHTTP(w, r)
-	})
-	if s.o.Middleware != nil {
-		h = s.o.Middleware(h)
+	}))
+	if s.o.Budget != nil {
+		inner = s.o.Budget(limit, hook)
 	}
-	inner := h
 	s.inner.Register(path, http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
 			w.Header().Set("Content-Type", "text/plain; charset=utf-8")

@@ -167,3 +167,28 @@ func TestSlowClientsAreCutOff(t *testing.T) {
 		})
 	}
 }
+
+// TestBudgetReadsTheBody: with Budget set, every handler is wrapped by it
+// with its path's limit (and the declared-length check stays in front).
+func TestBudgetReadsTheBody(t *testing.T) {
+	var limits []int64
+	budget := func(limit int64, next http.Handler) http.Handler {
+		limits = append(limits, limit)
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			w.Header().Set("X-Budget", strconv.FormatInt(limit, 10))
+			next.ServeHTTP(w, r)
+		})
+	}
+	addr := start(t, hookserver.Options{BodyLimits: map[string]int64{"/echo": 100}, Budget: budget})
+	assert.Equal(t, []int64{100}, limits)
+	c := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{InsecureSkipVerify: true}}, Timeout: 10 * time.Second} //nolint:gosec // test server
+	resp, err := c.Post("https://"+addr+"/echo", "application/json", strings.NewReader("{}"))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, "100", resp.Header.Get("X-Budget"))
+	resp, err = c.Post("https://"+addr+"/echo", "application/json", strings.NewReader(strings.Repeat("x", 101)))
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, http.StatusRequestEntityTooLarge, resp.StatusCode)
+	assert.Empty(t, resp.Header.Get("X-Budget"), "refused before the budget")
+}

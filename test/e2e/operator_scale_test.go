@@ -39,59 +39,124 @@ type instanceWatch struct {
 	err     error
 }
 
+// instanceEvent is the part of a watch event (or of a list item, as
+// Object) the benchmark reads.
+type instanceEvent struct {
+	Type   string         `json:"type"`
+	Object instanceObject `json:"object"`
+}
+
+type instanceObject struct {
+	Metadata struct {
+		Name            string `json:"name"`
+		Generation      int64  `json:"generation"`
+		ResourceVersion string `json:"resourceVersion"`
+	} `json:"metadata"`
+	Status struct {
+		ObservedGeneration int64 `json:"observedGeneration"`
+		Conditions         []struct {
+			Type, Status string
+		} `json:"conditions"`
+	} `json:"status"`
+}
+
+// set records what o says, seen now where it changed anything.
+func (w *instanceWatch) set(o instanceObject, now time.Time) {
+	s := instanceState{generation: o.Metadata.Generation, observed: o.Status.ObservedGeneration, seen: now}
+	for _, c := range o.Status.Conditions {
+		if c.Type == "ParametersValid" {
+			s.valid = c.Status
+		}
+	}
+	if old, ok := w.objects[o.Metadata.Name]; ok && old.generation == s.generation && old.observed == s.observed && old.valid == s.valid {
+		return
+	}
+	w.objects[o.Metadata.Name] = s
+}
+
+// watchInstances lists and then watches the Instances of opNamespace
+// until ctx is done; a watch the apiserver ends (it closes watchers that
+// fall behind a burst of writes) is resumed by a new list and watch.
 func (o *opCluster) watchInstances(ctx context.Context) *instanceWatch {
-	t := o.t
 	w := &instanceWatch{objects: map[string]instanceState{}}
 	w.cond = sync.NewCond(&w.mu)
-	req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.api.base+opPath("v1beta2", "instances", "")+"?watch=1&allowWatchBookmarks=false", nil)
-	require.NoError(t, err)
-	req.Header.Set("Authorization", "Bearer "+o.api.token)
-	resp, err := (&http.Client{Transport: o.api.hc.Transport}).Do(req)
-	require.NoError(t, err)
-	require.Equal(t, http.StatusOK, resp.StatusCode)
-	go func() {
+	hc := &http.Client{Transport: o.api.hc.Transport}
+	get := func(query string) (*http.Response, error) {
+		req, err := http.NewRequestWithContext(ctx, http.MethodGet, o.api.base+opPath("v1beta2", "instances", "")+query, nil)
+		if err != nil {
+			return nil, err
+		}
+		req.Header.Set("Authorization", "Bearer "+o.api.token)
+		resp, err := hc.Do(req)
+		if err == nil && resp.StatusCode != http.StatusOK {
+			resp.Body.Close()
+			err = fmt.Errorf("GET instances%s: %s", query, resp.Status)
+		}
+		return resp, err
+	}
+	once := func() error {
+		resp, err := get("")
+		if err != nil {
+			return err
+		}
+		var list struct {
+			Metadata struct {
+				ResourceVersion string `json:"resourceVersion"`
+			} `json:"metadata"`
+			Items []instanceObject `json:"items"`
+		}
+		err = json.NewDecoder(resp.Body).Decode(&list)
+		resp.Body.Close()
+		if err != nil {
+			return err
+		}
+		now := time.Now()
+		w.mu.Lock()
+		for _, it := range list.Items {
+			w.set(it, now)
+		}
+		w.cond.Broadcast()
+		w.mu.Unlock()
+		resp, err = get("?watch=1&resourceVersion=" + list.Metadata.ResourceVersion)
+		if err != nil {
+			return err
+		}
 		defer resp.Body.Close()
 		dec := json.NewDecoder(bufio.NewReaderSize(resp.Body, 1<<16))
 		for {
-			var ev struct {
-				Type   string `json:"type"`
-				Object struct {
-					Metadata struct {
-						Name       string `json:"name"`
-						Generation int64  `json:"generation"`
-					} `json:"metadata"`
-					Status struct {
-						ObservedGeneration int64 `json:"observedGeneration"`
-						Conditions         []struct {
-							Type, Status string
-						} `json:"conditions"`
-					} `json:"status"`
-				} `json:"object"`
+			var ev instanceEvent
+			if err := dec.Decode(&ev); err != nil {
+				return err
 			}
-			err := dec.Decode(&ev)
+			if ev.Type == "ERROR" {
+				return fmt.Errorf("watch error event")
+			}
 			now := time.Now()
 			w.mu.Lock()
-			if err != nil {
-				if ctx.Err() == nil {
-					w.err = err
-				}
+			if ev.Type == "DELETED" {
+				delete(w.objects, ev.Object.Metadata.Name)
+			} else {
+				w.set(ev.Object, now)
+			}
+			w.cond.Broadcast()
+			w.mu.Unlock()
+		}
+	}
+	go func() {
+		failures := 0
+		for ctx.Err() == nil {
+			err := once()
+			if ctx.Err() != nil {
+				return
+			}
+			if failures++; failures > 20 {
+				w.mu.Lock()
+				w.err = err
 				w.cond.Broadcast()
 				w.mu.Unlock()
 				return
 			}
-			s := instanceState{generation: ev.Object.Metadata.Generation, observed: ev.Object.Status.ObservedGeneration, seen: now}
-			for _, c := range ev.Object.Status.Conditions {
-				if c.Type == "ParametersValid" {
-					s.valid = c.Status
-				}
-			}
-			if ev.Type == "DELETED" {
-				delete(w.objects, ev.Object.Metadata.Name)
-			} else {
-				w.objects[ev.Object.Metadata.Name] = s
-			}
-			w.cond.Broadcast()
-			w.mu.Unlock()
+			time.Sleep(100 * time.Millisecond)
 		}
 	}()
 	return w

@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -260,32 +258,6 @@ func parseParamPath(p string) (string, error) {
 		return "", err
 	}
 	return a.Pointer(), nil
-}
-
-// writeFileAtomic replaces a file's content all at once, keeping its mode,
-// so that a crash never leaves it half written.
-func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // The wizard: KEP-33's `kudo package add parameter`, one question a line

@@ -81,12 +81,15 @@ func runAddParam(e *env, opts any, args []string) int {
 	if why := notAPlainSchema(src); why != "" {
 		return e.fail(exitUsage, "%s: %s", o.schema, why)
 	}
-	s, err := schema.Parse(src)
-	if err != nil {
-		return e.failSchema(o.schema, err)
-	}
 	var pr *prompter
 	if o.interactive {
+		// The wizard reads the schema to offer what is there; without it,
+		// AddProperty's own reading says whether the schema is usable (a
+		// compile of a wide schema costs as much as the edit).
+		s, err := schema.Parse(src)
+		if err != nil {
+			return e.failSchema(o.schema, err)
+		}
 		pr = &prompter{e: e, in: bufio.NewReader(e.stdin)}
 		if err := askParam(pr, s, o); err != nil {
 			return e.fail(exitUsage, "%v", err)
@@ -107,6 +110,9 @@ func runAddParam(e *env, opts any, args []string) int {
 		return e.fail(exitInvalid, "%s: %v", at, err)
 	}
 	out, err := edit.AddProperty(src, at, spec)
+	if list, unusable := err.(schema.ErrorList); unusable {
+		return e.failSchema(o.schema, list) // schema.Parse's: no usable schema
+	}
 	if err != nil {
 		return e.fail(exitInvalid, "%v", err)
 	}

@@ -10,8 +10,8 @@ import (
 	"syscall"
 )
 
-// The one way paramctl writes a file (list --write, add-param, --output
-// of the stream commands, demo --files): into a temporary file beside the
+// The one way paramctl writes a file (list --write, add-param, migrate
+// --output, the demo's files): into a temporary file beside the
 // file, renamed over it once complete, so that a reader sees the old
 // content or the new, never half of it, and a crash loses neither.
 //

@@ -30,7 +30,7 @@ func TestLintChart(t *testing.T) {
 			out: []string{
 				webChart + "/bad-values.yaml:1:1: /replicaCount: error chart-values: must be >= 1 but found 0\n",
 				webChart + "/bad-values.yaml:3:3: /service/type: error chart-values: value must be one of ",
-				webChart + "/bad-values.yaml:5:1: /sidecars: error chart-values: not allowed here: \"Logger\"",
+				webChart + "/bad-values.yaml:6:3: /sidecars/Logger: error chart-values: not allowed here: \"Logger\"", // the key and its line (issue 27)
 			}, err: []string{"3 errors, 0 warnings, 0 info\n"}},
 		{name: "--disable takes chart-values too", args: []string{"lint", webChart, "--values", webChart + "/bad-values.yaml", "--disable", "chart-*"}, code: 0,
 			err: []string{"0 errors, 0 warnings, 0 info; 3 silenced (3 by disabled rules)\n"}},

@@ -486,3 +486,22 @@ func TestValuesCommand(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t) })
 	}
 }
+
+// TestLintSeverityAndStaleEntries: the config's severity key decides
+// what fails the run; ignore and baseline entries that silenced nothing
+// are named on standard error.
+func TestLintSeverityAndStaleEntries(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "lint.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("severity:\n  chart-values: warning\nignore:\n  - rule: R5-title-case\n    pointer: /x\n"), 0o644))
+	baseline := filepath.Join(dir, "baseline.json")
+	require.NoError(t, os.WriteFile(baseline, []byte(`[{"rule":"chart-values","severity":"error","pointer":"/gone","message":"fixed"}]`), 0o644))
+	chart := "testdata/helm/charts/overlays"
+	cliCase{name: "severity", args: []string{"lint", chart, "--config", cfg, "--baseline", baseline}, code: 0,
+		out: []string{"/image/tag: warning chart-values: Helm reads 1.10"},
+		err: []string{
+			cfg + `: /ignore/0 (rule "R5-title-case", pointer "/x") silenced nothing: the finding is gone; remove the entry`,
+			baseline + ": /0 (rule chart-values at /gone) matches no finding: it was fixed; remove the entry",
+			"0 errors, 3 warnings, 0 info",
+		}}.run(t)
+}

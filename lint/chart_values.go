@@ -71,6 +71,7 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		return nil, err
 	}
 	out := append(hv.warnings, hv.judge(s)...)
+	out = append(out, valuesDrift(s, c.Values, valuesFile, out)...)
 	seen := map[Finding]bool{}
 	for _, f := range out {
 		seen[f] = true
@@ -94,6 +95,46 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		}
 	}
 	return out, nil
+}
+
+// ChartValuesDrift warns of keys in values.yaml that the schema does not
+// declare (their parent lists properties and gives no
+// additionalProperties schema): the schema and the chart's values have
+// drifted apart, and users read the schema's docs. Chart.Lint runs it
+// whatever the sets; a key the schema forbids is an error of
+// ChartValues instead.
+var ChartValuesDrift = &Rule{
+	ID: "chart-values-drift", Set: "chart", Severity: Warning,
+	Doc: "in a Helm chart, every key of values.yaml is declared by values.schema.json",
+	Run: func(*Pass) {}, // Chart.Lint reports its findings
+}
+
+// valuesDrift is ChartValuesDrift's findings: the undeclared keys of
+// values.yaml as Helm reads it, at their lines, but those an error
+// already names.
+func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []Finding {
+	v, err := helmvalues.Read(data)
+	if err != nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, f := range errs {
+		if f.Severity == Error {
+			named[f.Pointer] = true
+		}
+	}
+	node, _ := document.ParseNode(data)
+	var out []Finding
+	for _, w := range params.Undeclared(s, v) {
+		if named[w.Pointer] {
+			continue
+		}
+		f := Finding{Rule: ChartValuesDrift.ID, Severity: Warning, File: file, Pointer: w.Pointer,
+			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message}
+		f.Line, f.Column, _ = document.Locate(node, w.Pointer)
+		out = append(out, f)
+	}
+	return out
 }
 
 // valuesSource is one writer of values: a file (with its parsed text for

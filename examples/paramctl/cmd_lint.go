@@ -243,7 +243,7 @@ func runLint(e *env, opts any, args []string) int {
 	case "sarif":
 		rules := lintRulesOf(sets)
 		if hasChart(args) {
-			rules = append(rules, lint.ChartValues, lint.ChartMetadata)
+			rules = append(rules, lint.ChartValues, lint.ChartValuesDrift, lint.ChartMetadata)
 		}
 		if err := lint.WriteSARIF(e.stdout, rules, reports...); err != nil {
 			return e.fail(exitUsage, "%v", err)

@@ -85,8 +85,8 @@
 //     nested a thousand levels, huge keys) end in `/…`.
 //
 // A text value that breaks one of these limits is an error even where its
-// node would take the text as a string. The webhooks of examples/webhook
-// add their own bounds (request bodies, timeouts).
+// node would take the text as a string. Webhooks add their own bounds
+// (request bodies, timeouts; package params/kube bounds their answers).
 //
 // # Secrets in messages
 //

@@ -61,8 +61,9 @@ import (
 	"github.com/paramkit/paramkit/examples/operator/controller"
 	"github.com/paramkit/paramkit/examples/operator/hookserver"
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // options are the command line's.
@@ -197,11 +198,11 @@ func run(ctx context.Context, o options) error {
 			o.leaderElectionNamespace = "default"
 		}
 	}
-	var clientCA *webhook.ClientCA
+	var clientCA *kube.ClientCA
 	var tlsOpts []func(*tls.Config)
 	if o.webhookClientCA != "" {
 		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = webhook.NewClientCA(o.webhookClientCA, log); err != nil {
+		if clientCA, err = kube.NewClientCA(o.webhookClientCA, kube.Logger(log)); err != nil {
 			return err
 		}
 		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
@@ -246,7 +247,7 @@ func run(ctx context.Context, o options) error {
 // server, and the reconciler. With clientCA, the admission handlers
 // answer only callers with its client certificates; workers reconcile
 // Instances at once.
-func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA, workers int) error {
+func setup(ctx context.Context, mgr ctrl.Manager, clientCA *kube.ClientCA, workers int) error {
 	versions := opversion.New(mgr.GetClient(), mgr.GetAPIReader())
 	srv := mgr.GetWebhookServer()
 	admit := func(h http.Handler) http.Handler {
@@ -274,6 +275,6 @@ func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA, wo
 // refuses it with spec.operatorVersion.name. Guessing does not decide
 // what is stored: admission checks every change of the parameters
 // against the schema, and refuses one without it.
-func conversion(versions *opversion.Cache) (*webhook.Handler, error) {
-	return webhook.NewHandler(webhook.Options{Resolver: versions, GuessWithoutSchema: true})
+func conversion(versions *opversion.Cache) (*kudoconvert.Handler, error) {
+	return kudoconvert.NewHandler(kudoconvert.Options{Resolver: versions, GuessWithoutSchema: true})
 }

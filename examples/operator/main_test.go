@@ -30,8 +30,8 @@ import (
 
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
-	"github.com/paramkit/paramkit/examples/webhook"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // TestConversionOfAnInstanceWhoseOperatorVersionIsGone: the apiserver
@@ -46,8 +46,8 @@ func TestConversionOfAnInstanceWhoseOperatorVersionIsGone(t *testing.T) {
 		`"spec":{"operatorVersion":{"name":"gone-1.0"},"parameters":{"name":"3","on":"true","n":3,"big":9007199254740993,"b":true,"obj":{"a":["x",1]}},"planExecution":{"planName":"deploy","uid":"u"}}}`
 	convert := func(obj []byte, to string) []byte {
 		t.Helper()
-		resp := h.Convert(context.Background(), &webhook.ConversionRequest{UID: "c", DesiredAPIVersion: to, Objects: []json.RawMessage{obj}})
-		require.Equal(t, webhook.StatusSuccess, resp.Result.Status, resp.Result.Message)
+		resp := h.Convert(context.Background(), &kube.ConversionRequest{UID: "c", DesiredAPIVersion: to, Objects: []json.RawMessage{obj}})
+		require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
 		require.Len(t, resp.ConvertedObjects, 1)
 		return resp.ConvertedObjects[0]
 	}

@@ -36,7 +36,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -227,7 +227,7 @@ func (r *InstanceReconciler) check(ctx context.Context, in *v1beta2.Instance) me
 	ov, err := r.Versions.Get(ctx, in.Namespace, name)
 	if err != nil {
 		c.Reason, c.Message = ReasonOperatorVersionInvalid, bound(fmt.Sprintf("spec.operatorVersion.name: %v", err))
-		if errors.Is(err, webhook.ErrSchemaNotFound) {
+		if errors.Is(err, kudoconvert.ErrSchemaNotFound) {
 			c.Reason = ReasonOperatorVersionNotFound
 		}
 		return c

@@ -87,6 +87,7 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, 0, nil
 	}
+	limit = max(limit, 0)
 	rc := http.NewResponseController(w)
 	if rc.SetReadDeadline(time.Now().Add(b.timeout())) == nil {
 		defer func() {
@@ -111,7 +112,11 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (
 			if int64(len(body)) > limit {
 				return nil, held, errTooLarge
 			}
-			grow := min(max(2*int64(cap(body)), size), limit+1) - int64(cap(body))
+			next := max(2*int64(cap(body)), size)
+			if r.ContentLength >= int64(len(body)) {
+				next = min(next, r.ContentLength+1) // a declared length only shrinks it
+			}
+			grow := min(next, limit+1) - int64(cap(body))
 			if !b.take(grow) {
 				return nil, held, errOverBudget
 			}

@@ -26,6 +26,8 @@ type webhookOptions struct {
 	convertWithoutClientCert        bool
 	guess                           bool
 	maxReview, maxConversion        int64
+	maxInFlight                     int64
+	enableHTTP2                     bool
 	verbose                         bool
 	review, endpoint                string
 	roundTrip                       bool
@@ -44,7 +46,7 @@ var webhookListening func(net.Addr)
 func init() {
 	register(&command{
 		name: "webhook",
-		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [--max-body-bytes-in-flight N] [--enable-http2] [-v]\n" +
 			"       paramctl webhook --schemas DIR [--gates FILE] [--guess-without-schema] --review FILE [--endpoint validate|mutate] [--round-trip]",
 		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
@@ -59,6 +61,8 @@ func init() {
 			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
 			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
 			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body, `N` bytes")
+			fs.Int64Var(&o.maxInFlight, "max-body-bytes-in-flight", webhook.DefaultMaxBodyBytesInFlight, "request body bytes held at once across all requests, `N` (at least the largest body limit); beyond it a request gets 429 with Retry-After")
+			fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 besides HTTP/1.1 (off by default since CVE-2023-44487; streams per connection are bounded)")
 			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
 			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in `FILE` (- for standard input) and print the response, without serving")
 			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission `ENDPOINT`, validate or mutate")
@@ -88,6 +92,9 @@ func runWebhook(e *env, opts any, args []string) int {
 	}
 	if o.maxReview <= 0 || o.maxConversion <= 0 {
 		return e.fail(exitUsage, "--max-review-bytes and --max-conversion-bytes must be positive")
+	}
+	if o.maxInFlight < max(o.maxReview, o.maxConversion) {
+		return e.fail(exitUsage, "--max-body-bytes-in-flight %d is less than the largest body limit %d: such a body could never be read", o.maxInFlight, max(o.maxReview, o.maxConversion))
 	}
 	if fi, err := os.Stat(o.schemas); err != nil || !fi.IsDir() {
 		return e.fail(exitUsage, "--schemas %s: not a directory", o.schemas)
@@ -136,7 +143,8 @@ func runWebhook(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA}
+	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA,
+		MaxBodyBytesInFlight: o.maxInFlight, EnableHTTP2: o.enableHTTP2}
 	if o.convertWithoutClientCert {
 		srv.PathsWithoutClientCert = []string{"/convert"}
 	}

@@ -11,9 +11,11 @@ import (
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 
@@ -145,6 +147,7 @@ func runWebhook(e *env, opts any, args []string) int {
 	}
 	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA,
 		MaxBodyBytesInFlight: o.maxInFlight, EnableHTTP2: o.enableHTTP2}
+	defer tuneGC(o.maxInFlight)()
 	if o.convertWithoutClientCert {
 		srv.PathsWithoutClientCert = []string{"/convert"}
 	}
@@ -167,6 +170,33 @@ func runWebhook(e *env, opts any, args []string) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	return exitOK
+}
+
+// webhookGCPercent is the GOGC paramctl webhook runs with unless GOGC or
+// GOMEMLIMIT is set. Its live heap is small (the compiled schemas) and a
+// review is garbage as soon as it is answered, so Go's default of 100
+// collects every few hundred reviews, and the collections were a third of
+// a review's CPU time (BenchmarkOneCall in examples/webhook).
+const webhookGCPercent = 400
+
+// tuneGC collects less often than Go's default, under a soft memory limit
+// of four times the body budget (at least 256 MiB) so that a heap made
+// large by large bodies is still collected in time; it leaves both alone
+// when the environment sets either, and returns the undo.
+func tuneGC(budget int64) func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := int64(math.MaxInt64)
+	if budget <= math.MaxInt64/4 {
+		limit = max(4*budget, 256<<20)
+	}
+	percent := debug.SetGCPercent(webhookGCPercent)
+	limit = debug.SetMemoryLimit(limit)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // runReview answers one review file offline: the handler the server

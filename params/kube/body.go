@@ -7,6 +7,7 @@ import (
 	"net/http"
 	"os"
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -64,13 +65,19 @@ func (b *BodyBudget) Limit(limit int64, next http.Handler) http.Handler {
 			bodyError(w, http.StatusRequestEntityTooLarge, tooLarge(r.URL.Path, limit))
 			return
 		}
-		body, held, err := b.read(w, r, limit)
+		body, held, pooled, err := b.read(w, r, limit)
 		defer b.used.Add(-held)
 		if err != nil {
+			putBuffer(pooled)
 			b.refuse(w, r, limit, err)
 			return
 		}
-		r.Body = &drainingBody{b: body}
+		d := &drainingBody{b: body}
+		defer func() {
+			d.b = nil
+			putBuffer(pooled)
+		}()
+		r.Body = d
 		r.ContentLength = int64(len(body))
 		next.ServeHTTP(w, r)
 	})
@@ -81,11 +88,24 @@ var (
 	errOverBudget = errors.New("over budget")
 )
 
+// buffers holds the first buffers of bodies, firstChunk bytes each: most
+// reviews fit, and a body then costs no allocation of its own.
+var buffers = sync.Pool{New: func() any { b := make([]byte, firstChunk); return &b }}
+
+// putBuffer gives a buffer of buffers back (none when nil).
+func putBuffer(b *[]byte) {
+	if b != nil {
+		buffers.Put(b)
+	}
+}
+
 // read reads r's body within limit, holding budget for every byte of buffer
-// it allocates; held is what it holds, to be given back by the caller.
-func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, held int64, err error) {
+// it uses; held is what it holds, to be given back by the caller, and
+// pooled the buffer of buffers the body is in, if it is, to be given back
+// once nothing reads it any more.
+func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, held int64, pooled *[]byte, err error) {
 	if r.Body == nil || r.Body == http.NoBody {
-		return nil, 0, nil
+		return nil, 0, nil, nil
 	}
 	limit = max(limit, 0)
 	rc := http.NewResponseController(w)
@@ -102,6 +122,13 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (
 			}
 		}()
 	}
+	if limit+1 >= firstChunk {
+		if !b.take(firstChunk) {
+			return nil, 0, nil, errOverBudget
+		}
+		pooled = buffers.Get().(*[]byte)
+		body, held = (*pooled)[:0], firstChunk
+	}
 	size := int64(firstChunk)
 	if r.ContentLength >= 0 {
 		size = min(size, r.ContentLength+1) // +1 to see EOF without growing
@@ -110,7 +137,7 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (
 	for {
 		if int64(len(body)) == int64(cap(body)) {
 			if int64(len(body)) > limit {
-				return nil, held, errTooLarge
+				return nil, held, pooled, errTooLarge
 			}
 			next := max(2*int64(cap(body)), size)
 			if r.ContentLength >= int64(len(body)) {
@@ -118,23 +145,25 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (
 			}
 			grow := min(next, limit+1) - int64(cap(body))
 			if !b.take(grow) {
-				return nil, held, errOverBudget
+				return nil, held, pooled, errOverBudget
 			}
 			held += grow
 			nb := make([]byte, len(body), int64(cap(body))+grow)
 			copy(nb, body)
 			body = nb
+			putBuffer(pooled)
+			pooled = nil
 		}
 		n, rerr := r.Body.Read(body[len(body):cap(body)])
 		body = body[:len(body)+n]
 		if int64(len(body)) > limit {
-			return nil, held, errTooLarge
+			return nil, held, pooled, errTooLarge
 		}
 		if rerr == io.EOF {
-			return body, held, nil
+			return body, held, pooled, nil
 		}
 		if rerr != nil {
-			return nil, held, rerr
+			return nil, held, pooled, rerr
 		}
 	}
 }

@@ -29,10 +29,11 @@ const (
 	// server holds at once, across all requests: two of the largest
 	// conversion reviews, or forty-odd of the largest admission reviews.
 	DefaultMaxBodyBytesInFlight = 128 << 20
-	// DefaultMaxConcurrentStreams bounds the requests of one HTTP/2
-	// connection (with EnableHTTP2).
-	DefaultMaxConcurrentStreams = 64
 )
+
+// maxConcurrentStreams bounds the requests of one HTTP/2 connection (with
+// EnableHTTP2).
+const maxConcurrentStreams = 64
 
 // certRecheckInterval is how often the certificate files are looked at
 // (a variable so that tests can shorten it).
@@ -80,10 +81,8 @@ type Server struct {
 	// EnableHTTP2 offers HTTP/2 besides HTTP/1.1. It is off by default,
 	// as in kubebuilder's scaffold since CVE-2023-44487 (rapid reset):
 	// the apiserver calls webhooks over HTTP/1.1 as well. When on, an
-	// HTTP/2 connection carries at most MaxConcurrentStreams requests at
-	// once (DefaultMaxConcurrentStreams when zero).
-	EnableHTTP2          bool
-	MaxConcurrentStreams int
+	// HTTP/2 connection carries at most 64 requests at once.
+	EnableHTTP2 bool
 	// Logger receives server events (discarded when nil).
 	Logger *slog.Logger
 
@@ -190,12 +189,8 @@ func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader,
 	srv.Protocols.SetHTTP1(true)
 	if s.EnableHTTP2 {
 		srv.Protocols.SetHTTP2(true)
-		streams := s.MaxConcurrentStreams
-		if streams <= 0 {
-			streams = DefaultMaxConcurrentStreams
-		}
 		srv.HTTP2 = &http.HTTP2Config{
-			MaxConcurrentStreams: streams,
+			MaxConcurrentStreams: maxConcurrentStreams,
 			// Data a client may send ahead of the handlers' reading: 1 MiB
 			// a connection, 256 KiB a stream.
 			MaxReceiveBufferPerConnection: 1 << 20,

@@ -1,8 +1,0 @@
-//go:build !unix
-
-package webhook
-
-import "time"
-
-// processCPUTime is not measured off Unix.
-func processCPUTime() time.Duration { return -1 }

@@ -1,4 +1,4 @@
-package webhook
+package main
 
 import (
 	"context"
@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // secretMarkers matches the recognisable secrets of markerVersions.
@@ -50,13 +51,13 @@ func TestWebhookAnswersCarryNoSecretMarker(t *testing.T) {
 	ctx := context.Background()
 	bad := `{"name":"a","password":"SECRETvalue1","token":"SECRETvalue2","db":{"user":"SECRETvalue3","usr":"SECRETvalue4"},"passwrd":"SECRETvalue5"}`
 	old := `{"name":"a","legacy":"SECRETvalue6","pin":8675.309,"password":"SECRETenum1"}`
-	for name, resp := range map[string]*AdmissionResponse{
-		"validate create":  h.Validate(ctx, admissionRequest(Create, instanceJSON(V1beta2, "op-1", bad, ""), nil)),
-		"mutate create":    h.Mutate(ctx, admissionRequest(Create, instanceJSON(V1beta2, "op-1", bad, ""), nil)),
-		"mutate defaults":  h.Mutate(ctx, admissionRequest(Create, instanceJSON(V1beta2, "op-1", `{"name":"a"}`, ""), nil)),
-		"validate update":  h.Validate(ctx, admissionRequest(Update, instanceJSON(V1beta2, "op-1", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
-		"mutate upgrade":   h.Mutate(ctx, admissionRequest(Update, instanceJSON(V1beta2, "op-2", old, ""), instanceJSON(V1beta2, "op-1", old, ""))),
-		"validate upgrade": h.Validate(ctx, admissionRequest(Update, instanceJSON(V1beta2, "op-2", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
+	for name, resp := range map[string]*kube.AdmissionResponse{
+		"validate create":  h.Validate(ctx, admissionRequest(kube.Create, instanceJSON(V1beta2, "op-1", bad, ""), nil)),
+		"mutate create":    h.Mutate(ctx, admissionRequest(kube.Create, instanceJSON(V1beta2, "op-1", bad, ""), nil)),
+		"mutate defaults":  h.Mutate(ctx, admissionRequest(kube.Create, instanceJSON(V1beta2, "op-1", `{"name":"a"}`, ""), nil)),
+		"validate update":  h.Validate(ctx, admissionRequest(kube.Update, instanceJSON(V1beta2, "op-1", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
+		"mutate upgrade":   h.Mutate(ctx, admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", old, ""), instanceJSON(V1beta2, "op-1", old, ""))),
+		"validate upgrade": h.Validate(ctx, admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp.Patch = nil // a document: the values themselves
@@ -71,7 +72,7 @@ func TestWebhookAnswersCarryNoSecretMarker(t *testing.T) {
 	}
 	for _, obj := range []json.RawMessage{instanceJSON(V1beta2, "op-1", bad, ""), instanceJSON(V1beta1, "op-1", `{"password":"SECRETvalue7","db":"{user: SECRETvalue8"}`, "")} {
 		for _, to := range []string{V1beta1, V1beta2} {
-			resp := h.Convert(ctx, &ConversionRequest{UID: "u", DesiredAPIVersion: to, Objects: []json.RawMessage{obj}})
+			resp := h.Convert(ctx, &kube.ConversionRequest{UID: "u", DesiredAPIVersion: to, Objects: []json.RawMessage{obj}})
 			resp.ConvertedObjects = nil // documents
 			raw, err := json.Marshal(resp)
 			require.NoError(t, err)

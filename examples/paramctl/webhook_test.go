@@ -279,7 +279,7 @@ func TestWebhookServerFlags(t *testing.T) {
 		{nil, "http/1.1"},
 		{[]string{"--enable-http2"}, "h2"},
 	} {
-		url, _ := serveWebhook(t, append([]string{"--cert", cert, "--key", key, "--schemas", "../webhook/testdata/schemas"}, c.args...)...)
+		url, _ := serveWebhook(t, append([]string{"--cert", cert, "--key", key, "--schemas", "testdata/webhook/schemas"}, c.args...)...)
 		conn, err := tls.Dial("tcp", strings.TrimPrefix(url, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"h2", "http/1.1"}})
 		require.NoError(t, err)
 		assert.Equal(t, c.want, conn.ConnectionState().NegotiatedProtocol, "%v", c.args)
@@ -288,7 +288,7 @@ func TestWebhookServerFlags(t *testing.T) {
 
 	// A budget of 64 KiB: a request that holds 60 KiB of body leaves too
 	// little for a second one, which is answered at once.
-	url, _ := serveWebhook(t, "--cert", cert, "--key", key, "--schemas", "../webhook/testdata/schemas",
+	url, _ := serveWebhook(t, "--cert", cert, "--key", key, "--schemas", "testdata/webhook/schemas",
 		"--max-review-bytes", "65536", "--max-conversion-bytes", "65536", "--max-body-bytes-in-flight", "65536")
 	conn, err := tls.Dial("tcp", strings.TrimPrefix(url, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"http/1.1"}})
 	require.NoError(t, err)

@@ -24,6 +24,11 @@
 //   - [github.com/paramkit/paramkit/params/gates]: field-level feature
 //     gates on Kubernetes objects' fields (which fields a create or update
 //     may persist). Its doc: what a gate decides.
+//   - [github.com/paramkit/paramkit/params/kube]: a schema-typed field of
+//     a Kubernetes object (spec.parameters): the review wire shapes,
+//     admission with an exact JSON patch, capped warnings and denial
+//     causes with Kubernetes cause types and field paths, the client-CA
+//     guard; no k8s.io import. Its doc: bounded answers, deadlines.
 //   - [github.com/paramkit/paramkit/convert]: the v1beta1 format: flat
 //     parameters to a schema and back, unwrapping v1beta1 string values
 //     (flow collections, safe guessing), reading a schema from whatever
@@ -64,7 +69,7 @@
 //	ov, err := kudo.Load("", operatorVersionYAML)        // an operator version: ov.Update, ov.Upgrade
 //	out, err := edit.AddProperty(schemaYAML, "/backup/days", edit.Property{Type: "integer"}) // edit a schema file
 //	findings, err := lint.Document(schemaYAML, lint.Kudo)    // lint
-//	h, err := webhook.NewHandler(opts)                   // examples/webhook: admission and conversion
+//	resp, err := kube.Admit(ctx, s, review.Request)      // admission of spec.parameters: patch, warnings, causes
 //
 // The package's Example is a whole program that uses them together;
 // Example_readme is the program the README shows.

@@ -1,0 +1,164 @@
+package kube
+
+import (
+	"encoding/json"
+	"fmt"
+	"strconv"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/suggest"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Causes returns the causes of a denial for err, a paramkit error about
+// the values of the field at pointer field in the object ("/spec/parameters"):
+// one StatusCause per problem, its Type Kubernetes' CauseType for the
+// error's Kind and its Field the object's field path
+// (spec.parameters.engine). A missing required property and a property
+// the schema forbids are named at the property's own path, one cause
+// each (FieldValueRequired, FieldValueForbidden). An error of another
+// type becomes one FieldValueInvalid cause at the field.
+//
+// The list is bounded: at most 50 causes, the last then saying how many
+// more there were; messages and keys in field paths are cut to a short
+// prefix. nil gives none.
+func Causes(field string, err error) []StatusCause {
+	cs, total := causes(field, err, nil)
+	if total > len(cs) {
+		cs = append(cs[:maxCauses-1], StatusCause{Type: "FieldValueInvalid", Field: fieldPath(field, ""),
+			Message: fmt.Sprintf("and %d more problems", total-(maxCauses-1))})
+	}
+	return cs
+}
+
+// causes returns up to maxCauses causes and how many there are in all;
+// with the schema, a forbidden property's cause names the closest
+// declared names.
+func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
+	if err == nil {
+		return nil, 0
+	}
+	var out []StatusCause
+	total := 0
+	add := func(c StatusCause) {
+		total++
+		if len(out) < maxCauses {
+			out = append(out, c)
+		}
+	}
+	for _, e := range schema.ErrorsOf(err) {
+		switch e.Kind {
+		case schema.KindRequired:
+			if names, ok := namesIn(e.Message, "missing required propert", ""); ok {
+				for _, n := range names {
+					add(StatusCause{Type: "FieldValueRequired", Field: fieldPath(field, e.Pointer, n), Message: "Required value"})
+				}
+				continue
+			}
+		case schema.KindAdditional:
+			if names, ok := namesIn(e.Message, "not allowed here: ", " (the schema does not declare it)"); ok {
+				for _, n := range names {
+					msg := "Forbidden: not allowed here (the schema does not declare it)"
+					if s != nil && len(out) < maxCauses {
+						msg += didYouMean(s, e.Pointer, n)
+					}
+					add(StatusCause{Type: "FieldValueForbidden", Field: fieldPath(field, e.Pointer, n), Message: msg})
+				}
+				continue
+			}
+		}
+		add(StatusCause{Type: causeType(e), Field: fieldPath(field, e.Pointer), Message: shorten(e.Message, maxMessage)})
+	}
+	return out, total
+}
+
+// namesIn reads the property names a message lists as JSON strings
+// joined by ", " after prefix (and up to ": " after it, for "property:"
+// or "properties:") and before suffix.
+func namesIn(msg, prefix, suffix string) ([]string, bool) {
+	rest, ok := strings.CutPrefix(msg, prefix)
+	if !ok {
+		return nil, false
+	}
+	if i := strings.Index(rest, ": "); i >= 0 && !strings.HasPrefix(rest, `"`) {
+		rest = rest[i+2:]
+	}
+	if suffix != "" {
+		i := strings.Index(rest, suffix)
+		if i < 0 {
+			return nil, false
+		}
+		rest = rest[:i]
+	}
+	var names []string
+	if json.Unmarshal([]byte("["+rest+"]"), &names) != nil || len(names) == 0 {
+		return nil, false
+	}
+	return names, true
+}
+
+// causeType is Kubernetes' CauseType for an error.
+func causeType(e *schema.Error) string {
+	switch e.Kind {
+	case schema.KindRequired:
+		return "FieldValueRequired"
+	case schema.KindImmutable, schema.KindPlanConflict, schema.KindAdditional:
+		return "FieldValueForbidden"
+	case schema.KindEnum, schema.KindUndeclared:
+		return "FieldValueNotSupported"
+	case schema.KindType:
+		return "FieldValueTypeInvalid"
+	case schema.KindUnique:
+		return "FieldValueDuplicate"
+	case schema.KindLength:
+		if e.Detail != nil {
+			kw := e.Detail.Keyword
+			if strings.HasSuffix(kw, "/maxLength") || strings.HasSuffix(kw, "/maxItems") || strings.HasSuffix(kw, "/maxProperties") {
+				return "FieldValueTooLong"
+			}
+		}
+	}
+	return "FieldValueInvalid"
+}
+
+// fieldPath is the field path of the value at p (below it, keys more)
+// in the field at pointer field of the object, every key cut to a short
+// prefix, the whole to maxField bytes.
+func fieldPath(field, p string, more ...string) string {
+	toks, err := pointer.Split(field)
+	if err != nil {
+		toks = []string{field}
+	}
+	below, err := pointer.Split(p)
+	if err != nil {
+		below = []string{p}
+	}
+	toks = append(append(toks, below...), more...)
+	for i, t := range toks {
+		toks[i] = shorten(t, maxQuoted)
+	}
+	return shorten(schema.NewError(schema.KindInvalid, pointer.Join(toks...), "").FieldPath(""), maxField)
+}
+
+// didYouMean is "; did you mean "x"?" for a key the object at p does not
+// declare, naming the closest declared names, or "".
+func didYouMean(s *schema.Schema, p, key string) string {
+	n := s.Lookup(p)
+	if n == nil {
+		return ""
+	}
+	names := make([]string, 0, len(n.Properties))
+	for _, c := range n.Properties {
+		names = append(names, c.Name)
+	}
+	near := suggest.Closest(key, names)
+	if len(near) == 0 {
+		return ""
+	}
+	q := make([]string, len(near))
+	for i, x := range near {
+		q[i] = strconv.Quote(shorten(x, maxQuoted))
+	}
+	return "; did you mean " + strings.Join(q, " or ") + "?"
+}

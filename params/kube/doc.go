@@ -1,0 +1,68 @@
+// Package kube is paramkit for a schema-typed field of a Kubernetes
+// object, such as the spec.parameters of a custom resource: what every
+// operator and webhook needs around it, in the shapes the kube-apiserver
+// speaks, without importing anything from k8s.io.
+//
+// # Wire shapes
+//
+// AdmissionReview and ConversionReview (with their requests, responses,
+// Status, StatusDetails and StatusCause) are small structs of this
+// package with the JSON names of admission.k8s.io/v1 and
+// apiextensions.k8s.io/v1 (v1beta1 reviews have the same shape and are
+// answered in the version they came in). Objects stay raw JSON, so that
+// numbers keep their text. DecodeAdmissionReview and
+// DecodeConversionReview read a review body and refuse one that is not
+// a review, has no uid, or repeats a key of its envelope (two "uid",
+// "object" or "oldObject" keys: encoding/json would keep the last one,
+// which is not what the apiserver meant). The Respond methods write the
+// answer.
+//
+// # Admission
+//
+// Admit judges the field of one admission request by a schema: it fills
+// the schema's defaults and returns them as an exact JSON patch (numbers
+// as written: 9007199254740993 stays 9007199254740993, where a patch
+// built through float64 stores ...992), denies invalid values and changes
+// to immutable ones with one StatusCause per problem, and warns of keys
+// the schema does not declare. A KUDO operator version passes its
+// Schema(). JSONPatch, Causes and CapWarnings are the parts for a caller
+// that builds its own response (controller-runtime's admission.Response).
+//
+// A cause has Kubernetes' cause type in Type (the JSON name is "reason",
+// as in metav1.StatusCause): FieldValueRequired, FieldValueInvalid,
+// FieldValueNotSupported, FieldValueForbidden, FieldValueDuplicate,
+// FieldValueTooLong or FieldValueTypeInvalid, and the object's field path
+// in Field (spec.parameters.engine, spec.parameters.tiers[0]). A missing
+// required property and a property the schema forbids are named at the
+// property's own path, one cause each.
+//
+// # Bounded work, bounded answers
+//
+// A webhook sits where every user who can create the resource reaches
+// it, so the answer is bounded whatever the request holds:
+//
+//   - the caller's context is the review's deadline (a server derives it
+//     from the apiserver's ?timeout=); when it passes, decoding and
+//     validation stop and the answer is a failure saying so (code 504,
+//     reason Timeout);
+//   - warnings are capped as the apiserver caps them: 256 characters
+//     each and 4 KiB in total, the last one saying how many were left out
+//     (CapWarnings);
+//   - at most 50 causes, each message and field path cut to a short
+//     prefix (a key of two megabytes is not echoed), so that an
+//     admission answer stays under 256 KiB.
+//
+// # Only the apiserver may call
+//
+// ClientCA admits only callers with a client certificate a certificate
+// authority signed, reloading the CA file when it changes: ConfigureTLS
+// on the server's tls.Config (controller-runtime's webhook.Options.TLSOpts
+// takes it as is) and Require around the handler. kube-apiserver (up to
+// at least v1.37) presents no client certificate to CRD conversion
+// webhooks: leave the conversion path open (Require's open paths).
+//
+// # Options
+//
+// Every function that takes options takes the one Option type; an option
+// that does not concern a function is ignored by it.
+package kube

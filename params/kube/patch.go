@@ -1,0 +1,83 @@
+package kube
+
+import (
+	"slices"
+	"strconv"
+
+	"github.com/go-openapi/jsonpointer"
+
+	"github.com/paramkit/paramkit/params"
+)
+
+// JSONPatch returns the RFC 6902 operations that turn from into to below
+// base (an object pointer such as "/spec/parameters"), each a
+// map[string]any with "op", "path" and, but for a removal, "value"; none
+// when the two are identical. Write them with params.MarshalJSON, which
+// keeps every number's text: a patch built through float64 (as
+// controller-runtime's admission.PatchResponseFromRaw builds one) stores
+// 9007199254740993 as 9007199254740992.
+//
+// The order is stable: for objects, removals, then changes, then
+// additions, each by key; arrays of equal length element by element,
+// other arrays replaced whole. Numbers are compared by their text. The
+// value under an empty key is replaced whole rather than walked into:
+// json-patch libraries (the apiserver's among them) cannot follow a path
+// through an empty token such as /a//b. Neither value is changed; the
+// operations share parts of to.
+func JSONPatch(base string, from, to any) []any {
+	var ops []any
+	diffPatch(base, from, to, &ops)
+	return ops
+}
+
+func diffPatch(path string, from, to any, ops *[]any) {
+	fm, fok := from.(map[string]any)
+	tm, tok := to.(map[string]any)
+	if fok && tok {
+		fkeys, tkeys := sortedKeys(fm), sortedKeys(tm)
+		for _, k := range fkeys {
+			if _, ok := tm[k]; !ok {
+				*ops = append(*ops, map[string]any{"op": "remove", "path": path + "/" + jsonpointer.Escape(k)})
+			}
+		}
+		for _, k := range fkeys {
+			tv, ok := tm[k]
+			switch {
+			case !ok:
+			case k == "":
+				if !params.Identical(fm[k], tv) {
+					*ops = append(*ops, map[string]any{"op": "replace", "path": path + "/", "value": tv})
+				}
+			default:
+				diffPatch(path+"/"+jsonpointer.Escape(k), fm[k], tv, ops)
+			}
+		}
+		for _, k := range tkeys {
+			if _, ok := fm[k]; !ok {
+				*ops = append(*ops, map[string]any{"op": "add", "path": path + "/" + jsonpointer.Escape(k), "value": tm[k]})
+			}
+		}
+		return
+	}
+	fa, fok := from.([]any)
+	ta, tok := to.([]any)
+	if fok && tok && len(fa) == len(ta) {
+		for i := range fa {
+			diffPatch(path+"/"+strconv.Itoa(i), fa[i], ta[i], ops)
+		}
+		return
+	}
+	if !params.Identical(from, to) {
+		*ops = append(*ops, map[string]any{"op": "replace", "path": path, "value": to})
+	}
+}
+
+// sortedKeys returns the keys of m in order.
+func sortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}

@@ -53,7 +53,7 @@ func Convert(set *migrate.VersionSet, object []byte, field, apiVersion string) (
 	if err != nil || len(toks) == 0 || toks[0] == "apiVersion" || toks[0] == "kind" || toks[0] == "metadata" {
 		return nil, schema.NewError(schema.KindUsage, "", "kube: %q is not the pointer of a field of an object's body (such as /spec/parameters)", field)
 	}
-	obj, err := decodeObject(object)
+	obj, err := decodeConvObject(object)
 	if err != nil {
 		return nil, err
 	}
@@ -220,8 +220,8 @@ func splitAPIVersion(av string) (group, version string) {
 	return "", av
 }
 
-// decodeObject reads one JSON object, numbers as json.Number.
-func decodeObject(data []byte) (map[string]any, error) {
+// decodeConvObject reads one JSON object, numbers as json.Number.
+func decodeConvObject(data []byte) (map[string]any, error) {
 	d := json.NewDecoder(bytes.NewReader(data))
 	d.UseNumber()
 	var v any

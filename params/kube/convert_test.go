@@ -17,7 +17,7 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-const group = "example.paramkit.dev"
+const cacheGroup = "example.paramkit.dev"
 
 func cacheSet(t testing.TB) *migrate.VersionSet {
 	t.Helper()
@@ -27,7 +27,7 @@ func cacheSet(t testing.TB) *migrate.VersionSet {
 }
 
 // object builds a Cache object of version v holding params (JSON text).
-func object(v, params string, annotations ...string) []byte {
+func cacheObject(v, params string, annotations ...string) []byte {
 	meta := `{"name":"c","namespace":"default","uid":"1f0c","generation":3,"labels":{"app":"cache"}`
 	if len(annotations) > 0 {
 		meta += `,"annotations":{`
@@ -42,12 +42,12 @@ func object(v, params string, annotations ...string) []byte {
 		meta += "}"
 	}
 	meta += "}"
-	return []byte(`{"apiVersion":"` + group + `/` + v + `","kind":"Cache","metadata":` + meta +
+	return []byte(`{"apiVersion":"` + cacheGroup + `/` + v + `","kind":"Cache","metadata":` + meta +
 		`,"spec":{"parameters":` + params + `,"replicas":9007199254740993},"status":{"observedGeneration":3,"ratio":1.50}}`)
 }
 
 // decode reads JSON with numbers as their text, for exact comparison.
-func decode(t testing.TB, b []byte) map[string]any {
+func decodeExact(t testing.TB, b []byte) map[string]any {
 	t.Helper()
 	d := json.NewDecoder(bytes.NewReader(b))
 	d.UseNumber()
@@ -56,14 +56,14 @@ func decode(t testing.TB, b []byte) map[string]any {
 	return m
 }
 
-func params(t testing.TB, obj []byte) any {
+func paramsOf(t testing.TB, obj []byte) any {
 	t.Helper()
-	return decode(t, obj)["spec"].(map[string]any)["parameters"]
+	return decodeExact(t, obj)["spec"].(map[string]any)["parameters"]
 }
 
-func kept(t testing.TB, obj []byte) (string, bool) {
+func keptOf(t testing.TB, obj []byte) (string, bool) {
 	t.Helper()
-	meta, _ := decode(t, obj)["metadata"].(map[string]any)
+	meta, _ := decodeExact(t, obj)["metadata"].(map[string]any)
 	ann, _ := meta["annotations"].(map[string]any)
 	s, ok := ann[kube.ConversionAnnotation].(string)
 	return s, ok
@@ -74,7 +74,7 @@ func kept(t testing.TB, obj []byte) (string, bool) {
 func sameBesides(t testing.TB, a, b []byte) {
 	t.Helper()
 	strip := func(b []byte) map[string]any {
-		m := decode(t, b)
+		m := decodeExact(t, b)
 		delete(m, "apiVersion")
 		delete(m["spec"].(map[string]any), "parameters")
 		if meta, ok := m["metadata"].(map[string]any); ok {
@@ -119,27 +119,27 @@ func TestConvertNeverFailsOnValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			in := object(tt.from, tt.params, "team", "a")
-			out, err := kube.Convert(set, in, "/spec/parameters", group+"/"+tt.to)
+			in := cacheObject(tt.from, tt.params, "team", "a")
+			out, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/"+tt.to)
 			require.NoError(t, err)
-			got := decode(t, out)
-			assert.Equal(t, group+"/"+tt.to, got["apiVersion"])
+			got := decodeExact(t, out)
+			assert.Equal(t, cacheGroup+"/"+tt.to, got["apiVersion"])
 			var want any
 			require.NoError(t, json.Unmarshal([]byte(tt.want), &want))
-			assert.JSONEq(t, tt.want, mustJSON(t, params(t, out)))
-			assert.NotContains(t, mustJSON(t, params(t, out)), migrate.BagKey[:9]+"bag\":[", "the bag never sits in the parameters")
-			_, has := kept(t, out)
+			assert.JSONEq(t, tt.want, toJSON(t, paramsOf(t, out)))
+			assert.NotContains(t, toJSON(t, paramsOf(t, out)), migrate.BagKey[:9]+"bag\":[", "the bag never sits in the parameters")
+			_, has := keptOf(t, out)
 			assert.Equal(t, tt.annotation, has)
 			sameBesides(t, in, out)
 			assert.Contains(t, string(out), "9007199254740993", "numbers elsewhere keep their text")
-			back, err := kube.Convert(set, out, "/spec/parameters", group+"/"+tt.from)
+			back, err := kube.Convert(set, out, "/spec/parameters", cacheGroup+"/"+tt.from)
 			require.NoError(t, err)
-			require.Equal(t, decode(t, in), decode(t, back), "the round trip gives back what went in")
+			require.Equal(t, decodeExact(t, in), decodeExact(t, back), "the round trip gives back what went in")
 		})
 	}
 }
 
-func mustJSON(t testing.TB, v any) string {
+func toJSON(t testing.TB, v any) string {
 	t.Helper()
 	b, err := json.Marshal(v)
 	require.NoError(t, err)
@@ -151,21 +151,21 @@ func mustJSON(t testing.TB, v any) string {
 // value is still there, and the change wins.
 func TestConvertWriteBackKeepsV2Values(t *testing.T) {
 	set := cacheSet(t)
-	stored := object("v2", `{"engine":"redis","memoryLimitMB":32,"ttlSeconds":600}`)
-	read, err := kube.Convert(set, stored, "/spec/parameters", group+"/v1")
+	stored := cacheObject("v2", `{"engine":"redis","memoryLimitMB":32,"ttlSeconds":600}`)
+	read, err := kube.Convert(set, stored, "/spec/parameters", cacheGroup+"/v1")
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"engine":"redis","maxMemoryMB":32}`, mustJSON(t, params(t, read)))
+	assert.JSONEq(t, `{"engine":"redis","maxMemoryMB":32}`, toJSON(t, paramsOf(t, read)))
 
-	m := decode(t, read)
+	m := decodeExact(t, read)
 	m["spec"].(map[string]any)["parameters"].(map[string]any)["maxMemoryMB"] = json.Number("48")
 	written, err := json.Marshal(m)
 	require.NoError(t, err)
-	up, err := kube.Convert(set, written, "/spec/parameters", group+"/v2")
+	up, err := kube.Convert(set, written, "/spec/parameters", cacheGroup+"/v2")
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"engine":"redis","memoryLimitMB":48,"ttlSeconds":600}`, mustJSON(t, params(t, up)))
-	_, has := kept(t, up)
+	assert.JSONEq(t, `{"engine":"redis","memoryLimitMB":48,"ttlSeconds":600}`, toJSON(t, paramsOf(t, up)))
+	_, has := keptOf(t, up)
 	assert.False(t, has, "what was restored leaves the annotation")
-	assert.NotContains(t, decode(t, up)["metadata"], "annotations", "no empty annotations left behind")
+	assert.NotContains(t, decodeExact(t, up)["metadata"], "annotations", "no empty annotations left behind")
 
 	// A v1 client that removes the field meanwhile: v2's ttlSeconds was
 	// not the v1 client's to remove, so it comes back; maxMemoryMB's
@@ -173,31 +173,31 @@ func TestConvertWriteBackKeepsV2Values(t *testing.T) {
 	delete(m["spec"].(map[string]any)["parameters"].(map[string]any), "maxMemoryMB")
 	written, err = json.Marshal(m)
 	require.NoError(t, err)
-	up, err = kube.Convert(set, written, "/spec/parameters", group+"/v2")
+	up, err = kube.Convert(set, written, "/spec/parameters", cacheGroup+"/v2")
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"engine":"redis","ttlSeconds":600}`, mustJSON(t, params(t, up)))
+	assert.JSONEq(t, `{"engine":"redis","ttlSeconds":600}`, toJSON(t, paramsOf(t, up)))
 }
 
 // TestConvertKeepsOtherAnnotations: only the conversion annotation
 // changes; a malformed one is ignored, never a failure.
 func TestConvertKeepsOtherAnnotations(t *testing.T) {
 	set := cacheSet(t)
-	in := object("v2", `{"ttlSeconds":5}`, "team", "a", kube.ConversionAnnotation, "{not json")
-	out, err := kube.Convert(set, in, "/spec/parameters", group+"/v1")
+	in := cacheObject("v2", `{"ttlSeconds":5}`, "team", "a", kube.ConversionAnnotation, "{not json")
+	out, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/v1")
 	require.NoError(t, err)
-	ann := decode(t, out)["metadata"].(map[string]any)["annotations"].(map[string]any)
+	ann := decodeExact(t, out)["metadata"].(map[string]any)["annotations"].(map[string]any)
 	assert.Equal(t, "a", ann["team"])
 	assert.Contains(t, ann[kube.ConversionAnnotation], "ttlSeconds")
 
 	// A bag of other schemas (the operator changed v1 since) is ignored.
-	in = object("v1", `{"maxMemoryMB":20}`, kube.ConversionAnnotation, `{"/spec/parameters":[{"step":"0000","dir":"down","patch":[{"pointer":"/ttlSeconds","value":1}]}]}`)
-	out, err = kube.Convert(set, in, "/spec/parameters", group+"/v2")
+	in = cacheObject("v1", `{"maxMemoryMB":20}`, kube.ConversionAnnotation, `{"/spec/parameters":[{"step":"0000","dir":"down","patch":[{"pointer":"/ttlSeconds","value":1}]}]}`)
+	out, err = kube.Convert(set, in, "/spec/parameters", cacheGroup+"/v2")
 	require.NoError(t, err)
-	assert.JSONEq(t, `{"memoryLimitMB":20}`, mustJSON(t, params(t, out)))
+	assert.JSONEq(t, `{"memoryLimitMB":20}`, toJSON(t, paramsOf(t, out)))
 
 	// Without parameters the object only changes its apiVersion.
 	in = []byte(`{"apiVersion":"example.paramkit.dev/v1","kind":"Cache","metadata":{"name":"c"},"spec":{}}`)
-	out, err = kube.Convert(set, in, "/spec/parameters", group+"/v2")
+	out, err = kube.Convert(set, in, "/spec/parameters", cacheGroup+"/v2")
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{}}`, string(out))
 }
@@ -214,16 +214,16 @@ func TestConvertErrors(t *testing.T) {
 		kind      schema.Kind
 		contains  string
 	}{
-		{"no set", nil, string(object("v1", `{}`)), "/spec/parameters", group + "/v2", schema.KindUsage, "version set"},
-		{"not JSON", set, `{"apiVersion":`, "/spec/parameters", group + "/v2", schema.KindSyntax, "not JSON"},
-		{"not an object", set, `[1]`, "/spec/parameters", group + "/v2", schema.KindType, "JSON object"},
-		{"trailing data", set, `{} {}`, "/spec/parameters", group + "/v2", schema.KindSyntax, "more data"},
-		{"no apiVersion", set, `{"kind":"Cache"}`, "/spec/parameters", group + "/v2", schema.KindRequired, "no apiVersion"},
-		{"another group", set, string(object("v1", `{}`)), "/spec/parameters", "other.dev/v2", schema.KindUsage, "another group"},
-		{"unknown version", set, string(object("v1", `{}`)), "/spec/parameters", group + "/v3", schema.KindNotFound, "v3"},
-		{"bad apiVersion", set, string(object("v1", `{}`)), "/spec/parameters", "", schema.KindUsage, "not an apiVersion"},
-		{"root field", set, string(object("v1", `{}`)), "", group + "/v2", schema.KindUsage, "pointer"},
-		{"metadata field", set, string(object("v1", `{}`)), "/metadata/labels", group + "/v2", schema.KindUsage, "pointer"},
+		{"no set", nil, string(cacheObject("v1", `{}`)), "/spec/parameters", cacheGroup + "/v2", schema.KindUsage, "version set"},
+		{"not JSON", set, `{"apiVersion":`, "/spec/parameters", cacheGroup + "/v2", schema.KindSyntax, "not JSON"},
+		{"not an object", set, `[1]`, "/spec/parameters", cacheGroup + "/v2", schema.KindType, "JSON object"},
+		{"trailing data", set, `{} {}`, "/spec/parameters", cacheGroup + "/v2", schema.KindSyntax, "more data"},
+		{"no apiVersion", set, `{"kind":"Cache"}`, "/spec/parameters", cacheGroup + "/v2", schema.KindRequired, "no apiVersion"},
+		{"another group", set, string(cacheObject("v1", `{}`)), "/spec/parameters", "other.dev/v2", schema.KindUsage, "another group"},
+		{"unknown version", set, string(cacheObject("v1", `{}`)), "/spec/parameters", cacheGroup + "/v3", schema.KindNotFound, "v3"},
+		{"bad apiVersion", set, string(cacheObject("v1", `{}`)), "/spec/parameters", "", schema.KindUsage, "not an apiVersion"},
+		{"root field", set, string(cacheObject("v1", `{}`)), "", cacheGroup + "/v2", schema.KindUsage, "pointer"},
+		{"metadata field", set, string(cacheObject("v1", `{}`)), "/metadata/labels", cacheGroup + "/v2", schema.KindUsage, "pointer"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -267,7 +267,7 @@ func corrupt(v any, rnd *rand.Rand) any {
 	return v
 }
 
-func roundTrips() int {
+func convRoundTrips() int {
 	if testing.Short() {
 		return 200
 	}
@@ -291,7 +291,7 @@ func TestConvertRoundTrip(t *testing.T) {
 				t.Run(dir+"/"+from+"-"+to, func(t *testing.T) {
 					v, _ := set.Version(from)
 					rnd := rand.New(rand.NewPCG(uint64(si), uint64(len(from)*31+len(to))))
-					for i := 0; i < roundTrips(); i++ {
+					for i := 0; i < convRoundTrips(); i++ {
 						x, err := migratetest.RandomValue(v.Schema, rnd)
 						require.NoError(t, err)
 						if i%2 == 1 {
@@ -299,14 +299,14 @@ func TestConvertRoundTrip(t *testing.T) {
 						}
 						p, err := json.Marshal(x)
 						require.NoError(t, err)
-						in := object(from, string(p), "team", "a")
-						mid, err := kube.Convert(set, in, "/spec/parameters", group+"/"+to)
+						in := cacheObject(from, string(p), "team", "a")
+						mid, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/"+to)
 						require.NoError(t, err, "%s", in)
 						sameBesides(t, in, mid)
-						require.NotContains(t, string(mustJSON(t, params(t, mid))), migrate.BagKey, "the bag never sits in the parameters")
-						back, err := kube.Convert(set, mid, "/spec/parameters", group+"/"+from)
+						require.NotContains(t, string(toJSON(t, paramsOf(t, mid))), migrate.BagKey, "the bag never sits in the parameters")
+						back, err := kube.Convert(set, mid, "/spec/parameters", cacheGroup+"/"+from)
 						require.NoError(t, err, "%s", mid)
-						if !reflect.DeepEqual(decode(t, in), decode(t, back)) {
+						if !reflect.DeepEqual(decodeExact(t, in), decodeExact(t, back)) {
 							require.Failf(t, "the round trip changed the object", "in:   %s\nmid:  %s\nback: %s", in, mid, back)
 						}
 					}
@@ -340,12 +340,12 @@ func FuzzConvert(f *testing.F) {
 		if fromV2 {
 			from, to = to, from
 		}
-		in := object(from, string(canon))
-		mid, err := kube.Convert(set, in, "/spec/parameters", group+"/"+to)
+		in := cacheObject(from, string(canon))
+		mid, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/"+to)
 		require.NoError(t, err)
-		back, err := kube.Convert(set, mid, "/spec/parameters", group+"/"+from)
+		back, err := kube.Convert(set, mid, "/spec/parameters", cacheGroup+"/"+from)
 		require.NoError(t, err)
-		require.Equal(t, decode(t, in), decode(t, back), "mid: %s", mid)
+		require.Equal(t, decodeExact(t, in), decodeExact(t, back), "mid: %s", mid)
 	})
 }
 
@@ -353,12 +353,12 @@ func FuzzConvert(f *testing.F) {
 // write for every version other than the storage version.
 func BenchmarkConvert(b *testing.B) {
 	set := cacheSet(b)
-	up := object("v1", `{"engine":"redis","maxMemoryMB":128,"maxEntries":100000}`)
-	down := object("v2", `{"engine":"redis","memoryLimitMB":128,"maxEntries":100000,"ttlSeconds":300}`)
+	up := cacheObject("v1", `{"engine":"redis","maxMemoryMB":128,"maxEntries":100000}`)
+	down := cacheObject("v2", `{"engine":"redis","memoryLimitMB":128,"maxEntries":100000,"ttlSeconds":300}`)
 	b.Run("v1-v2", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := kube.Convert(set, up, "/spec/parameters", group+"/v2"); err != nil {
+			if _, err := kube.Convert(set, up, "/spec/parameters", cacheGroup+"/v2"); err != nil {
 				b.Fatal(err)
 			}
 		}
@@ -366,7 +366,7 @@ func BenchmarkConvert(b *testing.B) {
 	b.Run("v2-v1", func(b *testing.B) {
 		b.ReportAllocs()
 		for b.Loop() {
-			if _, err := kube.Convert(set, down, "/spec/parameters", group+"/v1"); err != nil {
+			if _, err := kube.Convert(set, down, "/spec/parameters", cacheGroup+"/v1"); err != nil {
 				b.Fatal(err)
 			}
 		}

@@ -135,7 +135,7 @@ func (g *crdGen) node(v any, ptr string, inItems bool, name string, refs map[str
 		in = merged
 	}
 	out := map[string]any{}
-	for _, k := range sortedKeys(in) {
+	for _, k := range crdSortedKeys(in) {
 		x := in[k]
 		kp := pointer.Append(ptr, k)
 		switch {
@@ -440,7 +440,7 @@ func (g *crdGen) integers(out map[string]any, ptr string) {
 	}
 }
 
-func sortedKeys(m map[string]any) []string {
+func crdSortedKeys(m map[string]any) []string {
 	ks := make([]string, 0, len(m))
 	for k := range m {
 		ks = append(ks, k)

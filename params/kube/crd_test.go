@@ -16,7 +16,7 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files under testdata")
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
 
 func cacheCRD(t testing.TB) kube.CRD {
 	t.Helper()
@@ -28,10 +28,10 @@ func cacheCRD(t testing.TB) kube.CRD {
 		Versions: []kube.CRDVersion{{Name: "v1", Schema: v1, Served: true}, {Name: "v2", Schema: v2, Served: true, Storage: true}}}
 }
 
-func golden(t *testing.T, name string, got []byte) {
+func crdGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", "crd", name)
-	if *update {
+	if *updateGolden {
 		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
 		require.NoError(t, os.WriteFile(path, got, 0o644))
 	}
@@ -56,7 +56,7 @@ func noStructuralErrors(t *testing.T, manifest []byte) {
 func TestCRDManifestGolden(t *testing.T) {
 	got, err := cacheCRD(t).Manifest()
 	require.NoError(t, err)
-	golden(t, "caches.yaml", got)
+	crdGolden(t, "caches.yaml", got)
 	noStructuralErrors(t, got)
 	s := string(got)
 	for _, k := range []string{"trigger", "immutable:", "oldName", "x-kudo", "additionalProperties"} {

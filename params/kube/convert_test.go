@@ -2,6 +2,7 @@ package kube_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
@@ -371,4 +372,39 @@ func BenchmarkConvert(b *testing.B) {
 			}
 		}
 	})
+}
+
+// TestConvertReview: a LIST's objects in request order, each converted;
+// an object that cannot be converted at all fails the review naming it;
+// a passed deadline fails it saying how far it got.
+func TestConvertReview(t *testing.T) {
+	set := cacheSet(t)
+	req := &kube.ConversionRequest{UID: "u1", DesiredAPIVersion: cacheGroup + "/v1", Objects: []json.RawMessage{
+		cacheObject("v2", `{"memoryLimitMB":8,"ttlSeconds":1}`), cacheObject("v1", `{"maxMemoryMb":1}`),
+	}}
+	resp := kube.ConvertReview(context.Background(), set, req)
+	require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+	assert.Equal(t, "u1", resp.UID)
+	require.Len(t, resp.ConvertedObjects, 2)
+	assert.JSONEq(t, `{"maxMemoryMB":8}`, toJSON(t, paramsOf(t, resp.ConvertedObjects[0])))
+	assert.JSONEq(t, `{"maxMemoryMb":1}`, toJSON(t, paramsOf(t, resp.ConvertedObjects[1])))
+
+	req.Objects = append(req.Objects, []byte(`{"apiVersion":"example.paramkit.dev/v9","kind":"Cache"}`))
+	resp = kube.ConvertReview(context.Background(), set, req)
+	assert.Equal(t, kube.StatusFailure, resp.Result.Status)
+	assert.Contains(t, resp.Result.Message, "object 2 of 3")
+	assert.Empty(t, resp.ConvertedObjects)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	resp = kube.ConvertReview(ctx, set, req)
+	assert.Contains(t, resp.Result.Message, "gave up after converting 0 of 3")
+	assert.Equal(t, kube.StatusFailure, kube.ConvertReview(ctx, set, nil).Result.Status)
+
+	// Another field by the package's option.
+	req = &kube.ConversionRequest{UID: "u2", DesiredAPIVersion: cacheGroup + "/v2", Objects: []json.RawMessage{
+		[]byte(`{"apiVersion":"example.paramkit.dev/v1","kind":"Cache","spec":{"config":{"maxMemoryMB":20}}}`)}}
+	resp = kube.ConvertReview(context.Background(), set, req, kube.Field("/spec/config"))
+	require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+	assert.Contains(t, string(resp.ConvertedObjects[0]), `"memoryLimitMB":20`)
 }

@@ -49,9 +49,10 @@
 //     silencing findings. Its doc: the rule sets, what can be linted,
 //     silencing.
 //
-// Under examples/: paramctl, the command-line tool (its manual is
-// examples/paramctl/README.md); package webhook, admission and conversion
-// webhooks to copy and embed (examples/webhook/README.md); and a
+// Under examples/ (no importable package of this module: examples are
+// main packages or modules of their own): paramctl, the command-line tool
+// (its manual is examples/paramctl/README.md) with its admission and
+// conversion webhook server (manual: examples/webhook/README.md); and a
 // controller-runtime operator in a module of its own (examples/operator).
 //
 // # Entry points

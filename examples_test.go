@@ -104,8 +104,45 @@ func TestIsInternal(t *testing.T) {
 	}
 }
 
-// TestExamplesBuildInTheirOwnModule copies the webhook and paramctl into
-// a fresh module outside this repository, as a user would, with a replace
+// TestRootModuleExportsNoExamples: an importable package under examples/
+// in this module would be part of its v1 promise. Every package there is
+// a main package or sits below an internal/ folder; modules of their own
+// (a go.mod of their own, such as examples/operator) are theirs.
+func TestRootModuleExportsNoExamples(t *testing.T) {
+	fset := token.NewFileSet()
+	seen := 0
+	err := filepath.WalkDir("examples", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if d.Name() == "testdata" {
+				return filepath.SkipDir
+			}
+			if _, err := os.Stat(filepath.Join(path, "go.mod")); err == nil {
+				return filepath.SkipDir // a module of its own
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		f, err := parser.ParseFile(fset, path, nil, parser.PackageClauseOnly)
+		if err != nil {
+			return err
+		}
+		seen++
+		if f.Name.Name != "main" && !isInternal(filepath.ToSlash(filepath.Dir(path))) {
+			t.Errorf("%s: package %s is importable from the root module (make it main, internal, or a module of its own)", path, f.Name.Name)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Positive(t, seen)
+}
+
+// TestExamplesBuildInTheirOwnModule copies paramctl (with its webhook
+// server) into a fresh module outside this repository, as a user would, with a replace
 // directive pointing here, and builds them. Modules come as the go command
 // finds them (the module cache, else the proxy), so a clean machine with
 // a module proxy passes; this repository's go.sum is copied first, so a
@@ -122,7 +159,7 @@ func TestExamplesBuildInTheirOwnModule(t *testing.T) {
 	require.NoError(t, err)
 	sum, err := os.ReadFile("go.sum")
 	require.NoError(t, err)
-	for _, example := range []string{"webhook", "paramctl"} {
+	for _, example := range []string{"paramctl"} {
 		t.Run(example, func(t *testing.T) {
 			dir := t.TempDir()
 			copyTree(t, filepath.Join("examples", example), dir, func(rel string) bool {

@@ -123,7 +123,7 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 			// findings, whatever the sets, as it can be linted no other way.
 			st := &runState{order: order, doc: doc, pkg: info, compiled: true, convertErrs: el}
 			st.run(nil, KudoParams)
-			return uniqueFindings(st.findings), nil
+			return st.finish(nil), nil
 		case errors.As(err, &pe) && pe.Kind == schema.KindNotSchema:
 			return nil, err
 		}
@@ -254,7 +254,7 @@ func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 		for _, r := range rules {
 			st.run(nil, r)
 		}
-		return uniqueFindings(st.findings), nil
+		return st.finish(nil), nil
 	}
 	type compiled struct {
 		s   *schema.Schema
@@ -289,7 +289,7 @@ func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 			st.run(c.s, r)
 		}
 	}
-	return uniqueFindings(st.findings), nil
+	return st.finish(c.s), nil
 }
 
 // runState is what the rules of one run share.
@@ -311,7 +311,7 @@ func run(s *schema.Schema, doc any, st *runState, sets []*Set) []Finding {
 	for _, r := range uniqueRules(sets) {
 		st.run(s, r)
 	}
-	return uniqueFindings(st.findings)
+	return st.finish(s)
 }
 
 // uniqueRules lists the rules of the sets, each once, in order.

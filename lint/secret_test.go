@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -42,4 +43,53 @@ func TestExampleOfASecretIsNotQuoted(t *testing.T) {
 	assert.NotContains(t, msgs["/properties/pin/examples/0"], "S3cr3tXYZ")
 	assert.Contains(t, msgs["/properties/pin/examples/0"], schema.Hidden)
 	assert.Contains(t, msgs["/properties/n/examples/0"], `"visible"`)
+}
+
+// TestNoRuleQuotesASecret runs every registered rule set over a schema
+// whose secret nodes (writeOnly, format: password, a $ref to one, an object
+// holding one) carry recognisable defaults, enum members, consts and
+// examples that break many rules: no finding may quote them, whatever
+// the rule, and each finding about them says (value hidden).
+func TestNoRuleQuotesASecret(t *testing.T) {
+	long := strings.Repeat("SECRETlong", 20)
+	doc := `{"type": "object", "$defs": {"pw": {"type": "string", "writeOnly": true}},
+	"properties": {
+		"password": {"type": "string", "writeOnly": true, "default": "SECRETd1", "enum": ["SECRETe1", "SECRETe2"], "examples": ["SECRETx1"], "const": "SECRETc1"},
+		"token": {"type": "string", "format": "password", "default": "SECRETd2", "enum": ["SECRETe3"], "minLength": 50, "examples": [""]},
+		"long": {"type": "string", "format": "password", "default": "` + long + `", "maxLength": 3},
+		"pin": {"type": "integer", "writeOnly": true, "default": 8675309, "maximum": 10, "enum": [1]},
+		"viaRef": {"$ref": "#/$defs/pw", "default": "SECRETr1", "enum": ["SECRETr2"]},
+		"db": {"type": "object", "default": {"user": "SECRETd3", "pass": "SECRETd4"}, "additionalProperties": false,
+			"properties": {"pass": {"type": "string", "format": "password", "enum": ["SECRETe4"], "default": ""}}},
+		"plain": {"type": "string", "default": "visible1", "enum": ["visible2"]}}}`
+	s, err := schema.Parse([]byte(doc))
+	require.NoError(t, err)
+	for _, set := range Sets() {
+		t.Run(set.Name, func(t *testing.T) {
+			for _, fs := range [][]Finding{Run(s, nil, set), mustDocument(t, []byte(doc), set)} {
+				for _, f := range fs {
+					assert.NotRegexp(t, `SECRET|8675309`, f.Message, "%s %s", f.Rule, f.Pointer)
+				}
+			}
+		})
+	}
+	fs := Run(s, nil, Kudo)
+	msgs := ""
+	for _, f := range fs {
+		msgs += f.String() + "\n"
+	}
+	assert.Contains(t, msgs, "visible1", "a plain default is still quoted")
+	assert.Contains(t, msgs, `the default (value hidden) is not one of the enum values (value hidden)`)
+}
+
+func mustDocument(t *testing.T, data []byte, set *Set) []Finding {
+	fs, err := Document(data, set)
+	require.NoError(t, err)
+	return fs
+}
+
+func TestRedactorWords(t *testing.T) {
+	assert.Equal(t, "a (value hidden) b 123x 1234", replaceWord("a 123 b 123x 1234", "123", schema.Hidden))
+	assert.Equal(t, `x (value hidden) y`, hideTruncated(`x "SECRETlongSECRETlong..." y`, `"SECRETlong`))
+	assert.Equal(t, `x (value hidden) y`, hideTruncated(`x "SECRETlong\"q" y`, `"SECRETlong`))
 }

@@ -70,7 +70,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 
 // unmarked reports that no line of data starts with a document marker
 // (`---`, `...`), that data opens with no byte-order mark and holds no
-// carriage return (a line break to YAML, not to the Splitter): splitting
+// carriage return (a line break that may end a marker line): splitting
 // it as a stream gives data itself as the one document, or nothing.
 func unmarked(data []byte) bool {
 	if bytes.HasPrefix(data, []byte("\xEF\xBB\xBF")) || bytes.IndexByte(data, '\r') >= 0 {

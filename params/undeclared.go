@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
@@ -59,7 +60,7 @@ func (k *keyCheck) key(p place, parent, key, input string) (c place, allowed boo
 			k.seen, k.inputs = map[string]bool{}, map[string]string{}
 		}
 		k.seen[ptr] = true
-		k.inputs[ptr] = input
+		k.inputs[ptr] = secret.Assignment(mayBeSecret(p, key), input)
 		msg := fmt.Sprintf("%q is not declared by the schema", key)
 		if s := didYouMean(p, key); s != "" {
 			msg += "; " + s
@@ -226,6 +227,27 @@ func (p place) declaresName(key string) bool {
 }
 
 // didYouMean names the declared properties of p closest to key, or "".
+// mayBeSecret reports whether the value of an undeclared key at p may be
+// a secret: its object is one (writeOnly, format: password, or below
+// such a node), or a name it is close to is one (passwrd for password).
+// The assignment that wrote it is then echoed without its value.
+func mayBeSecret(p place, key string) bool {
+	for _, n := range p.nodes {
+		if n.Secret() {
+			return true
+		}
+	}
+	for _, name := range suggest.Closest(key, p.declaredNames()) {
+		c, _ := p.child(name)
+		for _, n := range c.nodes {
+			if n.HoldsSecret() {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func didYouMean(p place, key string) string {
 	near := suggest.Closest(key, p.declaredNames())
 	if len(near) == 0 {

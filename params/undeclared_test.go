@@ -232,3 +232,25 @@ properties:
 	require.True(t, errors.As(err, &errs), "%v", err)
 	require.Len(t, errs, 1)
 }
+
+// TestUndeclaredKeyNearASecretHidesItsValue: "passwrd=…" is most likely
+// the password mistyped; the error of a strict update names the
+// assignment without its value, as it does below a secret object
+// (issue 26). A plain one is still echoed.
+func TestUndeclaredKeyNearASecretHidesItsValue(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"type": "object", "properties": {
+		"password": {"type": "string", "writeOnly": true},
+		"replicas": {"type": "integer"},
+		"db": {"type": "object", "format": "password", "properties": {"user": {"type": "string"}}}}}`))
+	require.NoError(t, err)
+	for a, want := range map[string]string{
+		"passwrd=SECRETvalue1": `/passwrd: "passwrd=(value hidden)": "passwrd" is not declared by the schema; did you mean "password"? (strict: undeclared keys are refused)`,
+		"db.usr=SECRETvalue2":  `/db/usr: "db.usr=(value hidden)": "usr" is not declared by the schema; did you mean "user"? (strict: undeclared keys are refused)`,
+		"replicsa=4":           `/replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"? (strict: undeclared keys are refused)`,
+	} {
+		u := params.Update{Schema: s, Set: []string{a}, Strict: true}
+		_, err := u.Run()
+		require.Error(t, err, a)
+		assert.Equal(t, want, err.Error())
+	}
+}

@@ -85,8 +85,8 @@
 //     nested a thousand levels, huge keys) end in `/…`.
 //
 // A text value that breaks one of these limits is an error even where its
-// node would take the text as a string. The webhooks of examples/webhook
-// add their own bounds (request bodies, timeouts).
+// node would take the text as a string. Webhooks add their own bounds
+// (request bodies, timeouts; package params/kube bounds their answers).
 //
 // # Secrets in messages
 //
@@ -116,13 +116,15 @@
 //     of a tagged YAML scalar, `-p`/`--add`/`--replace` echoes and their
 //     "from" notes, immutability (which never quotes values), migration
 //     errors, dropped and lossy entries, unwrap/wrap errors, the webhook's
-//     denials, warnings and audit annotations, and kudo/cluster-app lint
-//     findings that check a secret's default or example.
+//     denials, warnings and audit annotations, every lint finding (a
+//     default, enum member, const or example of a secret node, in any rule
+//     set), the allowed values of a secret's enum and const, and the
+//     defaults and enum values paramctl list shows.
 //   - Not hidden: the values themselves in documents paramkit writes (the
-//     output of an update, a migration, defaults, a property bag), schema
-//     text that quotes allowed values (enum, const, pattern, the structural
-//     rule set's apiserver messages, paramctl list), key names, string
-//     lengths, and what is said where no schema is known (unwrapping by
+//     output of an update, a migration, defaults, a property bag, the
+//     schema itself), schema text that is no value (a pattern, a bound),
+//     key names, string lengths, and what is said where no schema is
+//     known (unwrapping by
 //     guess, a malformed `-p` key, the typed getters params.Int64 and
 //     params.Float, JSON syntax errors, which have no pointer).
 //   - KUDO's v1beta1 Parameter (name, displayName, description, required,

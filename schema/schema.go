@@ -167,8 +167,10 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("a schema must be an object or a boolean, not %s", typeName(doc))}}
 	}
 
-	// The engine: one compiler per schema, nothing loaded from outside.
-	engineDoc, err := engineJSON(doc)
+	// The engine: one compiler per schema, nothing loaded from outside
+	// (as 2019-09 where that means the same, see engineShortcut).
+	engineDraft, forEngine := engineShortcut(doc, draft)
+	engineDoc, err := engineJSON(forEngine)
 	if err != nil {
 		return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}
 	}
@@ -185,15 +187,26 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		s.root = b.build(doc)
 	}()
 
-	c := jsonschema.NewCompiler()
-	c.Draft = draft
-	c.LoadURL = refuseLoad
-	c.RegisterExtension("kudo", kudoMeta, kudoExt{})
-	var compiled *jsonschema.Schema
-	aerr := c.AddResource(baseURL, engineDoc)
-	var cerr error
-	if aerr == nil {
-		compiled, cerr = c.Compile(baseURL)
+	compile := func(draft *jsonschema.Draft, engineDoc io.Reader) (*jsonschema.Compiler, *jsonschema.Schema, error, error) {
+		c := jsonschema.NewCompiler()
+		c.Draft = draft
+		c.LoadURL = refuseLoad
+		c.RegisterExtension("kudo", kudoMeta, kudoExt{})
+		aerr := c.AddResource(baseURL, engineDoc)
+		if aerr != nil {
+			return c, nil, aerr, nil
+		}
+		compiled, cerr := c.Compile(baseURL)
+		return c, compiled, nil, cerr
+	}
+	c, compiled, aerr, cerr := compile(engineDraft, engineDoc)
+	if engineDraft != draft && (aerr != nil || cerr != nil) {
+		// Refused: compiled as written, so that the messages are the
+		// engine's for the document's own dialect.
+		if engineDoc, err = engineJSON(doc); err != nil {
+			return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}
+		}
+		c, compiled, aerr, cerr = compile(draft, engineDoc)
 	}
 	treePanic := <-treeDone
 	if aerr != nil {

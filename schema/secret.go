@@ -163,8 +163,9 @@ func (s *Schema) keywordNode(keywordPtr string) *Node {
 }
 
 // hideValue rewrites an engine message that quotes the instance value so
-// that it says Hidden instead; messages that quote only schema text (the
-// allowed values of enum and const, a pattern, a bound) are kept.
+// that it says Hidden instead; messages that quote only schema text (a
+// pattern, a bound) are kept. The allowed values of enum and const are
+// values of the secret too: engineErrors replaces those messages whole.
 func hideValue(msg string) string {
 	for _, cut := range []string{" is not valid ", " not multipleOf "} {
 		if i := strings.LastIndex(msg, cut); i >= 0 {

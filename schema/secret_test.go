@@ -91,7 +91,7 @@ func TestValidateHidesSecrets(t *testing.T) {
 		{"maximum", `{"pin": 424242}`, "424242", `/pin: must be <= 9999 but found (value hidden)`},
 		{"multipleOf", `{"pin": 1235}`, "1235", `/pin: (value hidden) not multipleOf 2`},
 		{"format", `{"mail": "hunter2x"}`, "hunter2x", `/mail: (value hidden) is not valid "email"`},
-		{"enum pattern length", `{"password": "Hunter2x"}`, "Hunter2x", `/password: value must be one of "abc", "abd"`},
+		{"enum pattern length", `{"password": "Hunter2x"}`, "Hunter2x", `/password: value is not one of the allowed values (value hidden)`},
 		{"ancestor", `{"db": {"port": "hunter2x"}}`, "hunter2x", `/db/port: expected integer, but got string (value hidden)`},
 		{"ref target", `{"ref": 77777}`, "77777", `/ref: must be < 5 but found (value hidden)`},
 		{"ref with writeOnly beside it", `{"wrapped": {"n": "hunter2x"}}`, "hunter2x", `/wrapped/n: expected integer, but got string (value hidden)`},
@@ -151,4 +151,21 @@ func decodeJSON(t *testing.T, doc string) any {
 	var v any
 	require.NoError(t, d.Decode(&v))
 	return v
+}
+
+// TestValidateHidesASecretsAllowedValues: the members of a secret's enum
+// and its const are values of the secret (issue 26): a message about them
+// names neither, a plain node's enum is still quoted.
+func TestValidateHidesASecretsAllowedValues(t *testing.T) {
+	s, err := schema.Parse([]byte(`{"properties": {
+		"pw": {"type": "string", "writeOnly": true, "enum": ["SECRETenum1", "SECRETenum2"]},
+		"pin": {"type": "string", "format": "password", "const": "SECRETconst"},
+		"zone": {"enum": ["eu", "us"]}}}`))
+	require.NoError(t, err)
+	err = s.Validate(decodeJSON(t, `{"pw": "x", "pin": "y", "zone": "mars"}`))
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "SECRET")
+	assert.Contains(t, err.Error(), "/pw: value is not one of the allowed values (value hidden)")
+	assert.Contains(t, err.Error(), "/pin: value is not the allowed value (value hidden)")
+	assert.Contains(t, err.Error(), `/zone: value must be one of "eu", "us"`)
 }

@@ -61,6 +61,14 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 		hidden := isSecret(e.Pointer, e.Detail.Keyword)
 		if hidden {
 			e.Message = hideValue(e.Message)
+			switch kw {
+			case "enum", "const":
+				// The allowed values of a secret are secrets too.
+				e.Message = "value is not the allowed value " + Hidden
+				if kw == "enum" {
+					e.Message = "value is not one of the allowed values " + Hidden
+				}
+			}
 		}
 		if showValue && kw == "type" {
 			// Show the offending scalar: `expected boolean, but got string "yes"`.

@@ -24,7 +24,7 @@
 //     not change, compared after moving the old ones too.
 //
 // Nothing here imports Kubernetes: a controller-runtime operator
-// (examples/operator) and the webhook of examples/webhook share it.
+// (examples/operator) and `paramctl webhook` share it.
 //
 // # Entry points
 //

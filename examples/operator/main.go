@@ -15,13 +15,20 @@
 //	    [--webhook-cert-dir DIR] [--webhook-client-ca FILE]
 //	    [--metrics-bind-address :8080|0]
 //	    [--health-probe-bind-address :8081] [--leader-elect]
+//	    [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
+//	    [--leader-elect-retry-period 2s] [--enable-http2]
+//	    [--max-concurrent-reconciles N]
 //
 // DIR holds tls.crt and tls.key (reloaded when they change). With
 // --webhook-client-ca, the admission paths answer only callers whose
 // client certificate the CA in FILE signed (the apiserver, configured to
 // present one), FILE re-read when it changes; /convert answers any TLS
 // caller, since kube-apiserver presents no client certificate to CRD
-// conversion webhooks. The CRDs are
+// conversion webhooks. The webhook server (and the metrics server, when
+// it serves TLS) speaks HTTP/1.1 only unless --enable-http2; it bounds
+// header and body reading in time and each path's body in size (package
+// hookserver). The lease flags tune how fast another replica takes over
+// from a leader that died (at most about the lease duration). The CRDs are
 // in config/crd, the webhook configurations in config/webhook; README.md
 // says how to run it against a cluster. SIGTERM or SIGINT stops it
 // cleanly (exit 0).
@@ -35,8 +42,11 @@ import (
 	"log/slog"
 	"net/http"
 	"os"
+	goruntime "runtime"
+	"time"
 
 	"github.com/go-logr/logr"
+	"go.uber.org/zap/zapcore"
 
 	"k8s.io/apimachinery/pkg/runtime"
 	clientgoscheme "k8s.io/client-go/kubernetes/scheme"
@@ -44,27 +54,45 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta1"
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
 	"github.com/paramkit/paramkit/examples/operator/controller"
+	"github.com/paramkit/paramkit/examples/operator/hookserver"
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // options are the command line's.
 type options struct {
-	webhookHost, webhookCertDir string
-	webhookClientCA             string
-	webhookPort                 int
-	metricsAddr, probeAddr      string
-	leaderElect                 bool
-	leaderElectionNamespace     string
-	zap                         zap.Options
+	webhookHost, webhookCertDir               string
+	webhookClientCA                           string
+	webhookPort                               int
+	metricsAddr, probeAddr                    string
+	leaderElect                               bool
+	leaderElectionNamespace                   string
+	leaseDuration, renewDeadline, retryPeriod time.Duration
+	enableHTTP2                               bool
+	maxConcurrentReconciles                   int
+	zap                                       zap.Options
 }
+
+// Body limits of the webhook paths: an admission review is bounded by the
+// apiserver's own request limit (3 MiB); a conversion review of a LIST
+// carries many objects (paramctl webhook's limit).
+const (
+	maxReviewBytes     = 3 << 20
+	maxConversionBytes = 64 << 20
+)
+
+// defaultWorkers is --max-concurrent-reconciles' default: the CPUs the
+// process may use (GOMAXPROCS, which follows a container's CPU limit),
+// and at least 2, so that an Instance's event never waits behind a
+// whole re-check wave.
+func defaultWorkers() int { return max(2, goruntime.GOMAXPROCS(0)) }
 
 func main() {
 	// First, so that a SIGTERM while flags and logging are set up still
@@ -72,24 +100,41 @@ func main() {
 	// initialise, still gets the default 143).
 	ctx := ctrl.SetupSignalHandler()
 	var o options
-	// --kubeconfig is controller-runtime's own flag (ctrl.GetConfig).
-	flag.StringVar(&o.webhookHost, "webhook-host", "", "address the webhook server listens on (all when empty)")
-	flag.IntVar(&o.webhookPort, "webhook-port", 9443, "port of the webhook server")
-	flag.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "directory holding the webhook server's tls.crt and tls.key (default: controller-runtime's, under the temporary directory)")
-	flag.StringVar(&o.webhookClientCA, "webhook-client-ca", "", "PEM file of the CA whose client certificates may call the admission webhooks (the apiserver's); re-read when it changes; empty: any TLS client")
-	flag.StringVar(&o.metricsAddr, "metrics-bind-address", "0", `address of the metrics endpoint, such as ":8080"; "0" turns it off`)
-	flag.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
-	flag.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
-	flag.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's, or \"default\" out of cluster)")
-	o.zap.Development = true
-	o.zap.BindFlags(flag.CommandLine)
+	o.bind(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&o.zap)))
 
+	if err := o.check(); err != nil {
+		fmt.Fprintln(os.Stderr, "operator:", err)
+		os.Exit(2)
+	}
 	if err := run(ctx, o); err != nil {
 		fmt.Fprintln(os.Stderr, "operator:", err)
 		os.Exit(1)
 	}
+}
+
+// bind registers the command line's flags on fs.
+func (o *options) bind(fs *flag.FlagSet) {
+	// --kubeconfig is controller-runtime's own flag (ctrl.GetConfig).
+	fs.StringVar(&o.webhookHost, "webhook-host", "", "address the webhook server listens on (all when empty)")
+	fs.IntVar(&o.webhookPort, "webhook-port", 9443, "port of the webhook server")
+	fs.StringVar(&o.webhookCertDir, "webhook-cert-dir", "", "directory holding the webhook server's tls.crt and tls.key (default: controller-runtime's, under the temporary directory)")
+	fs.StringVar(&o.webhookClientCA, "webhook-client-ca", "", "PEM file of the CA whose client certificates may call the admission webhooks (the apiserver's); re-read when it changes; empty: any TLS client")
+	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "0", `address of the metrics endpoint, such as ":8080"; "0" turns it off`)
+	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
+	fs.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
+	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's, or \"default\" out of cluster)")
+	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "how long a leader's lease lasts without renewal: the longest another replica waits to take over from a leader that died")
+	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "how long the leader keeps trying to renew its lease before it gives up leading (and exits); less than the lease duration")
+	fs.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 2*time.Second, "how often replicas try to acquire or renew the lease")
+	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 on the webhook and metrics servers (off: HTTP/2 rapid reset, CVE-2023-44487)")
+	fs.IntVar(&o.maxConcurrentReconciles, "max-concurrent-reconciles", defaultWorkers(), "Instances reconciled at once (default: the CPUs the process may use, at least 2)")
+	// Development's readable console lines, at info level: routine
+	// status writes are debug lines (--zap-log-level=debug shows them).
+	o.zap.Development = true
+	o.zap.Level = zapcore.InfoLevel
+	o.zap.BindFlags(fs)
 }
 
 // Scheme holds the built-in types and both kudo.dev versions.
@@ -103,6 +148,46 @@ func Scheme() *runtime.Scheme {
 	return s
 }
 
+// check refuses flag values the manager would misbehave with: client-go
+// needs lease duration > renew deadline > retry period (times its jitter
+// factor 1.2) and stops with an unclear error otherwise.
+func (o options) check() error {
+	switch {
+	case o.maxConcurrentReconciles < 1:
+		return fmt.Errorf("--max-concurrent-reconciles %d: at least 1", o.maxConcurrentReconciles)
+	case o.retryPeriod <= 0:
+		return fmt.Errorf("--leader-elect-retry-period %v: must be positive", o.retryPeriod)
+	case o.renewDeadline <= time.Duration(1.2*float64(o.retryPeriod)):
+		return fmt.Errorf("--leader-elect-renew-deadline %v must be more than 1.2 × --leader-elect-retry-period (%v)", o.renewDeadline, o.retryPeriod)
+	case o.leaseDuration <= o.renewDeadline:
+		return fmt.Errorf("--leader-elect-lease-duration %v must be more than --leader-elect-renew-deadline (%v)", o.leaseDuration, o.renewDeadline)
+	}
+	return nil
+}
+
+// webhookServer is the webhook server of the options: see package
+// hookserver.
+func (o options) webhookServer(tlsOpts []func(*tls.Config)) *hookserver.Server {
+	return hookserver.New(hookserver.Options{
+		Host:        o.webhookHost,
+		Port:        o.webhookPort,
+		CertDir:     o.webhookCertDir,
+		CertName:    "tls.crt",
+		KeyName:     "tls.key",
+		TLSOpts:     tlsOpts,
+		EnableHTTP2: o.enableHTTP2,
+		BodyLimits: map[string]int64{
+			instancewebhook.MutatePath:   maxReviewBytes,
+			instancewebhook.ValidatePath: maxReviewBytes,
+			instancewebhook.ConvertPath:  maxConversionBytes,
+		},
+	})
+}
+
+// http1Only is kubebuilder's TLS option for the metrics server: ALPN
+// offers HTTP/1.1 only.
+func http1Only(c *tls.Config) { c.NextProtos = []string{"http/1.1"} }
+
 func run(ctx context.Context, o options) error {
 	cfg, err := ctrl.GetConfig()
 	if err != nil {
@@ -113,37 +198,37 @@ func run(ctx context.Context, o options) error {
 			o.leaderElectionNamespace = "default"
 		}
 	}
-	var clientCA *webhook.ClientCA
+	var clientCA *kube.ClientCA
 	var tlsOpts []func(*tls.Config)
 	if o.webhookClientCA != "" {
 		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = webhook.NewClientCA(o.webhookClientCA, log); err != nil {
+		if clientCA, err = kube.NewClientCA(o.webhookClientCA, kube.Logger(log)); err != nil {
 			return err
 		}
 		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
 	}
+	metrics := metricsserver.Options{BindAddress: o.metricsAddr}
+	if !o.enableHTTP2 {
+		metrics.TLSOpts = []func(*tls.Config){http1Only}
+	}
 	mgr, err := ctrl.NewManager(cfg, ctrl.Options{
 		Scheme:                  Scheme(),
-		Metrics:                 metricsserver.Options{BindAddress: o.metricsAddr},
+		Metrics:                 metrics,
 		HealthProbeBindAddress:  o.probeAddr,
 		LeaderElection:          o.leaderElect,
 		LeaderElectionID:        "paramkit-operator.kudo.dev",
 		LeaderElectionNamespace: o.leaderElectionNamespace,
 		// A replica that stops hands the lease over at once.
 		LeaderElectionReleaseOnCancel: true,
-		WebhookServer: ctrlwebhook.NewServer(ctrlwebhook.Options{
-			Host:     o.webhookHost,
-			Port:     o.webhookPort,
-			CertDir:  o.webhookCertDir,
-			CertName: "tls.crt",
-			KeyName:  "tls.key",
-			TLSOpts:  tlsOpts,
-		}),
+		LeaseDuration:                 &o.leaseDuration,
+		RenewDeadline:                 &o.renewDeadline,
+		RetryPeriod:                   &o.retryPeriod,
+		WebhookServer:                 o.webhookServer(tlsOpts),
 	})
 	if err != nil {
 		return err
 	}
-	if err := setup(ctx, mgr, clientCA); err != nil {
+	if err := setup(ctx, mgr, clientCA, o.maxConcurrentReconciles); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
@@ -160,8 +245,9 @@ func run(ctx context.Context, o options) error {
 // setup wires paramkit into the manager: the operator-version cache, the
 // two admission handlers and the conversion handler on the webhook
 // server, and the reconciler. With clientCA, the admission handlers
-// answer only callers with its client certificates.
-func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) error {
+// answer only callers with its client certificates; workers reconcile
+// Instances at once.
+func setup(ctx context.Context, mgr ctrl.Manager, clientCA *kube.ClientCA, workers int) error {
 	versions := opversion.New(mgr.GetClient(), mgr.GetAPIReader())
 	srv := mgr.GetWebhookServer()
 	admit := func(h http.Handler) http.Handler {
@@ -177,7 +263,7 @@ func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) er
 		return err
 	}
 	srv.Register(instancewebhook.ConvertPath, conv)
-	return (&controller.InstanceReconciler{Client: mgr.GetClient(), Versions: versions}).SetupWithManager(ctx, mgr)
+	return (&controller.InstanceReconciler{Client: mgr.GetClient(), Versions: versions, MaxConcurrentReconciles: workers}).SetupWithManager(ctx, mgr)
 }
 
 // conversion is the v1beta1 ↔ v1beta2 conversion handler. An Instance
@@ -189,6 +275,6 @@ func setup(ctx context.Context, mgr ctrl.Manager, clientCA *webhook.ClientCA) er
 // refuses it with spec.operatorVersion.name. Guessing does not decide
 // what is stored: admission checks every change of the parameters
 // against the schema, and refuses one without it.
-func conversion(versions *opversion.Cache) (*webhook.Handler, error) {
-	return webhook.NewHandler(webhook.Options{Resolver: versions, GuessWithoutSchema: true})
+func conversion(versions *opversion.Cache) (*kudoconvert.Handler, error) {
+	return kudoconvert.NewHandler(kudoconvert.Options{Resolver: versions, GuessWithoutSchema: true})
 }

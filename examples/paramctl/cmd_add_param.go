@@ -6,8 +6,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"unicode"
@@ -83,12 +81,15 @@ func runAddParam(e *env, opts any, args []string) int {
 	if why := notAPlainSchema(src); why != "" {
 		return e.fail(exitUsage, "%s: %s", o.schema, why)
 	}
-	s, err := schema.Parse(src)
-	if err != nil {
-		return e.failSchema(o.schema, err)
-	}
 	var pr *prompter
 	if o.interactive {
+		// The wizard reads the schema to offer what is there; without it,
+		// AddProperty's own reading says whether the schema is usable (a
+		// compile of a wide schema costs as much as the edit).
+		s, err := schema.Parse(src)
+		if err != nil {
+			return e.failSchema(o.schema, err)
+		}
 		pr = &prompter{e: e, in: bufio.NewReader(e.stdin)}
 		if err := askParam(pr, s, o); err != nil {
 			return e.fail(exitUsage, "%v", err)
@@ -109,6 +110,9 @@ func runAddParam(e *env, opts any, args []string) int {
 		return e.fail(exitInvalid, "%s: %v", at, err)
 	}
 	out, err := edit.AddProperty(src, at, spec)
+	if list, unusable := err.(schema.ErrorList); unusable {
+		return e.failSchema(o.schema, list) // schema.Parse's: no usable schema
+	}
 	if err != nil {
 		return e.fail(exitInvalid, "%v", err)
 	}
@@ -260,32 +264,6 @@ func parseParamPath(p string) (string, error) {
 		return "", err
 	}
 	return a.Pointer(), nil
-}
-
-// writeFileAtomic replaces a file's content all at once, keeping its mode,
-// so that a crash never leaves it half written.
-func writeFileAtomic(path string, data []byte) error {
-	mode := os.FileMode(0o644)
-	if fi, err := os.Stat(path); err == nil {
-		mode = fi.Mode().Perm()
-	}
-	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".*")
-	if err != nil {
-		return err
-	}
-	defer os.Remove(tmp.Name())
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Chmod(mode); err != nil {
-		tmp.Close()
-		return err
-	}
-	if err := tmp.Close(); err != nil {
-		return err
-	}
-	return os.Rename(tmp.Name(), path)
 }
 
 // The wizard: KEP-33's `kudo package add parameter`, one question a line

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -282,19 +281,10 @@ func writeDemoFiles(dir string) error {
 			// Version sets are folders (demo/bmh-set, demo/versions-set).
 			return os.MkdirAll(out, 0o755)
 		}
-		in, err := demoFiles.Open(path)
+		data, err := fs.ReadFile(demoFiles, path)
 		if err != nil {
 			return err
 		}
-		defer in.Close()
-		f, err := os.Create(out)
-		if err != nil {
-			return err
-		}
-		if _, err := io.Copy(f, in); err != nil {
-			f.Close()
-			return err
-		}
-		return f.Close()
+		return writeFileAtomic(out, data)
 	})
 }

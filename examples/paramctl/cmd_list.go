@@ -81,6 +81,10 @@ type paramRow struct {
 	// has rows below it.
 	path   string
 	object bool
+	// hidden is set for a secret (writeOnly, format: password, or an
+	// object holding one): its default, enum values and examples are
+	// shown as (value hidden), and left out of JSON ("hidden": true).
+	hidden bool
 }
 
 func runList(e *env, opts any, args []string) int {
@@ -369,6 +373,18 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 					r.examples = append(r.examples, string(params.MarshalJSON(nil, v, "")))
 				}
 			}
+		}
+	}
+	if n.HoldsSecret() && (r.Default != nil || len(r.enum) > 0 || len(r.examples) > 0) {
+		r.hidden = true
+		if r.Default != nil {
+			r.Default = json.RawMessage(schema.Hidden) // text for the table, never JSON
+		}
+		if len(r.enum) > 0 {
+			r.enum = []string{schema.Hidden}
+		}
+		if len(r.examples) > 0 {
+			r.examples = []string{schema.Hidden}
 		}
 	}
 	r.Immutable = immutable
@@ -754,7 +770,8 @@ func (r paramRow) MarshalJSON() ([]byte, error) {
 		Name        string          `json:"name"`
 		Depth       int             `json:"depth"`
 		Type        string          `json:"type"`
-		Default     json.RawMessage `json:"default"`
+		Default     json.RawMessage `json:"default,omitempty"`
+		Hidden      bool            `json:"hidden,omitempty"`
 		Required    bool            `json:"required"`
 		Trigger     string          `json:"trigger"`
 		OwnTrigger  *string         `json:"ownTrigger"`
@@ -762,8 +779,11 @@ func (r paramRow) MarshalJSON() ([]byte, error) {
 		Description string          `json:"description"`
 		Title       string          `json:"title,omitempty"`
 		Deprecated  bool            `json:"deprecated,omitempty"`
-	}{r.Pointer, r.Name, r.Depth, r.Type, r.Default, r.Required, r.Trigger, nil, r.Immutable, r.Description, r.Title, r.Deprecated}
-	if out.Default == nil {
+	}{r.Pointer, r.Name, r.Depth, r.Type, r.Default, r.hidden, r.Required, r.Trigger, nil, r.Immutable, r.Description, r.Title, r.Deprecated}
+	switch {
+	case r.hidden: // a secret: no "default", "hidden": true
+		out.Default = nil
+	case out.Default == nil:
 		out.Default = json.RawMessage("null")
 	}
 	if r.OwnTrigger != "" {

@@ -97,10 +97,40 @@ func runMigrate(e *env, raw any, args []string) int {
 		// A schema with semantic faults (an old name claimed twice): refuse.
 		return e.migrateSchemaFailure(o.schema, err)
 	}
+	// paramctl gives the migration no schema of the input's own version:
+	// a value that the first schema on the way does not declare has no
+	// known schema, so it may be a secret and is not shown.
+	var first *schema.Schema
+	if len(o.via) > 0 {
+		first, _ = e.schemaOrFail(o.via[0])
+	}
 	return e.migrateStreamed(o, target, args[0], func(doc []byte) (migrate.Result, error) {
-		return m.MigrateDocument(doc), nil
+		r := m.MigrateDocument(doc)
+		hideUnknownDrops(&r, first)
+		return r, nil
 	})
 }
+
+// notShown stands as the Value of a dropped value whose schema is
+// unknown: no schema of the version it comes from was given, so nothing
+// says whether it is a secret, and it is not printed.
+type notShown struct{}
+
+// hideUnknownDrops marks the dropped values of r whose schema is unknown:
+// every one when first (the oldest schema given, --via's first) is nil,
+// else those first does not declare (dropped before reaching it).
+func hideUnknownDrops(r *migrate.Result, first *schema.Schema) {
+	for i := range r.Dropped {
+		d := &r.Dropped[i]
+		if d.Hidden || first != nil && first.Lookup(d.Pointer) != nil {
+			continue
+		}
+		d.Value = notShown{}
+	}
+}
+
+// unknownDropNote says how to see dropped values that were not shown.
+const unknownDropNote = "note: a dropped value is not shown when its schema is unknown (it may be a secret); give the schema the values were written for as the first --via FILE to see it"
 
 // migrated is one document's result with its output, made by a worker:
 // the documents as YAML, or the `-o json` line.
@@ -223,6 +253,9 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
+	if st.unknown > 0 {
+		fmt.Fprintln(e.stderr, unknownDropNote)
+	}
 	if st.docs == 0 {
 		return e.fail(exitUsage, "%s: the input holds no document", file)
 	}
@@ -289,6 +322,7 @@ func countDocuments(path string) int {
 // migrateStats counts what the reports said.
 type migrateStats struct {
 	docs, failed, dropped, lossy int
+	unknown                      int // dropped values not shown (notShown)
 }
 
 func (st *migrateStats) add(r *migrate.Result) {
@@ -297,6 +331,11 @@ func (st *migrateStats) add(r *migrate.Result) {
 		st.failed++
 	}
 	st.dropped += len(r.Dropped)
+	for _, d := range r.Dropped {
+		if _, ok := d.Value.(notShown); ok {
+			st.unknown++
+		}
+	}
 	st.lossy += len(r.Lossy)
 }
 
@@ -326,6 +365,10 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *migrate.Result) {
 		prefix = fmt.Sprintf("doc %d: ", i)
 	}
 	for _, d := range r.Dropped {
+		if _, ok := d.Value.(notShown); ok {
+			fmt.Fprintf(w, "%s%s: dropped (value not shown: its schema is unknown)\n", prefix, migrateShowPtr(d.Pointer))
+			continue
+		}
 		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), migrateShowValue(d.Value, d.Hidden))
 	}
 	// A refused lossy change is also an error of the Result: one line
@@ -386,7 +429,7 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result,
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		if d.Hidden { // a secret: no "value", "hidden": true
+		if _, unknown := d.Value.(notShown); d.Hidden || unknown { // a secret, or maybe one: no "value", "hidden": true
 			fmt.Fprintf(b, `{"pointer":%s,"hidden":true}`, params.MarshalJSON(nil, d.Pointer, ""))
 			continue
 		}

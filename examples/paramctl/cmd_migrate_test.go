@@ -46,9 +46,9 @@ func TestMigrateKEPUpgrade(t *testing.T) {
 func TestMigrateJSONLines(t *testing.T) {
 	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "--allow-lossy", "-o", "json", "demo/migrate-baremetal-hosts.yaml")
 	require.Equal(t, 0, code, errOut)
-	assert.Empty(t, errOut)
-	assert.Equal(t, `{"values":{"online":true,"hardware":{"ramMebibytes":16384,"cpu":{"arch":"x86_64","model":"Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz","clockMegahertz":2593,"count":80}}},"dropped":[{"pointer":"/hardwareProfile","value":"dell"}],"lossy":[{"pointer":"/hardware/cpu/clockMegahertz","from":2593.75,"to":2593,"refused":false}],"errors":[]}
-{"values":{"online":false,"hardware":{"cpu":{"clockMegahertz":2400}}},"dropped":[{"pointer":"/hardwareProfile","value":"unknown"}],"lossy":[],"errors":[]}
+	assert.Equal(t, unknownDropNote+"\n", errOut, "without the old schema, dropped values are not shown")
+	assert.Equal(t, `{"values":{"online":true,"hardware":{"ramMebibytes":16384,"cpu":{"arch":"x86_64","model":"Intel(R) Xeon(R) Gold 6138 CPU @ 2.00GHz","clockMegahertz":2593,"count":80}}},"dropped":[{"pointer":"/hardwareProfile","hidden":true}],"lossy":[{"pointer":"/hardware/cpu/clockMegahertz","from":2593.75,"to":2593,"refused":false}],"errors":[]}
+{"values":{"online":false,"hardware":{"cpu":{"clockMegahertz":2400}}},"dropped":[{"pointer":"/hardwareProfile","hidden":true}],"lossy":[],"errors":[]}
 `, out)
 }
 
@@ -56,9 +56,10 @@ func TestMigrateRefusesLossyChanges(t *testing.T) {
 	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "demo/migrate-baremetal-hosts.yaml")
 	require.Equal(t, 1, code)
 	assert.Empty(t, out, "a run with errors writes nothing")
-	assert.Equal(t, `doc 0: /hardwareProfile: dropped "dell"
+	assert.Equal(t, `doc 0: /hardwareProfile: dropped (value not shown: its schema is unknown)
 doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593 (refused; --allow-lossy applies it)
-doc 1: /hardwareProfile: dropped "unknown"
+doc 1: /hardwareProfile: dropped (value not shown: its schema is unknown)
+`+unknownDropNote+`
 nothing written: 1 document with errors (use --continue to write anyway)
 `, errOut)
 
@@ -73,7 +74,7 @@ nothing written: 1 document with errors (use --continue to write anyway)
 	outFile := filepath.Join(t.TempDir(), "out.json")
 	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "-o", "json", "--output", outFile, "demo/migrate-baremetal-hosts.yaml")
 	require.Equal(t, 1, code)
-	assert.Empty(t, errOut)
+	assert.Equal(t, unknownDropNote+"\n", errOut)
 	lines := strings.Split(strings.TrimSpace(out), "\n")
 	require.Len(t, lines, 2)
 	assert.True(t, strings.HasPrefix(lines[0], `{"values":{"online":true,`), lines[0])
@@ -90,9 +91,9 @@ func TestMigrateDryRun(t *testing.T) {
 	target := filepath.Join(dir, "out.yaml")
 	code, out, errOut := runMigrateCmd(t, "", "--dry-run", "--output", target, "--schema", "demo/migrate-baremetal-v1alpha2.yaml", "--allow-lossy", "demo/migrate-baremetal-hosts.yaml")
 	require.Equal(t, 0, code, errOut)
-	assert.Equal(t, `doc 0: /hardwareProfile: dropped "dell"
+	assert.Equal(t, `doc 0: /hardwareProfile: dropped (value not shown: its schema is unknown)
 doc 0: /hardware/cpu/clockMegahertz: lossy 2593.75 -> 2593
-doc 1: /hardwareProfile: dropped "unknown"
+doc 1: /hardwareProfile: dropped (value not shown: its schema is unknown)
 2 documents checked: 0 with errors, 2 values dropped, 1 lossy change
 `, out)
 	assert.NoFileExists(t, target, "a dry run writes nothing")
@@ -223,7 +224,7 @@ func TestMigrateVersionChain(t *testing.T) {
 	code, out, errOut := runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "demo/migrate-0.1-values.yaml")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, "{}\n", out)
-	assert.Equal(t, "/CLUSTER_NAME: dropped \"my-cluster\"\n/NODE_COUNT: dropped 3\n", errOut)
+	assert.Equal(t, "/CLUSTER_NAME: dropped (value not shown: its schema is unknown)\n/NODE_COUNT: dropped (value not shown: its schema is unknown)\n"+unknownDropNote+"\n", errOut)
 
 	code, out, errOut = runMigrateCmd(t, "", "--schema", "demo/migrate-0.3-schema.yaml", "--via", "demo/migrate-0.2-schema.yaml", "demo/migrate-0.1-values.yaml")
 	require.Equal(t, 0, code, errOut)
@@ -258,4 +259,35 @@ func TestMigrateJSONMeansWhatItSays(t *testing.T) {
 	code, out, errOut = runMigrateCmd(t, "kept: true\nCODE: 1.50\ncount: 7\n", "--schema", s, "-", "-o", "json")
 	require.Equal(t, 0, code, errOut)
 	assert.Equal(t, `{"values":{"kept":"true","code":"1.50","count":7},"dropped":[],"lossy":[],"errors":[]}`+"\n", out)
+}
+
+// TestMigrateDroppedValueOfUnknownSchema: without the schema of the
+// input's version nothing says whether a dropped value is a secret, so it
+// is not printed (text, JSON); given as the first --via, that schema
+// shows the plain values and hides the secrets.
+func TestMigrateDroppedValueOfUnknownSchema(t *testing.T) {
+	dir := t.TempDir()
+	newSchema := filepath.Join(dir, "new.yaml")
+	oldSchema := filepath.Join(dir, "old.yaml")
+	require.NoError(t, os.WriteFile(newSchema, []byte("properties: {user: {type: string}}\n"), 0o644))
+	require.NoError(t, os.WriteFile(oldSchema, []byte("properties: {user: {type: string}, password: {type: string, writeOnly: true}, zone: {type: string}}\n"), 0o644))
+	values := "user: a\npassword: SECRETm2\nzone: eu\n"
+
+	for _, format := range []string{"yaml", "json"} {
+		code, out, errOut := runMigrateCmd(t, values, "--schema", newSchema, "--dry-run", "-o", format, "-")
+		require.Equal(t, 0, code, errOut)
+		assert.NotContains(t, out+errOut, "SECRETm2")
+		assert.NotContains(t, out+errOut, "eu")
+		assert.Contains(t, errOut, unknownDropNote)
+		if format == "json" {
+			assert.Equal(t, `{"dropped":[{"pointer":"/password","hidden":true},{"pointer":"/zone","hidden":true}],"lossy":[],"errors":[]}`+"\n", out)
+		} else {
+			assert.Contains(t, out, "/password: dropped (value not shown: its schema is unknown)\n")
+		}
+	}
+
+	code, out, errOut := runMigrateCmd(t, values, "--schema", newSchema, "--via", oldSchema, "--dry-run", "-")
+	require.Equal(t, 0, code, errOut)
+	assert.Equal(t, "/password: dropped (value hidden)\n/zone: dropped \"eu\"\n1 document checked: 0 with errors, 2 values dropped, 0 lossy changes\n", out)
+	assert.Empty(t, errOut)
 }

@@ -10,14 +10,13 @@ import (
 	"fmt"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
+	"github.com/paramkit/paramkit/params/kube"
 	"log/slog"
 	"net"
 	"os"
 	"os/signal"
 	"strings"
 	"syscall"
-
-	"github.com/paramkit/paramkit/examples/webhook"
 )
 
 type webhookOptions struct {
@@ -57,8 +56,8 @@ func init() {
 			fs.BoolVar(&o.convertWithoutClientCert, "convert-without-client-cert", false, "with --client-ca: /convert answers callers without a client certificate too (kube-apiserver presents none to CRD conversion webhooks)")
 			fs.StringVar(&o.gates, "gates", "", "field-level feature gates `FILE`: /mutate applies them to every object it admits, against oldObject on updates (as paramctl gates does)")
 			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
-			fs.Int64Var(&o.maxReview, "max-review-bytes", webhook.DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
-			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", webhook.DefaultMaxConversionBytes, "largest /convert body, `N` bytes")
+			fs.Int64Var(&o.maxReview, "max-review-bytes", DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
+			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", DefaultMaxConversionBytes, "largest /convert body, `N` bytes")
 			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
 			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in `FILE` (- for standard input) and print the response, without serving")
 			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission `ENDPOINT`, validate or mutate")
@@ -99,7 +98,7 @@ func runWebhook(e *env, opts any, args []string) int {
 		return e.fail(exitUsage, "--convert-without-client-cert needs --client-ca")
 	}
 	if o.clientCA != "" {
-		if _, err := webhook.NewClientCA(o.clientCA, nil); err != nil {
+		if _, err := kube.NewClientCA(o.clientCA, nil); err != nil {
 			return e.fail(exitUsage, "--client-ca: %v", err)
 		}
 	}
@@ -109,7 +108,7 @@ func runWebhook(e *env, opts any, args []string) int {
 	}
 	log := slog.New(slog.NewTextHandler(e.stderr, &slog.HandlerOptions{Level: level}))
 
-	resolver := webhook.NewDirResolver(o.schemas)
+	resolver := NewDirResolver(o.schemas)
 	ctx, stop := webhookContext()
 	defer stop()
 	versions, err := resolver.LoadAll(ctx)
@@ -125,7 +124,7 @@ func runWebhook(e *env, opts any, args []string) int {
 	if code != exitOK {
 		return code
 	}
-	h, err := webhook.NewHandler(webhook.Options{
+	h, err := NewHandler(Options{
 		Resolver:           resolver,
 		Gates:              set,
 		GuessWithoutSchema: o.guess,
@@ -136,7 +135,7 @@ func runWebhook(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	srv := &webhook.Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA}
+	srv := &Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA}
 	if o.convertWithoutClientCert {
 		srv.PathsWithoutClientCert = []string{"/convert"}
 	}
@@ -181,7 +180,7 @@ func runReview(e *env, o *webhookOptions) int {
 	if code != exitOK {
 		return code
 	}
-	h, err := webhook.NewHandler(webhook.Options{Resolver: webhook.NewDirResolver(o.schemas), GuessWithoutSchema: o.guess, Gates: set})
+	h, err := NewHandler(Options{Resolver: NewDirResolver(o.schemas), GuessWithoutSchema: o.guess, Gates: set})
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
@@ -235,9 +234,9 @@ func (e *env) printReview(out []byte) int {
 // roundTrip converts the converted objects back to the version they came
 // in and checks that their v1beta2 form is what it was: v1beta2 is the
 // version stored, so that is what must survive an old client's read.
-func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
-	var req webhook.ConversionReview
-	var resp webhook.ConversionReview
+func roundTrip(e *env, h *Handler, in, out []byte) int {
+	var req kube.ConversionReview
+	var resp kube.ConversionReview
 	if json.Unmarshal(in, &req) != nil || json.Unmarshal(out, &resp) != nil || req.Request == nil || resp.Response == nil {
 		return e.fail(exitUsage, "--round-trip: cannot read the reviews")
 	}
@@ -254,15 +253,15 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 	}
 	ctx := context.Background()
 	convert := func(objs []json.RawMessage, to string) ([]json.RawMessage, error) {
-		r := h.Convert(ctx, &webhook.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: to, Objects: objs})
-		if r.Result.Status != webhook.StatusSuccess {
+		r := h.Convert(ctx, &kube.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: to, Objects: objs})
+		if r.Result.Status != kube.StatusSuccess {
 			return nil, fmt.Errorf("%s", r.Result.Message)
 		}
 		return r.ConvertedObjects, nil
 	}
 	fmt.Fprintf(e.stdout, "\nand back to %s:\n", from)
-	back := &webhook.ConversionReview{APIVersion: req.APIVersion, Kind: "ConversionReview",
-		Request: &webhook.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: from, Objects: resp.Response.ConvertedObjects}}
+	back := &kube.ConversionReview{APIVersion: req.APIVersion, Kind: "ConversionReview",
+		Request: &kube.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: from, Objects: resp.Response.ConvertedObjects}}
 	backBody, _ := json.Marshal(back)
 	backOut, err := h.ServeReview(ctx, "/convert", backBody)
 	if err != nil {
@@ -271,13 +270,13 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 	if code := e.printReview(backOut); code != exitOK {
 		return code
 	}
-	var backResp webhook.ConversionReview
+	var backResp kube.ConversionReview
 	_ = json.Unmarshal(backOut, &backResp)
 	// Compare the v1beta2 forms.
 	before, after := req.Request.Objects, backResp.Response.ConvertedObjects
-	if from != webhook.V1beta2 {
-		if before, err = convert(before, webhook.V1beta2); err == nil {
-			after, err = convert(after, webhook.V1beta2)
+	if from != V1beta2 {
+		if before, err = convert(before, V1beta2); err == nil {
+			after, err = convert(after, V1beta2)
 		}
 		if err != nil {
 			return e.fail(exitInvalid, "round trip: %v", err)
@@ -302,7 +301,7 @@ func roundTrip(e *env, h *webhook.Handler, in, out []byte) int {
 	if len(before) == 1 {
 		objects = "object"
 	}
-	fmt.Fprintf(e.stdout, "\nround trip: the %s form of %d %s came back unchanged\n", webhook.V1beta2, len(before), objects)
+	fmt.Fprintf(e.stdout, "\nround trip: the %s form of %d %s came back unchanged\n", V1beta2, len(before), objects)
 	return exitOK
 }
 

@@ -5,7 +5,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"runtime/debug"
 )
 
@@ -56,31 +55,37 @@ func (n *namedFile) Read(p []byte) (int, error) {
 
 func (n *namedFile) Close() error { return n.f.Close() }
 
-// spool is output held back until every document has passed: a temporary
-// file, beside target when there is one (so that it is renamed into
-// place, whole or not at all), else in the temporary directory (copied
-// out at the end).
+// spool is output held back until every document has passed: with a
+// target, an atomicFile (renamed into place whole, or not at all), else a
+// temporary file in the temporary directory (copied out at the end).
 type spool struct {
 	f      *os.File
-	target string
+	atomic *atomicFile // with a target
 }
 
 func newSpool(target string) (*spool, error) {
-	dir, pattern := "", "paramctl-*"
 	if target != "" {
-		dir, pattern = filepath.Dir(target), "."+filepath.Base(target)+".tmp-*"
+		a, err := createAtomic(target)
+		if err != nil {
+			return nil, err
+		}
+		return &spool{f: a.f, atomic: a}, nil
 	}
-	f, err := os.CreateTemp(dir, pattern)
+	f, err := os.CreateTemp("", "paramctl-*")
 	if err != nil {
 		return nil, err
 	}
-	return &spool{f: f, target: target}, nil
+	return &spool{f: f}, nil
 }
 
 func (s *spool) Write(p []byte) (int, error) { return s.f.Write(p) }
 
-// discard removes the spooled output.
+// discard removes the spooled output (after commit: nothing).
 func (s *spool) discard() {
+	if s.atomic != nil {
+		s.atomic.discard()
+		return
+	}
 	_ = s.f.Close()
 	_ = os.Remove(s.f.Name())
 }
@@ -95,30 +100,13 @@ func (s *spool) copyTo(w io.Writer) error {
 	return err
 }
 
-// commit renames the spooled output over its target, synced and with the
-// target's mode (0644 for a new file).
-func (s *spool) commit() (err error) {
-	tmp := s.f.Name()
-	defer func() {
-		if err != nil {
-			_ = os.Remove(tmp)
-		}
-	}()
-	mode := os.FileMode(0o644)
-	if fi, statErr := os.Stat(s.target); statErr == nil {
-		mode = fi.Mode().Perm()
+// commit puts the spooled output in place of its target (see atomicFile:
+// links written through, mode kept, synced).
+func (s *spool) commit() error {
+	if s.atomic == nil {
+		return errors.New("spool: no target to commit to")
 	}
-	if err = s.f.Sync(); err != nil {
-		_ = s.f.Close()
-		return err
-	}
-	if err = s.f.Close(); err != nil {
-		return err
-	}
-	if err = os.Chmod(tmp, mode); err != nil {
-		return err
-	}
-	return os.Rename(tmp, s.target)
+	return s.atomic.commit()
 }
 
 // codeError stops a run over a stream with an exit code.

@@ -76,7 +76,7 @@ func TestWebhookServes(t *testing.T) {
 	var stdout, stderr bytes.Buffer
 	done := make(chan int, 1)
 	go func() {
-		done <- run([]string{"webhook", "--cert", cert, "--key", key, "--schemas", "../webhook/testdata/schemas", "--addr", "127.0.0.1:0"}, strings.NewReader(""), &stdout, &stderr)
+		done <- run([]string{"webhook", "--cert", cert, "--key", key, "--schemas", "testdata/webhook/schemas", "--addr", "127.0.0.1:0"}, strings.NewReader(""), &stdout, &stderr)
 	}()
 	var addr net.Addr
 	select {
@@ -86,7 +86,7 @@ func TestWebhookServes(t *testing.T) {
 	}
 	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
 	defer client.CloseIdleConnections()
-	review, err := os.ReadFile("../webhook/testdata/golden/convert-instance-up.request.json")
+	review, err := os.ReadFile("testdata/webhook/golden/convert-instance-up.request.json")
 	require.NoError(t, err)
 	resp, err := client.Post("https://"+addr.String()+"/convert?timeout=30s", "application/json", bytes.NewReader(review))
 	require.NoError(t, err)
@@ -113,8 +113,8 @@ func TestWebhookServes(t *testing.T) {
 }
 
 func TestWebhookReview(t *testing.T) {
-	const schemas = "../webhook/testdata/schemas"
-	const golden = "../webhook/testdata/golden/"
+	const schemas = "testdata/webhook/schemas"
+	const golden = "testdata/webhook/golden/"
 	cases := []struct {
 		name string
 		args []string
@@ -198,7 +198,7 @@ func TestWebhookClientCA(t *testing.T) {
 	require.NoError(t, os.WriteFile(caFile, ca.PEM, 0o600))
 	apiserver, _, _, err := ca.ClientCert("kube-apiserver", time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
 	require.NoError(t, err)
-	const schemas = "../webhook/testdata/schemas"
+	const schemas = "testdata/webhook/schemas"
 	post := func(t *testing.T, base, path string, withCert bool) int {
 		t.Helper()
 		cfg := &tls.Config{RootCAs: pool}
@@ -213,7 +213,7 @@ func TestWebhookClientCA(t *testing.T) {
 		if golden == "" {
 			resp, err = client.Get(base + path)
 		} else {
-			review, rerr := os.ReadFile("../webhook/testdata/golden/" + golden + ".request.json")
+			review, rerr := os.ReadFile("testdata/webhook/golden/" + golden + ".request.json")
 			require.NoError(t, rerr)
 			resp, err = client.Post(base+path+"?timeout=30s", "application/json", bytes.NewReader(review))
 		}

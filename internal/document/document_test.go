@@ -204,14 +204,43 @@ func FuzzReadStream(f *testing.F) {
 	})
 }
 
+// countLines counts the line breaks of b as the readers do: "\n",
+// "\r\n" and a lone "\r" (YAML's line breaks).
 func countLines(b []byte) int {
 	n := 0
-	for _, c := range b {
-		if c == '\n' {
+	for i := range b {
+		if isBreak(b, i) {
 			n++
 		}
 	}
 	return n
+}
+
+// TestLoneCRIsOneLineBreakForEveryReader: the YAML parser, the JSON
+// reader, the unclosed-bracket finder and the stream splitter all count
+// a lone "\r" as a line break (the fuzz input "\r\r\r!0" once gave line 4
+// against a count of 1).
+func TestLoneCRIsOneLineBreakForEveryReader(t *testing.T) {
+	for in, line := range map[string]int{
+		"\r\r\r!0":        4, // the YAML parser
+		"\r\r\r{":         4, // an unclosed flow collection
+		"[1,\r\r\r}":      4, // the JSON reader
+		"a: 1\r\rb: {\r":   3,
+		"\r\n\r\r{":       4, // \r\n is one break
+		"a\r\rb: c: d":    3,
+		"a: 1\r---\rb: {\r": 3, // a marker after a lone \r starts a document
+	} {
+		_, err := ReadStream([]byte(in), Options{KeepText: true})
+		var pe *problem.Error
+		require.ErrorAs(t, err, &pe, "%q", in)
+		assert.Equal(t, line, pe.Line, "%q: %v", in, err)
+		assert.LessOrEqual(t, pe.Line, 1+countLines([]byte(in)), "%q", in)
+	}
+	docs, err := ReadStream([]byte("a: 1\r---\rb: 2\r"), Options{})
+	require.NoError(t, err)
+	require.Len(t, docs, 2)
+	assert.Equal(t, []int{1, 3}, []int{docs[0].Line, docs[1].Line})
+	assert.Equal(t, 3, countLines([]byte("\r\r\r!0")))
 }
 
 func TestIsLimit(t *testing.T) {

@@ -59,15 +59,27 @@ func meantAsJSON(data []byte, offset int) bool {
 	return offset > i
 }
 
-// position gives the 1-based line and column (in bytes) of offset.
+// position gives the 1-based line and column (in bytes) of offset. A line
+// break is "\n", "\r\n" or a lone "\r", as YAML (and the parser, and an
+// editor) count them: every line number of this package counts so.
 func position(data []byte, off int) (line, col int) {
 	if off > len(data) {
 		off = len(data)
 	}
-	before := data[:off]
-	line = bytes.Count(before, []byte("\n")) + 1
-	col = off - (bytes.LastIndexByte(before, '\n') + 1) + 1
-	return line, col
+	line, start := 1, 0
+	for i := 0; i < off; i++ {
+		if isBreak(data, i) {
+			line++
+			start = i + 1
+		}
+	}
+	return line, off - start + 1
+}
+
+// isBreak reports whether data[i] ends a line: a "\n", or a "\r" not
+// followed by "\n" (the "\n" of "\r\n" ends that line).
+func isBreak(data []byte, i int) bool {
+	return data[i] == '\n' || data[i] == '\r' && (i+1 == len(data) || data[i+1] != '\n')
 }
 
 // parserError locates an error of the YAML parser. The parser puts the
@@ -153,15 +165,15 @@ func failingLine(data []byte, text string) int {
 	return lo
 }
 
-// lineEnds lists the offset after each line (its newline included).
+// lineEnds lists the offset after each line (its line break included).
 func lineEnds(data []byte) []int {
 	var ends []int
-	for i, c := range data {
-		if c == '\n' {
+	for i := range data {
+		if isBreak(data, i) {
 			ends = append(ends, i+1)
 		}
 	}
-	if len(data) > 0 && data[len(data)-1] != '\n' {
+	if len(data) > 0 && !isBreak(data, len(data)-1) {
 		ends = append(ends, len(data))
 	}
 	return ends
@@ -215,17 +227,22 @@ func column(data []byte, line int, text string) int {
 
 // lineText returns line l (1-based) without its line break.
 func lineText(data []byte, l int) string {
-	for i := 1; i < l; i++ {
-		j := bytes.IndexByte(data, '\n')
-		if j < 0 {
-			return ""
+	line := 1
+	start := 0
+	for i := range data {
+		if !isBreak(data, i) {
+			continue
 		}
-		data = data[j+1:]
+		if line == l {
+			return strings.TrimRight(string(data[start:i]), "\r")
+		}
+		line++
+		start = i + 1
 	}
-	if j := bytes.IndexByte(data, '\n'); j >= 0 {
-		data = data[:j]
+	if line == l {
+		return strings.TrimRight(string(data[start:]), "\r")
 	}
-	return strings.TrimRight(string(data), "\r")
+	return ""
 }
 
 // unclosed returns the line and column of the innermost flow collection
@@ -252,7 +269,7 @@ func unclosed(data []byte) (line, col int) {
 			}
 		case '#':
 			if i == 0 || isSpace(data[i-1]) {
-				for i < len(data) && data[i] != '\n' {
+				for i < len(data) && data[i] != '\n' && data[i] != '\r' {
 					i++
 				}
 			}

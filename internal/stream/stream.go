@@ -37,6 +37,11 @@ type Splitter struct {
 	started bool
 	err     error
 	long    []byte // a line longer than the reader's buffer
+	// rest is what follows a lone "\r" in the last line read: the next
+	// line (YAML counts a lone "\r" as a line break, and so does the
+	// Splitter, so that its line numbers and markers agree with the
+	// parser's).
+	rest []byte
 	// pending is the start of the next document, read with the `--- `
 	// line that ended the previous one, and the line it is on.
 	pending     []byte
@@ -60,6 +65,12 @@ func SplitBytes(data []byte) *Splitter {
 // readLine returns the next line with its line break; the slice is valid
 // until the next call. At the end of the input it returns nil, io.EOF.
 func (s *Splitter) readLine() ([]byte, error) {
+	if len(s.rest) > 0 {
+		line := s.rest
+		s.rest = nil
+		s.line++
+		return s.cutAtLoneCR(line), nil
+	}
 	line, err := s.r.ReadSlice('\n')
 	if errors.Is(err, bufio.ErrBufferFull) {
 		s.long = append(s.long[:0], line...)
@@ -80,7 +91,25 @@ func (s *Splitter) readLine() ([]byte, error) {
 		s.started = true
 		line = bytes.TrimPrefix(line, []byte("\xef\xbb\xbf"))
 	}
-	return line, nil
+	return s.cutAtLoneCR(line), nil
+}
+
+// cutAtLoneCR returns line up to and with its first lone "\r" (one not
+// followed by "\n"), keeping the rest for the next readLine; line itself
+// when it has none.
+func (s *Splitter) cutAtLoneCR(line []byte) []byte {
+	for i := bytes.IndexByte(line, '\r'); i >= 0 && i+1 < len(line); {
+		if line[i+1] != '\n' {
+			s.rest = line[i+1:]
+			return line[:i+1]
+		}
+		j := bytes.IndexByte(line[i+1:], '\r')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return line
 }
 
 // Next returns the next document, or io.EOF after the last one, or the
@@ -142,7 +171,7 @@ func (s *Splitter) doc(text []byte, line int) Doc {
 func blank(b []byte) bool {
 	for len(b) > 0 {
 		var line []byte
-		if i := bytes.IndexByte(b, '\n'); i >= 0 {
+		if i := bytes.IndexAny(b, "\n\r"); i >= 0 {
 			line, b = b[:i], b[i+1:]
 		} else {
 			line, b = b, nil

@@ -43,6 +43,8 @@ func TestSplitter(t *testing.T) {
 		{"content on the marker line", "--- {a: 1}\n--- [2]\nb: 3\n", []string{"{a: 1}\n", "[2]\nb: 3\n"}, []int{1, 2}},
 		{"byte-order mark", "\xef\xbb\xbfa: 1\n---\nb: 2\n", []string{"a: 1\n", "b: 2\n"}, []int{1, 3}},
 		{"CRLF", "a: 1\r\n---\r\nb: 2\r\n", []string{"a: 1\r\n", "b: 2\r\n"}, []int{1, 3}},
+		{"lone CR is a line break, as to YAML", "a: 1\r---\rb: 2\r\r# c\rc: 3", []string{"a: 1\r", "b: 2\r\r# c\rc: 3"}, []int{1, 3}},
+		{"lone CR before a comment-only document", "# c\rx: 1\r---\r# d\r", []string{"# c\rx: 1\r"}, []int{1}},
 		{"comment opens a document", "---\n# note\na: 1\n", []string{"# note\na: 1\n"}, []int{2}},
 		{"indented marker is content", "a: |\n  ---\n", []string{"a: |\n  ---\n"}, []int{1}},
 		{"unicode space is not blank", "---\n\u00a0\n", []string{"\u00a0\n"}, []int{2}},

@@ -288,12 +288,18 @@ func (a *admission) warnUndeclared(raw, old any) error {
 			had[w.Pointer] = true
 		}
 	}
+	// Only what can be kept is written; the rest is counted.
 	var out []string
+	more := 0
 	for _, w := range ws {
-		if !had[w.Pointer] {
+		switch {
+		case had[w.Pointer]:
+		case len(out) < maxWarningBytes/16:
 			out = append(out, fieldPath(a.c.field, w.Pointer)+": "+shorten(w.Message, maxMessage))
+		default:
+			more++
 		}
 	}
-	a.resp.Warnings = CapWarnings(out)
+	a.resp.Warnings = capWarnings(out, more)
 	return nil
 }

@@ -42,26 +42,32 @@ func shorten(s string, n int) string {
 // last then saying how many were left out. The apiserver drops what goes
 // beyond silently; capped here, the client learns that there was more.
 // The slice given is not changed.
-func CapWarnings(warnings []string) []string {
-	if len(warnings) == 0 {
+func CapWarnings(warnings []string) []string { return capWarnings(warnings, 0) }
+
+// capWarnings is CapWarnings for warnings followed by more that were
+// not even written (counted in the note of what is left out).
+func capWarnings(warnings []string, more int) []string {
+	if len(warnings) == 0 && more == 0 {
 		return warnings
 	}
-	out := make([]string, 0, min(len(warnings), 64))
+	all := len(warnings) + more
+	out := make([]string, 0, min(len(warnings)+1, 64))
 	total := 0
 	for i, w := range warnings {
 		w = capChars(w, maxWarningChars)
 		// Room is kept for the note of what is left out.
-		rest := len(warnings) - i - 1
 		note := 0
-		if rest > 0 {
-			note = len(leftOut(len(warnings)))
+		if all-i-1 > 0 {
+			note = len(leftOut(all))
 		}
 		if total+len(w)+note > maxWarningBytes {
-			out = append(out, leftOut(len(warnings)-i))
-			return out
+			return append(out, leftOut(all-i))
 		}
 		out = append(out, w)
 		total += len(w)
+	}
+	if more > 0 {
+		out = append(out, leftOut(more))
 	}
 	return out
 }

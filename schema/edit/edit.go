@@ -8,6 +8,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -65,7 +66,10 @@ func (p Property) value() map[string]any {
 
 // check validates the spec on its own: a known type, a default and enum
 // values of that type, the default one of the enum values.
-func (p Property) check(d schema.Dialect) error {
+//
+// hide is set where the property is a secret (an object above it says
+// writeOnly or format: password): its values are then never quoted.
+func (p Property) check(d schema.Dialect, hide bool) error {
 	if !slices.Contains(jsonTypes, p.Type) {
 		return fmt.Errorf("type %q is not a JSON Schema type (use %s)", p.Type, strings.Join(jsonTypes, ", "))
 	}
@@ -78,7 +82,7 @@ func (p Property) check(d schema.Dialect) error {
 	}
 	for i, e := range p.Enum {
 		if err := typeOnly.Validate(e); err != nil {
-			return fmt.Errorf("enum value %d (%s) is not of type %s", i, compactJSON(e), p.Type)
+			return fmt.Errorf("enum value %d (%s) is not of type %s", i, secret.Text(hide, compactJSON(e)), p.Type)
 		}
 	}
 	v := p.value()
@@ -89,6 +93,9 @@ func (p Property) check(d schema.Dialect) error {
 	}
 	if p.HasDefault {
 		if err := own.Validate(p.Default); err != nil {
+			if hide {
+				return fmt.Errorf("default %s does not satisfy the property's schema (the parameter is a secret: its values are not shown)", secret.Hidden)
+			}
 			return fmt.Errorf("default %s does not satisfy the property's schema: %v", compactJSON(p.Default), firstMessage(err))
 		}
 	}
@@ -147,7 +154,8 @@ func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 			return fail(schema.KindPath, "a property name may not be empty")
 		}
 	}
-	if err := p.check(s.Dialect()); err != nil {
+	hide := s.SecretAt(at)
+	if err := p.check(s.Dialect(), hide); err != nil {
 		return fail(schema.KindUsage, "%v", err)
 	}
 	plan, perr := planAddition(s, toks, p)
@@ -174,7 +182,7 @@ func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 	}
 	if p.HasDefault {
 		if err := ns.ValidateAt(plan.newPointer, p.Default); err != nil {
-			return fail(schema.KindInvalid, "default %s does not satisfy the schema there: %v", compactJSON(p.Default), firstMessage(err))
+			return fail(schema.KindInvalid, "default %s does not satisfy the schema there: %v", secret.Text(hide || ns.SecretAt(at), compactJSON(p.Default)), firstMessage(err))
 		}
 	}
 	return out, nil

@@ -231,3 +231,20 @@ func onlyInserted(a, b string) bool {
 	}
 	return true
 }
+
+// TestAddPropertyBelowASecretQuotesNoValue: a parameter added below a
+// writeOnly object is a secret: a default or enum value it refuses is not
+// quoted (issue 26).
+func TestAddPropertyBelowASecretQuotesNoValue(t *testing.T) {
+	doc := []byte("type: object\nproperties:\n  db:\n    type: object\n    writeOnly: true\n    properties: {}\n")
+	_, err := AddProperty(doc, "/db/pw", Property{Type: "string", Default: "SECRETvalue1", HasDefault: true, Enum: []any{"SECRETenum1"}})
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "SECRET")
+	assert.Contains(t, err.Error(), "(value hidden)")
+	_, err = AddProperty(doc, "/db/n", Property{Type: "integer", Enum: []any{"SECRETenum2"}})
+	require.Error(t, err)
+	assert.NotContains(t, err.Error(), "SECRET")
+	_, err = AddProperty(doc, "/plain", Property{Type: "string", Default: "visible1", HasDefault: true, Enum: []any{"visible2"}})
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `"visible1"`, "a plain default is still quoted")
+}

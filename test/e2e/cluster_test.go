@@ -97,7 +97,7 @@ func decideSkip(reason, env string) (skip bool, msg string) {
 }
 
 // need skips t when there is no cluster, saying why.
-func need(t *testing.T) *cluster {
+func need(t testing.TB) *cluster {
 	t.Helper()
 	if cl == nil {
 		t.Skip(skipReason)

@@ -101,7 +101,7 @@ func (c *cluster) denied(t *testing.T, method, path string, obj any) string {
 }
 
 // at reads the value at a dotted path of nested objects ("spec.parameters").
-func at(t *testing.T, o map[string]any, dotted string) any {
+func at(t testing.TB, o map[string]any, dotted string) any {
 	t.Helper()
 	var v any = o
 	for _, k := range strings.Split(dotted, ".") {

@@ -38,7 +38,7 @@ var operatorDir = filepath.Join("..", "..", "examples", "operator")
 // operator's CRDs and webhook configurations pointed at the operator on
 // loopback, and the operator.
 type opCluster struct {
-	t          *testing.T
+	t          testing.TB
 	dir        string
 	k          *kube
 	api        *client
@@ -56,7 +56,7 @@ type opCluster struct {
 
 const opNamespace = "ops"
 
-func startOperatorCluster(t *testing.T) *opCluster {
+func startOperatorCluster(t testing.TB) *opCluster {
 	need(t)
 	bins, reason := findBinaries()
 	if reason != "" {
@@ -149,7 +149,7 @@ current-context: e2e
 
 // operatorBinary builds examples/operator in place (its own module), as
 // its README says, unless PARAMKIT_E2E_OPERATOR names a binary.
-func operatorBinary(t *testing.T, dir string) string {
+func operatorBinary(t testing.TB, dir string) string {
 	if p := os.Getenv(envOperator); p != "" {
 		p, _ = filepath.Abs(p)
 		require.NoError(t, executable(p), envOperator)
@@ -169,7 +169,7 @@ func operatorBinary(t *testing.T, dir string) string {
 func (o *opCluster) startOperator() {
 	t := o.t
 	var err error
-	o.op, err = startProcess(o.dir, "operator", o.bin,
+	o.op, err = startProcess(o.dir, "operator", o.bin, append([]string{
 		"--kubeconfig", o.kubeconfig,
 		"--webhook-host", "127.0.0.1",
 		"--webhook-port", strconv.Itoa(o.hookPort),
@@ -177,7 +177,7 @@ func (o *opCluster) startOperator() {
 		"--webhook-client-ca", o.clientCA,
 		"--metrics-bind-address", "0",
 		"--health-probe-bind-address", o.probeAddr,
-	)
+	}, strings.Fields(*operatorArgs)...)...)
 	require.NoError(t, err)
 	plain := &http.Client{Timeout: 5 * time.Second}
 	require.NoError(t, o.op.waitReady(2*time.Minute, func(ctx context.Context) error {
@@ -205,12 +205,17 @@ func (o *opCluster) applyManifests(folder string) {
 	require.NoError(t, err)
 	require.NotEmpty(t, files, folder)
 	for _, f := range files {
+		if filepath.Base(f) == "kustomization.yaml" {
+			continue // kustomize's, not an object
+		}
 		data, err := os.ReadFile(f)
 		require.NoError(t, err)
 		for _, doc := range bytes.Split(data, []byte("\n---\n")) {
 			var obj map[string]any
 			require.NoError(t, yaml.Unmarshal(doc, &obj), f)
-			if obj == nil {
+			if obj == nil || obj["kind"] == "Service" {
+				// The Service is the in-cluster way to the operator;
+				// here the client configs name it by URL instead.
 				continue
 			}
 			o.pointAtOperator(obj)
@@ -229,7 +234,7 @@ func (o *opCluster) applyManifests(folder string) {
 }
 
 // resourcePath is where an object of the manifests lives.
-func resourcePath(t *testing.T, obj map[string]any) string {
+func resourcePath(t testing.TB, obj map[string]any) string {
 	name := obj["metadata"].(map[string]any)["name"].(string)
 	switch obj["kind"] {
 	case "CustomResourceDefinition":

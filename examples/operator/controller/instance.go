@@ -23,14 +23,20 @@ import (
 	"k8s.io/apimachinery/pkg/api/meta"
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"k8s.io/apimachinery/pkg/types"
+	"k8s.io/client-go/util/workqueue"
 	ctrl "sigs.k8s.io/controller-runtime"
+	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
+	crcontroller "sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/predicate"
 	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -61,24 +67,76 @@ type Versions interface {
 }
 
 // InstanceReconciler writes Instances' status. Client reads and writes
-// Instances (the manager's client); Versions compiles OperatorVersions.
+// Instances (the manager's client); Versions compiles OperatorVersions;
+// MaxConcurrentReconciles is the number of workers (0: one).
 type InstanceReconciler struct {
-	Client   client.Client
-	Versions Versions
+	Client                  client.Client
+	Versions                Versions
+	MaxConcurrentReconciles int
 }
 
 // SetupWithManager indexes Instances by operator version and registers
-// the controller: it reconciles an Instance when it changes and every
-// Instance of an OperatorVersion when that changes.
+// the controller: it reconciles an Instance when its spec changes (a new
+// generation: never for the operator's own status write) and every
+// Instance of an OperatorVersion when that one's spec changes, at a low
+// priority (Recheck), so that an Instance created or changed meanwhile
+// is reconciled by the next free worker instead of after the whole
+// wave. controller-runtime v0.25's controllers use its priority queue
+// unless told otherwise; this one asks for it explicitly.
 func (r *InstanceReconciler) SetupWithManager(ctx context.Context, mgr ctrl.Manager) error {
 	if err := mgr.GetFieldIndexer().IndexField(ctx, &v1beta2.Instance{}, OperatorVersionIndex, IndexOperatorVersion); err != nil {
 		return err
 	}
+	usePriorityQueue := true
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&v1beta2.Instance{}).
-		Watches(&v1beta2.OperatorVersion{}, handler.EnqueueRequestsFromMapFunc(r.InstancesOf)).
+		For(&v1beta2.Instance{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		Watches(&v1beta2.OperatorVersion{}, r.Recheck(), builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		WithOptions(crcontroller.Options{MaxConcurrentReconciles: r.MaxConcurrentReconciles, UsePriorityQueue: &usePriorityQueue}).
 		Named("instance").
 		Complete(r)
+}
+
+// Recheck is the event handler of OperatorVersions: an OperatorVersion
+// created, changed or deleted enqueues its Instances (InstancesOf: the
+// list built once per event, from the informer's index) at
+// handler.LowPriority when the queue is a priority queue, so that
+// Instance events (priority 0) go first; with a plain queue they are
+// added in order.
+func (r *InstanceReconciler) Recheck() handler.EventHandler {
+	return handler.Funcs{
+		CreateFunc: func(ctx context.Context, e event.CreateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			r.enqueueLow(ctx, e.Object, q)
+		},
+		UpdateFunc: func(ctx context.Context, e event.UpdateEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			// The new object only: an OperatorVersion's name and namespace
+			// do not change, so the old one has the same Instances.
+			r.enqueueLow(ctx, e.ObjectNew, q)
+		},
+		DeleteFunc: func(ctx context.Context, e event.DeleteEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			r.enqueueLow(ctx, e.Object, q)
+		},
+		GenericFunc: func(ctx context.Context, e event.GenericEvent, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+			r.enqueueLow(ctx, e.Object, q)
+		},
+	}
+}
+
+func (r *InstanceReconciler) enqueueLow(ctx context.Context, o client.Object, q workqueue.TypedRateLimitingInterface[reconcile.Request]) {
+	if o == nil {
+		return
+	}
+	reqs := r.InstancesOf(ctx, o)
+	if len(reqs) == 0 {
+		return
+	}
+	if pq, ok := q.(priorityqueue.PriorityQueue[reconcile.Request]); ok {
+		low := handler.LowPriority
+		pq.AddWithOpts(priorityqueue.AddOpts{Priority: &low}, reqs...)
+		return
+	}
+	for _, req := range reqs {
+		q.Add(req)
+	}
 }
 
 // IndexOperatorVersion is the index function of OperatorVersionIndex.
@@ -125,7 +183,9 @@ func (r *InstanceReconciler) Reconcile(ctx context.Context, req ctrl.Request) (c
 		}
 		return ctrl.Result{}, stopping(ctx, err)
 	}
-	ctrl.LoggerFrom(ctx).Info("status", "plan", status.Plan, "generation", status.ObservedGeneration,
+	// Debug level (-zap-log-level=debug): one line per status write is
+	// routine, and 10 MB of log at 10,000 Instances.
+	ctrl.LoggerFrom(ctx).V(1).Info("status", "plan", status.Plan, "generation", status.ObservedGeneration,
 		"parametersValid", meta.FindStatusCondition(status.Conditions, v1beta2.ConditionParametersValid).Status)
 	return ctrl.Result{}, nil
 }
@@ -167,7 +227,7 @@ func (r *InstanceReconciler) check(ctx context.Context, in *v1beta2.Instance) me
 	ov, err := r.Versions.Get(ctx, in.Namespace, name)
 	if err != nil {
 		c.Reason, c.Message = ReasonOperatorVersionInvalid, bound(fmt.Sprintf("spec.operatorVersion.name: %v", err))
-		if errors.Is(err, webhook.ErrSchemaNotFound) {
+		if errors.Is(err, kudoconvert.ErrSchemaNotFound) {
 			c.Reason = ReasonOperatorVersionNotFound
 		}
 		return c

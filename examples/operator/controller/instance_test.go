@@ -3,8 +3,10 @@ package controller_test
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -17,6 +19,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 	"sigs.k8s.io/controller-runtime/pkg/client/interceptor"
+	"sigs.k8s.io/controller-runtime/pkg/controller/priorityqueue"
+	"sigs.k8s.io/controller-runtime/pkg/event"
+	"sigs.k8s.io/controller-runtime/pkg/handler"
+	"sigs.k8s.io/controller-runtime/pkg/reconcile"
 	"sigs.k8s.io/yaml"
 
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
@@ -195,4 +201,46 @@ func TestIndexOperatorVersion(t *testing.T) {
 	assert.Equal(t, []string{"x"}, controller.IndexOperatorVersion(newInstance("i", "x", "", "")))
 	assert.Nil(t, controller.IndexOperatorVersion(newInstance("i", "", "", "")))
 	assert.Nil(t, controller.IndexOperatorVersion(operatorVersion(t, "my-operator-0.2.0")))
+}
+
+// TestRecheckIsLowPriority: an OperatorVersion's edit lists its Instances
+// once and enqueues them below Instance events, so that an Instance
+// created or changed during the wave is the next one a worker takes.
+func TestRecheckIsLowPriority(t *testing.T) {
+	ctx := context.Background()
+	ov := operatorVersion(t, "my-operator-0.2.0")
+	objs := []client.Object{ov}
+	for i := range 50 {
+		objs = append(objs, newInstance(fmt.Sprintf("i%02d", i), "my-operator-0.2.0", `{}`, "deploy"))
+	}
+	s := runtime.NewScheme()
+	require.NoError(t, v1beta2.AddToScheme(s))
+	var lists atomic.Int32
+	c := fake.NewClientBuilder().WithScheme(s).WithObjects(objs...).
+		WithIndex(&v1beta2.Instance{}, controller.OperatorVersionIndex, controller.IndexOperatorVersion).
+		WithInterceptorFuncs(interceptor.Funcs{List: func(ctx context.Context, c client.WithWatch, list client.ObjectList, opts ...client.ListOption) error {
+			lists.Add(1)
+			return c.List(ctx, list, opts...)
+		}}).Build()
+	r := &controller.InstanceReconciler{Client: c, Versions: opversion.New(c, nil)}
+	q := priorityqueue.New[reconcile.Request]("test")
+	defer q.ShutDown()
+
+	edited := ov.DeepCopy()
+	edited.Generation++
+	r.Recheck().Update(ctx, event.UpdateEvent{ObjectOld: ov, ObjectNew: edited}, q)
+	assert.Equal(t, int32(1), lists.Load(), "one list per edit")
+	require.Equal(t, 50, q.Len())
+
+	newcomer := reconcile.Request{NamespacedName: types.NamespacedName{Namespace: "default", Name: "newcomer"}}
+	q.Add(newcomer) // what an Instance event adds
+	item, priority, _ := q.GetWithPriority()
+	assert.Equal(t, newcomer, item, "the newcomer goes before the wave")
+	assert.Equal(t, 0, priority)
+	q.Done(item)
+	for range 50 {
+		item, priority, _ := q.GetWithPriority()
+		assert.Equal(t, handler.LowPriority, priority, item.Name)
+		q.Done(item)
+	}
 }

@@ -13,8 +13,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
-	"github.com/paramkit/paramkit/examples/webhook"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // The review the benchmarks answer: an update of one parameter of an
@@ -75,6 +75,6 @@ func BenchmarkAdmissionParamkit(b *testing.B) {
 		if err != nil || r.Plan != "deploy" {
 			b.Fatal(err, r)
 		}
-		_ = params.MarshalJSON(nil, webhook.JSONPatch("/spec/parameters", desired, r.Values), "")
+		_ = params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", desired, r.Values), "")
 	}
 }

@@ -7,7 +7,7 @@
 // at once:
 //
 //   - its patches keep numbers exact: they are built here from the
-//     parameters' own text (webhook.JSONPatch, params.MarshalJSON);
+//     parameters' own text (kube.JSONPatch, params.MarshalJSON);
 //     admission.PatchResponseFromRaw goes through float64 and stores
 //     9007199254740993 as 9007199254740992;
 //   - its warnings reach the client (an undeclared key with the closest
@@ -30,5 +30,5 @@
 // Both look operator versions up through a Resolver (opversion.Cache).
 // Register them on the manager's webhook server at MutatePath and
 // ValidatePath, as config/webhook names them, and paramkit's conversion
-// handler (webhook.NewHandler) at ConvertPath.
+// handler (kudoconvert.NewHandler) at ConvertPath.
 package instancewebhook

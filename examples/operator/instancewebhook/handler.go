@@ -14,8 +14,9 @@ import (
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/kudo"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -35,7 +36,7 @@ const ParametersField = "spec.parameters"
 const maxCauses = 50
 
 // Resolver finds the compiled operator version an Instance names
-// (opversion.Cache). An error wrapping webhook.ErrSchemaNotFound means
+// (opversion.Cache). An error wrapping kudoconvert.ErrSchemaNotFound means
 // there is none.
 type Resolver interface {
 	Get(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error)
@@ -214,7 +215,7 @@ func (d *decision) patch(ops []any, plan string, warnings []string) {
 // parameters (desired) into values.
 func (d *decision) parameterOps(desired, values any) []any {
 	if _, present := parametersPresent(d.obj); present {
-		return webhook.JSONPatch("/spec/parameters", desired, values)
+		return kube.JSONPatch("/spec/parameters", desired, values)
 	}
 	if m, ok := values.(map[string]any); ok && len(m) == 0 {
 		return nil
@@ -246,7 +247,7 @@ func (d *decision) checkPlan(plan string) {
 func (d *decision) denyVersion(field, name string, err error) {
 	typ := metav1.CauseTypeFieldValueInvalid
 	msg := fmt.Sprintf("Invalid value: %q: %v", name, err)
-	if errors.Is(err, webhook.ErrSchemaNotFound) {
+	if errors.Is(err, kudoconvert.ErrSchemaNotFound) {
 		typ = metav1.CauseTypeFieldValueNotFound
 		msg = fmt.Sprintf("Not found: %q: %v", name, err)
 	}

@@ -29,7 +29,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
-	"github.com/paramkit/paramkit/examples/webhook"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 )
 
 // Cache compiles OperatorVersion objects once per resourceVersion. It is
@@ -64,13 +64,13 @@ func New(reader, live client.Reader) *Cache {
 
 // Get returns the compiled operator version namespace/name. An
 // OperatorVersion that does not exist gives an error wrapping
-// webhook.ErrSchemaNotFound (a *webhook.NotFoundError); one whose
+// kudoconvert.ErrSchemaNotFound (a *kudoconvert.NotFoundError); one whose
 // schema cannot be used gives the compile error (a schema.ErrorList,
 // pointers into the object), remembered until the object changes.
 func (c *Cache) Get(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error) {
 	key := types.NamespacedName{Namespace: namespace, Name: name}
 	if name == "" {
-		return nil, &webhook.NotFoundError{Name: name, Reason: "the Instance names no operator version (spec.operatorVersion.name)"}
+		return nil, &kudoconvert.NotFoundError{Name: name, Reason: "the Instance names no operator version (spec.operatorVersion.name)"}
 	}
 	var obj v1beta2.OperatorVersion
 	err := c.reader.Get(ctx, key, &obj)
@@ -80,7 +80,7 @@ func (c *Cache) Get(ctx context.Context, namespace, name string) (*kudo.Operator
 	if err != nil {
 		if apierrors.IsNotFound(err) {
 			c.Forget(namespace, name)
-			return nil, &webhook.NotFoundError{Name: name, Reason: fmt.Sprintf("no OperatorVersion %q in namespace %q", name, namespace)}
+			return nil, &kudoconvert.NotFoundError{Name: name, Reason: fmt.Sprintf("no OperatorVersion %q in namespace %q", name, namespace)}
 		}
 		return nil, fmt.Errorf("reading OperatorVersion %s: %w", key, err)
 	}
@@ -103,7 +103,7 @@ func (c *Cache) Get(ctx context.Context, namespace, name string) (*kudo.Operator
 	return st.ov, st.err
 }
 
-// Resolve is Get as a webhook.SchemaResolver, so that paramkit's
+// Resolve is Get as a kudoconvert.Resolver, so that paramkit's
 // conversion handler finds schemas through the cache.
 func (c *Cache) Resolve(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error) {
 	return c.Get(ctx, namespace, name)

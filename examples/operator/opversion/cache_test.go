@@ -15,8 +15,8 @@ import (
 	"sigs.k8s.io/yaml"
 
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
-	"github.com/paramkit/paramkit/examples/webhook"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -74,7 +74,7 @@ func TestCacheCompilesOncePerResourceVersion(t *testing.T) {
 
 	// Another namespace is another OperatorVersion.
 	_, err = cache.Get(ctx, "other", "my-operator-0.2.0")
-	assert.ErrorIs(t, err, webhook.ErrSchemaNotFound)
+	assert.ErrorIs(t, err, kudoconvert.ErrSchemaNotFound)
 }
 
 func TestCacheReadsV1beta1Lists(t *testing.T) {
@@ -94,18 +94,18 @@ func TestCacheErrors(t *testing.T) {
 	cache := opversion.New(c, nil)
 
 	_, err := cache.Get(ctx, "default", "missing")
-	require.ErrorIs(t, err, webhook.ErrSchemaNotFound)
-	var nf *webhook.NotFoundError
+	require.ErrorIs(t, err, kudoconvert.ErrSchemaNotFound)
+	var nf *kudoconvert.NotFoundError
 	require.True(t, errors.As(err, &nf))
 	assert.Contains(t, err.Error(), `no OperatorVersion "missing" in namespace "default"`)
 
 	_, err = cache.Get(ctx, "default", "")
-	assert.ErrorIs(t, err, webhook.ErrSchemaNotFound)
+	assert.ErrorIs(t, err, kudoconvert.ErrSchemaNotFound)
 
 	for range 3 {
 		_, err = cache.Get(ctx, "default", "broken")
 		require.Error(t, err)
-		assert.NotErrorIs(t, err, webhook.ErrSchemaNotFound)
+		assert.NotErrorIs(t, err, kudoconvert.ErrSchemaNotFound)
 		errs := schema.ErrorsOf(err)
 		require.NotEmpty(t, errs, "%v", err)
 		assert.Equal(t, "/spec/parameters/properties/a/type", errs[0].Pointer)
@@ -130,9 +130,9 @@ func TestCacheAsksTheAPIServerWhatTheInformerHasNotSeen(t *testing.T) {
 	assert.Equal(t, "upgrade", ov.UpgradePlan())
 
 	_, err = opversion.New(informer, apiserver).Get(ctx, "default", "missing")
-	assert.ErrorIs(t, err, webhook.ErrSchemaNotFound, "missing in both")
+	assert.ErrorIs(t, err, kudoconvert.ErrSchemaNotFound, "missing in both")
 	_, err = opversion.New(informer, nil).Get(ctx, "default", "my-operator-0.2.0")
-	assert.ErrorIs(t, err, webhook.ErrSchemaNotFound)
+	assert.ErrorIs(t, err, kudoconvert.ErrSchemaNotFound)
 }
 
 // TestCacheConcurrentGets: many goroutines asking for the same new

@@ -394,6 +394,61 @@ func TestOperatorContract(t *testing.T) {
 		assert.False(t, strings.Contains(readLog(second), "Successfully acquired lease"))
 		c.stopOperator(second)
 	})
+
+	// Takeover times with the lease flags (figures, not assertions): a
+	// leader and a standby with a 4 s lease, the leader killed (SIGKILL:
+	// no release), the OperatorVersion edited at once; measured until the
+	// lease names the standby and until the standby has re-checked m9.
+	t.Run("takeover with the lease flags: leader killed", func(t *testing.T) {
+		c.t = t
+		flags := []string{"--leader-elect-lease-duration=4s", "--leader-elect-renew-deadline=3s", "--leader-elect-retry-period=1s"}
+		lease := "/apis/coordination.k8s.io/v1/namespaces/" + leaseNamespace + "/leases/paramkit-operator.kudo.dev"
+		holder := func() string {
+			r := c.api.call(t, http.MethodGet, lease, nil)
+			require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+			h, _ := dig(decode(t, r.body), "spec", "holderIdentity").(string)
+			return h
+		}
+		c.stopOperator(c.op) // releases the lease
+		leader := c.startOperator(c.hookPort, flags...)
+		c.eventually(time.Minute, func() error {
+			if holder() == "" {
+				return fmt.Errorf("no holder yet")
+			}
+			return nil
+		})
+		ov := path("v1beta2", "operatorversions", "ck-2.0")
+		var takeovers, resumed []time.Duration
+		for i := range 3 {
+			standby := c.startOperator(freePort(t), flags...)
+			old := holder()
+			require.NotEmpty(t, old)
+			require.NoError(t, leader.p.cmd.Process.Kill())
+			<-leader.p.done
+			killed := time.Now()
+			maximum, want := any(5), "False" // m9 has nodeCount 10
+			if i%2 == 1 {
+				maximum, want = 10, "True"
+			}
+			c.ok(c.api.call(t, http.MethodPatch, ov, map[string]any{"spec": map[string]any{"parameters": map[string]any{"properties": map[string]any{"nodeCount": map[string]any{"maximum": maximum}}}}}))
+			var took time.Duration
+			deadline := killed.Add(time.Minute)
+			for took == 0 {
+				if h := holder(); h != old && h != "" {
+					took = time.Since(killed)
+				}
+				require.True(t, time.Now().Before(deadline), "no takeover in a minute\n%s", standby.p.tail())
+				time.Sleep(20 * time.Millisecond)
+			}
+			c.status("m9", "deploy", want)
+			takeovers, resumed = append(takeovers, took), append(resumed, time.Since(killed))
+			leader = standby
+		}
+		t.Logf("takeover after the leader's SIGKILL with --leader-elect-lease-duration=4s --leader-elect-renew-deadline=3s --leader-elect-retry-period=1s: lease taken in %v; the OperatorVersion edit applied by the new leader %v after the kill",
+			takeovers, resumed)
+		c.stopOperator(leader)
+		c.op = c.startOperator(c.hookPort)
+	})
 	c.t = root
 }
 

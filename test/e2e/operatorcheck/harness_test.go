@@ -35,6 +35,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -288,11 +289,21 @@ func newCluster(t *testing.T) *cluster {
 	c.hookPort = freePort(t)
 
 	// The manifests as they are, CRDs and RBAC first.
-	c.applyFolder("crd")
-	c.applyFolder("rbac")
+	c.applyFolder("crd", "CustomResourceDefinition")
+	// config/rbac's ClusterRole, and its Role for the lease and events in
+	// "default" (where the operator, run outside a cluster, holds its
+	// lease), both bound to the operator's user: it gets what the
+	// shipped roles give and nothing else. (The shipped bindings name
+	// the in-cluster ServiceAccount; TestOperatorDeployment dry-runs
+	// them.)
+	c.applyFolder("rbac", "ClusterRole", "Role")
 	c.apply(map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "ClusterRoleBinding",
 		"metadata": map[string]any{"name": "paramkit-operator"},
 		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "ClusterRole", "name": "paramkit-operator"},
+		"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": operatorUser}}})
+	c.apply(map[string]any{"apiVersion": "rbac.authorization.k8s.io/v1", "kind": "RoleBinding",
+		"metadata": map[string]any{"name": "paramkit-operator-leader-election", "namespace": leaseNamespace},
+		"roleRef":  map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "Role", "name": "paramkit-operator-leader-election"},
 		"subjects": []any{map[string]any{"apiGroup": "rbac.authorization.k8s.io", "kind": "User", "name": operatorUser}}})
 	for _, plural := range []string{"instances", "operatorversions"} {
 		c.eventually(time.Minute, func() error {
@@ -305,7 +316,7 @@ func newCluster(t *testing.T) *cluster {
 		})
 	}
 	c.op = c.startOperator(c.hookPort)
-	c.applyFolder("webhook")
+	c.applyFolder("webhook", "MutatingWebhookConfiguration", "ValidatingWebhookConfiguration")
 	c.api.mustCreate(t, "/api/v1/namespaces", map[string]any{"apiVersion": "v1", "kind": "Namespace", "metadata": map[string]any{"name": ns}})
 	// The admission webhooks are called once a dry-run Instance naming
 	// no OperatorVersion is refused.
@@ -351,25 +362,41 @@ func (c *cluster) stopOperator(o *operator) {
 	require.Equal(c.t, 0, code, "exit status after SIGTERM\n%s", o.p.tail())
 }
 
-// applyFolder applies every document of config/NAME, each service
-// client config rewritten to https://127.0.0.1:PORT<path> and a caBundle.
-func (c *cluster) applyFolder(name string) {
+// applyFolder applies the documents of config/NAME of the given kinds
+// (each at least once), each service client config rewritten to
+// https://127.0.0.1:PORT<path> and a caBundle; a namespaced one goes to
+// leaseNamespace. kustomization.yaml is kustomize's, not an object.
+func (c *cluster) applyFolder(name string, kinds ...string) {
 	files, err := filepath.Glob(filepath.Join(operatorDir, "config", name, "*.yaml"))
 	require.NoError(c.t, err)
 	require.NotEmpty(c.t, files, name)
+	seen := map[string]bool{}
 	for _, f := range files {
+		if filepath.Base(f) == "kustomization.yaml" {
+			continue
+		}
 		data, err := os.ReadFile(f)
 		require.NoError(c.t, err)
 		for _, doc := range strings.Split(string(data), "\n---") {
 			var obj map[string]any
 			require.NoError(c.t, yaml.Unmarshal([]byte(doc), &obj), f)
-			if obj != nil {
-				c.rewrite(obj)
-				c.apply(obj)
+			kind, _ := obj["kind"].(string)
+			if obj == nil || !slices.Contains(kinds, kind) {
+				continue
 			}
+			seen[kind] = true
+			c.rewrite(obj)
+			c.apply(obj)
 		}
 	}
+	for _, k := range kinds {
+		require.True(c.t, seen[k], "config/%s has no %s", name, k)
+	}
 }
+
+// leaseNamespace is where the operator, run outside a cluster with
+// --leader-elect, holds its lease.
+const leaseNamespace = "default"
 
 // rewrite does what envtest does to a webhook client config, nothing
 // more: service becomes url, caBundle is set.
@@ -411,6 +438,10 @@ func (c *cluster) apply(obj map[string]any) {
 		p = "/apis/rbac.authorization.k8s.io/v1/clusterroles/"
 	case "ClusterRoleBinding":
 		p = "/apis/rbac.authorization.k8s.io/v1/clusterrolebindings/"
+	case "Role":
+		p = "/apis/rbac.authorization.k8s.io/v1/namespaces/" + leaseNamespace + "/roles/"
+	case "RoleBinding":
+		p = "/apis/rbac.authorization.k8s.io/v1/namespaces/" + leaseNamespace + "/rolebindings/"
 	default:
 		c.t.Fatalf("no path for kind %v", obj["kind"])
 	}

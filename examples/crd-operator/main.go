@@ -88,7 +88,7 @@ func (o *options) bind(fs *flag.FlagSet) {
 	fs.StringVar(&o.metricsAddr, "metrics-bind-address", "0", `address of the metrics endpoint, such as ":8080"; "0" turns it off`)
 	fs.StringVar(&o.probeAddr, "health-probe-bind-address", ":8081", "address of /healthz and /readyz")
 	fs.BoolVar(&o.leaderElect, "leader-elect", false, "elect a leader, so that only one replica reconciles")
-	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's; out of a cluster, give one)")
+	fs.StringVar(&o.leaderElectionNamespace, "leader-election-namespace", "", "namespace of the leader election lease (default: the pod's, or \"default\" out of cluster)")
 	fs.DurationVar(&o.leaseDuration, "leader-elect-lease-duration", 15*time.Second, "how long a leader's lease lasts without renewal: the longest another replica waits to take over from a leader that died")
 	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "how long the leader keeps trying to renew its lease before it gives up leading (and exits); less than the lease duration")
 	fs.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 2*time.Second, "how often replicas try to acquire or renew the lease")
@@ -110,6 +110,9 @@ func (o options) manager() (ctrl.Options, *kube.ClientCA, error) {
 		http1 = append(http1, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
 	}
 	tlsOpts := append([]func(*tls.Config){}, http1...)
+	if _, err := os.Stat("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err != nil && o.leaderElectionNamespace == "" {
+		o.leaderElectionNamespace = "default" // out of a cluster
+	}
 	var clientCA *kube.ClientCA
 	if o.webhookClientCA != "" {
 		var err error

@@ -270,9 +270,9 @@ func corrupt(v any, rnd *rand.Rand) any {
 
 func convRoundTrips() int {
 	if testing.Short() {
-		return 200
+		return 100
 	}
-	return 1000
+	return 400
 }
 
 // TestConvertRoundTrip: for every ordered pair of versions whose reverse

@@ -32,11 +32,12 @@ import (
 //     example; a list type with null becomes nullable, [integer, string]
 //     x-kubernetes-int-or-string; exclusiveMinimum and exclusiveMaximum
 //     take OpenAPI v3's boolean form.
-//   - a closed object (additionalProperties: false beside properties)
-//     loses the keyword the apiserver refuses there: it prunes unknown
-//     fields instead, and the admission webhook names them; a free-form
-//     object or true keeps its content with
-//     x-kubernetes-preserve-unknown-fields.
+//   - a closed object (additionalProperties: false beside properties),
+//     as a free-form one, gets x-kubernetes-preserve-unknown-fields in
+//     place of the keyword the apiserver refuses there: otherwise the
+//     apiserver would prune a misspelled key silently before any webhook
+//     saw it, where the admission webhook refuses it by name, with the
+//     closest declared name.
 //   - descriptions, titles, defaults, enums, bounds, patterns and formats
 //     stay; annotations the apiserver does not know ($comment, readOnly,
 //     writeOnly, deprecated, $schema, $id, definitions) go.
@@ -377,12 +378,11 @@ func (g *crdGen) objects(out map[string]any) {
 	_, hasProps := out["properties"]
 	switch {
 	case hasProps && hasAP:
-		if b, isBool := ap.(bool); isBool && !b {
-			delete(out, "additionalProperties") // closed: pruned by the apiserver, named by the webhook
-		} else {
-			delete(out, "additionalProperties")
-			out["x-kubernetes-preserve-unknown-fields"] = true
-		}
+		// Closed or open, the apiserver keeps unknown keys: pruning would
+		// drop a misspelled key before any webhook saw it, where the
+		// webhook names it (and the closest declared name).
+		delete(out, "additionalProperties")
+		out["x-kubernetes-preserve-unknown-fields"] = true
 	case hasAP:
 		if b, isBool := ap.(bool); isBool {
 			delete(out, "additionalProperties")

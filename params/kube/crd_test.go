@@ -81,7 +81,7 @@ func TestCRDSchemaTranslation(t *testing.T) {
 		{"immutable becomes a rule", `{"type":"object","properties":{"a":{"type":"string","immutable":true}}}`,
 			`{"properties":{"a":{"type":"string","x-kubernetes-validations":[{"message":"a is immutable","rule":"self == oldSelf"}]}},"type":"object"}`},
 		{"no rule below items", `{"type":"array","items":{"type":"string","immutable":true}}`, `{"items":{"type":"string"},"type":"array"}`},
-		{"closed object", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"boolean"}}}`, `{"properties":{"a":{"type":"boolean"}},"type":"object"}`},
+		{"closed object", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"boolean"}}}`, `{"properties":{"a":{"type":"boolean"}},"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
 		{"free-form object", `{"type":"object"}`, `{"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
 		{"map", `{"type":"object","additionalProperties":{"type":"string"}}`, `{"additionalProperties":{"type":"string"},"type":"object"}`},
 		{"const", `{"const":"a"}`, `{"enum":["a"],"type":"string"}`},

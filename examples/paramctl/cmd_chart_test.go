@@ -505,3 +505,33 @@ func TestLintSeverityAndStaleEntries(t *testing.T) {
 			"0 errors, 3 warnings, 0 info",
 		}}.run(t)
 }
+
+// TestListChartDocsFromValues: for a chart, list takes what helm-docs
+// takes from values.yaml where the schema says nothing: the default Helm
+// uses (values.yaml as Helm reads it: 1.10 is 1.1) and a `# --`
+// comment's description; a secret's default stays hidden.
+func TestListChartDocsFromValues(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Chart.yaml"), []byte("apiVersion: v2\nname: x\nversion: 1.0.0\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "values.schema.json"), []byte(`{"type":"object","properties":{
+  "image":{"type":"object","properties":{"tag":{"type":"number"},"pullPolicy":{"type":"string","description":"from the schema","default":"Always"}}},
+  "password":{"type":"string","writeOnly":true},
+  "gone":{"type":"string"}}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "values.yaml"), []byte("image:\n  # -- the image tag,\n  # as Helm reads it\n  tag: 1.10\n  # -- not used: the schema has one\n  pullPolicy: IfNotPresent\npassword: hunter2\ngone: ~\n"), 0o644))
+	code, out, errs := paramctl(t, "", "list", "--schema", dir, "-o", "json")
+	require.Equal(t, 0, code, errs)
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	byName := map[string]map[string]any{}
+	for _, r := range rows {
+		byName[r["pointer"].(string)] = r
+	}
+	assert.Equal(t, 1.1, byName["/image/tag"]["default"])
+	assert.Equal(t, "the image tag, as Helm reads it", byName["/image/tag"]["description"])
+	assert.Equal(t, "Always", byName["/image/pullPolicy"]["default"], "the schema's default first")
+	assert.Equal(t, "from the schema", byName["/image/pullPolicy"]["description"])
+	assert.Equal(t, true, byName["/password"]["hidden"])
+	assert.NotContains(t, out, "hunter2")
+	assert.Nil(t, byName["/gone"]["default"], "a null in values.yaml is dropped, as Helm does")
+	assert.Nil(t, byName["/image"]["default"], "an object's rows say what it holds")
+}

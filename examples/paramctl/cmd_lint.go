@@ -160,7 +160,13 @@ func (e *env) staleEntries(o *lintOptions, f *lint.Filter) {
 	ignore, baseline := f.Unused()
 	for _, i := range ignore {
 		ig := f.Ignore[i]
-		fmt.Fprintf(e.stderr, "%s: /ignore/%d (rule %q, pointer %q) silenced nothing: the finding is gone; remove the entry\n", o.config, i, ig.Rule, ig.Pointer)
+		var what []string
+		for _, kv := range [][2]string{{"rule", ig.Rule}, {"pointer", ig.Pointer}, {"file", ig.File}} {
+			if kv[1] != "" {
+				what = append(what, fmt.Sprintf("%s %q", kv[0], kv[1]))
+			}
+		}
+		fmt.Fprintf(e.stderr, "%s: /ignore/%d (%s) silenced nothing: the finding is gone; remove the entry\n", o.config, i, strings.Join(what, ", "))
 	}
 	for _, i := range baseline {
 		b := f.Baseline[i]

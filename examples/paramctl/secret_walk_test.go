@@ -121,6 +121,12 @@ func secretWalkCases(f func(string) string) map[string][]walkCase {
 			{args: []string{"convert", f("schema.yaml")}, document: true},
 			{args: []string{"convert", "--schema", f("schema.yaml"), f("v1beta1.yaml")}, document: true},
 		},
+		"crd": {
+			{args: []string{"crd", f("schema.yaml")}, document: true},
+			{args: []string{"crd", "-o", "json", f("schema.yaml")}, document: true},
+			// The set's defaults break minLength: refused, the value hidden.
+			{args: []string{"crd", "--versions", f("set"), "--group", "x.paramkit.dev", "--kind", "X", "--plural", "xs"}},
+		},
 		"defaults": {
 			{args: []string{"defaults", "--schema", f("schema.yaml"), f("bad.yaml")}, document: true},
 			{args: []string{"defaults", "--schema", f("schema.yaml"), "-o", "json", f("bad.yaml")}, document: true},

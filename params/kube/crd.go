@@ -71,10 +71,7 @@ func checkStructural(objectSchema map[string]any, prefix string) error {
 	var errs schema.ErrorList
 	for _, f := range lint.Run(nil, objectSchema, lint.Structural) {
 		if f.Severity == lint.Error {
-			ptr := f.Pointer
-			if strings.HasPrefix(ptr, prefix) {
-				ptr = ptr[len(prefix):]
-			}
+			ptr := strings.TrimPrefix(f.Pointer, prefix)
 			errs = append(errs, schema.NewError(schema.KindSchema, ptr, "the CRD schema would be refused: %s (%s)", f.Message, f.Rule))
 		}
 	}

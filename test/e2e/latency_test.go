@@ -38,7 +38,7 @@ import (
 // together, and the creates' latency as the client sees it.
 //
 // It prints the figures and asserts nothing about them: timing depends on
-// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 450
+// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 600
 // creates after 20 rounds of warm-up).
 func TestAdmissionLatency(t *testing.T) {
 	c := need(t)

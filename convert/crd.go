@@ -29,6 +29,9 @@ type CRDVersion struct {
 
 // JSON writes the version's schema as JSON, keys in manifest order.
 func (v *CRDVersion) JSON() []byte {
+	if v == nil {
+		return nil
+	}
 	return encode.JSON(v.Schema, encode.ByKeyOrder(v.order), "")
 }
 

@@ -84,6 +84,9 @@ type Converted struct {
 // YAML writes the document as YAML with exact numbers; an unchanged input
 // comes back byte for byte.
 func (c *Converted) YAML() ([]byte, error) {
+	if c == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "convert: no Converted document")
+	}
 	if !c.Changed && c.input != nil {
 		return append([]byte(nil), c.input...), nil
 	}
@@ -93,6 +96,9 @@ func (c *Converted) YAML() ([]byte, error) {
 // JSON writes the document as JSON with exact numbers and the same key
 // order as YAML; indent "" gives compact JSON.
 func (c *Converted) JSON(indent string) []byte {
+	if c == nil {
+		return nil
+	}
 	return encode.JSON(c.Document, encode.ByKeyOrder(c.order), indent)
 }
 

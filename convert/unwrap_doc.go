@@ -28,6 +28,9 @@ import (
 // mapping (v1beta1 held text only) or cannot take its node's type gives a
 // schema.ErrorList with every such value, pointers into the input.
 func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	raw, order, err := readRaw(data)
 	if err != nil {
 		return nil, err

@@ -21,6 +21,12 @@ import (
 // the first error of reading r or of emit, or ctx's error, having emitted
 // every document before it and none after.
 func UnwrapReader(ctx context.Context, s *schema.Schema, r io.Reader, workers int, emit func(params.RawDocument, *Converted, error) error) error {
+	if emit == nil {
+		return schema.NewError(schema.KindUsage, "", "a stream needs its callbacks")
+	}
+	if err := zeroSchema(s); err != nil {
+		return err
+	}
 	type unwrapped struct {
 		c   *Converted
 		err error

@@ -56,6 +56,9 @@ var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile
 // chart), values.schema.json and values.yaml, either of which may be
 // missing.
 func ReadChart(fsys fs.FS) (*Chart, error) {
+	if fsys == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadChart needs a file system")
+	}
 	if _, err := fs.Stat(fsys, ChartFile); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ioError(ErrNotChart)

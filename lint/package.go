@@ -55,6 +55,9 @@ var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither para
 // operator.yaml but no params.yaml has no parameters (as for
 // convert.ReadSchema, which reads only the schema of a folder).
 func ReadPackage(fsys fs.FS) (*Package, error) {
+	if fsys == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadPackage needs a file system")
+	}
 	p := &Package{ParamsFile: kudoparams.ParamsFile, Templates: map[string][]byte{}}
 	params, perr := fs.ReadFile(fsys, kudoparams.ParamsFile)
 	op, oerr := fs.ReadFile(fsys, kudoparams.OperatorFile)
@@ -373,7 +376,7 @@ func paramsPlacer(data []byte) func(string) (string, bool) {
 // ReportAt records a finding in another file of the package than the
 // schema (a template), at a line.
 func (p *Pass) ReportAt(file string, line int, sev Severity, message string) {
-	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, File: file, Line: line, Message: message})
+	p.record(Finding{Severity: sev, File: file, Line: line, Message: message})
 }
 
 // The package rules; in the kudo set, they run only in Package.Lint.

@@ -64,6 +64,9 @@ func (s Silenced) Total() int { return s.Disabled + s.Ignored + s.Baseline }
 
 // Add adds the counts of t to s.
 func (s *Silenced) Add(t Silenced) {
+	if s == nil {
+		return
+	}
 	s.Disabled += t.Disabled
 	s.Ignored += t.Ignored
 	s.Baseline += t.Baseline
@@ -75,6 +78,9 @@ func (s *Silenced) Add(t Silenced) {
 // else the report's file; a baseline entry also matches with the file
 // joined to the report's folder, as several-file -o json output names it.
 func (f *Filter) Apply(r Report) (Report, Silenced) {
+	if f == nil {
+		f = &Filter{}
+	}
 	var n Silenced
 	kept := make([]Finding, 0, len(r.Findings))
 	for _, fd := range r.Findings {
@@ -417,6 +423,9 @@ func describe(v any) string { return value.Describe(v, "a list", "a mapping") }
 
 // Filter is the configuration's Disable and Ignore, with a baseline.
 func (c *Config) Filter(baseline []Finding) *Filter {
+	if c == nil {
+		return &Filter{Baseline: baseline}
+	}
 	return &Filter{Disable: c.Disable, Ignore: c.Ignore, Baseline: baseline}
 }
 
@@ -425,6 +434,9 @@ func (c *Config) Filter(baseline []Finding) *Filter {
 // R5-title-characters) accepting Words. The sets given are not changed;
 // a rule listed in several of them stays one rule.
 func (c *Config) Sets(sets ...*Set) []*Set {
+	if c == nil {
+		c = &Config{}
+	}
 	copies := map[*Rule]*Rule{}
 	out := make([]*Set, 0, len(sets))
 	f := Filter{Disable: c.Disable}

@@ -31,6 +31,12 @@
 // Every error is a *schema.Error or a schema.ErrorList: one loop over
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
+// Zero values are refused, never a panic: a function given a Schema not
+// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{};
+// nil means no schema where a function says so), a zero Update or
+// Splitter, or a stream function given no context, reader or callback,
+// fails with an error of kind schema.KindUsage.
+//
 // # Types come from the schema
 //
 // A value written as text (a plain YAML scalar, a `-p` value, a v1beta1

@@ -12,6 +12,9 @@ import (
 // nil. Go data other than plain values is written as Plain converts it; a
 // part that cannot be a value (a channel, NaN) gives Plain's *schema.Error.
 func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	v, err := value.Plain(v)
 	if err != nil {
 		return nil, notPlain(err, "")

@@ -27,6 +27,9 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // of old or new that cannot be a value is the one error returned. A nil
 // schema marks nothing immutable: CheckImmutable then returns nil.
 func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error {
+	if err := zeroSchema(s); err != nil {
+		return schema.ErrorList{err.(*schema.Error)}
+	}
 	old, err := value.Plain(old)
 	if err != nil {
 		return schema.ErrorList{notPlain(err, "in the old values: ")}

@@ -75,22 +75,45 @@ type Node struct {
 
 // Keyword returns a raw keyword value of this node.
 func (n *Node) Keyword(name string) (any, bool) {
+	if n == nil {
+		return nil, false
+	}
 	v, ok := n.keywords[name]
 	return v, ok
 }
 
 // Keywords returns the node's keyword names in source order.
-func (n *Node) Keywords() []string { return n.keyOrder }
+func (n *Node) Keywords() []string {
+	if n == nil {
+		return nil
+	}
+	return n.keyOrder
+}
 
 // Subschemas returns every direct subschema in source order.
-func (n *Node) Subschemas() []*Node { return n.children }
+func (n *Node) Subschemas() []*Node {
+	if n == nil {
+		return nil
+	}
+	return n.children
+}
 
 // Property returns the node's own property of that name (not through $ref).
-func (n *Node) Property(name string) *Node { return n.props[name] }
+func (n *Node) Property(name string) *Node {
+	if n == nil {
+		return nil
+	}
+	return n.props[name]
+}
 
 // Scope returns this node and the nodes whose keywords apply to the same
 // value through $ref and allOf, nearest first.
-func (n *Node) Scope() []*Node { return n.scope }
+func (n *Node) Scope() []*Node {
+	if n == nil {
+		return nil
+	}
+	return n.scope
+}
 
 // Types returns the value types this node allows, looking through $ref
 // and allOf, else the union of anyOf/oneOf branches. nil means any type.

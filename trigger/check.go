@@ -52,6 +52,9 @@ func check(s *schema.Schema) schema.ErrorList {
 	if s == nil {
 		return nil
 	}
+	if s.Root() == nil {
+		return schema.ErrorList{schema.NewError(schema.KindUsage, "", "trigger: the schema was not made by schema.Parse, ParseFile or FromValue")}
+	}
 	c := &checker{seen: map[checkKey]bool{}, found: map[[2]string]bool{}}
 	c.walk(s.Root(), nil)
 	sort.Slice(c.out, func(i, j int) bool {

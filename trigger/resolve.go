@@ -75,8 +75,8 @@ type place struct {
 // New precomputes plan resolution for a schema. It refuses a schema with
 // trigger conflicts: the error is the one Check returns.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
-	if s == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema")
+	if s.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse, ParseFile or FromValue")
 	}
 	if err := Check(s); err != nil {
 		return nil, err
@@ -159,7 +159,12 @@ func valueChildren(n *schema.Node) []*schema.Node {
 }
 
 // DefaultPlan returns the plan of changes that no trigger covers.
-func (r *Resolver) DefaultPlan() string { return r.defaultPlan }
+func (r *Resolver) DefaultPlan() string {
+	if r == nil {
+		return ""
+	}
+	return r.defaultPlan
+}
 
 // Effective returns the plan a change at valuePointer (a pointer into the
 // parameter values, such as /topology/0/labels) triggers: the nearest
@@ -167,6 +172,9 @@ func (r *Resolver) DefaultPlan() string { return r.defaultPlan }
 // nothing about (inside free-form maps and arrays) resolve through their
 // parents.
 func (r *Resolver) Effective(valuePointer string) string {
+	if r == nil {
+		return ""
+	}
 	if p := r.lookup(valuePointer); p != "" {
 		return p
 	}
@@ -296,8 +304,12 @@ func planConflicts(changes []change) schema.ErrorList {
 // Resolve returns the one plan that the changed values (pointers into the
 // parameter values) trigger. No change gives "" and no error. Changes that
 // trigger more than one plan give a schema.ErrorList with an entry of kind
-// schema.KindPlanConflict for every change, naming its plan.
+// schema.KindPlanConflict for every change, naming its plan. A Resolver
+// not made by New fails with an error of kind schema.KindUsage.
 func (r *Resolver) Resolve(changed []string) (string, error) {
+	if r == nil || r.places == nil {
+		return "", schema.NewError(schema.KindUsage, "", "trigger: the Resolver is nil or was not made by trigger.New")
+	}
 	if len(changed) == 0 {
 		return "", nil
 	}

@@ -22,6 +22,9 @@ import (
 // the way back gives the same values again. A document that cannot be
 // read gives a Result whose only error says why.
 func (m *Migration) MigrateDocument(data []byte) Result {
+	if e := m.unmade(); e != nil {
+		return Result{Errors: schema.ErrorList{e}}
+	}
 	if m.lossless {
 		v, err := decodeDocument(m.steps[0].from, data)
 		if err != nil {

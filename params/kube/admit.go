@@ -121,8 +121,8 @@ func (a *admission) what() string {
 }
 
 func (a *admission) run() error {
-	if a.s == nil {
-		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema"))
+	if a.s.Root() == nil {
+		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema made by schema.Parse, ParseFile or FromValue"))
 	}
 	if a.req.Operation != Create && a.req.Operation != Update {
 		return nil

@@ -30,6 +30,12 @@ import (
 // validates, and reports an error when a schema's constraints (a pattern,
 // say) defeat it.
 func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
+	if s.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "no schema: make one with schema.Parse, ParseFile or FromValue")
+	}
+	if rnd == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "no source of randomness: pass a *rand.Rand")
+	}
 	g := &valueGenerator{rnd: rnd}
 	for attempt := 0; attempt < 64; attempt++ {
 		g.failed = false

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"math/rand/v2"
 	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -247,6 +248,31 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 
+		{"kube.Convert(nil set)", usage, func() error { _, err := kube.Convert(nil, []byte("{}"), "a", "b"); return err }},
+		{"kube.Convert(zero set)", usage, func() error { _, err := kube.Convert(&migrate.VersionSet{}, []byte("{}"), "a", "b"); return err }},
+		{"kube.ConvertReview(nil)", anyErr, func() error {
+			_ = kube.ConvertReview(ctx, nil, nil)
+			_ = kube.ConvertReview(ctx, &migrate.VersionSet{}, &kube.ConversionRequest{})
+			return nil
+		}},
+		{"kube.CRDSchema(zero)", usage, func() error { _, err := kube.CRDSchema(zero); return err }},
+		{"kube.CRDSchema(nil)", usage, func() error { _, err := kube.CRDSchema(nil); return err }},
+		{"kube.RoundedIntegers(zero)", anyErr, func() error {
+			_ = kube.RoundedIntegers(zero, map[string]any{})
+			_ = kube.RoundedIntegers(nil, nil)
+			return nil
+		}},
+		{"kube.CRD{}.Manifest", anyErr, func() error { _, err := kube.CRD{}.Manifest(); return err }},
+		{"kube.BodyBudget(nil).Limit", anyErr, func() error {
+			var b *kube.BodyBudget
+			h := b.Limit(10, nil)
+			h2 := (&kube.BodyBudget{}).Limit(0, nil)
+			for _, h := range []http.Handler{h, h2} {
+				h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/x", strings.NewReader("{}")))
+			}
+			return nil
+		}},
+
 		// convert
 		{"convert.Unwrap(zero)", usage, func() error { _, err := convert.Unwrap([]byte("a: '1'"), zero); return err }},
 		{"convert.UnwrapValues(zero)", usage, func() error { _, err := convert.UnwrapValues(zero, map[string]string{"a": "1"}); return err }},
@@ -364,6 +390,7 @@ func TestZeroValues(t *testing.T) {
 			}
 			return nil
 		}},
+		{"migrate.VersionSet{}.Convert(Total)", usage, func() error { _, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.Total()); return err }},
 		{"migrate.VersionSet(nil).Convert", usage, func() error { var vs *migrate.VersionSet; _, err := vs.Convert(nil, "a", "b"); return err }},
 		{"migrate.VersionSet{}.Convert", usage, func() error {
 			_, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.AllowLossy())
@@ -432,6 +459,8 @@ func TestZeroValues(t *testing.T) {
 		{"lint.ReadPackage(nil)", usage, func() error { _, err := lint.ReadPackage(nil); return err }},
 		{"lint.WriteSARIF(nil writer)", usage, func() error { return lint.WriteSARIF(nil, nil) }},
 		{"lint.Chart(nil).Lint", usage, func() error { var c *lint.Chart; _, err := c.Lint(); return err }},
+		{"lint.Chart(nil).HelmValues", usage, func() error { var c *lint.Chart; _, _, err := c.HelmValues(); return err }},
+		{"lint.Chart{}.HelmValues", anyErr, func() error { _, _, err := (&lint.Chart{}).HelmValues(); return err }},
 		{"lint.Chart{}.Lint", anyErr, func() error { _, err := (&lint.Chart{}).Lint(); return err }},
 		{"lint.Package(nil).Lint", usage, func() error { var p *lint.Package; _, err := p.Lint(); return err }},
 		{"lint.Package{}.Lint", anyErr, func() error { _, err := (&lint.Package{}).Lint(); return err }},

@@ -3,18 +3,16 @@ package lint
 import (
 	"errors"
 	"io/fs"
-	"strings"
 
-	yaml "go.yaml.in/yaml/v3"
-
-	"github.com/paramkit/paramkit/internal/document"
-	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
 // Chart is a Helm chart as data: what Chart.Lint checks. ReadChart reads
 // one from a folder.
 type Chart struct {
+	// Metadata is the text of Chart.yaml, checked by ChartMetadata; nil
+	// leaves it unchecked.
+	Metadata []byte
 	// SchemaFile is the schema's path relative to the chart folder
 	// ("values.schema.json"); findings about it carry it as File.
 	SchemaFile string
@@ -32,6 +30,26 @@ type Chart struct {
 	// values (maps merge key by key, null removes a key, anything else
 	// replaces), and the result validated.
 	ExtraValues []ValuesFile
+	// Overlays are values files each judged on its own on top of Values
+	// and ExtraValues, as chart-testing runs a chart's ci/*.yaml (helm
+	// install -f ci/X.yaml, one at a time); ReadChart fills them from
+	// the chart's ci folder.
+	Overlays []ValuesFile
+	// Sets are Helm's --set family, applied after ExtraValues in the
+	// order Helm applies them (--set-json, --set, --set-string,
+	// --set-file, --set-literal; those of one flag in the order given),
+	// each by Helm's own parser.
+	Sets []HelmSet
+	// ReadFile reads the file a --set-file assignment names; nil
+	// refuses --set-file.
+	ReadFile func(name string) ([]byte, error)
+}
+
+// HelmSet is one of Helm's --set family given beside a chart: Flag is
+// the flag's name without dashes ("set", "set-string", "set-json",
+// "set-file", "set-literal"), Value what follows it on the command line.
+type HelmSet struct {
+	Flag, Value string
 }
 
 // ValuesFile is a values file given beside a chart: its name, as findings
@@ -46,6 +64,9 @@ const (
 	ChartFile       = "Chart.yaml"
 	ChartSchemaFile = "values.schema.json"
 	ChartValuesFile = "values.yaml"
+	// ChartOverlays are the values files chart-testing installs the
+	// chart with, one at a time.
+	ChartOverlays = "ci/*.yaml"
 )
 
 // ErrNotChart is wrapped by ReadChart's error (a *schema.Error of kind
@@ -54,18 +75,30 @@ var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile
 
 // ReadChart reads a Helm chart folder: Chart.yaml (which makes it a
 // chart), values.schema.json and values.yaml, either of which may be
-// missing.
+// missing, and the overlays ci/*.yaml.
 func ReadChart(fsys fs.FS) (*Chart, error) {
 	if fsys == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadChart needs a file system")
 	}
-	if _, err := fs.Stat(fsys, ChartFile); err != nil {
+	meta, err := fs.ReadFile(fsys, ChartFile)
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ioError(ErrNotChart)
 		}
 		return nil, ioError(err)
 	}
-	c := &Chart{SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
+	c := &Chart{Metadata: meta, SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
+	overlays, err := fs.Glob(fsys, ChartOverlays)
+	if err != nil {
+		return nil, ioError(err)
+	}
+	for _, name := range overlays { // fs.Glob sorts them
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			return nil, ioError(err)
+		}
+		c.Overlays = append(c.Overlays, ValuesFile{Name: name, Data: data})
+	}
 	for _, f := range []struct {
 		name string
 		dst  *[]byte
@@ -92,8 +125,9 @@ var ChartValues = &Rule{
 	Run: func(*Pass) {}, // Chart.Lint reports its findings
 }
 
-// Lint lints a Helm chart: its values schema with the sets, as Document
-// does, and its default values against the schema (see ChartValues).
+// Lint lints a Helm chart: its Chart.yaml as helm lint does (see
+// ChartMetadata), its values schema with the sets, as Document does, and
+// its values against the schema (see ChartValues).
 // Every finding names its File (relative to the chart folder) and, where
 // known, its Line and Column; a finding in the values file points into
 // the values, not the schema.
@@ -107,9 +141,15 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
 	schemaFile, valuesFile := orDefault(c.SchemaFile, ChartSchemaFile), orDefault(c.ValuesFile, ChartValuesFile)
+	var meta []Finding
+	if c.Metadata != nil {
+		meta = chartFileFindings(c.Metadata)
+	}
 	if c.Schema == nil {
-		return []Finding{{Rule: ChartValues.ID, Severity: Info, File: ChartFile,
-			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"}}, nil
+		fs := append(meta, Finding{Rule: ChartValues.ID, Severity: Info, File: ChartFile,
+			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"})
+		sortFindings(fs)
+		return fs, nil
 	}
 	if err := schema.CheckJSONFile(schemaFile, c.Schema); err != nil {
 		return nil, schema.ErrorIn(schemaFile, err)
@@ -126,131 +166,9 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	fs = append(fs, vs...)
+	fs = append(append(fs, vs...), meta...)
 	sortFindings(fs)
 	return fs, nil
-}
-
-// chartValues validates the chart's values, with the extra values files
-// layered over them, against its schema; nothing when the schema does not
-// compile (its findings say why). Each error is placed in the last file
-// that writes the value it is about, else in the one that comes closest.
-func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
-	s, err := schema.Parse(c.Schema)
-	if err != nil {
-		return nil, nil
-	}
-	files := append([]ValuesFile{{Name: valuesFile, Data: c.Values}}, c.ExtraValues...)
-	var merged any = map[string]any{}
-	for i, f := range files {
-		d, err := document.Read(f.Data, document.Options{})
-		if err != nil || d.Empty {
-			if err == nil {
-				continue // Helm starts from an empty map
-			}
-			return nil, schema.ErrorIn(f.Name, err)
-		}
-		v, err := params.Decode(s, f.Data)
-		if err != nil {
-			return nil, schema.ErrorIn(f.Name, err)
-		}
-		v = helmNulls(f.Data, v)
-		if i == 0 {
-			merged = v
-			continue
-		}
-		merged = params.MergePatch(merged, v)
-	}
-	var out []Finding
-	for _, e := range schema.ErrorsOf(params.Validate(s, merged)) {
-		out = append(out, Finding{Rule: ChartValues.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
-	}
-	placeValues(files, out)
-	return out, nil
-}
-
-// placeValues gives each finding the file, line and column of its value:
-// the last file where its pointer resolves, else the one where the
-// longest part of it does (the object a required property is missing
-// from), the first file when none.
-func placeValues(files []ValuesFile, fs []Finding) {
-	type parsed struct {
-		name string
-		node *yaml.Node
-	}
-	var ps []parsed
-	for _, f := range files {
-		if n, err := document.ParseNode(f.Data); err == nil && n != nil {
-			ps = append(ps, parsed{f.Name, n})
-		}
-	}
-	for i := range fs {
-		fs[i].File = files[0].Name
-		best := -1
-		for j := len(ps) - 1; j >= 0; j-- {
-			line, col, ok := document.Locate(ps[j].node, fs[i].Pointer)
-			if ok {
-				fs[i].File, fs[i].Line, fs[i].Column = ps[j].name, line, col
-				break
-			}
-			if depth := resolvedDepth(ps[j].node, fs[i].Pointer); depth > best {
-				best = depth
-				fs[i].File, fs[i].Line, fs[i].Column = ps[j].name, line, col
-			}
-		}
-	}
-}
-
-// resolvedDepth is the length of the longest prefix of ptr that resolves
-// in the parsed document.
-func resolvedDepth(n *yaml.Node, ptr string) int {
-	for p := ptr; ; {
-		if _, _, ok := document.Locate(n, p); ok {
-			return len(p)
-		}
-		i := strings.LastIndexByte(p, '/')
-		if i < 0 {
-			return -1
-		}
-		p = p[:i]
-	}
-}
-
-// helmNulls sets to null, in v (data as the schema typed it), the values
-// data writes as a plain null scalar (null, ~, nothing). The schema types
-// every other scalar, but Helm reads values files with YAML's own types,
-// so a null there is null whatever the node's type: in an extra values
-// file it removes the key, in values.yaml it is a null value.
-func helmNulls(data []byte, v any) any {
-	d, err := document.Read(data, document.Options{KeepText: true})
-	if err != nil {
-		return v
-	}
-	var walk func(text, typed any) any
-	walk = func(text, typed any) any {
-		switch t := text.(type) {
-		case document.Text:
-			if document.Core(string(t)) == nil {
-				return nil
-			}
-		case map[string]any:
-			if m, ok := typed.(map[string]any); ok {
-				for k, x := range t {
-					if y, ok := m[k]; ok {
-						m[k] = walk(x, y)
-					}
-				}
-			}
-		case []any:
-			if a, ok := typed.([]any); ok && len(a) == len(t) {
-				for i := range t {
-					a[i] = walk(t[i], a[i])
-				}
-			}
-		}
-		return typed
-	}
-	return walk(d.Value, v)
 }
 
 func orDefault(s, def string) string {

@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -705,6 +706,80 @@ func r13RefCycle(p *Pass) {
 	for _, n := range v.nodes {
 		if color[n.idx] == white {
 			visit(n)
+		}
+	}
+	refCyclesOutsideView(p, v)
+}
+
+// refCyclesOutsideView finds the cycles the schema view cannot see: a
+// $ref into a part of the document that no schema keyword reaches
+// (alertmanager's "#/definitions/config/route", where config is a plain
+// object holding schemas), or a $ref held there. It follows every $ref
+// of the document as a path: a ref held at or below pointer t to target
+// u is an edge t -> u; a cycle through a ref the view did not resolve is
+// reported at that ref, once.
+func refCyclesOutsideView(p *Pass, v *view) {
+	type ref struct{ at, target string }
+	var refs []ref
+	var walk func(x any, ptr string, depth int)
+	walk = func(x any, ptr string, depth int) {
+		if depth > 500 {
+			return
+		}
+		switch t := x.(type) {
+		case map[string]any:
+			if r, ok := t["$ref"].(string); ok && (strings.HasPrefix(r, "#/") || r == "#") {
+				refs = append(refs, ref{ptr, unescapeFragment(strings.TrimPrefix(r, "#"))})
+			}
+			for k, c := range t {
+				walk(c, pointer.Append(ptr, k), depth+1)
+			}
+		case []any:
+			for i, c := range t {
+				walk(c, pointer.AppendIndex(ptr, i), depth+1)
+			}
+		}
+	}
+	if v.root == nil || v.root.m == nil {
+		return
+	}
+	walk(v.root.m, "", 0)
+	sort.Slice(refs, func(i, j int) bool { return refs[i].at < refs[j].at })
+	unresolved := func(r ref) bool {
+		n := v.byPtr[r.at]
+		return n == nil || n.ref == nil
+	}
+	// From a target, the refs held at or below it.
+	below := func(t string) []ref {
+		var out []ref
+		for _, r := range refs {
+			if r.at == t || pointer.HasPrefix(r.at, t) {
+				out = append(out, r)
+			}
+		}
+		return out
+	}
+	reported := map[string]bool{}
+	state := map[string]int8{} // 1 on the path, 2 done
+	var visit func(t string)
+	visit = func(t string) {
+		state[t] = 1
+		for _, r := range below(t) {
+			switch state[r.target] {
+			case 0:
+				visit(r.target)
+			case 1:
+				if unresolved(r) && !reported[r.at] {
+					reported[r.at] = true
+					p.Report(pointer.Append(r.at, "$ref"), fmt.Sprintf("$ref %q leads back into itself: recursive schemas are to be avoided", "#"+r.target))
+				}
+			}
+		}
+		state[t] = 2
+	}
+	for _, r := range refs {
+		if state[r.target] == 0 && unresolved(r) {
+			visit(r.target)
 		}
 	}
 }

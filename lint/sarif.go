@@ -3,11 +3,35 @@ package lint
 import (
 	"encoding/json"
 	"io"
+	"runtime/debug"
 	"sort"
 	"strings"
 
 	"github.com/paramkit/paramkit/schema"
 )
+
+// toolVersion is paramkit's module version as the running program was
+// built with it: the main module's when paramkit is the main module (a
+// build from a checkout says "(devel)"), else the required version.
+func toolVersion() string {
+	const module = "github.com/paramkit/paramkit"
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return "(unknown)"
+	}
+	if bi.Main.Path == module && bi.Main.Version != "" {
+		return bi.Main.Version
+	}
+	for _, d := range bi.Deps {
+		if d.Path == module {
+			if d.Replace != nil && d.Replace.Version != "" {
+				return d.Replace.Version
+			}
+			return d.Version
+		}
+	}
+	return "(devel)"
+}
 
 // Report is the findings for one schema file, for WriteSARIF.
 type Report struct {
@@ -36,6 +60,7 @@ type sarifTool struct {
 
 type sarifDriver struct {
 	Name           string      `json:"name"`
+	Version        string      `json:"version"`
 	InformationURI string      `json:"informationUri,omitempty"`
 	Rules          []sarifRule `json:"rules"`
 }
@@ -113,6 +138,7 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "paramkit",
+			Version:        toolVersion(),
 			InformationURI: "https://github.com/paramkit/paramkit",
 			Rules:          []sarifRule{},
 		}},

@@ -53,6 +53,7 @@ var Structural = &Set{
 		structuralRule(ruleValidation, Error, "x-kubernetes-validations entries have a rule, single-line messages, a known reason and a valid fieldPath, use oldSelf only where old values correlate (not in items of a non-map list), and set optionalOldSelf only with oldSelf"),
 		structuralRule(ruleCEL, Info, "CEL rules in x-kubernetes-validations are not compiled here; the apiserver compiles them and refuses syntax, type and cost errors"),
 		structuralRule(ruleFormat, Warning, "formats are ones the apiserver recognises for the type (it warns about others and ignores them)"),
+		structuralIntegerRange,
 	},
 }
 

@@ -72,7 +72,10 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 	}
 	vals, stack, err := splitBag(v)
 	if err != nil {
-		return v, &migTrace{errors: schema.ErrorList{err}}
+		if !m.total {
+			return v, &migTrace{errors: schema.ErrorList{err}}
+		}
+		vals, stack = stripBag(v), nil // a total conversion goes on without it
 	}
 	var popped *bagLayer
 	if n := len(stack); n > 0 && stack[n-1].step == st.id && stack[n-1].dir == d.opposite() {
@@ -102,7 +105,7 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 // generate runs the generated conversion of a step, then its hook.
 func (m *Migration) generate(st *migStep, d migDir, v any, final, report bool) (any, *migTrace) {
 	p, source := st.plan(d)
-	out, tr := p.run(v, source, final, m.allowLossy, m.lossless, report)
+	out, tr := p.run(v, source, final, m.allowLossy, m.lossless, m.total, report)
 	h := st.hook(d)
 	if h == nil {
 		return out, tr

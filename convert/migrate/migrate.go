@@ -69,6 +69,9 @@ type Migration struct {
 	// types every text (YAML 1.2 core rules where no node does), as
 	// MigrateDocument reads all plain scalars as text.
 	keepText bool
+	// total: a conversion that never fails because of a value (see
+	// Total): misfits stay at their place, nothing is validated.
+	total bool
 	// hideFrom is the schema of the input's version when it was given
 	// only to hide its secrets (MigrateHiding); nil otherwise.
 	hideFrom *schema.Schema
@@ -424,7 +427,9 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 		// for validation and for the caller alike.
 		settleResult(&res)
 	}
-	res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
+	if !m.total {
+		res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
+	}
 	for i := range res.Dropped {
 		if res.Dropped[i].Hidden {
 			res.Dropped[i].Value = nil

@@ -79,6 +79,7 @@ type migRun struct {
 	final      bool           // type every text value; nothing stays raw
 	allowLossy bool
 	lossless   bool        // leave out what does not fit: the property bag keeps it
+	total      bool        // a total conversion: misfits stay at their place, no errors for values
 	report     bool        // record report entries (off for the lossless check)
 	srcs       []migSource // by entry index
 	losers     []string
@@ -93,7 +94,7 @@ type migSource struct {
 	has bool
 }
 
-func (p *migPlan) run(src any, source *schema.Schema, final, allowLossy, lossless, report bool) (any, *migTrace) {
+func (p *migPlan) run(src any, source *schema.Schema, final, allowLossy, lossless, total, report bool) (any, *migTrace) {
 	n := len(p.entries)
 	r := migRunPool.Get().(*migRun)
 	srcs := r.srcs[:0]
@@ -103,7 +104,7 @@ func (p *migPlan) run(src any, source *schema.Schema, final, allowLossy, lossles
 	tr := migTrace{moves: r.tr.moves[:0], drops: r.tr.drops[:0], dropped: r.tr.dropped[:0],
 		lossy: r.tr.lossy[:0], errors: r.tr.errors[:0], owner: r,
 		lossySrc: r.tr.lossySrc[:0], quoted: r.tr.quoted[:0]}
-	*r = migRun{p: p, src: src, source: source, final: final, allowLossy: allowLossy, lossless: lossless, report: report,
+	*r = migRun{p: p, src: src, source: source, final: final, allowLossy: allowLossy, lossless: lossless, total: total, report: report,
 		srcs: srcs[:n], losers: r.losers[:0], tr: tr}
 	clear(r.srcs)
 	if cap(r.tr.moves) < n {
@@ -323,9 +324,10 @@ func (r *migRun) place(n *schema.Node, v any, q, p string, statics map[string]bo
 
 // misfit handles a value that no change makes fit its node: an error,
 // the value staying as it was (nothing disappears), or in lossless mode
-// a drop, the property bag keeping it.
+// a drop, the property bag keeping it. A total conversion keeps it at its
+// place without an error: admission judges it.
 func (r *migRun) misfit(n *schema.Node, v any, at migAt) (any, bool) {
-	if r.lossless {
+	if r.lossless && !r.total {
 		r.drop(at.src(), v)
 		return nil, false
 	}
@@ -449,6 +451,9 @@ func (r *migRun) secret(q, p string) bool {
 func (r *migRun) errorq(kind schema.Kind, q, p, at string, msg func(hide bool) string) *schema.Error {
 	hide := r.secret(q, p)
 	e := &schema.Error{Pointer: at, Kind: kind, Message: msg(hide)}
+	if r.total {
+		return e // a total conversion reports no error for a value
+	}
 	r.tr.errors = append(r.tr.errors, e)
 	if !hide {
 		r.tr.quoted = append(r.tr.quoted, migQuoted{e: e, q: q, p: p, alt: msg(true)})
@@ -470,6 +475,9 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	}
 	if n == nil || n.Types() == nil {
 		return v, true
+	}
+	if _, isNum := v.(json.Number); isNum && r.total && n.Allows("integer") {
+		return v, true // as written: 2593.0 and 1e400 keep their text, 1.5 stays 1.5
 	}
 	out, lossy, ok := migConvert(n, v, false)
 	if !ok && r.typeChanged(at.src(), v) {
@@ -496,7 +504,7 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 	}
 	if num, isNum := out.(json.Number); isNum {
 		if msg := migFormatRange(n, num); msg != "" {
-			if r.lossless {
+			if r.lossless && !r.total {
 				r.drop(at.src(), v)
 				return nil, false
 			}

@@ -88,7 +88,7 @@ func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o con
 	if err != nil {
 		errs = append(errs, err)
 	}
-	res := s.run(body, i, j, o.allowLossy, s.refusal(j, i) == nil)
+	res := s.run(body, i, j, o, s.refusal(j, i) == nil)
 	out, ok := res.Values.(map[string]any)
 	if !ok {
 		out = map[string]any{}

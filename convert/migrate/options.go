@@ -16,7 +16,7 @@ import (
 //     CaseInsensitiveNames and PairHooks.
 //   - ConvertOption configures a VersionSet's conversions (Convert,
 //     ConvertDocument, ConvertObject, ConvertObjectDocument,
-//     RewriteObjects): AllowLossy.
+//     RewriteObjects): AllowLossy and Total.
 //
 // AllowLossy is the one option of two families (a LossyOption).
 //
@@ -70,6 +70,26 @@ func applied[Opt, O any](opts []Opt, apply func(Opt, *O)) O {
 // truncation) instead of refusing them. They are reported either way.
 // For New and a VersionSet's conversions.
 func AllowLossy() LossyOption { return allowLossy{} }
+
+// total is Total's option.
+type total struct{}
+
+func (total) applyConversion(o *convOptions) { o.total = true }
+
+// Total makes a VersionSet's conversion total, as a conversion webhook's
+// must be: it never fails because a value is invalid, in one version or
+// both (validation is admission's job). A value that does not fit its
+// node in the target (1.5 where an integer is declared, "x" for a
+// number, a number beyond int64) stays as it is at its new place rather
+// than being truncated, dropped or refused; values that are not an
+// object stay as they are; nothing is validated, and Result.Errors holds
+// only what a hook returned. What the target cannot hold at all (a key it
+// does not declare, a property an older version lacks) goes to the
+// property bag (BagKey) when the reverse conversion is allowed, so that
+// converting back gives exactly what went in; a malformed bag is ignored.
+// A conversion webhook keeps the bag in an annotation (params/kube's
+// Convert does). For a VersionSet's conversions.
+func Total() ConvertOption { return total{} }
 
 // FromVersion gives the schema of the version the values of Migrate
 // belong to (the oldest of the chain). A migration works without it (the

@@ -170,7 +170,7 @@ func (s *VersionSet) Notes() []string {
 	return append([]string(nil), s.notes...)
 }
 
-type convOptions struct{ allowLossy bool }
+type convOptions struct{ allowLossy, total bool }
 
 // refusedError is the error of a conversion the set refuses, to an older
 // version past one marked NoDowngrade (by): a *schema.Error of kind
@@ -263,7 +263,7 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Res
 	if err != nil {
 		return Result{}, err
 	}
-	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
+	return s.run(v, i, j, o, s.refusal(j, i) == nil), nil
 }
 
 // ConvertDocument reads one YAML or JSON document of values of version
@@ -291,7 +291,7 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Conve
 	if err != nil {
 		return Result{}, readError(err)
 	}
-	return s.run(v, i, j, o.allowLossy, s.refusal(j, i) == nil), nil
+	return s.run(v, i, j, o, s.refusal(j, i) == nil), nil
 }
 
 // start checks a conversion from → to and gathers its options.
@@ -311,8 +311,19 @@ func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o c
 // chain: dropped values are reported at their pointer in the source,
 // lossy changes and errors at their pointer in the target. Text no node
 // on the way typed is settled in the Result (settleResult).
-func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
+func (s *VersionSet) run(v any, i, j int, o convOptions, keepBag bool) Result {
 	path := s.path(i, j)
+	if o.total {
+		if _, isObject := v.(map[string]any); !isObject || len(path) == 0 {
+			// Nothing a conversion could move: the values stay as they
+			// are, whatever they are.
+			res := Result{Values: v}
+			settleResult(&res)
+			return res
+		}
+		m := &Migration{lossless: keepBag, keepText: true, total: true}
+		return m.runPath(v, path)
+	}
 	if len(path) == 0 {
 		// Same version: nothing to convert; the values are validated.
 		res := Result{Values: v}
@@ -330,7 +341,7 @@ func (s *VersionSet) run(v any, i, j int, allowLossy, keepBag bool) Result {
 	}
 	// Values come from decodeDocument (or mean what they say): text is
 	// carried as written wherever no node types it, then settled.
-	m := &Migration{allowLossy: allowLossy, lossless: keepBag, keepText: true}
+	m := &Migration{allowLossy: o.allowLossy, lossless: keepBag, keepText: true}
 	return m.runPath(v, path)
 }
 
@@ -415,7 +426,7 @@ func (s *VersionSet) Pairs(samples int) []PairStatus {
 				if err != nil {
 					break
 				}
-				r := s.run(x, i, j, true, false)
+				r := s.run(x, i, j, convOptions{allowLossy: true}, false)
 				for _, d := range r.Dropped {
 					found[wildIndices(x, d.Pointer)] = true
 				}

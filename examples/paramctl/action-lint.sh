@@ -2,8 +2,9 @@
 # The lint step of the composite action (action.yml at the repository
 # root). It runs paramctl lint twice: as SARIF into a file for code
 # scanning, then as text into the job log (FILE:LINE:COL lines, the count
-# last). Inputs come as PARAMCTL_* variables; paths and values files are
-# separated by white space. Outputs: sarif-file, sarif-ok (the SARIF is
+# last). Inputs come as PARAMCTL_* variables; paths, values files and
+# changed files are separated by white space (PARAMCTL_CHANGED lints the
+# charts those files belong to, with the overlays that changed). Outputs: sarif-file, sarif-ok (the SARIF is
 # complete: lint read every input), exit-code. It exits with lint's
 # status, or 0 for error findings when PARAMCTL_FAIL_ON_ERROR is false.
 set -uo pipefail
@@ -11,14 +12,21 @@ set -uo pipefail
 set -f # the inputs' words are paths, not patterns
 paths=(${PARAMCTL_PATHS:-})
 values=(${PARAMCTL_VALUES:-})
+changed=(${PARAMCTL_CHANGED:-})
 set +f
+
+args=()
+if [ ${#changed[@]} -gt 0 ]; then
+  # The charts the change touched, each once, with the overlays that changed.
+  args+=(--charts)
+  paths+=("${changed[@]}")
+fi
 
 if [ ${#paths[@]} -eq 0 ]; then
   echo "paramctl lint: the paths input names nothing to lint" >&2
   exit 2
 fi
 
-args=()
 [ -n "${PARAMCTL_RULES:-}" ] && args+=(--rules "$PARAMCTL_RULES")
 [ -n "${PARAMCTL_CONFIG:-}" ] && args+=(--config "$PARAMCTL_CONFIG")
 [ -n "${PARAMCTL_BASELINE:-}" ] && args+=(--baseline "$PARAMCTL_BASELINE")

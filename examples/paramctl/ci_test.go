@@ -79,7 +79,7 @@ func TestActionScript(t *testing.T) {
 		{name: "clean chart", vars: map[string]string{"PARAMCTL_PATHS": webChart}, code: 0, log: []string{"0 errors, 0 warnings, 0 info"}, sarifOK: "true"},
 		{name: "error findings fail", vars: map[string]string{"PARAMCTL_PATHS": webChart + "\n" + lintExample}, code: 1,
 			log: []string{lintExample + ":28:9: /properties/backup/properties/enabled/trigger: error kudo-trigger-conflict", "4 errors, 2 warnings"}, sarifOK: "true"},
-		{name: "a usage error: no complete SARIF to upload", vars: map[string]string{"PARAMCTL_PATHS": webChart + "\n" + lintExample, "PARAMCTL_VALUES": webChart + "/ci/bad-values.yaml"}, code: 2,
+		{name: "a usage error: no complete SARIF to upload", vars: map[string]string{"PARAMCTL_PATHS": webChart + "\n" + lintExample, "PARAMCTL_VALUES": webChart + "/bad-values.yaml"}, code: 2,
 			log: []string{"--values is for a Helm chart folder"}, sarifOK: "false"},
 		{name: "chart with values files and config", vars: map[string]string{
 			"PARAMCTL_PATHS": "  " + demoChart + "  ", "PARAMCTL_CONFIG": gsConfig, "PARAMCTL_VALUES": demoChart + "/ci/ci-values.yaml",
@@ -88,6 +88,8 @@ func TestActionScript(t *testing.T) {
 			log: []string{"error kudo-trigger-conflict", "not failing (fail-on-error: false)"}, sarifOK: "true"},
 		{name: "rules and baseline", vars: map[string]string{"PARAMCTL_PATHS": lintExample, "PARAMCTL_RULES": "kudo", "PARAMCTL_BASELINE": "testdata/charts/empty-baseline.json"}, code: 1,
 			log: []string{"4 errors, 2 warnings"}, sarifOK: "true"},
+		{name: "changed files: their charts, the overlays that changed", vars: map[string]string{"PARAMCTL_CHANGED": "testdata/helm/charts/overlays/ci/tag-values.yaml testdata/helm/charts/overlays/ci/yes-values.yaml README.md"}, code: 1,
+			log: []string{"testdata/helm/charts/overlays/ci/tag-values.yaml:3:3: /image/tag: error chart-values: Helm reads 1.10", "1 error, 0 warnings", "README.md: in no Helm chart"}, sarifOK: "true"},
 		{name: "nothing to lint", vars: map[string]string{"PARAMCTL_PATHS": " \n "}, code: 2, log: []string{"the paths input names nothing to lint"}},
 		{name: "a path that looks like a flag is a path", vars: map[string]string{"PARAMCTL_PATHS": "--rules"}, code: 2, log: []string{"--rules: no such file or directory"}, sarifOK: "false"},
 	}
@@ -181,7 +183,7 @@ func TestActionAndHooksFiles(t *testing.T) {
 	}
 	script, err := os.ReadFile("action-lint.sh")
 	require.NoError(t, err)
-	for _, v := range []string{"PARAMCTL_PATHS", "PARAMCTL_RULES", "PARAMCTL_CONFIG", "PARAMCTL_BASELINE", "PARAMCTL_VALUES", "PARAMCTL_FAIL_ON_ERROR"} {
+	for _, v := range []string{"PARAMCTL_PATHS", "PARAMCTL_RULES", "PARAMCTL_CONFIG", "PARAMCTL_BASELINE", "PARAMCTL_VALUES", "PARAMCTL_CHANGED", "PARAMCTL_FAIL_ON_ERROR"} {
 		assert.True(t, used["${{ inputs."+strings.ReplaceAll(strings.ToLower(strings.TrimPrefix(v, "PARAMCTL_")), "_", "-")+" }}"], "%s is an input", v)
 		assert.Contains(t, string(script), v)
 	}
@@ -198,7 +200,7 @@ func TestActionAndHooksFiles(t *testing.T) {
 	require.NoError(t, yaml.Unmarshal(data, &hooks))
 	require.Len(t, hooks, 2)
 	files := map[string][]string{
-		"paramctl-lint-chart": {webChart + "/Chart.yaml", webChart + "/values.yaml", webChart + "/values.schema.json", webChart + "/ci/ci-values.yaml"},
+		"paramctl-lint-chart": {webChart + "/Chart.yaml", webChart + "/values.yaml", webChart + "/values.schema.json", webChart + "/ci/ci-values.yaml", "testdata/helm/charts/overlays/ci/yes-values.yaml"},
 		"paramctl-lint":       {webChart + "/values.schema.json"},
 	}
 	for _, h := range hooks {

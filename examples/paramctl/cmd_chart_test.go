@@ -26,13 +26,13 @@ func TestLintChart(t *testing.T) {
 	tests := []cliCase{
 		{name: "clean chart", args: []string{"lint", webChart}, code: 0, err: []string{"0 errors, 0 warnings, 0 info\n"}},
 		{name: "Chart.yaml stands for its chart", args: []string{"lint", webChart + "/Chart.yaml"}, code: 0},
-		{name: "extra values, errors in the file that writes them", args: []string{"lint", webChart, "--values", webChart + "/ci/ci-values.yaml", "--values", webChart + "/ci/bad-values.yaml"}, code: 1,
+		{name: "extra values, errors in the file that writes them", args: []string{"lint", webChart, "--values", webChart + "/ci/ci-values.yaml", "--values", webChart + "/bad-values.yaml"}, code: 1,
 			out: []string{
-				webChart + "/ci/bad-values.yaml:1:1: /replicaCount: error chart-values: must be >= 1 but found 0\n",
-				webChart + "/ci/bad-values.yaml:3:3: /service/type: error chart-values: value must be one of ",
-				webChart + "/ci/bad-values.yaml:5:1: /sidecars: error chart-values: not allowed here: \"Logger\"",
+				webChart + "/bad-values.yaml:1:1: /replicaCount: error chart-values: must be >= 1 but found 0\n",
+				webChart + "/bad-values.yaml:3:3: /service/type: error chart-values: value must be one of ",
+				webChart + "/bad-values.yaml:5:1: /sidecars: error chart-values: not allowed here: \"Logger\"",
 			}, err: []string{"3 errors, 0 warnings, 0 info\n"}},
-		{name: "--disable takes chart-values too", args: []string{"lint", webChart, "--values", webChart + "/ci/bad-values.yaml", "--disable", "chart-*"}, code: 0,
+		{name: "--disable takes chart-values too", args: []string{"lint", webChart, "--values", webChart + "/bad-values.yaml", "--disable", "chart-*"}, code: 0,
 			err: []string{"0 errors, 0 warnings, 0 info; 3 silenced (3 by disabled rules)\n"}},
 		{name: "--values needs a chart", args: []string{"lint", demoSchema, "--values", webChart + "/values.yaml"}, code: 2, err: []string{"--values is for a Helm chart folder"}},
 		{name: "rule sets on the chart's schema", args: []string{"lint", "--rules", "cluster-app", demoChart}, code: 1,
@@ -51,17 +51,17 @@ func TestLintChart(t *testing.T) {
 // to the chart) and the line; SARIF names the files below the folder and
 // lists chart-values among the rules.
 func TestLintChartJSON(t *testing.T) {
-	code, out, _ := paramctl(t, "", "lint", webChart, "--values", webChart+"/ci/bad-values.yaml", "-o", "json")
+	code, out, _ := paramctl(t, "", "lint", webChart, "--values", webChart+"/bad-values.yaml", "-o", "json")
 	assert.Equal(t, 1, code)
 	var fs []map[string]any
 	require.NoError(t, json.Unmarshal([]byte(out), &fs))
 	require.Len(t, fs, 3)
 	assert.Equal(t, map[string]any{"rule": "chart-values", "severity": "error", "pointer": "/replicaCount", "message": "must be >= 1 but found 0",
-		"kind": "range", "file": "ci/bad-values.yaml", "line": float64(1)}, fs[0])
+		"kind": "range", "file": "bad-values.yaml", "line": float64(1)}, fs[0])
 
-	code, out, _ = paramctl(t, "", "lint", webChart, "--values", webChart+"/ci/bad-values.yaml", "-o", "sarif")
+	code, out, _ = paramctl(t, "", "lint", webChart, "--values", webChart+"/bad-values.yaml", "-o", "sarif")
 	assert.Equal(t, 1, code)
-	assert.Contains(t, out, `"uri": "`+webChart+`/ci/bad-values.yaml"`)
+	assert.Contains(t, out, `"uri": "`+webChart+`/bad-values.yaml"`)
 	assert.Contains(t, out, `"id": "chart-values"`)
 }
 
@@ -124,7 +124,7 @@ func TestValidateSeveralFiles(t *testing.T) {
 	dir := t.TempDir()
 	stream := filepath.Join(dir, "stream.yaml")
 	require.NoError(t, os.WriteFile(stream, []byte("replicaCount: 2\n---\nreplicaCount: x\n"), 0o644))
-	bad := webChart + "/ci/bad-values.yaml"
+	bad := webChart + "/bad-values.yaml"
 	good := webChart + "/ci/ci-values.yaml"
 
 	code, out, errs := paramctl(t, "", "validate", "--schema", webChart, good, bad, stream)
@@ -237,7 +237,7 @@ words: [etcd, Pod Security Standards]
 // TestLintCharts: --charts maps the files pre-commit passes to the charts
 // they belong to, each linted once.
 func TestLintCharts(t *testing.T) {
-	code, out, errs := paramctl(t, "", "lint", "--charts", webChart+"/values.yaml", webChart+"/ci/bad-values.yaml", webChart+"/Chart.yaml", demoSchema, "-o", "json")
+	code, out, errs := paramctl(t, "", "lint", "--charts", webChart+"/values.yaml", webChart+"/bad-values.yaml", webChart+"/Chart.yaml", demoSchema, "-o", "json")
 	assert.Equal(t, 0, code, errs)
 	assert.Equal(t, "[]\n", out, "web linted once, alone")
 	assert.Contains(t, errs, demoSchema+": in no Helm chart (no Chart.yaml above it): skipped")
@@ -428,4 +428,61 @@ func FuzzReplaceSection(f *testing.F) {
 		require.NoError(t, err)
 		assert.Equal(t, string(out), string(again))
 	})
+}
+
+// TestLintOverlays: a chart's ci/*.yaml are each checked on top of
+// values.yaml, as chart-testing runs them, findings in the overlay's own
+// lines; --values takes globs (each match on its own) and replaces
+// ci/*.yaml; --charts checks only the overlays that changed, all of them
+// when values.yaml, the schema or Chart.yaml changed.
+func TestLintOverlays(t *testing.T) {
+	chart := "testdata/helm/charts/overlays"
+	tests := []cliCase{
+		{name: "each overlay on its own", args: []string{"lint", chart}, code: 1,
+			out: []string{
+				chart + "/ci/drop-values.yaml:1:1: /image: error chart-values: missing required property: \"tag\"\n",
+				chart + "/ci/duplicate-values.yaml:2:1: /enabled: warning chart-values: \"enabled\" is given twice (lines 1 and 2): Helm keeps the last value",
+				chart + "/ci/tag-values.yaml:3:3: /image/tag: error chart-values: Helm reads 1.10 as the number 1.1; the schema wants a string: write \"1.10\"\n",
+			},
+			notOut: []string{"comment-only-values.yaml", "yes-values.yaml"},
+			err:    []string{"2 errors, 1 warning, 0 info\n"}},
+		{name: "--values takes a glob", args: []string{"lint", chart, "--values", chart + "/ci/[ty]*-values.yaml"}, code: 1,
+			out: []string{chart + "/ci/tag-values.yaml:3:3: /image/tag: error"}, notOut: []string{"drop-values", "duplicate-values"}},
+		{name: "a glob matching nothing", args: []string{"lint", chart, "--values", chart + "/ci/nope*.yaml"}, code: 2, err: []string{"matches no file"}},
+		{name: "--charts: only the overlays that changed", args: []string{"lint", "--charts", chart + "/ci/yes-values.yaml", chart + "/ci/tag-values.yaml"}, code: 1,
+			out: []string{"tag-values.yaml:3:3"}, notOut: []string{"drop-values", "duplicate-values"}},
+		{name: "--charts: a changed overlay that passes", args: []string{"lint", "--charts", chart + "/ci/yes-values.yaml"}, code: 0},
+		{name: "--charts: values.yaml changed, every overlay", args: []string{"lint", "--charts", chart + "/values.yaml"}, code: 1,
+			out: []string{"drop-values.yaml", "tag-values.yaml"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.run(t) })
+	}
+}
+
+// TestValuesCommand: paramctl values prints Helm's values (keys sorted)
+// and exits 0, or exits 1 with each error at FILE:LINE:COL of the file
+// (or the --set) that wrote the value, or 2 for input Helm cannot read.
+func TestValuesCommand(t *testing.T) {
+	chart := "testdata/helm/charts/issue27"
+	tests := []cliCase{
+		{name: "values.yaml alone", args: []string{"values", chart}, code: 0,
+			out: []string{"awsAccountId: \"000000000000\"\n", "image:\n  repository: nginx\n  tag: \"1.25\"\n"}, notOut: []string{"requests", "extra"}},
+		{name: "-o json, numbers as Helm holds them", args: []string{"values", chart, "-f", "testdata/helm/overlays/big-numbers.yaml", "-o", "json"}, code: 0,
+			out: []string{`"big": 9007199254740992`, `"ratio": 1.1`}},
+		{name: "an error in the overlay's line", args: []string{"values", chart, "-f", "testdata/helm/overlays/tag-1.10.yaml"}, code: 1,
+			err: []string{"testdata/helm/overlays/tag-1.10.yaml:2:3: /image/tag: error: Helm reads 1.10 as the number 1.1; the schema wants a string: write \"1.10\"\n"}},
+		{name: "an error a --set wrote", args: []string{"values", chart, "--set", "image.tag=110"}, code: 1,
+			err: []string{"--set image.tag=110: /image/tag: error: --set reads 110 as the number 110; the schema wants a string: give it with --set-string\n"}},
+		{name: "a warning does not fail", args: []string{"values", chart, "-f", "testdata/helm/overlays/duplicate.yaml"}, code: 0,
+			err: []string{"duplicate.yaml:2:1: /replicas: warning: \"replicas\" is given twice"}, out: []string{"replicas: 3\n"}},
+		{name: "a --set Helm refuses", args: []string{"values", chart, "--set", "replicas"}, code: 2, err: []string{`key "replicas" has no value`}},
+		{name: "a values file Helm cannot read", args: []string{"values", chart, "-f", "testdata/helm/overlays/a-list.yaml"}, code: 2, err: []string{"a-list.yaml"}},
+		{name: "a missing file", args: []string{"values", chart, "-f", "nope.yaml"}, code: 2, err: []string{"nope.yaml: no such file or directory"}},
+		{name: "no chart", args: []string{"values", "testdata"}, code: 2, err: []string{"not a Helm chart folder"}},
+		{name: "a bad -o", args: []string{"values", chart, "-o", "xml"}, code: 2},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) { tt.run(t) })
+	}
 }

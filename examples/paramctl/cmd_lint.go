@@ -24,6 +24,9 @@ type lintOptions struct {
 	baseline   string
 	charts     bool
 	values     multiFlag
+	// changed maps a chart folder to the files named in --charts mode
+	// that belong to it.
+	changed map[string][]string
 }
 
 // setFlag is a string flag that knows whether it was given, so that a
@@ -41,9 +44,11 @@ func init() {
 		name:  "lint",
 		usage: "[--rules kudo|cluster-app|structural[,...]] [--disable GLOB]... [--config FILE] [--baseline FILE] [--values FILE]... [--charts] [--crd-version V] [-o text|json|sarif] SCHEMA|PACKAGE-DIR|CHART-DIR|CRD...",
 		short: "check schemas, KUDO packages and Helm charts against rule sets (kudo, cluster-app, structural); exit 1 on any error",
-		long: `A folder holding Chart.yaml is a Helm chart: its values.schema.json is linted and its
-values.yaml validated against it (rule chart-values), as helm lint does; a Chart.yaml
-given alone stands for its chart. A schema file named *.json must be JSON.
+		long: `A folder holding Chart.yaml is a Helm chart: its values.schema.json is linted, its
+values.yaml validated against it and each ci/*.yaml on top of values.yaml on its own, as
+chart-testing runs them (rule chart-values); values are read, merged and judged as
+Helm v4 does (see paramctl values). A Chart.yaml given alone stands for its chart. A
+schema file named *.json must be JSON.
 
 Findings print as FILE:LINE:COL: POINTER: severity rule: message, with the count of
 errors and warnings on standard error (colour on a terminal unless NO_COLOR is set).
@@ -66,7 +71,7 @@ rule and pointer neither print nor fail the run; new ones do.`,
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition, lint only the `VERSION` named (default: every version)")
 			fs.StringVar(&o.config, "config", "", "lint settings `FILE` (YAML: rules, disable, ignore, words)")
 			fs.StringVar(&o.baseline, "baseline", "", "`FILE` with the -o json output of an earlier run: its findings (same rule and pointer) are accepted")
-			fs.Var(&o.values, "values", "with a Helm chart, a values `FILE` layered over values.yaml before validation, as helm lint -f takes it (repeatable)")
+			fs.Var(&o.values, "values", "with a Helm chart, a values `FILE` layered over values.yaml before validation, as helm lint -f takes it (repeatable); a glob (quoted: 'ci/*.yaml') names overlays, each checked on its own; either replaces ci/*.yaml")
 			fs.BoolVar(&o.charts, "charts", false, "each FILE stands for the Helm chart it belongs to (the nearest folder above it with Chart.yaml), each chart linted once; files in no chart are skipped (for pre-commit)")
 			return o
 		},
@@ -194,7 +199,7 @@ func runLint(e *env, opts any, args []string) int {
 		return exitOK
 	}
 	if o.charts {
-		args = e.chartsOf(args)
+		args, o.changed = e.chartsOf(args)
 		if len(args) == 0 {
 			return exitOK
 		}
@@ -221,7 +226,7 @@ func runLint(e *env, opts any, args []string) int {
 	case "sarif":
 		rules := lintRulesOf(sets)
 		if hasChart(args) {
-			rules = append(rules, lint.ChartValues)
+			rules = append(rules, lint.ChartValues, lint.ChartMetadata)
 		}
 		if err := lint.WriteSARIF(e.stdout, rules, reports...); err != nil {
 			return e.fail(exitUsage, "%v", err)
@@ -248,12 +253,36 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 		if err != nil {
 			return lint.Report{}, e.fail(exitUsage, "%s: %v", dir, err)
 		}
+		if len(o.values) > 0 {
+			// The files given replace ci/*.yaml: layered when named,
+			// each on its own when a glob names them.
+			chart.Overlays = nil
+		}
 		for _, v := range o.values {
-			data, err := e.readInput(v)
-			if err != nil {
-				return lint.Report{}, e.fail(exitUsage, "%v", err)
+			files := []string{v}
+			glob := v != "-" && strings.ContainsAny(v, "*?[")
+			if glob {
+				m, err := filepath.Glob(v)
+				if err != nil || len(m) == 0 {
+					return lint.Report{}, e.fail(exitUsage, "--values %s: matches no file", v)
+				}
+				files = m
 			}
-			chart.ExtraValues = append(chart.ExtraValues, lint.ValuesFile{Name: relativeTo(dir, v), Data: data})
+			for _, f := range files {
+				data, err := e.readInput(f)
+				if err != nil {
+					return lint.Report{}, e.fail(exitUsage, "%v", err)
+				}
+				vf := lint.ValuesFile{Name: relativeTo(dir, f), Data: data}
+				if glob {
+					chart.Overlays = append(chart.Overlays, vf)
+				} else {
+					chart.ExtraValues = append(chart.ExtraValues, vf)
+				}
+			}
+		}
+		if files, ok := o.changed[dir]; ok {
+			chart.Overlays = changedOverlays(dir, chart.Overlays, files)
 		}
 		fs, err := chart.Lint(sets...)
 		if err != nil {
@@ -338,11 +367,34 @@ func hasChart(args []string) bool {
 	return false
 }
 
+// changedOverlays keeps, of a chart's overlays, those among the changed
+// files; all of them when a changed file is no overlay (values.yaml, the
+// schema, Chart.yaml: every overlay stands on it).
+func changedOverlays(dir string, overlays []lint.ValuesFile, changed []string) []lint.ValuesFile {
+	names := map[string]bool{}
+	for _, f := range changed {
+		rel := filepath.ToSlash(relativeTo(dir, f))
+		if ok, _ := filepath.Match(lint.ChartOverlays, rel); !ok {
+			return overlays
+		}
+		names[rel] = true
+	}
+	var out []lint.ValuesFile
+	for _, o := range overlays {
+		if names[filepath.ToSlash(o.Name)] {
+			out = append(out, o)
+		}
+	}
+	return out
+}
+
 // chartsOf maps files to the charts they belong to (the nearest folder
 // above each holding Chart.yaml), each chart once, in the order first
-// named; files in no chart are skipped, and said so on standard error.
-func (e *env) chartsOf(files []string) []string {
+// named, with the files named in each; files in no chart are skipped,
+// and said so on standard error.
+func (e *env) chartsOf(files []string) ([]string, map[string][]string) {
 	var out []string
+	changed := map[string][]string{}
 	seen := map[string]bool{}
 	for _, f := range files {
 		dir := f
@@ -367,8 +419,11 @@ func (e *env) chartsOf(files []string) []string {
 			seen[found] = true
 			out = append(out, found)
 		}
+		if f != found {
+			changed[found] = append(changed[found], f)
+		}
 	}
-	return out
+	return out, changed
 }
 
 func printRules(w io.Writer, sets []*lint.Set) {

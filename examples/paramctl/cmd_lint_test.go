@@ -92,8 +92,9 @@ func TestLintSARIF(t *testing.T) {
 		Runs    []struct {
 			Tool struct {
 				Driver struct {
-					Name  string `json:"name"`
-					Rules []struct {
+					Name    string `json:"name"`
+					Version string `json:"version"`
+					Rules   []struct {
 						ID string `json:"id"`
 					} `json:"rules"`
 				} `json:"driver"`
@@ -126,6 +127,9 @@ func TestLintSARIF(t *testing.T) {
 	assert.Equal(t, "2.1.0", log.Version)
 	require.Len(t, log.Runs, 1)
 	run := log.Runs[0]
+	// The tool's version from build info: a test binary is a build of
+	// the checkout, "(devel)".
+	assert.Equal(t, "(devel)", run.Tool.Driver.Version)
 	require.NotEmpty(t, run.Results)
 	found := false
 	for _, r := range run.Results {

@@ -12,9 +12,11 @@ import (
 	"github.com/paramkit/paramkit/params/gates"
 	"github.com/paramkit/paramkit/params/kube"
 	"log/slog"
+	"math"
 	"net"
 	"os"
 	"os/signal"
+	"runtime/debug"
 	"strings"
 	"syscall"
 )
@@ -25,6 +27,8 @@ type webhookOptions struct {
 	convertWithoutClientCert        bool
 	guess                           bool
 	maxReview, maxConversion        int64
+	maxInFlight                     int64
+	enableHTTP2                     bool
 	verbose                         bool
 	review, endpoint                string
 	roundTrip                       bool
@@ -43,7 +47,7 @@ var webhookListening func(net.Addr)
 func init() {
 	register(&command{
 		name: "webhook",
-		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [-v]\n" +
+		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [--max-body-bytes-in-flight N] [--enable-http2] [-v]\n" +
 			"       paramctl webhook --schemas DIR [--gates FILE] [--guess-without-schema] --review FILE [--endpoint validate|mutate] [--round-trip]",
 		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
@@ -58,6 +62,8 @@ func init() {
 			fs.BoolVar(&o.guess, "guess-without-schema", false, "convert Instances whose operator version has no schema by safe guessing instead of refusing")
 			fs.Int64Var(&o.maxReview, "max-review-bytes", DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
 			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", DefaultMaxConversionBytes, "largest /convert body, `N` bytes")
+			fs.Int64Var(&o.maxInFlight, "max-body-bytes-in-flight", DefaultMaxBodyBytesInFlight, "request body bytes held at once across all requests, `N` (at least the largest body limit); beyond it a request gets 429 with Retry-After")
+			fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 besides HTTP/1.1 (off by default since CVE-2023-44487; streams per connection are bounded)")
 			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
 			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in `FILE` (- for standard input) and print the response, without serving")
 			fs.StringVar(&o.endpoint, "endpoint", "validate", "with --review: the admission `ENDPOINT`, validate or mutate")
@@ -87,6 +93,9 @@ func runWebhook(e *env, opts any, args []string) int {
 	}
 	if o.maxReview <= 0 || o.maxConversion <= 0 {
 		return e.fail(exitUsage, "--max-review-bytes and --max-conversion-bytes must be positive")
+	}
+	if o.maxInFlight < max(o.maxReview, o.maxConversion) {
+		return e.fail(exitUsage, "--max-body-bytes-in-flight %d is less than the largest body limit %d: such a body could never be read", o.maxInFlight, max(o.maxReview, o.maxConversion))
 	}
 	if fi, err := os.Stat(o.schemas); err != nil || !fi.IsDir() {
 		return e.fail(exitUsage, "--schemas %s: not a directory", o.schemas)
@@ -135,7 +144,9 @@ func runWebhook(e *env, opts any, args []string) int {
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
-	srv := &Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA}
+	srv := &Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA,
+		MaxBodyBytesInFlight: o.maxInFlight, EnableHTTP2: o.enableHTTP2}
+	defer tuneGC(o.maxInFlight)()
 	if o.convertWithoutClientCert {
 		srv.PathsWithoutClientCert = []string{"/convert"}
 	}
@@ -158,6 +169,33 @@ func runWebhook(e *env, opts any, args []string) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	return exitOK
+}
+
+// webhookGCPercent is the GOGC paramctl webhook runs with unless GOGC or
+// GOMEMLIMIT is set. Its live heap is small (the compiled schemas) and a
+// review is garbage as soon as it is answered, so Go's default of 100
+// collects every few hundred reviews, and the collections were a third of
+// a review's CPU time (BenchmarkOneCall in examples/webhook).
+const webhookGCPercent = 400
+
+// tuneGC collects less often than Go's default, under a soft memory limit
+// of four times the body budget (at least 256 MiB) so that a heap made
+// large by large bodies is still collected in time; it leaves both alone
+// when the environment sets either, and returns the undo.
+func tuneGC(budget int64) func() {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		return func() {}
+	}
+	limit := int64(math.MaxInt64)
+	if budget <= math.MaxInt64/4 {
+		limit = max(4*budget, 256<<20)
+	}
+	percent := debug.SetGCPercent(webhookGCPercent)
+	limit = debug.SetMemoryLimit(limit)
+	return func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}
 }
 
 // runReview answers one review file offline: the handler the server

@@ -178,7 +178,7 @@ func secretWalkCases(f func(string) string) map[string][]walkCase {
 			{args: []string{"versions", "-o", "json", f("set")}},
 		},
 		// The webhook serves over TLS; its answers are checked in process
-		// by examples/webhook's TestWebhookAnswersCarryNoSecretMarker.
+		// by TestWebhookAnswersCarryNoSecretMarker (webhook_secret_markers_test.go).
 		"webhook": {},
 	}
 }

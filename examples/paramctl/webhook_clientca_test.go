@@ -181,7 +181,7 @@ var webhookPaths = []string{"/healthz", "/validate", "/mutate", "/convert"}
 func TestClientCertificates(t *testing.T) {
 	p := newClientPKI(t)
 	caFile := writeCA(t, t.TempDir(), p.ca.PEM)
-	ts := startServer(t, testHandler(t, nil), func(s *Server) { s.ClientCAFile = caFile })
+	ts := startServer(t, testHandler(t, nil), func(s *Server) { s.ClientCAFile = caFile; s.EnableHTTP2 = true })
 
 	const ok, noCert, handshake = 200, 401, -1
 	callers := []struct {

@@ -25,7 +25,15 @@ const (
 	DefaultWriteTimeout      = 60 * time.Second
 	DefaultIdleTimeout       = 120 * time.Second
 	DefaultMaxHeaderBytes    = 64 << 10
+	// DefaultMaxBodyBytesInFlight bounds the request body bytes the
+	// server holds at once, across all requests: two of the largest
+	// conversion reviews, or forty-odd of the largest admission reviews.
+	DefaultMaxBodyBytesInFlight = 128 << 20
 )
+
+// maxConcurrentStreams bounds the requests of one HTTP/2 connection (with
+// EnableHTTP2).
+const maxConcurrentStreams = 64
 
 // certRecheckInterval is how often the certificate files are looked at
 // (a variable so that tests can shorten it).
@@ -58,8 +66,23 @@ type Server struct {
 	// webhooks (see the README).
 	PathsWithoutClientCert []string
 	// Timeouts and header limit (see the Default constants when zero).
+	// ReadTimeout bounds reading the whole request, its body included.
 	ReadHeaderTimeout, ReadTimeout, WriteTimeout, IdleTimeout time.Duration
 	MaxHeaderBytes                                            int
+	// MaxBodyBytesInFlight bounds the request body bytes held at once
+	// across all requests (DefaultMaxBodyBytesInFlight when zero): a
+	// request whose body does not fit gets 429 with Retry-After at once.
+	// Each body is read into memory as its bytes arrive, never sized from
+	// the Content-Length a client declares, up to its path's limit
+	// (Options.MaxReviewBytes and MaxConversionBytes when Handler is a
+	// *Handler, else DefaultMaxReviewBytes and DefaultMaxConversionBytes).
+	// See kube.BodyBudget.
+	MaxBodyBytesInFlight int64
+	// EnableHTTP2 offers HTTP/2 besides HTTP/1.1. It is off by default,
+	// as in kubebuilder's scaffold since CVE-2023-44487 (rapid reset):
+	// the apiserver calls webhooks over HTTP/1.1 as well. When on, an
+	// HTTP/2 connection carries at most 64 requests at once.
+	EnableHTTP2 bool
 	// Logger receives server events (discarded when nil).
 	Logger *slog.Logger
 
@@ -142,7 +165,7 @@ func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader,
 	if maxHeader <= 0 {
 		maxHeader = DefaultMaxHeaderBytes
 	}
-	handler := s.Handler
+	handler := s.limitBodies()
 	tlsConfig := &tls.Config{
 		MinVersion:     tls.VersionTLS12,
 		GetCertificate: certs.get,
@@ -161,6 +184,18 @@ func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader,
 		MaxHeaderBytes:    maxHeader,
 		ErrorLog:          slog.NewLogLogger(s.logger().Handler(), slog.LevelDebug),
 		BaseContext:       func(net.Listener) context.Context { return context.WithoutCancel(ctx) },
+		Protocols:         new(http.Protocols),
+	}
+	srv.Protocols.SetHTTP1(true)
+	if s.EnableHTTP2 {
+		srv.Protocols.SetHTTP2(true)
+		srv.HTTP2 = &http.HTTP2Config{
+			MaxConcurrentStreams: maxConcurrentStreams,
+			// Data a client may send ahead of the handlers' reading: 1 MiB
+			// a connection, 256 KiB a stream.
+			MaxReceiveBufferPerConnection: 1 << 20,
+			MaxReceiveBufferPerStream:     256 << 10,
+		}
 	}
 	done := make(chan struct{})
 	var shutdownErr error
@@ -178,6 +213,34 @@ func (s *Server) serve(ctx context.Context, l net.Listener, certs *certReloader,
 		return shutdownErr
 	}
 	return err
+}
+
+// limitBodies wraps the handler's review paths in one body budget, each
+// path with its own limit; other paths (/healthz) bypass it.
+func (s *Server) limitBodies() http.Handler {
+	review, conversion := int64(DefaultMaxReviewBytes), int64(DefaultMaxConversionBytes)
+	if h, ok := s.Handler.(*Handler); ok {
+		review, conversion = h.opts.MaxReviewBytes, h.opts.MaxConversionBytes
+	}
+	budget := &kube.BodyBudget{
+		Bytes:       s.MaxBodyBytesInFlight,
+		ReadTimeout: orDefault(s.ReadTimeout, DefaultReadTimeout),
+	}
+	if budget.Bytes <= 0 {
+		budget.Bytes = DefaultMaxBodyBytesInFlight
+	}
+	next := s.Handler
+	reviews, conversions := budget.Limit(review, next), budget.Limit(conversion, next)
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		switch r.URL.Path {
+		case "/validate", "/mutate":
+			reviews.ServeHTTP(w, r)
+		case "/convert":
+			conversions.ServeHTTP(w, r)
+		default:
+			next.ServeHTTP(w, r)
+		}
+	})
 }
 
 // certReloader hands out the current certificate, looking at the files

@@ -213,7 +213,7 @@ func TestSlowClientsTimeOut(t *testing.T) {
 		}
 		got := closedWithin(t, conn)
 		if got != "" {
-			assert.Contains(t, got, "400 Bad Request")
+			assert.Contains(t, got, "408 Request Timeout")
 		}
 	})
 	t.Run("the server still answers", func(t *testing.T) {

@@ -35,6 +35,7 @@ func TestWebhookUsage(t *testing.T) {
 		{"bad certificate", []string{"webhook", "--cert", key, "--key", key, "--schemas", dir}, "--cert " + key},
 		{"stray argument", []string{"webhook", "x", "--cert", cert, "--key", key, "--schemas", dir}, `webhook takes no arguments, got "x"`},
 		{"bad limit", []string{"webhook", "--cert", cert, "--key", key, "--schemas", dir, "--max-review-bytes", "0"}, "must be positive"},
+		{"budget under a limit", []string{"webhook", "--cert", cert, "--key", key, "--schemas", dir, "--max-body-bytes-in-flight", "1000"}, "--max-body-bytes-in-flight 1000 is less than the largest body limit 67108864"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -263,4 +264,50 @@ func TestWebhookClientCA(t *testing.T) {
 			})
 		}
 	})
+}
+
+// --enable-http2 offers h2; without it the server speaks HTTP/1.1 only.
+// --max-body-bytes-in-flight bounds the bodies held at once.
+func TestWebhookServerFlags(t *testing.T) {
+	dir := t.TempDir()
+	cert, key, pool, err := testcert.Write(dir, "paramctl")
+	require.NoError(t, err)
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{nil, "http/1.1"},
+		{[]string{"--enable-http2"}, "h2"},
+	} {
+		url, _ := serveWebhook(t, append([]string{"--cert", cert, "--key", key, "--schemas", "testdata/webhook/schemas"}, c.args...)...)
+		conn, err := tls.Dial("tcp", strings.TrimPrefix(url, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"h2", "http/1.1"}})
+		require.NoError(t, err)
+		assert.Equal(t, c.want, conn.ConnectionState().NegotiatedProtocol, "%v", c.args)
+		conn.Close()
+	}
+
+	// A budget of 64 KiB: a request that holds 60 KiB of body leaves too
+	// little for a second one, which is answered at once.
+	url, _ := serveWebhook(t, "--cert", cert, "--key", key, "--schemas", "testdata/webhook/schemas",
+		"--max-review-bytes", "65536", "--max-conversion-bytes", "65536", "--max-body-bytes-in-flight", "65536")
+	conn, err := tls.Dial("tcp", strings.TrimPrefix(url, "https://"), &tls.Config{RootCAs: pool, NextProtos: []string{"http/1.1"}})
+	require.NoError(t, err)
+	defer conn.Close()
+	_, err = io.WriteString(conn, "POST /convert HTTP/1.1\r\nHost: x\r\nContent-Length: 65000\r\n\r\n")
+	require.NoError(t, err)
+	_, err = conn.Write(bytes.Repeat([]byte(" "), 60<<10))
+	require.NoError(t, err)
+	client := &http.Client{Transport: &http.Transport{TLSClientConfig: &tls.Config{RootCAs: pool}}}
+	defer client.CloseIdleConnections()
+	require.EventuallyWithT(t, func(c *assert.CollectT) {
+		resp, err := client.Post(url+"/validate", "application/json", bytes.NewReader(bytes.Repeat([]byte(" "), 20<<10)))
+		require.NoError(c, err)
+		resp.Body.Close()
+		assert.Equal(c, http.StatusTooManyRequests, resp.StatusCode)
+		assert.Equal(c, "1", resp.Header.Get("Retry-After"))
+	}, 10*time.Second, 20*time.Millisecond)
+	resp, err := client.Get(url + "/healthz")
+	require.NoError(t, err)
+	resp.Body.Close()
+	assert.Equal(t, 200, resp.StatusCode, "/healthz bypasses the budget")
 }

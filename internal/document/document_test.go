@@ -222,12 +222,12 @@ func countLines(b []byte) int {
 // against a count of 1).
 func TestLoneCRIsOneLineBreakForEveryReader(t *testing.T) {
 	for in, line := range map[string]int{
-		"\r\r\r!0":        4, // the YAML parser
-		"\r\r\r{":         4, // an unclosed flow collection
-		"[1,\r\r\r}":      4, // the JSON reader
-		"a: 1\r\rb: {\r":   3,
-		"\r\n\r\r{":       4, // \r\n is one break
-		"a\r\rb: c: d":    3,
+		"\r\r\r!0":          4, // the YAML parser
+		"\r\r\r{":           4, // an unclosed flow collection
+		"[1,\r\r\r}":        4, // the JSON reader
+		"a: 1\r\rb: {\r":    3,
+		"\r\n\r\r{":         4, // \r\n is one break
+		"a\r\rb: c: d":      3,
 		"a: 1\r---\rb: {\r": 3, // a marker after a lone \r starts a document
 	} {
 		_, err := ReadStream([]byte(in), Options{KeepText: true})

@@ -135,3 +135,41 @@ func TestCauses(t *testing.T) {
 		kube.Causes("/spec/parameters", fmt.Errorf("boom")))
 	assert.Nil(t, kube.Causes("/spec/parameters", nil))
 }
+
+// TestCauseTypes: each kind of problem has Kubernetes' cause type.
+func TestCauseTypes(t *testing.T) {
+	s := mustSchema(t, `{"type":"object","properties":{
+		"name": {"type":"string","maxLength":3},
+		"short": {"type":"string","minLength":3},
+		"tags": {"type":"array","uniqueItems":true,"maxItems":5},
+		"mode": {"enum":["a","b"]},
+		"n": {"type":"integer","minimum":1},
+		"kind": {"type":"string"},
+		"fixed": {"type":"string","immutable":true}}}`)
+	cases := []struct {
+		params, old, typ, field string
+	}{
+		{`{"name":"long"}`, "", "FieldValueTooLong", "spec.parameters.name"},
+		{`{"short":"a"}`, "", "FieldValueInvalid", "spec.parameters.short"},
+		{`{"tags":[1,1]}`, "", "FieldValueDuplicate", "spec.parameters.tags"},
+		{`{"tags":[1,2,3,4,5,6]}`, "", "FieldValueTooLong", "spec.parameters.tags"},
+		{`{"mode":"c"}`, "", "FieldValueNotSupported", "spec.parameters.mode"},
+		{`{"n":0}`, "", "FieldValueInvalid", "spec.parameters.n"},
+		{`{"kind":1}`, "", "FieldValueTypeInvalid", "spec.parameters.kind"},
+		{`{"fixed":"b"}`, `{"fixed":"a"}`, "FieldValueForbidden", "spec.parameters.fixed"},
+	}
+	for _, c := range cases {
+		t.Run(c.params, func(t *testing.T) {
+			req := request(kube.Create, object(c.params), nil)
+			if c.old != "" {
+				req = request(kube.Update, object(c.params), object(c.old))
+			}
+			resp, err := kube.Admit(context.Background(), s, req)
+			require.NoError(t, err)
+			require.False(t, resp.Allowed)
+			require.Len(t, resp.Result.Details.Causes, 1, "%+v", resp.Result.Details.Causes)
+			assert.Equal(t, c.typ, resp.Result.Details.Causes[0].Type, resp.Result.Details.Causes[0].Message)
+			assert.Equal(t, c.field, resp.Result.Details.Causes[0].Field)
+		})
+	}
+}

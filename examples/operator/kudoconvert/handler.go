@@ -110,7 +110,11 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	review, err := kube.DecodeConversionReview(ctx, body)
 	if err != nil {
-		http.Error(w, err.Error(), http.StatusBadRequest)
+		code := http.StatusBadRequest
+		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
+			code = http.StatusGatewayTimeout // the deadline passed while reading
+		}
+		http.Error(w, err.Error(), code)
 		return
 	}
 	out, err := review.Respond(h.Convert(ctx, review.Request))

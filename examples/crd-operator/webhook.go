@@ -1,0 +1,94 @@
+package main
+
+import (
+	"context"
+	"embed"
+	"io"
+	"net/http"
+
+	"sigs.k8s.io/controller-runtime/pkg/webhook"
+
+	"github.com/paramkit/paramkit/convert/migrate"
+	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// The webhook paths, as config/webhook and config/crd name them.
+const (
+	MutatePath   = "/mutate-example-paramkit-dev-cache"
+	ValidatePath = "/validate-example-paramkit-dev-cache"
+	ConvertPath  = "/convert"
+)
+
+// schemas holds the parameter schema of each version and versions.yaml
+// (paramctl crd --versions schemas writes config/crd from them).
+//
+//go:embed schemas
+var schemas embed.FS
+
+// Versions is the version set of the Cache's parameters: v1, then v2
+// (the hub, which the CRD stores).
+func Versions() (*migrate.VersionSet, error) {
+	var vs []migrate.Version
+	for _, name := range []string{"v1", "v2"} {
+		data, _ := schemas.ReadFile("schemas/" + name + ".yaml") // embedded: always there
+		s, err := schema.Parse(data)
+		if err != nil {
+			return nil, schema.ErrorIn(name, err)
+		}
+		vs = append(vs, migrate.Version{Name: name, Schema: s})
+	}
+	return migrate.NewVersionSet(vs)
+}
+
+// Register serves admission and conversion on the webhook server. A
+// request is judged by the schema of its own version, so that a v1 user
+// reads v1's names. With clientCA, admission answers only the callers it
+// signed; conversion stays open (kube-apiserver presents no client
+// certificate to CRD conversion webhooks).
+func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.ClientCA) {
+	guard := func(h http.Handler) http.Handler {
+		if clientCA == nil {
+			return h
+		}
+		return clientCA.Require(h)
+	}
+	admit := func(opts ...kube.Option) http.Handler {
+		return serve(3<<20, func(ctx context.Context, body []byte) ([]byte, error) {
+			review, err := kube.DecodeAdmissionReview(ctx, body)
+			if err != nil {
+				return nil, err
+			}
+			v, _ := set.Version(review.Request.Kind.Version) // none: Admit denies
+			resp, _ := kube.Admit(ctx, v.Schema, review.Request, opts...)
+			return review.Respond(resp)
+		})
+	}
+	srv.Register(MutatePath, guard(admit()))
+	srv.Register(ValidatePath, guard(admit(kube.Validating())))
+	srv.Register(ConvertPath, serve(64<<20, func(ctx context.Context, body []byte) ([]byte, error) {
+		review, err := kube.DecodeConversionReview(ctx, body)
+		if err != nil {
+			return nil, err
+		}
+		return review.Respond(kube.ConvertReview(ctx, set, review.Request))
+	}))
+}
+
+// serve reads a body of at most limit bytes and writes what answer
+// returns (400 with its error when it fails).
+func serve(limit int64, answer func(ctx context.Context, body []byte) ([]byte, error)) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		var out []byte
+		if err == nil {
+			out, err = answer(r.Context(), body)
+		}
+		if err != nil && out == nil {
+			http.Error(w, err.Error(), http.StatusBadRequest)
+			return
+		}
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(out)
+	})
+}

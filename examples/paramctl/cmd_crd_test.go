@@ -1,0 +1,46 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+const crdSet = "../../params/kube/testdata/cache"
+
+var crdFlags = []string{"--versions", crdSet, "--group", "example.paramkit.dev", "--kind", "Cache", "--plural", "caches",
+	"--conversion-service", "cache-system/cache-webhook"}
+
+// TestCRD: a field's schema, a whole CRD (the golden file of params/kube),
+// --output and --check for CI, usage errors.
+func TestCRD(t *testing.T) {
+	golden, err := os.ReadFile("../../params/kube/testdata/crd/caches.yaml")
+	require.NoError(t, err)
+	tests := []cliCase{
+		{name: "field schema", args: []string{"crd", crdSet + "/v2.yaml"}, code: exitOK,
+			out: []string{"rule: self == oldSelf", "format: int64", "ttlSeconds:"}, notOut: []string{"oldName", "immutable:"}},
+		{name: "field schema json", args: []string{"crd", crdSet + "/v1.yaml", "-o", "json"}, code: exitOK, out: []string{`"maxMemoryMB": {`}},
+		{name: "untranslatable", args: []string{"crd", "-"}, stdin: `{"type":"object","properties":{"a":{"if":{"type":"string"}}}}`, code: exitInvalid,
+			err: []string{"/properties/a/if: kube: if has no equivalent in a CRD schema"}},
+		{name: "whole CRD", args: append([]string{"crd"}, crdFlags...), code: exitOK, out: []string{crdHeader + string(golden)}},
+		{name: "no group", args: []string{"crd", "--versions", crdSet, "--kind", "Cache", "--plural", "caches"}, code: exitUsage, err: []string{"group"}},
+		{name: "no schema", args: []string{"crd"}, code: exitUsage, err: []string{"needs a SCHEMA"}},
+		{name: "output and check", args: append([]string{"crd", "--output", "a", "--check", "b"}, crdFlags...), code: exitUsage, err: []string{"exclude each other"}},
+	}
+	for _, c := range tests {
+		t.Run(c.name, func(t *testing.T) { c.run(t) })
+	}
+
+	dir := t.TempDir()
+	file := filepath.Join(dir, "caches.yaml")
+	cliCase{args: append([]string{"crd", "--output", file}, crdFlags...), code: exitOK}.run(t)
+	cliCase{args: append([]string{"crd", "--check", file}, crdFlags...), code: exitOK, err: []string{"up to date"}}.run(t)
+	require.NoError(t, os.WriteFile(file, []byte("stale\n"), 0o644))
+	cliCase{args: append([]string{"crd", "--check", file}, crdFlags...), code: exitInvalid, err: []string{"stale"}}.run(t)
+	have, err := os.ReadFile(file)
+	require.NoError(t, err)
+	assert.Equal(t, "stale\n", string(have), "--check changes nothing")
+}

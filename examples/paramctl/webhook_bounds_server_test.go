@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+	"unicode/utf8"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/params/kube"
+)
+
+// The bounded answers of issue #26 (item 2, in the handler) seen from a
+// client of the server, over TLS, with the server's heap growth logged:
+// a review with 150,000 undeclared keys (an 11.8 MB answer with 150,001
+// warnings before), a 2 MiB key (echoed twice before), and ?timeout=
+// honoured when the schema source hangs.
+//
+// Not asserted here because it does not hold yet: the work on undeclared
+// keys is not bounded. One review of 150,000 short undeclared keys takes
+// about 2 s of CPU in params.Undeclared (a suggestion for every key),
+// past a ?timeout=1s, and peaks the heap at about 120 MB; six at once
+// peaked at 760 MB.
+
+// shortKeys is kep-0.2.0's parameters with n short undeclared keys
+// (within the 3 MiB an admission review may have).
+func shortKeys(n int) string {
+	var b strings.Builder
+	b.WriteString(`{"clusterName":"prod","backup":{"enabled":true}`)
+	for i := range n {
+		fmt.Fprintf(&b, `,"u%x":1`, i)
+	}
+	b.WriteString("}")
+	return b.String()
+}
+
+func wideReview(t *testing.T, params string) []byte {
+	return mustJSON(t, map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+		"request": map[string]any{"uid": "u", "kind": map[string]any{"group": "kudo.dev", "version": "v1beta2", "kind": "Instance"},
+			"operation": "CREATE", "object": json.RawMessage(instanceJSON(V1beta2, "kep-0.2.0", params, ""))}})
+}
+
+// checkBoundedAnswer checks what the apiserver would keep of an answer:
+// under 256 KiB, warnings at most 256 characters each and 4 KiB in all,
+// no long key echoed.
+func checkBoundedAnswer(t *testing.T, path string, out []byte) {
+	t.Helper()
+	assert.Less(t, len(out), 256<<10, "%s answer", path)
+	assert.NotContains(t, string(out), strings.Repeat("k", 1024), "%s: a long key is cut", path)
+	var r kube.AdmissionReview
+	require.NoError(t, json.Unmarshal(out, &r), "%.300s", out)
+	n := 0
+	for _, w := range r.Response.Warnings {
+		n += len(w)
+		assert.LessOrEqual(t, utf8.RuneCountInString(w), 256)
+	}
+	assert.LessOrEqual(t, n, 4<<10, "%s warnings", path)
+}
+
+func TestBoundedAnswersThroughTheServer(t *testing.T) {
+	ts := startServer(t, testHandler(t, nil), nil)
+	keys := 150_000
+	if raceEnabled {
+		keys = 20_000 // as many warnings past the apiserver's 4 KiB, in seconds under -race
+	}
+	cases := []struct {
+		name   string
+		body   []byte
+		copies int
+	}{
+		{fmt.Sprintf("%d undeclared keys", keys), wideReview(t, shortKeys(keys)), 1},
+		{"a 2 MiB key", wideReview(t, wideKEP(0, 2<<20)), 1},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			for _, path := range []string{"/validate", "/mutate"} {
+				heap := watchHeap()
+				var wg sync.WaitGroup
+				outs := make([][]byte, c.copies)
+				codes := make([]int, c.copies)
+				for i := range c.copies {
+					wg.Go(func() {
+						resp, err := ts.Client.Post(ts.URL+path+"?timeout=30s", "application/json", bytes.NewReader(c.body))
+						if err != nil {
+							t.Error(err)
+							return
+						}
+						defer resp.Body.Close()
+						codes[i] = resp.StatusCode
+						outs[i], _ = io.ReadAll(resp.Body)
+					})
+				}
+				wg.Wait()
+				growth := heap.growth()
+				t.Logf("%s %s: %d bytes of request each, answers of %d bytes, heap peak growth %.1f MB",
+					c.name, path, len(c.body), len(outs[0]), float64(growth)/1e6)
+				for i := range c.copies {
+					require.Equal(t, 200, codes[i], "%.300s", outs[i])
+					checkBoundedAnswer(t, path, outs[i])
+				}
+			}
+		})
+	}
+}
+
+// blockingResolver answers only when the review's context ends, or after
+// a minute: a schema source that hangs.
+var blockingResolver = ResolverFunc(func(ctx context.Context, _, _ string) (*kudo.OperatorVersion, error) {
+	select {
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	case <-time.After(time.Minute):
+		return nil, errors.New("the review's deadline was not honoured")
+	}
+})
+
+func TestTimeoutHonouredThroughTheServer(t *testing.T) {
+	ts := startServer(t, testHandler(t, func(o *Options) { o.Resolver = blockingResolver }), nil)
+	body := wideReview(t, `{"clusterName":"prod"}`)
+	for _, path := range []string{"/validate", "/mutate"} {
+		resp, err := ts.Client.Post(ts.URL+path+"?timeout=1s", "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		out, _ := io.ReadAll(resp.Body)
+		resp.Body.Close()
+		require.Equal(t, http.StatusOK, resp.StatusCode, "%s", out)
+		var r kube.AdmissionReview
+		require.NoError(t, json.Unmarshal(out, &r), "%s", out)
+		require.NotNil(t, r.Response)
+		assert.False(t, r.Response.Allowed, "%s: %s", path, out)
+		assert.Contains(t, string(out), "deadline exceeded")
+		t.Logf("%s ?timeout=1s with a schema source that hangs: %s", path, out)
+	}
+}

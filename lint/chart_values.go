@@ -1,0 +1,400 @@
+package lint
+
+import (
+	"encoding/json"
+	"fmt"
+	"slices"
+	"sort"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/helmvalues"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// HelmValues computes the values Helm v4 renders the chart with and judges
+// them as helm template does, with the findings of ChartValues about
+// them. Values headed for Helm are read as Helm reads them, not typed by
+// the schema: YAML 1.1 booleans (yes, on), every number through a
+// float64 (1.10 is 1.1, 9007199254740993 is 9007199254740992), the last
+// of duplicate keys (a warning), a comment-only file empty values. The
+// values files are merged in order (values.yaml's as the chart's, then
+// ExtraValues as -f files), then Sets in Helm's order, and the user
+// values coalesced over the chart's with Helm's null rule: a null
+// removes the key where the chart has a value for it, and nulls in
+// values.yaml are dropped. Each error is placed in the last file (or
+// --set) that wrote the value, with a line where it is a file; where
+// paramkit's schema-typed reading would differ, the message says how
+// Helm reads the value and how to write it so that both agree.
+//
+// Numbers in the values are json.Number with the text of the value Helm
+// holds. A chart without a schema gets its values and no findings; a
+// values file Helm cannot read, or a --set it refuses, is an error (a
+// *schema.Error naming the file or flag).
+func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
+	if c == nil {
+		return nil, nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
+	}
+	hv, err := c.helmValues(orDefault(c.ValuesFile, ChartValuesFile))
+	if err != nil {
+		return nil, nil, err
+	}
+	out := hv.warnings
+	if c.Schema != nil {
+		s, err := schema.Parse(c.Schema)
+		if err != nil {
+			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, ChartSchemaFile), err)
+		}
+		out = append(out, hv.judge(s)...)
+	}
+	sortFindings(out)
+	return hv.values, out, nil
+}
+
+// chartValues is what Chart.Lint reports about the values: values.yaml
+// with ExtraValues and Sets, then each overlay on top of them on its own
+// (a finding the first run has already is not repeated; one an overlay
+// causes elsewhere says so). Nothing when the schema does not compile
+// (its findings say why).
+func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
+	s, err := schema.Parse(c.Schema)
+	if err != nil {
+		return nil, nil
+	}
+	hv, err := c.helmValues(valuesFile)
+	if err != nil {
+		return nil, err
+	}
+	out := append(hv.warnings, hv.judge(s)...)
+	seen := map[Finding]bool{}
+	for _, f := range out {
+		seen[f] = true
+	}
+	for _, o := range c.Overlays {
+		oc := *c
+		oc.ExtraValues = append(append([]ValuesFile(nil), c.ExtraValues...), o)
+		ohv, err := oc.helmValues(valuesFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range append(ohv.warnings, ohv.judge(s)...) {
+			if seen[f] {
+				continue
+			}
+			seen[f] = true
+			if f.File != o.Name {
+				f.Message += " (with " + o.Name + " on top)"
+			}
+			out = append(out, f)
+		}
+	}
+	return out, nil
+}
+
+// valuesSource is one writer of values: a file (with its parsed text for
+// lines) or one --set-family assignment (with the paths it wrote).
+type valuesSource struct {
+	name  string
+	node  *yaml.Node
+	flag  string
+	paths [][]string
+}
+
+type helmValues struct {
+	values   map[string]any
+	sources  []valuesSource
+	warnings []Finding
+}
+
+// helmValues reads and merges the chart's values as Helm does.
+func (c *Chart) helmValues(valuesFile string) (*helmValues, error) {
+	hv := &helmValues{}
+	chartVals, err := hv.readFile(valuesFile, c.Values)
+	if err != nil {
+		return nil, err
+	}
+	for _, set := range c.Sets {
+		if !slices.Contains(helmvalues.Flags[:], set.Flag) {
+			return nil, schema.NewError(schema.KindUsage, "", "--%s: %v", set.Flag, helmvalues.ErrFlag)
+		}
+	}
+	user := map[string]any{}
+	for _, f := range c.ExtraValues {
+		v, err := hv.readFile(f.Name, f.Data)
+		if err != nil {
+			return nil, err
+		}
+		user = helmvalues.MergeMaps(user, v)
+	}
+	for _, flag := range helmvalues.Flags {
+		for _, set := range c.Sets {
+			if set.Flag != flag {
+				continue
+			}
+			name := "--" + flag + " " + set.Value
+			if user, err = helmvalues.Apply(flag, set.Value, user, c.ReadFile); err != nil {
+				return nil, schema.ErrorIn(name, schema.NewError(schema.KindSyntax, "", "%v", err))
+			}
+			probe, _ := helmvalues.Apply(flag, set.Value, map[string]any{}, func(string) ([]byte, error) { return nil, nil })
+			hv.sources = append(hv.sources, valuesSource{name: name, flag: flag, paths: leafPaths(probe, nil, nil)})
+		}
+	}
+	hv.values = helmvalues.Coalesce(chartVals, user)
+	return hv, nil
+}
+
+// readFile reads one values file as Helm does, keeps its parsed text for
+// lines, and warns of duplicate keys.
+func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error) {
+	v, err := helmvalues.Read(data)
+	if err != nil {
+		// The YAML reader's message carries the line where it knows it.
+		if _, derr := document.Read(data, document.Options{}); derr != nil {
+			return nil, schema.ErrorIn(name, derr)
+		}
+		return nil, schema.ErrorIn(name, schema.NewError(schema.KindSyntax, "", "Helm cannot read it: %v", err))
+	}
+	n, _ := document.ParseNode(data)
+	hv.sources = append(hv.sources, valuesSource{name: name, node: n})
+	hv.warnings = append(hv.warnings, duplicateKeys(name, n, "")...)
+	return v, nil
+}
+
+// duplicateKeys warns of each key given twice in one mapping: Helm keeps
+// the last value, most YAML tools refuse the file.
+func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
+	if n == nil {
+		return nil
+	}
+	var out []Finding
+	switch n.Kind {
+	case yaml.MappingNode:
+		first := map[string]int{}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				continue
+			}
+			p := ptr + "/" + pointer.Escape(k.Value)
+			if line, ok := first[k.Value]; ok {
+				out = append(out, Finding{Rule: ChartValues.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
+					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, line, k.Line)})
+			} else {
+				first[k.Value] = k.Line
+			}
+			out = append(out, duplicateKeys(file, n.Content[i+1], p)...)
+		}
+	case yaml.SequenceNode:
+		for i, e := range n.Content {
+			out = append(out, duplicateKeys(file, e, fmt.Sprintf("%s/%d", ptr, i))...)
+		}
+	}
+	return out
+}
+
+// leafPaths lists the paths to the leaves of v (empty maps and lists
+// count as leaves).
+func leafPaths(v any, prefix []string, out [][]string) [][]string {
+	switch t := v.(type) {
+	case map[string]any:
+		if len(t) > 0 {
+			keys := make([]string, 0, len(t))
+			for k := range t {
+				keys = append(keys, k)
+			}
+			sort.Strings(keys)
+			for _, k := range keys {
+				out = leafPaths(t[k], append(append([]string(nil), prefix...), k), out)
+			}
+			return out
+		}
+	case []any:
+		if len(t) > 0 {
+			for i, x := range t {
+				out = leafPaths(x, append(append([]string(nil), prefix...), fmt.Sprint(i)), out)
+			}
+			return out
+		}
+	}
+	if len(prefix) == 0 {
+		return out
+	}
+	return append(out, prefix)
+}
+
+// judge validates the values against the schema as helm template does
+// and places each error.
+func (hv *helmValues) judge(s *schema.Schema) []Finding {
+	var out []Finding
+	for _, e := range schema.ErrorsOf(params.Validate(s, hv.values)) {
+		out = append(out, Finding{Rule: ChartValues.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
+	}
+	for i := range out {
+		src := hv.place(&out[i])
+		if out[i].Kind == schema.KindType && src != nil {
+			if msg := hv.twoReadings(s, src, out[i].Pointer); msg != "" {
+				out[i].Message = msg
+			}
+		}
+	}
+	return out
+}
+
+// place gives a finding the file (or --set), line and column of its
+// value: the last source that writes it, else the one that writes the
+// longest part of its pointer (the object a required property is
+// missing from), the chart's values file when none. It returns the
+// source that writes the value itself, nil when none does.
+func (hv *helmValues) place(f *Finding) *valuesSource {
+	toks, err := pointer.Split(f.Pointer)
+	if err != nil {
+		toks = nil
+	}
+	f.File = hv.sources[0].name
+	best := -1
+	for j := len(hv.sources) - 1; j >= 0; j-- {
+		src := &hv.sources[j]
+		line, col, depth := src.locate(toks)
+		if depth == len(toks) && (src.node != nil || depth > 0) {
+			f.File, f.Line, f.Column = src.name, line, col
+			return src
+		}
+		if depth > best {
+			best = depth
+			f.File, f.Line, f.Column = src.name, line, col
+		}
+	}
+	return nil
+}
+
+// locate says how many tokens of the path the source writes and where.
+func (src *valuesSource) locate(toks []string) (line, col, depth int) {
+	if src.node != nil {
+		for d := len(toks); d >= 0; d-- {
+			if l, c, ok := document.Locate(src.node, pointer.Join(toks[:d]...)); ok {
+				if d == 0 && src.node.Kind == yaml.MappingNode && len(src.node.Content) == 0 {
+					return l, c, 0
+				}
+				return l, c, d
+			}
+		}
+		return 0, 0, -1
+	}
+	best := -1
+	for _, p := range src.paths {
+		d := 0
+		for d < len(p) && d < len(toks) && p[d] == toks[d] {
+			d++
+		}
+		if d > best {
+			best = d
+		}
+	}
+	return 0, 0, best
+}
+
+// twoReadings is the message for a type error where Helm's reading of a
+// plain scalar differs from paramkit's schema-typed one: how Helm reads
+// it and how to write it so that both agree.
+func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr string) string {
+	v, ok := pointer.Get(hv.values, ptr)
+	if !ok {
+		return ""
+	}
+	var as string
+	switch t := v.(type) {
+	case nil:
+		as = "null"
+	case bool:
+		as = fmt.Sprintf("the boolean %v", t)
+	case json.Number:
+		as = "the number " + string(t)
+	default:
+		return ""
+	}
+	wantsString := false
+	if n := s.Lookup(ptr); n != nil && n.Allows("string") {
+		wantsString = true
+	}
+	secret := s.SecretAt(ptr)
+	if src.node == nil {
+		if src.flag != "set" || !wantsString {
+			return ""
+		}
+		if secret {
+			return "--set reads the value (value hidden) as " + kindOf(v) + "; the schema wants a string: give it with --set-string"
+		}
+		return fmt.Sprintf("--set reads %s as %s; the schema wants a string: give it with --set-string", jsonText(v), as)
+	}
+	n := nodeAt(src.node, ptr)
+	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
+		return ""
+	}
+	text := n.Value
+	if secret {
+		if wantsString {
+			return "Helm reads the value (value hidden) as " + kindOf(v) + "; the schema wants a string: quote it"
+		}
+		return ""
+	}
+	if text == "" {
+		if wantsString {
+			return `Helm reads an empty value as null; the schema wants a string: write "" or remove the key`
+		}
+		return ""
+	}
+	if wantsString {
+		return fmt.Sprintf("Helm reads %s as %s; the schema wants a string: write %q", text, as, text)
+	}
+	return ""
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+func jsonText(v any) string {
+	b, _ := json.Marshal(v)
+	return string(b)
+}
+
+// nodeAt is the node a pointer resolves to in parsed YAML (the last of
+// duplicate keys, as Helm keeps it), nil when none.
+func nodeAt(n *yaml.Node, ptr string) *yaml.Node {
+	toks, err := pointer.Split(ptr)
+	if err != nil || n == nil {
+		return nil
+	}
+	for _, t := range toks {
+		for d := 0; n.Kind == yaml.AliasNode && n.Alias != nil && d < document.MaxDepth; d++ {
+			n = n.Alias
+		}
+		var next *yaml.Node
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				if k := n.Content[i]; k.Kind == yaml.ScalarNode && k.Value == t {
+					next = n.Content[i+1]
+				}
+			}
+		case yaml.SequenceNode:
+			if i, err := pointer.Index(t, len(n.Content)); err == nil {
+				next = n.Content[i]
+			}
+		}
+		if next == nil {
+			return nil
+		}
+		n = next
+	}
+	return n
+}

@@ -1,0 +1,469 @@
+package kube
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"sort"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/lint"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// CRDSchema returns the structural schema a CustomResourceDefinition
+// version gives the field a paramkit schema types (to sit at
+// spec.properties.parameters of its openAPIV3Schema): what a
+// kube-apiserver accepts (lint's structural set finds no error in it)
+// and checks by itself when no webhook is reachable, with kubectl explain
+// reading its descriptions.
+//
+//   - KUDO's keywords go (trigger, oldName, x-kudo-*); immutable: true
+//     becomes the x-kubernetes-validations rule self == oldSelf with a
+//     message naming the field (not below the items of a list, where the
+//     apiserver has no old value to compare).
+//   - integers get format: int64, as controller-gen writes them, so that
+//     the apiserver refuses what it would otherwise round; a bound at or
+//     beyond int64's range is left to the format (the apiserver keeps
+//     bounds as float64 and refuses maximum: 9223372036854775807), one
+//     that float64 cannot hold exactly is moved inward to one it can.
+//   - $ref is inlined; const becomes a one-value enum, examples an
+//     example; a list type with null becomes nullable, [integer, string]
+//     x-kubernetes-int-or-string; exclusiveMinimum and exclusiveMaximum
+//     take OpenAPI v3's boolean form.
+//   - a closed object (additionalProperties: false beside properties),
+//     as a free-form one, gets x-kubernetes-preserve-unknown-fields in
+//     place of the keyword the apiserver refuses there: otherwise the
+//     apiserver would prune a misspelled key silently before any webhook
+//     saw it, where the admission webhook refuses it by name, with the
+//     closest declared name.
+//   - descriptions, titles, defaults, enums, bounds, patterns and formats
+//     stay; annotations the apiserver does not know ($comment, readOnly,
+//     writeOnly, deprecated, $schema, $id, definitions) go.
+//
+// A keyword that validates and has no CRD equivalent (if, contains,
+// patternProperties, dependencies, propertyNames, prefixItems, ...) is an
+// error at its pointer, as is a recursive $ref: a CRD schema that
+// silently checks less than the webhook would mislead. The result is
+// plain data (maps, slices, json.Number).
+func CRDSchema(s *schema.Schema) (map[string]any, error) {
+	if s.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "kube: CRDSchema needs a schema made by schema.Parse, ParseFile or FromValue")
+	}
+	g := &crdGen{root: s.Document()}
+	out := g.node(s.Document(), "", false, "", map[string]bool{})
+	if len(g.errs) > 0 {
+		sort.SliceStable(g.errs, func(i, j int) bool { return g.errs[i].Pointer < g.errs[j].Pointer })
+		return nil, g.errs.Err()
+	}
+	if err := checkStructural(wrapField(out, "/spec/parameters")); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// checkStructural runs lint's structural set over a whole object schema:
+// an error finding is a bug of the generator or a schema it cannot
+// translate, never a CRD the apiserver refuses.
+func checkStructural(objectSchema map[string]any) error {
+	var errs schema.ErrorList
+	for _, f := range lint.Run(nil, objectSchema, lint.Structural) {
+		if f.Severity == lint.Error {
+			errs = append(errs, schema.NewError(schema.KindSchema, f.Pointer, "kube: the CRD schema would be refused: %s (%s)", f.Message, f.Rule))
+		}
+	}
+	return errs.Err()
+}
+
+type crdGen struct {
+	root any
+	errs schema.ErrorList
+}
+
+func (g *crdGen) fail(ptr, format string, args ...any) {
+	g.errs = append(g.errs, schema.NewError(schema.KindSchema, ptr, format, args...))
+}
+
+// dropped are keywords with no CRD field that only annotate: left out.
+var crdDropped = map[string]bool{
+	"$schema": true, "$id": true, "id": true, "$comment": true, "$anchor": true, "$dynamicAnchor": true,
+	"definitions": true, "$defs": true, "readOnly": true, "writeOnly": true, "deprecated": true,
+	"contentEncoding": true, "contentMediaType": true,
+	"trigger": true, "oldName": true, "immutable": true, "$vocabulary": true,
+}
+
+// crdRefused are validating keywords without a CRD equivalent.
+var crdRefused = map[string]string{
+	"if": "use x-kubernetes-validations", "then": "use x-kubernetes-validations", "else": "use x-kubernetes-validations",
+	"contains": "use x-kubernetes-validations", "minContains": "use x-kubernetes-validations", "maxContains": "use x-kubernetes-validations",
+	"propertyNames": "use x-kubernetes-validations", "patternProperties": "use additionalProperties",
+	"dependencies": "use x-kubernetes-validations", "dependentRequired": "use x-kubernetes-validations", "dependentSchemas": "use x-kubernetes-validations",
+	"prefixItems": "use items with one schema", "additionalItems": "use items with one schema",
+	"unevaluatedProperties": "use additionalProperties", "unevaluatedItems": "use items",
+	"$dynamicRef": "inline the schema", "$recursiveRef": "inline the schema",
+}
+
+// node translates the schema node v at ptr. inItems is set below the
+// items of a list (no oldSelf there); name is the node's property name,
+// for messages; refs holds the $refs being inlined (cycles).
+func (g *crdGen) node(v any, ptr string, inItems bool, name string, refs map[string]bool) map[string]any {
+	switch b := v.(type) {
+	case bool:
+		if !b {
+			g.fail(ptr, "kube: a CRD schema cannot say false (nothing is valid); remove the property instead")
+			return map[string]any{}
+		}
+		return map[string]any{"x-kubernetes-preserve-unknown-fields": true}
+	case nil:
+		return map[string]any{"x-kubernetes-preserve-unknown-fields": true}
+	}
+	in, ok := v.(map[string]any)
+	if !ok {
+		g.fail(ptr, "kube: a schema is an object or a boolean")
+		return map[string]any{}
+	}
+	if _, has := in["$ref"]; has {
+		merged, followed := g.inline(in, ptr, refs)
+		defer func() {
+			for _, r := range followed {
+				delete(refs, r)
+			}
+		}()
+		if merged == nil {
+			return map[string]any{}
+		}
+		in = merged
+	}
+	out := map[string]any{}
+	for _, k := range crdSortedKeys(in) {
+		x := in[k]
+		kp := pointer.Append(ptr, k)
+		switch {
+		case crdDropped[k], strings.HasPrefix(k, "x-kudo-"), k == "$ref":
+		case crdRefused[k] != "":
+			g.fail(kp, "kube: %s has no equivalent in a CRD schema: %s", k, crdRefused[k])
+		case k == "const":
+			out["enum"] = []any{x}
+		case k == "examples":
+			if l, ok := x.([]any); ok && len(l) > 0 {
+				out["example"] = l[0]
+			}
+		case k == "properties":
+			props, ok := x.(map[string]any)
+			if !ok {
+				g.fail(kp, "kube: properties is an object")
+				continue
+			}
+			po := make(map[string]any, len(props))
+			for pk, pv := range props {
+				po[pk] = g.node(pv, pointer.Append(kp, pk), inItems, pk, refs)
+			}
+			out[k] = po
+		case k == "items":
+			if _, list := x.([]any); list {
+				g.fail(kp, "kube: items is one schema in a CRD (a list of schemas has no equivalent)")
+				continue
+			}
+			out[k] = g.node(x, kp, true, name, refs)
+		case k == "additionalProperties":
+			if sub, isSchema := x.(map[string]any); isSchema {
+				out[k] = g.node(sub, kp, inItems, name, refs)
+			} else {
+				out[k] = x
+			}
+		case k == "not":
+			out[k] = g.node(x, kp, inItems, name, refs)
+		case k == "allOf" || k == "anyOf" || k == "oneOf":
+			l, ok := x.([]any)
+			if !ok {
+				g.fail(kp, "kube: %s is a list of schemas", k)
+				continue
+			}
+			lo := make([]any, len(l))
+			for i, e := range l {
+				lo[i] = g.node(e, pointer.AppendIndex(kp, i), inItems, name, refs)
+			}
+			out[k] = lo
+		case k == "exclusiveMinimum" || k == "exclusiveMaximum":
+			if n, isNum := x.(json.Number); isNum {
+				out[strings.ToLower(k[9:10])+k[10:]] = n // minimum / maximum
+				out[k] = true
+			} else {
+				out[k] = x
+			}
+		default:
+			out[k] = x
+		}
+	}
+	g.types(out, ptr)
+	g.objects(out)
+	g.integers(out, ptr)
+	if imm, _ := in["immutable"].(bool); imm {
+		if inItems {
+			// The apiserver has no old value for an item of a list.
+		} else {
+			rule := map[string]any{"rule": "self == oldSelf", "message": immutableMessage(name)}
+			rules, _ := out["x-kubernetes-validations"].([]any)
+			out["x-kubernetes-validations"] = append(rules, rule)
+		}
+	}
+	return out
+}
+
+func immutableMessage(name string) string {
+	if name == "" {
+		return "the parameters are immutable"
+	}
+	return name + " is immutable"
+}
+
+// inline resolves a local $ref (and a $ref it leads to) and merges the
+// referring node's other keywords over it; the refs it followed are
+// marked in refs, for the caller to unmark when the node is done.
+func (g *crdGen) inline(in map[string]any, ptr string, refs map[string]bool) (map[string]any, []string) {
+	var followed []string
+	kp := pointer.Append(ptr, "$ref")
+	for {
+		ref, has := in["$ref"].(string)
+		if !has {
+			return in, followed
+		}
+		if !strings.HasPrefix(ref, "#") {
+			g.fail(kp, "kube: only local $refs (#/...) can be inlined into a CRD schema, not %q", ref)
+			return nil, followed
+		}
+		if refs[ref] {
+			g.fail(kp, "kube: a recursive $ref (%s) cannot be inlined into a CRD schema", ref)
+			return nil, followed
+		}
+		target, ok := pointer.Get(g.root, ref[1:])
+		if !ok {
+			g.fail(kp, "kube: $ref %q points nowhere", ref)
+			return nil, followed
+		}
+		refs[ref] = true
+		followed = append(followed, ref)
+		var base map[string]any
+		switch t := target.(type) {
+		case map[string]any:
+			base = t
+		case bool:
+			if !t {
+				g.fail(kp, "kube: $ref %q is false: nothing is valid", ref)
+				return nil, followed
+			}
+			base = map[string]any{}
+		default:
+			g.fail(kp, "kube: $ref %q is not a schema", ref)
+			return nil, followed
+		}
+		merged := make(map[string]any, len(base)+len(in))
+		for k, x := range base {
+			merged[k] = x
+		}
+		for k, x := range in {
+			if k != "$ref" {
+				merged[k] = x
+			}
+		}
+		if inner, has := base["$ref"]; has {
+			merged["$ref"] = inner
+		}
+		in = merged
+	}
+}
+
+// types makes type one string: [T, null] is nullable, [integer, string]
+// int-or-string; a node without type gets the one its keywords imply, or
+// keeps anything (x-kubernetes-preserve-unknown-fields).
+func (g *crdGen) types(out map[string]any, ptr string) {
+	if _, int0 := out["x-kubernetes-int-or-string"]; int0 {
+		return
+	}
+	switch t := out["type"].(type) {
+	case string:
+		if t == "null" {
+			g.fail(pointer.Append(ptr, "type"), "kube: type null has no CRD equivalent (use nullable on the property)")
+		}
+		return
+	case []any:
+		var ts []string
+		null := false
+		for _, x := range t {
+			s, _ := x.(string)
+			if s == "null" {
+				null = true
+				continue
+			}
+			ts = append(ts, s)
+		}
+		sort.Strings(ts)
+		switch {
+		case len(ts) == 1:
+			out["type"] = ts[0]
+		case len(ts) == 2 && ts[0] == "integer" && ts[1] == "string":
+			delete(out, "type")
+			out["x-kubernetes-int-or-string"] = true
+		case len(ts) == 2 && ts[0] == "integer" && ts[1] == "number":
+			out["type"] = "number"
+		default:
+			g.fail(pointer.Append(ptr, "type"), "kube: type %v has no CRD equivalent (one type, [T, null], or [integer, string])", t)
+			return
+		}
+		if null {
+			out["nullable"] = true
+		}
+		return
+	}
+	switch {
+	case out["properties"] != nil || out["additionalProperties"] != nil || out["required"] != nil:
+		out["type"] = "object"
+	case out["items"] != nil:
+		out["type"] = "array"
+	case out["pattern"] != nil || out["minLength"] != nil || out["maxLength"] != nil:
+		out["type"] = "string"
+	default:
+		if t, ok := enumType(out["enum"]); ok {
+			out["type"] = t
+			return
+		}
+		out["x-kubernetes-preserve-unknown-fields"] = true
+	}
+}
+
+// enumType is the one type of an enum's values.
+func enumType(v any) (string, bool) {
+	l, ok := v.([]any)
+	if !ok || len(l) == 0 {
+		return "", false
+	}
+	t := ""
+	for _, x := range l {
+		var xt string
+		switch n := x.(type) {
+		case string:
+			xt = "string"
+		case bool:
+			xt = "boolean"
+		case json.Number:
+			xt = "number"
+			if !strings.ContainsAny(string(n), ".eE") {
+				xt = "integer"
+			}
+		default:
+			return "", false
+		}
+		if t != "" && t != xt {
+			if (t == "integer" && xt == "number") || (t == "number" && xt == "integer") {
+				t = "number"
+				continue
+			}
+			return "", false
+		}
+		t = xt
+	}
+	return t, true
+}
+
+// objects fits objects and arrays to what structural schemas allow.
+func (g *crdGen) objects(out map[string]any) {
+	if out["type"] == "array" && out["items"] == nil {
+		out["items"] = map[string]any{"x-kubernetes-preserve-unknown-fields": true}
+	}
+	if out["type"] != "object" {
+		return
+	}
+	ap, hasAP := out["additionalProperties"]
+	_, hasProps := out["properties"]
+	switch {
+	case hasProps && hasAP:
+		// Closed or open, the apiserver keeps unknown keys: pruning would
+		// drop a misspelled key before any webhook saw it, where the
+		// webhook names it (and the closest declared name).
+		delete(out, "additionalProperties")
+		out["x-kubernetes-preserve-unknown-fields"] = true
+	case hasAP:
+		if b, isBool := ap.(bool); isBool {
+			delete(out, "additionalProperties")
+			if b {
+				out["x-kubernetes-preserve-unknown-fields"] = true
+			} else {
+				out["maxProperties"] = json.Number("0")
+			}
+		}
+	case !hasProps:
+		out["x-kubernetes-preserve-unknown-fields"] = true
+	}
+}
+
+// int64's bounds.
+var (
+	maxInt64 = new(big.Float).SetInt64(math.MaxInt64)
+	minInt64 = new(big.Float).SetInt64(math.MinInt64)
+)
+
+// integers gives integers format int64 and their bounds a float64 form.
+func (g *crdGen) integers(out map[string]any, ptr string) {
+	if out["type"] != "integer" {
+		return
+	}
+	if _, has := out["format"]; !has {
+		out["format"] = "int64"
+	}
+	for _, k := range []string{"minimum", "maximum"} {
+		n, ok := out[k].(json.Number)
+		if !ok {
+			continue
+		}
+		f, _, err := big.ParseFloat(string(n), 10, 200, big.ToNearestEven)
+		if err != nil {
+			g.fail(pointer.Append(ptr, k), "kube: %s %s is not a number", k, n)
+			continue
+		}
+		if (k == "maximum" && f.Cmp(maxInt64) >= 0) || (k == "minimum" && f.Cmp(minInt64) <= 0) {
+			delete(out, k) // format int64 says it
+			if ex, _ := out["exclusive"+strings.ToUpper(k[:1])+k[1:]].(bool); ex {
+				delete(out, "exclusive"+strings.ToUpper(k[:1])+k[1:])
+			}
+			continue
+		}
+		mode := big.ToNegativeInf // a maximum moves down
+		if k == "minimum" {
+			mode = big.ToPositiveInf
+		}
+		f64, _ := new(big.Float).SetMode(mode).SetPrec(53).Set(f).Float64()
+		if new(big.Float).SetFloat64(f64).Cmp(f) != 0 {
+			i, _ := new(big.Float).SetFloat64(f64).Int(nil)
+			out[k] = json.Number(i.String())
+		}
+	}
+}
+
+func crdSortedKeys(m map[string]any) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	sort.Strings(ks)
+	return ks
+}
+
+// wrapField builds a whole object's schema with the field's schema at
+// its pointer (/spec/parameters), as a CRD version's openAPIV3Schema.
+func wrapField(field map[string]any, ptr string) map[string]any {
+	toks, _ := pointer.Split(ptr)
+	cur := field
+	for i := len(toks) - 1; i >= 1; i-- {
+		cur = map[string]any{"type": "object", "properties": map[string]any{toks[i]: cur}}
+	}
+	props := map[string]any{
+		"apiVersion": map[string]any{"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},
+		"kind":       map[string]any{"type": "string", "description": "Kind is a string value representing the REST resource this object represents."},
+		"metadata":   map[string]any{"type": "object"},
+	}
+	if len(toks) > 0 {
+		props[toks[0]] = cur
+	}
+	return map[string]any{"type": "object", "properties": props}
+}

@@ -1,0 +1,187 @@
+package kube_test
+
+import (
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/lint"
+	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/schema"
+)
+
+var updateGolden = flag.Bool("update", false, "rewrite the golden files under testdata")
+
+func cacheCRD(t testing.TB) kube.CRD {
+	t.Helper()
+	v1, err := schema.ParseFile("testdata/cache/v1.yaml")
+	require.NoError(t, err)
+	v2, err := schema.ParseFile("testdata/cache/v2.yaml")
+	require.NoError(t, err)
+	return kube.CRD{Group: "example.paramkit.dev", Kind: "Cache", Plural: "caches", ConversionService: "cache-system/cache-webhook",
+		Versions: []kube.CRDVersion{{Name: "v1", Schema: v1, Served: true}, {Name: "v2", Schema: v2, Served: true, Storage: true}}}
+}
+
+func crdGolden(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join("testdata", "crd", name)
+	if *updateGolden {
+		require.NoError(t, os.MkdirAll(filepath.Dir(path), 0o755))
+		require.NoError(t, os.WriteFile(path, got, 0o644))
+	}
+	want, err := os.ReadFile(path)
+	require.NoError(t, err, "run go test -update to write %s", path)
+	assert.Equal(t, string(want), string(got))
+}
+
+// noStructuralErrors lints a CRD manifest as the apiserver would judge it.
+func noStructuralErrors(t *testing.T, manifest []byte) {
+	t.Helper()
+	fs, err := lint.CRD(manifest, "", lint.Structural)
+	require.NoError(t, err)
+	for _, f := range fs {
+		assert.NotEqual(t, lint.Error, f.Severity, "%s", f)
+	}
+}
+
+// TestCRDManifestGolden: the Cache CRD, two versions with a conversion
+// webhook, as the golden file holds it; the structural rule set finds no
+// error in it.
+func TestCRDManifestGolden(t *testing.T) {
+	got, err := cacheCRD(t).Manifest()
+	require.NoError(t, err)
+	crdGolden(t, "caches.yaml", got)
+	noStructuralErrors(t, got)
+	s := string(got)
+	for _, k := range []string{"trigger", "immutable:", "oldName", "x-kudo", "additionalProperties"} {
+		assert.NotContains(t, s, k)
+	}
+	assert.Contains(t, s, "rule: self == oldSelf")
+	assert.Contains(t, s, "message: engine is immutable")
+	assert.Equal(t, 2+3+2*2, strings.Count(s, "format: int64"), "two integers in v1, three in v2, two in each status")
+}
+
+// TestCRDSchemaTranslation: each rewrite, keyword by keyword.
+func TestCRDSchemaTranslation(t *testing.T) {
+	tests := []struct {
+		name, in, want string
+	}{
+		{"integer gets int64", `{"type":"integer","minimum":0}`, `{"format":"int64","minimum":0,"type":"integer"}`},
+		{"int32 kept", `{"type":"integer","format":"int32"}`, `{"format":"int32","type":"integer"}`},
+		{"int64 bounds left to the format", `{"type":"integer","minimum":-9223372036854775808,"maximum":9223372036854775807}`, `{"format":"int64","type":"integer"}`},
+		{"inexact bound moves inward", `{"type":"integer","maximum":9007199254740993,"minimum":-9007199254740993}`, `{"format":"int64","maximum":9007199254740992,"minimum":-9007199254740992,"type":"integer"}`},
+		{"number untouched", `{"type":"number","maximum":1.5}`, `{"maximum":1.5,"type":"number"}`},
+		{"KUDO keywords go", `{"type":"string","trigger":"deploy","oldName":"x","x-kudo-foo":1,"description":"d"}`, `{"description":"d","type":"string"}`},
+		{"immutable becomes a rule", `{"type":"object","properties":{"a":{"type":"string","immutable":true}}}`,
+			`{"properties":{"a":{"type":"string","x-kubernetes-validations":[{"message":"a is immutable","rule":"self == oldSelf"}]}},"type":"object"}`},
+		{"no rule below items", `{"type":"array","items":{"type":"string","immutable":true}}`, `{"items":{"type":"string"},"type":"array"}`},
+		{"closed object", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"boolean"}}}`, `{"properties":{"a":{"type":"boolean"}},"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
+		{"free-form object", `{"type":"object"}`, `{"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
+		{"map", `{"type":"object","additionalProperties":{"type":"string"}}`, `{"additionalProperties":{"type":"string"},"type":"object"}`},
+		{"const", `{"const":"a"}`, `{"enum":["a"],"type":"string"}`},
+		{"nullable", `{"type":["string","null"]}`, `{"nullable":true,"type":"string"}`},
+		{"int or string", `{"type":["integer","string"]}`, `{"x-kubernetes-int-or-string":true}`},
+		{"exclusive bounds", `{"type":"number","exclusiveMinimum":0}`, `{"exclusiveMinimum":true,"minimum":0,"type":"number"}`},
+		{"array without items", `{"type":"array"}`, `{"items":{"x-kubernetes-preserve-unknown-fields":true},"type":"array"}`},
+		{"type implied", `{"properties":{"a":{"enum":[1,2]}}}`, `{"properties":{"a":{"enum":[1,2],"format":"int64","type":"integer"}},"type":"object"}`},
+		{"$ref inlined", `{"type":"object","$defs":{"port":{"type":"integer","maximum":65535}},"properties":{"p":{"$ref":"#/$defs/port","description":"the port"}}}`,
+			`{"properties":{"p":{"description":"the port","format":"int64","maximum":65535,"type":"integer"}},"type":"object"}`},
+		{"annotations go", `{"type":"string","$comment":"c","writeOnly":true,"deprecated":true,"examples":["x","y"]}`, `{"example":"x","type":"string"}`},
+		{"true", `true`, `{"x-kubernetes-preserve-unknown-fields":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := schema.Parse([]byte(tt.in))
+			require.NoError(t, err)
+			got, err := kube.CRDSchema(s)
+			require.NoError(t, err)
+			assert.JSONEq(t, tt.want, string(encode.JSON(got, nil, "")))
+		})
+	}
+}
+
+// TestCRDSchemaRefuses: what a CRD cannot say is an error at its
+// pointer, never a schema that silently checks less.
+func TestCRDSchemaRefuses(t *testing.T) {
+	tests := []struct{ name, in, ptr, contains string }{
+		{"if", `{"type":"object","properties":{"a":{"type":"string","if":{"minLength":1},"then":{"pattern":"x"}}}}`, "/properties/a/if", "x-kubernetes-validations"},
+		{"patternProperties", `{"type":"object","patternProperties":{"^a":{"type":"string"}}}`, "/patternProperties", "additionalProperties"},
+		{"recursive $ref", `{"$defs":{"n":{"type":"object","properties":{"next":{"$ref":"#/$defs/n"}}}},"$ref":"#/$defs/n"}`, "/properties/next/$ref", "recursive"},
+		{"false", `{"type":"object","properties":{"a":false}}`, "/properties/a", "false"},
+		{"many types", `{"type":["string","boolean"]}`, "/type", "no CRD equivalent"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			s, err := schema.Parse([]byte(tt.in))
+			require.NoError(t, err)
+			_, err = kube.CRDSchema(s)
+			require.Error(t, err)
+			es := schema.ErrorsOf(err)
+			require.NotEmpty(t, es)
+			assert.Equal(t, schema.KindSchema, es[0].Kind)
+			assert.Contains(t, err.Error(), tt.contains)
+			var ptrs []string
+			for _, e := range es {
+				ptrs = append(ptrs, e.Pointer)
+			}
+			assert.Contains(t, ptrs, tt.ptr)
+		})
+	}
+}
+
+// TestCRDSchemaRealSchemas: schemas written by others (the KEP's
+// examples) translate, and each whole CRD passes the structural set.
+func TestCRDSchemaRealSchemas(t *testing.T) {
+	files, err := filepath.Glob("../../schema/testdata/kep/*.yaml")
+	require.NoError(t, err)
+	files = append(files, "../testdata/update/cluster-schema.yaml")
+	n := 0
+	for _, f := range files {
+		s, err := schema.ParseFile(f)
+		if err != nil {
+			continue // some are meant to be broken
+		}
+		t.Run(filepath.Base(f), func(t *testing.T) {
+			m, err := kube.CRD{Group: "x.paramkit.dev", Kind: "X", Plural: "xs", Versions: []kube.CRDVersion{{Name: "v1", Schema: s, Served: true, Storage: true}}}.Manifest()
+			if err != nil {
+				t.Skipf("not translatable: %v", err)
+			}
+			n++
+			noStructuralErrors(t, m)
+		})
+	}
+}
+
+// TestCRDManifestUsage: what the CRD lacks is a usage error naming it.
+func TestCRDManifestUsage(t *testing.T) {
+	base := cacheCRD(t)
+	tests := []struct {
+		name     string
+		edit     func(c *kube.CRD)
+		contains string
+	}{
+		{"no group", func(c *kube.CRD) { c.Group = "" }, "group"},
+		{"plural upper", func(c *kube.CRD) { c.Plural = "Caches" }, "lower case"},
+		{"two stored", func(c *kube.CRD) { c.Versions[0].Storage = true }, "exactly one version is stored"},
+		{"bad service", func(c *kube.CRD) { c.ConversionService = "svc" }, "NAMESPACE/NAME"},
+		{"bad field", func(c *kube.CRD) { c.Field = "/metadata/x" }, "below spec"},
+		{"bad scope", func(c *kube.CRD) { c.Scope = "Global" }, "Namespaced or Cluster"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := base
+			c.Versions = append([]kube.CRDVersion(nil), base.Versions...)
+			tt.edit(&c)
+			_, err := c.Manifest()
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), tt.contains)
+			assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
+		})
+	}
+}

@@ -1,0 +1,224 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"fmt"
+	"net/http"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+)
+
+// TestAdmissionLatency measures what paramctl webhook's calls cost the
+// apiserver, against a minimal webhook that reads the review and allows
+// it (cmd/minimal-webhook, Go's HTTPS server on HTTP/1.1) and against no
+// webhook at all. Creates of the same Instance (an operator version with
+// 40 parameters, testdata/latency) go round-robin to three namespaces: one
+// no webhook selects, one whose validating and mutating webhooks are the
+// minimal one, one whose are a paramctl webhook of their own (started
+// here, with its default flags, called directly). The figures are the
+// apiserver's own metric apiserver_admission_webhook_admission_duration_seconds
+// (scraped from /metrics before and after) per create, both calls
+// together, and the creates' latency as the client sees it.
+//
+// It prints the figures and asserts nothing about them: timing depends on
+// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 450
+// creates after 20 rounds of warm-up).
+func TestAdmissionLatency(t *testing.T) {
+	c := need(t)
+	dir := t.TempDir()
+	rounds := 150
+	if s := os.Getenv("PARAMKIT_E2E_LATENCY_ROUNDS"); s != "" {
+		n, err := strconv.Atoi(s)
+		require.NoError(t, err)
+		rounds = n
+	}
+
+	// The two webhooks, on certificates of the run's CA.
+	hookCert, hookKey := filepath.Join(c.dir, "webhook.crt"), filepath.Join(c.dir, "webhook.key")
+	paramctl, err := paramctlBinary(dir)
+	require.NoError(t, err)
+	minimal := filepath.Join(dir, "minimal-webhook")
+	out, err := exec.Command("go", "build", "-o", minimal, "./cmd/minimal-webhook").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	schemas, err := filepath.Abs(filepath.Join("testdata", "latency"))
+	require.NoError(t, err)
+	serve := func(name, bin string, args ...string) string {
+		port, err := freePort()
+		require.NoError(t, err)
+		addr := fmt.Sprintf("127.0.0.1:%d", port)
+		p, err := startProcess(c.dir, name, bin, append(args, "--cert", hookCert, "--key", hookKey, "--addr", addr)...)
+		require.NoError(t, err)
+		t.Cleanup(p.stop)
+		require.NoError(t, p.waitReady(time.Minute, func(ctx context.Context) error {
+			return httpOK(ctx, c.hook, "https://"+addr+"/healthz", "", "")
+		}))
+		return "https://" + addr
+	}
+	minimalURL := serve("latency-minimal-webhook", minimal)
+	paramctlURL := serve("latency-paramctl-webhook", paramctl, "webhook", "--schemas", schemas)
+
+	suffix := strconv.FormatInt(time.Now().UnixNano()%100000, 10)
+	kinds := []string{"none", "minimal", "paramctl"}
+	ns := map[string]string{}
+	for _, k := range kinds {
+		value := "latency-" + k + "-" + suffix
+		ns[k] = c.labelledNamespace(t, value)
+		switch k {
+		case "minimal":
+			c.installAdmission(t, value, minimalURL)
+		case "paramctl":
+			c.installAdmission(t, value, paramctlURL)
+		}
+	}
+	hookName := func(k string) (validate, mutate string) {
+		value := "latency-" + k + "-" + suffix
+		return "validating." + value + ".paramkit.dev", "mutating." + value + ".paramkit.dev"
+	}
+
+	obj := func(name string) map[string]any {
+		return instance(name, "forty-1.0.0", map[string]any{
+			"name00": "prod", "name01": "blue-team", "name02": "eu-west", "name03": "x",
+			"count00": 3, "count01": 12, "count02": 100, "count03": 99999,
+			"flag00": true, "flag01": false, "mode00": "fast", "mode01": "balanced",
+			"backup":    map[string]any{"enabled": true, "schedule": "0 4 * * *", "retention": 14},
+			"zones":     []any{"a", "b"},
+			"ports":     []any{8080, 8443, 9090},
+			"labels":    map[string]any{"team": "storage", "tier": "gold", "cost-center": "4711"},
+			"resources": map[string]any{"cpu": "2", "memory": "8Gi"},
+		})
+	}
+	create := func(k, name string) (time.Duration, error) {
+		start := time.Now()
+		r, err := c.api.doJSON(context.Background(), http.MethodPost, path("v1beta2", "instances", ns[k], ""), obj(name))
+		took := time.Since(start)
+		if err != nil {
+			return took, err
+		}
+		if r.code != http.StatusCreated {
+			return took, fmt.Errorf("create in %s: %d %s", ns[k], r.code, r.body)
+		}
+		if k == "paramctl" && !bytes.Contains(r.body, []byte(`"name05":"value-5"`)) {
+			return took, fmt.Errorf("paramctl's /mutate did not default: %s", r.body)
+		}
+		return took, nil
+	}
+	// The apiserver calls a webhook a moment after its configuration is
+	// written; until then, and for 20 rounds more, nothing is counted.
+	warm := 0
+	eventually(t, "the latency webhooks called", func() error {
+		warm++
+		for _, k := range kinds {
+			if _, err := create(k, fmt.Sprintf("warm-%d", warm)); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+	for i := range 20 {
+		for _, k := range kinds {
+			_, err := create(k, fmt.Sprintf("warmup-%d", i))
+			require.NoError(t, err)
+		}
+	}
+
+	before := c.webhookMetric(t)
+	took := map[string][]time.Duration{}
+	for i := range rounds {
+		for _, k := range kinds {
+			d, err := create(k, fmt.Sprintf("lat-%d", i))
+			require.NoError(t, err)
+			took[k] = append(took[k], d)
+		}
+	}
+	after := c.webhookMetric(t)
+
+	perCreate := map[string]float64{}
+	for _, k := range kinds[1:] {
+		v, m := hookName(k)
+		for _, name := range []string{v, m} {
+			sum := after[name].sum - before[name].sum
+			count := after[name].count - before[name].count
+			require.Equal(t, float64(rounds), count, "calls of %s counted by the apiserver", name)
+			perCreate[k] += sum / float64(rounds)
+			t.Logf("%-45s %4.0f calls, %.3f ms a call", name, count, sum/count*1000)
+		}
+	}
+	median := func(d []time.Duration) time.Duration {
+		s := append([]time.Duration(nil), d...)
+		sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+		return s[len(s)/2]
+	}
+	t.Logf("%d creates in each namespace, round-robin", rounds)
+	for _, k := range kinds {
+		extra := ""
+		if k != "none" {
+			extra = fmt.Sprintf("; webhook time per create (apiserver metric, validating + mutating): %.3f ms", perCreate[k]*1000)
+		}
+		t.Logf("%-9s create latency (client) median %.3f ms%s", k, float64(median(took[k]))/1e6, extra)
+	}
+	t.Logf("ratio paramctl / minimal (apiserver metric per create): %.2f", perCreate["paramctl"]/perCreate["minimal"])
+	// The metric is a mean, which a few stalls of a loaded machine move;
+	// the medians of the creates' latency are steadier.
+	none := float64(median(took["none"]))
+	t.Logf("ratio paramctl / minimal (median create latency above the namespace without webhooks): %.2f",
+		(float64(median(took["paramctl"]))-none)/(float64(median(took["minimal"]))-none))
+}
+
+type histogram struct{ sum, count float64 }
+
+// webhookMetric scrapes the apiserver's
+// apiserver_admission_webhook_admission_duration_seconds, sum and count
+// per webhook name (over all operations and outcomes).
+func (c *cluster) webhookMetric(t *testing.T) map[string]histogram {
+	t.Helper()
+	r, err := c.api.do(context.Background(), http.MethodGet, "/metrics", "", nil)
+	require.NoError(t, err)
+	require.Equal(t, http.StatusOK, r.code, "%s", r.body)
+	const metric = "apiserver_admission_webhook_admission_duration_seconds_"
+	out := map[string]histogram{}
+	sc := bufio.NewScanner(bytes.NewReader(r.body))
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		rest, ok := strings.CutPrefix(line, metric)
+		if !ok {
+			continue
+		}
+		kind, labels, ok := strings.Cut(rest, "{")
+		if !ok || (kind != "sum" && kind != "count") {
+			continue
+		}
+		labels, value, ok := strings.Cut(labels, "} ")
+		if !ok {
+			continue
+		}
+		name := ""
+		for _, l := range strings.Split(labels, ",") {
+			if v, ok := strings.CutPrefix(l, `name="`); ok {
+				name = strings.TrimSuffix(v, `"`)
+			}
+		}
+		f, err := strconv.ParseFloat(strings.TrimSpace(value), 64)
+		require.NoError(t, err, line)
+		h := out[name]
+		if kind == "sum" {
+			h.sum += f
+		} else {
+			h.count += f
+		}
+		out[name] = h
+	}
+	return out
+}

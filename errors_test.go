@@ -271,9 +271,9 @@ spec:
 		}},
 		{"convert.ToV1beta1 not an OperatorVersion", func() error { _, err := convert.ToV1beta1([]byte("kind: Instance\n")); return err }},
 		{"convert.ToV1beta1 a list", func() error { _, err := convert.ToV1beta1([]byte("[a]\n")); return err }},
-		{"convert.Unwrap syntax", func() error { _, err := convert.Unwrap([]byte("a: ["), s); return err }},
-		{"convert.Unwrap not text", func() error { _, err := convert.Unwrap([]byte("replicas: [1]\n"), s); return err }},
-		{"convert.Unwrap wrong type", func() error { _, err := convert.Unwrap([]byte("replicas: x\n"), s); return err }},
+		{"convert.Unwrap syntax", func() error { _, err := convert.Unwrap(s, []byte("a: [")); return err }},
+		{"convert.Unwrap not text", func() error { _, err := convert.Unwrap(s, []byte("replicas: [1]\n")); return err }},
+		{"convert.Unwrap wrong type", func() error { _, err := convert.Unwrap(s, []byte("replicas: x\n")); return err }},
 		{"convert.UnwrapValues", func() error { _, err := convert.UnwrapValues(s, map[string]string{"replicas": "x"}); return err }},
 		{"convert.UnwrapReader", func() error {
 			var first error

@@ -168,7 +168,7 @@ func TestZeroValues(t *testing.T) {
 		}},
 		{"params.Default(zero)", anyErr, func() error { params.Default(zero, map[string]any{}); return nil }},
 		{"params.CheckImmutable(zero)", usage, func() error { return params.CheckImmutable(zero, map[string]any{}, map[string]any{}) }},
-		{"params.MarshalJSON(zero)", anyErr, func() error { params.MarshalJSON(zero, map[string]any{}, ""); return nil }},
+		{"params.MarshalJSON(zero)", usage, func() error { _, err := params.MarshalJSON(zero, map[string]any{}, ""); return err }},
 		{"params.MarshalYAML(zero)", usage, func() error { _, err := params.MarshalYAML(zero, map[string]any{}); return err }},
 		{"params.Undeclared(zero)", anyErr, func() error { params.Undeclared(zero, map[string]any{"a": 1}); return nil }},
 		{"params.ParseText(nil)", anyErr, func() error { _, err := params.ParseText(nil, ""); return err }},
@@ -274,7 +274,7 @@ func TestZeroValues(t *testing.T) {
 		}},
 
 		// convert
-		{"convert.Unwrap(zero)", usage, func() error { _, err := convert.Unwrap([]byte("a: '1'"), zero); return err }},
+		{"convert.Unwrap(zero)", usage, func() error { _, err := convert.Unwrap(zero, []byte("a: '1'")); return err }},
 		{"convert.UnwrapValues(zero)", usage, func() error { _, err := convert.UnwrapValues(zero, map[string]string{"a": "1"}); return err }},
 		{"convert.WrapValues(zero)", usage, func() error { _, err := convert.WrapValues(zero, map[string]any{"a": "1"}); return err }},
 		{"convert.UnwrapReader(zero)", usage, func() error {
@@ -298,18 +298,20 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 		{"convert.ReadSchema(nil fs)", usage, func() error { _, err := convert.ReadSchema(nil, "x"); return err }},
-		{"convert.Converted(nil)", anyErr, func() error {
-			var c *convert.Converted
-			_ = c.JSON("")
-			_, err := c.YAML()
-			_ = (&convert.Converted{}).JSON("")
-			_, _ = (&convert.Converted{}).YAML()
+		{"convert.Converted(nil).YAML", usage, func() error { var c *convert.Converted; _, err := c.YAML(); return err }},
+		{"convert.Converted(nil).JSON", usage, func() error { var c *convert.Converted; _, err := c.JSON(""); return err }},
+		{"convert.Converted{}", anyErr, func() error {
+			_, _ = (&convert.Converted{}).JSON("")
+			_, err := (&convert.Converted{}).YAML()
 			return err
 		}},
-		{"convert.CRDVersion(nil)", anyErr, func() error {
-			var c *convert.CRDVersion
-			_ = c.JSON()
-			_ = (&convert.CRDVersion{}).JSON()
+		{"convert.CRDVersion(nil).JSON", usage, func() error { var c *convert.CRDVersion; _, err := c.JSON(); return err }},
+		{"convert.CRDVersion{}.JSON", anyErr, func() error { _, err := (&convert.CRDVersion{}).JSON(); return err }},
+		{"params.MarshalJSON(not plain)", anyErr, func() error {
+			_, err := params.MarshalJSON(nil, map[string]any{"c": make(chan int)}, "")
+			if err == nil {
+				return errors.New("MarshalJSON of a channel gave no error")
+			}
 			return nil
 		}},
 

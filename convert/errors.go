@@ -1,6 +1,8 @@
 package convert
 
 import (
+	"errors"
+
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
@@ -22,4 +24,14 @@ func zeroSchema(s *schema.Schema) error {
 		return schema.NewError(schema.KindUsage, "", "the schema was not made by schema.Parse, ParseFile or FromValue")
 	}
 	return nil
+}
+
+// notPlainError is the error of a document that holds Go data no plain
+// value is (kind schema.KindNotPlain unless the reader said more).
+func notPlainError(err error) error {
+	var e *schema.Error
+	if pe := problem.Public(err, schema.ErrorsOf); errors.As(pe, &e) && e.Kind != schema.KindInvalid {
+		return e
+	}
+	return schema.NewError(schema.KindNotPlain, "", "%v", err)
 }

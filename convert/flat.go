@@ -95,11 +95,15 @@ func (c *Converted) YAML() ([]byte, error) {
 
 // JSON writes the document as JSON with exact numbers and the same key
 // order as YAML; indent "" gives compact JSON.
-func (c *Converted) JSON(indent string) []byte {
+func (c *Converted) JSON(indent string) ([]byte, error) {
 	if c == nil {
-		return nil
+		return nil, schema.NewError(schema.KindUsage, "", "convert: no Converted document")
 	}
-	return encode.JSON(c.Document, encode.ByKeyOrder(c.order), indent)
+	v, err := value.Plain(c.Document)
+	if err != nil {
+		return nil, notPlainError(err)
+	}
+	return encode.JSON(v, encode.ByKeyOrder(c.order), indent), nil
 }
 
 // schemaJSON writes the schema alone as compact JSON in document order.

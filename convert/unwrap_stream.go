@@ -32,7 +32,7 @@ func UnwrapReader(ctx context.Context, s *schema.Schema, r io.Reader, workers in
 		err error
 	}
 	return params.MapStream(ctx, r, workers, func(d params.RawDocument) unwrapped {
-		c, err := Unwrap(d.Text, s)
+		c, err := Unwrap(s, d.Text)
 		return unwrapped{c, d.Locate(err)}
 	}, func(d params.RawDocument, u unwrapped) error {
 		return emit(d, u.c, u.err)

@@ -142,7 +142,9 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 	// YAML keeps the parameters' order for the package rules.
 	js, yerr := c.YAML()
 	if yerr != nil {
-		js = c.JSON("")
+		if js, yerr = c.JSON(""); yerr != nil {
+			return nil, yerr
+		}
 	}
 	fs, err := lintWith(js, info, sets)
 	if err != nil {

@@ -68,7 +68,7 @@ properties:
 					errs <- fmt.Errorf("ParseText: %v", x)
 					return
 				}
-				_ = MarshalJSON(s, v, "")
+				_, _ = MarshalJSON(s, v, "")
 				count := 0
 				s.Walk(func(*schema.Node) bool { count++; return true })
 				if count == 0 {

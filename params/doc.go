@@ -233,10 +233,10 @@
 //
 // What cannot be a value (a channel, a func, NaN, a map with bool keys, a
 // value that holds itself) is an error naming its JSON pointer, from
-// Plain, Validate, ValidateStructural, CheckImmutable, Update.Run and
-// MarshalYAML. MarshalJSON, which has no error to return, returns nil for
-// it (no JSON text is empty); Default, Diff, MergePatch and gates.Set.Apply
-// work on such a value as given, where its Go data equals nothing.
+// Plain, Validate, ValidateStructural, CheckImmutable, Update.Run,
+// MarshalYAML and MarshalJSON; Default, Diff, MergePatch and
+// gates.Set.Apply work on such a value as given, where its Go data equals
+// nothing.
 //
 // The typed getters (String, Int64, Map, ...) read plain values only: they
 // report other Go data at a pointer by its Go type.

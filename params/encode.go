@@ -26,15 +26,17 @@ func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 // MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does
 // (s may be nil). indent "" gives compact JSON. Go data other than plain
 // values is written as Plain converts it, so MarshalJSON and MarshalYAML
-// write the same value. A v that cannot be a value (a channel, NaN) gives
-// nil, which is no JSON text: where v may hold such data, call Plain first
-// to learn what and where.
-func MarshalJSON(s *schema.Schema, v any, indent string) []byte {
+// write the same value. A v that cannot be a value (a channel, NaN) is an
+// error naming its pointer, as from MarshalYAML.
+func MarshalJSON(s *schema.Schema, v any, indent string) ([]byte, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	v, err := value.Plain(v)
 	if err != nil {
-		return nil
+		return nil, notPlain(err, "")
 	}
-	return encode.JSON(v, ordererFor(s), indent)
+	return encode.JSON(v, ordererFor(s), indent), nil
 }
 
 func ordererFor(s *schema.Schema) encode.Orderer {

@@ -181,7 +181,10 @@ func fromObject(name string, m map[string]any, data []byte) (*OperatorVersion, e
 			withKind[k] = x
 		}
 		withKind["kind"] = kindOperatorVersion
-		data = params.MarshalJSON(nil, withKind, "")
+		var err error
+		if data, err = params.MarshalJSON(nil, withKind, ""); err != nil {
+			return nil, err
+		}
 	}
 	s, err := convert.LoadSchema(data)
 	if err != nil {

@@ -357,11 +357,11 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 			r.Deprecated = true
 		}
 		if r.Default == nil && m.HasDefault {
-			r.Default = params.MarshalJSON(nil, m.Default, "")
+			r.Default = mustBytes(params.MarshalJSON(nil, m.Default, ""))
 		}
 		if r.enum == nil && len(m.Enum) > 0 {
 			for _, v := range m.Enum {
-				r.enum = append(r.enum, string(params.MarshalJSON(nil, v, "")))
+				r.enum = append(r.enum, string(mustBytes(params.MarshalJSON(nil, v, ""))))
 			}
 		}
 		if r.enum == nil {
@@ -370,7 +370,7 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 		if ex, ok := m.Keyword("examples"); ok && r.examples == nil {
 			if list, ok := ex.([]any); ok {
 				for _, v := range list {
-					r.examples = append(r.examples, string(params.MarshalJSON(nil, v, "")))
+					r.examples = append(r.examples, string(mustBytes(params.MarshalJSON(nil, v, ""))))
 				}
 			}
 		}
@@ -412,7 +412,7 @@ func labelledValues(n *schema.Node) []string {
 		if !ok {
 			return nil
 		}
-		v := string(params.MarshalJSON(nil, c, ""))
+		v := string(mustBytes(params.MarshalJSON(nil, c, "")))
 		if b.Title != "" {
 			v += " (" + b.Title + ")"
 		}

@@ -188,7 +188,11 @@ func (a *admission) run() error {
 			ops = addOps(obj, toks, values)
 		}
 		if len(ops) > 0 {
-			a.resp.Patch, a.resp.PatchType = params.MarshalJSON(nil, ops, ""), "JSONPatch"
+			patch, err := params.MarshalJSON(nil, ops, "")
+			if err != nil {
+				return a.fail(500, "InternalError", err)
+			}
+			a.resp.Patch, a.resp.PatchType = patch, "JSONPatch"
 		}
 	}
 	return nil

@@ -17,7 +17,7 @@
 //	    [--health-probe-bind-address :8081] [--leader-elect]
 //	    [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
 //	    [--leader-elect-retry-period 2s] [--enable-http2]
-//	    [--max-concurrent-reconciles N]
+//	    [--max-concurrent-reconciles N] [--max-body-bytes-in-flight N]
 //
 // DIR holds tls.crt and tls.key (reloaded when they change). With
 // --webhook-client-ca, the admission paths answer only callers whose
@@ -77,6 +77,7 @@ type options struct {
 	leaseDuration, renewDeadline, retryPeriod time.Duration
 	enableHTTP2                               bool
 	maxConcurrentReconciles                   int
+	maxBodyInFlight                           int64
 	zap                                       zap.Options
 }
 
@@ -86,6 +87,9 @@ type options struct {
 const (
 	maxReviewBytes     = 3 << 20
 	maxConversionBytes = 64 << 20
+	// defaultMaxBodyInFlight is paramctl webhook's budget of body bytes
+	// held at once.
+	defaultMaxBodyInFlight = 128 << 20
 )
 
 // defaultWorkers is --max-concurrent-reconciles' default: the CPUs the
@@ -129,6 +133,7 @@ func (o *options) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "how long the leader keeps trying to renew its lease before it gives up leading (and exits); less than the lease duration")
 	fs.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 2*time.Second, "how often replicas try to acquire or renew the lease")
 	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 on the webhook and metrics servers (off: HTTP/2 rapid reset, CVE-2023-44487)")
+	fs.Int64Var(&o.maxBodyInFlight, "max-body-bytes-in-flight", defaultMaxBodyInFlight, "request body bytes the webhook server holds at once across all requests (at least the largest body limit, 64 MiB); beyond it a request gets 429 with Retry-After")
 	fs.IntVar(&o.maxConcurrentReconciles, "max-concurrent-reconciles", defaultWorkers(), "Instances reconciled at once (default: the CPUs the process may use, at least 2)")
 	// Development's readable console lines, at info level: routine
 	// status writes are debug lines (--zap-log-level=debug shows them).
@@ -153,6 +158,8 @@ func Scheme() *runtime.Scheme {
 // factor 1.2) and stops with an unclear error otherwise.
 func (o options) check() error {
 	switch {
+	case o.maxBodyInFlight < max(maxReviewBytes, maxConversionBytes):
+		return fmt.Errorf("--max-body-bytes-in-flight %d is less than the largest body limit %d: such a body could never be read", o.maxBodyInFlight, max(maxReviewBytes, maxConversionBytes))
 	case o.maxConcurrentReconciles < 1:
 		return fmt.Errorf("--max-concurrent-reconciles %d: at least 1", o.maxConcurrentReconciles)
 	case o.retryPeriod <= 0:
@@ -168,7 +175,11 @@ func (o options) check() error {
 // webhookServer is the webhook server of the options: see package
 // hookserver.
 func (o options) webhookServer(tlsOpts []func(*tls.Config)) *hookserver.Server {
-	return hookserver.New(hookserver.Options{
+	return hookserver.New(o.webhookOptions(tlsOpts))
+}
+
+func (o options) webhookOptions(tlsOpts []func(*tls.Config)) hookserver.Options {
+	return hookserver.Options{
 		Host:        o.webhookHost,
 		Port:        o.webhookPort,
 		CertDir:     o.webhookCertDir,
@@ -181,7 +192,10 @@ func (o options) webhookServer(tlsOpts []func(*tls.Config)) *hookserver.Server {
 			instancewebhook.ValidatePath: maxReviewBytes,
 			instancewebhook.ConvertPath:  maxConversionBytes,
 		},
-	})
+		// Bodies read as they arrive, within one budget for the whole
+		// server, each within 30 s (paramctl webhook's settings).
+		Budget: (&kube.BodyBudget{Bytes: o.maxBodyInFlight}).Limit,
+	}
 }
 
 // http1Only is kubebuilder's TLS option for the metrics server: ALPN

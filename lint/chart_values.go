@@ -16,7 +16,7 @@ import (
 )
 
 // HelmValues computes the values Helm v4 renders the chart with and judges
-// them as helm template does, with the findings of ChartValues about
+// them as helm template does, with the findings of the rule chart-values about
 // them. Values headed for Helm are read as Helm reads them, not typed by
 // the schema: YAML 1.1 booleans (yes, on), every number through a
 // float64 (1.10 is 1.1, 9007199254740993 is 9007199254740992), the last
@@ -180,7 +180,7 @@ func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
 			}
 			p := ptr + "/" + pointer.Escape(k.Value)
 			if line, ok := first[k.Value]; ok {
-				out = append(out, Finding{Rule: ChartValues.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
+				out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
 					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, line, k.Line)})
 			} else {
 				first[k.Value] = k.Line
@@ -230,7 +230,7 @@ func leafPaths(v any, prefix []string, out [][]string) [][]string {
 func (hv *helmValues) judge(s *schema.Schema) []Finding {
 	var out []Finding
 	for _, e := range schema.ErrorsOf(params.Validate(s, hv.values)) {
-		out = append(out, Finding{Rule: ChartValues.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
+		out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
 	}
 	for i := range out {
 		src := hv.place(&out[i])

@@ -26,7 +26,7 @@ type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	// Pointer is an RFC 6901 pointer into the schema document that
-	// resolves there ("" is the root); for a finding of ChartValues, into
+	// resolves there ("" is the root); for a finding of chart-values, into
 	// the values file the finding names.
 	Pointer string `json:"pointer"`
 	// Message says what to change.

@@ -23,7 +23,7 @@ import (
 type Filter struct {
 	// Disable are rule-id globs (path.Match syntax: R5-*, kudo-package-*):
 	// their findings are dropped, also those of the rules that run
-	// whatever the sets (ChartValues, KudoParams).
+	// whatever the sets (chart-values, kudo-params).
 	Disable []string
 	// Ignore drops findings by rule and place.
 	Ignore []Ignore
@@ -219,9 +219,9 @@ func matchTokens(pat, toks []string) bool {
 	return reached[len(toks)]
 }
 
-// knownRules lists the rules of every registered set and those that run
-// whatever the sets (KudoParams, ChartValues), each once, sorted by id.
-func knownRules() []*Rule {
+// knownRules lists the rules of the sets and those that run whatever the
+// sets (kudo-params, chart-values), each once, sorted by id.
+func knownRules(sets []*Set) []*Rule {
 	seen := map[string]bool{}
 	var out []*Rule
 	add := func(r *Rule) {
@@ -230,27 +230,31 @@ func knownRules() []*Rule {
 			out = append(out, r)
 		}
 	}
-	for _, s := range Sets() {
+	for _, s := range sets {
+		if s == nil {
+			continue
+		}
 		for _, r := range s.Rules {
 			add(r)
 		}
 	}
-	add(KudoParams)
-	add(ChartValues)
+	add(kudoParams)
+	add(chartValuesRule)
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
 // CheckRuleGlob returns an error for a rule glob that is malformed or
-// matches no rule of the registered sets (nor KudoParams or ChartValues,
-// which run whatever the sets), naming the closest rule ids: a
-// *schema.Error of kind schema.KindUsage.
-func CheckRuleGlob(glob string) error {
+// matches no rule of the sets (nor kudo-params or chart-values, which
+// run whatever the sets), naming the closest rule ids:
+// a *schema.Error of kind schema.KindUsage. Pass Sets() and any sets of
+// your own.
+func CheckRuleGlob(glob string, sets ...*Set) error {
 	if _, err := path.Match(glob, ""); err != nil {
 		return schema.NewError(schema.KindUsage, "", "rule pattern %q: %v", glob, err)
 	}
 	var ids []string
-	for _, r := range knownRules() {
+	for _, r := range knownRules(sets) {
 		if globMatch(glob, r.ID) {
 			return nil
 		}
@@ -297,8 +301,10 @@ var configKeys = []string{"rules", "disable", "ignore", "words"}
 // *schema.Error with the line and the pointer of the entry, and all of
 // them come at once as a schema.ErrorList: an unknown key (with the
 // closest known one), a value of the wrong type, a rule glob that is
-// malformed or matches no rule, a malformed pointer glob.
-func ReadConfig(data []byte) (*Config, error) {
+// malformed or matches no rule of the sets it resolves against (see
+// CheckRuleGlob: pass Sets() and any sets of your own), a malformed
+// pointer glob.
+func ReadConfig(data []byte, sets ...*Set) (*Config, error) {
 	d, err := document.Read(data, document.Options{})
 	if err != nil {
 		return nil, publicError(err)
@@ -356,7 +362,7 @@ func ReadConfig(data []byte) (*Config, error) {
 	c.Words = strs("words")
 	c.Disable = strs("disable")
 	for i, g := range c.Disable {
-		if err := CheckRuleGlob(g); err != nil {
+		if err := CheckRuleGlob(g, sets...); err != nil {
 			fail(pointer.AppendIndex("/disable", i), "disable: %v", err)
 		}
 	}
@@ -382,7 +388,7 @@ func ReadConfig(data []byte) (*Config, error) {
 				switch k {
 				case "rule":
 					ig.Rule = s
-					if err := CheckRuleGlob(s); err != nil {
+					if err := CheckRuleGlob(s, sets...); err != nil {
 						fail(pointer.Append(at, k), "ignore: %v", err)
 					}
 				case "pointer":

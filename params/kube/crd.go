@@ -68,7 +68,7 @@ func CRDSchema(s *schema.Schema) (map[string]any, error) {
 // translate, never a CRD the apiserver refuses.
 func checkStructural(objectSchema map[string]any) error {
 	var errs schema.ErrorList
-	for _, f := range lint.Run(nil, objectSchema, lint.Structural) {
+	for _, f := range lint.Run(nil, objectSchema, lint.Structural()) {
 		if f.Severity == lint.Error {
 			errs = append(errs, schema.NewError(schema.KindSchema, f.Pointer, "kube: the CRD schema would be refused: %s (%s)", f.Message, f.Rule))
 		}

@@ -11,6 +11,7 @@ import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -234,6 +235,7 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 	}
 	for i := range out {
 		src := hv.place(&out[i])
+		out[i].File = hv.shownName(s, out[i].File)
 		if out[i].Kind == schema.KindType && src != nil {
 			if msg := hv.twoReadings(s, src, out[i].Pointer); msg != "" {
 				out[i].Message = msg
@@ -241,6 +243,23 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 		}
 	}
 	return out
+}
+
+// shownName is the name of a source as a finding shows it: a --set
+// assignment that writes a secret (writeOnly, format: password) without
+// its value, as every message hides one.
+func (hv *helmValues) shownName(s *schema.Schema, name string) string {
+	for _, src := range hv.sources {
+		if src.name != name || src.flag == "" {
+			continue
+		}
+		for _, p := range src.paths {
+			if s.HoldsSecretAt(pointer.Join(p...)) {
+				return secret.Assignment(true, name)
+			}
+		}
+	}
+	return name
 }
 
 // place gives a finding the file (or --set), line and column of its

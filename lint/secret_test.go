@@ -93,3 +93,22 @@ func TestRedactorWords(t *testing.T) {
 	assert.Equal(t, `x (value hidden) y`, hideTruncated(`x "SECRETlongSECRETlong..." y`, `"SECRETlong`))
 	assert.Equal(t, `x (value hidden) y`, hideTruncated(`x "SECRETlong\"q" y`, `"SECRETlong`))
 }
+
+// TestChartValuesSetOfASecretIsNotEchoed: a finding placed on the --set
+// that wrote a secret names the assignment without its value.
+func TestChartValuesSetOfASecretIsNotEchoed(t *testing.T) {
+	c := &Chart{
+		Schema: []byte(`{"type":"object","properties":{"password":{"type":"string","writeOnly":true,"enum":["SECRETenum1"]},"name":{"type":"string","enum":["visible1"]}}}`),
+		Values: []byte("name: visible1\n"),
+		Sets:   []HelmSet{{Flag: "set", Value: "password=SECRETvalue1"}, {Flag: "set", Value: "name=visible2"}},
+	}
+	fs, err := c.Lint()
+	require.NoError(t, err)
+	files := ""
+	for _, f := range fs {
+		files += f.File + " " + f.Message + "\n"
+	}
+	assert.NotContains(t, files, "SECRET")
+	assert.Contains(t, files, "--set password=(value hidden)")
+	assert.Contains(t, files, "--set name=visible2", "a plain assignment is still named")
+}

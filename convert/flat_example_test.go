@@ -104,7 +104,7 @@ parameters:
 		return
 	}
 	n := s.Lookup("/ZOOKEEPER_URI")
-	fmt.Println(n.Type, n.Title, n.Default, n.Required)
+	fmt.Println(n.Type(), n.Title(), n.Default(), n.Required())
 	// Output:
 	// [string] zookeeper cluster URI zk-0.zk-hs:2181 true
 }

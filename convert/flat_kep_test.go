@@ -19,8 +19,8 @@ func propertyNames(t *testing.T, schemaDoc []byte) []string {
 	s, err := schema.Parse(schemaDoc)
 	require.NoError(t, err)
 	var names []string
-	for _, p := range s.Root().Properties {
-		names = append(names, p.Name)
+	for _, p := range s.Root().Properties() {
+		names = append(names, p.Name())
 	}
 	return names
 }
@@ -120,7 +120,7 @@ func TestKEPConvertedObjectStillSayingV1beta1IsReadAsV1beta2(t *testing.T) {
 	// and it loads as a schema
 	s, err := LoadSchema(in)
 	require.NoError(t, err)
-	assert.Equal(t, "boolean", s.Lookup("/BACKUP_ENABLED").Type[0])
+	assert.Equal(t, "boolean", s.Lookup("/BACKUP_ENABLED").Type()[0])
 }
 
 func TestKEPInstanceUnwraps(t *testing.T) {

@@ -399,8 +399,8 @@ func TestConvertedSchemasCompile(t *testing.T) {
 	require.NoError(t, err)
 	s, err := schema.Parse(c.schemaJSON())
 	require.NoError(t, err)
-	assert.True(t, s.Lookup("/A").Immutable)
-	assert.Equal(t, "t", s.Lookup("/A").Trigger)
+	assert.True(t, s.Lookup("/A").Immutable())
+	assert.Equal(t, "t", s.Lookup("/A").Trigger())
 	assert.NotNil(t, s.Lookup("/weird~1name~0"))
 	assert.NoError(t, s.Validate(map[string]any{"A": json.Number("2")}))
 	assert.Error(t, s.Validate(map[string]any{"A": json.Number("3")}))
@@ -420,7 +420,7 @@ func TestLoadSchemaAcceptsEveryForm(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			s, err := LoadSchema(testdata(t, name))
 			require.NoError(t, err)
-			assert.NotEmpty(t, s.Root().Properties)
+			assert.NotEmpty(t, s.Root().Properties())
 		})
 	}
 

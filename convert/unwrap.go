@@ -169,7 +169,7 @@ func jsonString(text string) (string, bool) {
 	return s, ok
 }
 
-func keywordPtr(n *schema.Node) string { return pointer.Append(n.Pointer, "type") }
+func keywordPtr(n *schema.Node) string { return pointer.Append(n.Pointer(), "type") }
 
 // allowsValue reports whether the node's types admit v's JSON type.
 func allowsValue(n *schema.Node, v any) bool { return n.Allows(value.TypeName(v)) }

@@ -43,9 +43,9 @@ func ExampleSet() {
 			if p.Schema == nil {
 				return
 			}
-			for _, n := range p.Schema.Root().Properties {
-				if n.Description == "TODO" {
-					p.Report(n.Pointer+"/description", "write the description")
+			for _, n := range p.Schema.Root().Properties() {
+				if n.Description() == "TODO" {
+					p.Report(n.Pointer()+"/description", "write the description")
 				}
 			}
 		},

@@ -264,7 +264,7 @@ func isIntegerText(n json.Number) bool {
 
 func nullableNode(n *schema.Node) bool {
 	for _, sc := range n.Scope() {
-		if sc.Nullable {
+		if sc.Nullable() {
 			return true
 		}
 	}

@@ -58,10 +58,10 @@ func (o nodeOrderer) Order(keys []string) []string {
 	}
 	out := make([]string, 0, len(keys))
 	for _, sc := range o.n.Scope() {
-		for _, p := range sc.Properties {
-			if present[p.Name] {
-				out = append(out, p.Name)
-				delete(present, p.Name)
+		for _, p := range sc.Properties() {
+			if present[p.Name()] {
+				out = append(out, p.Name())
+				delete(present, p.Name())
 			}
 		}
 	}

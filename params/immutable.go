@@ -190,7 +190,7 @@ func isImmutable(n *schema.Node) bool {
 		return false
 	}
 	for _, m := range n.Scope() {
-		if m.Immutable {
+		if m.Immutable() {
 			return true
 		}
 	}
@@ -200,9 +200,9 @@ func isImmutable(n *schema.Node) bool {
 // immutableAt is the schema pointer of the node that declares immutable.
 func immutableAt(n *schema.Node) string {
 	for _, m := range n.Scope() {
-		if m.Immutable {
-			return m.Pointer
+		if m.Immutable() {
+			return m.Pointer()
 		}
 	}
-	return n.Pointer
+	return n.Pointer()
 }

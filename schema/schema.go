@@ -413,13 +413,13 @@ func (s *Schema) Root() *Node {
 	return s.root
 }
 
-// Document returns the schema document as plain values. It is shared: do
-// not modify it.
+// Document returns the schema document as plain values: a copy of the
+// caller's own, so that changing it changes nothing in the Schema.
 func (s *Schema) Document() any {
 	if s == nil {
 		return nil
 	}
-	return s.doc
+	return value.DeepCopy(s.doc)
 }
 
 // NodeAt returns the node at a JSON pointer into the schema document, or nil.
@@ -440,7 +440,7 @@ func (s *Schema) Walk(fn func(*Node) bool) {
 		if n == nil || !fn(n) {
 			return
 		}
-		for _, c := range n.Subschemas() {
+		for _, c := range n.children {
 			walk(c)
 		}
 	}

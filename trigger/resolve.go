@@ -110,12 +110,12 @@ func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 			continue
 		}
 		for _, m := range pl.n.Scope() {
-			for _, p := range m.Properties {
+			for _, p := range m.Properties() {
 				if pl.props == nil {
 					pl.props = map[string]*place{}
 				}
-				if _, dup := pl.props[p.Name]; !dup {
-					pl.props[p.Name] = r.places[p]
+				if _, dup := pl.props[p.Name()]; !dup {
+					pl.props[p.Name()] = r.places[p]
 				}
 			}
 		}
@@ -128,8 +128,8 @@ func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 // $ref and allOf.
 func ownTrigger(n *schema.Node) string {
 	for _, m := range n.Scope() {
-		if m.Trigger != "" {
-			return m.Trigger
+		if m.Trigger() != "" {
+			return m.Trigger()
 		}
 	}
 	return ""
@@ -141,10 +141,10 @@ func ownTrigger(n *schema.Node) string {
 func valueChildren(n *schema.Node) []*schema.Node {
 	var out []*schema.Node
 	for _, m := range n.Scope() {
-		out = append(out, m.Properties...)
-		out = append(out, m.PatternProperties...)
-		out = append(out, m.PrefixItems...)
-		for _, c := range []*schema.Node{m.AdditionalProperties, m.Items, m.AdditionalItems} {
+		out = append(out, m.Properties()...)
+		out = append(out, m.PatternProperties()...)
+		out = append(out, m.PrefixItems()...)
+		for _, c := range []*schema.Node{m.AdditionalProperties(), m.Items(), m.AdditionalItems()} {
 			if c != nil {
 				out = append(out, c)
 			}
@@ -152,8 +152,8 @@ func valueChildren(n *schema.Node) []*schema.Node {
 		if m != n {
 			out = append(out, m) // n's value is m's value: m's triggers count for n
 		}
-		out = append(out, m.AnyOf...)
-		out = append(out, m.OneOf...)
+		out = append(out, m.AnyOf()...)
+		out = append(out, m.OneOf()...)
 	}
 	return out
 }
@@ -261,7 +261,7 @@ func isArrayish(n *schema.Node) bool {
 		}
 	}
 	for _, m := range n.Scope() {
-		if m.Items != nil || len(m.PrefixItems) > 0 {
+		if m.Items() != nil || len(m.PrefixItems()) > 0 {
 			return true
 		}
 	}

@@ -170,9 +170,9 @@ func (p *migPlan) mayDefault(n *schema.Node, v any) bool {
 	case map[string]any:
 		declared := 0
 		for _, sc := range n.Scope() {
-			for _, prop := range sc.Properties {
+			for _, prop := range sc.Properties() {
 				declared++
-				cur, ok := x[prop.Name]
+				cur, ok := x[prop.Name()]
 				if !ok {
 					if p.defaults[prop] {
 						return true
@@ -221,7 +221,7 @@ func findDefaults(s *schema.Schema) map[*schema.Node]bool {
 			}
 			has := false
 			for _, sc := range n.Scope() {
-				if sc.HasDefault || (sc != n && out[sc]) {
+				if sc.HasDefault() || (sc != n && out[sc]) {
 					has = true
 					break
 				}

@@ -257,11 +257,6 @@ func TestZeroValues(t *testing.T) {
 		}},
 		{"kube.CRDSchema(zero)", usage, func() error { _, err := kube.CRDSchema(zero); return err }},
 		{"kube.CRDSchema(nil)", usage, func() error { _, err := kube.CRDSchema(nil); return err }},
-		{"kube.RoundedIntegers(zero)", anyErr, func() error {
-			_ = kube.RoundedIntegers(zero, map[string]any{})
-			_ = kube.RoundedIntegers(nil, nil)
-			return nil
-		}},
 		{"kube.CRD{}.Manifest", anyErr, func() error { _, err := kube.CRD{}.Manifest(); return err }},
 		{"kube.BodyBudget(nil).Limit", anyErr, func() error {
 			var b *kube.BodyBudget

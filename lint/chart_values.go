@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"sort"
+	"strconv"
+	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -70,6 +72,7 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		return nil, err
 	}
 	out := append(hv.warnings, hv.judge(s)...)
+	out = append(out, valuesDrift(s, c.Values, valuesFile, out)...)
 	seen := map[Finding]bool{}
 	for _, f := range out {
 		seen[f] = true
@@ -93,6 +96,46 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		}
 	}
 	return out, nil
+}
+
+// chartValuesDriftRule warns of keys in values.yaml that the schema does not
+// declare (their parent lists properties and gives no
+// additionalProperties schema): the schema and the chart's values have
+// drifted apart, and users read the schema's docs. Chart.Lint runs it
+// whatever the sets; a key the schema forbids is an error of
+// ChartValues instead.
+var chartValuesDriftRule = &Rule{
+	ID: "chart-values-drift", Set: "chart", Severity: Warning,
+	Doc: "in a Helm chart, every key of values.yaml is declared by values.schema.json",
+	Run: func(*Pass) {}, // Chart.Lint reports its findings
+}
+
+// valuesDrift is ChartValuesDrift's findings: the undeclared keys of
+// values.yaml as Helm reads it, at their lines, but those an error
+// already names.
+func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []Finding {
+	v, err := helmvalues.Read(data)
+	if err != nil {
+		return nil
+	}
+	named := map[string]bool{}
+	for _, f := range errs {
+		if f.Severity == Error {
+			named[f.Pointer] = true
+		}
+	}
+	node, _ := document.ParseNode(data)
+	var out []Finding
+	for _, w := range params.Undeclared(s, v) {
+		if named[w.Pointer] {
+			continue
+		}
+		f := Finding{Rule: chartValuesDriftRule.ID, Severity: Warning, File: file, Pointer: w.Pointer,
+			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message}
+		f.Line, f.Column, _ = document.Locate(node, w.Pointer)
+		out = append(out, f)
+	}
+	return out
 }
 
 // valuesSource is one writer of values: a file (with its parsed text for
@@ -231,6 +274,16 @@ func leafPaths(v any, prefix []string, out [][]string) [][]string {
 func (hv *helmValues) judge(s *schema.Schema) []Finding {
 	var out []Finding
 	for _, e := range schema.ErrorsOf(params.Validate(s, hv.values)) {
+		if e.Kind == schema.KindAdditional {
+			if keys := undeclaredKeys(hv.values, e); len(keys) > 0 {
+				// One finding a key, at the key and its line.
+				for _, k := range keys {
+					out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: pointer.Append(e.Pointer, k),
+						Message: fmt.Sprintf("not allowed here: %q (the schema does not declare it)", k), Kind: e.Kind})
+				}
+				continue
+			}
+		}
 		out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
 	}
 	for i := range out {
@@ -243,6 +296,24 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 		}
 	}
 	return out
+}
+
+// undeclaredKeys are the keys of the object at an additionalProperties
+// error's pointer that its message names, sorted.
+func undeclaredKeys(values map[string]any, e *schema.Error) []string {
+	v, ok := pointer.Get(values, e.Pointer)
+	m, isMap := v.(map[string]any)
+	if !ok || !isMap {
+		return nil
+	}
+	var keys []string
+	for k := range m {
+		if strings.Contains(e.Message, strconv.Quote(k)) {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	return keys
 }
 
 // shownName is the name of a source as a finding shows it: a --set

@@ -130,3 +130,32 @@ func TestHelmValuesErrors(t *testing.T) {
 	_, _, err = (*Chart)(nil).HelmValues()
 	assert.Error(t, err)
 }
+
+// TestChartValuesDrift: keys of values.yaml the schema does not declare
+// are warnings at their lines (closest names suggested); a key the schema
+// forbids is ChartValues' error only; overlays are not drift.
+func TestChartValuesDrift(t *testing.T) {
+	c := &Chart{
+		Schema:   []byte(`{"type":"object","properties":{"image":{"type":"object","properties":{"tag":{"type":"string"}}},"strict":{"type":"object","additionalProperties":false,"properties":{"a":{}}},"free":{"type":"object"}}}`),
+		Values:   []byte("image:\n  tag: \"1\"\n  tga: x\nfree:\n  anything: 1\nstrict:\n  b: 1\n"),
+		Overlays: []ValuesFile{{Name: "ci/x.yaml", Data: []byte("other: 1\n")}},
+	}
+	fs, err := c.Lint()
+	require.NoError(t, err)
+	type got struct {
+		rule    string
+		sev     Severity
+		file    string
+		line    int
+		pointer string
+	}
+	var gs []got
+	for _, f := range fs {
+		gs = append(gs, got{f.Rule, f.Severity, f.File, f.Line, f.Pointer})
+	}
+	assert.Equal(t, []got{
+		{"chart-values-drift", Warning, "values.yaml", 3, "/image/tga"},
+		{"chart-values", Error, "values.yaml", 7, "/strict/b"},
+	}, gs)
+	assert.Contains(t, fs[0].Message, `did you mean "tag"?`)
+}

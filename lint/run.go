@@ -35,10 +35,10 @@ func Structural() *Set { return copySet(structuralSet) }
 func Sets() []*Set { return []*Set{ClusterApp(), Kudo(), Structural()} }
 
 // ChartRules returns the rules Chart.Lint reports on whatever the sets
-// (chart-values, chart-file), for WriteSARIF's list of rules. Each call
-// returns rules of its own.
+// (chart-values, chart-values-drift, chart-file), for WriteSARIF's list
+// of rules. Each call returns rules of its own.
 func ChartRules() []*Rule {
-	return copySet(&Set{Rules: []*Rule{chartValuesRule, chartMetadataRule}}).Rules
+	return copySet(&Set{Rules: []*Rule{chartValuesRule, chartValuesDriftRule, chartMetadataRule}}).Rules
 }
 
 // copySet copies a set and its rules, so that nothing a caller holds

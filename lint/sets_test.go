@@ -51,7 +51,7 @@ func TestSetsAreValues(t *testing.T) {
 	}
 	assert.Equal(t, []string{"cluster-app", "kudo", "structural"}, names)
 	for _, r := range lint.ChartRules() {
-		assert.Contains(t, []string{"chart-values", "chart-file"}, r.ID)
+		assert.Contains(t, []string{"chart-values", "chart-values-drift", "chart-file"}, r.ID)
 	}
 }
 

@@ -32,6 +32,61 @@ type Filter struct {
 	// aside (it may name values that changed); where the baseline entry
 	// names a file, the file must match too.
 	Baseline []Finding
+	// Severity overrides the severity of the findings of the rules
+	// matching each entry's Rule glob (an exact id before a glob, a
+	// longer glob before a shorter one), after the findings above are
+	// dropped.
+	Severity []SeverityOverride
+
+	// used counts, by index, what each Ignore and Baseline entry
+	// dropped over every Apply (see Unused).
+	usedIgnore, usedBaseline map[int]int
+}
+
+// SeverityOverride sets the severity of a rule's findings: a team's
+// choice of what fails its run (the config's severity key).
+type SeverityOverride struct {
+	Rule     string   `json:"rule"`
+	Severity Severity `json:"severity"`
+}
+
+// Unused returns the indexes of the Ignore and Baseline entries that
+// dropped no finding in any Apply so far: stale entries (the finding was
+// fixed, the rule renamed), which a team should remove lest they hide a
+// new finding at that place later.
+func (f *Filter) Unused() (ignore, baseline []int) {
+	for i := range f.Ignore {
+		if f.usedIgnore[i] == 0 {
+			ignore = append(ignore, i)
+		}
+	}
+	for i := range f.Baseline {
+		if f.usedBaseline[i] == 0 {
+			baseline = append(baseline, i)
+		}
+	}
+	return ignore, baseline
+}
+
+// severityOf is the overridden severity of a rule's findings.
+func (f *Filter) severityOf(rule string, sev Severity) Severity {
+	best, bestLen := -1, -1
+	for i, o := range f.Severity {
+		if !globMatch(o.Rule, rule) {
+			continue
+		}
+		l := len(o.Rule)
+		if o.Rule == rule {
+			l = 1 << 30
+		}
+		if l > bestLen {
+			best, bestLen = i, l
+		}
+	}
+	if best < 0 {
+		return sev
+	}
+	return f.Severity[best].Severity
 }
 
 // Ignore accepts the findings of the rules matching Rule at the places
@@ -82,6 +137,9 @@ func (f *Filter) Apply(r Report) (Report, Silenced) {
 		f = &Filter{}
 	}
 	var n Silenced
+	if f.usedIgnore == nil {
+		f.usedIgnore, f.usedBaseline = map[int]int{}, map[int]int{}
+	}
 	kept := make([]Finding, 0, len(r.Findings))
 	for _, fd := range r.Findings {
 		switch {
@@ -92,6 +150,7 @@ func (f *Filter) Apply(r Report) (Report, Silenced) {
 		case f.inBaseline(r.File, fd):
 			n.Baseline++
 		default:
+			fd.Severity = f.severityOf(fd.Rule, fd.Severity)
 			kept = append(kept, fd)
 		}
 	}
@@ -109,7 +168,7 @@ func (f *Filter) disabled(rule string) bool {
 }
 
 func (f *Filter) ignored(reportFile string, fd Finding) bool {
-	for _, ig := range f.Ignore {
+	for i, ig := range f.Ignore {
 		if ig.Rule != "" && !globMatch(ig.Rule, fd.Rule) {
 			continue
 		}
@@ -119,17 +178,23 @@ func (f *Filter) ignored(reportFile string, fd Finding) bool {
 		if ig.Pointer != "" && !pointerMatch(ig.Pointer, fd.Pointer) {
 			continue
 		}
+		if f.usedIgnore != nil {
+			f.usedIgnore[i]++
+		}
 		return true
 	}
 	return false
 }
 
 func (f *Filter) inBaseline(reportFile string, fd Finding) bool {
-	for _, b := range f.Baseline {
+	for i, b := range f.Baseline {
 		if b.Rule != fd.Rule || b.Pointer != fd.Pointer {
 			continue
 		}
 		if b.File == "" || b.File == fileOf(reportFile, fd) || b.File == findingURI(reportFile, fd.File) {
+			if f.usedBaseline != nil {
+				f.usedBaseline[i]++
+			}
 			return true
 		}
 	}
@@ -292,10 +357,14 @@ type Config struct {
 	Ignore []Ignore
 	// Words are accepted by the title rules as written (see Sets).
 	Words []string
+	// Severity overrides the severity of rules' findings (see
+	// Filter.Severity); the file's key severity maps a rule glob to
+	// error, warning or info.
+	Severity []SeverityOverride
 }
 
 // configKeys are the keys a configuration file may hold.
-var configKeys = []string{"rules", "disable", "ignore", "words"}
+var configKeys = []string{"rules", "disable", "ignore", "words", "severity"}
 
 // ReadConfig reads a configuration file (YAML or JSON). Every fault is a
 // *schema.Error with the line and the pointer of the entry, and all of
@@ -413,6 +482,30 @@ func ReadConfig(data []byte, sets ...*Set) (*Config, error) {
 			c.Ignore = append(c.Ignore, ig)
 		}
 	}
+	if v, ok := m["severity"]; ok && v != nil {
+		sm, ok := v.(map[string]any)
+		if !ok {
+			fail("/severity", "severity: expected a mapping of rule globs to error, warning or info")
+		}
+		for _, g := range sortedKeys(sm) {
+			at := pointer.Append("/severity", g)
+			if err := CheckRuleGlob(g, sets...); err != nil {
+				fail(at, "severity: %v", err)
+				continue
+			}
+			sev, _ := sm[g].(string)
+			switch Severity(sev) {
+			case Error, Warning, Info:
+				c.Severity = append(c.Severity, SeverityOverride{Rule: g, Severity: Severity(sev)})
+			default:
+				what := describe(sm[g])
+				if _, isStr := sm[g].(string); isStr {
+					what = fmt.Sprintf("%q", sev)
+				}
+				fail(at, "severity: %s: expected error, warning or info, not %s", g, what)
+			}
+		}
+	}
 	if len(errs) > 0 {
 		if node, err := document.ParseNode(data); err == nil {
 			for _, e := range errs {
@@ -432,7 +525,7 @@ func (c *Config) Filter(baseline []Finding) *Filter {
 	if c == nil {
 		return &Filter{Baseline: baseline}
 	}
-	return &Filter{Disable: c.Disable, Ignore: c.Ignore, Baseline: baseline}
+	return &Filter{Disable: c.Disable, Ignore: c.Ignore, Baseline: baseline, Severity: c.Severity}
 }
 
 // Sets returns the sets as the configuration runs them: without the

@@ -353,3 +353,34 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 	})
 }
+
+// TestFilterSeverityAndUnused: a config's severity key changes what fails
+// a run (an exact id before a glob, a longer glob before a shorter), and
+// the entries that silenced nothing are reported as stale.
+func TestFilterSeverityAndUnused(t *testing.T) {
+	c, err := ReadConfig([]byte("severity:\n  R5-*: info\n  R5-title-case: warning\n  kudo-*: warning\nignore:\n  - rule: R5-title-case\n    pointer: /gone\n  - rule: kudo-enum-default\n"), Sets()...)
+	require.NoError(t, err)
+	f := c.Filter([]Finding{{Rule: "R6-description", Pointer: "/fixed"}, {Rule: "R7-x", Pointer: "/kept"}})
+	r, n := f.Apply(Report{File: "s.yaml", Findings: []Finding{
+		{Rule: "R5-title-case", Severity: Error, Pointer: "/a"},
+		{Rule: "R5-title-characters", Severity: Error, Pointer: "/b"},
+		{Rule: "kudo-enum-default", Severity: Error, Pointer: "/c"},
+		{Rule: "R7-x", Severity: Error, Pointer: "/kept"},
+		{Rule: "R8-y", Severity: Error, Pointer: "/d"},
+	}})
+	assert.Equal(t, Silenced{Ignored: 1, Baseline: 1}, n)
+	var sevs []Severity
+	for _, fd := range r.Findings {
+		sevs = append(sevs, fd.Severity)
+	}
+	assert.Equal(t, []Severity{Warning, Info, Error}, sevs)
+	ignore, baseline := f.Unused()
+	assert.Equal(t, []int{0}, ignore)
+	assert.Equal(t, []int{0}, baseline)
+
+	_, err = ReadConfig([]byte("severity:\n  R5-*: fatal\n"), Sets()...)
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), `expected error, warning or info, not "fatal"`)
+	_, err = ReadConfig([]byte("severity:\n  R99-*: info\n"), Sets()...)
+	require.Error(t, err)
+}

@@ -19,7 +19,7 @@
 //	    [--health-probe-bind-address :8081] [--leader-elect]
 //	    [--leader-elect-lease-duration 15s] [--leader-elect-renew-deadline 10s]
 //	    [--leader-elect-retry-period 2s] [--enable-http2]
-//	    [--max-concurrent-reconciles N]
+//	    [--max-concurrent-reconciles N] [--max-body-bytes-in-flight N]
 //
 // The flags are examples/operator's. config/crd holds the CRD, written
 // by paramctl crd from schemas/ (TestCRDUpToDate fails when it is
@@ -57,6 +57,7 @@ type options struct {
 	leaseDuration, renewDeadline, retryPeriod time.Duration
 	enableHTTP2                               bool
 	maxConcurrentReconciles                   int
+	maxBodyInFlight                           int64
 	zap                                       zap.Options
 }
 
@@ -68,8 +69,8 @@ func main() {
 	o.bind(flag.CommandLine)
 	flag.Parse()
 	ctrl.SetLogger(zap.New(zap.UseFlagOptions(&o.zap)))
-	if o.maxConcurrentReconciles < 1 || o.renewDeadline >= o.leaseDuration || o.retryPeriod >= o.renewDeadline {
-		fmt.Fprintln(os.Stderr, "crd-operator: --max-concurrent-reconciles is at least 1, and retry period < renew deadline < lease duration")
+	if o.maxConcurrentReconciles < 1 || o.renewDeadline >= o.leaseDuration || o.retryPeriod >= o.renewDeadline || o.maxBodyInFlight < maxConversionBytes {
+		fmt.Fprintln(os.Stderr, "crd-operator: --max-concurrent-reconciles is at least 1, retry period < renew deadline < lease duration, and --max-body-bytes-in-flight at least 64 MiB")
 		os.Exit(2)
 	}
 	if err := run(ctx, o); err != nil {
@@ -93,6 +94,7 @@ func (o *options) bind(fs *flag.FlagSet) {
 	fs.DurationVar(&o.renewDeadline, "leader-elect-renew-deadline", 10*time.Second, "how long the leader keeps trying to renew its lease before it gives up leading (and exits); less than the lease duration")
 	fs.DurationVar(&o.retryPeriod, "leader-elect-retry-period", 2*time.Second, "how often replicas try to acquire or renew the lease")
 	fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 on the webhook and metrics servers (off: HTTP/2 rapid reset, CVE-2023-44487)")
+	fs.Int64Var(&o.maxBodyInFlight, "max-body-bytes-in-flight", 128<<20, "request body bytes the webhook server holds at once across all requests (at least the largest body limit, 64 MiB); beyond it a request gets 429 with Retry-After")
 	fs.IntVar(&o.maxConcurrentReconciles, "max-concurrent-reconciles", max(2, goruntime.GOMAXPROCS(0)), "Caches reconciled at once (default: the CPUs the process may use, at least 2)")
 	o.zap.Development = true
 	o.zap.Level = zapcore.InfoLevel

@@ -57,7 +57,7 @@ func mux(t *testing.T) http.Handler {
 	set, err := Versions()
 	require.NoError(t, err)
 	srv := webhook.NewServer(webhook.Options{})
-	Register(srv, set, nil)
+	Register(srv, set, nil, &kube.BodyBudget{})
 	return srv.WebhookMux()
 }
 
@@ -192,7 +192,7 @@ func TestFlags(t *testing.T) {
 	o.bind(fs)
 	for _, name := range []string{"webhook-host", "webhook-port", "webhook-cert-dir", "webhook-client-ca", "metrics-bind-address",
 		"health-probe-bind-address", "leader-elect", "leader-election-namespace", "leader-elect-lease-duration",
-		"leader-elect-renew-deadline", "leader-elect-retry-period", "enable-http2", "max-concurrent-reconciles", "zap-log-level"} {
+		"leader-elect-renew-deadline", "leader-elect-retry-period", "enable-http2", "max-concurrent-reconciles", "max-body-bytes-in-flight", "zap-log-level"} {
 		assert.NotNil(t, fs.Lookup(name), name)
 	}
 	require.NoError(t, fs.Parse(strings.Fields("--leader-elect-lease-duration 30s --max-concurrent-reconciles 4")))

@@ -10,6 +10,7 @@ import (
 
 	v1 "github.com/paramkit/paramkit/examples/crd-operator/api/v1"
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
+	"github.com/paramkit/paramkit/params/kube"
 )
 
 // Scheme holds the built-in types and both versions of the Cache.
@@ -40,7 +41,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	Register(mgr.GetWebhookServer(), set, clientCA)
+	Register(mgr.GetWebhookServer(), set, clientCA, &kube.BodyBudget{Bytes: o.maxBodyInFlight})
 	if err := (&CacheReconciler{Client: mgr.GetClient(), Set: set}).SetupWithManager(mgr, o.maxConcurrentReconciles); err != nil {
 		return err
 	}

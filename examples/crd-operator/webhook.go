@@ -13,11 +13,15 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// The webhook paths, as config/webhook and config/crd name them.
+// The webhook paths, as config/webhook and config/crd name them, and
+// their body limits: an admission review is bounded by the apiserver's
+// own request limit; a conversion review of a LIST carries many objects.
 const (
-	MutatePath   = "/mutate-example-paramkit-dev-cache"
-	ValidatePath = "/validate-example-paramkit-dev-cache"
-	ConvertPath  = "/convert"
+	MutatePath         = "/mutate-example-paramkit-dev-cache"
+	ValidatePath       = "/validate-example-paramkit-dev-cache"
+	ConvertPath        = "/convert"
+	maxReviewBytes     = 3 << 20
+	maxConversionBytes = 64 << 20
 )
 
 // schemas holds the parameter schema of each version and versions.yaml
@@ -45,8 +49,9 @@ func Versions() (*migrate.VersionSet, error) {
 // request is judged by the schema of its own version, so that a v1 user
 // reads v1's names. With clientCA, admission answers only the callers it
 // signed; conversion stays open (kube-apiserver presents no client
-// certificate to CRD conversion webhooks).
-func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.ClientCA) {
+// certificate to CRD conversion webhooks). Every body is read within
+// budget.
+func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.ClientCA, budget *kube.BodyBudget) {
 	guard := func(h http.Handler) http.Handler {
 		if clientCA == nil {
 			return h
@@ -54,7 +59,7 @@ func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.Client
 		return clientCA.Require(h)
 	}
 	admit := func(opts ...kube.Option) http.Handler {
-		return serve(3<<20, func(ctx context.Context, body []byte) ([]byte, error) {
+		return budget.Limit(maxReviewBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
 			review, err := kube.DecodeAdmissionReview(ctx, body)
 			if err != nil {
 				return nil, err
@@ -62,24 +67,24 @@ func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.Client
 			v, _ := set.Version(review.Request.Kind.Version) // none: Admit denies
 			resp, _ := kube.Admit(ctx, v.Schema, review.Request, opts...)
 			return review.Respond(resp)
-		})
+		}))
 	}
 	srv.Register(MutatePath, guard(admit()))
 	srv.Register(ValidatePath, guard(admit(kube.Validating())))
-	srv.Register(ConvertPath, serve(64<<20, func(ctx context.Context, body []byte) ([]byte, error) {
+	srv.Register(ConvertPath, budget.Limit(maxConversionBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
 		review, err := kube.DecodeConversionReview(ctx, body)
 		if err != nil {
 			return nil, err
 		}
 		return review.Respond(kube.ConvertReview(ctx, set, review.Request))
-	}))
+	})))
 }
 
-// serve reads a body of at most limit bytes and writes what answer
-// returns (400 with its error when it fails).
-func serve(limit int64, answer func(ctx context.Context, body []byte) ([]byte, error)) http.Handler {
+// serve writes what answer returns for the body (400 with its error when
+// it fails).
+func serve(answer func(ctx context.Context, body []byte) ([]byte, error)) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, limit))
+		body, err := io.ReadAll(r.Body)
 		var out []byte
 		if err == nil {
 			out, err = answer(r.Context(), body)

@@ -30,7 +30,7 @@ func TestLintChart(t *testing.T) {
 			out: []string{
 				webChart + "/bad-values.yaml:1:1: /replicaCount: error chart-values: must be >= 1 but found 0\n",
 				webChart + "/bad-values.yaml:3:3: /service/type: error chart-values: value must be one of ",
-				webChart + "/bad-values.yaml:5:1: /sidecars: error chart-values: not allowed here: \"Logger\"",
+				webChart + "/bad-values.yaml:6:3: /sidecars/Logger: error chart-values: not allowed here: \"Logger\"", // the key and its line (issue 27)
 			}, err: []string{"3 errors, 0 warnings, 0 info\n"}},
 		{name: "--disable takes chart-values too", args: []string{"lint", webChart, "--values", webChart + "/bad-values.yaml", "--disable", "chart-*"}, code: 0,
 			err: []string{"0 errors, 0 warnings, 0 info; 3 silenced (3 by disabled rules)\n"}},
@@ -485,4 +485,53 @@ func TestValuesCommand(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) { tt.run(t) })
 	}
+}
+
+// TestLintSeverityAndStaleEntries: the config's severity key decides
+// what fails the run; ignore and baseline entries that silenced nothing
+// are named on standard error.
+func TestLintSeverityAndStaleEntries(t *testing.T) {
+	dir := t.TempDir()
+	cfg := filepath.Join(dir, "lint.yaml")
+	require.NoError(t, os.WriteFile(cfg, []byte("severity:\n  chart-values: warning\nignore:\n  - rule: R5-title-case\n    pointer: /x\n"), 0o644))
+	baseline := filepath.Join(dir, "baseline.json")
+	require.NoError(t, os.WriteFile(baseline, []byte(`[{"rule":"chart-values","severity":"error","pointer":"/gone","message":"fixed"}]`), 0o644))
+	chart := "testdata/helm/charts/overlays"
+	cliCase{name: "severity", args: []string{"lint", chart, "--config", cfg, "--baseline", baseline}, code: 0,
+		out: []string{"/image/tag: warning chart-values: Helm reads 1.10"},
+		err: []string{
+			cfg + `: /ignore/0 (rule "R5-title-case", pointer "/x") silenced nothing: the finding is gone; remove the entry`,
+			baseline + ": /0 (rule chart-values at /gone) matches no finding: it was fixed; remove the entry",
+			"0 errors, 3 warnings, 0 info",
+		}}.run(t)
+}
+
+// TestListChartDocsFromValues: for a chart, list takes what helm-docs
+// takes from values.yaml where the schema says nothing: the default Helm
+// uses (values.yaml as Helm reads it: 1.10 is 1.1) and a `# --`
+// comment's description; a secret's default stays hidden.
+func TestListChartDocsFromValues(t *testing.T) {
+	dir := t.TempDir()
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "Chart.yaml"), []byte("apiVersion: v2\nname: x\nversion: 1.0.0\n"), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "values.schema.json"), []byte(`{"type":"object","properties":{
+  "image":{"type":"object","properties":{"tag":{"type":"number"},"pullPolicy":{"type":"string","description":"from the schema","default":"Always"}}},
+  "password":{"type":"string","writeOnly":true},
+  "gone":{"type":"string"}}}`), 0o644))
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "values.yaml"), []byte("image:\n  # -- the image tag,\n  # as Helm reads it\n  tag: 1.10\n  # -- not used: the schema has one\n  pullPolicy: IfNotPresent\npassword: hunter2\ngone: ~\n"), 0o644))
+	code, out, errs := paramctl(t, "", "list", "--schema", dir, "-o", "json")
+	require.Equal(t, 0, code, errs)
+	var rows []map[string]any
+	require.NoError(t, json.Unmarshal([]byte(out), &rows))
+	byName := map[string]map[string]any{}
+	for _, r := range rows {
+		byName[r["pointer"].(string)] = r
+	}
+	assert.Equal(t, 1.1, byName["/image/tag"]["default"])
+	assert.Equal(t, "the image tag, as Helm reads it", byName["/image/tag"]["description"])
+	assert.Equal(t, "Always", byName["/image/pullPolicy"]["default"], "the schema's default first")
+	assert.Equal(t, "from the schema", byName["/image/pullPolicy"]["description"])
+	assert.Equal(t, true, byName["/password"]["hidden"])
+	assert.NotContains(t, out, "hunter2")
+	assert.Nil(t, byName["/gone"]["default"], "a null in values.yaml is dropped, as Helm does")
+	assert.Nil(t, byName["/image"]["default"], "an object's rows say what it holds")
 }

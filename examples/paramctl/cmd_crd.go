@@ -100,7 +100,13 @@ func runCRD(e *env, raw any, args []string) int {
 	}
 	manifest, err := crd.Manifest()
 	if err != nil {
-		return e.failErrors(exitUsage, o.versions, err)
+		code := exitInvalid // a schema the CRD cannot hold
+		for _, le := range schema.ErrorsOf(err) {
+			if le.Kind == schema.KindUsage {
+				code = exitUsage
+			}
+		}
+		return e.failErrors(code, o.versions, err)
 	}
 	manifest = append([]byte(crdHeader), manifest...)
 	switch {

@@ -162,6 +162,28 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 	return &lintSetup{sets: cfg.Sets(sets...), filter: cfg.Filter(baseline)}, nil
 }
 
+// staleEntries says on standard error which ignore entries of the
+// configuration and which baseline entries silenced nothing in this run:
+// the finding is gone (or the rule renamed), and the entry would hide a
+// new finding at that place later.
+func (e *env) staleEntries(o *lintOptions, f *lint.Filter) {
+	ignore, baseline := f.Unused()
+	for _, i := range ignore {
+		ig := f.Ignore[i]
+		var what []string
+		for _, kv := range [][2]string{{"rule", ig.Rule}, {"pointer", ig.Pointer}, {"file", ig.File}} {
+			if kv[1] != "" {
+				what = append(what, fmt.Sprintf("%s %q", kv[0], kv[1]))
+			}
+		}
+		fmt.Fprintf(e.stderr, "%s: /ignore/%d (%s) silenced nothing: the finding is gone; remove the entry\n", o.config, i, strings.Join(what, ", "))
+	}
+	for _, i := range baseline {
+		b := f.Baseline[i]
+		fmt.Fprintf(e.stderr, "%s: /%d (rule %s at %s) matches no finding: it was fixed; remove the entry\n", o.baseline, i, b.Rule, displayPointer(b.Pointer))
+	}
+}
+
 // fileErrors names the file before each error of a list (one a line), or
 // before the one error.
 func fileErrors(file string, err error) error {
@@ -228,6 +250,7 @@ func runLint(e *env, opts any, args []string) int {
 		silenced.Add(n)
 		reports = append(reports, r)
 	}
+	e.staleEntries(o, setup.filter)
 	switch o.output {
 	case "json":
 		if code := e.writeJSON(findingsJSON(reports)); code != exitOK {

@@ -114,6 +114,9 @@ func runList(e *env, opts any, args []string) int {
 		return code
 	}
 	rows, complete := parameterRows(s)
+	if dir := chartDir(o.schema); dir != "" {
+		chartDocs(dir, s, rows)
+	}
 	if !complete {
 		fmt.Fprintf(e.stderr, "the parameter tree has more than %d rows (definitions shared many times over); the list stops there\n", maxListRows)
 	}

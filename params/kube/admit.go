@@ -166,6 +166,13 @@ func (a *admission) run() error {
 		return err
 	}
 	verr := params.Validate(a.s, values)
+	if verr == nil {
+		// Valid to JSON Schema, yet rounded: the apiserver turned an
+		// integer beyond int64 into a float before this webhook saw it.
+		if r := roundedIntegers(a.s, raw); len(r) > 0 {
+			verr = r
+		}
+	}
 	if err := a.deadline("while validating"); err != nil {
 		return err
 	}

@@ -114,6 +114,8 @@ func TestAdmit(t *testing.T) {
 		{name: "undeclared keys warn, new ones only", s: open, req: request(kube.Update, object(`{"replicsa":1,"old":2}`), object(`{"old":2}`)), allowed: true,
 			params:   `{"old":2,"replicas":3,"replicsa":1,"size":9007199254740993}`,
 			warnings: []string{"spec.parameters.replicsa: "}},
+		{name: "an integer the apiserver already rounded is refused, not stored", s: closed, req: request(kube.Create, object(`{"engine":"redis","maxEntries":1.8446744073709552e+19}`), nil),
+			causes: []kube.StatusCause{{Type: "FieldValueInvalid", Field: "spec.parameters.maxEntries"}}},
 		{name: "delete is not judged", s: closed, req: request(kube.Delete, nil, object(`{"engine":1}`)), allowed: true},
 	}
 	for _, c := range cases {

@@ -269,7 +269,7 @@ func corrupt(v any, rnd *rand.Rand) any {
 }
 
 func convRoundTrips() int {
-	if testing.Short() {
+	if testing.Short() || convRaceEnabled {
 		return 100
 	}
 	return 400

@@ -57,20 +57,22 @@ func CRDSchema(s *schema.Schema) (map[string]any, error) {
 		sort.SliceStable(g.errs, func(i, j int) bool { return g.errs[i].Pointer < g.errs[j].Pointer })
 		return nil, g.errs.Err()
 	}
-	if err := checkStructural(wrapField(out, "/spec/parameters")); err != nil {
+	if err := checkStructural(wrapField(out, "/spec/parameters"), "/properties/spec/properties/parameters"); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
 // checkStructural runs lint's structural set over a whole object schema:
-// an error finding is a bug of the generator or a schema it cannot
-// translate, never a CRD the apiserver refuses.
-func checkStructural(objectSchema map[string]any) error {
+// an error finding (a default the schema refuses, a pattern Go cannot
+// compile) is a CRD the apiserver would refuse, reported at its pointer
+// in the field's schema (below prefix), never written.
+func checkStructural(objectSchema map[string]any, prefix string) error {
 	var errs schema.ErrorList
 	for _, f := range lint.Run(nil, objectSchema, lint.Structural()) {
 		if f.Severity == lint.Error {
-			errs = append(errs, schema.NewError(schema.KindSchema, f.Pointer, "kube: the CRD schema would be refused: %s (%s)", f.Message, f.Rule))
+			ptr := strings.TrimPrefix(f.Pointer, prefix)
+			errs = append(errs, schema.NewError(schema.KindSchema, ptr, "the CRD schema would be refused: %s (%s)", f.Message, f.Rule))
 		}
 	}
 	return errs.Err()

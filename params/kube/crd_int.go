@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -15,7 +16,7 @@ var (
 	int64Min = new(big.Float).SetInt64(-1 << 63)
 )
 
-// RoundedIntegers finds the integers of values (of the field s types)
+// roundedIntegers finds the integers of values (of the field s types)
 // that a kube-apiserver has already rounded before any webhook saw them:
 // it decodes an integer beyond int64 as a float64 and sends it on in a
 // float's notation (18446744073709551617 arrives as
@@ -24,7 +25,7 @@ var (
 // written with a fraction or an exponent and beyond int64's range, is an
 // error of kind schema.KindRange at its pointer: refused, never stored
 // rounded. nil when there is none.
-func RoundedIntegers(s *schema.Schema, values any) schema.ErrorList {
+func roundedIntegers(s *schema.Schema, values any) schema.ErrorList {
 	if s == nil {
 		return nil
 	}
@@ -46,7 +47,7 @@ func RoundedIntegers(s *schema.Schema, values any) schema.ErrorList {
 		case json.Number:
 			if rounded(n, x) {
 				out = append(out, schema.NewError(schema.KindRange, p,
-					"%s is an integer beyond int64 that the apiserver has already rounded (it keeps integers as int64, others as float64); refused rather than stored rounded: keep the value within -9223372036854775808..9223372036854775807", x))
+					"%s is an integer beyond int64 that the apiserver has already rounded (it keeps integers as int64, others as float64); refused rather than stored rounded: keep the value within -9223372036854775808..9223372036854775807", secret.Text(n.Secret(), x.String())))
 			}
 		}
 	}

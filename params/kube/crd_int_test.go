@@ -1,4 +1,4 @@
-package kube_test
+package kube
 
 import (
 	"encoding/json"
@@ -8,7 +8,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -18,7 +17,8 @@ import (
 func TestRoundedIntegers(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type":"object","properties":{
 		"n":{"type":"integer"},"f":{"type":"number"},"any":{},"list":{"type":"array","items":{"type":"integer"}},
-		"m":{"type":"object","additionalProperties":{"type":"integer"}}}}`))
+		"m":{"type":"object","additionalProperties":{"type":"integer"}},
+		"pin":{"type":"integer","writeOnly":true}}}`))
 	require.NoError(t, err)
 	tests := []struct {
 		name  string
@@ -33,6 +33,7 @@ func TestRoundedIntegers(t *testing.T) {
 		{"a number node", `{"f":1.8446744073709552e+19}`, nil},
 		{"no type", `{"any":1.8446744073709552e+19}`, nil},
 		{"just above int64", `{"n":9.223372036854775808e18}`, []string{"/n"}},
+		{"a secret is not quoted", `{"pin":1.8446744073709552e+19}`, []string{"/pin"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -40,15 +41,21 @@ func TestRoundedIntegers(t *testing.T) {
 			d := json.NewDecoder(strings.NewReader(tt.value))
 			d.UseNumber()
 			require.NoError(t, d.Decode(&v))
-			errs := kube.RoundedIntegers(s, v)
+			errs := roundedIntegers(s, v)
 			var ptrs []string
 			for _, e := range errs {
 				ptrs = append(ptrs, e.Pointer)
 				assert.Equal(t, schema.KindRange, e.Kind)
 				assert.Contains(t, e.Message, "rounded")
+				if e.Pointer == "/pin" {
+					assert.NotContains(t, e.Message, "1.8446744073709552e+19")
+					assert.Contains(t, e.Message, "(value hidden)")
+				} else {
+					assert.NotContains(t, e.Message, "(value hidden)")
+				}
 			}
 			assert.Equal(t, tt.ptrs, ptrs)
 		})
 	}
-	assert.Nil(t, kube.RoundedIntegers(nil, 1))
+	assert.Nil(t, roundedIntegers(nil, 1))
 }

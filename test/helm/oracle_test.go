@@ -230,7 +230,8 @@ func containsAll(have, want []string) bool {
 	for _, w := range want {
 		found := false
 		for _, h := range have {
-			found = found || h == w
+			// The place, or (an undeclared key) the key below it.
+			found = found || h == w || strings.HasPrefix(h, w+"/")
 		}
 		if !found {
 			return false

@@ -1,0 +1,5 @@
+//go:build !race
+
+package kube_test
+
+const convRaceEnabled = false

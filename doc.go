@@ -69,7 +69,7 @@
 //	fg, err := gates.Parse(gatesYAML)                    // field-level feature gates; fg.Apply(obj, stored)
 //	ov, err := kudo.Load("", operatorVersionYAML)        // an operator version: ov.Update, ov.Upgrade
 //	out, err := edit.AddProperty(schemaYAML, "/backup/days", edit.Property{Type: "integer"}) // edit a schema file
-//	findings, err := lint.Document(schemaYAML, lint.Kudo)    // lint
+//	findings, err := lint.Document(schemaYAML, lint.Kudo())    // lint
 //	resp, err := kube.Admit(ctx, s, review.Request)      // admission of spec.parameters: patch, warnings, causes
 //
 // The package's Example is a whole program that uses them together;

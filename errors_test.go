@@ -110,8 +110,7 @@ spec:
 	require.NoError(t, err)
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "versions.yaml"), []byte("[{name: v1, storage: true}]\n"), 0o644))
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "v1.yaml"), []byte("{}"), 0o644))
-	kudo, ok := lint.Lookup("kudo")
-	require.True(t, ok)
+	kudo := lint.Kudo()
 
 	tests := []struct {
 		name string
@@ -271,9 +270,9 @@ spec:
 		}},
 		{"convert.ToV1beta1 not an OperatorVersion", func() error { _, err := convert.ToV1beta1([]byte("kind: Instance\n")); return err }},
 		{"convert.ToV1beta1 a list", func() error { _, err := convert.ToV1beta1([]byte("[a]\n")); return err }},
-		{"convert.Unwrap syntax", func() error { _, err := convert.Unwrap([]byte("a: ["), s); return err }},
-		{"convert.Unwrap not text", func() error { _, err := convert.Unwrap([]byte("replicas: [1]\n"), s); return err }},
-		{"convert.Unwrap wrong type", func() error { _, err := convert.Unwrap([]byte("replicas: x\n"), s); return err }},
+		{"convert.Unwrap syntax", func() error { _, err := convert.Unwrap(s, []byte("a: [")); return err }},
+		{"convert.Unwrap not text", func() error { _, err := convert.Unwrap(s, []byte("replicas: [1]\n")); return err }},
+		{"convert.Unwrap wrong type", func() error { _, err := convert.Unwrap(s, []byte("replicas: x\n")); return err }},
 		{"convert.UnwrapValues", func() error { _, err := convert.UnwrapValues(s, map[string]string{"replicas": "x"}); return err }},
 		{"convert.UnwrapReader", func() error {
 			var first error
@@ -388,12 +387,12 @@ spec:
 		}},
 		{"lint.ReadConfig syntax", func() error { _, err := lint.ReadConfig([]byte("disable: [")); return err }},
 		{"lint.ReadConfig faults", func() error {
-			_, err := lint.ReadConfig([]byte("disable: [nope]\nignore: [{pointer: x}]\nextra: 1\n"))
+			_, err := lint.ReadConfig([]byte("disable: [nope]\nignore: [{pointer: x}]\nextra: 1\n"), lint.Sets()...)
 			return err
 		}},
 		{"lint.ReadBaseline syntax", func() error { _, err := lint.ReadBaseline([]byte("[")); return err }},
 		{"lint.ReadBaseline not findings", func() error { _, err := lint.ReadBaseline([]byte(`[{"x": 1}]`)); return err }},
-		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope") }},
+		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope", lint.Sets()...) }},
 		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
 		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
 		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},

@@ -110,7 +110,12 @@ properties:
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(string(params.MarshalJSON(s, v, "")))
+	out, err := params.MarshalJSON(s, v, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(out))
 
 	// An update from -p strings, and the plan it runs.
 	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"backup.enabled=true"}}).Run()

@@ -8,6 +8,7 @@ import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -28,8 +29,15 @@ type CRDVersion struct {
 }
 
 // JSON writes the version's schema as JSON, keys in manifest order.
-func (v *CRDVersion) JSON() []byte {
-	return encode.JSON(v.Schema, encode.ByKeyOrder(v.order), "")
+func (v *CRDVersion) JSON() ([]byte, error) {
+	if v == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "convert: no CRDVersion")
+	}
+	doc, err := value.Plain(v.Schema)
+	if err != nil {
+		return nil, notPlainError(err)
+	}
+	return encode.JSON(doc, encode.ByKeyOrder(v.order), ""), nil
 }
 
 // IsCRD reports whether data is a CustomResourceDefinition manifest.
@@ -125,7 +133,11 @@ func loadCRD(data []byte, version string) (*schema.Schema, error) {
 	if err != nil {
 		return nil, err
 	}
-	s, err := schema.Parse(v.JSON())
+	js, err := v.JSON()
+	if err != nil {
+		return nil, prefixErrors(err, v.Pointer)
+	}
+	s, err := schema.Parse(js)
 	if err != nil {
 		return nil, prefixErrors(err, v.Pointer)
 	}

@@ -84,6 +84,9 @@ type Converted struct {
 // YAML writes the document as YAML with exact numbers; an unchanged input
 // comes back byte for byte.
 func (c *Converted) YAML() ([]byte, error) {
+	if c == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "convert: no Converted document")
+	}
 	if !c.Changed && c.input != nil {
 		return append([]byte(nil), c.input...), nil
 	}
@@ -92,8 +95,15 @@ func (c *Converted) YAML() ([]byte, error) {
 
 // JSON writes the document as JSON with exact numbers and the same key
 // order as YAML; indent "" gives compact JSON.
-func (c *Converted) JSON(indent string) []byte {
-	return encode.JSON(c.Document, encode.ByKeyOrder(c.order), indent)
+func (c *Converted) JSON(indent string) ([]byte, error) {
+	if c == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "convert: no Converted document")
+	}
+	v, err := value.Plain(c.Document)
+	if err != nil {
+		return nil, notPlainError(err)
+	}
+	return encode.JSON(v, encode.ByKeyOrder(c.order), indent), nil
 }
 
 // schemaJSON writes the schema alone as compact JSON in document order.

@@ -72,9 +72,19 @@ func ExampleToV1beta1() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(string(down.JSON("")))
-	up, _ := convert.FromV1beta1(down.JSON(""))
-	fmt.Println(string(up.JSON("")))
+	v1, err := down.JSON("")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(v1))
+	up, _ := convert.FromV1beta1(v1)
+	back, err := up.JSON("")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(back))
 	// Output:
 	// {"apiVersion":"kudo.dev/v1beta1","kind":"OperatorVersion","spec":{"parameters":[{"name":"replicas","required":true,"default":"3","value-type":"integer"}]},"metadata":{"annotations":{"paramkit.dev/v1beta2-parameters":"{\"type\":\"object\",\"required\":[\"replicas\"],\"properties\":{\"replicas\":{\"type\":\"integer\",\"default\":3,\"minimum\":1}}}"}}}
 	// {"apiVersion":"kudo.dev/v1beta2","kind":"OperatorVersion","spec":{"parameters":{"type":"object","required":["replicas"],"properties":{"replicas":{"type":"integer","default":3,"minimum":1}}}}}
@@ -94,7 +104,7 @@ parameters:
 		return
 	}
 	n := s.Lookup("/ZOOKEEPER_URI")
-	fmt.Println(n.Type, n.Title, n.Default, n.Required)
+	fmt.Println(n.Type(), n.Title(), n.Default(), n.Required())
 	// Output:
 	// [string] zookeeper cluster URI zk-0.zk-hs:2181 true
 }

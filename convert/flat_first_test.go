@@ -22,7 +22,7 @@ func TestFirstFormat(t *testing.T) {
 	b, err := FromV1beta1([]byte(list))
 	require.NoError(t, err)
 	assert.True(t, a.Changed)
-	assert.Equal(t, string(b.JSON("")), string(a.JSON("")))
+	assert.Equal(t, string(mustBytes(b.JSON(""))), string(mustBytes(a.JSON(""))))
 	y, err := a.YAML()
 	require.NoError(t, err)
 	d, err := document.Read(y, document.Options{Order: true})
@@ -48,7 +48,7 @@ func TestFirstFormatFieldsKUDOIgnored(t *testing.T) {
 	require.NoError(t, err)
 	b, err := FromV1beta1([]byte(list))
 	require.NoError(t, err)
-	assert.Equal(t, string(b.JSON("")), string(a.JSON("")), "as the list format")
+	assert.Equal(t, string(mustBytes(b.JSON(""))), string(mustBytes(a.JSON(""))), "as the list format")
 	props := a.Schema.(map[string]any)["properties"].(map[string]any)
 	assert.Equal(t, "kudobuilder/operators,kudobuilder/kudo", props["REPOSITORIES"].(map[string]any)["x-kudo-example"])
 	assert.Equal(t, map[string]any{"unit": "bytes"}, props["DISK"].(map[string]any)["x-kudo-hint"])
@@ -136,7 +136,7 @@ func FuzzFirstFormat(f *testing.F) {
 		if ks := order[""]; len(ks) == len(root) {
 			assert.Equal(t, ks, c.order["/properties"], "file order")
 		}
-		again, err := FromV1beta1(c.JSON(""))
+		again, err := FromV1beta1(mustBytes(c.JSON("")))
 		if err != nil || again.Changed {
 			t.Fatalf("the converted schema converts again: %v", err)
 		}
@@ -234,4 +234,13 @@ func ExampleWithCRDVersion() {
 	err = s.Validate(map[string]any{"spec": map[string]any{"size": 0}})
 	fmt.Println(err == nil)
 	// Output: true
+}
+
+// mustBytes is the bytes of an encoder that cannot fail on the plain
+// values a test gives it.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -44,7 +44,7 @@ func FuzzFromV1beta1(f *testing.F) {
 		if err != nil {
 			t.Fatalf("YAML: %v", err)
 		}
-		for _, out := range [][]byte{y, c.JSON("")} {
+		for _, out := range [][]byte{y, mustBytes(c.JSON(""))} {
 			again, err := FromV1beta1(out)
 			if err != nil {
 				t.Fatalf("reconverting the output fails: %v\n%s", err, out)
@@ -90,12 +90,12 @@ func FuzzToV1beta1RoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatalf("ToV1beta1: %v", err)
 		}
-		up, err := FromV1beta1(down.JSON(""))
+		up, err := FromV1beta1(mustBytes(down.JSON("")))
 		if err != nil {
-			t.Fatalf("FromV1beta1: %v\n%s", err, down.JSON(""))
+			t.Fatalf("FromV1beta1: %v\n%s", err, mustBytes(down.JSON("")))
 		}
 		if !value.Equal(ov, up.Document) {
-			t.Fatalf("round trip differs at %v\n%s\n%s", value.Diff(ov, up.Document), schemaJSON, up.JSON(""))
+			t.Fatalf("round trip differs at %v\n%s\n%s", value.Diff(ov, up.Document), schemaJSON, mustBytes(up.JSON("")))
 		}
 	})
 }

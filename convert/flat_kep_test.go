@@ -19,8 +19,8 @@ func propertyNames(t *testing.T, schemaDoc []byte) []string {
 	s, err := schema.Parse(schemaDoc)
 	require.NoError(t, err)
 	var names []string
-	for _, p := range s.Root().Properties {
-		names = append(names, p.Name)
+	for _, p := range s.Root().Properties() {
+		names = append(names, p.Name())
 	}
 	return names
 }
@@ -64,7 +64,7 @@ func TestKEPParamsFileConverts(t *testing.T) {
 			},
 		},
 	}
-	assert.True(t, value.Equal(want, c.Document), "got %s", c.JSON(""))
+	assert.True(t, value.Equal(want, c.Document), "got %s", mustBytes(c.JSON("")))
 }
 
 func TestKEPV1beta2DocumentsComeBackUnchanged(t *testing.T) {
@@ -120,7 +120,7 @@ func TestKEPConvertedObjectStillSayingV1beta1IsReadAsV1beta2(t *testing.T) {
 	// and it loads as a schema
 	s, err := LoadSchema(in)
 	require.NoError(t, err)
-	assert.Equal(t, "boolean", s.Lookup("/BACKUP_ENABLED").Type[0])
+	assert.Equal(t, "boolean", s.Lookup("/BACKUP_ENABLED").Type()[0])
 }
 
 func TestKEPInstanceUnwraps(t *testing.T) {
@@ -143,7 +143,7 @@ func TestKEPInstanceUnwraps(t *testing.T) {
 				s, err = LoadSchema(testdata(t, tc.schema))
 				require.NoError(t, err)
 			}
-			c, err := Unwrap(in, s)
+			c, err := Unwrap(s, in)
 			require.NoError(t, err)
 			out, err := c.YAML()
 			require.NoError(t, err)
@@ -161,7 +161,7 @@ func TestKEPInstanceUnwraps(t *testing.T) {
 func TestKEPUpgradeInstanceUnwraps(t *testing.T) {
 	s, err := LoadSchema(testdata(t, "kep/operatorversion-upgrade.v1beta1.yaml"))
 	require.NoError(t, err)
-	c, err := Unwrap(testdata(t, "kep/instance-upgrade.v1beta1.yaml"), s)
+	c, err := Unwrap(s, testdata(t, "kep/instance-upgrade.v1beta1.yaml"))
 	require.NoError(t, err)
 	out, err := c.YAML()
 	require.NoError(t, err)
@@ -179,7 +179,7 @@ func TestKEPUpgradeInstanceUnwraps(t *testing.T) {
 	assert.True(t, value.Equal(want, c.Document), "got\n%s", out)
 
 	// the flat map of the upgrade section, likewise
-	c, err = Unwrap(testdata(t, "kep/values-upgrade.v1beta1.yaml"), s)
+	c, err = Unwrap(s, testdata(t, "kep/values-upgrade.v1beta1.yaml"))
 	require.NoError(t, err)
 	out, err = c.YAML()
 	require.NoError(t, err)

@@ -109,7 +109,7 @@ func TestV1beta2ToV1beta1AndBackIsExact(t *testing.T) {
 		data []byte
 	}{
 		{"yaml", must(down.YAML())},
-		{"json", down.JSON("")},
+		{"json", mustBytes(down.JSON(""))},
 		// what an apiserver hands back: keys sorted, the list as it was
 		{"json sorted", encode.JSON(down.Document, nil, "")},
 	} {
@@ -225,14 +225,14 @@ func TestToV1beta1Kinds(t *testing.T) {
 	c, err = ToV1beta1([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nspec: {version: 1}\n"))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"apiVersion": V1beta1, "kind": "OperatorVersion", "spec": map[string]any{"version": json.Number("1")}}, c.Document)
-	up, err := FromV1beta1(c.JSON(""))
+	up, err := FromV1beta1(mustBytes(c.JSON("")))
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"apiVersion": V1beta2, "kind": "OperatorVersion", "spec": map[string]any{"version": json.Number("1")}}, up.Document)
 
 	// a boolean schema
 	c, err = ToV1beta1([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nspec: {parameters: true}\n"))
 	require.NoError(t, err)
-	up, err = FromV1beta1(c.JSON(""))
+	up, err = FromV1beta1(mustBytes(c.JSON("")))
 	require.NoError(t, err)
 	assert.Equal(t, true, up.Schema)
 

@@ -54,6 +54,9 @@ const (
 // chart, and a chart without a values schema give a *schema.Error of kind
 // schema.KindIO wrapping the reason (fs.ErrNotExist for what is missing).
 func ReadSchema(fsys fs.FS, name string, opts ...LoadOption) (*schema.Schema, error) {
+	if fsys == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "convert: ReadSchema needs a file system")
+	}
 	src, err := schemaSource(fsys, name)
 	if err != nil {
 		return nil, err

@@ -40,6 +40,9 @@ import (
 // Only types are checked; validate the result for the rest. s nil means
 // no schema: the values are then guessed as GuessValues does.
 func UnwrapValues(s *schema.Schema, in map[string]string) (map[string]any, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	if s == nil {
 		out, _ := GuessValues(in)
 		return out, nil
@@ -166,7 +169,7 @@ func jsonString(text string) (string, bool) {
 	return s, ok
 }
 
-func keywordPtr(n *schema.Node) string { return pointer.Append(n.Pointer, "type") }
+func keywordPtr(n *schema.Node) string { return pointer.Append(n.Pointer(), "type") }
 
 // allowsValue reports whether the node's types admit v's JSON type.
 func allowsValue(n *schema.Node, v any) bool { return n.Allows(value.TypeName(v)) }
@@ -317,6 +320,9 @@ func (t guessTyper) Elem(int) document.Typer   { return t }
 // as a number on a string-only node — is an error naming its pointer: the
 // error is a schema.ErrorList holding every such value.
 func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	out := make(map[string]string, len(values))
 	var errs schema.ErrorList
 	for _, k := range sortedKeys(values) {

@@ -27,7 +27,10 @@ import (
 // Unreadable input gives a *schema.Error; a value that is a list or
 // mapping (v1beta1 held text only) or cannot take its node's type gives a
 // schema.ErrorList with every such value, pointers into the input.
-func Unwrap(data []byte, s *schema.Schema) (*Converted, error) {
+func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	raw, order, err := readRaw(data)
 	if err != nil {
 		return nil, err

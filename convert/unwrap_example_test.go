@@ -28,7 +28,12 @@ func ExampleUnwrapValues() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(string(params.MarshalJSON(s, values, "")))
+	out, err := params.MarshalJSON(s, values, "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(out))
 	// Output:
 	// {"NODE_COUNT":3,"BACKUP_ENABLED":false,"ARRAY_PARAM":["foo","bar","bazz"],"MAP_PARAM":{"foo":"bar"},"VERSION":"1.10"}
 }
@@ -42,7 +47,11 @@ func ExampleGuessValues() {
 		"ENABLED":    "yes",
 		"LIST":       "[foo,bar]",
 	})
-	fmt.Println(string(params.MarshalJSON(nil, values, "")))
+	out, err := params.MarshalJSON(nil, values, "")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
 	for _, g := range guesses {
 		fmt.Println(g)
 	}

@@ -125,7 +125,7 @@ func FuzzUnwrap(f *testing.F) {
 		if !withSchema {
 			sch = nil
 		}
-		c, err := Unwrap(data, sch)
+		c, err := Unwrap(sch, data)
 		if err != nil {
 			return
 		}
@@ -136,8 +136,8 @@ func FuzzUnwrap(f *testing.F) {
 		if _, _, err := readRaw(y); err != nil {
 			t.Fatalf("output does not read: %v\n%s", err, y)
 		}
-		if _, _, err := readRaw(c.JSON("")); err != nil {
-			t.Fatalf("JSON output does not read: %v\n%s", err, c.JSON(""))
+		if _, _, err := readRaw(mustBytes(c.JSON(""))); err != nil {
+			t.Fatalf("JSON output does not read: %v\n%s", err, mustBytes(c.JSON("")))
 		}
 	})
 }

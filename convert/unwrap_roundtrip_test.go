@@ -126,9 +126,9 @@ func (g gen) value(n *schema.Node, depth int) any {
 	default:
 		m := map[string]any{}
 		if n != nil {
-			for _, p := range n.Properties {
+			for _, p := range n.Properties() {
 				if g.r.Intn(2) == 0 {
-					m[p.Name] = g.value(p, depth+1)
+					m[p.Name()] = g.value(p, depth+1)
 				}
 			}
 		}
@@ -150,8 +150,8 @@ func TestWrapThenUnwrapIsTheIdentity(t *testing.T) {
 	s := loadTestSchema(t, roundTripSchema)
 	g := gen{rand.New(rand.NewSource(33))}
 	names := []string{"undeclared", "x y", ""}
-	for _, p := range s.Root().Properties {
-		names = append(names, p.Name)
+	for _, p := range s.Root().Properties() {
+		names = append(names, p.Name())
 	}
 	for i := 0; i < 3000; i++ {
 		values := map[string]any{}
@@ -196,8 +196,8 @@ func TestUnwrapThenWrapIsStable(t *testing.T) {
 	s := loadTestSchema(t, roundTripSchema)
 	g := gen{rand.New(rand.NewSource(7))}
 	names := []string{"undeclared"}
-	for _, p := range s.Root().Properties {
-		names = append(names, p.Name)
+	for _, p := range s.Root().Properties() {
+		names = append(names, p.Name())
 	}
 	for i := 0; i < 3000; i++ {
 		in := map[string]string{names[g.r.Intn(len(names))]: g.str()}

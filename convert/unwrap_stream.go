@@ -21,12 +21,18 @@ import (
 // the first error of reading r or of emit, or ctx's error, having emitted
 // every document before it and none after.
 func UnwrapReader(ctx context.Context, s *schema.Schema, r io.Reader, workers int, emit func(params.RawDocument, *Converted, error) error) error {
+	if emit == nil {
+		return schema.NewError(schema.KindUsage, "", "a stream needs its callbacks")
+	}
+	if err := zeroSchema(s); err != nil {
+		return err
+	}
 	type unwrapped struct {
 		c   *Converted
 		err error
 	}
 	return params.MapStream(ctx, r, workers, func(d params.RawDocument) unwrapped {
-		c, err := Unwrap(d.Text, s)
+		c, err := Unwrap(s, d.Text)
 		return unwrapped{c, d.Locate(err)}
 	}, func(d params.RawDocument, u unwrapped) error {
 		return emit(d, u.c, u.err)

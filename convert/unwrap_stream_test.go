@@ -52,7 +52,7 @@ func TestUnwrapReader(t *testing.T) {
 			assert.Equal(t, lastLine, se.Line, "the line in the whole stream")
 			return nil
 		}
-		want, wantErr := convert.Unwrap([]byte(docs[d.Index]), s)
+		want, wantErr := convert.Unwrap(s, []byte(docs[d.Index]))
 		if wantErr != nil {
 			assert.Equal(t, wantErr.Error(), err.Error())
 			assert.Nil(t, c)
@@ -125,7 +125,7 @@ func FuzzUnwrapReader(f *testing.F) {
 				t.Fatalf("document %d out of order (%d split)", d.Index, len(texts))
 			}
 			n++
-			want, wantErr := convert.Unwrap(texts[d.Index], s)
+			want, wantErr := convert.Unwrap(s, texts[d.Index])
 			if (err == nil) != (wantErr == nil) {
 				t.Fatalf("document %d: %v, alone %v", d.Index, err, wantErr)
 			}

@@ -309,7 +309,7 @@ func TestUnwrapDocuments(t *testing.T) {
 		{"not a mapping", "[a]\n", "", `"": expected a mapping of parameter values or an Instance, not a list`, nil},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			c, err := Unwrap([]byte(tc.in), s)
+			c, err := Unwrap(s, []byte(tc.in))
 			if tc.err != "" {
 				require.Error(t, err)
 				assert.Equal(t, tc.err, err.Error())
@@ -327,7 +327,7 @@ func TestUnwrapDocuments(t *testing.T) {
 		})
 	}
 
-	_, err := Unwrap([]byte("a: [\n"), s)
+	_, err := Unwrap(s, []byte("a: [\n"))
 	var de *schema.Error
 	assert.True(t, errors.As(err, &de))
 }

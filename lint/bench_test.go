@@ -26,7 +26,7 @@ func BenchmarkLintLarge(b *testing.B) {
 	b.SetBytes(int64(len(data)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := Document(data, ClusterApp, Kudo); err != nil {
+		if _, err := Document(data, clusterAppSet, kudoSet); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -51,6 +51,6 @@ func BenchmarkLintLargeRules(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		Run(s, doc, ClusterApp, Kudo)
+		Run(s, doc, clusterAppSet, kudoSet)
 	}
 }

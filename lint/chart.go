@@ -10,7 +10,7 @@ import (
 // Chart is a Helm chart as data: what Chart.Lint checks. ReadChart reads
 // one from a folder.
 type Chart struct {
-	// Metadata is the text of Chart.yaml, checked by ChartMetadata; nil
+	// Metadata is the text of Chart.yaml, checked by the rule chart-file; nil
 	// leaves it unchecked.
 	Metadata []byte
 	// SchemaFile is the schema's path relative to the chart folder
@@ -77,6 +77,9 @@ var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile
 // chart), values.schema.json and values.yaml, either of which may be
 // missing, and the overlays ci/*.yaml.
 func ReadChart(fsys fs.FS) (*Chart, error) {
+	if fsys == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadChart needs a file system")
+	}
 	meta, err := fs.ReadFile(fsys, ChartFile)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -111,20 +114,20 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 	return c, nil
 }
 
-// ChartValues is the check helm lint makes of a chart: the default values
+// chartValuesRule is the check helm lint makes of a chart: the default values
 // (values.yaml) satisfy the values schema. Chart.Lint runs it whatever the
 // sets, each error a finding in the values file at the value's pointer;
 // a chart without a schema gets one info finding saying nothing checks
 // its values.
-var ChartValues = &Rule{
+var chartValuesRule = &Rule{
 	ID: "chart-values", Set: "chart", Severity: Error,
 	Doc: "in a Helm chart, values.yaml satisfies values.schema.json (as helm lint and helm install check)",
 	Run: func(*Pass) {}, // Chart.Lint reports its findings
 }
 
 // Lint lints a Helm chart: its Chart.yaml as helm lint does (see
-// ChartMetadata), its values schema with the sets, as Document does, and
-// its values against the schema (see ChartValues).
+// chart-file), its values schema with the sets, as Document does, and
+// its values against the schema (the rule chart-values).
 // Every finding names its File (relative to the chart folder) and, where
 // known, its Line and Column; a finding in the values file points into
 // the values, not the schema.
@@ -143,7 +146,7 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 		meta = chartFileFindings(c.Metadata)
 	}
 	if c.Schema == nil {
-		fs := append(meta, Finding{Rule: ChartValues.ID, Severity: Info, File: ChartFile,
+		fs := append(meta, Finding{Rule: chartValuesRule.ID, Severity: Info, File: ChartFile,
 			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"})
 		sortFindings(fs)
 		return fs, nil

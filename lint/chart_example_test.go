@@ -27,7 +27,7 @@ func ExampleChart_Lint() {
 		fmt.Println(err)
 		return
 	}
-	fs, err := chart.Lint(lint.Kudo)
+	fs, err := chart.Lint(lint.Kudo())
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -51,7 +51,7 @@ func ExampleFilter() {
     "b": {"enum": ["x"], "default": "z"}
   }
 }`)
-	findings, _ := lint.Document(schema, lint.Kudo)
+	findings, _ := lint.Document(schema, lint.Kudo())
 	report := lint.Report{File: "values.schema.json", Findings: findings}
 	filter := lint.Filter{
 		Ignore:   []lint.Ignore{{Pointer: "/properties/internal/**"}},
@@ -74,7 +74,7 @@ func ExampleReadConfig() {
 rules: [cluster-app]
 disable: ["R6-*", R8-string-constraint]
 words: [etcd]
-`))
+`), lint.Sets()...)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -90,8 +90,8 @@ words: [etcd]
 		}
 		return n
 	}
-	before, _ := lint.Document(schema, lint.ClusterApp)
-	after, _ := lint.Document(schema, cfg.Sets(lint.ClusterApp)...)
+	before, _ := lint.Document(schema, lint.ClusterApp())
+	after, _ := lint.Document(schema, cfg.Sets(lint.ClusterApp())...)
 	for _, rule := range []string{"R5-title-case", "R6-description"} {
 		fmt.Printf("%s: %d -> %d\n", rule, count(before, rule), count(after, rule))
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/paramkit/paramkit/internal/problem"
 )
 
-// ChartMetadata is helm lint's check of Chart.yaml (helm v4's
+// chartMetadataRule is helm lint's check of Chart.yaml (helm v4's
 // pkg/chart/v2/lint/rules/chartfile.go and the chart loader's
 // Metadata.Validate): YAML Helm can read, apiVersion v1 or v2, a name
 // that is a plain file name, a version that is a string and SemVer (a
@@ -22,7 +22,7 @@ import (
 // with apiVersion v2, each an object with an alias of letters, digits,
 // _ and -, no two with one name or alias; maintainers each with a name.
 // Chart.Lint runs it whatever the sets.
-var ChartMetadata = &Rule{
+var chartMetadataRule = &Rule{
 	ID: "chart-file", Set: "chart", Severity: Error,
 	Doc: "in a Helm chart, Chart.yaml is what helm lint and helm install accept (apiVersion, name, SemVer version, type, dependencies)",
 	Run: func(*Pass) {}, // Chart.Lint reports its findings
@@ -41,7 +41,7 @@ var (
 func chartFileFindings(data []byte) []Finding {
 	node, _ := document.ParseNode(data)
 	at := func(ptr string, sev Severity, format string, a ...any) Finding {
-		f := Finding{Rule: ChartMetadata.ID, Severity: sev, File: ChartFile, Pointer: ptr, Message: fmt.Sprintf(format, a...)}
+		f := Finding{Rule: chartMetadataRule.ID, Severity: sev, File: ChartFile, Pointer: ptr, Message: fmt.Sprintf(format, a...)}
 		if node != nil {
 			f.Line, f.Column, _ = document.Locate(node, ptr)
 		}

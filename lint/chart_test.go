@@ -79,9 +79,9 @@ func TestLintChart(t *testing.T) {
 		{name: "no values file", chart: Chart{Schema: []byte(chartSchema)},
 			want: []want{{"values.yaml", 0, "", "chart-values"}}},
 		{name: "schema findings carry the schema file", chart: Chart{Schema: []byte("{\n  \"properties\": {\n    \"a\": {\"enum\": [1], \"default\": 2}\n  }\n}\n"), Values: []byte("a: 1\n")},
-			sets: []*Set{Kudo}, want: []want{{"values.schema.json", 3, "/properties/a/default", "kudo-enum-default"}}},
+			sets: []*Set{kudoSet}, want: []want{{"values.schema.json", 3, "/properties/a/default", "kudo-enum-default"}}},
 		{name: "a schema that does not compile: its findings, no values check", chart: Chart{Schema: []byte(`{"type": "int"}`), Values: []byte("a: 1\n")},
-			sets: []*Set{Kudo}, want: []want{{"values.schema.json", 1, "/type", "schema-compile"}}},
+			sets: []*Set{kudoSet}, want: []want{{"values.schema.json", 1, "/type", "schema-compile"}}},
 		{name: "extra values: layered, null removes, errors in the file that writes them",
 			chart: Chart{Schema: []byte(chartSchema), Values: []byte("image: nginx\nreplicas: 2\nports: [80]\n"), ExtraValues: []ValuesFile{
 				{Name: "ci/a.yaml", Data: []byte("replicas: 0\n")},
@@ -118,7 +118,7 @@ func TestLintChart(t *testing.T) {
 		})
 	}
 
-	fs, err := (&Chart{}).Lint(Kudo)
+	fs, err := (&Chart{}).Lint(kudoSet)
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	assert.Equal(t, Finding{Rule: "chart-values", Severity: Info, File: "Chart.yaml", Message: "the chart has no values.schema.json: nothing checks the values users give"}, fs[0])

@@ -19,7 +19,7 @@ import (
 )
 
 // HelmValues computes the values Helm v4 renders the chart with and judges
-// them as helm template does, with the findings of ChartValues about
+// them as helm template does, with the findings of the rule chart-values about
 // them. Values headed for Helm are read as Helm reads them, not typed by
 // the schema: YAML 1.1 booleans (yes, on), every number through a
 // float64 (1.10 is 1.1, 9007199254740993 is 9007199254740992), the last
@@ -98,13 +98,13 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 	return out, nil
 }
 
-// ChartValuesDrift warns of keys in values.yaml that the schema does not
+// chartValuesDriftRule warns of keys in values.yaml that the schema does not
 // declare (their parent lists properties and gives no
 // additionalProperties schema): the schema and the chart's values have
 // drifted apart, and users read the schema's docs. Chart.Lint runs it
 // whatever the sets; a key the schema forbids is an error of
 // ChartValues instead.
-var ChartValuesDrift = &Rule{
+var chartValuesDriftRule = &Rule{
 	ID: "chart-values-drift", Set: "chart", Severity: Warning,
 	Doc: "in a Helm chart, every key of values.yaml is declared by values.schema.json",
 	Run: func(*Pass) {}, // Chart.Lint reports its findings
@@ -130,7 +130,7 @@ func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []F
 		if named[w.Pointer] {
 			continue
 		}
-		f := Finding{Rule: ChartValuesDrift.ID, Severity: Warning, File: file, Pointer: w.Pointer,
+		f := Finding{Rule: chartValuesDriftRule.ID, Severity: Warning, File: file, Pointer: w.Pointer,
 			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message}
 		f.Line, f.Column, _ = document.Locate(node, w.Pointer)
 		out = append(out, f)
@@ -224,7 +224,7 @@ func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
 			}
 			p := ptr + "/" + pointer.Escape(k.Value)
 			if line, ok := first[k.Value]; ok {
-				out = append(out, Finding{Rule: ChartValues.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
+				out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
 					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, line, k.Line)})
 			} else {
 				first[k.Value] = k.Line
@@ -278,13 +278,13 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 			if keys := undeclaredKeys(hv.values, e); len(keys) > 0 {
 				// One finding a key, at the key and its line.
 				for _, k := range keys {
-					out = append(out, Finding{Rule: ChartValues.ID, Severity: Error, Pointer: pointer.Append(e.Pointer, k),
+					out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: pointer.Append(e.Pointer, k),
 						Message: fmt.Sprintf("not allowed here: %q (the schema does not declare it)", k), Kind: e.Kind})
 				}
 				continue
 			}
 		}
-		out = append(out, Finding{Rule: ChartValues.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
+		out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
 	}
 	for i := range out {
 		src := hv.place(&out[i])

@@ -13,7 +13,7 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// ClusterApp is the rule set of the Giant Swarm RFC "Basic requirements
+// clusterAppSet is the rule set of the Giant Swarm RFC "Basic requirements
 // for cluster app values schema" (R1 to R18), to the letter: every MUST is
 // an error, every SHOULD a warning. Rule ids start with the requirement id.
 // A "property" is a schema under properties or patternProperties, or an
@@ -22,7 +22,7 @@ import (
 // only constrain and are not checked as properties. A title or
 // description given at a $ref or at its target both count; what a shared
 // definition lacks is reported once, at the definition.
-var ClusterApp = &Set{
+var clusterAppSet = &Set{
 	Name: "cluster-app",
 	Doc:  "Giant Swarm cluster-app values schema RFC, requirements R1 to R18",
 }
@@ -31,8 +31,8 @@ var ClusterApp = &Set{
 const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 
 func init() {
-	ClusterApp.Rules = []*Rule{
-		SchemaCompile,
+	clusterAppSet.Rules = []*Rule{
+		schemaCompile,
 		{ID: "R1-dialect", Severity: Error, Run: r1Dialect,
 			Doc: "the root $schema is https://json-schema.org/draft/2020-12/schema"},
 		{ID: "R2-type", Severity: Error, Run: r2Type,
@@ -104,19 +104,18 @@ func init() {
 		{ID: "R18-empty-default", Severity: Error, Run: r18EmptyDefault,
 			Doc: "a default is not the empty value of its type (false, \"\", 0, [], {})"},
 	}
-	for _, r := range ClusterApp.Rules {
+	for _, r := range clusterAppSet.Rules {
 		if r.Set == "" {
-			r.Set = ClusterApp.Name
+			r.Set = clusterAppSet.Name
 			r.DocOnly = r.ID != "R7-examples-valid" // the one that validates with the schema
 		}
 	}
-	Register(ClusterApp)
 }
 
-// SchemaCompile reports what the engine refuses to compile. It is listed
+// schemaCompile reports what the engine refuses to compile. It is listed
 // in the kudo and cluster-app sets, which read the document as JSON
 // Schema.
-var SchemaCompile = &Rule{
+var schemaCompile = &Rule{
 	ID: "schema-compile", Set: "kudo", Severity: Error,
 	Doc: "the document compiles as a JSON Schema (draft-04, draft-06, draft-07, 2019-09 or 2020-12) with valid KUDO keywords",
 	Run: func(p *Pass) {

@@ -36,7 +36,11 @@ func CRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
 			continue
 		}
 		seen[v.Pointer] = true
-		fs, err := lintDocument(v.JSON(), sets)
+		js, err := v.JSON()
+		if err != nil {
+			return nil, err
+		}
+		fs, err := lintDocument(js, sets)
 		if err != nil {
 			return nil, err
 		}

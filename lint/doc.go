@@ -3,11 +3,13 @@
 // and a run function over the schema; rule sets are plain lists, so
 // callers can add their own rules and sets.
 //
-// Three sets come with it: Kudo (KEP-33's trigger, immutable and oldName,
-// and parameter hygiene), ClusterApp (the Giant Swarm cluster-app values
-// schema RFC, R1 to R18) and Structural (would a kube-apiserver accept the
-// schema as a CRD's openAPIV3Schema). Lint lints any well-formed YAML or
-// JSON document: what the JSON Schema engine refuses to compile becomes
+// Three sets come with it, each returned by a function as a value of the
+// caller's own (the package holds no state a caller can change, and no
+// registry): Kudo() (KEP-33's trigger, immutable and oldName, and
+// parameter hygiene), ClusterApp() (the Giant Swarm cluster-app values
+// schema RFC, R1 to R18) and Structural() (would a kube-apiserver accept
+// the schema as a CRD's openAPIV3Schema); Sets() lists the three. Document
+// lints any well-formed YAML or JSON document: what the JSON Schema engine refuses to compile becomes
 // findings, and the rules that read only the document still run. Every
 // finding points into the schema document with an RFC 6901 pointer;
 // WriteSARIF turns findings into SARIF 2.1.0 for code-scanning UIs.
@@ -17,13 +19,14 @@
 // Lint a schema document with one or more sets (Example); add rules of
 // your own (ExampleSet):
 //
-//	findings, err := lint.Document(data, lint.Kudo, lint.Structural)
+//	findings, err := lint.Document(data, lint.Kudo(), lint.Structural())
 //	for _, f := range findings {
 //		fmt.Println(f.Pointer, f.Severity, f.Rule, f.Message)
 //	}
 //
-// Run does the same for a schema already parsed; Lookup finds a set by
-// the name paramctl's --rules takes.
+// Run does the same for a schema already parsed. A set's Name is the name
+// paramctl's --rules takes; ReadConfig and CheckRuleGlob resolve rule
+// globs against the sets they are given.
 //
 // # Rule sets
 //

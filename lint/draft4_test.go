@@ -13,7 +13,7 @@ import (
 // broken keyword elsewhere) uncompiled.
 func TestMisspeltKnowsDraft4ID(t *testing.T) {
 	var misspelt *Rule
-	for _, r := range Kudo.Rules {
+	for _, r := range kudoSet.Rules {
 		if r.ID == "kudo-misspelt-keyword" {
 			misspelt = r
 		}
@@ -50,7 +50,7 @@ func TestKudoSetOnDraft4(t *testing.T) {
 	doc := `{"$schema":"http://json-schema.org/draft-04/schema#","id":"http://example.com/s","type":"object",
 "properties":{"r":{"type":"integer","minimum":0,"exclusiveMinimum":true,"default":0},"t":{"$ref":"#t"}},
 "definitions":{"t":{"id":"#t","type":"string","default":5}}}`
-	fs, err := Document([]byte(doc), Kudo)
+	fs, err := Document([]byte(doc), kudoSet)
 	require.NoError(t, err)
 	var got []string
 	for _, f := range fs {

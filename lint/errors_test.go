@@ -23,18 +23,18 @@ func TestCompileFindingsCarryTheErrorKind(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs, err := Document([]byte(tt.doc), Kudo)
+			fs, err := Document([]byte(tt.doc), kudoSet)
 			require.NoError(t, err)
 			var found *Finding
 			for i, f := range fs {
-				if f.Rule == SchemaCompile.ID && f.Pointer == tt.pointer {
+				if f.Rule == schemaCompile.ID && f.Pointer == tt.pointer {
 					found = &fs[i]
 				}
 			}
 			require.NotNil(t, found, "%v", fs)
 			assert.Equal(t, tt.kind, found.Kind)
 			for _, f := range fs {
-				if f.Rule != SchemaCompile.ID {
+				if f.Rule != schemaCompile.ID {
 					assert.Empty(t, f.Kind, "only compile findings carry a kind: %v", f)
 				}
 			}

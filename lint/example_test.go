@@ -22,7 +22,7 @@ properties:
         enum: [hourly, daily]
         default: weekly
 `)
-	findings, err := lint.Document(schema, lint.Kudo)
+	findings, err := lint.Document(schema, lint.Kudo())
 	if err != nil {
 		panic(err)
 	}
@@ -43,9 +43,9 @@ func ExampleSet() {
 			if p.Schema == nil {
 				return
 			}
-			for _, n := range p.Schema.Root().Properties {
-				if n.Description == "TODO" {
-					p.Report(n.Pointer+"/description", "write the description")
+			for _, n := range p.Schema.Root().Properties() {
+				if n.Description() == "TODO" {
+					p.Report(n.Pointer()+"/description", "write the description")
 				}
 			}
 		},
@@ -58,7 +58,7 @@ func ExampleSet() {
 
 // A finding prints as `POINTER: message [severity rule]`.
 func ExampleFinding_String() {
-	findings, err := lint.Document([]byte(`{type: string, enum: [a, b], default: c}`), lint.Kudo)
+	findings, err := lint.Document([]byte(`{type: string, enum: [a, b], default: c}`), lint.Kudo())
 	if err != nil {
 		panic(err)
 	}
@@ -78,7 +78,7 @@ parameters:
     type: integer
     default: three
 `)
-	findings, err := lint.Document(params, lint.Kudo)
+	findings, err := lint.Document(params, lint.Kudo())
 	if err != nil {
 		panic(err)
 	}

@@ -19,7 +19,7 @@ func FuzzLint(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fs, err := Document(data, Kudo, ClusterApp)
+		fs, err := Document(data, kudoSet, clusterAppSet)
 		if err != nil {
 			return
 		}

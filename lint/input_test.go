@@ -35,7 +35,7 @@ spec:
 // CRD does, instead of the manifest as one schema (which reported
 // apiVersion, kind and spec as unknown fields).
 func TestLintReadsCRD(t *testing.T) {
-	for _, sets := range [][]*Set{{Kudo}, {Structural}, {Kudo, Structural, ClusterApp}} {
+	for _, sets := range [][]*Set{{kudoSet}, {structuralSet}, {kudoSet, structuralSet, clusterAppSet}} {
 		got, err := Document([]byte(twoVersionCRD), sets...)
 		require.NoError(t, err)
 		want, err := CRD([]byte(twoVersionCRD), "", sets...)
@@ -48,7 +48,7 @@ func TestLintReadsCRD(t *testing.T) {
 			assert.Contains(t, f.Pointer, "/spec/versions/")
 		}
 	}
-	got, err := Document([]byte(twoVersionCRD), Kudo)
+	got, err := Document([]byte(twoVersionCRD), kudoSet)
 	require.NoError(t, err)
 	require.Len(t, got, 1)
 	assert.Equal(t, "kudo-enum-default", got[0].Rule)
@@ -59,7 +59,7 @@ func TestLintReadsCRD(t *testing.T) {
 // to lint its package folder instead of returning nothing.
 func TestLintRefusesOperatorFile(t *testing.T) {
 	op := "apiVersion: kudo.dev/v1beta1\nname: zookeeper\noperatorVersion: 0.3.0\ntasks:\n  - name: deploy\n    kind: Apply\nplans:\n  deploy: {strategy: serial, phases: []}\n"
-	fs, err := Document([]byte(op), Kudo)
+	fs, err := Document([]byte(op), kudoSet)
 	require.ErrorIs(t, err, ErrOperatorFile)
 	assert.Nil(t, fs)
 	assert.Contains(t, err.Error(), "Package.Lint")
@@ -72,7 +72,7 @@ const brokenV1beta1 = "apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n 
 // convert gives findings of kudo-params (pointer into the file), with any
 // set, and is never linted as a raw JSON Schema.
 func TestLintV1beta1ConversionFindings(t *testing.T) {
-	for _, sets := range [][]*Set{{Kudo}, {Structural}, {ClusterApp}} {
+	for _, sets := range [][]*Set{{kudoSet}, {structuralSet}, {clusterAppSet}} {
 		t.Run(sets[0].Name, func(t *testing.T) {
 			fs, err := Document([]byte(brokenV1beta1), sets...)
 			require.NoError(t, err)
@@ -85,7 +85,7 @@ func TestLintV1beta1ConversionFindings(t *testing.T) {
 	}
 	// A params file that converts is linted as the schema it converts to,
 	// findings placed on the parameter, not as a raw schema.
-	fs, err := Document([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: integer\n    default: 3\n    enum: [1, 2]\n"), Kudo, Structural)
+	fs, err := Document([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: integer\n    default: 3\n    enum: [1, 2]\n"), kudoSet, structuralSet)
 	require.NoError(t, err)
 	var rules []string
 	for _, f := range fs {
@@ -95,7 +95,7 @@ func TestLintV1beta1ConversionFindings(t *testing.T) {
 	assert.Contains(t, rules, "kudo-enum-default")
 	assert.NotContains(t, rules, "kudo-params")
 	// A map of values stays refused.
-	_, err = Document([]byte("replicas: 3\nimage: nginx\n"), Kudo)
+	_, err = Document([]byte("replicas: 3\nimage: nginx\n"), kudoSet)
 	var e *schema.Error
 	require.True(t, errors.As(err, &e), "%v", err)
 	assert.Equal(t, schema.KindNotSchema, e.Kind)
@@ -106,7 +106,7 @@ func TestLintV1beta1ConversionFindings(t *testing.T) {
 func TestLintPackageConversionFindings(t *testing.T) {
 	pkg := &Package{ParamsFile: "params.yaml", Params: []byte(brokenV1beta1),
 		Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.A }}")}}
-	fs, err := pkg.Lint(Kudo)
+	fs, err := pkg.Lint(kudoSet)
 	require.NoError(t, err)
 	require.Len(t, fs, 1, "%v", fs)
 	assert.Equal(t, "kudo-params", fs[0].Rule)
@@ -127,14 +127,14 @@ func TestLintOperatorVersion(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			fs, err := Document([]byte(tt.in), Kudo)
+			fs, err := Document([]byte(tt.in), kudoSet)
 			require.NoError(t, err)
 			require.Len(t, fs, 1, "%v", fs)
 			assert.Equal(t, "kudo-enum-default", fs[0].Rule)
 			assert.Equal(t, tt.pointer, fs[0].Pointer)
 		})
 	}
-	fs, err := Document([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nmetadata: {name: x}\nspec: {}\n"), Kudo)
+	fs, err := Document([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nmetadata: {name: x}\nspec: {}\n"), kudoSet)
 	require.NoError(t, err)
 	assert.Empty(t, fs)
 }

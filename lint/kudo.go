@@ -12,18 +12,18 @@ import (
 	"github.com/paramkit/paramkit/trigger"
 )
 
-// Kudo checks the KUDO vocabulary of KEP-33 (trigger, immutable, oldName)
+// kudoSet checks the KUDO vocabulary of KEP-33 (trigger, immutable, oldName)
 // and parameter hygiene: defaults that fail their own schema, required
 // properties that can never be given, misspelt keywords.
-var Kudo = &Set{
+var kudoSet = &Set{
 	Name: "kudo",
 	Doc:  "KUDO KEP-33 vocabulary (trigger, immutable, oldName) and parameter hygiene",
 }
 
 func init() {
-	Kudo.Rules = []*Rule{
-		SchemaCompile,
-		KudoParams,
+	kudoSet.Rules = []*Rule{
+		schemaCompile,
+		kudoParams,
 		{ID: "kudo-trigger-conflict", Severity: Error, Run: kudoTriggerConflict,
 			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.Check, needs a schema that compiles)"},
 		{ID: "kudo-keyword-placement", Severity: Warning, Run: kudoPlacement,
@@ -41,15 +41,14 @@ func init() {
 		{ID: "kudo-misspelt-keyword", Severity: Warning, Run: kudoMisspelt,
 			Doc: "no unknown keyword that looks like a misspelt known one (trigers, imutable, oldname, descripton)"},
 	}
-	Kudo.Rules = append(Kudo.Rules, packageRules...)
-	for _, r := range Kudo.Rules {
+	kudoSet.Rules = append(kudoSet.Rules, packageRules...)
+	for _, r := range kudoSet.Rules {
 		if r.Set == "" {
-			r.Set = Kudo.Name
+			r.Set = kudoSet.Name
 			// These two need the compiled schema; the others read the document.
 			r.DocOnly = r.ID != "kudo-default-invalid" && r.ID != "kudo-trigger-conflict"
 		}
 	}
-	Register(Kudo)
 }
 
 // Value keywords: their subschemas describe values inside the value.

@@ -26,7 +26,7 @@ type Finding struct {
 	Rule     string   `json:"rule"`
 	Severity Severity `json:"severity"`
 	// Pointer is an RFC 6901 pointer into the schema document that
-	// resolves there ("" is the root); for a finding of ChartValues, into
+	// resolves there ("" is the root); for a finding of chart-values, into
 	// the values file the finding names.
 	Pointer string `json:"pointer"`
 	// Message says what to change.
@@ -153,14 +153,40 @@ type Pass struct {
 // Report records a finding at a pointer into the schema document with the
 // rule's severity.
 func (p *Pass) Report(pointer, message string) {
-	p.ReportSeverity(p.Rule.Severity, pointer, message)
+	if p == nil {
+		return
+	}
+	var sev Severity
+	if p.Rule != nil {
+		sev = p.Rule.Severity
+	}
+	p.ReportSeverity(sev, pointer, message)
+}
+
+// record adds a finding of the pass's rule. A nil Pass records nothing;
+// a Pass not made by the runner (a rule's own test) keeps its findings
+// to itself.
+func (p *Pass) record(f Finding) {
+	if p == nil {
+		return
+	}
+	if p.st == nil {
+		p.st = &runState{}
+	}
+	if p.Rule != nil {
+		f.Rule = p.Rule.ID
+	}
+	p.st.findings = append(p.st.findings, f)
 }
 
 // ReportSeverity records a finding with an explicit severity. A pointer
 // that does not resolve in the document is moved up to the nearest
 // ancestor that does, so that every finding can be shown in the file.
 func (p *Pass) ReportSeverity(sev Severity, ptr, message string) {
-	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, Pointer: resolvable(p.Doc, ptr), Message: message})
+	if p == nil {
+		return
+	}
+	p.record(Finding{Severity: sev, Pointer: resolvable(p.Doc, ptr), Message: message})
 }
 
 // reportError records an error of the engine as a finding of its kind.

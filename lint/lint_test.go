@@ -29,7 +29,7 @@ func TestPointersResolve(t *testing.T) {
 			require.NoError(t, err)
 			fs := largeFindings(t)
 			if f != largeSchema {
-				fs, err = Document(data, Kudo, ClusterApp)
+				fs, err = Document(data, kudoSet, clusterAppSet)
 				require.NoError(t, err, f)
 			}
 			doc, _, err := decode(data)
@@ -58,7 +58,7 @@ func largeFindings(t *testing.T) []Finding {
 			largeErr = err
 			return
 		}
-		large, largeErr = Document(data, ClusterApp, Kudo)
+		large, largeErr = Document(data, clusterAppSet, kudoSet)
 	})
 	require.NoError(t, largeErr)
 	return large
@@ -83,7 +83,7 @@ $defs:
         title: Size Of Pool
         trigger: x
 `)
-	fs, err := Document(src, ClusterApp)
+	fs, err := Document(src, clusterAppSet)
 	require.NoError(t, err)
 	byRule := map[string][]string{}
 	for _, f := range fs {
@@ -103,7 +103,7 @@ $defs:
 
 func TestRunWithoutCompiledSchema(t *testing.T) {
 	doc := map[string]any{"type": "int", "properties": map[string]any{"a": map[string]any{"enum": []any{"x"}, "default": "y"}}}
-	fs := Run(nil, doc, Kudo)
+	fs := Run(nil, doc, kudoSet)
 	rules := map[string]bool{}
 	for _, f := range fs {
 		rules[f.Rule] = true
@@ -115,14 +115,14 @@ func TestRunWithoutCompiledSchema(t *testing.T) {
 func TestRunWithCompiledSchema(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"properties": {"a": {"type": "integer", "minimum": 1, "default": 0}}}`))
 	require.NoError(t, err)
-	fs := Run(s, nil, Kudo)
+	fs := Run(s, nil, kudoSet)
 	require.Len(t, fs, 1)
 	assert.Equal(t, "kudo-default-invalid", fs[0].Rule)
 	assert.Equal(t, "/properties/a/default", fs[0].Pointer)
 }
 
 func TestRuleInSeveralSetsRunsOnce(t *testing.T) {
-	fs, err := Document([]byte("type: int\n"), Kudo, ClusterApp)
+	fs, err := Document([]byte("type: int\n"), kudoSet, clusterAppSet)
 	require.NoError(t, err)
 	n := 0
 	for _, f := range fs {
@@ -152,12 +152,12 @@ func TestUnresolvablePointerMovesUp(t *testing.T) {
 
 func TestLintRefusesMalformed(t *testing.T) {
 	for _, in := range []string{"a: [1,\n", "{\"a\": 1, \"a\": 2}", "a: 1\na: 2\n"} {
-		_, err := Document([]byte(in), Kudo)
+		_, err := Document([]byte(in), kudoSet)
 		assert.Error(t, err, in)
 	}
 	// Empty and scalar documents are well-formed: findings, not errors.
 	for _, in := range []string{"", "3", "null"} {
-		fs, err := Document([]byte(in), Kudo)
+		fs, err := Document([]byte(in), kudoSet)
 		require.NoError(t, err, in)
 		assert.NotEmpty(t, fs, in)
 	}
@@ -165,7 +165,7 @@ func TestLintRefusesMalformed(t *testing.T) {
 
 func TestLocate(t *testing.T) {
 	src := []byte("type: object\nproperties:\n  a:\n    enum: [x]\n    default: y\n")
-	fs, err := Document(src, Kudo)
+	fs, err := Document(src, kudoSet)
 	require.NoError(t, err)
 	locate(src, fs)
 	require.Len(t, fs, 1)
@@ -227,7 +227,7 @@ func TestSharedDefinitionsDoNotExplode(t *testing.T) {
 	b.WriteString("  d40: {type: string, trigger: y}\n")
 	done := make(chan []Finding)
 	go func() {
-		fs, err := Document([]byte(b.String()), Kudo, ClusterApp)
+		fs, err := Document([]byte(b.String()), kudoSet, clusterAppSet)
 		assert.NoError(t, err)
 		done <- fs
 	}()

@@ -55,6 +55,9 @@ var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither para
 // operator.yaml but no params.yaml has no parameters (as for
 // convert.ReadSchema, which reads only the schema of a folder).
 func ReadPackage(fsys fs.FS) (*Package, error) {
+	if fsys == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadPackage needs a file system")
+	}
 	p := &Package{ParamsFile: kudoparams.ParamsFile, Templates: map[string][]byte{}}
 	params, perr := fs.ReadFile(fsys, kudoparams.ParamsFile)
 	op, oerr := fs.ReadFile(fsys, kudoparams.OperatorFile)
@@ -196,7 +199,7 @@ type pkgInfo struct {
 // finding about a parameter, of any rule, names the parameter, as KUDO's
 // verifier does (`parameter "backup.enabled": …`). A v1beta1
 // params file that cannot be converted gives findings of the rule
-// kudo-params (see KudoParams). The error is for a params file that
+// kudo-params (see kudoParams). The error is for a params file that
 // cannot be read or is no schema at all.
 func (pkg *Package) Lint(sets ...*Set) ([]Finding, error) {
 	if pkg == nil {
@@ -373,7 +376,7 @@ func paramsPlacer(data []byte) func(string) (string, bool) {
 // ReportAt records a finding in another file of the package than the
 // schema (a template), at a line.
 func (p *Pass) ReportAt(file string, line int, sev Severity, message string) {
-	p.st.findings = append(p.st.findings, Finding{Rule: p.Rule.ID, Severity: sev, File: file, Line: line, Message: message})
+	p.record(Finding{Severity: sev, File: file, Line: line, Message: message})
 }
 
 // The package rules; in the kudo set, they run only in Package.Lint.

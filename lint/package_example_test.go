@@ -19,7 +19,7 @@ func ExampleReadPackage() {
 		fmt.Println(err)
 		return
 	}
-	fs, _ := pkg.Lint(lint.Kudo)
+	fs, _ := pkg.Lint(lint.Kudo())
 	for _, f := range fs {
 		fmt.Printf("%s:%d %s: %s\n", f.File, f.Line, f.Rule, f.Message)
 	}
@@ -44,7 +44,7 @@ spec:
               properties:
                 mode: {type: string, enum: [a, b], default: c}
 `)
-	fs, err := lint.CRD(crd, "", lint.Kudo)
+	fs, err := lint.CRD(crd, "", lint.Kudo())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -21,7 +21,7 @@ var update = flag.Bool("update", false, "rewrite the golden files")
 func allRules() []*Rule {
 	seen := map[*Rule]bool{}
 	var out []*Rule
-	for _, s := range []*Set{Kudo, ClusterApp} {
+	for _, s := range []*Set{kudoSet, clusterAppSet} {
 		for _, r := range s.Rules {
 			if !seen[r] {
 				seen[r] = true
@@ -117,8 +117,8 @@ func TestEveryRuleDocumented(t *testing.T) {
 		assert.NotEmpty(t, r.Set, r.ID)
 		assert.Contains(t, []Severity{Error, Warning, Info}, r.Severity, r.ID)
 	}
-	for _, r := range ClusterApp.Rules {
-		if r != SchemaCompile {
+	for _, r := range clusterAppSet.Rules {
+		if r != schemaCompile {
 			assert.Regexp(t, `^R([1-9]|1[0-8])(-|$)`, r.ID)
 		}
 	}

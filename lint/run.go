@@ -4,9 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
-	"sync"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/document"
@@ -14,36 +12,43 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-var (
-	registryMu sync.RWMutex
-	registry   = map[string]*Set{}
-)
+// Kudo returns the kudo rule set: KUDO KEP-33 vocabulary (trigger,
+// immutable, oldName) and parameter hygiene, with the package rules that
+// Package.Lint runs. Each call returns a set of its own: changing it
+// changes nothing else.
+func Kudo() *Set { return copySet(kudoSet) }
 
-// Register makes a rule set available by name (for --rules). Registering a
-// name twice replaces the earlier set.
-func Register(s *Set) {
-	registryMu.Lock()
-	defer registryMu.Unlock()
-	registry[s.Name] = s
+// ClusterApp returns the cluster-app rule set: the Giant Swarm
+// cluster-app values schema RFC, requirements R1 to R18. Each call returns
+// a set of its own.
+func ClusterApp() *Set { return copySet(clusterAppSet) }
+
+// Structural returns the structural rule set: would a kube-apiserver
+// accept the document as a CRD's openAPIV3Schema. Each call returns a set
+// of its own.
+func Structural() *Set { return copySet(structuralSet) }
+
+// Sets returns the built-in rule sets (cluster-app, kudo, structural),
+// sorted by name, each a set of its own: a caller picks sets by Name from
+// it, or passes it (with sets of its own) to ReadConfig and
+// CheckRuleGlob.
+func Sets() []*Set { return []*Set{ClusterApp(), Kudo(), Structural()} }
+
+// ChartRules returns the rules Chart.Lint reports on whatever the sets
+// (chart-values, chart-values-drift, chart-file), for WriteSARIF's list
+// of rules. Each call returns rules of its own.
+func ChartRules() []*Rule {
+	return copySet(&Set{Rules: []*Rule{chartValuesRule, chartValuesDriftRule, chartMetadataRule}}).Rules
 }
 
-// Lookup returns the registered set of that name.
-func Lookup(name string) (*Set, bool) {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	s, ok := registry[name]
-	return s, ok
-}
-
-// Sets returns the registered sets sorted by name.
-func Sets() []*Set {
-	registryMu.RLock()
-	defer registryMu.RUnlock()
-	out := make([]*Set, 0, len(registry))
-	for _, s := range registry {
-		out = append(out, s)
+// copySet copies a set and its rules, so that nothing a caller holds
+// changes the package's own.
+func copySet(s *Set) *Set {
+	out := &Set{Name: s.Name, Doc: s.Doc, Rules: make([]*Rule, len(s.Rules))}
+	for i, r := range s.Rules {
+		c := *r
+		out.Rules[i] = &c
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Name < out[j].Name })
 	return out
 }
 
@@ -104,7 +109,7 @@ var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: li
 // lintParams lints a schema or a v1beta1 params file (converted first,
 // findings placed back on the file), with what a package adds (info, nil
 // for a file alone). A params file that cannot be converted gives the
-// findings of KudoParams, whatever the sets.
+// findings of kudo-params, whatever the sets.
 func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 	c, err := convert.FromV1beta1(data)
 	if err != nil {
@@ -122,7 +127,7 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 			// A params file that does not convert: its faults are the
 			// findings, whatever the sets, as it can be linted no other way.
 			st := &runState{order: order, doc: doc, pkg: info, compiled: true, convertErrs: el}
-			st.run(nil, KudoParams)
+			st.run(nil, kudoParams)
 			return st.finish(nil), nil
 		case errors.As(err, &pe) && pe.Kind == schema.KindNotSchema:
 			return nil, err
@@ -142,7 +147,9 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 	// YAML keeps the parameters' order for the package rules.
 	js, yerr := c.YAML()
 	if yerr != nil {
-		js = c.JSON("")
+		if js, yerr = c.JSON(""); yerr != nil {
+			return nil, yerr
+		}
 	}
 	fs, err := lintWith(js, info, sets)
 	if err != nil {
@@ -224,11 +231,11 @@ func isOperatorVersion(c *convert.Converted) bool {
 	return m != nil && m["kind"] == "OperatorVersion"
 }
 
-// KudoParams reports why a KUDO v1beta1 params file cannot be converted
+// kudoParams reports why a KUDO v1beta1 params file cannot be converted
 // to a schema: each problem at its pointer into the file. It is listed in
 // the kudo set, and Document and Package.Lint report its findings whatever the
 // sets, as such a file can be linted no other way.
-var KudoParams = &Rule{
+var kudoParams = &Rule{
 	ID: "kudo-params", Set: "kudo", Severity: Error, DocOnly: true,
 	Doc: "a KUDO v1beta1 params file converts to a schema: every parameter has a name used once, a known type and a default of that type",
 	Run: func(p *Pass) {
@@ -314,19 +321,21 @@ func run(s *schema.Schema, doc any, st *runState, sets []*Set) []Finding {
 	return st.finish(s)
 }
 
-// uniqueRules lists the rules of the sets, each once, in order.
+// uniqueRules lists the rules of the sets, each once (by ID: the
+// schema-compile rule of two sets that list it is one rule), in order.
 func uniqueRules(sets []*Set) []*Rule {
 	seen := map[*Rule]bool{}
+	seenID := map[string]bool{}
 	var out []*Rule
 	for _, set := range sets {
 		if set == nil {
 			continue
 		}
 		for _, r := range set.Rules {
-			if r == nil || r.Run == nil || seen[r] {
+			if r == nil || r.Run == nil || seen[r] || (r.ID != "" && seenID[r.ID]) {
 				continue
 			}
-			seen[r] = true
+			seen[r], seenID[r.ID] = true, true
 			out = append(out, r)
 		}
 	}

@@ -6,6 +6,8 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
+
+	"github.com/paramkit/paramkit/schema"
 )
 
 // toolVersion is paramkit's module version as the running program was
@@ -130,6 +132,9 @@ func sarifLevel(s Severity) string {
 // pointer is its logical location; its Line and Column, when known, the
 // region.
 func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
+	if w == nil {
+		return schema.NewError(schema.KindUsage, "", "lint: WriteSARIF needs a writer")
+	}
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "paramkit",
@@ -152,7 +157,12 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 		})
 		return index[id]
 	}
-	sorted := append([]*Rule(nil), rules...)
+	sorted := make([]*Rule, 0, len(rules))
+	for _, r := range rules {
+		if r != nil {
+			sorted = append(sorted, r)
+		}
+	}
 	sort.SliceStable(sorted, func(i, j int) bool { return sorted[i].ID < sorted[j].ID })
 	for _, r := range sorted {
 		addRule(r.ID, r.Doc, r.Set, r.Severity)

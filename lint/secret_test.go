@@ -18,7 +18,7 @@ func TestDefaultOfASecretIsNotQuoted(t *testing.T) {
 		"pin": {"type": "integer", "writeOnly": true, "maximum": 10, "default": 8675309},
 		"n": {"type": "integer", "maximum": 10, "default": 4242}}}`))
 	require.NoError(t, err)
-	fs := Run(s, nil, Kudo)
+	fs := Run(s, nil, kudoSet)
 	msgs := map[string]string{}
 	for _, f := range fs {
 		msgs[f.Pointer] = f.Message
@@ -34,7 +34,7 @@ func TestExampleOfASecretIsNotQuoted(t *testing.T) {
 		"pin": {"type": "integer", "format": "password", "examples": ["S3cr3tXYZ"]},
 		"n": {"type": "integer", "examples": ["visible"]}}}`))
 	require.NoError(t, err)
-	fs := Run(s, nil, ClusterApp)
+	fs := Run(s, nil, clusterAppSet)
 	msgs := map[string]string{}
 	for _, f := range fs {
 		msgs[f.Pointer] = f.Message
@@ -73,7 +73,7 @@ func TestNoRuleQuotesASecret(t *testing.T) {
 			}
 		})
 	}
-	fs := Run(s, nil, Kudo)
+	fs := Run(s, nil, kudoSet)
 	msgs := ""
 	for _, f := range fs {
 		msgs += f.String() + "\n"

@@ -23,7 +23,7 @@ import (
 type Filter struct {
 	// Disable are rule-id globs (path.Match syntax: R5-*, kudo-package-*):
 	// their findings are dropped, also those of the rules that run
-	// whatever the sets (ChartValues, KudoParams).
+	// whatever the sets (chart-values, kudo-params).
 	Disable []string
 	// Ignore drops findings by rule and place.
 	Ignore []Ignore
@@ -119,6 +119,9 @@ func (s Silenced) Total() int { return s.Disabled + s.Ignored + s.Baseline }
 
 // Add adds the counts of t to s.
 func (s *Silenced) Add(t Silenced) {
+	if s == nil {
+		return
+	}
 	s.Disabled += t.Disabled
 	s.Ignored += t.Ignored
 	s.Baseline += t.Baseline
@@ -130,6 +133,9 @@ func (s *Silenced) Add(t Silenced) {
 // else the report's file; a baseline entry also matches with the file
 // joined to the report's folder, as several-file -o json output names it.
 func (f *Filter) Apply(r Report) (Report, Silenced) {
+	if f == nil {
+		f = &Filter{}
+	}
 	var n Silenced
 	if f.usedIgnore == nil {
 		f.usedIgnore, f.usedBaseline = map[int]int{}, map[int]int{}
@@ -278,9 +284,9 @@ func matchTokens(pat, toks []string) bool {
 	return reached[len(toks)]
 }
 
-// knownRules lists the rules of every registered set and those that run
-// whatever the sets (KudoParams, ChartValues), each once, sorted by id.
-func knownRules() []*Rule {
+// knownRules lists the rules of the sets and those that run whatever the
+// sets (kudo-params, chart-values), each once, sorted by id.
+func knownRules(sets []*Set) []*Rule {
 	seen := map[string]bool{}
 	var out []*Rule
 	add := func(r *Rule) {
@@ -289,27 +295,31 @@ func knownRules() []*Rule {
 			out = append(out, r)
 		}
 	}
-	for _, s := range Sets() {
+	for _, s := range sets {
+		if s == nil {
+			continue
+		}
 		for _, r := range s.Rules {
 			add(r)
 		}
 	}
-	add(KudoParams)
-	add(ChartValues)
+	add(kudoParams)
+	add(chartValuesRule)
 	sort.Slice(out, func(i, j int) bool { return out[i].ID < out[j].ID })
 	return out
 }
 
 // CheckRuleGlob returns an error for a rule glob that is malformed or
-// matches no rule of the registered sets (nor KudoParams or ChartValues,
-// which run whatever the sets), naming the closest rule ids: a
-// *schema.Error of kind schema.KindUsage.
-func CheckRuleGlob(glob string) error {
+// matches no rule of the sets (nor kudo-params or chart-values, which
+// run whatever the sets), naming the closest rule ids:
+// a *schema.Error of kind schema.KindUsage. Pass Sets() and any sets of
+// your own.
+func CheckRuleGlob(glob string, sets ...*Set) error {
 	if _, err := path.Match(glob, ""); err != nil {
 		return schema.NewError(schema.KindUsage, "", "rule pattern %q: %v", glob, err)
 	}
 	var ids []string
-	for _, r := range knownRules() {
+	for _, r := range knownRules(sets) {
 		if globMatch(glob, r.ID) {
 			return nil
 		}
@@ -360,8 +370,10 @@ var configKeys = []string{"rules", "disable", "ignore", "words", "severity"}
 // *schema.Error with the line and the pointer of the entry, and all of
 // them come at once as a schema.ErrorList: an unknown key (with the
 // closest known one), a value of the wrong type, a rule glob that is
-// malformed or matches no rule, a malformed pointer glob.
-func ReadConfig(data []byte) (*Config, error) {
+// malformed or matches no rule of the sets it resolves against (see
+// CheckRuleGlob: pass Sets() and any sets of your own), a malformed
+// pointer glob.
+func ReadConfig(data []byte, sets ...*Set) (*Config, error) {
 	d, err := document.Read(data, document.Options{})
 	if err != nil {
 		return nil, publicError(err)
@@ -419,7 +431,7 @@ func ReadConfig(data []byte) (*Config, error) {
 	c.Words = strs("words")
 	c.Disable = strs("disable")
 	for i, g := range c.Disable {
-		if err := CheckRuleGlob(g); err != nil {
+		if err := CheckRuleGlob(g, sets...); err != nil {
 			fail(pointer.AppendIndex("/disable", i), "disable: %v", err)
 		}
 	}
@@ -445,7 +457,7 @@ func ReadConfig(data []byte) (*Config, error) {
 				switch k {
 				case "rule":
 					ig.Rule = s
-					if err := CheckRuleGlob(s); err != nil {
+					if err := CheckRuleGlob(s, sets...); err != nil {
 						fail(pointer.Append(at, k), "ignore: %v", err)
 					}
 				case "pointer":
@@ -477,7 +489,7 @@ func ReadConfig(data []byte) (*Config, error) {
 		}
 		for _, g := range sortedKeys(sm) {
 			at := pointer.Append("/severity", g)
-			if err := CheckRuleGlob(g); err != nil {
+			if err := CheckRuleGlob(g, sets...); err != nil {
 				fail(at, "severity: %v", err)
 				continue
 			}
@@ -510,6 +522,9 @@ func describe(v any) string { return value.Describe(v, "a list", "a mapping") }
 
 // Filter is the configuration's Disable and Ignore, with a baseline.
 func (c *Config) Filter(baseline []Finding) *Filter {
+	if c == nil {
+		return &Filter{Baseline: baseline}
+	}
 	return &Filter{Disable: c.Disable, Ignore: c.Ignore, Baseline: baseline, Severity: c.Severity}
 }
 
@@ -518,6 +533,9 @@ func (c *Config) Filter(baseline []Finding) *Filter {
 // R5-title-characters) accepting Words. The sets given are not changed;
 // a rule listed in several of them stays one rule.
 func (c *Config) Sets(sets ...*Set) []*Set {
+	if c == nil {
+		c = &Config{}
+	}
 	copies := map[*Rule]*Rule{}
 	out := make([]*Set, 0, len(sets))
 	f := Filter{Disable: c.Disable}

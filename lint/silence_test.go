@@ -107,7 +107,7 @@ ignore:
   - pointer: /properties/internal/**
   - file: values.yaml
 words: [cert-manager, Pod Security Standards]
-`))
+`), Sets()...)
 	require.NoError(t, err)
 	assert.Equal(t, &Config{
 		Rules:   []string{"cluster-app"},
@@ -120,7 +120,7 @@ words: [cert-manager, Pod Security Standards]
 		Words: []string{"cert-manager", "Pod Security Standards"},
 	}, c)
 
-	c, err = ReadConfig([]byte("# nothing yet\n"))
+	c, err = ReadConfig([]byte("# nothing yet\n"), Sets()...)
 	require.NoError(t, err)
 	assert.Equal(t, &Config{}, c)
 
@@ -144,7 +144,7 @@ words: [cert-manager, Pod Security Standards]
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, err := ReadConfig([]byte(tt.in))
+			_, err := ReadConfig([]byte(tt.in), Sets()...)
 			require.Error(t, err)
 			list := schema.ErrorsOf(err)
 			require.Len(t, list, len(tt.errs), "%v", err)
@@ -163,7 +163,7 @@ words: [cert-manager, Pod Security Standards]
 			}
 		})
 	}
-	_, err = ReadConfig([]byte("a: [1,\n"))
+	_, err = ReadConfig([]byte("a: [1,\n"), Sets()...)
 	var se *schema.Error
 	require.True(t, errors.As(err, &se))
 	assert.Equal(t, schema.KindSyntax, se.Kind)
@@ -174,13 +174,13 @@ func itoa(n int) string { return string(rune('0' + n)) }
 func containsAll(got, want string) bool { return len(got) >= len(want) && got[:len(want)] == want }
 
 func TestCheckRuleGlob(t *testing.T) {
-	assert.NoError(t, CheckRuleGlob("R5-*"))
-	assert.NoError(t, CheckRuleGlob("kudo-params"), "runs whatever the sets")
-	assert.NoError(t, CheckRuleGlob("chart-values"), "runs whatever the sets")
-	assert.NoError(t, CheckRuleGlob("*"))
-	assert.EqualError(t, CheckRuleGlob("R5-titel"), `unknown rule "R5-titel": did you mean R5-title?`)
-	assert.ErrorContains(t, CheckRuleGlob("Q*"), `rule pattern "Q*" matches no rule`)
-	assert.ErrorContains(t, CheckRuleGlob("R["), "syntax error in pattern")
+	assert.NoError(t, CheckRuleGlob("R5-*", Sets()...))
+	assert.NoError(t, CheckRuleGlob("kudo-params", Sets()...), "runs whatever the sets")
+	assert.NoError(t, CheckRuleGlob("chart-values", Sets()...), "runs whatever the sets")
+	assert.NoError(t, CheckRuleGlob("*", Sets()...))
+	assert.EqualError(t, CheckRuleGlob("R5-titel", Sets()...), `unknown rule "R5-titel": did you mean R5-title?`)
+	assert.ErrorContains(t, CheckRuleGlob("Q*", Sets()...), `rule pattern "Q*" matches no rule`)
+	assert.ErrorContains(t, CheckRuleGlob("R[", Sets()...), "syntax error in pattern")
 }
 
 // TestConfigSets: disabled rules are left out, the title rules accept the
@@ -188,10 +188,10 @@ func TestCheckRuleGlob(t *testing.T) {
 // sets given are left as they were.
 func TestConfigSets(t *testing.T) {
 	c := &Config{Disable: []string{"R18-*", "schema-compile"}, Words: []string{"etcd", "Pod Security Standards", "Node.js"}}
-	before := len(ClusterApp.Rules)
-	sets := c.Sets(ClusterApp, Kudo)
+	before := len(clusterAppSet.Rules)
+	sets := c.Sets(clusterAppSet, kudoSet)
 	require.Len(t, sets, 2)
-	assert.Len(t, ClusterApp.Rules, before)
+	assert.Len(t, clusterAppSet.Rules, before)
 	var caseRule *Rule
 	for _, r := range sets[0].Rules {
 		assert.NotEqual(t, "R18-empty-default", r.ID)
@@ -201,7 +201,7 @@ func TestConfigSets(t *testing.T) {
 		}
 	}
 	require.NotNil(t, caseRule)
-	for _, r := range ClusterApp.Rules {
+	for _, r := range clusterAppSet.Rules {
 		if r.ID == "R5-title-case" {
 			assert.NotSame(t, r, caseRule, "a copy that knows the words")
 		}
@@ -234,11 +234,11 @@ func TestConfigSets(t *testing.T) {
 		"R5-title-characters /properties/c/title",
 		"R5-title-case /properties/d/title",
 		"R5-title-case /properties/e/title",
-	}, titles(ClusterApp))
+	}, titles(clusterAppSet))
 	assert.Equal(t, []string{
 		"R5-title-case /properties/d/title", // "Defrag" is no word of the list
 		"R5-title-case /properties/e/title", // etcd is a word, etcdctl is not
-	}, titles(c.Sets(ClusterApp)...))
+	}, titles(c.Sets(clusterAppSet)...))
 }
 
 func TestAcceptWords(t *testing.T) {
@@ -291,12 +291,12 @@ func FuzzReadConfig(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		c, err := ReadConfig(data)
+		c, err := ReadConfig(data, Sets()...)
 		if err != nil {
 			assert.NotEmpty(t, err.Error())
 			return
 		}
-		sets := c.Sets(Kudo)
+		sets := c.Sets(kudoSet)
 		require.Len(t, sets, 1)
 		c.Filter(nil).Apply(Report{Findings: []Finding{{Rule: "kudo-enum-default", Pointer: "/a"}}})
 	})
@@ -358,7 +358,7 @@ func FuzzReadBaseline(f *testing.F) {
 // a run (an exact id before a glob, a longer glob before a shorter), and
 // the entries that silenced nothing are reported as stale.
 func TestFilterSeverityAndUnused(t *testing.T) {
-	c, err := ReadConfig([]byte("severity:\n  R5-*: info\n  R5-title-case: warning\n  kudo-*: warning\nignore:\n  - rule: R5-title-case\n    pointer: /gone\n  - rule: kudo-enum-default\n"))
+	c, err := ReadConfig([]byte("severity:\n  R5-*: info\n  R5-title-case: warning\n  kudo-*: warning\nignore:\n  - rule: R5-title-case\n    pointer: /gone\n  - rule: kudo-enum-default\n"), Sets()...)
 	require.NoError(t, err)
 	f := c.Filter([]Finding{{Rule: "R6-description", Pointer: "/fixed"}, {Rule: "R7-x", Pointer: "/kept"}})
 	r, n := f.Apply(Report{File: "s.yaml", Findings: []Finding{
@@ -378,9 +378,9 @@ func TestFilterSeverityAndUnused(t *testing.T) {
 	assert.Equal(t, []int{0}, ignore)
 	assert.Equal(t, []int{0}, baseline)
 
-	_, err = ReadConfig([]byte("severity:\n  R5-*: fatal\n"))
+	_, err = ReadConfig([]byte("severity:\n  R5-*: fatal\n"), Sets()...)
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `expected error, warning or info, not "fatal"`)
-	_, err = ReadConfig([]byte("severity:\n  R99-*: info\n"))
+	_, err = ReadConfig([]byte("severity:\n  R99-*: info\n"), Sets()...)
 	require.Error(t, err)
 }

@@ -28,7 +28,7 @@ const (
 	ruleFormat       = "structural-format"
 )
 
-// Structural answers one question: would a current kube-apiserver accept
+// structuralSet answers one question: would a current kube-apiserver accept
 // the schema as a CustomResourceDefinition's openAPIV3Schema under strict
 // field validation (what kubectl apply uses)? Its reference is the
 // apiserver's own validation in k8s.io/apiextensions-apiserver: every
@@ -36,7 +36,7 @@ const (
 // warnings and infos are advice about schemas it accepts. The set works on
 // the plain document, so it also lints documents that are not valid JSON
 // Schema.
-var Structural = &Set{
+var structuralSet = &Set{
 	Name: "structural",
 	Doc:  "would a kube-apiserver accept this as a CRD's openAPIV3Schema (apiextensions.k8s.io/v1, strict field validation)",
 	Rules: []*Rule{
@@ -56,8 +56,6 @@ var Structural = &Set{
 		structuralIntegerRange,
 	},
 }
-
-func init() { Register(Structural) }
 
 func structuralRule(id string, sev Severity, doc string) *Rule {
 	return &Rule{

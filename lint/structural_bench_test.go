@@ -27,7 +27,7 @@ func BenchmarkStructuralLargeCRD(b *testing.B) {
 		structuralCache.Lock()
 		structuralCache.findings = nil
 		structuralCache.Unlock()
-		Run(nil, doc, Structural)
+		Run(nil, doc, structuralSet)
 	}
 }
 

@@ -31,7 +31,7 @@ properties:
 		fmt.Println(err)
 		return
 	}
-	for _, f := range lint.Run(s, s.Document(), lint.Structural) {
+	for _, f := range lint.Run(s, s.Document(), lint.Structural()) {
 		fmt.Printf("%s %s %s\n  %s\n", f.Severity, f.Rule, f.Pointer, f.Message)
 	}
 	// Output:

@@ -55,7 +55,7 @@ func yamlFile(t testing.TB, path string) any {
 // set with the apiserver's own verdicts.
 func lintStructural(doc any) []Finding {
 	var out []Finding
-	for _, f := range Run(nil, doc, Structural) {
+	for _, f := range Run(nil, doc, structuralSet) {
 		if f.Rule != ruleIntegerRange {
 			out = append(out, f)
 		}
@@ -83,7 +83,7 @@ func goldenFindings(t *testing.T, path string, fs []Finding) {
 		return
 	}
 	want, err := os.ReadFile(path)
-	require.NoError(t, err, "missing golden file; run go test ./lint -run Structural -update-structural")
+	require.NoError(t, err, "missing golden file; run go test ./lint -run structuralSet -update-structural")
 	assert.Equal(t, string(want), string(got), "findings differ from %s", path)
 }
 
@@ -113,7 +113,7 @@ func TestStructuralGolden(t *testing.T) {
 				doc := yamlFile(t, f)
 				fs := lintStructural(doc)
 				if rule == ruleIntegerRange {
-					fs = Run(nil, doc, Structural)
+					fs = Run(nil, doc, structuralSet)
 				}
 				requireResolves(t, doc, fs)
 				assert.Contains(t, ruleIDs(fs), rule, "%s gives no %s finding", f, rule)
@@ -125,7 +125,7 @@ func TestStructuralGolden(t *testing.T) {
 			doc := yamlFile(t, pass)
 			passFs := lintStructural(doc)
 			if rule == ruleIntegerRange {
-				passFs = Run(nil, doc, Structural)
+				passFs = Run(nil, doc, structuralSet)
 			}
 			for _, f := range passFs {
 				assert.Equal(t, Info, f.Severity, "%s should pass: %+v", pass, f)
@@ -136,7 +136,7 @@ func TestStructuralGolden(t *testing.T) {
 		})
 		covered[rule] = true
 	}
-	for _, r := range Structural.Rules {
+	for _, r := range structuralSet.Rules {
 		assert.True(t, covered[r.ID], "rule %s has no testdata/structural/rules directory", r.ID)
 	}
 }
@@ -451,13 +451,18 @@ func TestStructuralSameWithCompiledSchema(t *testing.T) {
 	require.NoError(t, err)
 	s, err := schema.Parse(data)
 	require.NoError(t, err)
-	assert.Equal(t, Run(nil, s.Document(), Structural), Run(s, s.Document(), Structural))
+	assert.Equal(t, Run(nil, s.Document(), structuralSet), Run(s, s.Document(), structuralSet))
 }
 
-func TestStructuralRegistered(t *testing.T) {
-	set, ok := Lookup("structural")
-	require.True(t, ok)
-	require.Same(t, Structural, set)
+func TestStructuralIsBuiltIn(t *testing.T) {
+	var set *Set
+	for _, s := range Sets() {
+		if s.Name == "structural" {
+			set = s
+		}
+	}
+	require.NotNil(t, set)
+	require.Equal(t, len(structuralSet.Rules), len(set.Rules))
 	seen := map[string]bool{}
 	for _, r := range set.Rules {
 		assert.Equal(t, "structural", r.Set)

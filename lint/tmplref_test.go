@@ -106,7 +106,7 @@ parameters:
 			"templates/pod.yaml": []byte("memory: {{ .Params.memory }}\ncpu: {{ .Params.cpu }}\n"),
 		},
 	}
-	fs, err := pkg.Lint(Kudo)
+	fs, err := pkg.Lint(kudoSet)
 	if err != nil {
 		fmt.Println(err)
 		return
@@ -134,7 +134,7 @@ func TestReadPackage(t *testing.T) {
 	assert.Equal(t, "operator.yaml", pkg.OperatorFile)
 	assert.Len(t, pkg.Templates, 2)
 	assert.Contains(t, pkg.Templates, "templates/sub/b.yaml")
-	fs, err := pkg.Lint(Kudo)
+	fs, err := pkg.Lint(kudoSet)
 	require.NoError(t, err)
 	assert.Empty(t, fs)
 
@@ -145,7 +145,7 @@ func TestReadPackage(t *testing.T) {
 	pkg, err = ReadPackage(fstest.MapFS{"params.yaml": {Data: []byte("a:\n  default: 1\n  trigger: any\n")}})
 	require.NoError(t, err)
 	assert.Nil(t, pkg.Plans)
-	fs, err = pkg.Lint(Kudo)
+	fs, err = pkg.Lint(kudoSet)
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotEqual(t, "kudo-package-plan", f.Rule)
@@ -156,7 +156,7 @@ func TestReadPackage(t *testing.T) {
 
 // The package rules are silent outside a package.
 func TestPackageRulesNeedAPackage(t *testing.T) {
-	fs, err := Document([]byte("type: object\nproperties:\n  Cpus: {type: string}\n  cpus: {type: string}\n  'comma,': {type: string, trigger: nowhere}\n"), Kudo)
+	fs, err := Document([]byte("type: object\nproperties:\n  Cpus: {type: string}\n  cpus: {type: string}\n  'comma,': {type: string, trigger: nowhere}\n"), kudoSet)
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotContains(t, f.Rule, "kudo-package-")
@@ -182,7 +182,7 @@ spec:
           properties:
             spec: {type: object, properties: {a: {type: string, enum: [x], default: z}}}
 `)
-	fs, err := CRD(crd, "", Kudo, Structural)
+	fs, err := CRD(crd, "", kudoSet, structuralSet)
 	require.NoError(t, err)
 	var got []string
 	for _, f := range fs {
@@ -194,11 +194,11 @@ spec:
 		"kudo-enum-default /spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/a/default version v1",
 		"structural-default /spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/a/default version v1",
 	}, got)
-	fs, err = CRD(crd, "v1", Kudo)
+	fs, err = CRD(crd, "v1", kudoSet)
 	require.NoError(t, err)
 	require.Len(t, fs, 1)
 	assert.Contains(t, fs[0].Message, "version v1: ")
-	_, err = CRD([]byte("kind: Deployment\n"), "", Kudo)
+	_, err = CRD([]byte("kind: Deployment\n"), "", kudoSet)
 	assert.Error(t, err)
 }
 
@@ -211,7 +211,7 @@ func FuzzLintPackage(f *testing.F) {
 	f.Fuzz(func(t *testing.T, params []byte, tmpl string) {
 		pkg := &Package{ParamsFile: "params.yaml", Params: params, OperatorFile: "operator.yaml", Plans: []string{"deploy"},
 			toggles: []toggle{{Task: "t", Parameter: "a"}}, Templates: map[string][]byte{"templates/t.yaml": []byte(tmpl)}}
-		fs, err := pkg.Lint(Kudo)
+		fs, err := pkg.Lint(kudoSet)
 		if err != nil {
 			return
 		}
@@ -243,7 +243,7 @@ func TestLintPackagePlacesFindings(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pkg := &Package{ParamsFile: "params.yaml", Params: []byte(tc.params),
 				Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.a }}{{ .Params.b }}")}}
-			fs, err := pkg.Lint(Kudo)
+			fs, err := pkg.Lint(kudoSet)
 			require.NoError(t, err)
 			require.Len(t, fs, 1, "%+v", fs)
 			assert.Equal(t, "kudo-enum-default", fs[0].Rule)
@@ -288,7 +288,7 @@ func TestPackageFindingsNameTheParameter(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			pkg := &Package{ParamsFile: "params.yaml", Params: []byte(tc.params), OperatorFile: "operator.yaml", Plans: []string{"deploy"},
 				Templates: map[string][]byte{"templates/t.yaml": []byte("{{ .Params.size }}{{ .Params.backup }}{{ .Params.Size }}")}}
-			fs, err := pkg.Lint(Kudo)
+			fs, err := pkg.Lint(kudoSet)
 			require.NoError(t, err)
 			var got []string
 			for _, f := range fs {

@@ -116,8 +116,8 @@ func buildView(doc any, order map[string][]string, s *schema.Schema) *view {
 		}
 		var t *snode
 		if s != nil {
-			if sn := s.NodeAt(n.ptr); sn != nil && sn.RefTarget != nil {
-				t = v.byPtr[sn.RefTarget.Pointer]
+			if sn := s.NodeAt(n.ptr); sn != nil && sn.RefTarget() != nil {
+				t = v.byPtr[sn.RefTarget().Pointer()]
 			}
 		}
 		if t == nil && strings.HasPrefix(ref, "#") {

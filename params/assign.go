@@ -341,7 +341,7 @@ func (p place) allowsNull() bool {
 			return true
 		}
 		for _, sc := range n.Scope() {
-			for _, x := range sc.Enum {
+			for _, x := range sc.Enum() {
 				if x == nil {
 					return true
 				}
@@ -630,7 +630,7 @@ func (e *editor) readItem(p place, t string) any {
 	}
 	for _, v := range rs {
 		for _, n := range p.nodes {
-			if e.s.ValidateAt(n.Pointer, v) == nil {
+			if e.s.ValidateAt(n.Pointer(), v) == nil {
 				return v
 			}
 		}

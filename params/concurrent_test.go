@@ -60,7 +60,7 @@ properties:
 					errs <- fmt.Errorf("replicas 0 accepted")
 					return
 				}
-				if n := s.Lookup("/labels/3/value"); n == nil || n.Name != "value" {
+				if n := s.Lookup("/labels/3/value"); n == nil || n.Name() != "value" {
 					errs <- fmt.Errorf("lookup: %v", n)
 					return
 				}
@@ -68,7 +68,7 @@ properties:
 					errs <- fmt.Errorf("ParseText: %v", x)
 					return
 				}
-				_ = MarshalJSON(s, v, "")
+				_, _ = MarshalJSON(s, v, "")
 				count := 0
 				s.Walk(func(*schema.Node) bool { count++; return true })
 				if count == 0 {
@@ -84,6 +84,6 @@ properties:
 		assert.NoError(t, err)
 	}
 	// The schema's own defaults were not shared out and changed.
-	def, _ := s.Root().Child("name").Default.(string)
+	def, _ := s.Root().Child("name").Default().(string)
 	assert.Equal(t, "demo", def)
 }

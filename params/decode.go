@@ -45,6 +45,9 @@ type Document struct {
 // Decode reads exactly one YAML or JSON document, typed by the schema (s
 // may be nil: YAML 1.2 core rules then apply).
 func Decode(s *schema.Schema, data []byte) (any, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	// One document without markers is the common case (a document of a
 	// stream the Splitter cut): it is its own only part, so it is read
 	// as one without splitting it first. Anything else (markers, no
@@ -261,7 +264,7 @@ func isIntegerText(n json.Number) bool {
 
 func nullableNode(n *schema.Node) bool {
 	for _, sc := range n.Scope() {
-		if sc.Nullable {
+		if sc.Nullable() {
 			return true
 		}
 	}

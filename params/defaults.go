@@ -99,33 +99,33 @@ func (d *defaulter) object(n *schema.Node, m map[string]any, own bool) (map[stri
 	}
 	scope := n.Scope()
 	for i, sc := range scope {
-		for _, p := range sc.Properties {
-			if declaredIn(scope[:i], p.Name) {
+		for _, p := range sc.Properties() {
+			if declaredIn(scope[:i], p.Name()) {
 				continue // the nearest declaration wins
 			}
-			cur, present := out[p.Name]
+			cur, present := out[p.Name()]
 			if present && cur == nil && d.structural && !nullable(p) {
 				write()
-				delete(out, p.Name)
+				delete(out, p.Name())
 				present = false
 			}
 			if present {
 				if x, ch := d.apply(p, cur, own); ch {
 					write()
-					out[p.Name] = x
+					out[p.Name()] = x
 				}
 				continue
 			}
 			if def, ok := defaultOf(p); ok {
 				x, _ := d.apply(p, value.DeepCopy(def), true)
 				write()
-				out[p.Name] = x
+				out[p.Name()] = x
 				continue
 			}
 			if !d.structural {
 				if obj := d.materialize(p); obj != nil {
 					write()
-					out[p.Name] = obj
+					out[p.Name()] = obj
 				}
 			}
 		}
@@ -172,7 +172,7 @@ func declaredIn(scope []*schema.Node, name string) bool {
 // anyOf/oneOf branches Child falls back to).
 func governsOtherKeys(scope []*schema.Node) bool {
 	for _, sc := range scope {
-		if len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil || len(sc.AnyOf) > 0 || len(sc.OneOf) > 0 {
+		if len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil || len(sc.AnyOf()) > 0 || len(sc.OneOf()) > 0 {
 			return true
 		}
 	}
@@ -192,7 +192,7 @@ func (d *defaulter) materialize(p *schema.Node) map[string]any {
 		return nil
 	}
 	for _, sc := range p.Scope() {
-		for _, r := range sc.RequiredNames {
+		for _, r := range sc.RequiredNames() {
 			if _, ok := m[r]; !ok {
 				return nil
 			}
@@ -212,7 +212,7 @@ func isObjectNode(n *schema.Node) bool {
 		return false
 	}
 	for _, sc := range n.Scope() {
-		if len(sc.Properties) > 0 {
+		if len(sc.Properties()) > 0 {
 			return true
 		}
 	}
@@ -222,8 +222,8 @@ func isObjectNode(n *schema.Node) bool {
 // defaultOf finds the default of a node, looking through $ref and allOf.
 func defaultOf(n *schema.Node) (any, bool) {
 	for _, sc := range n.Scope() {
-		if sc.HasDefault {
-			return sc.Default, true
+		if sc.HasDefault() {
+			return sc.Default(), true
 		}
 	}
 	return nil, false
@@ -231,7 +231,7 @@ func defaultOf(n *schema.Node) (any, bool) {
 
 func nullable(n *schema.Node) bool {
 	for _, sc := range n.Scope() {
-		if sc.Nullable {
+		if sc.Nullable() {
 			return true
 		}
 	}

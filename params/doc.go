@@ -31,6 +31,12 @@
 // Every error is a *schema.Error or a schema.ErrorList: one loop over
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
+// Zero values are refused, never a panic: a function given a Schema not
+// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{};
+// nil means no schema where a function says so), a zero Update or
+// Splitter, or a stream function given no context, reader or callback,
+// fails with an error of kind schema.KindUsage.
+//
 // # Types come from the schema
 //
 // A value written as text (a plain YAML scalar, a `-p` value, a v1beta1
@@ -227,10 +233,10 @@
 //
 // What cannot be a value (a channel, a func, NaN, a map with bool keys, a
 // value that holds itself) is an error naming its JSON pointer, from
-// Plain, Validate, ValidateStructural, CheckImmutable, Update.Run and
-// MarshalYAML. MarshalJSON, which has no error to return, returns nil for
-// it (no JSON text is empty); Default, Diff, MergePatch and gates.Set.Apply
-// work on such a value as given, where its Go data equals nothing.
+// Plain, Validate, ValidateStructural, CheckImmutable, Update.Run,
+// MarshalYAML and MarshalJSON; Default, Diff, MergePatch and
+// gates.Set.Apply work on such a value as given, where its Go data equals
+// nothing.
 //
 // The typed getters (String, Int64, Map, ...) read plain values only: they
 // report other Go data at a pointer by its Go type.

@@ -12,6 +12,9 @@ import (
 // nil. Go data other than plain values is written as Plain converts it; a
 // part that cannot be a value (a channel, NaN) gives Plain's *schema.Error.
 func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	v, err := value.Plain(v)
 	if err != nil {
 		return nil, notPlain(err, "")
@@ -23,15 +26,17 @@ func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 // MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does
 // (s may be nil). indent "" gives compact JSON. Go data other than plain
 // values is written as Plain converts it, so MarshalJSON and MarshalYAML
-// write the same value. A v that cannot be a value (a channel, NaN) gives
-// nil, which is no JSON text: where v may hold such data, call Plain first
-// to learn what and where.
-func MarshalJSON(s *schema.Schema, v any, indent string) []byte {
+// write the same value. A v that cannot be a value (a channel, NaN) is an
+// error naming its pointer, as from MarshalYAML.
+func MarshalJSON(s *schema.Schema, v any, indent string) ([]byte, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	v, err := value.Plain(v)
 	if err != nil {
-		return nil
+		return nil, notPlain(err, "")
 	}
-	return encode.JSON(v, ordererFor(s), indent)
+	return encode.JSON(v, ordererFor(s), indent), nil
 }
 
 func ordererFor(s *schema.Schema) encode.Orderer {
@@ -53,10 +58,10 @@ func (o nodeOrderer) Order(keys []string) []string {
 	}
 	out := make([]string, 0, len(keys))
 	for _, sc := range o.n.Scope() {
-		for _, p := range sc.Properties {
-			if present[p.Name] {
-				out = append(out, p.Name)
-				delete(present, p.Name)
+		for _, p := range sc.Properties() {
+			if present[p.Name()] {
+				out = append(out, p.Name())
+				delete(present, p.Name())
 			}
 		}
 	}

@@ -120,7 +120,11 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(params.MarshalJSON(s, r.Values, "")), r.Plan, r.Changed)
+	out, err := params.MarshalJSON(s, r.Values, "")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out), r.Plan, r.Changed)
 	// Output:
 	// {"replicas":5} backup [/backup]
 }

@@ -28,7 +28,10 @@ func FuzzDecodeAll(f *testing.F) {
 			if !value.Sound(d) {
 				t.Fatalf("decoded value is not sound: %#v", d)
 			}
-			out := params.MarshalJSON(s, d, "")
+			out, err := params.MarshalJSON(s, d, "")
+			if err != nil {
+				t.Fatalf("MarshalJSON of a decoded value: %v", err)
+			}
 			back, err := document.DecodeJSON(out)
 			if err != nil {
 				t.Fatalf("re-encoded document does not decode: %v\n%s", err, out)

@@ -27,6 +27,9 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // of old or new that cannot be a value is the one error returned. A nil
 // schema marks nothing immutable: CheckImmutable then returns nil.
 func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error {
+	if err := zeroSchema(s); err != nil {
+		return schema.ErrorList{err.(*schema.Error)}
+	}
 	old, err := value.Plain(old)
 	if err != nil {
 		return schema.ErrorList{notPlain(err, "in the old values: ")}
@@ -187,7 +190,7 @@ func isImmutable(n *schema.Node) bool {
 		return false
 	}
 	for _, m := range n.Scope() {
-		if m.Immutable {
+		if m.Immutable() {
 			return true
 		}
 	}
@@ -197,9 +200,9 @@ func isImmutable(n *schema.Node) bool {
 // immutableAt is the schema pointer of the node that declares immutable.
 func immutableAt(n *schema.Node) string {
 	for _, m := range n.Scope() {
-		if m.Immutable {
-			return m.Pointer
+		if m.Immutable() {
+			return m.Pointer()
 		}
 	}
-	return n.Pointer
+	return n.Pointer()
 }

@@ -31,7 +31,7 @@ func TestJSONPatchLibraryMergeKeepsNumberTextAndKeyOrder(t *testing.T) {
 	// params.MergePatch keeps the numbers too (key order is the schema's,
 	// applied when the values are written).
 	got := MergePatch(mustJSON(t, doc), mustJSON(t, []byte(`{"a":{"n":2.50,"e":null},"m":9007199254740995}`)))
-	assert.Equal(t, `{"a":{"n":2.50,"r":1.10},"big":9007199254740993,"m":9007199254740995,"z":1}`, string(MarshalJSON(nil, got, "")))
+	assert.Equal(t, `{"a":{"n":2.50,"r":1.10},"big":9007199254740993,"m":9007199254740995,"z":1}`, string(mustBytes(MarshalJSON(nil, got, ""))))
 }
 
 // RFC 7386 merges an object patch into a target that is no object as
@@ -95,8 +95,8 @@ func TestJSONPatchLibraryOperationsDifferFromParamkit(t *testing.T) {
 				return
 			}
 			require.True(t, ok, "%v", e.errs)
-			assert.JSONEq(t, tt.paramkit, string(MarshalJSON(nil, got, "")))
-			assert.Contains(t, string(MarshalJSON(nil, got, "")), `"k":1.10`)
+			assert.JSONEq(t, tt.paramkit, string(mustBytes(MarshalJSON(nil, got, ""))))
+			assert.Contains(t, string(mustBytes(MarshalJSON(nil, got, ""))), `"k":1.10`)
 		})
 	}
 }
@@ -161,7 +161,7 @@ func BenchmarkMergePatch(b *testing.B) {
 		b.Run(name+"/jsonpatch-values", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				out, err := jsonpatch.MergePatch(MarshalJSON(nil, target, ""), MarshalJSON(nil, patch, ""))
+				out, err := jsonpatch.MergePatch(mustBytes(MarshalJSON(nil, target, "")), mustBytes(MarshalJSON(nil, patch, "")))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -211,7 +211,7 @@ func BenchmarkOperation(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				out, err := p.Apply(MarshalJSON(nil, target, ""))
+				out, err := p.Apply(mustBytes(MarshalJSON(nil, target, "")))
 				if err != nil {
 					b.Fatal(err)
 				}
@@ -219,4 +219,13 @@ func BenchmarkOperation(b *testing.B) {
 			}
 		})
 	}
+}
+
+// mustBytes is the bytes of an encoder that cannot fail on the plain
+// values a test gives it.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

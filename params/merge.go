@@ -44,6 +44,9 @@ func mergePatch(target, patch any) any {
 // wherever it stands, even on a string node, since null in a merge patch
 // means "delete". An empty document is the empty patch.
 func DecodePatch(s *schema.Schema, data []byte) (any, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
 	var t document.Typer
 	if s != nil {
 		t = patchTyper{typerFor(s.Root())}

@@ -77,7 +77,7 @@ func TestNilSchema(t *testing.T) {
 			assert.Equal(t, "l:\n  - null\n  - true\nnum: 12345678901234567890\ns: \"yes\"\n", string(out))
 		}},
 		{"MarshalJSON sorts keys", func(t *testing.T) {
-			assert.Equal(t, `{"l":[null,true],"num":12345678901234567890,"s":"yes"}`, string(params.MarshalJSON(nil, values(), "")))
+			assert.Equal(t, `{"l":[null,true],"num":12345678901234567890,"s":"yes"}`, string(mustBytes(params.MarshalJSON(nil, values(), ""))))
 		}},
 		{"Update needs a schema", func(t *testing.T) {
 			r, err := (&params.Update{Old: values()}).Run()
@@ -96,4 +96,13 @@ func TestNilSchema(t *testing.T) {
 			require.NotPanics(t, func() { tt.run(t) })
 		})
 	}
+}
+
+// mustBytes is the bytes of an encoder that cannot fail on the plain
+// values a test gives it.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

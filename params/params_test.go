@@ -48,7 +48,7 @@ func TestDecodeTrapsGolden(t *testing.T) {
 	v, err := params.Decode(s, data)
 	require.NoError(t, err)
 	require.NoError(t, params.Validate(s, v), "every trap decodes to a valid value")
-	golden(t, "testdata/decode/traps.golden.json", append(params.MarshalJSON(s, v, "  "), '\n'))
+	golden(t, "testdata/decode/traps.golden.json", append(mustBytes(params.MarshalJSON(s, v, "  ")), '\n'))
 }
 
 func TestDecodeTypesComeFromTheSchema(t *testing.T) {

@@ -141,13 +141,15 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 		}},
 		{"MarshalYAML and MarshalJSON agree", func(t *testing.T, s *schema.Schema, c plainCase) {
 			y, err := params.MarshalYAML(s, map[string]any{"x": c.in})
-			j := params.MarshalJSON(s, map[string]any{"x": c.in}, "")
+			j, jerr := params.MarshalJSON(s, map[string]any{"x": c.in}, "")
 			if c.msg != "" {
 				requireAtX(t, err, c.msg)
+				requireAtX(t, jerr, c.msg)
 				assert.Nil(t, j, "no JSON text for what cannot be a value")
 				return
 			}
 			require.NoError(t, err)
+			require.NoError(t, jerr)
 			want := map[string]any{"x": c.want}
 			fromYAML, err := params.Decode(s, y)
 			require.NoError(t, err)

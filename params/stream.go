@@ -59,11 +59,21 @@ func (d RawDocument) Locate(err error) error {
 type Splitter struct{ s *stream.Splitter }
 
 // NewSplitter returns a Splitter reading r.
-func NewSplitter(r io.Reader) *Splitter { return &Splitter{stream.NewSplitter(r)} }
+func NewSplitter(r io.Reader) *Splitter {
+	if r == nil {
+		return &Splitter{}
+	}
+	return &Splitter{stream.NewSplitter(r)}
+}
 
 // Next returns the next document, io.EOF after the last one, or the
-// reader's error (a document cut short by it is not returned).
+// reader's error (a document cut short by it is not returned). A Splitter
+// not made by NewSplitter, or made with a nil reader, fails with an error
+// of kind schema.KindUsage.
 func (s *Splitter) Next() (RawDocument, error) {
+	if s == nil || s.s == nil {
+		return RawDocument{}, schema.NewError(schema.KindUsage, "", "params.Splitter needs a reader: make it with params.NewSplitter")
+	}
 	d, err := s.s.Next()
 	return RawDocument(d), err
 }
@@ -80,8 +90,12 @@ func (s *Splitter) Next() (RawDocument, error) {
 // means every document was emitted; otherwise it returns the first error
 // of reading r or of emit, or ctx's error, having emitted every document
 // before it and none after. work is not called on documents that a stop
-// leaves behind.
+// leaves behind. A nil ctx, r, work or emit fails with an error of kind
+// schema.KindUsage before anything is read.
 func MapStream[T any](ctx context.Context, r io.Reader, workers int, work func(RawDocument) T, emit func(RawDocument, T) error) error {
+	if err := streamUsage(ctx, r, work == nil, emit == nil); err != nil {
+		return err
+	}
 	s := stream.NewSplitter(r)
 	return stream.Map(ctx, s.Next, workers,
 		func(d stream.Doc) T { return work(RawDocument(d)) },
@@ -103,9 +117,29 @@ func MapStream[T any](ctx context.Context, r io.Reader, workers int, work func(R
 // means every document was emitted; otherwise it returns the reader's
 // error, emit's or ctx's.
 func DecodeReader(ctx context.Context, s *schema.Schema, r io.Reader, emit func(Document) error) error {
+	if emit == nil {
+		return streamUsage(ctx, r, false, true)
+	}
+	if err := zeroSchema(s); err != nil {
+		return err
+	}
 	return MapStream(ctx, r, 0, func(d RawDocument) Document {
 		return decodeValidateRaw(s, d)
 	}, func(_ RawDocument, d Document) error {
 		return emit(d)
 	})
+}
+
+// streamUsage is the KindUsage error of a stream function called without
+// a context, a reader or a callback, or nil.
+func streamUsage(ctx context.Context, r io.Reader, noWork, noEmit bool) error {
+	switch {
+	case ctx == nil:
+		return schema.NewError(schema.KindUsage, "", "a stream needs a context (context.Background() for none)")
+	case r == nil:
+		return schema.NewError(schema.KindUsage, "", "a stream needs a reader")
+	case noWork, noEmit:
+		return schema.NewError(schema.KindUsage, "", "a stream needs its callbacks")
+	}
+	return nil
 }

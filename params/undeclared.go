@@ -142,7 +142,7 @@ func (k *keyCheck) walkNew(p place, v, old any, had bool, ptr string) {
 // forbiddenKey reports a key's node that refuses every value because the
 // parent's additionalProperties is false.
 func forbiddenKey(c *schema.Node) bool {
-	return c.IsFalse() && c.Via == "additionalProperties"
+	return c.IsFalse() && c.Via() == "additionalProperties"
 }
 
 // declares reports whether the object node n lists its keys: properties
@@ -171,9 +171,9 @@ func declares(n *schema.Node, depth int) bool {
 // branchesOf lists the branches of n itself: anyOf, oneOf, then and else
 // beside an if, and the if.
 func branchesOf(n *schema.Node) []*schema.Node {
-	out := append(append([]*schema.Node(nil), n.AnyOf...), n.OneOf...)
-	if n.If != nil {
-		for _, b := range []*schema.Node{n.Then, n.Else, n.If} {
+	out := append(append([]*schema.Node(nil), n.AnyOf()...), n.OneOf()...)
+	if n.If() != nil {
+		for _, b := range []*schema.Node{n.Then(), n.Else(), n.If()} {
 			if b != nil {
 				out = append(out, b)
 			}
@@ -189,9 +189,9 @@ func declaredNames(n *schema.Node, depth int, out []string) []string {
 		return out
 	}
 	for _, m := range n.Scope() {
-		for _, p := range m.Properties {
-			if !slices.Contains(out, p.Name) {
-				out = append(out, p.Name)
+		for _, p := range m.Properties() {
+			if !slices.Contains(out, p.Name()) {
+				out = append(out, p.Name())
 			}
 		}
 		for _, b := range branchesOf(m) {

@@ -13,8 +13,14 @@ func ExampleClone() {
 	next := params.Clone(stored).(map[string]any)
 	next["backup"].(map[string]any)["enabled"] = false
 	next["backup"].(map[string]any)["hours"].([]any)[0] = json.Number("4")
-	fmt.Println(string(params.MarshalJSON(nil, stored, "")))
-	fmt.Println(string(params.MarshalJSON(nil, next, "")))
+	for _, v := range []any{stored, next} {
+		out, err := params.MarshalJSON(nil, v, "")
+		if err != nil {
+			fmt.Println(err)
+			return
+		}
+		fmt.Println(string(out))
+	}
 	// Output:
 	// {"backup":{"enabled":true,"hours":[2]}}
 	// {"backup":{"enabled":false,"hours":[4]}}

@@ -41,14 +41,14 @@ func TestDraft4Tree(t *testing.T) {
 	assert.Equal(t, schema.Draft4, s.Dialect())
 
 	// $ref through a JSON pointer, an "id" anchor and an "id" base URI.
-	assert.Equal(t, "/definitions/port", s.Lookup("/port").RefTarget.Pointer)
-	assert.Equal(t, "/definitions/count", s.Lookup("/replicas").RefTarget.Pointer)
-	assert.Equal(t, "/definitions/tls", s.Lookup("/tls").RefTarget.Pointer)
+	assert.Equal(t, "/definitions/port", s.Lookup("/port").RefTarget().Pointer())
+	assert.Equal(t, "/definitions/count", s.Lookup("/replicas").RefTarget().Pointer())
+	assert.Equal(t, "/definitions/tls", s.Lookup("/tls").RefTarget().Pointer())
 	enabled := s.Lookup("/tls/enabled")
 	require.NotNil(t, enabled)
-	assert.Equal(t, "/definitions/tls/properties/enabled", enabled.Pointer)
+	assert.Equal(t, "/definitions/tls/properties/enabled", enabled.Pointer())
 	assert.Equal(t, []string{"integer"}, s.Lookup("/replicas").Types())
-	require.Len(t, s.Root().Defs, 3)
+	require.Len(t, s.Root().Defs(), 3)
 	// The schema form of dependencies is a subschema; the list form is not.
 	assert.NotNil(t, s.NodeAt("/dependencies/ratio"))
 	assert.Nil(t, s.NodeAt("/dependencies/tls"))
@@ -106,7 +106,7 @@ func TestDraft6Identifiers(t *testing.T) {
 		"properties":{"a":{"$ref":"#thing"}},
 		"definitions":{"thing":{"$id":"#thing","type":"string","exclusiveMinimum":3}}}`))
 	require.NoError(t, err)
-	assert.Equal(t, "/definitions/thing", s.Lookup("/a").RefTarget.Pointer)
+	assert.Equal(t, "/definitions/thing", s.Lookup("/a").RefTarget().Pointer())
 	_, err = schema.Parse([]byte(`{"$schema":"http://json-schema.org/draft-06/schema#",
 		"properties":{"a":{"$ref":"#thing"}},
 		"definitions":{"thing":{"id":"#thing"}}}`))

@@ -108,6 +108,9 @@ func NewError(kind Kind, pointer, format string, a ...any) *Error {
 // with neither pointer nor line) is about no place in a document: the
 // message alone.
 func (e *Error) Error() string {
+	if e == nil {
+		return "<nil>"
+	}
 	if e.in != "" {
 		return e.in + e.located()
 	}
@@ -141,7 +144,12 @@ func (e *Error) located() string {
 // lint.ErrNotPackage, …), or the error of another package that ErrorsOf or
 // a %w verb of NewError took in (an *fs.PathError, context.Canceled), so
 // that errors.Is and errors.As find it.
-func (e *Error) Unwrap() error { return e.wrapped }
+func (e *Error) Unwrap() error {
+	if e == nil {
+		return nil
+	}
+	return e.wrapped
+}
 
 // FieldPath returns the place of the error as a Kubernetes field path
 // below prefix, written as k8s.io/apimachinery's field.Path writes one:
@@ -152,6 +160,9 @@ func (e *Error) Unwrap() error { return e.wrapped }
 // pointer gives prefix itself. A pointer that is not RFC 6901 is
 // appended as it is, in brackets.
 func (e *Error) FieldPath(prefix string) string {
+	if e == nil {
+		return prefix
+	}
 	return fieldPath(prefix, e.Pointer)
 }
 
@@ -355,7 +366,9 @@ const (
 	// KindUsage is a call that cannot be carried out as made: a
 	// malformed `-p` assignment or patch operation (wrapping
 	// params.ErrMalformed), an option given to a function that does not
-	// take it, an argument out of its range.
+	// take it, an argument out of its range, a nil or zero value (a
+	// Schema, a Migration, a VersionSet...) where one made by its
+	// constructor is needed.
 	KindUsage Kind = "usage"
 	// KindSchema is a schema that is not usable: a keyword with a wrong
 	// value, an unknown dialect, a dangling $ref.

@@ -30,7 +30,7 @@ $defs:
 		return
 	}
 	n := s.Lookup("/topology/0/labels/1/key")
-	fmt.Println(n.Pointer, n.Types(), n.Immutable)
+	fmt.Println(n.Pointer(), n.Types(), n.Immutable())
 	// Output: /$defs/label/properties/key [string] true
 }
 

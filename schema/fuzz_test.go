@@ -40,7 +40,7 @@ func FuzzParse(f *testing.F) {
 			// lies in a branch: never a false node.
 			for _, c := range append(nodesOf(n.ChildNodes("a")), nodesOf(n.ElemNodes(1))...) {
 				if c == nil || c.IsFalse() {
-					t.Fatalf("ChildNodes/ElemNodes of %s gave %v", n.Pointer, c)
+					t.Fatalf("ChildNodes/ElemNodes of %s gave %v", n.pointer, c)
 				}
 			}
 			return true

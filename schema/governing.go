@@ -45,11 +45,11 @@ func (m *Node) ownChild(key string) []*Node {
 	}
 	for i, re := range m.patterns {
 		if re != nil && re.MatchString(key) {
-			out = append(out, m.PatternProperties[i])
+			out = append(out, m.patternProperties[i])
 		}
 	}
-	if len(out) == 0 && m.AdditionalProperties != nil {
-		out = append(out, m.AdditionalProperties)
+	if len(out) == 0 && m.additionalProperties != nil {
+		out = append(out, m.additionalProperties)
 	}
 	return out
 }
@@ -57,12 +57,12 @@ func (m *Node) ownChild(key string) []*Node {
 // ownElem lists the node of m itself that governs element i, or nil.
 func (m *Node) ownElem(i int) []*Node {
 	switch {
-	case i < len(m.PrefixItems):
-		return []*Node{m.PrefixItems[i]}
-	case len(m.PrefixItems) > 0 && m.AdditionalItems != nil:
-		return []*Node{m.AdditionalItems}
-	case m.Items != nil:
-		return []*Node{m.Items}
+	case i < len(m.prefixItems):
+		return []*Node{m.prefixItems[i]}
+	case len(m.prefixItems) > 0 && m.additionalItems != nil:
+		return []*Node{m.additionalItems}
+	case m.items != nil:
+		return []*Node{m.items}
 	}
 	return nil
 }
@@ -90,17 +90,17 @@ func (n *Node) governing(own func(*Node) []*Node, depth int, seen map[*Node]bool
 	groupsOpen := true
 	var tests []*Node
 	for _, m := range n.scope {
-		if !m.branched() && m.If == nil {
+		if !m.branched() && m.ifNode == nil {
 			continue
 		}
 		if seen == nil {
 			seen = map[*Node]bool{}
 		}
 		seen[n] = true
-		groups := [][]*Node{m.AnyOf, m.OneOf}
-		if m.If != nil && (m.Then != nil || m.Else != nil) {
+		groups := [][]*Node{m.anyOf, m.oneOf}
+		if m.ifNode != nil && (m.thenNode != nil || m.elseNode != nil) {
 			// A missing then or else is a branch that allows everything.
-			groups = append(groups, []*Node{m.Then, m.Else})
+			groups = append(groups, []*Node{m.thenNode, m.elseNode})
 		}
 		for _, g := range groups {
 			if len(g) == 0 {
@@ -124,8 +124,8 @@ func (n *Node) governing(own func(*Node) []*Node, depth int, seen map[*Node]bool
 			}
 			groupsOpen = groupsOpen && gopen
 		}
-		if m.If != nil {
-			if in, _, inf := m.If.governing(own, depth+1, seen); !inf {
+		if m.ifNode != nil {
+			if in, _, inf := m.ifNode.governing(own, depth+1, seen); !inf {
 				tests = append(tests, in...)
 			}
 		}

@@ -19,12 +19,12 @@ oneOf:
     properties: {type: {const: machinepool}, maxSize: {type: integer}}
 `))
 	pool := s.Root()
-	fmt.Println(pool.Child("maxSize").Pointer)
+	fmt.Println(pool.Child("maxSize").Pointer())
 	for _, key := range []string{"maxSize", "type", "nope"} {
 		nodes, open := pool.ChildNodes(key)
 		fmt.Print(key, ":")
 		for _, n := range nodes {
-			fmt.Print(" ", n.Pointer)
+			fmt.Print(" ", n.Pointer())
 		}
 		fmt.Println(" open:", open)
 	}

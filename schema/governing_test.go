@@ -132,9 +132,9 @@ func TestElemNodes(t *testing.T) {
 func TestChildPrefersABranchThatAllowsTheKey(t *testing.T) {
 	s, err := schema.Parse([]byte(governingSchema))
 	require.NoError(t, err)
-	assert.Equal(t, "/$defs/pool/oneOf/1/properties/maxSize", s.Lookup("/pool/maxSize").Pointer)
+	assert.Equal(t, "/$defs/pool/oneOf/1/properties/maxSize", s.Lookup("/pool/maxSize").Pointer())
 	assert.Equal(t, []string{"integer"}, s.Lookup("/pool/maxSize").Types())
-	assert.Equal(t, "/properties/cond/then/properties/size", s.Lookup("/cond/size").Pointer)
+	assert.Equal(t, "/properties/cond/then/properties/size", s.Lookup("/cond/size").Pointer())
 	c := s.Lookup("/pool").Child("nope")
 	require.NotNil(t, c)
 	assert.True(t, c.IsFalse())
@@ -169,7 +169,7 @@ $ref: '#/$defs/tree'
 func pointers(nodes []*schema.Node) []string {
 	var out []string
 	for _, n := range nodes {
-		out = append(out, n.Pointer)
+		out = append(out, n.Pointer())
 	}
 	return out
 }

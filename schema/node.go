@@ -11,58 +11,64 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 )
 
 // Node is one subschema of the document, with the keywords paramkit uses
-// read out and its children in the order of the source file.
+// read out and its children in the order of the source file. A Node is
+// read-only: its accessors return copies or nodes of the same tree, so
+// that nothing a compiled Schema hands out can change it (a Schema is
+// immutable and safe for concurrent use).
 type Node struct {
-	// Pointer is the node's JSON pointer in the schema document.
-	Pointer string
+	// pointer is the node's JSON pointer in the schema document.
+	pointer string
 	// Name is the property name (or pattern, or definition name) under
 	// which the parent holds this node; "" for other subschemas.
-	Name string
+	name string
 	// Via is the keyword that holds this node in its parent ("properties",
 	// "items", "allOf", ...); "" for the root.
-	Via string
-	// Parent is the schema object that holds this node; nil for the root.
-	Parent *Node
+	via string
+	// parent is the schema object that holds this node; nil for the root.
+	parent *Node
 
-	// Bool is set for a boolean schema (true or false).
-	Bool *bool
+	// bool is a copy of the value of a boolean schema (true or false);
+	// nil for a schema object.
+	boolean *bool
 
-	Type        []string // the "type" keyword, one or more names
-	Title       string
-	Description string
-	Default     any // valid when HasDefault
-	HasDefault  bool
-	Enum        []any
-	Format      string
-	Deprecated  bool
-	Nullable    bool // OpenAPI's nullable, as Kubernetes reads it
-	// Required is true when the parent object lists this property in "required".
-	Required bool
-	// RequiredNames is this object's own "required" list.
-	RequiredNames []string
+	typ         []string // the "type" keyword, one or more names
+	title       string
+	description string
+	def         any // valid when HasDefault
+	hasDefault  bool
+	enum        []any
+	format      string
+	deprecated  bool
+	nullable    bool // OpenAPI's nullable, as Kubernetes reads it
+	// Required reports whether the parent object lists this property in
+	// "required".
+	required bool
+	// requiredNames is this object's own "required" list.
+	requiredNames []string
 
 	// The KUDO vocabulary.
-	Trigger   string
-	Immutable bool
-	OldNames  []string
+	trigger   string
+	immutable bool
+	oldNames  []string
 
 	// Ref is the raw $ref string; RefTarget the node it resolves to inside
 	// the document (nil for a dialect meta-schema or an unresolved ref).
-	Ref       string
-	RefTarget *Node
+	ref       string
+	refTarget *Node
 
-	Properties           []*Node // in source order
-	PatternProperties    []*Node // Name holds the pattern
-	AdditionalProperties *Node
-	PrefixItems          []*Node // prefixItems, or items as an array (draft-04 to 2019-09)
-	Items                *Node   // items as one schema (all elements, or those after PrefixItems)
-	AdditionalItems      *Node   // additionalItems (draft-04 to 2019-09)
-	AllOf, AnyOf, OneOf  []*Node
-	Not, If, Then, Else  *Node
-	Defs                 []*Node // $defs and definitions
+	properties                          []*Node // in source order
+	patternProperties                   []*Node // Name holds the pattern
+	additionalProperties                *Node
+	prefixItems                         []*Node // prefixItems, or items as an array (draft-04 to 2019-09)
+	items                               *Node   // items as one schema (all elements, or those after PrefixItems)
+	additionalItems                     *Node   // additionalItems (draft-04 to 2019-09)
+	allOf, anyOf, oneOf                 []*Node
+	notNode, ifNode, thenNode, elseNode *Node
+	defs                                []*Node // $defs and definitions
 
 	keywords map[string]any
 	keyOrder []string
@@ -75,27 +81,54 @@ type Node struct {
 
 // Keyword returns a raw keyword value of this node.
 func (n *Node) Keyword(name string) (any, bool) {
+	if n == nil {
+		return nil, false
+	}
 	v, ok := n.keywords[name]
-	return v, ok
+	return value.DeepCopy(v), ok
 }
 
 // Keywords returns the node's keyword names in source order.
-func (n *Node) Keywords() []string { return n.keyOrder }
+func (n *Node) Keywords() []string {
+	if n == nil {
+		return nil
+	}
+	return append([]string(nil), n.keyOrder...)
+}
 
 // Subschemas returns every direct subschema in source order.
-func (n *Node) Subschemas() []*Node { return n.children }
+func (n *Node) Subschemas() []*Node {
+	if n == nil || n.children == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.children...)
+}
 
 // Property returns the node's own property of that name (not through $ref).
-func (n *Node) Property(name string) *Node { return n.props[name] }
+func (n *Node) Property(name string) *Node {
+	if n == nil {
+		return nil
+	}
+	return n.props[name]
+}
 
 // Scope returns this node and the nodes whose keywords apply to the same
 // value through $ref and allOf, nearest first.
-func (n *Node) Scope() []*Node { return n.scope }
+func (n *Node) Scope() []*Node {
+	if n == nil || n.scope == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.scope...)
+}
 
 // Types returns the value types this node allows, looking through $ref
 // and allOf, else the union of anyOf/oneOf branches. nil means any type.
 func (n *Node) Types() []string {
-	return n.types(0, nil)
+	t := n.types(0, nil)
+	if t == nil {
+		return nil
+	}
+	return append([]string(nil), t...)
 }
 
 // types, child and elem look into anyOf/oneOf branches; seen keeps wide
@@ -105,19 +138,19 @@ func (n *Node) types(depth int, seen map[*Node]bool) []string {
 		return nil
 	}
 	for _, m := range n.scope {
-		if len(m.Type) > 0 {
-			return m.Type
+		if len(m.typ) > 0 {
+			return m.typ
 		}
 	}
 	var union []string
 	for _, m := range n.scope {
-		if len(m.AnyOf)+len(m.OneOf) > 0 && seen == nil {
+		if len(m.anyOf)+len(m.oneOf) > 0 && seen == nil {
 			seen = map[*Node]bool{}
 		}
 		if seen != nil {
 			seen[n] = true
 		}
-		for _, b := range append(append([]*Node(nil), m.AnyOf...), m.OneOf...) {
+		for _, b := range append(append([]*Node(nil), m.anyOf...), m.oneOf...) {
 			bt := b.types(depth+1, seen)
 			if bt == nil {
 				return nil // one branch allows anything
@@ -148,7 +181,7 @@ func (n *Node) Allows(t string) bool {
 }
 
 // IsFalse reports whether the node is the boolean schema false.
-func (n *Node) IsFalse() bool { return n != nil && n.Bool != nil && !*n.Bool }
+func (n *Node) IsFalse() bool { return n != nil && n.boolean != nil && !*n.boolean }
 
 // Child returns the node governing the value under key of an object
 // governed by n: properties, then patternProperties, then
@@ -173,13 +206,13 @@ func (n *Node) child(key string, depth int, seen map[*Node]bool) *Node {
 	for _, m := range n.scope {
 		for i, re := range m.patterns {
 			if re != nil && re.MatchString(key) {
-				return m.PatternProperties[i]
+				return m.patternProperties[i]
 			}
 		}
 	}
 	for _, m := range n.scope {
-		if m.AdditionalProperties != nil {
-			return m.AdditionalProperties
+		if m.additionalProperties != nil {
+			return m.additionalProperties
 		}
 	}
 	return n.inBranches(seen, func(b *Node, seen map[*Node]bool) *Node { return b.child(key, depth+1, seen) })
@@ -218,16 +251,16 @@ func (n *Node) inBranches(seen map[*Node]bool, next func(b *Node, seen map[*Node
 // branched reports whether n has branches: anyOf, oneOf, or then or else
 // beside an if (without an if they have no effect).
 func (n *Node) branched() bool {
-	return len(n.AnyOf)+len(n.OneOf) > 0 || (n.If != nil && (n.Then != nil || n.Else != nil))
+	return len(n.anyOf)+len(n.oneOf) > 0 || (n.ifNode != nil && (n.thenNode != nil || n.elseNode != nil))
 }
 
 // branches lists n's own branches in the order Child tries them: anyOf,
 // oneOf, then, else.
 func (n *Node) branches() []*Node {
-	out := make([]*Node, 0, len(n.AnyOf)+len(n.OneOf)+2)
-	out = append(append(out, n.AnyOf...), n.OneOf...)
-	if n.If != nil {
-		for _, b := range []*Node{n.Then, n.Else} {
+	out := make([]*Node, 0, len(n.anyOf)+len(n.oneOf)+2)
+	out = append(append(out, n.anyOf...), n.oneOf...)
+	if n.ifNode != nil {
+		for _, b := range []*Node{n.thenNode, n.elseNode} {
 			if b != nil {
 				out = append(out, b)
 			}
@@ -247,16 +280,16 @@ func (n *Node) elem(i int, depth int, seen map[*Node]bool) *Node {
 		return nil
 	}
 	for _, m := range n.scope {
-		if i < len(m.PrefixItems) {
-			return m.PrefixItems[i]
+		if i < len(m.prefixItems) {
+			return m.prefixItems[i]
 		}
 	}
 	for _, m := range n.scope {
-		if len(m.PrefixItems) > 0 && m.AdditionalItems != nil {
-			return m.AdditionalItems
+		if len(m.prefixItems) > 0 && m.additionalItems != nil {
+			return m.additionalItems
 		}
-		if m.Items != nil {
-			return m.Items
+		if m.items != nil {
+			return m.items
 		}
 	}
 	return n.inBranches(seen, func(b *Node, seen map[*Node]bool) *Node { return b.elem(i, depth+1, seen) })
@@ -269,7 +302,7 @@ func (n *Node) isArrayish() bool {
 		return true
 	}
 	for _, m := range n.scope {
-		if m.Items != nil || len(m.PrefixItems) > 0 {
+		if m.items != nil || len(m.prefixItems) > 0 {
 			return true
 		}
 	}
@@ -341,12 +374,12 @@ func (b *treeBuilder) keys(ptr string, m map[string]any) []string {
 }
 
 func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url.URL) *Node {
-	n := &Node{Pointer: ptr, Name: name, Via: via, Parent: parent}
+	n := &Node{pointer: ptr, name: name, via: via, parent: parent}
 	b.s.nodes[ptr] = n
 	n.scope = []*Node{n}
 	switch t := v.(type) {
 	case bool:
-		n.Bool = &t
+		n.boolean = &t
 		n.base = base
 		return n
 	case map[string]any:
@@ -393,29 +426,29 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	// Annotations and vocabulary.
 	switch t := m["type"].(type) {
 	case string:
-		n.Type = []string{t}
+		n.typ = []string{t}
 	case []any:
 		for _, x := range t {
 			if s, ok := x.(string); ok {
-				n.Type = append(n.Type, s)
+				n.typ = append(n.typ, s)
 			}
 		}
 	}
-	n.Title, _ = m["title"].(string)
-	n.Description, _ = m["description"].(string)
-	n.Default, n.HasDefault = m["default"]
-	n.Enum, _ = m["enum"].([]any)
-	n.Format, _ = m["format"].(string)
-	n.Deprecated, _ = m["deprecated"].(bool)
-	n.Nullable, _ = m["nullable"].(bool)
+	n.title, _ = m["title"].(string)
+	n.description, _ = m["description"].(string)
+	n.def, n.hasDefault = m["default"]
+	n.enum, _ = m["enum"].([]any)
+	n.format, _ = m["format"].(string)
+	n.deprecated, _ = m["deprecated"].(bool)
+	n.nullable, _ = m["nullable"].(bool)
 	if req, ok := m["required"].([]any); ok {
 		for _, r := range req {
 			if s, ok := r.(string); ok {
-				n.RequiredNames = append(n.RequiredNames, s)
+				n.requiredNames = append(n.requiredNames, s)
 			}
 		}
 	}
-	n.Ref, _ = m["$ref"].(string)
+	n.ref, _ = m["$ref"].(string)
 	b.kudo(n, m)
 
 	// Subschemas, in source order of their keywords.
@@ -439,21 +472,21 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				n.children = append(n.children, c)
 				switch k {
 				case "properties":
-					n.Properties = append(n.Properties, c)
+					n.properties = append(n.properties, c)
 					if n.props == nil {
 						n.props = map[string]*Node{}
 					}
 					n.props[name] = c
-					c.Required = contains(n.RequiredNames, name)
+					c.required = contains(n.requiredNames, name)
 				case "patternProperties":
-					n.PatternProperties = append(n.PatternProperties, c)
+					n.patternProperties = append(n.patternProperties, c)
 					re, err := regexp.Compile(name)
 					if err != nil {
 						re = nil
 					}
 					n.patterns = append(n.patterns, re)
 				case "$defs", "definitions":
-					n.Defs = append(n.Defs, c)
+					n.defs = append(n.defs, c)
 				}
 			}
 		case "allOf", "anyOf", "oneOf", "prefixItems":
@@ -467,13 +500,13 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				n.children = append(n.children, c)
 				switch k {
 				case "allOf":
-					n.AllOf = append(n.AllOf, c)
+					n.allOf = append(n.allOf, c)
 				case "anyOf":
-					n.AnyOf = append(n.AnyOf, c)
+					n.anyOf = append(n.anyOf, c)
 				case "oneOf":
-					n.OneOf = append(n.OneOf, c)
+					n.oneOf = append(n.oneOf, c)
 				case "prefixItems":
-					n.PrefixItems = append(n.PrefixItems, c)
+					n.prefixItems = append(n.prefixItems, c)
 				}
 			}
 		case "items":
@@ -482,15 +515,15 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 				for i, sv := range arr {
 					c := b.node(sv, pointer.AppendIndex(kp, i), "", k, n, base)
 					n.children = append(n.children, c)
-					n.PrefixItems = append(n.PrefixItems, c)
+					n.prefixItems = append(n.prefixItems, c)
 				}
 				continue
 			}
 			if !isSchemaValue(kv) {
 				continue
 			}
-			n.Items = b.node(kv, kp, "", k, n, base)
-			n.children = append(n.children, n.Items)
+			n.items = b.node(kv, kp, "", k, n, base)
+			n.children = append(n.children, n.items)
 		case "additionalProperties", "additionalItems", "not", "if", "then", "else",
 			"contains", "propertyNames", "unevaluatedProperties", "unevaluatedItems", "contentSchema":
 			if !isSchemaValue(kv) {
@@ -500,17 +533,17 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 			n.children = append(n.children, c)
 			switch k {
 			case "additionalProperties":
-				n.AdditionalProperties = c
+				n.additionalProperties = c
 			case "additionalItems":
-				n.AdditionalItems = c
+				n.additionalItems = c
 			case "not":
-				n.Not = c
+				n.notNode = c
 			case "if":
-				n.If = c
+				n.ifNode = c
 			case "then":
-				n.Then = c
+				n.thenNode = c
 			case "else":
-				n.Else = c
+				n.elseNode = c
 			}
 		}
 	}
@@ -542,22 +575,22 @@ func (b *treeBuilder) kudo(n *Node, m map[string]any) {
 	if err := kudoMeta.Validate(sub); err != nil {
 		for k, v := range sub {
 			if kudoMeta.Validate(map[string]any{k: v}) != nil {
-				b.errs = append(b.errs, &Error{Pointer: pointer.Append(n.Pointer, k), Kind: KindSchema, Message: kudoMessage(k, v)})
+				b.errs = append(b.errs, &Error{Pointer: pointer.Append(n.pointer, k), Kind: KindSchema, Message: kudoMessage(k, v)})
 			}
 		}
 		sort.Slice(b.errs, func(i, j int) bool { return b.errs[i].Pointer < b.errs[j].Pointer })
 	}
-	n.Trigger, _ = m["trigger"].(string)
-	n.Immutable, _ = m["immutable"].(bool)
+	n.trigger, _ = m["trigger"].(string)
+	n.immutable, _ = m["immutable"].(bool)
 	switch o := m["oldName"].(type) {
 	case string:
 		if o != "" {
-			n.OldNames = []string{o}
+			n.oldNames = []string{o}
 		}
 	case []any:
 		for _, x := range o {
 			if s, ok := x.(string); ok && s != "" {
-				n.OldNames = append(n.OldNames, s)
+				n.oldNames = append(n.oldNames, s)
 			}
 		}
 	}
@@ -577,14 +610,14 @@ func kudoMessage(k string, v any) string {
 
 // resolve finds the target of n's $ref inside the document.
 func (b *treeBuilder) resolve(n *Node) {
-	if n.Ref == "" {
+	if n.ref == "" {
 		return
 	}
 	base := n.base
 	if base == nil {
 		return
 	}
-	u, err := base.Parse(n.Ref)
+	u, err := base.Parse(n.ref)
 	if err != nil {
 		return
 	}
@@ -593,28 +626,28 @@ func (b *treeBuilder) resolve(n *Node) {
 	res := b.resources[u.String()]
 	if res == nil {
 		if d, _ := dialectOf(u.String()); d == "" {
-			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"), Kind: KindRefused, wrapped: ErrRefused,
-				Message: fmt.Sprintf("$ref %q is refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read", n.Ref)})
+			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.pointer, "$ref"), Kind: KindRefused, wrapped: ErrRefused,
+				Message: fmt.Sprintf("$ref %q is refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read", n.ref)})
 		}
 		return
 	}
 	switch {
 	case frag == "":
-		n.RefTarget = res
+		n.refTarget = res
 	case strings.HasPrefix(frag, "/"):
-		n.RefTarget = b.s.nodes[res.Pointer+frag]
+		n.refTarget = b.s.nodes[res.pointer+frag]
 	default:
-		n.RefTarget = b.anchors[u.String()+"#"+frag]
+		n.refTarget = b.anchors[u.String()+"#"+frag]
 	}
-	if n.RefTarget == nil {
-		b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.Pointer, "$ref"), Kind: KindSchema,
-			Message: fmt.Sprintf("$ref %q does not resolve: nothing in the document is at #%s", n.Ref, frag)})
+	if n.refTarget == nil {
+		b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.pointer, "$ref"), Kind: KindSchema,
+			Message: fmt.Sprintf("$ref %q does not resolve: nothing in the document is at #%s", n.ref, frag)})
 	}
 }
 
 // scopeOf lists n and what $ref and allOf bring in, depth first, once each.
 func scopeOf(n *Node) []*Node {
-	if n.RefTarget == nil && len(n.AllOf) == 0 {
+	if n.refTarget == nil && len(n.allOf) == 0 {
 		return n.scope // just n, as node set it
 	}
 	var out []*Node
@@ -626,11 +659,306 @@ func scopeOf(n *Node) []*Node {
 		}
 		seen[m] = true
 		out = append(out, m)
-		add(m.RefTarget)
-		for _, a := range m.AllOf {
+		add(m.refTarget)
+		for _, a := range m.allOf {
 			add(a)
 		}
 	}
 	add(n)
 	return out
+}
+
+// The accessors below read a node's keywords. A Node is read-only: what
+// they return is a copy (slices, defaults, enum values) or a node of the
+// same read-only tree, so that nothing a compiled Schema hands out
+// changes it. Each returns the zero value for a nil Node.
+
+// Pointer returns the node's JSON pointer in the schema document.
+func (n *Node) Pointer() string {
+	if n == nil {
+		return ""
+	}
+	return n.pointer
+}
+
+// Name returns the property name (or pattern, or definition name) under
+// which the parent holds this node; "" for other subschemas.
+func (n *Node) Name() string {
+	if n == nil {
+		return ""
+	}
+	return n.name
+}
+
+// Via returns the keyword that holds this node in its parent
+// ("properties", "items", "allOf", ...); "" for the root.
+func (n *Node) Via() string {
+	if n == nil {
+		return ""
+	}
+	return n.via
+}
+
+// Parent returns the schema object that holds this node; nil for the root.
+func (n *Node) Parent() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.parent
+}
+
+// Bool returns a copy of the value of a boolean schema (true or false);
+// nil for a schema object.
+func (n *Node) Bool() *bool {
+	if n == nil || n.boolean == nil {
+		return nil
+	}
+	b := *n.boolean
+	return &b
+}
+
+// Type returns the "type" keyword, one or more names.
+func (n *Node) Type() []string {
+	if n == nil || n.typ == nil {
+		return nil
+	}
+	return append([]string(nil), n.typ...)
+}
+
+// Title returns the node's "title" keyword.
+func (n *Node) Title() string {
+	if n == nil {
+		return ""
+	}
+	return n.title
+}
+
+// Description returns the node's "description" keyword.
+func (n *Node) Description() string {
+	if n == nil {
+		return ""
+	}
+	return n.description
+}
+
+// Default returns a copy of the node's "default" (see HasDefault).
+func (n *Node) Default() any {
+	if n == nil {
+		return nil
+	}
+	return value.DeepCopy(n.def)
+}
+
+// HasDefault reports whether the node has a "default" keyword.
+func (n *Node) HasDefault() bool {
+	if n == nil {
+		return false
+	}
+	return n.hasDefault
+}
+
+// Enum returns a copy of the node's "enum" keyword.
+func (n *Node) Enum() []any {
+	if n == nil || n.enum == nil {
+		return nil
+	}
+	return value.DeepCopy(n.enum).([]any)
+}
+
+// Format returns the node's "format" keyword.
+func (n *Node) Format() string {
+	if n == nil {
+		return ""
+	}
+	return n.format
+}
+
+// Deprecated returns the node's "deprecated" keyword.
+func (n *Node) Deprecated() bool {
+	if n == nil {
+		return false
+	}
+	return n.deprecated
+}
+
+// Nullable returns OpenAPI's nullable, as Kubernetes reads it.
+func (n *Node) Nullable() bool {
+	if n == nil {
+		return false
+	}
+	return n.nullable
+}
+
+// Required reports whether the parent object lists this property in
+// "required".
+func (n *Node) Required() bool {
+	if n == nil {
+		return false
+	}
+	return n.required
+}
+
+// RequiredNames returns this object's own "required" list.
+func (n *Node) RequiredNames() []string {
+	if n == nil || n.requiredNames == nil {
+		return nil
+	}
+	return append([]string(nil), n.requiredNames...)
+}
+
+// Trigger returns the KUDO "trigger" keyword (the plan a change here runs).
+func (n *Node) Trigger() string {
+	if n == nil {
+		return ""
+	}
+	return n.trigger
+}
+
+// Immutable returns the KUDO "immutable" keyword.
+func (n *Node) Immutable() bool {
+	if n == nil {
+		return false
+	}
+	return n.immutable
+}
+
+// OldNames returns the KUDO "oldName" keyword (one or more earlier names).
+func (n *Node) OldNames() []string {
+	if n == nil || n.oldNames == nil {
+		return nil
+	}
+	return append([]string(nil), n.oldNames...)
+}
+
+// Ref returns the raw $ref string (see RefTarget).
+func (n *Node) Ref() string {
+	if n == nil {
+		return ""
+	}
+	return n.ref
+}
+
+// RefTarget returns the node $ref resolves to inside the document (nil
+// for a dialect meta-schema or an unresolved ref).
+func (n *Node) RefTarget() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.refTarget
+}
+
+// Properties returns the nodes of "properties", in source order.
+func (n *Node) Properties() []*Node {
+	if n == nil || n.properties == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.properties...)
+}
+
+// PatternProperties returns the nodes of "patternProperties" (Name
+// holds the pattern).
+func (n *Node) PatternProperties() []*Node {
+	if n == nil || n.patternProperties == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.patternProperties...)
+}
+
+// AdditionalProperties returns the node of "additionalProperties".
+func (n *Node) AdditionalProperties() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.additionalProperties
+}
+
+// PrefixItems returns the nodes of prefixItems, or of items as an array
+// (draft-04 to 2019-09).
+func (n *Node) PrefixItems() []*Node {
+	if n == nil || n.prefixItems == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.prefixItems...)
+}
+
+// Items returns the node of items as one schema (all elements, or those
+// after PrefixItems).
+func (n *Node) Items() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.items
+}
+
+// AdditionalItems returns the node of additionalItems (draft-04 to
+// 2019-09).
+func (n *Node) AdditionalItems() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.additionalItems
+}
+
+// AllOf returns the subschemas of "allOf".
+func (n *Node) AllOf() []*Node {
+	if n == nil || n.allOf == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.allOf...)
+}
+
+// AnyOf returns the subschemas of "anyOf".
+func (n *Node) AnyOf() []*Node {
+	if n == nil || n.anyOf == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.anyOf...)
+}
+
+// OneOf returns the subschemas of "oneOf".
+func (n *Node) OneOf() []*Node {
+	if n == nil || n.oneOf == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.oneOf...)
+}
+
+// Not returns the subschema of "not".
+func (n *Node) Not() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.notNode
+}
+
+// If returns the subschema of "if".
+func (n *Node) If() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.ifNode
+}
+
+// Then returns the subschema of "then".
+func (n *Node) Then() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.thenNode
+}
+
+// Else returns the subschema of "else".
+func (n *Node) Else() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.elseNode
+}
+
+// Defs returns the nodes of $defs and definitions.
+func (n *Node) Defs() []*Node {
+	if n == nil || n.defs == nil {
+		return nil
+	}
+	return append([]*Node(nil), n.defs...)
 }

@@ -386,18 +386,49 @@ func (kudoExt) Compile(jsonschema.CompilerContext, map[string]any) (jsonschema.E
 	return nil, nil
 }
 
-// Dialect returns the schema's dialect.
-func (s *Schema) Dialect() Dialect { return s.dialect }
+// errNotCompiled is the failure of every check of a nil or zero Schema:
+// only Parse, ParseFile and FromValue make one that can be used.
+func errNotCompiled() *Error {
+	return &Error{Kind: KindUsage, Message: "the schema is nil or was not made by schema.Parse, ParseFile or FromValue"}
+}
 
-// Root returns the root node.
-func (s *Schema) Root() *Node { return s.root }
+// compiledOK reports whether s was made by Parse, ParseFile or FromValue.
+// A nil or zero Schema has no node and validates nothing: its checks fail
+// with a KindUsage error, its readers return zero values.
+func (s *Schema) compiledOK() bool { return s != nil && s.compiled != nil }
 
-// Document returns the schema document as plain values. It is shared: do
-// not modify it.
-func (s *Schema) Document() any { return s.doc }
+// Dialect returns the schema's dialect ("" for a nil or zero Schema).
+func (s *Schema) Dialect() Dialect {
+	if s == nil {
+		return ""
+	}
+	return s.dialect
+}
+
+// Root returns the root node (nil for a nil or zero Schema).
+func (s *Schema) Root() *Node {
+	if s == nil {
+		return nil
+	}
+	return s.root
+}
+
+// Document returns the schema document as plain values: a copy of the
+// caller's own, so that changing it changes nothing in the Schema.
+func (s *Schema) Document() any {
+	if s == nil {
+		return nil
+	}
+	return value.DeepCopy(s.doc)
+}
 
 // NodeAt returns the node at a JSON pointer into the schema document, or nil.
-func (s *Schema) NodeAt(schemaPointer string) *Node { return s.nodes[schemaPointer] }
+func (s *Schema) NodeAt(schemaPointer string) *Node {
+	if s == nil {
+		return nil
+	}
+	return s.nodes[schemaPointer]
+}
 
 // Walk visits every node of the tree reachable through properties and the
 // other subschema keywords, parents before children, in source order. It
@@ -409,11 +440,11 @@ func (s *Schema) Walk(fn func(*Node) bool) {
 		if n == nil || !fn(n) {
 			return
 		}
-		for _, c := range n.Subschemas() {
+		for _, c := range n.children {
 			walk(c)
 		}
 	}
-	walk(s.root)
+	walk(s.Root())
 }
 
 func typeName(v any) string { return value.Describe(v, "an array", "an object") }

@@ -25,31 +25,31 @@ var update = flag.Bool("update", false, "rewrite golden files")
 func dumpTree(s *schema.Schema) string {
 	var b strings.Builder
 	s.Walk(func(n *schema.Node) bool {
-		depth := strings.Count(n.Pointer, "/")
-		fmt.Fprintf(&b, "%s%q name=%q via=%s", strings.Repeat("  ", depth), n.Pointer, n.Name, n.Via)
+		depth := strings.Count(n.Pointer(), "/")
+		fmt.Fprintf(&b, "%s%q name=%q via=%s", strings.Repeat("  ", depth), n.Pointer(), n.Name(), n.Via())
 		if t := n.Types(); t != nil {
 			fmt.Fprintf(&b, " type=%v", t)
 		}
-		if n.HasDefault {
-			raw, _ := json.Marshal(n.Default)
+		if n.HasDefault() {
+			raw, _ := json.Marshal(n.Default())
 			fmt.Fprintf(&b, " default=%s", raw)
 		}
-		if n.Required {
+		if n.Required() {
 			b.WriteString(" required")
 		}
-		if n.Title != "" {
-			fmt.Fprintf(&b, " title=%q", n.Title)
+		if n.Title() != "" {
+			fmt.Fprintf(&b, " title=%q", n.Title())
 		}
-		if n.Trigger != "" {
-			fmt.Fprintf(&b, " trigger=%s", n.Trigger)
+		if n.Trigger() != "" {
+			fmt.Fprintf(&b, " trigger=%s", n.Trigger())
 		}
-		if n.Immutable {
+		if n.Immutable() {
 			b.WriteString(" immutable")
 		}
-		if len(n.OldNames) > 0 {
-			fmt.Fprintf(&b, " oldName=%v", n.OldNames)
+		if len(n.OldNames()) > 0 {
+			fmt.Fprintf(&b, " oldName=%v", n.OldNames())
 		}
-		if n.Deprecated {
+		if n.Deprecated() {
 			b.WriteString(" deprecated")
 		}
 		b.WriteString("\n")
@@ -281,7 +281,7 @@ properties:
 	for vp, want := range tests {
 		n := s.Lookup(vp)
 		if assert.NotNil(t, n, vp) {
-			assert.Equal(t, want, n.Pointer, vp)
+			assert.Equal(t, want, n.Pointer(), vp)
 		}
 	}
 	assert.Nil(t, s.Lookup("/nothing/here"))
@@ -293,15 +293,15 @@ func TestChildrenKeepSourceOrder(t *testing.T) {
 	s, err := schema.Parse([]byte(src))
 	require.NoError(t, err)
 	var names []string
-	for _, p := range s.Root().Properties {
-		names = append(names, p.Name)
+	for _, p := range s.Root().Properties() {
+		names = append(names, p.Name())
 	}
 	assert.Equal(t, []string{"zeta", "alpha", "mid", "beta"}, names)
 	j, err := schema.Parse([]byte(`{"properties":{"zeta":{},"alpha":{},"mid":{},"beta":{}}}`))
 	require.NoError(t, err)
 	names = nil
-	for _, p := range j.Root().Properties {
-		names = append(names, p.Name)
+	for _, p := range j.Root().Properties() {
+		names = append(names, p.Name())
 	}
 	assert.Equal(t, []string{"zeta", "alpha", "mid", "beta"}, names, "JSON keeps its order too")
 }
@@ -311,8 +311,8 @@ func TestKudoFilesCarryApiVersion(t *testing.T) {
 	require.NoError(t, err)
 	n := s.Lookup("/Zookeeper/URI")
 	require.NotNil(t, n)
-	assert.True(t, n.Required)
-	assert.Equal(t, "zookeeper-instance-zookeeper-0.zookeeper-instance-hs:2181", n.Default)
+	assert.True(t, n.Required())
+	assert.Equal(t, "zookeeper-instance-zookeeper-0.zookeeper-instance-hs:2181", n.Default())
 }
 
 func TestConcurrentUseOfOneSchema(t *testing.T) {
@@ -359,7 +359,7 @@ func TestBooleanSchemas(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, valid, s.Valid(json.Number("1")))
 		assert.Equal(t, valid, s.Valid("x"))
-		assert.NotNil(t, s.Root().Bool)
+		assert.NotNil(t, s.Root().Bool())
 	}
 }
 
@@ -368,8 +368,8 @@ func TestJSONEscapesYAMLDoesNotKnow(t *testing.T) {
 	require.NoError(t, err)
 	n := s.Lookup("/url")
 	require.NotNil(t, n)
-	assert.Equal(t, "http://example.com", n.Default)
-	assert.Equal(t, "url", s.Root().Properties[0].Name, "source order kept for JSON")
+	assert.Equal(t, "http://example.com", n.Default())
+	assert.Equal(t, "url", s.Root().Properties()[0].Name(), "source order kept for JSON")
 }
 
 func TestWideSharedAnyOfStaysCheap(t *testing.T) {

@@ -17,7 +17,7 @@ func (n *Node) marked() bool {
 	if n == nil {
 		return false
 	}
-	if n.Format == "password" {
+	if n.format == "password" {
 		return true
 	}
 	w, _ := n.keywords["writeOnly"].(bool)
@@ -35,13 +35,13 @@ func (n *Node) markedHere() bool {
 		if m.marked() {
 			return true
 		}
-		for _, b := range m.AnyOf {
-			if b.marked() || b.RefTarget.marked() {
+		for _, b := range m.anyOf {
+			if b.marked() || b.refTarget.marked() {
 				return true
 			}
 		}
-		for _, b := range m.OneOf {
-			if b.marked() || b.RefTarget.marked() {
+		for _, b := range m.oneOf {
+			if b.marked() || b.refTarget.marked() {
 				return true
 			}
 		}
@@ -56,7 +56,7 @@ func (n *Node) markedHere() bool {
 // parent through a $ref is a secret at that place, which only the path of
 // the value shows: ask Schema.SecretAt there. A nil node is no secret.
 func (n *Node) Secret() bool {
-	for m := n; m != nil; m = m.Parent {
+	for m := n; m != nil; m = m.parent {
 		if m.markedHere() {
 			return true
 		}
@@ -197,7 +197,7 @@ func (n *Node) HoldsSecret() bool {
 		if m.marked() {
 			return true
 		}
-		if below(m.RefTarget) {
+		if below(m.refTarget) {
 			return true
 		}
 		for _, c := range m.children {

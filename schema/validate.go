@@ -21,8 +21,11 @@ import (
 // is valid, else an ErrorList ordered by pointer (array indices by
 // number), then by the failing keyword's pointer (Detail.Keyword), then by
 // message, the same on every run; each entry's Kind is derived from the
-// failing keyword.
+// failing keyword. A nil or zero Schema fails with one error of KindUsage.
 func (s *Schema) Validate(v any) error {
+	if !s.compiledOK() {
+		return ErrorList{errNotCompiled()}
+	}
 	if f := s.fastCheck(); f != nil {
 		if ok, sure := fastValid(f, v); ok && sure {
 			return nil
@@ -234,7 +237,7 @@ func jsonString(s string) string {
 }
 
 // Valid reports whether v satisfies the schema.
-func (s *Schema) Valid(v any) bool { return s.compiled.Validate(v) == nil }
+func (s *Schema) Valid(v any) bool { return s.compiledOK() && s.compiled.Validate(v) == nil }
 
 // leaves returns the innermost causes: the specific reasons.
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {

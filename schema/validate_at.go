@@ -26,6 +26,9 @@ type subschemas struct {
 // KindNotFound when no subschema stands at that pointer. Linters use it
 // to check a default or an example against its own node.
 func (s *Schema) ValidateAt(schemaPointer string, v any) error {
+	if !s.compiledOK() {
+		return ErrorList{errNotCompiled()}
+	}
 	c, err := s.compileAt(schemaPointer)
 	if err != nil {
 		return err

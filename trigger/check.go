@@ -19,11 +19,11 @@ const Deploy = "deploy"
 // document).
 func conflict(n, ancestor *schema.Node) *schema.Error {
 	return &schema.Error{
-		Pointer: n.Pointer,
+		Pointer: n.Pointer(),
 		Kind:    schema.KindTriggerConflict,
 		Message: fmt.Sprintf("trigger %q differs from trigger %q of its ancestor %s (a level below a trigger must name the same plan or none)",
-			n.Trigger, ancestor.Trigger, quote(ancestor.Pointer)),
-		Detail: &schema.ErrorDetail{Plans: []string{n.Trigger, ancestor.Trigger}, Other: ancestor.Pointer},
+			n.Trigger(), ancestor.Trigger(), quote(ancestor.Pointer())),
+		Detail: &schema.ErrorDetail{Plans: []string{n.Trigger(), ancestor.Trigger()}, Other: ancestor.Pointer()},
 	}
 }
 
@@ -51,6 +51,9 @@ func Check(s *schema.Schema) error {
 func check(s *schema.Schema) schema.ErrorList {
 	if s == nil {
 		return nil
+	}
+	if s.Root() == nil {
+		return schema.ErrorList{schema.NewError(schema.KindUsage, "", "trigger: the schema was not made by schema.Parse, ParseFile or FromValue")}
 	}
 	c := &checker{seen: map[checkKey]bool{}, found: map[[2]string]bool{}}
 	c.walk(s.Root(), nil)
@@ -88,8 +91,8 @@ func (c *checker) walk(n, ancestor *schema.Node) {
 	// that same value (allOf members, the $ref target); below is the one
 	// for what lies inside the value.
 	self := ancestor
-	if n.Trigger != "" {
-		if ancestor != nil && ancestor.Trigger != n.Trigger {
+	if n.Trigger() != "" {
+		if ancestor != nil && ancestor.Trigger() != n.Trigger() {
 			c.report(n, ancestor)
 			// Below a conflicting node, compare with the node itself: one
 			// finding per wrong node, not one for each of its children.
@@ -97,7 +100,7 @@ func (c *checker) walk(n, ancestor *schema.Node) {
 		self = n
 	}
 	below := self
-	if n.Trigger == "" {
+	if n.Trigger() == "" {
 		if m := scopeTrigger(n); m != nil {
 			// A trigger that $ref or allOf brings in is the trigger of
 			// this value: what lies inside compares with it (m itself is
@@ -106,27 +109,27 @@ func (c *checker) walk(n, ancestor *schema.Node) {
 			// Two members of the scope naming different plans for the
 			// same value conflict as well.
 			for _, o := range n.Scope()[1:] {
-				if o.Trigger != "" && o.Trigger != m.Trigger {
+				if o.Trigger() != "" && o.Trigger() != m.Trigger() {
 					c.report(o, m)
 				}
 			}
 		}
 	}
 	for _, ch := range n.Subschemas() {
-		if ch.Via == "allOf" {
+		if ch.Via() == "allOf" {
 			c.walk(ch, self)
 		} else {
 			c.walk(ch, below)
 		}
 	}
-	if n.RefTarget != nil && self != nil {
+	if n.RefTarget() != nil && self != nil {
 		// The definition applies here too, under this trigger.
-		c.walk(n.RefTarget, self)
+		c.walk(n.RefTarget(), self)
 	}
 }
 
 func (c *checker) report(n, ancestor *schema.Node) {
-	key := [2]string{n.Pointer, ancestor.Pointer}
+	key := [2]string{n.Pointer(), ancestor.Pointer()}
 	if !c.found[key] {
 		c.found[key] = true
 		c.out = append(c.out, conflict(n, ancestor))
@@ -137,7 +140,7 @@ func (c *checker) report(n, ancestor *schema.Node) {
 // scope and that names a trigger, or nil.
 func scopeTrigger(n *schema.Node) *schema.Node {
 	for _, m := range n.Scope()[1:] {
-		if m.Trigger != "" {
+		if m.Trigger() != "" {
 			return m
 		}
 	}

@@ -69,19 +69,19 @@ func (l *lister) node(n *schema.Node, ptr, plan string) {
 	}()
 	seen := map[string]bool{}
 	for _, m := range same {
-		for _, p := range m.Properties {
-			if !seen[p.Name] {
-				seen[p.Name] = true
-				l.child(p, pointer.Append(ptr, p.Name), plan)
+		for _, p := range m.Properties() {
+			if !seen[p.Name()] {
+				seen[p.Name()] = true
+				l.child(p, pointer.Append(ptr, p.Name()), plan)
 			}
 		}
-		for _, p := range m.PatternProperties {
+		for _, p := range m.PatternProperties() {
 			l.child(p, pointer.Append(ptr, Any), plan)
 		}
-		for i, p := range m.PrefixItems {
+		for i, p := range m.PrefixItems() {
 			l.child(p, pointer.AppendIndex(ptr, i), plan)
 		}
-		for _, p := range []*schema.Node{m.AdditionalProperties, m.Items, m.AdditionalItems} {
+		for _, p := range []*schema.Node{m.AdditionalProperties(), m.Items(), m.AdditionalItems()} {
 			if p != nil {
 				l.child(p, pointer.Append(ptr, Any), plan)
 			}
@@ -101,7 +101,7 @@ func (l *lister) child(n *schema.Node, ptr, plan string) {
 	if eff == "" {
 		eff = l.def
 	}
-	l.out = append(l.out, Parameter{Pointer: ptr, SchemaPointer: n.Pointer, Plan: eff, Trigger: own})
+	l.out = append(l.out, Parameter{Pointer: ptr, SchemaPointer: n.Pointer(), Plan: eff, Trigger: own})
 	l.node(n, ptr, plan)
 }
 
@@ -110,7 +110,7 @@ func (l *lister) child(n *schema.Node, ptr, plan string) {
 func sameValue(n *schema.Node) []*schema.Node {
 	out := append([]*schema.Node(nil), n.Scope()...)
 	for _, m := range n.Scope() {
-		for _, b := range append(append([]*schema.Node(nil), m.AnyOf...), m.OneOf...) {
+		for _, b := range append(append([]*schema.Node(nil), m.AnyOf()...), m.OneOf()...) {
 			out = append(out, b.Scope()...)
 		}
 	}

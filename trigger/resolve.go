@@ -75,8 +75,8 @@ type place struct {
 // New precomputes plan resolution for a schema. It refuses a schema with
 // trigger conflicts: the error is the one Check returns.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
-	if s == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema")
+	if s.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse, ParseFile or FromValue")
 	}
 	if err := Check(s); err != nil {
 		return nil, err
@@ -110,12 +110,12 @@ func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 			continue
 		}
 		for _, m := range pl.n.Scope() {
-			for _, p := range m.Properties {
+			for _, p := range m.Properties() {
 				if pl.props == nil {
 					pl.props = map[string]*place{}
 				}
-				if _, dup := pl.props[p.Name]; !dup {
-					pl.props[p.Name] = r.places[p]
+				if _, dup := pl.props[p.Name()]; !dup {
+					pl.props[p.Name()] = r.places[p]
 				}
 			}
 		}
@@ -128,8 +128,8 @@ func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 // $ref and allOf.
 func ownTrigger(n *schema.Node) string {
 	for _, m := range n.Scope() {
-		if m.Trigger != "" {
-			return m.Trigger
+		if m.Trigger() != "" {
+			return m.Trigger()
 		}
 	}
 	return ""
@@ -141,10 +141,10 @@ func ownTrigger(n *schema.Node) string {
 func valueChildren(n *schema.Node) []*schema.Node {
 	var out []*schema.Node
 	for _, m := range n.Scope() {
-		out = append(out, m.Properties...)
-		out = append(out, m.PatternProperties...)
-		out = append(out, m.PrefixItems...)
-		for _, c := range []*schema.Node{m.AdditionalProperties, m.Items, m.AdditionalItems} {
+		out = append(out, m.Properties()...)
+		out = append(out, m.PatternProperties()...)
+		out = append(out, m.PrefixItems()...)
+		for _, c := range []*schema.Node{m.AdditionalProperties(), m.Items(), m.AdditionalItems()} {
 			if c != nil {
 				out = append(out, c)
 			}
@@ -152,14 +152,19 @@ func valueChildren(n *schema.Node) []*schema.Node {
 		if m != n {
 			out = append(out, m) // n's value is m's value: m's triggers count for n
 		}
-		out = append(out, m.AnyOf...)
-		out = append(out, m.OneOf...)
+		out = append(out, m.AnyOf()...)
+		out = append(out, m.OneOf()...)
 	}
 	return out
 }
 
 // DefaultPlan returns the plan of changes that no trigger covers.
-func (r *Resolver) DefaultPlan() string { return r.defaultPlan }
+func (r *Resolver) DefaultPlan() string {
+	if r == nil {
+		return ""
+	}
+	return r.defaultPlan
+}
 
 // Effective returns the plan a change at valuePointer (a pointer into the
 // parameter values, such as /topology/0/labels) triggers: the nearest
@@ -167,6 +172,9 @@ func (r *Resolver) DefaultPlan() string { return r.defaultPlan }
 // nothing about (inside free-form maps and arrays) resolve through their
 // parents.
 func (r *Resolver) Effective(valuePointer string) string {
+	if r == nil {
+		return ""
+	}
 	if p := r.lookup(valuePointer); p != "" {
 		return p
 	}
@@ -253,7 +261,7 @@ func isArrayish(n *schema.Node) bool {
 		}
 	}
 	for _, m := range n.Scope() {
-		if m.Items != nil || len(m.PrefixItems) > 0 {
+		if m.Items() != nil || len(m.PrefixItems()) > 0 {
 			return true
 		}
 	}
@@ -296,8 +304,12 @@ func planConflicts(changes []change) schema.ErrorList {
 // Resolve returns the one plan that the changed values (pointers into the
 // parameter values) trigger. No change gives "" and no error. Changes that
 // trigger more than one plan give a schema.ErrorList with an entry of kind
-// schema.KindPlanConflict for every change, naming its plan.
+// schema.KindPlanConflict for every change, naming its plan. A Resolver
+// not made by New fails with an error of kind schema.KindUsage.
 func (r *Resolver) Resolve(changed []string) (string, error) {
+	if r == nil || r.places == nil {
+		return "", schema.NewError(schema.KindUsage, "", "trigger: the Resolver is nil or was not made by trigger.New")
+	}
 	if len(changed) == 0 {
 		return "", nil
 	}

@@ -17,6 +17,9 @@ import (
 // changed; errors are a schema.ErrorList (invalid values, immutable
 // changes, kind schema.KindPlanConflict for changes of two plans).
 func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
+	if v == nil || v.schema == nil {
+		return params.Result{}, schema.NewError(schema.KindUsage, "", "kudo: Update needs an operator version made by New, Load or FromObject")
+	}
 	if desired == nil {
 		desired = map[string]any{}
 	}
@@ -56,7 +59,7 @@ type Upgraded struct {
 // (with the new pointers), the validation's, or kind
 // schema.KindImmutable.
 func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgraded, error) {
-	if v.migration == nil || from == nil || from.schema == nil {
+	if v == nil || v.migration == nil || from == nil || from.schema == nil {
 		return Upgraded{}, schema.NewError(schema.KindUsage, "", "kudo: Upgrade needs two operator versions made by New, Load or FromObject")
 	}
 	if desired == nil {

@@ -72,7 +72,11 @@ func ExampleOperatorVersion_Upgrade() {
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(string(params.MarshalJSON(nil, u.Values, "")))
+	out, err := params.MarshalJSON(nil, u.Values, "")
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(out))
 	fmt.Println(u.Plan, u.Dropped[0].Pointer)
 	// Output:
 	// {"backup":{"enabled":true},"clusterName":"prod","nodeCount":3}

@@ -38,7 +38,7 @@ func typedJSON(t testing.TB, name string) []byte {
 	require.NoError(t, err)
 	m := v.(map[string]any)
 	m["apiVersion"], m["kind"] = "", ""
-	return params.MarshalJSON(nil, m, "")
+	return mustBytes(params.MarshalJSON(nil, m, ""))
 }
 
 func TestLoad(t *testing.T) {
@@ -329,4 +329,13 @@ func FuzzLoad(f *testing.F) {
 		_, _ = ov.Triggers().Resolve([]string{"/a", "/b/0"})
 		_ = ov.UpgradePlan()
 	})
+}
+
+// mustBytes is the bytes of an encoder that cannot fail on the plain
+// values a test gives it.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

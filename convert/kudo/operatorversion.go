@@ -181,7 +181,10 @@ func fromObject(name string, m map[string]any, data []byte) (*OperatorVersion, e
 			withKind[k] = x
 		}
 		withKind["kind"] = kindOperatorVersion
-		data = params.MarshalJSON(nil, withKind, "")
+		var err error
+		if data, err = params.MarshalJSON(nil, withKind, ""); err != nil {
+			return nil, err
+		}
 	}
 	s, err := convert.LoadSchema(data)
 	if err != nil {
@@ -195,15 +198,25 @@ func typeName(v any) string { return value.Describe(v, "a list", "an object") }
 
 // Name is the operator version's name, as an Instance's
 // spec.operatorVersion.name gives it.
-func (v *OperatorVersion) Name() string { return v.name }
+func (v *OperatorVersion) Name() string {
+	if v == nil {
+		return ""
+	}
+	return v.name
+}
 
 // Schema is the compiled parameter schema.
-func (v *OperatorVersion) Schema() *schema.Schema { return v.schema }
+func (v *OperatorVersion) Schema() *schema.Schema {
+	if v == nil {
+		return nil
+	}
+	return v.schema
+}
 
 // Plans are the plan names the operator version declares, sorted; nil
 // when unknown (it was built from a bare schema). The slice is a copy.
 func (v *OperatorVersion) Plans() []string {
-	if v.plans == nil {
+	if v == nil || v.plans == nil {
 		return nil
 	}
 	return append([]string{}, v.plans...)
@@ -211,17 +224,30 @@ func (v *OperatorVersion) Plans() []string {
 
 // HasPlan reports whether the operator version declares the plan.
 func (v *OperatorVersion) HasPlan(name string) bool {
+	if v == nil {
+		return false
+	}
 	i := sort.SearchStrings(v.plans, name)
 	return i < len(v.plans) && v.plans[i] == name
 }
 
 // Triggers resolves the plan of a set of changed pointers (KUDO's default
 // plan for changes no trigger covers: see DefaultPlan).
-func (v *OperatorVersion) Triggers() *trigger.Resolver { return v.triggers }
+func (v *OperatorVersion) Triggers() *trigger.Resolver {
+	if v == nil {
+		return nil
+	}
+	return v.triggers
+}
 
 // Migration moves values of a previous version here by oldName (use
 // MigrateHiding with the previous version's schema, as Upgrade does).
-func (v *OperatorVersion) Migration() *migrate.Migration { return v.migration }
+func (v *OperatorVersion) Migration() *migrate.Migration {
+	if v == nil {
+		return nil
+	}
+	return v.migration
+}
 
 // DefaultPlan is the plan of a change no trigger covers: UpdatePlan where
 // the operator version has it, else trigger.Deploy.

@@ -19,6 +19,9 @@ import (
 // or of emit, or ctx's error, having emitted every document before it and
 // none after.
 func Reader(ctx context.Context, m *Migration, r io.Reader, workers int, emit func(params.RawDocument, Result) error) error {
+	if e := m.unmade(); e != nil {
+		return e
+	}
 	return params.MapStream(ctx, r, workers, func(d params.RawDocument) Result {
 		res := m.MigrateDocument(d.Text)
 		d.Locate(res.Errors)

@@ -192,10 +192,16 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if o.lossless && o.from == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: Lossless needs the schema of the oldest version (FromVersion)")
 	}
+	if target.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema made by schema.Parse, ParseFile or FromValue")
+	}
+	if o.from != nil && o.from.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: the FromVersion schema was not made by schema.Parse, ParseFile or FromValue")
+	}
 	chain := append(append([]*schema.Schema{}, o.via...), target)
 	for i, s := range chain {
-		if s == nil {
-			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil", i)
+		if s.Root() == nil {
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil or was not made by schema.Parse, ParseFile or FromValue", i)
 		}
 	}
 	for i := range o.hooks {
@@ -219,13 +225,32 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	return m, nil
 }
 
-// Target returns the schema values are migrated to.
-func (m *Migration) Target() *schema.Schema { return m.steps[len(m.steps)-1].to }
+// Target returns the schema values are migrated to (nil for a Migration
+// not made by New).
+func (m *Migration) Target() *schema.Schema {
+	if m.unmade() != nil {
+		return nil
+	}
+	return m.steps[len(m.steps)-1].to
+}
+
+// unmade is the error of every method of a nil Migration, or of one not
+// made by New (kind schema.KindUsage), or nil.
+func (m *Migration) unmade() *schema.Error {
+	if m == nil || len(m.steps) == 0 {
+		return schema.NewError(schema.KindUsage, "", "migrate: the Migration is nil or was not made by migrate.New")
+	}
+	return nil
+}
 
 // Migrate migrates one document of values of the previous version (plain
 // values: maps, slices, strings, bools, nil and json.Number) to the target
-// version. It never modifies old.
+// version. It never modifies old. A Migration not made by New fails
+// (Result.Errors) with an error of kind schema.KindUsage.
 func (m *Migration) Migrate(old any) Result {
+	if e := m.unmade(); e != nil {
+		return Result{Errors: schema.ErrorList{e}}
+	}
 	return m.run(old, dirUp)
 }
 
@@ -237,6 +262,9 @@ func (m *Migration) Migrate(old any) Result {
 // Migration per target version uses it with the schema of the version an
 // object is upgraded from.
 func (m *Migration) MigrateHiding(old any, previous *schema.Schema) Result {
+	if e := m.unmade(); e != nil {
+		return Result{Errors: schema.ErrorList{e}}
+	}
 	mm := *m
 	mm.hideFrom = previous
 	return mm.run(old, dirUp)
@@ -247,6 +275,9 @@ func (m *Migration) MigrateHiding(old any, previous *schema.Schema) Result {
 // version cannot hold are reported as dropped, or kept in the property bag
 // in lossless mode. It never modifies v.
 func (m *Migration) Down(v any) Result {
+	if e := m.unmade(); e != nil {
+		return Result{Errors: schema.ErrorList{e}}
+	}
 	for _, st := range m.steps {
 		if st.down == nil {
 			return Result{Values: v, Errors: schema.ErrorList{{Kind: schema.KindSchema, Message: "converting down needs the schema of the oldest version (FromVersion)"}}}

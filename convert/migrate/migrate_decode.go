@@ -22,6 +22,9 @@ import (
 // the way back gives the same values again. A document that cannot be
 // read gives a Result whose only error says why.
 func (m *Migration) MigrateDocument(data []byte) Result {
+	if e := m.unmade(); e != nil {
+		return Result{Errors: schema.ErrorList{e}}
+	}
 	if m.lossless {
 		v, err := decodeDocument(m.steps[0].from, data)
 		if err != nil {
@@ -167,9 +170,9 @@ func (p *migPlan) mayDefault(n *schema.Node, v any) bool {
 	case map[string]any:
 		declared := 0
 		for _, sc := range n.Scope() {
-			for _, prop := range sc.Properties {
+			for _, prop := range sc.Properties() {
 				declared++
-				cur, ok := x[prop.Name]
+				cur, ok := x[prop.Name()]
 				if !ok {
 					if p.defaults[prop] {
 						return true
@@ -218,7 +221,7 @@ func findDefaults(s *schema.Schema) map[*schema.Node]bool {
 			}
 			has := false
 			for _, sc := range n.Scope() {
-				if sc.HasDefault || (sc != n && out[sc]) {
+				if sc.HasDefault() || (sc != n && out[sc]) {
 					has = true
 					break
 				}

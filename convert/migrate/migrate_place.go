@@ -627,8 +627,8 @@ func migAllowsExactly(n *schema.Node, t string) bool {
 func migFormatRange(n *schema.Node, v json.Number) string {
 	var format string
 	for _, sc := range n.Scope() {
-		if sc.Format != "" {
-			format = sc.Format
+		if sc.Format() != "" {
+			format = sc.Format()
 			break
 		}
 	}

@@ -134,8 +134,8 @@ func (b *migPlanBuilder) build(n *schema.Node, ptr, name string, parent *migEntr
 	defer delete(stack, n)
 	if parent == nil {
 		b.reached[n] = true
-		if b.readClaims && len(n.OldNames) > 0 {
-			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(n.Pointer, "oldName"),
+		if b.readClaims && len(n.OldNames()) > 0 {
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(n.Pointer(), "oldName"),
 				Message: "the root cannot have an old name: its values are the previous values"})
 		}
 	}
@@ -165,7 +165,7 @@ func (b *migPlanBuilder) claimsOf(def *schema.Node) []migClaim {
 	}
 	var names []string
 	var kws []string
-	kw := pointer.Append(def.Pointer, "oldName")
+	kw := pointer.Append(def.Pointer(), "oldName")
 	switch t := raw.(type) {
 	case string:
 		names, kws = []string{t}, []string{kw}
@@ -213,10 +213,10 @@ func (b *migPlanBuilder) unreached(s *schema.Schema) {
 	refTargets := map[*schema.Node]bool{}
 	var named []*schema.Node
 	s.Walk(func(n *schema.Node) bool {
-		if n.RefTarget != nil {
-			refTargets[n.RefTarget] = true
+		if n.RefTarget() != nil {
+			refTargets[n.RefTarget()] = true
 		}
-		if _, ok := n.Keyword("oldName"); ok && len(n.OldNames) > 0 {
+		if _, ok := n.Keyword("oldName"); ok && len(n.OldNames()) > 0 {
 			named = append(named, n)
 		}
 		return true
@@ -226,20 +226,20 @@ func (b *migPlanBuilder) unreached(s *schema.Schema) {
 			continue
 		}
 		used := false
-		for c := n; c != nil; c = c.Parent {
+		for c := n; c != nil; c = c.Parent() {
 			if refTargets[c] {
 				used = true
 				break
 			}
-			if c.Via == "$defs" || c.Via == "definitions" {
+			if c.Via() == "$defs" || c.Via() == "definitions" {
 				break
 			}
-			if c.Parent == nil {
+			if c.Parent() == nil {
 				used = true
 			}
 		}
 		if used {
-			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(n.Pointer, "oldName"),
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: pointer.Append(n.Pointer(), "oldName"),
 				Message: "this oldName has no single place in the values: only properties reached from the root through properties (and $ref, allOf, anyOf, oneOf) can name an old value, not values under items, additionalProperties, patternProperties or conditionals"})
 		}
 	}
@@ -282,7 +282,7 @@ func (b *migPlanBuilder) conflicts() {
 		srcs[e.index] = list
 		total += len(list)
 		if total > maxMigSources {
-			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: e.node.Pointer,
+			b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: e.node.Pointer(),
 				Message: fmt.Sprintf("the old names combine into more than %d possible old places; use fewer alternatives", maxMigSources)})
 			return
 		}
@@ -311,7 +311,7 @@ func (b *migPlanBuilder) conflicts() {
 				b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: ex.keyword,
 					Message: fmt.Sprintf("old value %s is claimed by %s but would also be carried over to %s, where its path exists unchanged", showPointer(src), showPointer(ex.entry.ptr), showPointer(im.entry.ptr))})
 			default:
-				b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: c.entry.node.Pointer,
+				b.errs = append(b.errs, &schema.Error{Kind: schema.KindSchema, Pointer: c.entry.node.Pointer(),
 					Message: fmt.Sprintf("old value %s would be carried over to both %s and %s", showPointer(src), showPointer(a.entry.ptr), showPointer(c.entry.ptr))})
 			}
 		}

@@ -106,7 +106,7 @@ func typePlainScalar(n *schema.Node, text string) any {
 
 func nullable(n *schema.Node) bool {
 	for _, sc := range n.Scope() {
-		if sc.Nullable {
+		if sc.Nullable() {
 			return true
 		}
 	}

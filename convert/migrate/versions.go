@@ -121,6 +121,9 @@ func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
 
 // Order returns the version names, oldest first.
 func (s *VersionSet) Order() []string {
+	if s.unmade() != nil {
+		return nil
+	}
 	out := make([]string, len(s.versions))
 	for i, v := range s.versions {
 		out[i] = v.Name
@@ -128,11 +131,29 @@ func (s *VersionSet) Order() []string {
 	return out
 }
 
-// Hub returns the name of the hub version.
-func (s *VersionSet) Hub() string { return s.versions[s.hub].Name }
+// Hub returns the name of the hub version ("" for a VersionSet not made
+// by NewVersionSet or LoadVersionSet).
+func (s *VersionSet) Hub() string {
+	if s.unmade() != nil {
+		return ""
+	}
+	return s.versions[s.hub].Name
+}
+
+// unmade is the error of a nil VersionSet, or of one not made by
+// NewVersionSet or LoadVersionSet (kind schema.KindUsage), or nil.
+func (s *VersionSet) unmade() error {
+	if s == nil || len(s.versions) == 0 {
+		return schema.NewError(schema.KindUsage, "", "migrate: the VersionSet is nil or was not made by NewVersionSet or LoadVersionSet")
+	}
+	return nil
+}
 
 // Version returns the version of that name.
 func (s *VersionSet) Version(name string) (Version, bool) {
+	if s.unmade() != nil {
+		return Version{}, false
+	}
 	i, ok := s.index[name]
 	if !ok {
 		return Version{}, false
@@ -142,7 +163,12 @@ func (s *VersionSet) Version(name string) (Version, bool) {
 
 // Notes lists the case-insensitive name matches CaseInsensitiveNames made,
 // as "VERSION: /new/pointer takes /Old/pointer".
-func (s *VersionSet) Notes() []string { return append([]string(nil), s.notes...) }
+func (s *VersionSet) Notes() []string {
+	if s == nil {
+		return nil
+	}
+	return append([]string(nil), s.notes...)
+}
 
 type convOptions struct{ allowLossy, total bool }
 
@@ -183,6 +209,9 @@ func (s *VersionSet) Refused(from, to string) error {
 }
 
 func (s *VersionSet) pair(from, to string) (int, int, error) {
+	if err := s.unmade(); err != nil {
+		return 0, 0, err
+	}
 	i, ok := s.index[from]
 	if !ok {
 		return 0, 0, schema.NewError(schema.KindNotFound, "", "migrate: no version %q in the set (versions: %s)", from, strings.Join(s.Order(), ", "))
@@ -376,6 +405,9 @@ type PairStatus struct {
 // value no sample reached.
 func (s *VersionSet) Pairs(samples int) []PairStatus {
 	var out []PairStatus
+	if s.unmade() != nil {
+		return out
+	}
 	for i := range s.versions {
 		for j := range s.versions {
 			if i == j {

@@ -451,8 +451,8 @@ func inheritedPlan(s *schema.Schema, parent []string) string {
 	n := s.Root()
 	check := func(n *schema.Node) {
 		for _, m := range n.Scope() {
-			if m.Trigger != "" {
-				plan = m.Trigger
+			if m.Trigger() != "" {
+				plan = m.Trigger()
 				return
 			}
 		}

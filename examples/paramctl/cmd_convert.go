@@ -123,7 +123,7 @@ func (e *env) printNotes(notes []convert.Note) {
 
 func (e *env) writeConverted(c *convert.Converted, format string) int {
 	if format == "json" {
-		e.stdout.Write(append(c.JSON("  "), '\n'))
+		e.stdout.Write(append(mustBytes(c.JSON("  ")), '\n'))
 		return exitOK
 	}
 	out, err := c.YAML()

@@ -72,7 +72,7 @@ func runCRD(e *env, raw any, args []string) int {
 			return e.failErrors(exitInvalid, args[0], err)
 		}
 		if o.format == "json" {
-			_, _ = e.stdout.Write(append(params.MarshalJSON(nil, out, "  "), '\n'))
+			_, _ = e.stdout.Write(append(mustBytes(params.MarshalJSON(nil, out, "  ")), '\n'))
 			return exitOK
 		}
 		b, err := params.MarshalYAML(nil, out)

@@ -124,7 +124,7 @@ func applyGates(e *env, o *gatesOptions, set *gates.Set, file string) int {
 			Dropped       []string        `json:"dropped"`
 			Warnings      []string        `json:"warnings"`
 			SpecUnchanged bool            `json:"specUnchanged"`
-		}{params.MarshalJSON(s, res.Object, ""), res.Dropped, warningTexts(res.Warnings, (*schema.Error).Error), res.SpecUnchanged})
+		}{mustBytes(params.MarshalJSON(s, res.Object, "")), res.Dropped, warningTexts(res.Warnings, (*schema.Error).Error), res.SpecUnchanged})
 	}
 	out, err := e.encodeValues(s, res.Object, "yaml")
 	if err != nil {

@@ -87,6 +87,16 @@ func lintSetNames() []string {
 	return out
 }
 
+// lintSet returns the built-in rule set of that name, or nil.
+func lintSet(name string) *lint.Set {
+	for _, s := range lint.Sets() {
+		if s.Name == name {
+			return s
+		}
+	}
+	return nil
+}
+
 // lintSetup is what a lint run works with: the sets, as the configuration
 // runs them, and the filter of accepted findings.
 type lintSetup struct {
@@ -103,7 +113,7 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 		if err != nil {
 			return nil, err
 		}
-		c, err := lint.ReadConfig(data)
+		c, err := lint.ReadConfig(data, lint.Sets()...)
 		if err != nil {
 			return nil, fileErrors(o.config, err)
 		}
@@ -119,8 +129,8 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 		if name == "" {
 			continue
 		}
-		s, ok := lint.Lookup(name)
-		if !ok {
+		s := lintSet(name)
+		if s == nil {
 			return nil, fmt.Errorf("unknown rule set %q (known: %s)", name, strings.Join(lintSetNames(), ", "))
 		}
 		sets = append(sets, s)
@@ -133,7 +143,7 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 			if g = strings.TrimSpace(g); g == "" {
 				continue
 			}
-			if err := lint.CheckRuleGlob(g); err != nil {
+			if err := lint.CheckRuleGlob(g, lint.Sets()...); err != nil {
 				return nil, fmt.Errorf("--disable: %v (see paramctl lint --list-rules --rules %s)", err, strings.Join(rules, ","))
 			}
 			cfg.Disable = append(cfg.Disable, g)
@@ -249,7 +259,7 @@ func runLint(e *env, opts any, args []string) int {
 	case "sarif":
 		rules := lintRulesOf(sets)
 		if hasChart(args) {
-			rules = append(rules, lint.ChartValues, lint.ChartValuesDrift, lint.ChartMetadata)
+			rules = append(rules, lint.ChartRules()...)
 		}
 		if err := lint.WriteSARIF(e.stdout, rules, reports...); err != nil {
 			return e.fail(exitUsage, "%v", err)

@@ -261,18 +261,18 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 	}()
 	seen := map[string]bool{}
 	for _, m := range scope {
-		for _, p := range m.Properties {
-			if seen[p.Name] {
+		for _, p := range m.Properties() {
+			if seen[p.Name()] {
 				continue
 			}
-			seen[p.Name] = true
-			childPath := p.Name
+			seen[p.Name()] = true
+			childPath := p.Name()
 			if path != "" {
-				childPath = path + "." + p.Name
+				childPath = path + "." + p.Name()
 			}
 			// Required only where the value must have it: its own scope
 			// ($ref, allOf), not one anyOf/oneOf branch.
-			l.add(p, newRow(p, appendToken(ptr, p.Name), p.Name, childPath, depth, inherited, immutable, requiredIn(n.Scope(), p.Name)))
+			l.add(p, newRow(p, appendToken(ptr, p.Name()), p.Name(), childPath, depth, inherited, immutable, requiredIn(n.Scope(), p.Name())))
 		}
 	}
 	// The items of an array, the values of a map: a row of their own
@@ -284,8 +284,8 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 	}
 	subs := []sub{{itemsOf(scope), "[]", "", ""}, {valuesOf(scope), "*", ".", ""}}
 	for _, m := range scope {
-		for _, pp := range m.PatternProperties {
-			subs = append(subs, sub{pp, "*", ".", pp.Name})
+		for _, pp := range m.PatternProperties() {
+			subs = append(subs, sub{pp, "*", ".", pp.Name()})
 		}
 	}
 	for _, sb := range subs {
@@ -329,10 +329,10 @@ func sameValue(n *schema.Node) []*schema.Node {
 			}
 			seen[x] = true
 			out = append(out, x)
-			for _, b := range x.AnyOf {
+			for _, b := range x.AnyOf() {
 				add(b, depth+1)
 			}
-			for _, b := range x.OneOf {
+			for _, b := range x.OneOf() {
 				add(b, depth+1)
 			}
 		}
@@ -345,26 +345,26 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 	r := paramRow{Pointer: ptr, Name: name, Depth: depth, Type: typeLabel(n), Required: required, path: path}
 	for _, m := range n.Scope() {
 		if r.OwnTrigger == "" {
-			r.OwnTrigger = m.Trigger
+			r.OwnTrigger = m.Trigger()
 		}
-		if m.Immutable {
+		if m.Immutable() {
 			immutable = true
 		}
 		if r.Description == "" {
-			r.Description = m.Description
+			r.Description = m.Description()
 		}
 		if r.Title == "" {
-			r.Title = m.Title
+			r.Title = m.Title()
 		}
-		if m.Deprecated {
+		if m.Deprecated() {
 			r.Deprecated = true
 		}
-		if r.Default == nil && m.HasDefault {
-			r.Default = params.MarshalJSON(nil, m.Default, "")
+		if r.Default == nil && m.HasDefault() {
+			r.Default = mustBytes(params.MarshalJSON(nil, m.Default(), ""))
 		}
-		if r.enum == nil && len(m.Enum) > 0 {
-			for _, v := range m.Enum {
-				r.enum = append(r.enum, string(params.MarshalJSON(nil, v, "")))
+		if r.enum == nil && len(m.Enum()) > 0 {
+			for _, v := range m.Enum() {
+				r.enum = append(r.enum, string(mustBytes(params.MarshalJSON(nil, v, ""))))
 			}
 		}
 		if r.enum == nil {
@@ -373,7 +373,7 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 		if ex, ok := m.Keyword("examples"); ok && r.examples == nil {
 			if list, ok := ex.([]any); ok {
 				for _, v := range list {
-					r.examples = append(r.examples, string(params.MarshalJSON(nil, v, "")))
+					r.examples = append(r.examples, string(mustBytes(params.MarshalJSON(nil, v, ""))))
 				}
 			}
 		}
@@ -406,18 +406,18 @@ func newRow(n *schema.Node, ptr, name, path string, depth int, inherited string,
 // value (const), labelled by their titles: `"a"` (Label A). nil for any
 // other node.
 func labelledValues(n *schema.Node) []string {
-	if len(n.OneOf) == 0 {
+	if len(n.OneOf()) == 0 {
 		return nil
 	}
 	var out []string
-	for _, b := range n.OneOf {
+	for _, b := range n.OneOf() {
 		c, ok := b.Keyword("const")
 		if !ok {
 			return nil
 		}
-		v := string(params.MarshalJSON(nil, c, ""))
-		if b.Title != "" {
-			v += " (" + b.Title + ")"
+		v := string(mustBytes(params.MarshalJSON(nil, c, "")))
+		if b.Title() != "" {
+			v += " (" + b.Title() + ")"
 		}
 		out = append(out, v)
 	}
@@ -426,7 +426,7 @@ func labelledValues(n *schema.Node) []string {
 
 func requiredIn(scope []*schema.Node, name string) bool {
 	for _, m := range scope {
-		for _, r := range m.RequiredNames {
+		for _, r := range m.RequiredNames() {
 			if r == name {
 				return true
 			}
@@ -437,8 +437,8 @@ func requiredIn(scope []*schema.Node, name string) bool {
 
 func itemsOf(scope []*schema.Node) *schema.Node {
 	for _, m := range scope {
-		if m.Items != nil {
-			return m.Items
+		if m.Items() != nil {
+			return m.Items()
 		}
 	}
 	return nil
@@ -446,8 +446,8 @@ func itemsOf(scope []*schema.Node) *schema.Node {
 
 func valuesOf(scope []*schema.Node) *schema.Node {
 	for _, m := range scope {
-		if m.AdditionalProperties != nil && m.AdditionalProperties.Bool == nil {
-			return m.AdditionalProperties
+		if m.AdditionalProperties() != nil && m.AdditionalProperties().Bool() == nil {
+			return m.AdditionalProperties()
 		}
 	}
 	return nil
@@ -460,16 +460,16 @@ func hasProperties(n *schema.Node, depth int) bool {
 		return false
 	}
 	for _, m := range sameValue(n) {
-		if len(m.Properties) > 0 {
+		if len(m.Properties()) > 0 {
 			return true
 		}
-		if m.Items != nil && hasProperties(m.Items, depth+1) {
+		if m.Items() != nil && hasProperties(m.Items(), depth+1) {
 			return true
 		}
-		if v := m.AdditionalProperties; v != nil && v.Bool == nil && hasProperties(v, depth+1) {
+		if v := m.AdditionalProperties(); v != nil && v.Bool() == nil && hasProperties(v, depth+1) {
 			return true
 		}
-		for _, pp := range m.PatternProperties {
+		for _, pp := range m.PatternProperties() {
 			if hasProperties(pp, depth+1) {
 				return true
 			}
@@ -556,12 +556,12 @@ func tableCell(s string, max int) string {
 func writeParamsMarkdown(w io.Writer, s *schema.Schema, rows []paramRow) {
 	root := s.Root()
 	title := "Parameters"
-	if root.Title != "" {
-		title = root.Title
+	if root.Title() != "" {
+		title = root.Title()
 	}
 	fmt.Fprintf(w, "## %s\n", mdText(title))
-	if root.Description != "" {
-		fmt.Fprintf(w, "\n%s\n", mdProse(root.Description))
+	if root.Description() != "" {
+		fmt.Fprintf(w, "\n%s\n", mdProse(root.Description()))
 	}
 	if len(rows) == 0 {
 		fmt.Fprintln(w, "\nThis schema declares no parameters.")

@@ -403,7 +403,7 @@ func migrateShowValue(v any, hidden bool) []byte {
 	if hidden {
 		return []byte(schema.Hidden)
 	}
-	return params.MarshalJSON(nil, v, "")
+	return mustBytes(params.MarshalJSON(nil, v, ""))
 }
 
 func migrateShowPtr(p string) string {
@@ -421,7 +421,7 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result,
 	b.WriteByte('{')
 	if withValues {
 		b.WriteString(`"values":`)
-		b.Write(params.MarshalJSON(target, r.Values, ""))
+		b.Write(mustBytes(params.MarshalJSON(target, r.Values, "")))
 		b.WriteByte(',')
 	}
 	b.WriteString(`"dropped":[`)
@@ -430,10 +430,10 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result,
 			b.WriteByte(',')
 		}
 		if _, unknown := d.Value.(notShown); d.Hidden || unknown { // a secret, or maybe one: no "value", "hidden": true
-			fmt.Fprintf(b, `{"pointer":%s,"hidden":true}`, params.MarshalJSON(nil, d.Pointer, ""))
+			fmt.Fprintf(b, `{"pointer":%s,"hidden":true}`, mustBytes(params.MarshalJSON(nil, d.Pointer, "")))
 			continue
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, params.MarshalJSON(nil, d.Pointer, ""), params.MarshalJSON(nil, d.Value, ""))
+		fmt.Fprintf(b, `{"pointer":%s,"value":%s}`, mustBytes(params.MarshalJSON(nil, d.Pointer, "")), mustBytes(params.MarshalJSON(nil, d.Value, "")))
 	}
 	b.WriteString(`],"lossy":[`)
 	for i, l := range r.Lossy {
@@ -441,23 +441,23 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result,
 			b.WriteByte(',')
 		}
 		if l.Hidden { // a secret: no "from" or "to", "hidden": true
-			fmt.Fprintf(b, `{"pointer":%s,"hidden":true,"refused":%t}`, params.MarshalJSON(nil, l.Pointer, ""), l.Refused)
+			fmt.Fprintf(b, `{"pointer":%s,"hidden":true,"refused":%t}`, mustBytes(params.MarshalJSON(nil, l.Pointer, "")), l.Refused)
 			continue
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, params.MarshalJSON(nil, l.Pointer, ""),
-			params.MarshalJSON(nil, l.From, ""), params.MarshalJSON(nil, l.To, ""), l.Refused)
+		fmt.Fprintf(b, `{"pointer":%s,"from":%s,"to":%s,"refused":%t}`, mustBytes(params.MarshalJSON(nil, l.Pointer, "")),
+			mustBytes(params.MarshalJSON(nil, l.From, "")), mustBytes(params.MarshalJSON(nil, l.To, "")), l.Refused)
 	}
 	b.WriteString(`],"errors":[`)
 	for i, err := range r.Errors {
 		if i > 0 {
 			b.WriteByte(',')
 		}
-		fmt.Fprintf(b, `{"pointer":%s,"message":%s`, params.MarshalJSON(nil, err.Pointer, ""), params.MarshalJSON(nil, err.Message, ""))
+		fmt.Fprintf(b, `{"pointer":%s,"message":%s`, mustBytes(params.MarshalJSON(nil, err.Pointer, "")), mustBytes(params.MarshalJSON(nil, err.Message, "")))
 		if err.Line > 0 {
 			fmt.Fprintf(b, `,"line":%d`, err.Line)
 		}
 		if err.Kind != "" {
-			fmt.Fprintf(b, `,"kind":%s`, params.MarshalJSON(nil, string(err.Kind), ""))
+			fmt.Fprintf(b, `,"kind":%s`, mustBytes(params.MarshalJSON(nil, string(err.Kind), "")))
 		}
 		b.WriteByte('}')
 	}

@@ -196,7 +196,7 @@ func (e *env) finishPipeline(p *pipeline) int {
 	}
 	s := p.u.Schema
 	if p.output == "json" {
-		out := updateJSON{Values: params.MarshalJSON(s, r.Values, ""), Changed: r.Changed}
+		out := updateJSON{Values: mustBytes(params.MarshalJSON(s, r.Values, "")), Changed: r.Changed}
 		if r.Plan != "" {
 			out.Plan = &r.Plan
 		}

@@ -94,7 +94,7 @@ func runValues(e *env, opts any, args []string) int {
 	}
 	var out []byte
 	if o.output == "json" {
-		out = append(params.MarshalJSON(nil, values, "  "), '\n')
+		out = append(mustBytes(params.MarshalJSON(nil, values, "  ")), '\n')
 	} else if out, err = params.MarshalYAML(nil, values); err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}

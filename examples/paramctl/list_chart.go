@@ -49,7 +49,7 @@ func chartDocs(dir string, s *schema.Schema, rows []paramRow) {
 			r.Default, r.hidden = []byte(schema.Hidden), true
 			continue
 		}
-		r.Default = params.MarshalJSON(nil, v, "")
+		r.Default = mustBytes(params.MarshalJSON(nil, v, ""))
 	}
 }
 

@@ -10,7 +10,11 @@ import (
 // encodeValues writes values as YAML or JSON, keys in schema order.
 func (e *env) encodeValues(s *schema.Schema, v any, format string) ([]byte, error) {
 	if format == "json" {
-		return append(params.MarshalJSON(s, v, "  "), '\n'), nil
+		out, err := params.MarshalJSON(s, v, "  ")
+		if err != nil {
+			return nil, err
+		}
+		return append(out, '\n'), nil
 	}
 	return params.MarshalYAML(s, v)
 }
@@ -26,4 +30,14 @@ func (e *env) writeJSON(v any) int {
 		return e.fail(exitUsage, "%v", err)
 	}
 	return exitOK
+}
+
+// mustBytes is the JSON of a value paramctl decoded or built itself, a
+// plain value params.MarshalJSON cannot fail on: a failure is a bug in
+// paramctl, never a half-written answer.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -116,7 +116,7 @@ func (e *env) unwrapRun(name string, s *schema.Schema, format string, instances 
 // unwrapOne converts one document and writes it out in format; locate
 // turns the lines of its errors into lines of the stream.
 func unwrapOne(data []byte, s *schema.Schema, format string, instances bool, locate func(error) error) unwrapped {
-	c, err := convert.Unwrap(data, s)
+	c, err := convert.Unwrap(s, data)
 	if err != nil {
 		return unwrapped{err: locate(err)}
 	}
@@ -124,7 +124,7 @@ func unwrapOne(data []byte, s *schema.Schema, format string, instances bool, loc
 		return unwrapped{err: schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: "convert --schema and --guess convert Instances; unwrap converts a map of values"}}}
 	}
 	if format == "json" {
-		return unwrapped{out: append(c.JSON("  "), '\n'), notes: c.Notes}
+		return unwrapped{out: append(mustBytes(c.JSON("  ")), '\n'), notes: c.Notes}
 	}
 	out, err := c.YAML()
 	if err != nil {

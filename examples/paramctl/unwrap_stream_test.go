@@ -69,7 +69,7 @@ func TestUnwrapStreamDocumentByDocument(t *testing.T) {
 		require.Equal(t, 0, code)
 		var want []string
 		for _, doc := range strings.Split(string(data), "\n---\n") {
-			c, err := convert.Unwrap([]byte(doc), nil)
+			c, err := convert.Unwrap(nil, []byte(doc))
 			require.NoError(t, err)
 			y, err := c.YAML()
 			require.NoError(t, err)
@@ -82,7 +82,7 @@ func TestUnwrapStreamDocumentByDocument(t *testing.T) {
 	for _, cmd := range [][]string{{"unwrap", "--guess", "-"}, {"convert", "--guess", "-"}} {
 		code, out, errs := paramctl(t, v2, cmd...)
 		require.Equal(t, 0, code, errs)
-		c, err := convert.Unwrap([]byte(v2), nil)
+		c, err := convert.Unwrap(nil, []byte(v2))
 		require.NoError(t, err)
 		y, err := c.YAML()
 		require.NoError(t, err)

@@ -250,7 +250,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 			a.warn(fmt.Sprintf("paramkit: upgrade from %s to %s: parameter %s has no place in the new schema and was dropped", oldVer.Name(), ver.Name(), d.Pointer))
 		}
 		for _, l := range res.Lossy {
-			from, to := string(params.MarshalJSON(nil, l.From, "")), string(params.MarshalJSON(nil, l.To, ""))
+			from, to := string(mustBytes(params.MarshalJSON(nil, l.From, ""))), string(mustBytes(params.MarshalJSON(nil, l.To, "")))
 			if l.Hidden { // a secret (writeOnly, format: password): never quoted
 				from, to = schema.Hidden, schema.Hidden
 			}

@@ -84,7 +84,7 @@ func (h *Handler) convertObject(ctx context.Context, raw json.RawMessage, to str
 		return nil, fmt.Errorf("%s: %w", o.describe(), err)
 	}
 	o["apiVersion"] = to
-	return params.MarshalJSON(nil, map[string]any(o), ""), nil
+	return params.MarshalJSON(nil, map[string]any(o), "")
 }
 
 // convertInstance converts spec.parameters of an Instance in place.
@@ -117,7 +117,7 @@ func (h *Handler) convertInstance(ctx context.Context, o object, to string) erro
 		o.deleteAnnotation(ParametersAnnotation)
 		return nil
 	}
-	raw := string(params.MarshalJSON(nil, bag, ""))
+	raw := string(mustBytes(params.MarshalJSON(nil, bag, "")))
 	if len(raw) > maxAnnotationBytes {
 		return fmt.Errorf("the parameters %v have no exact v1beta1 text and are too large (%d bytes) to keep in annotation %s (the apiserver allows %d bytes of annotations)", sortedKeys(bag), len(raw), ParametersAnnotation, maxAnnotationBytes)
 	}

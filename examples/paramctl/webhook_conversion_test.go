@@ -130,9 +130,9 @@ func TestConvertInstanceRoundTrip(t *testing.T) {
 				bag := decodeJSON(t, ann[ParametersAnnotation].(string)).(map[string]any)
 				assert.ElementsMatch(t, c.bagged, sortedKeys(bag))
 			}
-			up, msg := convertOne(t, h, V1beta2, params.MarshalJSON(nil, down, ""))
+			up, msg := convertOne(t, h, V1beta2, mustBytes(params.MarshalJSON(nil, down, "")))
 			require.Empty(t, msg)
-			assert.True(t, params.Equal(want, paramsOf(up)), "round trip changed %s into %s", c.params, params.MarshalJSON(nil, paramsOf(up), ""))
+			assert.True(t, params.Equal(want, paramsOf(up)), "round trip changed %s into %s", c.params, mustBytes(params.MarshalJSON(nil, paramsOf(up), "")))
 			assert.Equal(t, map[string]any{"keep": "me"}, up["metadata"].(map[string]any)["annotations"], "the annotation is gone again")
 		})
 	}
@@ -148,7 +148,7 @@ func TestConvertOldClientEditWins(t *testing.T) {
 	assert.JSONEq(t, `{"VERSION":null,"NODE_COUNT":"x"}`, bag.(string))
 	// An old client changes one of the values the annotation carries.
 	p["VERSION"] = "3.4.14"
-	up, msg := convertOne(t, h, V1beta2, params.MarshalJSON(nil, down, ""))
+	up, msg := convertOne(t, h, V1beta2, mustBytes(params.MarshalJSON(nil, down, "")))
 	require.Empty(t, msg)
 	assert.Equal(t, map[string]any{"ZK_PORT": "2181", "VERSION": "3.4.14", "NODE_COUNT": "x"}, paramsOf(up))
 }
@@ -167,7 +167,7 @@ func TestConvertWithoutSchema(t *testing.T) {
 		up, msg := convertOne(t, h, V1beta2, obj)
 		require.Empty(t, msg)
 		assert.Equal(t, decodeJSON(t, `{"N":3,"V":"007","L":["a","b"],"F":"1.10","H":"0x1F","B":true,"M":"a\nb"}`), paramsOf(up))
-		down, msg := convertOne(t, h, V1beta1, params.MarshalJSON(nil, up, ""))
+		down, msg := convertOne(t, h, V1beta1, mustBytes(params.MarshalJSON(nil, up, "")))
 		require.Empty(t, msg)
 		assert.Equal(t, decodeJSON(t, `{"N":"3","V":"007","L":"[\"a\",\"b\"]","F":"1.10","H":"0x1F","B":"true","M":"a\nb"}`), paramsOf(down))
 		assert.NotContains(t, down["metadata"], "annotations")
@@ -293,13 +293,13 @@ func TestConvertOperatorVersionRoundTrip(t *testing.T) {
 			}
 			there, msg := convertOne(t, h, to, orig)
 			require.Empty(t, msg)
-			back, msg := convertOne(t, h, from, params.MarshalJSON(nil, there, ""))
+			back, msg := convertOne(t, h, from, mustBytes(params.MarshalJSON(nil, there, "")))
 			require.Empty(t, msg)
 			if from == V1beta2 {
 				assert.Equal(t, decodeJSON(t, string(orig)), any(back), "the v1beta2 object came back exactly")
 				return
 			}
-			again, msg := convertOne(t, h, V1beta2, params.MarshalJSON(nil, back, ""))
+			again, msg := convertOne(t, h, V1beta2, mustBytes(params.MarshalJSON(nil, back, "")))
 			require.Empty(t, msg)
 			assert.Equal(t, there, again, "the v1beta2 form is stable")
 		})

@@ -148,7 +148,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 		}
 		obj := object{"apiVersion": V1beta2, "kind": "Instance", "metadata": map[string]any{"name": "i"},
 			"spec": map[string]any{"operatorVersion": map[string]any{"name": ov}, "parameters": want}}
-		raw := params.MarshalJSON(nil, map[string]any(obj), "")
+		raw := mustBytes(params.MarshalJSON(nil, map[string]any(obj), ""))
 		down := hg.Convert(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: V1beta1, Objects: []json.RawMessage{raw}})
 		if down.Result.Status != kube.StatusSuccess {
 			if internalError(down.Result.Message) {
@@ -166,7 +166,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 		}
 		got, _ := o.parameters()
 		if !params.Equal(want, got) {
-			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, params.MarshalJSON(nil, got, ""), down.ConvertedObjects[0])
+			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down.ConvertedObjects[0])
 		}
 		if _, ok := o.annotation(ParametersAnnotation); ok {
 			t.Fatalf("the annotation is left on the v1beta2 object")
@@ -190,7 +190,7 @@ func FuzzSafeGuess(f *testing.F) {
 			return // carried by the annotation instead
 		}
 		if back := guessOne(texts["k"]); !params.Identical(back, v) {
-			t.Fatalf("%q guessed as %s does not survive its text %q (read back as %s)", text, params.MarshalJSON(nil, v, ""), texts["k"], params.MarshalJSON(nil, back, ""))
+			t.Fatalf("%q guessed as %s does not survive its text %q (read back as %s)", text, mustBytes(params.MarshalJSON(nil, v, "")), texts["k"], mustBytes(params.MarshalJSON(nil, back, "")))
 		}
 	})
 }

@@ -39,7 +39,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *kube.AdmissionReques
 		stored = map[string]any(old)
 	}
 	res := h.opts.Gates.Apply(map[string]any(sent), stored)
-	gatedJSON := params.MarshalJSON(nil, res.Object, "")
+	gatedJSON := mustBytes(params.MarshalJSON(nil, res.Object, ""))
 
 	gatedReq := *req
 	gatedReq.Object = gatedJSON

@@ -66,9 +66,9 @@ func guessWrapper(values map[string]any) (map[string]string, map[string]any) {
 	for k, v := range values {
 		var candidates []string
 		if s, ok := v.(string); ok {
-			candidates = []string{s, string(params.MarshalJSON(nil, s, ""))}
+			candidates = []string{s, string(mustBytes(params.MarshalJSON(nil, s, "")))}
 		} else {
-			candidates = []string{string(params.MarshalJSON(nil, v, ""))}
+			candidates = []string{string(mustBytes(params.MarshalJSON(nil, v, "")))}
 		}
 		done := false
 		for _, c := range candidates {
@@ -207,7 +207,7 @@ func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 		return nil, fmt.Errorf("the OperatorVersion converted to %s, not an object", aType(c.Document))
 	}
 	doc["apiVersion"] = to
-	return c.JSON(""), nil
+	return c.JSON("")
 }
 
 // encodePatch writes operations as JSON, or nil when there are none.
@@ -215,7 +215,7 @@ func encodePatch(ops []any) []byte {
 	if len(ops) == 0 {
 		return nil
 	}
-	return params.MarshalJSON(nil, ops, "")
+	return mustBytes(params.MarshalJSON(nil, ops, ""))
 }
 
 // The bounds of an answer's text (the warnings: kube.CapWarnings).

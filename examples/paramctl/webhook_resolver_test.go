@@ -39,7 +39,7 @@ func TestDirResolver(t *testing.T) {
 	write("op-1.0.0.yaml", schemaV1)
 	v1, err := r.Resolve(ctx, "ns", "op-1.0.0")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"integer"}, v1.Schema().Root().Child("a").Type)
+	assert.Equal(t, []string{"integer"}, v1.Schema().Root().Child("a").Type())
 	assert.Nil(t, v1.Plans(), "a bare schema says nothing about plans")
 
 	again, err := r.Resolve(ctx, "other-namespace", "op-1.0.0")
@@ -71,7 +71,7 @@ func TestDirResolver(t *testing.T) {
 	require.NoError(t, os.Remove(filepath.Join(dir, "op-1.0.0.yaml")))
 	v2, err := r.Resolve(ctx, "ns", "op-1.0.0")
 	require.NoError(t, err)
-	assert.Equal(t, []string{"string"}, v2.Schema().Root().Child("a").Type)
+	assert.Equal(t, []string{"string"}, v2.Schema().Root().Child("a").Type())
 
 	// Semantic faults make the schema unusable for the webhook.
 	write("conflict-1.yaml", "type: object\nproperties:\n  a:\n    type: object\n    trigger: x\n    properties:\n      b: {type: string, trigger: y}\n")
@@ -97,7 +97,7 @@ func TestDirResolverReadsOperatorVersionPlans(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, []string{"backup", "deploy", "upgrade"}, v.Plans())
 	assert.True(t, v.HasPlan("upgrade"))
-	assert.Equal(t, "backup", v.Schema().Root().Child("backup").Trigger)
+	assert.Equal(t, "backup", v.Schema().Root().Child("backup").Trigger())
 }
 
 func TestDirResolverConcurrentFirstUse(t *testing.T) {

@@ -121,8 +121,8 @@ func (a *admission) what() string {
 }
 
 func (a *admission) run() error {
-	if a.s == nil {
-		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema"))
+	if a.s.Root() == nil {
+		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema made by schema.Parse, ParseFile or FromValue"))
 	}
 	if a.req.Operation != Create && a.req.Operation != Update {
 		return nil
@@ -195,7 +195,11 @@ func (a *admission) run() error {
 			ops = addOps(obj, toks, values)
 		}
 		if len(ops) > 0 {
-			a.resp.Patch, a.resp.PatchType = params.MarshalJSON(nil, ops, ""), "JSONPatch"
+			patch, err := params.MarshalJSON(nil, ops, "")
+			if err != nil {
+				return a.fail(500, "InternalError", err)
+			}
+			a.resp.Patch, a.resp.PatchType = patch, "JSONPatch"
 		}
 	}
 	return nil

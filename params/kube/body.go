@@ -59,7 +59,15 @@ type BodyBudget struct {
 
 // Limit wraps next: a request reaches it only once its whole body, at
 // most limit bytes, has been read within the budget (see BodyBudget).
+// A nil BodyBudget gives the handler a budget of its own with the
+// defaults; a nil next answers 404 once the body is read.
 func (b *BodyBudget) Limit(limit int64, next http.Handler) http.Handler {
+	if b == nil {
+		b = &BodyBudget{}
+	}
+	if next == nil {
+		next = http.NotFoundHandler()
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if r.ContentLength > limit {
 			bodyError(w, http.StatusRequestEntityTooLarge, tooLarge(r.URL.Path, limit))

@@ -148,9 +148,9 @@ func didYouMean(s *schema.Schema, p, key string) string {
 	if n == nil {
 		return ""
 	}
-	names := make([]string, 0, len(n.Properties))
-	for _, c := range n.Properties {
-		names = append(names, c.Name)
+	names := make([]string, 0, len(n.Properties()))
+	for _, c := range n.Properties() {
+		names = append(names, c.Name())
 	}
 	near := suggest.Closest(key, names)
 	if len(near) == 0 {

@@ -53,7 +53,9 @@ import (
 //	srv := ctrlwebhook.NewServer(ctrlwebhook.Options{TLSOpts: []func(*tls.Config){ca.ConfigureTLS}})
 //	srv.Register("/validate", ca.Require(validating))
 //
-// A ClientCA is safe for concurrent use.
+// A ClientCA is safe for concurrent use. A nil ClientCA, or one not made
+// by NewClientCA, accepts no certificate: Require refuses every caller of
+// a path it guards.
 type ClientCA struct {
 	file string
 	log  *slog.Logger
@@ -209,6 +211,9 @@ func (c *ClientCA) reload() {
 // that the list of acceptable authorities a server sends cannot go stale
 // across a rotation (clients send their certificate regardless).
 func (c *ClientCA) ConfigureTLS(cfg *tls.Config) {
+	if cfg == nil {
+		return
+	}
 	switch cfg.ClientAuth {
 	case tls.NoClientCert, tls.VerifyClientCertIfGiven:
 		cfg.ClientAuth = tls.RequestClientCert
@@ -230,6 +235,9 @@ func (c *ClientCA) ConfigureTLS(cfg *tls.Config) {
 	}
 }
 
+// errNotMade is the refusal of a ClientCA not made by NewClientCA.
+var errNotMade = errors.New("the webhook's client CA was not made by kube.NewClientCA: no certificate is accepted")
+
 // errNoClientCert is a request without a client certificate.
 var errNoClientCert = errors.New("a client certificate is required")
 
@@ -238,6 +246,9 @@ var errNoClientCert = errors.New("a client certificate is required")
 // moment. A chain verified before is looked up, not verified again, until
 // the authorities change or the chain leaves its validity window.
 func (c *ClientCA) verify(chain []*x509.Certificate) error {
+	if c == nil || c.state.Load() == nil {
+		return errNotMade
+	}
 	if len(chain) == 0 {
 		return errNoClientCert
 	}
@@ -307,6 +318,18 @@ func chainKey(chain []*x509.Certificate) [sha256.Size]byte {
 // certificates (ConfigureTLS), or no client sends one.
 func (c *ClientCA) Require(next http.Handler, open ...string) http.Handler {
 	open = slices.Clone(open)
+	if next == nil {
+		next = http.NotFoundHandler()
+	}
+	if c == nil || c.state.Load() == nil {
+		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+			if slices.Contains(open, r.URL.Path) {
+				next.ServeHTTP(w, r)
+				return
+			}
+			httpError(w, http.StatusForbidden, fmt.Sprintf("%s: %v", r.URL.Path, errNotMade))
+		})
+	}
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		if slices.Contains(open, r.URL.Path) {
 			next.ServeHTTP(w, r)

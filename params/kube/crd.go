@@ -48,8 +48,8 @@ import (
 // silently checks less than the webhook would mislead. The result is
 // plain data (maps, slices, json.Number).
 func CRDSchema(s *schema.Schema) (map[string]any, error) {
-	if s == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "kube: CRDSchema needs a schema")
+	if s.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "kube: CRDSchema needs a schema made by schema.Parse, ParseFile or FromValue")
 	}
 	g := &crdGen{root: s.Document()}
 	out := g.node(s.Document(), "", false, "", map[string]bool{})
@@ -69,7 +69,7 @@ func CRDSchema(s *schema.Schema) (map[string]any, error) {
 // in the field's schema (below prefix), never written.
 func checkStructural(objectSchema map[string]any, prefix string) error {
 	var errs schema.ErrorList
-	for _, f := range lint.Run(nil, objectSchema, lint.Structural) {
+	for _, f := range lint.Run(nil, objectSchema, lint.Structural()) {
 		if f.Severity == lint.Error {
 			ptr := strings.TrimPrefix(f.Pointer, prefix)
 			errs = append(errs, schema.NewError(schema.KindSchema, ptr, "the CRD schema would be refused: %s (%s)", f.Message, f.Rule))

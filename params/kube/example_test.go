@@ -71,7 +71,12 @@ func ExampleAdmit() {
 func ExampleJSONPatch() {
 	from, _ := params.Decode(nil, []byte(`{"size": 1, "old": true}`))
 	to, _ := params.Decode(nil, []byte(`{"size": 9007199254740993, "new": "x"}`))
-	fmt.Println(string(params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", from, to), "")))
+	patch, err := params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", from, to), "")
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	fmt.Println(string(patch))
 	// Output:
 	// [{"op":"remove","path":"/spec/parameters/old"},{"op":"replace","path":"/spec/parameters/size","value":9007199254740993},{"op":"add","path":"/spec/parameters/new","value":"x"}]
 }

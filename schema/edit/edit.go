@@ -215,18 +215,18 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, *sche
 		ancestors = append(ancestors, n)
 	}
 	if i == len(toks)-1 && ownOrScopeProperty(n, toks[i]) != nil {
-		return nil, schema.NewError(schema.KindUsage, "", "the property already exists (at %s); remove it first to redefine it", pointer.Quote(ownOrScopeProperty(n, toks[i]).Pointer))
+		return nil, schema.NewError(schema.KindUsage, "", "the property already exists (at %s); remove it first to redefine it", pointer.Quote(ownOrScopeProperty(n, toks[i]).Pointer()))
 	}
 	// The parameter's parent must hold an object.
 	if ts := n.Types(); ts != nil && !slices.Contains(ts, "object") {
-		return nil, schema.NewError(schema.KindUsage, "", "%s is of type %s, not an object: a property cannot be added below it", pointer.Quote(n.Pointer), strings.Join(ts, "|"))
+		return nil, schema.NewError(schema.KindUsage, "", "%s is of type %s, not an object: a property cannot be added below it", pointer.Quote(n.Pointer()), strings.Join(ts, "|"))
 	}
 	// A trigger may only repeat the plan above it.
 	if p.Trigger != "" {
 		for _, a := range ancestors {
 			for _, m := range a.Scope() {
-				if m.Trigger != "" && m.Trigger != p.Trigger {
-					return nil, schema.NewError(schema.KindTriggerConflict, "", "trigger %q conflicts with trigger %q at %s: a parameter inherits the plan above it", p.Trigger, m.Trigger, m.Pointer+"/trigger")
+				if m.Trigger() != "" && m.Trigger() != p.Trigger {
+					return nil, schema.NewError(schema.KindTriggerConflict, "", "trigger %q conflicts with trigger %q at %s: a parameter inherits the plan above it", p.Trigger, m.Trigger(), m.Pointer()+"/trigger")
 				}
 			}
 		}
@@ -238,14 +238,14 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, *sche
 			break
 		}
 	}
-	if holder == n && n.Ref != "" {
-		if n.RefTarget == nil {
-			return nil, schema.NewError(schema.KindUsage, "", "%s is defined by $ref %q, which is not in this document", pointer.Quote(n.Pointer), n.Ref)
+	if holder == n && n.Ref() != "" {
+		if n.RefTarget() == nil {
+			return nil, schema.NewError(schema.KindUsage, "", "%s is defined by $ref %q, which is not in this document", pointer.Quote(n.Pointer()), n.Ref())
 		}
-		holder = n.RefTarget
+		holder = n.RefTarget()
 	}
-	if holder.Bool != nil {
-		return nil, schema.NewError(schema.KindUsage, "", "%s is a boolean schema: write it as an object schema first", pointer.Quote(holder.Pointer))
+	if holder.Bool() != nil {
+		return nil, schema.NewError(schema.KindUsage, "", "%s is a boolean schema: write it as an object schema first", pointer.Quote(holder.Pointer()))
 	}
 
 	// The entry: the property, wrapped in the objects still missing.
@@ -264,36 +264,36 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, *sche
 		}
 		name, entry = missing[j], obj
 	}
-	a := &addition{holder: holder.Pointer, name: name, entry: entry, required: requiredIn}
-	a.newPointer = pointer.Append(pointer.Append(holder.Pointer, "properties"), toks[i])
+	a := &addition{holder: holder.Pointer(), name: name, entry: entry, required: requiredIn}
+	a.newPointer = pointer.Append(pointer.Append(holder.Pointer(), "properties"), toks[i])
 	for _, t := range toks[i+1:] {
 		a.newPointer = pointer.Append(pointer.Append(a.newPointer, "properties"), t)
 	}
 
 	// The document as it should read afterwards.
 	want := value.DeepCopy(s.Document())
-	hv, _ := pointer.Get(want, holder.Pointer)
+	hv, _ := pointer.Get(want, holder.Pointer())
 	hm, ok := hv.(map[string]any)
 	if !ok {
-		return nil, schema.NewError(schema.KindUsage, "", "%s is not a schema object", pointer.Quote(holder.Pointer))
+		return nil, schema.NewError(schema.KindUsage, "", "%s is not a schema object", pointer.Quote(holder.Pointer()))
 	}
 	props, ok := hm["properties"].(map[string]any)
 	if !ok {
 		if _, exists := hm["properties"]; exists {
-			return nil, schema.NewError(schema.KindUsage, "", "%s/properties is not an object", holder.Pointer)
+			return nil, schema.NewError(schema.KindUsage, "", "%s/properties is not an object", holder.Pointer())
 		}
 		props = map[string]any{}
 		hm["properties"] = props
 	}
 	if _, exists := props[name]; exists {
-		return nil, schema.NewError(schema.KindUsage, "", "%s/properties/%s already exists", holder.Pointer, pointer.Escape(name))
+		return nil, schema.NewError(schema.KindUsage, "", "%s/properties/%s already exists", holder.Pointer(), pointer.Escape(name))
 	}
 	props[name] = value.DeepCopy(entry)
 	if a.required != "" {
 		req, exists := hm["required"]
 		list, ok := req.([]any)
 		if exists && !ok {
-			return nil, schema.NewError(schema.KindUsage, "", "%s/required is not a list", holder.Pointer)
+			return nil, schema.NewError(schema.KindUsage, "", "%s/required is not a list", holder.Pointer())
 		}
 		if !containsValue(list, a.required) {
 			hm["required"] = append(list, a.required)

@@ -75,6 +75,15 @@ func BenchmarkAdmissionParamkit(b *testing.B) {
 		if err != nil || r.Plan != "deploy" {
 			b.Fatal(err, r)
 		}
-		_ = params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", desired, r.Values), "")
+		_ = mustBytes(params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", desired, r.Values), ""))
 	}
+}
+
+// mustBytes is the bytes of an encoder that cannot fail on the plain
+// values a test gives it.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -158,7 +158,7 @@ func (d *decision) run(ctx context.Context) {
 			warnings = append(warnings, fmt.Sprintf("%s: dropped by the upgrade from %s to %s: %s declares no place for it", pointerField(x.Pointer), oldName, name, name))
 		}
 		for _, l := range u.Lossy {
-			from, to := string(params.MarshalJSON(nil, l.From, "")), string(params.MarshalJSON(nil, l.To, ""))
+			from, to := string(mustBytes(params.MarshalJSON(nil, l.From, ""))), string(mustBytes(params.MarshalJSON(nil, l.To, "")))
 			if l.Hidden {
 				from, to = schema.Hidden, schema.Hidden
 			}
@@ -206,7 +206,7 @@ func (d *decision) patch(ops []any, plan string, warnings []string) {
 	resp := admission.Allowed("")
 	if len(ops) > 0 {
 		pt := admissionv1.PatchTypeJSONPatch
-		resp.Patch, resp.PatchType = params.MarshalJSON(nil, ops, ""), &pt
+		resp.Patch, resp.PatchType = mustBytes(params.MarshalJSON(nil, ops, "")), &pt
 	}
 	d.resp = resp.WithWarnings(warnings...)
 }
@@ -314,4 +314,14 @@ func causeType(k schema.Kind) metav1.CauseType {
 // pointerField is the field path of a parameter pointer.
 func pointerField(ptr string) string {
 	return (&schema.Error{Pointer: ptr}).FieldPath(ParametersField)
+}
+
+// mustBytes is the JSON of a value the operator decoded or built itself,
+// a plain value params.MarshalJSON cannot fail on: a failure is a bug,
+// never a half-written answer.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

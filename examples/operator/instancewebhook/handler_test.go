@@ -128,7 +128,7 @@ func TestMutateWarnsUndeclaredKeysWithTheClosestName(t *testing.T) {
 
 	// An update that keeps the key does not warn again.
 	old := patched(t, obj, resp)
-	oldRaw := params.MarshalJSON(nil, old, "")
+	oldRaw := mustBytes(params.MarshalJSON(nil, old, ""))
 	newObj := strings.Replace(string(oldRaw), `"nodeCont":5`, `"nodeCont":6`, 1)
 	resp = h.Handle(context.Background(), request(admissionv1.Update, []byte(newObj), oldRaw))
 	require.True(t, resp.Allowed, "%v", resp.Result)
@@ -183,7 +183,7 @@ func TestMutateKeepsThePlanWhenNoneIsTriggered(t *testing.T) {
 			require.True(t, resp.Allowed, "%v", resp.Result)
 			out := patched(t, obj, resp)
 			assert.Equal(t, map[string]any{"planName": tc.plan, "uid": tc.uid}, specOf(out)["planExecution"])
-			final := params.MarshalJSON(nil, out, "")
+			final := mustBytes(params.MarshalJSON(nil, out, ""))
 			resp = validator.Handle(ctx, request(admissionv1.Update, final, old))
 			assert.True(t, resp.Allowed, "%v", resp.Result)
 		})

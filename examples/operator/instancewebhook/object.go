@@ -68,7 +68,7 @@ func parametersTyped(o map[string]any, ov *kudo.OperatorVersion) (any, error) {
 	for k, x := range m {
 		s, ok := x.(string)
 		if !ok {
-			s = string(params.MarshalJSON(nil, x, ""))
+			s = string(mustBytes(params.MarshalJSON(nil, x, "")))
 		}
 		texts[k] = s
 	}

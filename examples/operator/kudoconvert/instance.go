@@ -191,7 +191,7 @@ func canonicalText(v any) string {
 	if s, ok := v.(string); ok {
 		return s
 	}
-	return string(params.MarshalJSON(nil, v, ""))
+	return string(mustBytes(params.MarshalJSON(nil, v, "")))
 }
 
 // wrapParameters turns v1beta2 parameters into the v1beta1 string map

@@ -64,9 +64,9 @@ func guessWrapper(values map[string]any) (map[string]string, map[string]any) {
 	for k, v := range values {
 		var candidates []string
 		if s, ok := v.(string); ok {
-			candidates = []string{s, string(params.MarshalJSON(nil, s, ""))}
+			candidates = []string{s, string(mustBytes(params.MarshalJSON(nil, s, "")))}
 		} else {
-			candidates = []string{string(params.MarshalJSON(nil, v, ""))}
+			candidates = []string{string(mustBytes(params.MarshalJSON(nil, v, "")))}
 		}
 		done := false
 		for _, c := range candidates {
@@ -187,5 +187,15 @@ func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 		return nil, fmt.Errorf("the OperatorVersion converted to %s, not an object", aType(c.Document))
 	}
 	doc["apiVersion"] = to
-	return c.JSON(""), nil
+	return c.JSON("")
+}
+
+// mustBytes is the JSON of a value the operator decoded or built itself,
+// a plain value params.MarshalJSON cannot fail on: a failure is a bug,
+// never a half-written answer.
+func mustBytes(b []byte, err error) []byte {
+	if err != nil {
+		panic(err)
+	}
+	return b
 }

@@ -82,7 +82,7 @@ func TestCacheReadsV1beta1Lists(t *testing.T) {
 	ov, err := opversion.New(c, nil).Get(context.Background(), "default", "my-operator-0.1.0")
 	require.NoError(t, err)
 	assert.Equal(t, []string{"backup", "deploy"}, ov.Plans())
-	assert.True(t, ov.Schema().Root().Child("CLUSTER_NAME").Immutable)
+	assert.True(t, ov.Schema().Root().Child("CLUSTER_NAME").Immutable())
 }
 
 func TestCacheErrors(t *testing.T) {

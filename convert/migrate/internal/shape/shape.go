@@ -18,10 +18,10 @@ func Structured(n *schema.Node) bool {
 	}
 	branches := false
 	for _, sc := range n.Scope() {
-		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
+		if len(sc.Properties()) > 0 || len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil {
 			return true
 		}
-		branches = branches || len(sc.AnyOf) > 0 || len(sc.OneOf) > 0
+		branches = branches || len(sc.AnyOf()) > 0 || len(sc.OneOf()) > 0
 	}
 	return branches && structuredIn(n, 0, map[*schema.Node]bool{})
 }
@@ -32,17 +32,17 @@ func structuredIn(n *schema.Node, depth int, seen map[*schema.Node]bool) bool {
 	}
 	seen[n] = true
 	for _, sc := range n.Scope() {
-		if len(sc.Properties) > 0 || len(sc.PatternProperties) > 0 || sc.AdditionalProperties != nil {
+		if len(sc.Properties()) > 0 || len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil {
 			return true
 		}
 	}
 	for _, sc := range n.Scope() {
-		for _, b := range sc.AnyOf {
+		for _, b := range sc.AnyOf() {
 			if structuredIn(b, depth+1, seen) {
 				return true
 			}
 		}
-		for _, b := range sc.OneOf {
+		for _, b := range sc.OneOf() {
 			if structuredIn(b, depth+1, seen) {
 				return true
 			}
@@ -97,10 +97,10 @@ func Props(n *schema.Node) []Prop {
 			}
 		}
 		for _, sc := range scope {
-			for _, br := range sc.AnyOf {
+			for _, br := range sc.AnyOf() {
 				walk(br, depth+1)
 			}
-			for _, br := range sc.OneOf {
+			for _, br := range sc.OneOf() {
 				walk(br, depth+1)
 			}
 		}
@@ -110,12 +110,12 @@ func Props(n *schema.Node) []Prop {
 }
 
 func addProps(n *schema.Node, out *[]Prop, idx map[string]int) {
-	for _, p := range n.Properties {
-		i, ok := idx[p.Name]
+	for _, p := range n.Properties() {
+		i, ok := idx[p.Name()]
 		if !ok {
 			i = len(*out)
-			idx[p.Name] = i
-			*out = append(*out, Prop{Name: p.Name})
+			idx[p.Name()] = i
+			*out = append(*out, Prop{Name: p.Name()})
 		}
 		(*out)[i].Defs = append((*out)[i].Defs, p)
 	}

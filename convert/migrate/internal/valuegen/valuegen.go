@@ -30,6 +30,12 @@ import (
 // validates, and reports an error when a schema's constraints (a pattern,
 // say) defeat it.
 func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
+	if s.Root() == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "no schema: make one with schema.Parse, ParseFile or FromValue")
+	}
+	if rnd == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "no source of randomness: pass a *rand.Rand")
+	}
 	g := &valueGenerator{rnd: rnd}
 	for attempt := 0; attempt < 64; attempt++ {
 		g.failed = false
@@ -64,7 +70,7 @@ var genNumbers = []string{"0.5", "2593.75", "-1.25", "2593.0", "1e3", "1.5e-3",
 	"123456789.123456789", "3", "0", "-0.001"}
 
 func (g *valueGenerator) value(n *schema.Node, depth int) any {
-	if n == nil || (n.Bool != nil && *n.Bool) {
+	if n == nil || (n.Bool() != nil && *n.Bool()) {
 		return g.anyScalar()
 	}
 	if n.IsFalse() {
@@ -75,27 +81,27 @@ func (g *valueGenerator) value(n *schema.Node, depth int) any {
 		if c, ok := sc.Keyword("const"); ok {
 			return value.DeepCopy(c)
 		}
-		if len(sc.Enum) > 0 {
-			return value.DeepCopy(sc.Enum[g.rnd.IntN(len(sc.Enum))])
+		if len(sc.Enum()) > 0 {
+			return value.DeepCopy(sc.Enum()[g.rnd.IntN(len(sc.Enum()))])
 		}
 	}
 	for _, sc := range n.Scope() {
-		if sc.HasDefault && g.rnd.IntN(8) == 0 {
-			return value.DeepCopy(sc.Default)
+		if sc.HasDefault() && g.rnd.IntN(8) == 0 {
+			return value.DeepCopy(sc.Default())
 		}
 	}
 	types := n.Types()
 	var own bool
 	for _, sc := range n.Scope() {
-		if len(sc.Type) > 0 || len(sc.Properties) > 0 || sc.Items != nil || len(sc.PrefixItems) > 0 {
+		if len(sc.Type()) > 0 || len(sc.Properties()) > 0 || sc.Items() != nil || len(sc.PrefixItems()) > 0 {
 			own = true
 		}
 	}
 	if !own {
 		var branches []*schema.Node
 		for _, sc := range n.Scope() {
-			branches = append(branches, sc.AnyOf...)
-			branches = append(branches, sc.OneOf...)
+			branches = append(branches, sc.AnyOf()...)
+			branches = append(branches, sc.OneOf()...)
 		}
 		if len(branches) > 0 {
 			return g.value(branches[g.rnd.IntN(len(branches))], depth)
@@ -147,7 +153,7 @@ func (g *valueGenerator) object(n *schema.Node, depth int) any {
 	out := map[string]any{}
 	required := map[string]bool{}
 	for _, sc := range n.Scope() {
-		for _, r := range sc.RequiredNames {
+		for _, r := range sc.RequiredNames() {
 			required[r] = true
 		}
 	}
@@ -163,8 +169,8 @@ func (g *valueGenerator) object(n *schema.Node, depth int) any {
 	}
 	var additional *schema.Node
 	for _, sc := range n.Scope() {
-		if sc.AdditionalProperties != nil {
-			additional = sc.AdditionalProperties
+		if sc.AdditionalProperties() != nil {
+			additional = sc.AdditionalProperties()
 			break
 		}
 	}
@@ -240,8 +246,8 @@ func (g *valueGenerator) str(n *schema.Node) any {
 
 func (g *valueGenerator) format(n *schema.Node) string {
 	for _, sc := range n.Scope() {
-		if sc.Format != "" {
-			return sc.Format
+		if sc.Format() != "" {
+			return sc.Format()
 		}
 	}
 	return ""

@@ -1,0 +1,498 @@
+package paramkit_test
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"math/rand/v2"
+	"net/http"
+	"net/http/httptest"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/convert/migrate"
+	"github.com/paramkit/paramkit/convert/migrate/migratetest"
+	"github.com/paramkit/paramkit/lint"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/gates"
+	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/schema/edit"
+	"github.com/paramkit/paramkit/trigger"
+)
+
+// TestZeroValues calls every exported function and method of the library
+// packages with zero values: nil and zero receivers, a zero
+// (&schema.Schema{}) schema, nil arguments. None may panic; where the call
+// returns an error and fails, the failure is a schema.Error of kind
+// KindUsage when the fault is the zero value itself. A new exported
+// function or method belongs in this table.
+func TestZeroValues(t *testing.T) {
+	ctx := context.Background()
+	zero := &schema.Schema{}
+	var nilSchema *schema.Schema
+	// usage: the call must fail with KindUsage.
+	usage := func(err error) error {
+		if err == nil {
+			return errors.New("no error for a zero value")
+		}
+		list := schema.ErrorsOf(err)
+		if len(list) == 0 || list[0].Kind != schema.KindUsage {
+			return fmt.Errorf("want a KindUsage error, got %T %v", err, err)
+		}
+		return nil
+	}
+	// any: the call may succeed or fail, it must not panic.
+	anyErr := func(error) error { return nil }
+	none := func() error { return nil }
+	_ = none
+	tests := []struct {
+		name  string
+		check func(error) error
+		call  func() error
+	}{
+		// schema
+		{"schema.Schema{}.Validate", usage, func() error { return zero.Validate(map[string]any{}) }},
+		{"schema.Schema(nil).Validate", usage, func() error { return nilSchema.Validate(map[string]any{}) }},
+		{"schema.Schema{}.ValidateAt", usage, func() error { return zero.ValidateAt("", 1) }},
+		{"schema.Schema(nil).ValidateAt", usage, func() error { return nilSchema.ValidateAt("", 1) }},
+		{"schema.Schema{}.Valid", anyErr, func() error { zero.Valid(1); nilSchema.Valid(1); return nil }},
+		{"schema.Schema{}.readers", anyErr, func() error {
+			for _, s := range []*schema.Schema{zero, nilSchema} {
+				_ = s.Dialect()
+				_ = s.Document()
+				_ = s.HoldsSecretAt("/a")
+				_ = s.Lookup("/a")
+				_ = s.NodeAt("/a")
+				_ = s.Root()
+				_ = s.SecretAt("/a")
+				s.Walk(func(*schema.Node) bool { return true })
+			}
+			return nil
+		}},
+		{"schema.Node(nil)", anyErr, func() error {
+			var n *schema.Node
+			_ = n.Allows("a")
+			_ = n.Child("a")
+			_, _ = n.ChildNodes("a")
+			_ = n.Elem(0)
+			_, _ = n.ElemNodes(0)
+			_ = n.HoldsSecret()
+			_ = n.IsFalse()
+			_, _ = n.Keyword("type")
+			_ = n.Keywords()
+			_ = n.Property("a")
+			_ = n.Scope()
+			_ = n.Secret()
+			_ = n.SecretAt("/a")
+			_ = n.Subschemas()
+			_ = n.Types()
+			return nil
+		}},
+		{"schema.Node{}", anyErr, func() error {
+			n := &schema.Node{}
+			_ = n.Allows("a")
+			_ = n.Child("a")
+			_, _ = n.ChildNodes("a")
+			_ = n.Elem(0)
+			_, _ = n.ElemNodes(0)
+			_ = n.HoldsSecret()
+			_ = n.IsFalse()
+			_, _ = n.Keyword("type")
+			_ = n.Keywords()
+			_ = n.Property("a")
+			_ = n.Scope()
+			_ = n.Secret()
+			_ = n.SecretAt("/a")
+			_ = n.Subschemas()
+			_ = n.Types()
+			return nil
+		}},
+		{"schema.Error(nil)", anyErr, func() error {
+			var e *schema.Error
+			_ = e.Error()
+			_ = e.FieldPath("spec")
+			_ = e.Unwrap()
+			e = &schema.Error{}
+			_ = e.Error()
+			_ = e.FieldPath("spec")
+			_ = e.Unwrap()
+			var l schema.ErrorList
+			_ = l.Error()
+			_ = l.Unwrap()
+			_ = l.Err()
+			l = schema.ErrorList{nil}
+			_ = l.Error()
+			_ = l.Unwrap()
+			_ = l.Err()
+			_ = schema.Kind("").Reason()
+			_ = schema.ErrorsOf(nil)
+			_ = schema.ErrorIn("", nil)
+			_ = schema.NewError("", "", "")
+			_ = schema.Keywords()
+			return nil
+		}},
+		{"schema.Parse(nil)", anyErr, func() error { _, err := schema.Parse(nil); return err }},
+		{"schema.FromValue(nil)", anyErr, func() error { _, err := schema.FromValue(nil); return err }},
+		{"schema.ParseFile(\"\")", anyErr, func() error { _, err := schema.ParseFile(""); return err }},
+		{"schema.CheckJSONFile", anyErr, func() error { return schema.CheckJSONFile("", nil) }},
+		{"schema.DefaultDialect", anyErr, func() error { _, err := schema.Parse([]byte("{}"), schema.DefaultDialect("")); return err }},
+		{"edit.AddProperty", anyErr, func() error { _, err := edit.AddProperty(nil, "", edit.Property{}); return err }},
+
+		// params
+		{"params.Update{}.Run", usage, func() error { _, err := (&params.Update{}).Run(); return err }},
+		{"params.Update{Schema: zero}.Run", usage, func() error { _, err := (&params.Update{Schema: zero}).Run(); return err }},
+		{"params.Update(nil).Run", usage, func() error { var u *params.Update; _, err := u.Run(); return err }},
+		{"params.Validate(zero)", usage, func() error { return params.Validate(zero, map[string]any{}) }},
+		{"params.ValidateStructural(zero)", usage, func() error { return params.ValidateStructural(zero, map[string]any{}) }},
+		{"params.Decode(zero)", usage, func() error { _, err := params.Decode(zero, []byte("a: 1")); return err }},
+		{"params.DecodePatch(zero)", usage, func() error { _, err := params.DecodePatch(zero, []byte("a: 1")); return err }},
+		{"params.DecodeReader(zero)", usage, func() error {
+			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), func(params.Document) error { return nil })
+		}},
+		{"params.DecodeReader(nil emit)", usage, func() error {
+			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), nil)
+		}},
+		{"params.DecodeReader(nil reader)", usage, func() error {
+			return params.DecodeReader(ctx, nil, nil, func(params.Document) error { return nil })
+		}},
+		{"params.MapStream(nil)", usage, func() error {
+			return params.MapStream[int](ctx, nil, 0, nil, nil)
+		}},
+		{"params.Default(zero)", anyErr, func() error { params.Default(zero, map[string]any{}); return nil }},
+		{"params.CheckImmutable(zero)", usage, func() error { return params.CheckImmutable(zero, map[string]any{}, map[string]any{}) }},
+		{"params.MarshalJSON(zero)", usage, func() error { _, err := params.MarshalJSON(zero, map[string]any{}, ""); return err }},
+		{"params.MarshalYAML(zero)", usage, func() error { _, err := params.MarshalYAML(zero, map[string]any{}); return err }},
+		{"params.Undeclared(zero)", anyErr, func() error { params.Undeclared(zero, map[string]any{"a": 1}); return nil }},
+		{"params.ParseText(nil)", anyErr, func() error { _, err := params.ParseText(nil, ""); return err }},
+		{"params.ParseText(Node{})", anyErr, func() error { _, err := params.ParseText(&schema.Node{}, "1"); return err }},
+		{"params getters", anyErr, func() error {
+			_, _ = params.Bool(nil, "")
+			_, _ = params.Float(nil, "")
+			_, _ = params.Int64(nil, "")
+			_, _ = params.Map(nil, "")
+			_, _ = params.Slice(nil, "")
+			_, _ = params.String(nil, "")
+			_ = params.Clone(nil)
+			_ = params.Diff(nil, nil)
+			_ = params.Equal(nil, nil)
+			_ = params.Identical(nil, nil)
+			_ = params.MergePatch(nil, nil)
+			_, _ = params.Plain(nil)
+			_, _ = params.ParseAssignment("")
+			_, _ = params.ParseOperation("", "")
+			_ = params.Assignment{}.Pointer()
+			_ = params.Operation{}.Pointer()
+			_ = params.RawDocument{}.Locate(nil)
+			_ = params.RawDocument{}.Locate(errors.New("x"))
+			_ = params.Document{}.Locate(errors.New("x"))
+			return nil
+		}},
+		{"params.Splitter(nil)", usage, func() error { var sp *params.Splitter; _, err := sp.Next(); return err }},
+		{"params.Splitter{}", usage, func() error { _, err := (&params.Splitter{}).Next(); return err }},
+		{"params.NewSplitter(nil)", usage, func() error { _, err := params.NewSplitter(nil).Next(); return err }},
+
+		// params/gates
+		{"gates.Set(nil).Apply", anyErr, func() error { var s *gates.Set; s.Apply(nil, nil); _ = s.Status(); return nil }},
+		{"gates.Set{}.Apply", anyErr, func() error { s := &gates.Set{}; s.Apply(nil, nil); _ = s.Status(); return nil }},
+		{"gates.New(nil)", anyErr, func() error { _, err := gates.New(nil); return err }},
+		{"gates.Parse(nil)", anyErr, func() error { _, err := gates.Parse(nil); return err }},
+
+		// params/kube
+		{"kube.Admit(zero)", usage, func() error {
+			_, err := kube.Admit(ctx, zero, &kube.AdmissionRequest{})
+			return err
+		}},
+		{"kube.Admit(nil request)", usage, func() error {
+			_, err := kube.Admit(ctx, nil, nil)
+			return err
+		}},
+		{"kube misc", anyErr, func() error {
+			_ = kube.CapWarnings(nil)
+			_ = kube.Causes("", nil)
+			_ = kube.JSONPatch("", nil, nil)
+			_, _ = kube.DecodeAdmissionReview(ctx, nil)
+			_, _ = kube.DecodeConversionReview(ctx, nil)
+			_, _ = kube.NewClientCA("")
+			_ = kube.Field("")
+			_ = kube.Logger(nil)
+			_ = kube.Validating()
+			return nil
+		}},
+		{"kube.AdmissionReview(nil).Respond", anyErr, func() error {
+			var r *kube.AdmissionReview
+			_, err := r.Respond(nil)
+			_, _ = (&kube.AdmissionReview{}).Respond(nil)
+			return err
+		}},
+		{"kube.ConversionReview(nil).Respond", anyErr, func() error {
+			var r *kube.ConversionReview
+			_, err := r.Respond(nil)
+			_, _ = (&kube.ConversionReview{}).Respond(nil)
+			return err
+		}},
+		{"kube.ClientCA(nil)", anyErr, func() error {
+			var c *kube.ClientCA
+			c.ConfigureTLS(nil)
+			_ = c.Require(http.NotFoundHandler())
+			c = &kube.ClientCA{}
+			c.ConfigureTLS(nil)
+			_ = c.Require(nil)
+			return nil
+		}},
+
+		{"kube.Convert(nil set)", usage, func() error { _, err := kube.Convert(nil, []byte("{}"), "a", "b"); return err }},
+		{"kube.Convert(zero set)", usage, func() error { _, err := kube.Convert(&migrate.VersionSet{}, []byte("{}"), "a", "b"); return err }},
+		{"kube.ConvertReview(nil)", anyErr, func() error {
+			_ = kube.ConvertReview(ctx, nil, nil)
+			_ = kube.ConvertReview(ctx, &migrate.VersionSet{}, &kube.ConversionRequest{})
+			return nil
+		}},
+		{"kube.CRDSchema(zero)", usage, func() error { _, err := kube.CRDSchema(zero); return err }},
+		{"kube.CRDSchema(nil)", usage, func() error { _, err := kube.CRDSchema(nil); return err }},
+		{"kube.CRD{}.Manifest", anyErr, func() error { _, err := kube.CRD{}.Manifest(); return err }},
+		{"kube.BodyBudget(nil).Limit", anyErr, func() error {
+			var b *kube.BodyBudget
+			h := b.Limit(10, nil)
+			h2 := (&kube.BodyBudget{}).Limit(0, nil)
+			for _, h := range []http.Handler{h, h2} {
+				h.ServeHTTP(httptest.NewRecorder(), httptest.NewRequest("POST", "/x", strings.NewReader("{}")))
+			}
+			return nil
+		}},
+
+		// convert
+		{"convert.Unwrap(zero)", usage, func() error { _, err := convert.Unwrap(zero, []byte("a: '1'")); return err }},
+		{"convert.UnwrapValues(zero)", usage, func() error { _, err := convert.UnwrapValues(zero, map[string]string{"a": "1"}); return err }},
+		{"convert.WrapValues(zero)", usage, func() error { _, err := convert.WrapValues(zero, map[string]any{"a": "1"}); return err }},
+		{"convert.UnwrapReader(zero)", usage, func() error {
+			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.RawDocument, *convert.Converted, error) error { return nil })
+		}},
+		{"convert.UnwrapReader(nil emit)", usage, func() error {
+			return convert.UnwrapReader(ctx, nil, strings.NewReader("a: '1'"), 0, nil)
+		}},
+		{"convert misc", anyErr, func() error {
+			_, _ = convert.CRDSchema(nil, "")
+			_, _ = convert.CRDVersions(nil)
+			_, _ = convert.FromV1beta1(nil)
+			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes(), convert.KeepV1beta1List())
+			_, _ = convert.GuessValues(nil)
+			_ = convert.IsCRD(nil)
+			_, _ = convert.LoadSchema(nil)
+			_, _ = convert.LoadSchema(nil, convert.WithCRDVersion(""))
+			_, _ = convert.ReadSchema(fstest.MapFS{}, "")
+			_, _ = convert.ToV1beta1(nil)
+			_ = convert.Note{}.String()
+			return nil
+		}},
+		{"convert.ReadSchema(nil fs)", usage, func() error { _, err := convert.ReadSchema(nil, "x"); return err }},
+		{"convert.Converted(nil).YAML", usage, func() error { var c *convert.Converted; _, err := c.YAML(); return err }},
+		{"convert.Converted(nil).JSON", usage, func() error { var c *convert.Converted; _, err := c.JSON(""); return err }},
+		{"convert.Converted{}", anyErr, func() error {
+			_, _ = (&convert.Converted{}).JSON("")
+			_, err := (&convert.Converted{}).YAML()
+			return err
+		}},
+		{"convert.CRDVersion(nil).JSON", usage, func() error { var c *convert.CRDVersion; _, err := c.JSON(); return err }},
+		{"convert.CRDVersion{}.JSON", anyErr, func() error { _, err := (&convert.CRDVersion{}).JSON(); return err }},
+		{"params.MarshalJSON(not plain)", anyErr, func() error {
+			_, err := params.MarshalJSON(nil, map[string]any{"c": make(chan int)}, "")
+			if err == nil {
+				return errors.New("MarshalJSON of a channel gave no error")
+			}
+			return nil
+		}},
+
+		// convert/kudo
+		{"kudo.New(zero)", usage, func() error { _, err := kudo.New("", zero, nil); return err }},
+		{"kudo misc", anyErr, func() error {
+			_, _ = kudo.FromObject(nil)
+			_, _ = kudo.Load("", nil)
+			return nil
+		}},
+		{"kudo.OperatorVersion(nil)", anyErr, func() error {
+			for _, v := range []*kudo.OperatorVersion{nil, {}} {
+				_ = v.DefaultPlan()
+				_ = v.HasPlan("")
+				_ = v.Migration()
+				_ = v.Name()
+				_ = v.Plans()
+				_ = v.Schema()
+				_ = v.Triggers()
+				_ = v.UpgradePlan()
+			}
+			return nil
+		}},
+		{"kudo.OperatorVersion(nil).Update", usage, func() error { var v *kudo.OperatorVersion; _, err := v.Update(nil, nil); return err }},
+		{"kudo.OperatorVersion{}.Update", usage, func() error { _, err := (&kudo.OperatorVersion{}).Update(nil, nil); return err }},
+		{"kudo.OperatorVersion(nil).Upgrade", usage, func() error {
+			var v *kudo.OperatorVersion
+			_, err := v.Upgrade(nil, nil, nil)
+			return err
+		}},
+		{"kudo.OperatorVersion{}.Upgrade", usage, func() error {
+			_, err := (&kudo.OperatorVersion{}).Upgrade(&kudo.OperatorVersion{}, nil, nil)
+			return err
+		}},
+
+		// convert/migrate
+		{"migrate.New(zero)", usage, func() error { _, err := migrate.New(zero); return err }},
+		{"migrate.New(nil)", usage, func() error { _, err := migrate.New(nil); return err }},
+		{"migrate.New(zero, options)", usage, func() error {
+			_, err := migrate.New(zero, migrate.FromVersion(zero), migrate.Lossless(), migrate.ThroughVersions(zero, nil), migrate.StepHooks(0, nil, nil))
+			return err
+		}},
+		{"migrate.Migration{}.Migrate", usage, func() error { return (&migrate.Migration{}).Migrate(nil).Err() }},
+		{"migrate.Migration(nil).Migrate", usage, func() error { var m *migrate.Migration; return m.Migrate(nil).Err() }},
+		{"migrate.Migration{}.MigrateHiding", usage, func() error { return (&migrate.Migration{}).MigrateHiding(nil, nil).Err() }},
+		{"migrate.Migration{}.MigrateDocument", usage, func() error { return (&migrate.Migration{}).MigrateDocument(nil).Err() }},
+		{"migrate.Migration{}.Down", usage, func() error { return (&migrate.Migration{}).Down(nil).Err() }},
+		{"migrate.Migration{}.Target", anyErr, func() error {
+			_ = (&migrate.Migration{}).Target()
+			var m *migrate.Migration
+			_ = m.Target()
+			return nil
+		}},
+		{"migrate.Reader(zero migration)", usage, func() error {
+			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+		}},
+		{"migrate.Reader(nil)", usage, func() error {
+			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+		}},
+		{"migrate.Result{}", anyErr, func() error { _ = migrate.Result{}.OK(); return migrate.Result{}.Err() }},
+		{"migrate.LoadVersionSet", anyErr, func() error {
+			_, err := migrate.LoadVersionSet("", migrate.CaseInsensitiveNames(), migrate.PairHooks("", "", nil, nil))
+			return err
+		}},
+		{"migrate.NewVersionSet(nil)", anyErr, func() error { _, err := migrate.NewVersionSet(nil); return err }},
+		{"migrate.NewVersionSet(zero versions)", usage, func() error {
+			_, err := migrate.NewVersionSet([]migrate.Version{{}, {Schema: zero}})
+			return err
+		}},
+		{"migrate.VersionSet readers", anyErr, func() error {
+			for _, vs := range []*migrate.VersionSet{nil, {}} {
+				_ = vs.Hub()
+				_ = vs.Notes()
+				_ = vs.Order()
+				_ = vs.Pairs(0)
+				_ = vs.Refused("", "")
+				_, _ = vs.Version("")
+			}
+			return nil
+		}},
+		{"migrate.VersionSet{}.Convert(Total)", usage, func() error { _, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.Total()); return err }},
+		{"migrate.VersionSet(nil).Convert", usage, func() error { var vs *migrate.VersionSet; _, err := vs.Convert(nil, "a", "b"); return err }},
+		{"migrate.VersionSet{}.Convert", usage, func() error {
+			_, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.AllowLossy())
+			return err
+		}},
+		{"migrate.VersionSet{}.ConvertDocument", usage, func() error { _, err := (&migrate.VersionSet{}).ConvertDocument(nil, "a", "b"); return err }},
+		{"migrate.VersionSet{}.ConvertObject", usage, func() error {
+			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", migrate.ObjectTarget{})
+			return err
+		}},
+		{"migrate.VersionSet{}.ConvertObjectDocument", usage, func() error {
+			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", migrate.ObjectTarget{})
+			return err
+		}},
+		{"migrate.VersionSet{}.RewriteObjects", usage, func() error {
+			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", migrate.ObjectTarget{})
+			return err
+		}},
+		{"migratetest.RandomValue(zero)", usage, func() error {
+			_, err := migratetest.RandomValue(zero, rand.New(rand.NewPCG(1, 2)))
+			return err
+		}},
+		{"migratetest.RandomValue(nil rand)", usage, func() error {
+			_, err := migratetest.RandomValue(nil, nil)
+			return err
+		}},
+
+		// trigger
+		{"trigger.Check(zero)", usage, func() error { return trigger.Check(zero) }},
+		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), trigger.KudoPlans(nil)); return err }},
+		{"trigger.Parameters(zero)", anyErr, func() error { trigger.Parameters(zero); trigger.Parameters(nil); return nil }},
+		{"trigger.Resolver(nil)", anyErr, func() error {
+			for _, r := range []*trigger.Resolver{nil, {}} {
+				_ = r.DefaultPlan()
+				_ = r.Effective("/a")
+				_, _ = r.Resolve([]string{"/a"})
+			}
+			return nil
+		}},
+
+		// lint
+		{"lint.Run(zero)", anyErr, func() error {
+			lint.Run(zero, map[string]any{})
+			lint.Run(nil, nil)
+			lint.Run(zero, map[string]any{}, nil, &lint.Set{}, &lint.Set{Rules: []*lint.Rule{nil, {}}})
+			return nil
+		}},
+		{"lint misc", anyErr, func() error {
+			_, _ = lint.CRD(nil, "")
+			_, _ = lint.CRD(nil, "", nil, &lint.Set{})
+			_ = lint.CheckRuleGlob("")
+			_, _ = lint.Document(nil)
+			_, _ = lint.Document([]byte("{}"), nil, &lint.Set{Rules: []*lint.Rule{nil, {}}})
+			_, _ = lint.ReadBaseline(nil)
+			_, _ = lint.ReadChart(fstest.MapFS{})
+			_, _ = lint.ReadConfig(nil)
+			_, _ = lint.ReadPackage(fstest.MapFS{})
+			_ = lint.WriteSARIF(&bytes.Buffer{}, nil)
+			_ = lint.WriteSARIF(&bytes.Buffer{}, []*lint.Rule{nil, {}}, lint.Report{})
+			_ = lint.Finding{}.String()
+			_, _ = lint.Finding{}.MarshalJSON()
+			_ = lint.Silenced{}.Total()
+			return nil
+		}},
+		{"lint.ReadChart(nil)", usage, func() error { _, err := lint.ReadChart(nil); return err }},
+		{"lint.ReadPackage(nil)", usage, func() error { _, err := lint.ReadPackage(nil); return err }},
+		{"lint.WriteSARIF(nil writer)", usage, func() error { return lint.WriteSARIF(nil, nil) }},
+		{"lint.Chart(nil).Lint", usage, func() error { var c *lint.Chart; _, err := c.Lint(); return err }},
+		{"lint.Chart(nil).HelmValues", usage, func() error { var c *lint.Chart; _, _, err := c.HelmValues(); return err }},
+		{"lint.Chart{}.HelmValues", anyErr, func() error { _, _, err := (&lint.Chart{}).HelmValues(); return err }},
+		{"lint.Chart{}.Lint", anyErr, func() error { _, err := (&lint.Chart{}).Lint(); return err }},
+		{"lint.Package(nil).Lint", usage, func() error { var p *lint.Package; _, err := p.Lint(); return err }},
+		{"lint.Package{}.Lint", anyErr, func() error { _, err := (&lint.Package{}).Lint(); return err }},
+		{"lint.Config", anyErr, func() error {
+			for _, c := range []*lint.Config{nil, {}} {
+				_ = c.Sets()
+				_ = c.Sets(nil, &lint.Set{})
+				f := c.Filter(nil)
+				_, _ = f.Apply(lint.Report{})
+			}
+			var f *lint.Filter
+			_, _ = f.Apply(lint.Report{Findings: []lint.Finding{{}}})
+			_, _ = (&lint.Filter{}).Apply(lint.Report{Findings: []lint.Finding{{}}})
+			return nil
+		}},
+		{"lint.Pass", anyErr, func() error {
+			for _, p := range []*lint.Pass{nil, {}} {
+				p.Report("", "")
+				p.ReportAt("", 0, "", "")
+				p.ReportSeverity("", "", "")
+			}
+			return nil
+		}},
+		{"lint.Silenced", anyErr, func() error {
+			var s *lint.Silenced
+			s.Add(lint.Silenced{})
+			(&lint.Silenced{}).Add(lint.Silenced{})
+			return nil
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var err error
+			require.NotPanics(t, func() { err = tt.call() }, "zero values must not panic")
+			assert.NoError(t, tt.check(err))
+		})
+	}
+}

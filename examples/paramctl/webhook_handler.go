@@ -198,10 +198,10 @@ func sizeText(n int64) string {
 func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
 	body := http.MaxBytesReader(w, r.Body, limit)
 	defer body.Close()
+	// The buffer grows with the bytes that arrive, never from the length
+	// a client declares (40 header-only requests declaring 64 MiB once
+	// took a server to 2.5 GB).
 	var buf bytes.Buffer
-	if r.ContentLength > 0 {
-		buf.Grow(int(r.ContentLength) + 1)
-	}
 	_, err := buf.ReadFrom(body)
 	return buf.Bytes(), err
 }

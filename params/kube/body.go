@@ -123,11 +123,12 @@ func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (
 				// The body is in: lift the deadline, which would cancel
 				// the request if it passed while the handler runs.
 				_ = rc.SetReadDeadline(time.Time{})
-			} else if r.ProtoMajor == 1 {
-				// The answer is a refusal and the connection closes after
-				// it: no waiting for the rest of the body first.
-				_ = rc.SetReadDeadline(time.Now())
 			}
+			// A refusal keeps the deadline: net/http then discards a
+			// little of the rest of the body (into no buffer of ours) and
+			// closes the connection gently, so that the client reads the
+			// answer (a 429 it retries) instead of a reset while it is
+			// still sending; a client that sends slowly meets the deadline.
 		}()
 	}
 	if limit+1 >= firstChunk {

@@ -8,6 +8,7 @@ import (
 	"net/http"
 	"net/http/httptest"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -86,6 +87,9 @@ func TestBodyBudgetIsSharedAndAnswersAtOnce(t *testing.T) {
 	entered, release := make(chan struct{}, 1), make(chan struct{})
 	srv := httptest.NewServer(b.Limit(200<<10, hold(entered, release)))
 	defer srv.Close()
+	var once sync.Once
+	free := func() { once.Do(func() { close(release) }) }
+	defer free() // before srv.Close, which waits for the held handler
 
 	first := make(chan int, 1)
 	go func() {
@@ -100,7 +104,7 @@ func TestBodyBudgetIsSharedAndAnswersAtOnce(t *testing.T) {
 	assert.Equal(t, "1", header.Get("Retry-After"))
 	assert.Contains(t, answer, "retry later")
 
-	close(release)
+	free()
 	assert.Equal(t, 200, <-first)
 	assert.Zero(t, b.used.Load())
 	code, answer, _ = post(t, srv.URL, bytes.NewReader(make([]byte, 150<<10)), 150<<10)

@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"os"
@@ -24,16 +25,20 @@ import (
 // apiserver, against a minimal webhook that reads the review and allows
 // it (cmd/minimal-webhook, Go's HTTPS server on HTTP/1.1) and against no
 // webhook at all. Creates of the same Instance (an operator version with
-// 40 parameters, testdata/latency) go round-robin to three namespaces: one
+// 40 parameters, testdata/latency) go round-robin to four namespaces: one
 // no webhook selects, one whose validating and mutating webhooks are the
 // minimal one, one whose are a paramctl webhook of their own (started
-// here, with its default flags, called directly). The figures are the
+// here, with its default flags, called directly), and one whose are the
+// minimal webhook answering with paramctl's own answers to this create
+// (computed offline with paramctl webhook --review): what paramctl's
+// answers cost the apiserver (a patch to apply, a larger object) without
+// paramctl's work. The figures are the
 // apiserver's own metric apiserver_admission_webhook_admission_duration_seconds
 // (scraped from /metrics before and after) per create, both calls
 // together, and the creates' latency as the client sees it.
 //
 // It prints the figures and asserts nothing about them: timing depends on
-// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 450
+// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 600
 // creates after 20 rounds of warm-up).
 func TestAdmissionLatency(t *testing.T) {
 	c := need(t)
@@ -69,24 +74,6 @@ func TestAdmissionLatency(t *testing.T) {
 	minimalURL := serve("latency-minimal-webhook", minimal)
 	paramctlURL := serve("latency-paramctl-webhook", paramctl, "webhook", "--schemas", schemas)
 
-	suffix := strconv.FormatInt(time.Now().UnixNano()%100000, 10)
-	kinds := []string{"none", "minimal", "paramctl"}
-	ns := map[string]string{}
-	for _, k := range kinds {
-		value := "latency-" + k + "-" + suffix
-		ns[k] = c.labelledNamespace(t, value)
-		switch k {
-		case "minimal":
-			c.installAdmission(t, value, minimalURL)
-		case "paramctl":
-			c.installAdmission(t, value, paramctlURL)
-		}
-	}
-	hookName := func(k string) (validate, mutate string) {
-		value := "latency-" + k + "-" + suffix
-		return "validating." + value + ".paramkit.dev", "mutating." + value + ".paramkit.dev"
-	}
-
 	obj := func(name string) map[string]any {
 		return instance(name, "forty-1.0.0", map[string]any{
 			"name00": "prod", "name01": "blue-team", "name02": "eu-west", "name03": "x",
@@ -99,6 +86,44 @@ func TestAdmissionLatency(t *testing.T) {
 			"resources": map[string]any{"cpu": "2", "memory": "8Gi"},
 		})
 	}
+	// paramctl's own answers to this create, offline: served by the minimal
+	// webhook, they cost the apiserver what paramctl's do, without
+	// paramctl's work.
+	answersDir := filepath.Join(dir, "answers")
+	require.NoError(t, os.Mkdir(answersDir, 0o755))
+	review, err := json.Marshal(map[string]any{"apiVersion": "admission.k8s.io/v1", "kind": "AdmissionReview",
+		"request": map[string]any{"uid": "u", "kind": map[string]any{"group": "kudo.dev", "version": "v1beta2", "kind": "Instance"},
+			"namespace": "latency", "operation": "CREATE", "object": obj("answers")}})
+	require.NoError(t, err)
+	reviewFile := filepath.Join(dir, "review.json")
+	require.NoError(t, os.WriteFile(reviewFile, review, 0o600))
+	for _, endpoint := range []string{"validate", "mutate"} {
+		out, err := exec.Command(paramctl, "webhook", "--schemas", schemas, "--review", reviewFile, "--endpoint", endpoint).Output()
+		require.NoError(t, err, "%s", out)
+		require.NoError(t, os.WriteFile(filepath.Join(answersDir, endpoint+".json"), out, 0o600))
+	}
+	answersURL := serve("latency-answers-webhook", minimal, "--answers", answersDir)
+
+	suffix := strconv.FormatInt(time.Now().UnixNano()%100000, 10)
+	kinds := []string{"none", "minimal", "paramctl", "answers"}
+	ns := map[string]string{}
+	for _, k := range kinds {
+		value := "latency-" + k + "-" + suffix
+		ns[k] = c.labelledNamespace(t, value)
+		switch k {
+		case "minimal":
+			c.installAdmission(t, value, minimalURL)
+		case "paramctl":
+			c.installAdmission(t, value, paramctlURL)
+		case "answers":
+			c.installAdmission(t, value, answersURL)
+		}
+	}
+	hookName := func(k string) (validate, mutate string) {
+		value := "latency-" + k + "-" + suffix
+		return "validating." + value + ".paramkit.dev", "mutating." + value + ".paramkit.dev"
+	}
+
 	create := func(k, name string) (time.Duration, error) {
 		start := time.Now()
 		r, err := c.api.doJSON(context.Background(), http.MethodPost, path("v1beta2", "instances", ns[k], ""), obj(name))
@@ -109,7 +134,7 @@ func TestAdmissionLatency(t *testing.T) {
 		if r.code != http.StatusCreated {
 			return took, fmt.Errorf("create in %s: %d %s", ns[k], r.code, r.body)
 		}
-		if k == "paramctl" && !bytes.Contains(r.body, []byte(`"name05":"value-5"`)) {
+		if (k == "paramctl" || k == "answers") && !bytes.Contains(r.body, []byte(`"name05":"value-5"`)) {
 			return took, fmt.Errorf("paramctl's /mutate did not default: %s", r.body)
 		}
 		return took, nil
@@ -169,11 +194,14 @@ func TestAdmissionLatency(t *testing.T) {
 		t.Logf("%-9s create latency (client) median %.3f ms%s", k, float64(median(took[k]))/1e6, extra)
 	}
 	t.Logf("ratio paramctl / minimal (apiserver metric per create): %.2f", perCreate["paramctl"]/perCreate["minimal"])
+	t.Logf("ratio paramctl / paramctl's answers from the minimal webhook (apiserver metric per create): %.2f", perCreate["paramctl"]/perCreate["answers"])
 	// The metric is a mean, which a few stalls of a loaded machine move;
 	// the medians of the creates' latency are steadier.
 	none := float64(median(took["none"]))
 	t.Logf("ratio paramctl / minimal (median create latency above the namespace without webhooks): %.2f",
 		(float64(median(took["paramctl"]))-none)/(float64(median(took["minimal"]))-none))
+	t.Logf("ratio paramctl / paramctl's answers from the minimal webhook (median create latency above the namespace without webhooks): %.2f",
+		(float64(median(took["paramctl"]))-none)/(float64(median(took["answers"]))-none))
 }
 
 type histogram struct{ sum, count float64 }

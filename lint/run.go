@@ -101,7 +101,7 @@ func lintDocument(data []byte, sets []*Set) ([]Finding, error) {
 	return lintParams(data, nil, sets)
 }
 
-// ErrOperatorFile is wrapped by Lint's error for a KUDO operator.yaml (a
+// ErrOperatorFile is wrapped by Document's error for a KUDO operator.yaml (a
 // *schema.Error of kind schema.KindNotSchema): it declares plans and
 // tasks, not parameters, and is checked with its package.
 var ErrOperatorFile = errors.New("this is a KUDO operator.yaml, not a schema: lint the package folder it stands for (lint.ReadPackage, then Package.Lint; paramctl lint DIR)")
@@ -245,7 +245,7 @@ var kudoParams = &Rule{
 	},
 }
 
-// lintWith is Lint with what a package adds (nil for a schema alone).
+// lintWith is Document with what a package adds (nil for a schema alone).
 func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 	doc, order, err := decode(data)
 	if err != nil {

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -129,7 +130,13 @@ func decodeValidateRaw(s *schema.Schema, d RawDocument) Document {
 	if err := validateSound(s, doc.Value); err != nil {
 		list := schema.ErrorsOf(err)
 		locate(d, list)
-		out.Err = err
+		// Validation orders by pointer; with lines known the order is by
+		// line and column first, as the package schema promises.
+		sort.SliceStable(list, func(i, j int) bool {
+			a, b := list[i], list[j]
+			return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
+		})
+		out.Err = list
 		if d.Index > 0 {
 			out.Err = schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list)
 		}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -196,4 +197,25 @@ func FuzzDecodeOne(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestDecodeReaderErrorsInLineOrder: a document's errors come in the
+// order the package schema promises, by line where known (issue 28: the
+// lines were 2, 6, 4, in pointer order).
+func TestDecodeReaderErrorsInLineOrder(t *testing.T) {
+	s := mustSchema(t, `type: object
+properties:
+  a: {type: integer}
+  b: {type: integer}
+  c: {type: integer}
+`)
+	var got []int
+	err := params.DecodeReader(context.Background(), s, strings.NewReader("c: x\nb: x\na: x\n"), func(d params.Document) error {
+		for _, e := range schema.ErrorsOf(d.Err) {
+			got = append(got, e.Line)
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	assert.Equal(t, []int{1, 2, 3}, got)
 }

@@ -45,7 +45,7 @@ type Update struct {
 	// lacks is removed (and its change counts for the plan, like any
 	// other), a null in it is a null value, not a deletion. It cannot be
 	// combined with Patches, Set or Operations: Run refuses that (kind
-	// schema.KindInvalid). Desired is not changed; Go data in it is taken
+	// schema.KindUsage). Desired is not changed; Go data in it is taken
 	// as Plain converts it. Its undeclared keys are warned about only
 	// where Old did not have them already.
 	Desired any
@@ -103,7 +103,7 @@ func (u *Update) Run() (Result, error) {
 		return Result{}, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
 	}
 	if u.Desired != nil && (len(u.Patches) > 0 || len(u.Set) > 0 || len(u.Operations) > 0) {
-		return Result{}, schema.ErrorList{{Kind: schema.KindInvalid, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
+		return Result{}, schema.ErrorList{{Kind: schema.KindUsage, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
 	}
 	assignments, err := parseSet(u.Set)
 	if err != nil {

@@ -165,7 +165,7 @@ func TestUpdateDesiredRefusesEdits(t *testing.T) {
 			assert.Zero(t, res)
 			errs := schema.ErrorsOf(err)
 			require.Len(t, errs, 1, "%v", err)
-			assert.Equal(t, schema.KindInvalid, errs[0].Kind)
+			assert.Equal(t, schema.KindUsage, errs[0].Kind)
 			assert.Contains(t, errs[0].Message, "Desired")
 		})
 	}

@@ -43,7 +43,7 @@ type Error struct {
 	Message string `json:"message"`
 	// Detail carries the data of the few failures that have any beyond
 	// the message (see ErrorDetail); nil for every other.
-	Detail *ErrorDetail `json:"-"`
+	Detail *ErrorDetail `json:"detail,omitempty"`
 
 	// wrapped is the error this one wraps (Unwrap), or nil.
 	wrapped error
@@ -58,20 +58,21 @@ type ErrorDetail struct {
 	// Keyword is the JSON pointer of the failing keyword in the schema
 	// document (validation kinds: KindRequired … KindComposition,
 	// KindInvalid).
-	Keyword string
+	Keyword string `json:"keyword,omitempty"`
 	// Input is the `-p` assignment or patch operation as the user typed
 	// it, when the failure comes from one; Error shows it.
-	Input string
+	Input string `json:"input,omitempty"`
 	// Plans are the plans in conflict. KindTriggerConflict: the plan the
 	// node at Pointer names, then the plan of its ancestor (at Other).
 	// KindPlanConflict: the plan of the change at Pointer, then every
 	// plan of the update, sorted.
-	Plans []string
+	Plans []string `json:"plans,omitempty"`
 	// Other is the second place of a KindTriggerConflict: the nearest
 	// ancestor naming a trigger (a pointer into the schema document).
-	Other string
+	Other string `json:"other,omitempty"`
 	// From and To are the value before and after a KindLossy change.
-	From, To any
+	From any `json:"from,omitempty"`
+	To   any `json:"to,omitempty"`
 }
 
 // NewError returns an Error of the kind at pointer, its message formatted
@@ -349,6 +350,15 @@ func ErrorIn(where string, err error) error {
 // Kind says what sort of failure an Error is. The values are stable
 // strings (they appear in JSON reports as "kind"); Reason gives one as a
 // Kubernetes condition reason.
+//
+// Warnings and errors are told apart by where they come, not by kind: a
+// warning is an Error in a Warnings field of a result
+// (params.Result.Warnings, gates.Result.Warnings, gates.Set's
+// Warnings), never in a function's error, and whatever a function's error
+// holds is an error. Some kinds come as both (KindUndeclared is a warning
+// of an update and the error of a strict one; KindGate an error of a
+// gate list and a warning about one); KindGated and KindDeprecated come
+// only as warnings.
 type Kind string
 
 // The kinds of Error.

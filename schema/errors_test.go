@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"go/ast"
@@ -291,4 +292,19 @@ func TestErrorIn(t *testing.T) {
 	assert.ErrorIs(t, foreign, sentinel)
 	assert.Equal(t, schema.KindInvalid, schema.ErrorsOf(foreign)[0].Kind)
 	assert.NoError(t, schema.ErrorIn("x", nil))
+}
+
+// TestErrorJSONHasEveryField: the JSON form of an Error holds every field
+// a caller can read, ErrorDetail included.
+func TestErrorJSONHasEveryField(t *testing.T) {
+	e := &schema.Error{Pointer: "/a", Line: 2, Column: 3, Kind: schema.KindLossy, Message: "m",
+		Detail: &schema.ErrorDetail{Keyword: "/properties/a", Input: "a=1", Plans: []string{"x", "y"}, Other: "/b",
+			From: json.Number("1.5"), To: json.Number("1")}}
+	out, err := json.Marshal(e)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"pointer":"/a","line":2,"column":3,"kind":"lossy","message":"m",
+		"detail":{"keyword":"/properties/a","input":"a=1","plans":["x","y"],"other":"/b","from":1.5,"to":1}}`, string(out))
+	out, err = json.Marshal(&schema.Error{Kind: schema.KindUsage, Message: "m"})
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"pointer":"","kind":"usage","message":"m"}`, string(out))
 }

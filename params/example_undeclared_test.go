@@ -1,6 +1,7 @@
 package params_test
 
 import (
+	"context"
 	"fmt"
 
 	"github.com/paramkit/paramkit/params"
@@ -42,4 +43,24 @@ properties:
 	}
 	// Output:
 	// /replicsa: "replicsa" is not declared by the schema; did you mean "replicas"?
+}
+
+// A webhook keeps only a few warnings, and stops at the review's
+// deadline: UndeclaredFirst builds only those and counts the rest.
+func ExampleUndeclaredFirst() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  replicas: {type: integer}
+`))
+	v, _ := params.Decode(s, []byte("replicsa: 4\nzone: a\nextra: 1\n"))
+	old, _ := params.Decode(s, []byte("zone: a\n"))
+	ws, more, err := params.UndeclaredFirst(context.Background(), s, v, old, 1)
+	for _, w := range ws {
+		fmt.Println(w)
+	}
+	fmt.Println(more, "more;", err)
+	// Output:
+	// /extra: "extra" is not declared by the schema
+	// 1 more; <nil>
 }

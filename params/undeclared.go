@@ -1,6 +1,7 @@
 package params
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -32,7 +33,46 @@ type keyCheck struct {
 	forbidden map[string]map[string]string
 	// inputs holds the edit that wrote each undeclared key, by pointer.
 	inputs map[string]string
+
+	// lazy (UndeclaredFirst) records each undeclared key in pending,
+	// without a message or a suggestion, and skips the suggestions for
+	// forbidden keys: a caller that keeps a few warnings builds only
+	// those. ctx, when set, is checked every ctxEvery keys; err is its
+	// error once it is done, and the walk stops.
+	lazy    bool
+	pending []pendingKey
+	ctx     context.Context
+	keys    int
+	err     error
+
+	// declNode and decl cache declares for the last one-node place
+	// asked about: walkAll asks for every key of an object.
+	declNode *schema.Node
+	decl     bool
 }
+
+// declares is p.declares, cached for a place of one node.
+func (k *keyCheck) declares(p place) bool {
+	if len(p.nodes) != 1 {
+		return p.declares()
+	}
+	if k.declNode != p.nodes[0] {
+		k.declNode, k.decl = p.nodes[0], p.declares()
+	}
+	return k.decl
+}
+
+// pendingKey is an undeclared key found by a lazy walk: its pointer, and
+// what its message needs.
+type pendingKey struct {
+	ptr string
+	p   place
+	key string
+}
+
+// ctxEvery is how many keys a walk looks at between two checks of its
+// context.
+const ctxEvery = 1024
 
 // key looks at key under the object at parent, at place p, records a
 // warning when it is undeclared, and returns the key's place; allowed is
@@ -42,6 +82,9 @@ func (k *keyCheck) key(p place, parent, key, input string) (c place, allowed boo
 	c, allowed = p.child(key)
 	switch {
 	case !allowed:
+		if k.lazy {
+			break // nobody reads the suggestion
+		}
 		if s := didYouMean(p, key); s != "" && !p.declaresName(key) {
 			if k.forbidden == nil {
 				k.forbidden = map[string]map[string]string{}
@@ -51,8 +94,12 @@ func (k *keyCheck) key(p place, parent, key, input string) (c place, allowed boo
 			}
 			k.forbidden[parent][key] = s
 		}
-	case c.free() && p.declares():
+	case c.free() && k.declares(p):
 		ptr := pointer.Append(parent, key)
+		if k.lazy {
+			k.pending = append(k.pending, pendingKey{ptr: ptr, p: p, key: key})
+			return c, allowed
+		}
 		if k.seen[ptr] {
 			return c, allowed
 		}
@@ -61,13 +108,19 @@ func (k *keyCheck) key(p place, parent, key, input string) (c place, allowed boo
 		}
 		k.seen[ptr] = true
 		k.inputs[ptr] = secret.Assignment(mayBeSecret(p, key), input)
-		msg := fmt.Sprintf("%q is not declared by the schema", key)
-		if s := didYouMean(p, key); s != "" {
-			msg += "; " + s
-		}
-		k.warnings = append(k.warnings, &schema.Error{Pointer: ptr, Kind: schema.KindUndeclared, Message: msg})
+		k.warnings = append(k.warnings, undeclaredWarning(p, ptr, key))
 	}
 	return c, allowed
+}
+
+// undeclaredWarning is the warning for the undeclared key at ptr, under
+// the object at p.
+func undeclaredWarning(p place, ptr, key string) *schema.Error {
+	msg := fmt.Sprintf("%q is not declared by the schema", key)
+	if s := didYouMean(p, key); s != "" {
+		msg += "; " + s
+	}
+	return &schema.Error{Pointer: ptr, Kind: schema.KindUndeclared, Message: msg}
 }
 
 // walk checks every key of a value written at ptr, at place p. Null
@@ -326,16 +379,76 @@ func Undeclared(s *schema.Schema, v any) []*schema.Error {
 	return k.warnings
 }
 
+// UndeclaredFirst is Undeclared for a caller that keeps only the first
+// limit warnings (by pointer), such as an admission webhook whose answer
+// the apiserver cuts to 4 KiB, and must stop at the review's deadline.
+// Keys that old (nil for none) also holds undeclared, at the same
+// pointer, are left out: on an update, a key already there was reported
+// when it was written. more counts the undeclared keys left out beyond
+// limit. Its work is one walk of v and old and at most limit suggestions,
+// whatever the number of undeclared keys. When ctx is done during the
+// walk it stops and returns ctx's error, with no warnings.
+func UndeclaredFirst(ctx context.Context, s *schema.Schema, v, old any, limit int) (ws []*schema.Error, more int, err error) {
+	k := keyCheck{lazy: true, ctx: ctx}
+	ws, more = k.first(s, v, old, limit)
+	return ws, more, k.err
+}
+
+// first is UndeclaredFirst on k, a lazy keyCheck.
+func (k *keyCheck) first(s *schema.Schema, v, old any, limit int) ([]*schema.Error, int) {
+	if s == nil {
+		return nil, 0
+	}
+	if k.ctx != nil {
+		if k.err = k.ctx.Err(); k.err != nil {
+			return nil, 0
+		}
+	}
+	var had map[string]bool
+	if old != nil {
+		k.walkAll(s.Root(), old, make([]string, 0, 16))
+		had = make(map[string]bool, len(k.pending))
+		for _, p := range k.pending {
+			had[p.ptr] = true
+		}
+		k.pending = nil
+	}
+	k.walkAll(s.Root(), v, make([]string, 0, 16))
+	if k.err != nil {
+		return nil, 0
+	}
+	keep := k.pending[:0]
+	for _, p := range k.pending {
+		if !had[p.ptr] {
+			keep = append(keep, p)
+		}
+	}
+	k.pending = keep
+	slices.SortFunc(keep, func(a, b pendingKey) int { return strings.Compare(a.ptr, b.ptr) }) // one walk: every pointer once
+	n := min(max(limit, 0), len(keep))
+	for _, p := range keep[:n] {
+		k.warnings = append(k.warnings, undeclaredWarning(p.p, p.ptr, p.key))
+	}
+	return k.warnings, len(keep) - n
+}
+
 // walkAll is walk without the merge patch's reading of null.
 func (k *keyCheck) walkAll(n *schema.Node, v any, toks []string) {
-	if n == nil {
+	if n == nil || k.err != nil {
 		return
 	}
 	switch t := v.(type) {
 	case map[string]any:
 		for key, x := range t {
+			if k.ctx != nil {
+				if k.keys++; k.keys%ctxEvery == 0 {
+					if k.err = k.ctx.Err(); k.err != nil {
+						return
+					}
+				}
+			}
 			c := n.Child(key)
-			if (c == nil && declares(n, 0)) || forbiddenKey(c) {
+			if (c == nil && k.declares(place{nodes: []*schema.Node{n}})) || forbiddenKey(c) {
 				// The pointer is built only here: a webhook walks every
 				// key of every object, and nearly all are declared.
 				k.key(place{nodes: []*schema.Node{n}}, pointer.Join(toks...), key, "")

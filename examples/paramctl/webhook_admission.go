@@ -134,6 +134,11 @@ func (a *admission) deadline(when string) bool {
 // denyResolve refuses because an operator version's schema is missing or
 // unusable, naming which and why.
 func (a *admission) denyResolve(err error) {
+	// A lookup cut short by the review's deadline (a hanging schema
+	// source) is a timeout, not a fault of the schema.
+	if a.deadline("while looking up the schema") {
+		return
+	}
 	if errors.Is(err, ErrSchemaNotFound) {
 		a.deny(404, "NotFound", fmt.Sprintf("%s: %v", a.what(), err), nil)
 		return
@@ -291,7 +296,9 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 	if a.deadline("while validating") {
 		return
 	}
-	a.warnUndeclared(ver.Schema(), raw, old)
+	if a.warnUndeclared(ver.Schema(), raw, old) {
+		return
+	}
 	var plan string
 	switch {
 	case old == nil:
@@ -337,26 +344,25 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 // does not declare (a typo such as replicsa for replicas, which an open
 // schema accepts); on an UPDATE only of those the old parameters did not
 // already have, so that one typo is not repeated on every later change.
-func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) {
-	ws := params.Undeclared(s, raw)
-	if len(ws) == 0 {
-		return
-	}
-	had := map[string]bool{}
+func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) (denied bool) {
+	var oldV any
 	if old != nil {
-		for _, w := range params.Undeclared(s, instanceParams(old, s)) {
-			had[w.Pointer] = true
-		}
+		oldV = instanceParams(old, s)
 	}
 	// At most undeclaredBudget bytes of them, so that the plan's warning
-	// still fits in what the apiserver keeps (4 KiB); the rest is counted.
-	used, more := 0, 0
+	// still fits in what the apiserver keeps (4 KiB); the rest is
+	// counted. A warning takes more than undeclaredMinBytes, so only so
+	// many are built: a hostile object with many undeclared keys costs
+	// one walk, which stops at the review's deadline.
+	ws, more, err := params.UndeclaredFirst(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
+	if err != nil {
+		return a.deadline("while looking for undeclared keys")
+	}
+	used, full := 0, false
 	for _, w := range ws {
-		if had[w.Pointer] {
-			continue
-		}
 		text := clip(fmt.Sprintf("paramkit: /spec/parameters%s: %s", clip(w.Pointer, maxFieldBytes), w.Message), maxWarningChars)
-		if more > 0 || used+len(text) > undeclaredBudget {
+		if full || used+len(text) > undeclaredBudget {
+			full = true
 			more++
 			continue
 		}
@@ -366,11 +372,17 @@ func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) {
 	if more > 0 {
 		a.warn(fmt.Sprintf("paramkit: %d more undeclared keys not listed", more))
 	}
+	return false
 }
 
 // undeclaredBudget bounds the warnings about undeclared keys; the
 // warnings' cap (kube.CapWarnings: 4 KiB) leaves room for the rest.
 const undeclaredBudget = 3 << 10
+
+// undeclaredMinBytes is less than the shortest warning about an
+// undeclared key (`paramkit: /spec/parameters/x: "x" is not declared by
+// the schema` takes 62 bytes).
+const undeclaredMinBytes = 48
 
 // maxWarningChars is what the apiserver keeps of one warning (clip
 // counts bytes, so a warning cut by it is at most so many characters).

@@ -286,30 +286,19 @@ func (a *admission) deny(cs []StatusCause, total int) {
 // warnUndeclared warns of keys the schema does not declare, on an UPDATE
 // only of those the old values did not have.
 func (a *admission) warnUndeclared(raw, old any) error {
-	ws := params.Undeclared(a.s, raw)
-	if len(ws) == 0 {
+	// Only what can be kept is built (a warning takes 16 bytes at
+	// least); the rest is counted, so that a hostile object with many
+	// undeclared keys costs one walk, and the walk stops at the deadline.
+	ws, more, err := params.UndeclaredFirst(a.ctx, a.s, raw, old, maxWarningBytes/16)
+	if err != nil {
+		return a.deadline("while looking for undeclared keys")
+	}
+	if len(ws) == 0 && more == 0 {
 		return nil
 	}
-	if err := a.deadline("while looking for undeclared keys"); err != nil {
-		return err
-	}
-	had := map[string]bool{}
-	if old != nil {
-		for _, w := range params.Undeclared(a.s, old) {
-			had[w.Pointer] = true
-		}
-	}
-	// Only what can be kept is written; the rest is counted.
-	var out []string
-	more := 0
+	out := make([]string, 0, len(ws))
 	for _, w := range ws {
-		switch {
-		case had[w.Pointer]:
-		case len(out) < maxWarningBytes/16:
-			out = append(out, fieldPath(a.c.field, w.Pointer)+": "+shorten(w.Message, maxMessage))
-		default:
-			more++
-		}
+		out = append(out, fieldPath(a.c.field, w.Pointer)+": "+shorten(w.Message, maxMessage))
 	}
 	a.resp.Warnings = capWarnings(out, more)
 	return nil

@@ -1,0 +1,134 @@
+package params
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/schema"
+)
+
+// wideSchema declares a few names; wideValues adds n short undeclared
+// keys beside them, as a hostile admission review would (issue #26).
+const wideSchema = `
+type: object
+properties:
+  replicas: {type: integer}
+  image: {type: string}
+  backup: {type: object, properties: {enabled: {type: boolean}}}
+`
+
+func wideValues(n int) map[string]any {
+	v := map[string]any{"replicas": json1, "backup": map[string]any{"enabled": true}}
+	for i := range n {
+		v[fmt.Sprintf("u%x", i)] = json1
+	}
+	return v
+}
+
+var json1 = json.Number("1")
+
+// TestUndeclaredFirstBoundsItsWork: whatever the number of undeclared
+// keys, at most limit warnings (each with its suggestion) are built; the
+// rest are only counted, and an update's old keys are left out. It fails
+// if the lazy walk builds a warning per key again.
+func TestUndeclaredFirstBoundsItsWork(t *testing.T) {
+	s, err := schema.Parse([]byte(wideSchema))
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		name       string
+		n          int
+		old        any
+		limit      int
+		wantWarn   int
+		wantMore   int
+		wantFirst  string
+		wantPended int
+	}{
+		{name: "none", n: 0, limit: 10},
+		{name: "few", n: 3, limit: 10, wantWarn: 3, wantFirst: "/u0", wantPended: 3},
+		{name: "wide", n: 150_000, limit: 256, wantWarn: 256, wantMore: 150_000 - 256, wantFirst: "/u0", wantPended: 150_000},
+		{name: "zero limit", n: 5, limit: 0, wantMore: 5, wantPended: 5},
+		{name: "update keeps old keys quiet", n: 4, old: map[string]any{"u0": json1, "u1": json1}, limit: 1, wantWarn: 1, wantMore: 1, wantFirst: "/u2", wantPended: 2},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			k := keyCheck{lazy: true, ctx: context.Background()}
+			ws, more := k.first(s, wideValues(tc.n), tc.old, tc.limit)
+			require.NoError(t, k.err)
+			assert.Equal(t, tc.wantWarn, len(ws), "warnings returned")
+			assert.Equal(t, tc.wantWarn, len(k.warnings), "warnings built (each with its suggestion)")
+			assert.Equal(t, tc.wantMore, more)
+			assert.Equal(t, tc.wantPended, len(k.pending), "undeclared keys found")
+			if tc.wantFirst != "" {
+				assert.Equal(t, tc.wantFirst, ws[0].Pointer)
+				assert.Equal(t, schema.KindUndeclared, ws[0].Kind)
+			}
+		})
+	}
+}
+
+// TestUndeclaredFirstIsUndeclaredCut: for a small input the warnings are
+// Undeclared's, in the same order, with the same messages.
+func TestUndeclaredFirstIsUndeclaredCut(t *testing.T) {
+	s, err := schema.Parse([]byte(wideSchema))
+	require.NoError(t, err)
+	v := map[string]any{"replicsa": json1, "imge": "x", "backup": map[string]any{"enabld": true, "enabled": false}, "zzz": json1}
+	all := Undeclared(s, v)
+	require.Len(t, all, 4)
+	for limit := 0; limit <= 5; limit++ {
+		ws, more, err := UndeclaredFirst(context.Background(), s, v, nil, limit)
+		require.NoError(t, err)
+		n := min(limit, len(all))
+		if n == 0 {
+			assert.Empty(t, ws, "limit 0")
+		} else {
+			assert.Equal(t, all[:n], ws, "limit %d", limit)
+		}
+		assert.Equal(t, len(all)-n, more, "limit %d", limit)
+	}
+	assert.Contains(t, all[0].Message, "did you mean")
+}
+
+// TestUndeclaredFirstStopsAtTheDeadline: a context already done stops
+// the walk with its error and nothing built; one that ends during a wide
+// walk stops it within ctxEvery keys.
+func TestUndeclaredFirstStopsAtTheDeadline(t *testing.T) {
+	s, err := schema.Parse([]byte(wideSchema))
+	require.NoError(t, err)
+	v := wideValues(150_000)
+
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	ws, more, err := UndeclaredFirst(ctx, s, v, nil, 10)
+	require.ErrorIs(t, err, context.Canceled)
+	assert.Empty(t, ws)
+	assert.Zero(t, more)
+
+	// A context that ends after 3 checks: the walk looks at no more than
+	// about 3*ctxEvery keys of the 150,000.
+	c := &countdownCtx{Context: context.Background(), left: 3}
+	k := keyCheck{lazy: true, ctx: c}
+	ws, _ = k.first(s, v, nil, 10)
+	require.ErrorIs(t, k.err, context.DeadlineExceeded)
+	assert.Empty(t, ws)
+	assert.LessOrEqual(t, k.keys, 4*ctxEvery, "keys looked at")
+	assert.LessOrEqual(t, len(k.pending), 4*ctxEvery, "keys recorded")
+}
+
+// countdownCtx is done (deadline exceeded) from its left+1st Err call on.
+type countdownCtx struct {
+	context.Context
+	left int
+}
+
+func (c *countdownCtx) Err() error {
+	if c.left <= 0 {
+		return context.DeadlineExceeded
+	}
+	c.left--
+	return nil
+}

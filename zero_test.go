@@ -152,6 +152,8 @@ func TestZeroValues(t *testing.T) {
 		{"params.Update(nil).Run", usage, func() error { var u *params.Update; _, err := u.Run(); return err }},
 		{"params.Validate(zero)", usage, func() error { return params.Validate(zero, map[string]any{}) }},
 		{"params.ValidateStructural(zero)", usage, func() error { return params.ValidateStructural(zero, map[string]any{}) }},
+		{"params.ApplyJSONPatch(zero)", usage, func() error { _, err := params.ApplyJSONPatch(zero, nil, []byte("[]")); return err }},
+		{"params.ApplyJSONPatch(nil, nil, nil)", anyErr, func() error { _, err := params.ApplyJSONPatch(nil, nil, nil); return err }},
 		{"params.Decode(zero)", usage, func() error { _, err := params.Decode(zero, []byte("a: 1")); return err }},
 		{"params.DecodePatch(zero)", usage, func() error { _, err := params.DecodePatch(zero, []byte("a: 1")); return err }},
 		{"params.DecodeReader(zero)", usage, func() error {

@@ -144,6 +144,12 @@
 // index being an index like any other, and null sets null, as RFC 6902
 // says.
 //
+// An RFC 6902 JSON Patch document is another thing: ApplyJSONPatch applies
+// one (add, remove, replace, move, copy and test) to values, taking every
+// value exactly as JSON gives it ("5" stays a string, where an Operation
+// types it from text), numbers exact, pointers by RFC 6901 strictly, and
+// then validates the result; the input values are never modified.
+//
 // The pipeline (Update.Run) applies the merge patches (`-P`, RFC 7386:
 // null deletes, arrays are replaced whole), then the assignments in order,
 // then the operations, then defaults, one validation of the result,

@@ -398,6 +398,17 @@ spec:
 		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},
 		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
 		{"kudo.Load not an operator version", func() error { _, err := kudoversion.Load("v1", []byte("kind: Pod\nspec: {}\n")); return err }},
+		{"kudo.ConvertObject not an object", func() error {
+			_, err := kudoversion.ConvertObject(context.Background(), []byte("[1]"), "kudo.dev/v1beta2", false, nil)
+			return err
+		}},
+		{"kudo.ConvertObject no schema", func() error {
+			_, err := kudoversion.ConvertObject(context.Background(), []byte(`{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","spec":{"operatorVersion":{"name":"x"},"parameters":{}}}`), "kudo.dev/v1beta2", false,
+				func(context.Context, string, string) (*kudoversion.OperatorVersion, error) {
+					return nil, errors.New("gone")
+				})
+			return err
+		}},
 		{"kudo.FromObject unidentified", func() error { _, err := kudoversion.FromObject(map[string]any{"a": "b"}); return err }},
 		{"kudo.Upgrade zero versions", func() error { _, err := (&kudoversion.OperatorVersion{}).Upgrade(nil, nil, nil); return err }},
 		{"kudo.Update invalid", func() error {

@@ -23,6 +23,10 @@
 //     single-plan rule does not apply); immutable parameters still may
 //     not change, compared after moving the old ones too.
 //
+// ConvertObject is the conversion of kudo.dev objects between v1beta1 and
+// v1beta2 that a conversion webhook serves: Instance parameters by the
+// schema of their operator version, both ways and losslessly.
+//
 // Nothing here imports Kubernetes: a controller-runtime operator
 // (examples/operator) and `paramctl webhook` share it.
 //
@@ -31,4 +35,5 @@
 //	ov, err := kudo.Load("", manifest)             // or kudo.FromObject(u.Object)
 //	r, err := ov.Update(oldParams, newParams)       // r.Values, r.Plan, r.Changed
 //	u, err := ov.Upgrade(prev, oldParams, newParams) // u.Plan, u.Dropped
+//	out, err := kudo.ConvertObject(ctx, obj, "kudo.dev/v1beta2", false, resolve) // a conversion webhook's object
 package kudo

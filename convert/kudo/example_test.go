@@ -1,12 +1,15 @@
 package kudo_test
 
 import (
+	"bytes"
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // An operator version from its manifest; an Instance's change decided
@@ -81,4 +84,43 @@ func ExampleOperatorVersion_Upgrade() {
 	// Output:
 	// {"backup":{"enabled":true},"clusterName":"prod","nodeCount":3}
 	// upgrade /DEBUG
+}
+
+// A conversion webhook's work for one kudo.dev Instance: v1beta1 text
+// unwrapped by the operator version's schema, then wrapped back.
+func ExampleConvertObject() {
+	s, err := schema.Parse([]byte(`{"type": "object", "properties": {
+	  "replicas": {"type": "integer"}, "version": {"type": "string"}}}`))
+	if err != nil {
+		panic(err)
+	}
+	ov, err := kudo.New("zk-1.0", s, []string{"deploy"})
+	if err != nil {
+		panic(err)
+	}
+	resolve := func(_ context.Context, _, name string) (*kudo.OperatorVersion, error) {
+		if name != ov.Name() {
+			return nil, fmt.Errorf("no operator version %q", name)
+		}
+		return ov, nil
+	}
+	v1beta1 := []byte(`{"apiVersion": "kudo.dev/v1beta1", "kind": "Instance", "metadata": {"name": "zk"},
+	  "spec": {"operatorVersion": {"name": "zk-1.0"}, "parameters": {"replicas": "3", "version": "1.10"}}}`)
+	up, err := kudo.ConvertObject(context.Background(), v1beta1, "kudo.dev/v1beta2", false, resolve)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(up))
+	down, err := kudo.ConvertObject(context.Background(), up, "kudo.dev/v1beta1", false, resolve)
+	if err != nil {
+		panic(err)
+	}
+	fmt.Println(string(down))
+
+	_, err = kudo.ConvertObject(context.Background(), bytes.Replace(v1beta1, []byte("zk-1.0"), []byte("gone-1.0"), 1), "kudo.dev/v1beta2", false, resolve)
+	fmt.Println(err)
+	// Output:
+	// {"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"zk"},"spec":{"operatorVersion":{"name":"zk-1.0"},"parameters":{"replicas":3,"version":"1.10"}}}
+	// {"apiVersion":"kudo.dev/v1beta1","kind":"Instance","metadata":{"name":"zk"},"spec":{"operatorVersion":{"name":"zk-1.0"},"parameters":{"replicas":"3","version":"1.10"}}}
+	// Instance zk: no operator version "gone-1.0"
 }

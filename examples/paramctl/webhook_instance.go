@@ -4,8 +4,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/big"
-	"sort"
-	"strconv"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
@@ -112,78 +110,17 @@ func (o object) annotation(key string) (string, bool) {
 	return s, ok
 }
 
-func (o object) setAnnotation(key, val string) {
-	md := o.metadata()
-	if md == nil {
-		md = map[string]any{}
-		o["metadata"] = md
-	}
-	a, _ := md["annotations"].(map[string]any)
-	if a == nil {
-		a = map[string]any{}
-		md["annotations"] = a
-	}
-	a[key] = val
-}
-
-func (o object) deleteAnnotation(key string) {
-	md := o.metadata()
-	a, _ := md["annotations"].(map[string]any)
-	if _, ok := a[key]; !ok {
-		return
-	}
-	delete(a, key)
-	if len(a) == 0 {
-		delete(md, "annotations")
-	}
-}
-
 // unwrapper types v1beta1 texts (top-level parameters) as v1beta2 values.
 type unwrapper func(texts map[string]string) map[string]any
 
-// wrapper writes v1beta2 values as v1beta1 texts that unwrap to the same
-// values, and returns those no text carries (their text is canonicalText).
-type wrapper func(values map[string]any) (texts map[string]string, bag map[string]any)
-
-// codec is how one Instance's parameters go between the versions.
+// codec is how admission types one Instance's v1beta1 parameters.
+// (Conversion between the versions, both ways, is kudo.ConvertObject's;
+// admission only unwraps, as conversion up does.)
 type codec struct {
 	unwrap unwrapper
-	wrap   wrapper
 }
 
-func schemaCodec(s *schema.Schema) codec { return codec{schemaUnwrapper(s), schemaWrapper(s)} }
-
-// guessCodec works without a schema: convert.GuessValues' safe rules,
-// keeping a guessed number only when a kube-apiserver, which reads
-// numbers as int64 or float64, writes it back as exactly the same number
-// ("3", "1.5"; not "1.10" or "99999999999999999999", which stay strings).
-var guessCodec = codec{guessUnwrapper, guessWrapper}
-
-func guessUnwrapper(texts map[string]string) map[string]any {
-	out := make(map[string]any, len(texts))
-	for k, t := range texts {
-		out[k] = guessOne(t)
-	}
-	return out
-}
-
-// storedExactly reports whether a scalar stored by a kube-apiserver is
-// written back as text: numbers there become int64 or float64.
-func storedExactly(v any, text string) bool {
-	n, ok := v.(json.Number)
-	if !ok {
-		return canonicalText(v) == text
-	}
-	if i, err := strconv.ParseInt(string(n), 10, 64); err == nil {
-		return strconv.FormatInt(i, 10) == text
-	}
-	f, err := strconv.ParseFloat(string(n), 64)
-	if err != nil {
-		return false
-	}
-	b, err := json.Marshal(f)
-	return err == nil && string(b) == text
-}
+func schemaCodec(s *schema.Schema) codec { return codec{schemaUnwrapper(s)} }
 
 // canonicalText is the v1beta1 text of a v1beta2 value: a string as it
 // is, anything else as compact JSON.
@@ -192,17 +129,6 @@ func canonicalText(v any) string {
 		return s
 	}
 	return string(mustBytes(params.MarshalJSON(nil, v, "")))
-}
-
-// wrapParameters turns v1beta2 parameters into the v1beta1 string map
-// and the bag of values no text carries.
-func wrapParameters(p map[string]any, c codec) (texts map[string]any, bag map[string]any) {
-	t, bag := c.wrap(p)
-	texts = make(map[string]any, len(t))
-	for k, v := range t {
-		texts[k] = v
-	}
-	return texts, bag
 }
 
 // unwrapParameters turns the v1beta1 string map into v1beta2 values. A
@@ -248,16 +174,6 @@ func decodeBag(o object) (map[string]any, error) {
 		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", ParametersAnnotation, aType(v))
 	}
 	return m, nil
-}
-
-// sortedKeys returns the keys of m in order.
-func sortedKeys(m map[string]any) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	sort.Strings(ks)
-	return ks
 }
 
 // paramPointer is the object pointer of a parameter pointer.

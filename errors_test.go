@@ -27,6 +27,7 @@ import (
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
+	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/schema/edit"
 	"github.com/paramkit/paramkit/trigger"
@@ -100,6 +101,8 @@ spec:
         openAPIV3Schema: {type: object}
 `)
 	noSchemaCRD := []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions: [{name: v1}]\n")
+	noStorageCRD := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, schema: {openAPIV3Schema: {type: object}}}\n  - {name: b, schema: {openAPIV3Schema: {type: object}}}\n")
+	badCRD := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, storage: true, schema: {openAPIV3Schema: {type: 7}}}\n")
 	v1, err := schema.Parse([]byte(`{"properties": {"a": {"type": "string"}}}`))
 	require.NoError(t, err)
 	v2, err := schema.Parse([]byte(`{"properties": {"b": {"type": "string", "oldName": "a"}}}`))
@@ -256,13 +259,13 @@ spec:
 			_, err := convert.LoadSchema([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: foo\n"))
 			return err
 		}},
-		{"convert.LoadSchema missing CRD version", func() error { _, err := convert.LoadSchema(crd, convert.WithCRDVersion("v9")); return err }},
 		{"convert.ReadSchema missing file", func() error { _, err := convert.ReadSchema(fstest.MapFS{}, "nope.yaml"); return err }},
 		{"convert.ReadSchema not a folder with a schema", func() error { _, err := convert.ReadSchema(fstest.MapFS{"x/README": {}}, "x"); return err }},
-		{"convert.CRDVersions not a CRD", func() error { _, err := convert.CRDVersions([]byte("kind: Pod\n")); return err }},
-		{"convert.CRDVersions no schema", func() error { _, err := convert.CRDVersions(noSchemaCRD); return err }},
-		{"convert.CRDVersions syntax", func() error { _, err := convert.CRDVersions([]byte("kind: [")); return err }},
-		{"convert.CRDSchema missing version", func() error { _, err := convert.CRDSchema(crd, "v2"); return err }},
+		{"convert.LoadSchema CRD without a storage version", func() error { _, err := convert.LoadSchema(noStorageCRD); return err }},
+		{"kube.CRDVersions not a CRD", func() error { _, err := kube.CRDVersions([]byte("kind: Pod\n")); return err }},
+		{"kube.CRDVersions no schema", func() error { _, err := kube.CRDVersions(noSchemaCRD); return err }},
+		{"kube.CRDVersions syntax", func() error { _, err := kube.CRDVersions([]byte("kind: [")); return err }},
+		{"kube.CRDVersions bad schema", func() error { _, err := kube.CRDVersions(badCRD); return err }},
 		{"convert.FromV1beta1 syntax", func() error { _, err := convert.FromV1beta1([]byte("a: [")); return err }},
 		{"convert.FromV1beta1 duplicate", func() error {
 			_, err := convert.FromV1beta1([]byte("parameters:\n  - name: A\n  - name: A\n"))
@@ -470,7 +473,6 @@ func TestSentinelsAreReachable(t *testing.T) {
 			return err
 		}, params.ErrMalformed, schema.KindUsage},
 		{"an unknown patch operation", func() error { _, err := params.ParseOperation("copy", "a=b"); return err }, params.ErrMalformed, schema.KindUsage},
-		{"v1beta1 of a schema", func() error { _, err := convert.ToV1beta1([]byte("type: object\n")); return err }, convert.ErrNotOperatorVersion, schema.KindNotSchema},
 		{"lint of an operator.yaml", func() error {
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
 			return err

@@ -187,10 +187,10 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 			_, _ = convert.WrapValues(s, v)
 			return []any{v}
 		},
-		"convert.GuessValues": func() []any {
+		"convert.UnwrapValues(nil)": func() []any {
 			texts := map[string]string{"a": "7", "b": "[1,2]"}
 			in(texts)
-			convert.GuessValues(texts)
+			_, _ = convert.UnwrapValues(nil, texts)
 			return []any{texts}
 		},
 		"migrate.Migration.Migrate": func() []any {

@@ -281,14 +281,11 @@ func TestZeroValues(t *testing.T) {
 			return convert.UnwrapReader(ctx, nil, strings.NewReader("a: '1'"), 0, nil)
 		}},
 		{"convert misc", anyErr, func() error {
-			_, _ = convert.CRDSchema(nil, "")
-			_, _ = convert.CRDVersions(nil)
+			_, _ = kube.CRDVersions(nil)
 			_, _ = convert.FromV1beta1(nil)
-			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes(), convert.KeepV1beta1List())
-			_, _ = convert.GuessValues(nil)
-			_ = convert.IsCRD(nil)
+			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes())
+			_, _ = convert.UnwrapValues(nil, nil)
 			_, _ = convert.LoadSchema(nil)
-			_, _ = convert.LoadSchema(nil, convert.WithCRDVersion(""))
 			_, _ = convert.ReadSchema(fstest.MapFS{}, "")
 			_, _ = convert.ToV1beta1(nil)
 			_ = convert.Note{}.String()
@@ -302,8 +299,6 @@ func TestZeroValues(t *testing.T) {
 			_, err := (&convert.Converted{}).YAML()
 			return err
 		}},
-		{"convert.CRDVersion(nil).JSON", usage, func() error { var c *convert.CRDVersion; _, err := c.JSON(); return err }},
-		{"convert.CRDVersion{}.JSON", anyErr, func() error { _, err := (&convert.CRDVersion{}).JSON(); return err }},
 		{"params.MarshalJSON(not plain)", anyErr, func() error {
 			_, err := params.MarshalJSON(nil, map[string]any{"c": make(chan int)}, "")
 			if err == nil {

@@ -4,8 +4,10 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/crdread"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // CRD lints the openAPIV3Schema of each version of a
@@ -15,18 +17,16 @@ import (
 // messages start with the version they are about. The error is for input
 // that cannot be read, is no CRD, or has no version of that name.
 func CRD(data []byte, version string, sets ...*Set) ([]Finding, error) {
-	var vs []convert.CRDVersion
+	vs, err := crdread.Versions(data)
+	if err != nil {
+		return nil, problem.Public(err, schema.ErrorsOf)
+	}
 	if version != "" {
-		v, err := convert.CRDSchema(data, version)
+		v, err := crdread.PickFrom(vs, version)
 		if err != nil {
-			return nil, err
+			return nil, problem.Public(err, schema.ErrorsOf)
 		}
-		vs = []convert.CRDVersion{*v}
-	} else {
-		var err error
-		if vs, err = convert.CRDVersions(data); err != nil {
-			return nil, err
-		}
+		vs = []crdread.Version{*v}
 	}
 	out := []Finding{}
 	seen := map[string]bool{}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/crdread"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -85,7 +86,7 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // kind schema.KindNotSchema), and for a KUDO operator.yaml, which is
 // linted with its package folder (ReadPackage, then Package.Lint).
 func Document(data []byte, sets ...*Set) ([]Finding, error) {
-	if convert.IsCRD(data) {
+	if crdread.IsCRD(data) {
 		return CRD(data, "", sets...)
 	}
 	fs, err := lintDocument(data, sets)

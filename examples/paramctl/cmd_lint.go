@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -346,7 +345,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 		return lint.Report{}, e.fail(exitUsage, "%v", err)
 	}
 	var fs []lint.Finding
-	if convert.IsCRD(data) {
+	if isCRD(data) {
 		fs, err = lint.CRD(data, o.crdVersion, sets...)
 	} else {
 		fs, err = lint.Document(data, sets...)

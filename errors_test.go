@@ -321,25 +321,30 @@ spec:
 			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v1", Schema: v1}})
 			return err
 		}},
-		{"migrate.NewVersionSet hooks twice", func() error {
-			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.PairHooks("v1", "v2", nil, nil), migrate.PairHooks("v1", "v2", nil, nil))
+		{"migrate.NewVersionSet hooks on the oldest", func() error {
+			up := func(from, to any) (any, error) { return to, nil }
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1, Up: up}})
 			return err
 		}},
-		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "none")); return err }},
-		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(dir); return err }},
+		{"migrate.NewVersionSet an option not for it", func() error {
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.Total())
+			return err
+		}},
+		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(os.DirFS(filepath.Join(dir, "none"))); return err }},
+		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(os.DirFS(dir)); return err }},
 		{"VersionSet.Convert unknown version", func() error { _, err := set.Convert(map[string]any{}, "v1", "v9"); return err }},
 		{"VersionSet.Convert refused", func() error { _, err := set.Convert(map[string]any{}, "v2", "v1"); return err }},
 		{"VersionSet.ConvertDocument syntax", func() error { _, err := set.ConvertDocument([]byte("a: ["), "v1", "v2"); return err }},
 		{"VersionSet.ConvertObject bad apiVersion", func() error {
-			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", migrate.ObjectTarget{APIVersion: "a/b/c"})
+			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", "a/b/c", "")
 			return err
 		}},
 		{"VersionSet.ConvertObjectDocument syntax", func() error {
-			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
+			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", "x/v2", "")
 			return err
 		}},
 		{"VersionSet.RewriteObjects unknown version", func() error {
-			_, _, err := set.RewriteObjects(nil, "v0", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
+			_, _, err := set.RewriteObjects(nil, "v0", "v2", "x/v2", "")
 			return err
 		}},
 		{"VersionSet.Refused", func() error { return set.Refused("v2", "v1") }},
@@ -480,7 +485,7 @@ func TestSentinelsAreReachable(t *testing.T) {
 		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, lint.ErrNotPackage, schema.KindIO},
 		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, lint.ErrNotChart, schema.KindIO},
 		{"a missing schema file", func() error { _, err := schema.ParseFile(filepath.Join(dir, "x.yaml")); return err }, fs.ErrNotExist, schema.KindIO},
-		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "x")); return err }, fs.ErrNotExist, schema.KindIO},
+		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(os.DirFS(filepath.Join(dir, "x"))); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a failing hook", func() error {
 			s, err := schema.Parse([]byte(`{}`))
 			require.NoError(t, err)

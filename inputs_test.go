@@ -88,7 +88,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 	require.NoError(t, err)
 	mig, err := migrate.New(s, migrate.FromVersion(previous))
 	require.NoError(t, err)
-	vs, err := migrate.LoadVersionSet("convert/migrate/testdata/versions/three")
+	vs, err := migrate.LoadVersionSet(os.DirFS("convert/migrate/testdata/versions/three"))
 	require.NoError(t, err)
 	gs, err := gates.New([]gates.Gate{{Name: "G", PreRelease: gates.StageAlpha, FieldPaths: []string{".spec.extra"}}})
 	require.NoError(t, err)
@@ -211,13 +211,13 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"migrate.VersionSet.ConvertObject": func() []any {
 			obj := in(map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "name": "a", "replicas": json.Number("2")})
-			_, _ = vs.ConvertObject(obj, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
+			_, _ = vs.ConvertObject(obj, "v1", "v2", "x/v2", "K")
 			return []any{obj}
 		},
 		"migrate.VersionSet.RewriteObjects": func() []any {
 			objs := []any{map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "replicas": json.Number("2")}}
 			in(objs)
-			_, _, _ = vs.RewriteObjects(objs, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
+			_, _, _ = vs.RewriteObjects(objs, "v1", "v2", "x/v2", "K")
 			return []any{objs}
 		},
 		"trigger.Resolver.Resolve": func() []any {

@@ -365,7 +365,7 @@ func TestZeroValues(t *testing.T) {
 		}},
 		{"migrate.Result{}", anyErr, func() error { _ = migrate.Result{}.OK(); return migrate.Result{}.Err() }},
 		{"migrate.LoadVersionSet", anyErr, func() error {
-			_, err := migrate.LoadVersionSet("", migrate.CaseInsensitiveNames(), migrate.PairHooks("", "", nil, nil))
+			_, err := migrate.LoadVersionSet(nil, migrate.CaseInsensitiveNames())
 			return err
 		}},
 		{"migrate.NewVersionSet(nil)", anyErr, func() error { _, err := migrate.NewVersionSet(nil); return err }},
@@ -378,7 +378,7 @@ func TestZeroValues(t *testing.T) {
 				_ = vs.Hub()
 				_ = vs.Notes()
 				_ = vs.Order()
-				_ = vs.Pairs(0)
+				_, _ = vs.Losses("", "", 0)
 				_ = vs.Refused("", "")
 				_, _ = vs.Version("")
 			}
@@ -392,15 +392,15 @@ func TestZeroValues(t *testing.T) {
 		}},
 		{"migrate.VersionSet{}.ConvertDocument", usage, func() error { _, err := (&migrate.VersionSet{}).ConvertDocument(nil, "a", "b"); return err }},
 		{"migrate.VersionSet{}.ConvertObject", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", migrate.ObjectTarget{})
+			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", "", "")
 			return err
 		}},
 		{"migrate.VersionSet{}.ConvertObjectDocument", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", migrate.ObjectTarget{})
+			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", "", "")
 			return err
 		}},
 		{"migrate.VersionSet{}.RewriteObjects", usage, func() error {
-			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", migrate.ObjectTarget{})
+			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", "", "")
 			return err
 		}},
 		{"migratetest.RandomValue(zero)", usage, func() error {

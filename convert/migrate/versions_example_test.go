@@ -3,6 +3,7 @@ package migrate_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/schema"
@@ -10,7 +11,7 @@ import (
 
 // A version set converts between any two versions through its hub.
 func ExampleVersionSet_Convert() {
-	set, err := migrate.LoadVersionSet("testdata/versions/three")
+	set, err := migrate.LoadVersionSet(os.DirFS("testdata/versions/three"))
 	if err != nil {
 		panic(err)
 	}

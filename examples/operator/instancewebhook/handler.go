@@ -152,7 +152,7 @@ func (d *decision) run(ctx context.Context) {
 			d.denyErrors(err)
 			return
 		}
-		values, plan = u.Values, u.Plan
+		values, plan = u.Values, ov.UpgradePlan()
 		for _, x := range u.Dropped {
 			warnings = append(warnings, fmt.Sprintf("%s: dropped by the upgrade from %s to %s: %s declares no place for it", pointerField(x.Pointer), oldName, name, name))
 		}

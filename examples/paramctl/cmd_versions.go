@@ -36,6 +36,9 @@ func init() {
 	})
 }
 
+// versionsPairJSON says how a conversion between two versions of a set
+// goes: Status lossless, lossy (Pointers, from VersionSet.Losses, say
+// where) or refused (Reason says why).
 type versionsPairJSON struct {
 	From     string   `json:"from"`
 	To       string   `json:"to"`
@@ -69,9 +72,7 @@ func runVersions(e *env, raw any, args []string) int {
 	pairs := versionPairs(set, o.samples)
 	if o.format == "json" {
 		out := versionsJSON{Order: set.Order(), Hub: set.Hub(), Pairs: []versionsPairJSON{}, Notes: set.Notes()}
-		for _, p := range pairs {
-			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: p.Status, Pointers: p.Pointers, Reason: p.Reason})
-		}
+		out.Pairs = append(out.Pairs, pairs...)
 		return e.writeJSON(out)
 	}
 	var b strings.Builder
@@ -139,30 +140,18 @@ func inDir(dir string, err error) string {
 	return strings.Join(lines, "\n")
 }
 
-// versionPair says how a conversion between two versions of a set goes.
-type versionPair struct {
-	From, To string
-	// Status is lossless, lossy or refused.
-	Status string
-	// Pointers are where the target cannot hold what the source can
-	// (VersionSet.Losses); empty unless Status is lossy.
-	Pointers []string
-	// Reason explains a refusal.
-	Reason string
-}
-
 // versionPairs reports, for every ordered pair of distinct versions,
 // whether the conversion is refused, lossy (and where, by samples values
 // of the source) or lossless.
-func versionPairs(set *migrate.VersionSet, samples int) []versionPair {
-	var out []versionPair
+func versionPairs(set *migrate.VersionSet, samples int) []versionsPairJSON {
+	var out []versionsPairJSON
 	order := set.Order()
 	for _, from := range order {
 		for _, to := range order {
 			if from == to {
 				continue
 			}
-			p := versionPair{From: from, To: to, Status: "lossless", Pointers: []string{}}
+			p := versionsPairJSON{From: from, To: to, Status: "lossless", Pointers: []string{}}
 			if err := set.Refused(from, to); err != nil {
 				p.Status, p.Reason = "refused", err.Error()
 			} else if ptrs, err := set.Losses(from, to, samples); err != nil {

@@ -363,10 +363,7 @@ func stripBag(v any) any {
 }
 
 func validationErrors(err error) schema.ErrorList {
-	if ves, ok := err.(schema.ErrorList); ok {
-		return ves
-	}
-	return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
+	return schema.ErrorsOf(err)
 }
 
 // Losses reports where a conversion from → to loses values: the old

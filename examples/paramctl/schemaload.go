@@ -81,7 +81,7 @@ func crdVersionSchema(data []byte, name string) (*schema.Schema, error) {
 		}
 		names = append(names, v.Name)
 	}
-	return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}
+	return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}.Err()
 }
 
 // isCRD reports whether data is a CustomResourceDefinition manifest.
@@ -224,7 +224,7 @@ func (e *env) schemaVersionOrFail(path, crdVersion string) (*schema.Schema, int)
 	s, err := loadSchemaVersion(e, path, crdVersion)
 	if err != nil {
 		var list schema.ErrorList
-		if errors.As(err, &list) {
+		if asList(err, &list) {
 			for _, le := range list {
 				msg := le.Error()
 				if le.Kind == schema.KindNotSchema {

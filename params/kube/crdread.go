@@ -51,5 +51,5 @@ func atPointer(err error, at string) error {
 		c.Pointer, c.Line, c.Column = at+e.Pointer, 0, 0
 		out[i] = &c
 	}
-	return out
+	return out.Err()
 }

@@ -388,6 +388,9 @@ func TestZeroValues(t *testing.T) {
 			_, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.AllowLossy())
 			return err
 		}},
+		{"migrate.VersionSet{}.Losses", usage, func() error { _, err := (&migrate.VersionSet{}).Losses("a", "b", 1); return err }},
+		{"migrate.VersionSet(nil).Losses", usage, func() error { _, err := (*migrate.VersionSet)(nil).Losses("a", "b", 1); return err }},
+		{"migrate.LoadVersionSet(nil)", usage, func() error { _, err := migrate.LoadVersionSet(nil); return err }},
 		{"migrate.VersionSet{}.ConvertDocument", usage, func() error { _, err := (&migrate.VersionSet{}).ConvertDocument(nil, "a", "b"); return err }},
 		{"migrate.VersionSet{}.ConvertObject", usage, func() error {
 			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", "", "")

@@ -52,6 +52,8 @@ schema file named *.json must be JSON.
 
 Findings print as FILE:LINE:COL: POINTER: severity rule: message, with the count of
 errors and warnings on standard error (colour on a terminal unless NO_COLOR is set).
+Every output (text, -o json, -o sarif, and so a baseline) names files from one root:
+the repository the arguments are in (the folder holding .git), else their common folder.
 
 Silencing: --disable takes rule globs (R5-*); --config FILE is YAML with
   rules: [cluster-app]              # sets to run, unless --rules is given
@@ -60,8 +62,10 @@ Silencing: --disable takes rule globs (R5-*); --config FILE is YAML with
     - rule: "*"                     #   (* one token, ** any number)
       pointer: /properties/internal/**
   words: [cert-manager, etcd]       # names the title rules accept as written
+  severity: {R5-*: warning}         # what fails the run
 --baseline FILE takes the -o json output of an earlier run: findings with the same
-rule and pointer neither print nor fail the run; new ones do.`,
+rule, pointer and file neither print nor fail the run; new ones do. Ignore and
+baseline entries that silenced nothing are named on standard error.`,
 		setup: func(fs *flag.FlagSet) any {
 			o := &lintOptions{rules: setFlag{value: "kudo"}}
 			fs.Var(&o.rules, "rules", "rule sets to run, comma-separated ("+strings.Join(lintSetNames(), ", ")+")")
@@ -69,7 +73,7 @@ rule and pointer neither print nor fail the run; new ones do.`,
 			fs.StringVar(&o.output, "o", "text", "output format: text, json or sarif")
 			fs.BoolVar(&o.listRules, "list-rules", false, "print the rules of the chosen sets and exit")
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition, lint only the `VERSION` named (default: every version)")
-			fs.StringVar(&o.config, "config", "", "lint settings `FILE` (YAML: rules, disable, ignore, words)")
+			fs.StringVar(&o.config, "config", "", "lint settings `FILE` (YAML: rules, disable, ignore, words, severity)")
 			fs.StringVar(&o.baseline, "baseline", "", "`FILE` with the -o json output of an earlier run: its findings (same rule and pointer) are accepted")
 			fs.Var(&o.values, "values", "with a Helm chart, a values `FILE` layered over values.yaml before validation, as helm lint -f takes it (repeatable); a glob (quoted: 'ci/*.yaml') names overlays, each checked on its own; either replaces ci/*.yaml")
 			fs.BoolVar(&o.charts, "charts", false, "each FILE stands for the Helm chart it belongs to (the nearest folder above it with Chart.yaml), each chart linted once; files in no chart are skipped (for pre-commit)")

@@ -173,4 +173,3 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 	})
 }
-

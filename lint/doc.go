@@ -16,8 +16,8 @@
 //
 // # Entry points
 //
-// Lint a schema document with one or more sets (Example); add rules of
-// your own (ExampleSet):
+// To lint a schema document, call Document with one or more sets
+// (Example); add rules of your own (ExampleSet):
 //
 //	findings, err := lint.Document(data, lint.Kudo(), lint.Structural())
 //	for _, f := range findings {

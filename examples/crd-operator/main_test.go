@@ -143,7 +143,7 @@ func TestConversion(t *testing.T) {
 	}
 	v1 := convert("v1", `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"memoryLimitMB":8,"ttlSeconds":600}}}`)
 	assert.Contains(t, v1, `"parameters":{"maxMemoryMB":8}`)
-	assert.Contains(t, v1, kube.ConversionAnnotation)
+	assert.Contains(t, v1, "conversion.paramkit.dev/kept")
 	back := convert("v2", v1)
 	assert.JSONEq(t, `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"memoryLimitMB":8,"ttlSeconds":600}}}`, back)
 }

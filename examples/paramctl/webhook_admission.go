@@ -67,7 +67,6 @@ func (h *Handler) admit(ctx context.Context, req *kube.AdmissionRequest, mutate 
 	}()
 	a.run()
 	resp = a.resp
-	resp.Warnings = kube.CapWarnings(resp.Warnings)
 	if !resp.Allowed {
 		h.log.Info("denied", "uid", req.UID, "endpoint", a.endpoint(), "object", a.what(), "reason", resp.Result.Message)
 	}
@@ -102,7 +101,7 @@ func (a *admission) what() string {
 }
 
 func failure(code int32, reason, msg string, causes []kube.StatusCause) *kube.Status {
-	st := &kube.Status{Status: kube.StatusFailure, Code: code, Reason: reason, Message: msg}
+	st := &kube.Status{Status: "Failure", Code: code, Reason: reason, Message: msg}
 	if len(causes) > 0 {
 		st.Details = &kube.StatusDetails{Causes: causes}
 	}
@@ -153,7 +152,7 @@ func (a *admission) run() {
 	if req.Kind.Group != Group || req.Kind.Kind != "Instance" || req.SubResource != "" {
 		return // not ours: allowed unchanged
 	}
-	if req.Operation != kube.Create && req.Operation != kube.Update {
+	if req.Operation != "CREATE" && req.Operation != "UPDATE" {
 		return
 	}
 	if a.deadline("before decoding the object") {
@@ -165,7 +164,7 @@ func (a *admission) run() {
 		return
 	}
 	var old object
-	if req.Operation == kube.Update {
+	if req.Operation == "UPDATE" {
 		if old, err = decodeObject(req.OldObject); err != nil {
 			a.deny(400, "BadRequest", fmt.Sprintf("%s: oldObject: %v", a.what(), err), nil)
 			return
@@ -376,7 +375,7 @@ func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) (denie
 }
 
 // undeclaredBudget bounds the warnings about undeclared keys; the
-// warnings' cap (kube.CapWarnings: 4 KiB) leaves room for the rest.
+// warnings' cap (4 KiB, kube.AdmissionReview.Respond) leaves room for the rest.
 const undeclaredBudget = 3 << 10
 
 // undeclaredMinBytes is less than the shortest warning about an

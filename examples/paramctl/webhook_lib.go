@@ -89,7 +89,7 @@ func encodePatch(ops []any) []byte {
 	return mustBytes(params.MarshalJSON(nil, ops, ""))
 }
 
-// The bounds of an answer's text (the warnings: kube.CapWarnings).
+// The bounds of an answer's text (the warnings: kube.AdmissionReview.Respond).
 const (
 	maxFieldBytes   = 256
 	maxMessageBytes = 512

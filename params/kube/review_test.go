@@ -44,7 +44,7 @@ func TestDecodeAdmissionReview(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := kube.DecodeAdmissionReview(context.Background(), []byte(c.body))
+			r, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), []byte(c.body))
 			if c.err != "" {
 				require.Error(t, err)
 				assert.Nil(t, r)
@@ -54,7 +54,7 @@ func TestDecodeAdmissionReview(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, "u1", r.Request.UID)
-			assert.Equal(t, kube.Create, r.Request.Operation)
+			assert.Equal(t, "CREATE", r.Request.Operation)
 		})
 	}
 }
@@ -71,7 +71,7 @@ func TestDecodeConversionReview(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := kube.DecodeConversionReview(context.Background(), []byte(c.body))
+			r, err := kube.DecodeReview[kube.ConversionReview](context.Background(), []byte(c.body))
 			if c.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), c.err)
@@ -86,13 +86,13 @@ func TestDecodeConversionReview(t *testing.T) {
 func TestDecodeStopsAtTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := kube.DecodeAdmissionReview(ctx, []byte(admissionBody))
+	_, err := kube.DecodeReview[kube.AdmissionReview](ctx, []byte(admissionBody))
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Contains(t, err.Error(), "deadline")
 }
 
 func TestRespond(t *testing.T) {
-	r, err := kube.DecodeAdmissionReview(context.Background(), []byte(admissionBody))
+	r, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), []byte(admissionBody))
 	require.NoError(t, err)
 	out, err := r.Respond(&kube.AdmissionResponse{UID: "u1", Allowed: true, Patch: []byte(`[{"op":"add","path":"/a","value":1}]`), PatchType: "JSONPatch"})
 	require.NoError(t, err)
@@ -108,10 +108,10 @@ func TestRespond(t *testing.T) {
 	_, err = r.Respond(nil)
 	require.Error(t, err)
 
-	cr, err := kube.DecodeConversionReview(context.Background(), []byte(conversionBody))
+	cr, err := kube.DecodeReview[kube.ConversionReview](context.Background(), []byte(conversionBody))
 	require.NoError(t, err)
 	out, err = cr.Respond(&kube.ConversionResponse{UID: "c1", ConvertedObjects: []json.RawMessage{json.RawMessage(`{"n":9007199254740993}`)},
-		Result: kube.Status{Status: kube.StatusSuccess}})
+		Result: kube.Status{Status: "Success"}})
 	require.NoError(t, err)
 	assert.Equal(t, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"uid":"c1","convertedObjects":[{"n":9007199254740993}],"result":{"status":"Success"}}}`+"\n", string(out))
 }
@@ -124,7 +124,7 @@ func FuzzDecodeAdmissionReview(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r, err := kube.DecodeAdmissionReview(context.Background(), body)
+		r, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), body)
 		if err != nil {
 			assert.Nil(t, r)
 			return
@@ -144,7 +144,7 @@ func FuzzDecodeConversionReview(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r, err := kube.DecodeConversionReview(context.Background(), body)
+		r, err := kube.DecodeReview[kube.ConversionReview](context.Background(), body)
 		if err != nil {
 			assert.Nil(t, r)
 			return

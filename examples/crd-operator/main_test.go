@@ -96,7 +96,7 @@ func TestAdmission(t *testing.T) {
 		field, message, patch             string
 	}{
 		{"v1 defaults", MutatePath, "CREATE", "v1", `{"maxEntries":9007199254740993}`, "", true, "", "",
-			`[{"op":"add","path":"/spec/parameters/engine","value":"redis"},{"op":"add","path":"/spec/parameters/maxMemoryMB","value":64}]`},
+			`[{"op":"replace","path":"/spec/parameters","value":{"engine":"redis","maxEntries":9007199254740993,"maxMemoryMB":64}}]`},
 		{"v2 defaults", MutatePath, "CREATE", "v2", `{}`, "", true, "", "", `ttlSeconds`},
 		{"v1 typo named as written", ValidatePath, "CREATE", "v1", `{"maxMemoryMb":32}`, "", false, "spec.parameters.maxMemoryMb", "maxMemoryMB", ""},
 		{"v1 out of range", MutatePath, "CREATE", "v1", `{"maxMemoryMB":8}`, "", false, "spec.parameters.maxMemoryMB", "16", ""},

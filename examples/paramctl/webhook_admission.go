@@ -217,21 +217,6 @@ func (a *admission) run() {
 	}
 }
 
-// instanceParams returns an Instance's parameters ({} when it has none),
-// a v1beta1 Instance's text unwrapped by s. Nothing below changes them in
-// place, so they are not copied.
-func instanceParams(o object, s *schema.Schema) any {
-	v, present := o.parameters()
-	if !present {
-		return map[string]any{}
-	}
-	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
-		bag, _ := decodeBag(o)
-		v = unwrapParameters(m, bag, schemaCodec(s))
-	}
-	return v
-}
-
 func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion) {
 	p, present := obj.parameters()
 	var work any = map[string]any{}
@@ -283,7 +268,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 }
 
 func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.OperatorVersion) {
-	raw := instanceParams(obj, ver.Schema())
+	raw := ver.Parameters(obj)
 	newV := params.Default(ver.Schema(), raw)
 	if a.deadline("before validating") {
 		return
@@ -295,7 +280,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 	if a.deadline("while validating") {
 		return
 	}
-	if a.warnUndeclared(ver.Schema(), raw, old) {
+	if a.warnUndeclared(ver, raw, old) {
 		return
 	}
 	var plan string
@@ -305,7 +290,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
-		oldV := ver.Migration().Migrate(instanceParams(old, oldVer.Schema())).Values
+		oldV := ver.Migration().Migrate(oldVer.Parameters(old)).Values
 		if oldV == nil {
 			oldV = map[string]any{}
 		}
@@ -315,7 +300,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 		}
 		plan = ver.UpgradePlan()
 	default:
-		oldV := params.Default(ver.Schema(), instanceParams(old, ver.Schema()))
+		oldV := params.Default(ver.Schema(), ver.Parameters(old))
 		if a.denyImmutable(ver.Schema(), oldV, newV) {
 			return
 		}
@@ -343,10 +328,11 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 // does not declare (a typo such as replicsa for replicas, which an open
 // schema accepts); on an UPDATE only of those the old parameters did not
 // already have, so that one typo is not repeated on every later change.
-func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) (denied bool) {
+func (a *admission) warnUndeclared(ver *kudo.OperatorVersion, raw any, old object) (denied bool) {
+	s := ver.Schema()
 	var oldV any
 	if old != nil {
-		oldV = instanceParams(old, s)
+		oldV = ver.Parameters(old)
 	}
 	// At most undeclaredBudget bytes of them, so that the plan's warning
 	// still fits in what the apiserver keeps (4 KiB); the rest is

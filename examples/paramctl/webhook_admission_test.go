@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -160,7 +161,10 @@ func TestMutatePatchEscapesPointers(t *testing.T) {
 	resp := h.Mutate(context.Background(), req)
 	require.True(t, resp.Allowed)
 	assert.Nil(t, resp.Patch)
-	ops := kube.JSONPatch("/spec/parameters", map[string]any{"a/b": "x"}, map[string]any{"a/b": "y", "c~d": "z"})
+	// A long value that stays as it is: one operation per change is the
+	// shorter patch, so the keys are in paths.
+	long := strings.Repeat("unchanged ", 20)
+	ops := kube.JSONPatch("/spec/parameters", map[string]any{"a/b": "x", "long": long}, map[string]any{"a/b": "y", "c~d": "z", "long": long})
 	assert.Equal(t, `[{"op":"replace","path":"/spec/parameters/a~1b","value":"y"},{"op":"add","path":"/spec/parameters/c~0d","value":"z"}]`, string(encodePatch(ops)))
 }
 

@@ -168,7 +168,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 		if !params.Equal(want, got) {
 			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down.ConvertedObjects[0])
 		}
-		if _, ok := o.annotation(ParametersAnnotation); ok {
+		if ann, _ := o.metadata()["annotations"].(map[string]any); ann[ParametersAnnotation] != nil {
 			t.Fatalf("the annotation is left on the v1beta2 object")
 		}
 	})

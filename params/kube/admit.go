@@ -49,7 +49,9 @@ func Validating() Option { return func(c *config) { c.validating = true } }
 // and one StatusCause per problem (at most 50, the message counting the
 // rest; see the package doc for the cause types and field paths). An
 // allowed answer carries the defaults as an exact RFC 6902 JSON patch
-// (none under Validating, and none when nothing is missing) and a
+// (JSONPatch's: one replace of the field where that is shorter than an
+// operation per default; none under Validating, and none when nothing is
+// missing) and a
 // warning for each key the schema does not declare (on an UPDATE only
 // keys the old object did not have), capped as Respond caps them. Other
 // operations and requests without an object are allowed unchanged.

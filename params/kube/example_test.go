@@ -60,25 +60,34 @@ func ExampleAdmit() {
 	out, _ := review.Respond(resp)
 	fmt.Println(len(out) < 1024)
 	// Output:
-	// true [{"op":"add","path":"/spec/parameters/engine","value":"redis"},{"op":"add","path":"/spec/parameters/maxEntries","value":9007199254740993}]
+	// true [{"op":"replace","path":"/spec/parameters","value":{"engine":"redis","maxEntries":9007199254740993}}]
 	// FieldValueForbidden spec.parameters.maxEntrie
 	// FieldValueNotSupported spec.parameters.engine
 	// Forbidden: not allowed here (the schema does not declare it); did you mean "maxEntries"?
 	// true
 }
 
-// The patch between two values keeps every number's text.
+// The patch between two values keeps every number's text. It is one
+// operation per change, or one replace of the whole value where that is
+// shorter.
 func ExampleJSONPatch() {
-	from, _ := params.Decode(nil, []byte(`{"size": 1, "old": true}`))
-	to, _ := params.Decode(nil, []byte(`{"size": 9007199254740993, "new": "x"}`))
+	unchanged := `"description": "` + strings.Repeat("a long text that stays as it is; ", 5) + `"`
+	from, _ := params.Decode(nil, []byte(`{"size": 1, "old": true, `+unchanged+`}`))
+	to, _ := params.Decode(nil, []byte(`{"size": 9007199254740993, "new": "x", `+unchanged+`}`))
 	patch, err := params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", from, to), "")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(string(patch))
+
+	from, _ = params.Decode(nil, []byte(`{}`))
+	to, _ = params.Decode(nil, []byte(`{"a": 1, "b": 2, "c": 3}`))
+	patch, _ = params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", from, to), "")
+	fmt.Println(string(patch))
 	// Output:
 	// [{"op":"remove","path":"/spec/parameters/old"},{"op":"replace","path":"/spec/parameters/size","value":9007199254740993},{"op":"add","path":"/spec/parameters/new","value":"x"}]
+	// [{"op":"replace","path":"/spec/parameters","value":{"a":1,"b":2,"c":3}}]
 }
 
 // Respond writes warnings within what the apiserver keeps: the last

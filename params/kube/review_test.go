@@ -13,6 +13,7 @@ import (
 
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/schema"
 )
 
 const admissionBody = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1",
@@ -151,6 +152,48 @@ func FuzzDecodeConversionReview(f *testing.F) {
 		}
 		assert.NotEmpty(t, r.Request.UID)
 		assert.NotEmpty(t, r.Request.DesiredAPIVersion)
+	})
+}
+
+// FuzzAdmitPatch: for any parameters, Admit's patch applied to the
+// object (by the json-patch library the apiserver uses) gives the
+// parameters with the defaults filled in, numbers exactly as written;
+// and there is no patch exactly when nothing is to fill in.
+func FuzzAdmitPatch(f *testing.F) {
+	s, err := schema.Parse([]byte(`{"type": "object", "properties": {
+		"a": {"type": "object", "default": {}, "properties": {"b": {"default": 9007199254740993}, "": {"default": 1}}},
+		"~/": {"default": "x"}, "list": {"type": "array", "items": {"type": "object", "properties": {"d": {"default": 1.50}}}}}}`))
+	require.NoError(f, err)
+	for _, seed := range []string{`{}`, `{"a":{"b":1}}`, `{"":{"d":null}}`, `{"list":[{},{"d":2}]}`, `{"a":{"b":9007199254740993,"":1},"~/":"x"}`, `null`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		pv, err := params.Decode(nil, raw)
+		if err != nil {
+			return
+		}
+		obj := mustBytes(params.MarshalJSON(nil, map[string]any{"apiVersion": "example.paramkit.dev/v1", "kind": "Cache", "spec": map[string]any{"parameters": pv}}, ""))
+		resp, err := kube.Admit(context.Background(), s, &kube.AdmissionRequest{UID: "u", Operation: "CREATE", Object: obj})
+		require.NoError(t, err)
+		if !resp.Allowed {
+			return // not an object, or a value the schema refuses
+		}
+		want := params.Default(s, pv)
+		if pv == nil {
+			want = params.Default(s, map[string]any{})
+		}
+		if len(resp.Patch) == 0 {
+			assert.True(t, params.Identical(pv, want), "no patch, yet defaults to fill in")
+			return
+		}
+		p, err := jsonpatch.DecodePatch(resp.Patch)
+		require.NoError(t, err)
+		out, err := p.Apply(obj)
+		require.NoError(t, err)
+		got, err := params.Decode(nil, out)
+		require.NoError(t, err)
+		gotParams := got.(map[string]any)["spec"].(map[string]any)["parameters"]
+		assert.True(t, params.Identical(want, gotParams), "%s\n%s", mustBytes(params.MarshalJSON(nil, want, "")), out)
 	})
 }
 

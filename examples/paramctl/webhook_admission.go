@@ -173,7 +173,7 @@ func (a *admission) run() {
 	if a.deadline("while decoding the objects") {
 		return
 	}
-	v1beta1 := obj.apiVersion() == V1beta1
+	v1beta1 := obj.str("apiVersion") == V1beta1
 	if v1beta1 && a.mutate {
 		a.warn("paramkit: v1beta1 Instance: defaults are not applied here; register /mutate for kudo.dev/v1beta2 (matchPolicy: Equivalent)")
 		return
@@ -188,15 +188,15 @@ func (a *admission) run() {
 		oldName, _ = old.operatorVersionName()
 	}
 	upgrade := old != nil && oldName != "" && oldName != name
-	if old != nil && !upgrade && params.Identical(old.spec()["parameters"], obj.spec()["parameters"]) && !a.mutate {
+	if old != nil && !upgrade && params.Identical(old.at("spec", "parameters"), obj.at("spec", "parameters")) && !a.mutate {
 		// Nothing of the parameters changed (a status, label or
 		// finalizer update): no schema is needed and no plan runs, so a
 		// missing schema never blocks deleting an Instance.
 		return
 	}
-	ver, err := a.h.opts.Resolver.Resolve(a.ctx, obj.namespace(), name)
+	ver, err := a.h.opts.Resolver.Resolve(a.ctx, obj.str("metadata", "namespace"), name)
 	if err != nil {
-		if old != nil && !upgrade && params.Identical(old.spec()["parameters"], obj.spec()["parameters"]) {
+		if old != nil && !upgrade && params.Identical(old.at("spec", "parameters"), obj.at("spec", "parameters")) {
 			a.warn("paramkit: defaults not applied: " + err.Error())
 			return
 		}
@@ -205,7 +205,7 @@ func (a *admission) run() {
 	}
 	var oldVer *kudo.OperatorVersion
 	if upgrade {
-		if oldVer, err = a.h.opts.Resolver.Resolve(a.ctx, old.namespace(), oldName); err != nil {
+		if oldVer, err = a.h.opts.Resolver.Resolve(a.ctx, old.str("metadata", "namespace"), oldName); err != nil {
 			a.denyResolve(fmt.Errorf("upgrade from %q: %w", oldName, err))
 			return
 		}
@@ -218,7 +218,8 @@ func (a *admission) run() {
 }
 
 func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion) {
-	p, present := obj.parameters()
+	p := obj.at("spec", "parameters")
+	present := p != nil
 	var work any = map[string]any{}
 	if present {
 		work = p

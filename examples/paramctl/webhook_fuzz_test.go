@@ -112,8 +112,8 @@ func FuzzConversionReview(f *testing.F) {
 				if err != nil {
 					t.Fatalf("object %d: %v", i, err)
 				}
-				if o.apiVersion() != review.Request.DesiredAPIVersion {
-					t.Fatalf("object %d has apiVersion %q", i, o.apiVersion())
+				if o.str("apiVersion") != review.Request.DesiredAPIVersion {
+					t.Fatalf("object %d has apiVersion %q", i, o.str("apiVersion"))
 				}
 			}
 		}
@@ -164,11 +164,11 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := o.parameters()
+		got := o.at("spec", "parameters")
 		if !params.Equal(want, got) {
 			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down.ConvertedObjects[0])
 		}
-		if ann, _ := o.metadata()["annotations"].(map[string]any); ann[ParametersAnnotation] != nil {
+		if o.at("metadata", "annotations", ParametersAnnotation) != nil {
 			t.Fatalf("the annotation is left on the v1beta2 object")
 		}
 	})

@@ -1,7 +1,9 @@
 package main
 
 import (
+	"cmp"
 	"fmt"
+	"strings"
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
@@ -44,63 +46,37 @@ func decodeObject(raw []byte) (object, error) {
 	return object(m), nil
 }
 
-func (o object) str(key string) string { s, _ := o[key].(string); return s }
-
-func (o object) apiVersion() string { return o.str("apiVersion") }
-func (o object) kind() string       { return o.str("kind") }
-
-func (o object) metadata() map[string]any { m, _ := o["metadata"].(map[string]any); return m }
-
-func (o object) spec() map[string]any { m, _ := o["spec"].(map[string]any); return m }
-
-// describe names the object for messages: Kind namespace/name.
-func (o object) describe() string {
-	md := o.metadata()
-	name, _ := md["name"].(string)
-	ns, _ := md["namespace"].(string)
-	if name == "" {
-		name, _ = md["generateName"].(string)
-		if name != "" {
-			name += "*"
-		}
+// at is the value below the keys (nil where one is missing).
+func (o object) at(keys ...string) any {
+	var v any = map[string]any(o)
+	for _, k := range keys {
+		m, _ := v.(map[string]any)
+		v = m[k]
 	}
-	k := o.kind()
-	if k == "" {
-		k = "object"
-	}
-	switch {
-	case ns != "" && name != "":
-		return fmt.Sprintf("%s %s/%s", k, ns, name)
-	case name != "":
-		return fmt.Sprintf("%s %s", k, name)
-	}
-	return k
+	return v
 }
 
-func (o object) namespace() string {
-	ns, _ := o.metadata()["namespace"].(string)
-	return ns
-}
+// str is the string below the keys ("" where there is none).
+func (o object) str(keys ...string) string { s, _ := o.at(keys...).(string); return s }
 
-// operatorVersionName reads spec.operatorVersion.name.
+// operatorVersionName reads spec.operatorVersion.name, or says (naming
+// the object as Kind namespace/name) why it cannot.
 func (o object) operatorVersionName() (string, error) {
-	spec := o.spec()
-	if spec == nil {
-		return "", fmt.Errorf("%s has no spec", o.describe())
+	name := o.str("metadata", "name")
+	if name == "" && o.str("metadata", "generateName") != "" {
+		name = o.str("metadata", "generateName") + "*"
 	}
-	ref, _ := spec["operatorVersion"].(map[string]any)
-	name, _ := ref["name"].(string)
-	if name == "" {
-		return "", fmt.Errorf("%s has no spec.operatorVersion.name, so its parameter schema cannot be found", o.describe())
+	if ns := o.str("metadata", "namespace"); ns != "" && name != "" {
+		name = ns + "/" + name
 	}
-	return name, nil
-}
-
-// parameters returns spec.parameters and whether it is present (and not null).
-func (o object) parameters() (any, bool) {
-	spec := o.spec()
-	v, ok := spec["parameters"]
-	return v, ok && v != nil
+	what := strings.TrimSpace(cmp.Or(o.str("kind"), "object") + " " + name)
+	if _, ok := o.at("spec").(map[string]any); !ok {
+		return "", fmt.Errorf("%s has no spec", what)
+	}
+	if n := o.str("spec", "operatorVersion", "name"); n != "" {
+		return n, nil
+	}
+	return "", fmt.Errorf("%s has no spec.operatorVersion.name, so its parameter schema cannot be found", what)
 }
 
 // paramPointer is the object pointer of a parameter pointer.

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"unicode/utf8"
 
 	"github.com/paramkit/paramkit/params"
@@ -22,7 +21,7 @@ func immutableErrors(s *schema.Schema, old, new any) []kube.StatusCause {
 		return nil
 	}
 	var errs schema.ErrorList
-	if !errors.As(err, &errs) {
+	if !asList(err, &errs) {
 		return []kube.StatusCause{{Type: "FieldValueForbidden", Field: paramPointer(""), Message: err.Error()}}
 	}
 	out := make([]kube.StatusCause, len(errs))

@@ -2,6 +2,7 @@ package paramkit_test
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -214,14 +215,11 @@ func TestZeroValues(t *testing.T) {
 			return err
 		}},
 		{"kube misc", anyErr, func() error {
-			_ = kube.CapWarnings(nil)
-			_ = kube.Causes("", nil)
 			_ = kube.JSONPatch("", nil, nil)
-			_, _ = kube.DecodeAdmissionReview(ctx, nil)
-			_, _ = kube.DecodeConversionReview(ctx, nil)
-			_, _ = kube.NewClientCA("")
+			_, _ = kube.DecodeReview[kube.AdmissionReview](ctx, nil)
+			_, _ = kube.DecodeReview[kube.ConversionReview](ctx, nil)
+			_, _ = kube.NewClientCA("", nil)
 			_ = kube.Field("")
-			_ = kube.Logger(nil)
 			_ = kube.Validating()
 			return nil
 		}},
@@ -251,7 +249,7 @@ func TestZeroValues(t *testing.T) {
 		{"kube.Convert(zero set)", usage, func() error { _, err := kube.Convert(&migrate.VersionSet{}, []byte("{}"), "a", "b"); return err }},
 		{"kube.ConvertReview(nil)", anyErr, func() error {
 			_ = kube.ConvertReview(ctx, nil, nil)
-			_ = kube.ConvertReview(ctx, &migrate.VersionSet{}, &kube.ConversionRequest{})
+			_ = kube.ConvertReview(ctx, &kube.ConversionRequest{Objects: []json.RawMessage{nil}}, nil)
 			return nil
 		}},
 		{"kube.CRDSchema(zero)", usage, func() error { _, err := kube.CRDSchema(zero); return err }},

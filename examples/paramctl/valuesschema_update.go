@@ -15,6 +15,7 @@ import (
 
 	"sigs.k8s.io/yaml"
 
+	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/schema/edit"
 )
 
@@ -42,7 +43,13 @@ type updater struct {
 
 // updateSchema adds to the schema document existing what gen (generated
 // from values) declares and it lacks.
+//
+// A document that is no usable schema is refused (schema.Parse's error),
+// before anything is added.
 func updateSchema(existing []byte, gen *jsonObject, values map[string]any) (*schemaUpdate, error) {
+	if _, err := schema.Parse(existing); err != nil {
+		return nil, err
+	}
 	j, err := yaml.YAMLToJSON(existing)
 	if err != nil {
 		return nil, err

@@ -225,6 +225,7 @@ func pathKey(path []string) string { return strings.Join(path, "\x00") }
 func commentInfo(data []byte) map[string]keyInfo {
 	info := map[string]keyInfo{}
 	lines := strings.Split(string(data), "\n")
+	heads := headCache{}
 	dec := yamlv3.NewDecoder(bytes.NewReader(data))
 	order := 0
 	for {
@@ -248,7 +249,7 @@ func commentInfo(data []byte) map[string]keyInfo {
 					pk := pathKey(p)
 					if _, seen := info[pk]; !seen {
 						order++
-						desc, docType := headDescription(lines, k.Line)
+						desc, docType := heads.of(lines, k.Line)
 						if desc == "" {
 							desc = plainComment(v.LineComment)
 						}
@@ -272,6 +273,19 @@ func commentInfo(data []byte) map[string]keyInfo {
 		walk(&doc, nil, 0)
 	}
 	return info
+}
+
+// headCache remembers the description above each line: keys of a flow
+// mapping share one line, and the comment block above it is read once.
+type headCache map[int][2]string
+
+func (h headCache) of(lines []string, line int) (string, string) {
+	if r, ok := h[line]; ok {
+		return r[0], r[1]
+	}
+	d, t := headDescription(lines, line)
+	h[line] = [2]string{d, t}
+	return d, t
 }
 
 var (
@@ -298,8 +312,9 @@ func headDescription(lines []string, line int) (desc, docType string) {
 		if !strings.HasPrefix(t, "#") {
 			break
 		}
-		block = append([]string{t}, block...)
+		block = append(block, t)
 	}
+	slices.Reverse(block)
 	if len(block) == 0 {
 		return "", ""
 	}

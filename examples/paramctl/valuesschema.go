@@ -226,6 +226,7 @@ func commentInfo(data []byte) map[string]keyInfo {
 	info := map[string]keyInfo{}
 	lines := strings.Split(string(data), "\n")
 	heads := headCache{}
+	params := bitnamiParams(lines)
 	dec := yamlv3.NewDecoder(bytes.NewReader(data))
 	order := 0
 	for {
@@ -250,6 +251,9 @@ func commentInfo(data []byte) map[string]keyInfo {
 					if _, seen := info[pk]; !seen {
 						order++
 						desc, docType := heads.of(lines, k.Line)
+						if d, ok := params[strings.Join(p, ".")]; ok && !strings.HasPrefix(heads.raw(lines, k.Line), "# --") {
+							desc = d
+						}
 						if desc == "" {
 							desc = plainComment(v.LineComment)
 						}
@@ -288,6 +292,36 @@ func (h headCache) of(lines []string, line int) (string, string) {
 	return d, t
 }
 
+// raw is the helm-docs line above a key, if any ("# -- …"): helm-docs'
+// comment wins over a bitnami @param line.
+func (h headCache) raw(lines []string, line int) string {
+	for i := line - 2; i >= 0 && i < len(lines); i-- {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "#") {
+			break
+		}
+		if helmDocsLine.MatchString(t) {
+			return "# --"
+		}
+	}
+	return ""
+}
+
+// bitnamiParam is the line bitnami's readme-generator reads: "## @param
+// dotted.path Description", anywhere in the file.
+var bitnamiParam = regexp.MustCompile(`^\s*#+\s*@param\s+(\S+)\s+(\S.*)$`)
+
+// bitnamiParams maps dotted paths to their @param descriptions.
+func bitnamiParams(lines []string) map[string]string {
+	out := map[string]string{}
+	for _, l := range lines {
+		if m := bitnamiParam.FindStringSubmatch(l); m != nil {
+			out[m[1]] = sentence(m[2])
+		}
+	}
+	return out
+}
+
 var (
 	// helm-docs' description comment: "# -- text", maybe with a type in
 	// parentheses first ("# -- (int) text").
@@ -296,6 +330,10 @@ var (
 	commentedYAML = regexp.MustCompile(`^#\s*(?:[\w.\-/"']+\s*:(?:\s|$)|-\s|-$|\{|\[|---)`)
 )
 
+// Descriptions come, in this order, from helm-docs' "# --" comment above
+// the key, bitnami's "## @param path text" line for the key's path, a
+// plain comment above the key, the comment after the value.
+//
 // headDescription is the description helm-docs takes for the key on line
 // (1-based): in the comment lines right above it, the last "# --" line
 // and the comment lines after it ("# @..." lines are helm-docs' own and

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"sort"
 	"strings"
 	"testing"
@@ -165,6 +166,11 @@ func TestHeadDescription(t *testing.T) {
 			assert.Equal(t, c.typ, typ)
 		})
 	}
+	t.Run("bitnami @param", func(t *testing.T) {
+		s := generated(t, "## @param a.b Number of pods\n## @param a.c Ignored when helm-docs speaks\na:\n  b: 1\n  # -- From helm-docs\n  c: 2\n")
+		assert.Equal(t, "Number of pods.", prop(t, s, "a.b")["description"])
+		assert.Equal(t, "From helm-docs.", prop(t, s, "a.c")["description"])
+	})
 	t.Run("line comment", func(t *testing.T) {
 		assert.Equal(t, "When to pull.", prop(t, generated(t, "p: x # when to pull\n"), "p")["description"])
 	})
@@ -460,4 +466,134 @@ func TestSchemaRulesListed(t *testing.T) {
 	}
 	sort.Strings(ids)
 	assert.NotEmpty(t, ids)
+}
+
+// schemaTypes maps each values path of a schema (a list's items as /[])
+// to its type: a string, a list of strings, or nil for no type. A lone
+// anyOf branch or an anyOf of bare types counts as its type(s), as
+// dadav/helm-schema writes list items.
+func schemaTypes(doc map[string]any) map[string]any {
+	out := map[string]any{}
+	typeOf := func(n map[string]any) any {
+		if t, ok := n["type"]; ok {
+			return t
+		}
+		if l, ok := n["anyOf"].([]any); ok && len(l) == 1 {
+			if b, ok := l[0].(map[string]any); ok {
+				return b["type"]
+			}
+		}
+		return nil
+	}
+	var walk func(n map[string]any, path string, depth int)
+	walk = func(n map[string]any, path string, depth int) {
+		if depth > 60 {
+			return
+		}
+		if props, ok := n["properties"].(map[string]any); ok {
+			for k, v := range props {
+				if c, ok := v.(map[string]any); ok {
+					p := path + "/" + escapeToken(k)
+					out[p] = typeOf(c)
+					walk(c, p, depth+1)
+				}
+			}
+		}
+		if it, ok := n["items"].(map[string]any); ok {
+			out[path+"/[]"] = typeOf(it)
+			walk(it, path+"/[]", depth+1)
+		}
+	}
+	walk(doc, "", 0)
+	return out
+}
+
+// helmValueAt finds the value at a schema path in Helm's reading of the
+// values (the first element for /[]); ok is false where there is none.
+func helmValueAt(values any, path string) (v any, ok bool) {
+	v = values
+	for _, tok := range strings.Split(path, "/")[1:] {
+		if tok == "[]" {
+			l, isList := v.([]any)
+			if !isList || len(l) == 0 {
+				return nil, false
+			}
+			v = l[0]
+			continue
+		}
+		m, isMap := v.(map[string]any)
+		if !isMap {
+			return nil, false
+		}
+		if v, ok = m[strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// TestSchemaAgreesWithGenerators compares the types paramctl assigns with
+// the ones helm-values-schema-json and dadav/helm-schema assigned on the
+// same charts (recorded in testdata/schema/generators.json). paramctl
+// differs from both only where Helm's reading decides against them or
+// says nothing: a null in values.yaml (they write type null, which
+// refuses any value a user sets; paramctl writes no type, or the one
+// helm-docs' "# -- (TYPE)" names).
+func TestSchemaAgreesWithGenerators(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(schemaTestdata, "generators.json"))
+	require.NoError(t, err)
+	var rec struct {
+		Charts map[string]map[string][2]any `json:"charts"`
+	}
+	require.NoError(t, json.Unmarshal(data, &rec))
+	require.Len(t, rec.Charts, len(realCharts))
+	total, allAgree, withHVSJ, withDadav, nulls := 0, 0, 0, 0, 0
+	for _, chart := range realCharts {
+		values, err := os.ReadFile(filepath.Join(helmTestdata, "charts", chart, "values.yaml"))
+		require.NoError(t, err)
+		if chart == "traefik" { // recorded without its # @schema annotations
+			values = regexpSchemaAnnotation.ReplaceAll(values, nil)
+		}
+		mine := schemaTypes(generated(t, string(values)))
+		helm, err := readHelmValues(values)
+		require.NoError(t, err)
+		for path, theirs := range rec.Charts[chart] {
+			got, ok := mine[path]
+			if !assert.True(t, ok, "%s: paramctl has no %s", chart, path) {
+				continue
+			}
+			total++
+			h, d := reflectEqual(got, theirs[0]), reflectEqual(got, theirs[1])
+			if h {
+				withHVSJ++
+			}
+			if d {
+				withDadav++
+			}
+			if h && d {
+				allAgree++
+				continue
+			}
+			v, found := helmValueAt(helm, path)
+			switch {
+			case found && v == nil:
+				nulls++
+				assert.NotEqual(t, "null", got, "%s %s", chart, path)
+			case h || d:
+				// one of them agrees: the other's own reading (see the report)
+			default:
+				t.Errorf("%s %s: paramctl %v, helm-values-schema-json %v, helm-schema %v (Helm reads %#v)", chart, path, got, theirs[0], theirs[1], v)
+			}
+		}
+	}
+	t.Logf("%d paths compared: all three agree on %d, paramctl and helm-values-schema-json on %d, paramctl and helm-schema on %d; %d differ on a null", total, allAgree, withHVSJ, withDadav, nulls)
+	assert.Greater(t, total, 1500)
+}
+
+var regexpSchemaAnnotation = regexp.MustCompile(`[ \t]*# @schema[^\n]*`)
+
+func reflectEqual(a, b any) bool {
+	ja, _ := json.Marshal(a)
+	jb, _ := json.Marshal(b)
+	return string(ja) == string(jb)
 }

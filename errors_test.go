@@ -12,6 +12,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"strings"
 	"testing"
@@ -60,16 +61,21 @@ var conditionReasonRE = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_
 func requireSchemaError(t *testing.T, err error) {
 	t.Helper()
 	require.Error(t, err)
-	switch e := err.(type) {
-	case *schema.Error:
+	if e, ok := err.(*schema.Error); ok {
 		checkEntry(t, e)
-	case schema.ErrorList:
-		require.NotEmpty(t, e, "an empty ErrorList as an error")
-		for _, x := range e {
-			checkEntry(t, x)
-		}
-	default:
-		t.Fatalf("%T is neither *schema.Error nor schema.ErrorList: %v", err, err)
+		return
+	}
+	// The error of ErrorList.Err: its entries through Unwrap() []error.
+	u, ok := err.(interface{ Unwrap() []error })
+	if !ok || reflect.TypeOf(err).String() != "*schema.listError" {
+		t.Fatalf("%T is neither *schema.Error nor a schema.ErrorList's Err: %v", err, err)
+	}
+	entries := u.Unwrap()
+	require.NotEmpty(t, entries, "an empty ErrorList as an error")
+	for _, x := range entries {
+		e, ok := x.(*schema.Error)
+		require.True(t, ok, "an entry of type %T", x)
+		checkEntry(t, e)
 	}
 }
 

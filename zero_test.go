@@ -125,13 +125,11 @@ func TestZeroValues(t *testing.T) {
 			_ = e.FieldPath("spec")
 			_ = e.Unwrap()
 			var l schema.ErrorList
-			_ = l.Error()
-			_ = l.Unwrap()
 			_ = l.Err()
 			l = schema.ErrorList{nil}
-			_ = l.Error()
-			_ = l.Unwrap()
-			_ = l.Err()
+			_ = l.Err().Error()
+			_ = schema.ErrorsOf(l.Err())
+			_ = schema.ErrorIn("x", l.Err())
 			_ = schema.Kind("").Reason()
 			_ = schema.ErrorsOf(nil)
 			_ = schema.ErrorIn("", nil)

@@ -9,6 +9,7 @@ import (
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -116,7 +117,7 @@ func lintParams(data []byte, info *pkgInfo, sets []*Set) ([]Finding, error) {
 		var el schema.ErrorList
 		var pe *schema.Error
 		switch {
-		case errors.As(err, &el):
+		case problem.As(err, &el):
 			doc, order, derr := decode(data)
 			if derr != nil {
 				return nil, derr
@@ -287,7 +288,7 @@ func lintWith(data []byte, pkg *pkgInfo, sets []*Set) ([]Finding, error) {
 	st.compiled = true
 	if c.err != nil {
 		c.s = nil
-		if !errors.As(c.err, &st.compileErrs) {
+		if !problem.As(c.err, &st.compileErrs) {
 			st.compileErrs = schema.ErrorList{{Kind: schema.KindSchema, Message: c.err.Error()}}
 		}
 	}
@@ -365,7 +366,7 @@ func (p *Pass) view() *view {
 func (p *Pass) compileErrors() schema.ErrorList {
 	if !p.st.compiled {
 		p.st.compiled = true
-		if _, err := schema.FromValue(p.Doc); err != nil && !errors.As(err, &p.st.compileErrs) {
+		if _, err := schema.FromValue(p.Doc); err != nil && !problem.As(err, &p.st.compileErrs) {
 			p.st.compileErrs = schema.ErrorList{{Kind: schema.KindSchema, Message: err.Error()}}
 		}
 	}

@@ -512,7 +512,7 @@ func ReadConfig(data []byte, sets ...*Set) (*Config, error) {
 				e.Line, e.Column, _ = document.Locate(node, e.Pointer)
 			}
 		}
-		return nil, errs
+		return nil, errs.Err()
 	}
 	return c, nil
 }

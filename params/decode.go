@@ -120,7 +120,7 @@ func decodeValidateRaw(s *schema.Schema, d RawDocument) Document {
 	doc, err := document.Read(d.Text, document.Options{Typer: typer(s)})
 	if err != nil {
 		out.Unreadable = true
-		out.Err = decodeError(s, d.Locate(schema.ErrorsOf(publicError(err))), d.Index)
+		out.Err = decodeError(s, d.Locate(schema.ErrorsOf(publicError(err)).Err()), d.Index)
 		return out
 	}
 	out.Value, out.JSON = doc.Value, doc.JSON
@@ -136,9 +136,9 @@ func decodeValidateRaw(s *schema.Schema, d RawDocument) Document {
 			a, b := list[i], list[j]
 			return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
 		})
-		out.Err = list
+		out.Err = list.Err()
 		if d.Index > 0 {
-			out.Err = schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list)
+			out.Err = schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
 		}
 	}
 	return out

@@ -28,7 +28,7 @@
 //
 //	n, err := params.Int64(v, "/nodeCount")
 //
-// Every error is a *schema.Error or a schema.ErrorList: one loop over
+// Every error is a *schema.Error or a schema.ErrorList's Err: one loop over
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
 // Zero values are refused, never a panic: a function given a Schema not

@@ -1,13 +1,13 @@
 package params
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -45,7 +45,7 @@ properties:
 			require.NoError(t, err)
 			_, err = (&Update{Schema: s, Old: old, Operations: []Operation{o}}).Run()
 			var errs schema.ErrorList
-			require.True(t, errors.As(err, &errs), "%v", err)
+			require.True(t, problem.As(err, &errs), "%v", err)
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, tt.ptr, errs[0].Pointer)
 			assert.Equal(t, tt.want, errs[0].Message)

@@ -40,7 +40,7 @@ func quote(p string) string {
 // every place a $ref is used: a definition used under a trigger must not
 // name another plan. Each conflict is a *schema.Error of kind
 // schema.KindTriggerConflict (see conflict), and the error is a
-// schema.ErrorList of them (errors.As, or schema.ErrorsOf, lists them). It
+// schema.ErrorList of them (schema.ErrorsOf lists them). It
 // is nil for a valid schema, and for a nil one, so that
 // `if err := trigger.Check(s); err != nil` means what it says.
 func Check(s *schema.Schema) error {

@@ -178,7 +178,7 @@ func (e *env) schemaVersionOrFail(path, crdVersion string) (*schema.Schema, int)
 	s, err := loadSchemaVersion(e, path, crdVersion)
 	if err != nil {
 		var list schema.ErrorList
-		if errors.As(err, &list) {
+		if asList(err, &list) {
 			for _, le := range list {
 				msg := le.Error()
 				if le.Kind == schema.KindNotSchema {

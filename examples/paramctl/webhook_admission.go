@@ -327,7 +327,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 		var err error
 		if plan, err = ver.Triggers().Resolve(changed); err != nil {
 			var conflicts schema.ErrorList
-			if !errors.As(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
+			if !asList(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
 				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
 				return
 			}
@@ -390,7 +390,7 @@ const maxWarningChars = 256
 
 func (a *admission) denyInvalid(err error) {
 	var ves schema.ErrorList
-	if !errors.As(err, &ves) {
+	if !asList(err, &ves) {
 		a.deny(422, "Invalid", fmt.Sprintf("%s: invalid parameters: %v", a.what(), err), nil)
 		return
 	}

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"unicode/utf8"
 
 	"github.com/go-openapi/jsonpointer"
@@ -50,7 +49,7 @@ func schemaUnwrapper(s *schema.Schema) unwrapper {
 // badKeys names the top-level keys a convert error points at.
 func badKeys(err error) map[string]bool {
 	var ves schema.ErrorList
-	if !errors.As(err, &ves) {
+	if !asList(err, &ves) {
 		return nil
 	}
 	out := map[string]bool{}
@@ -71,7 +70,7 @@ func immutableErrors(s *schema.Schema, old, new any) []kube.StatusCause {
 		return nil
 	}
 	var errs schema.ErrorList
-	if !errors.As(err, &errs) {
+	if !asList(err, &errs) {
 		return []kube.StatusCause{{Type: "FieldValueForbidden", Field: paramPointer(""), Message: err.Error()}}
 	}
 	out := make([]kube.StatusCause, len(errs))

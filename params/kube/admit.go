@@ -170,7 +170,7 @@ func (a *admission) run() error {
 		// Valid to JSON Schema, yet rounded: the apiserver turned an
 		// integer beyond int64 into a float before this webhook saw it.
 		if r := roundedIntegers(a.s, raw); len(r) > 0 {
-			verr = r
+			verr = r.Err()
 		}
 	}
 	if err := a.deadline("while validating"); err != nil {

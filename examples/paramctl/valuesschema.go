@@ -311,12 +311,16 @@ func (h headCache) raw(lines []string, line int) string {
 // dotted.path Description", anywhere in the file.
 var bitnamiParam = regexp.MustCompile(`^\s*#+\s*@param\s+(\S+)\s+(\S.*)$`)
 
+var bitnamiModifiers = regexp.MustCompile(`^(?:\[[^\]]*\]\s*)+`)
+
 // bitnamiParams maps dotted paths to their @param descriptions.
 func bitnamiParams(lines []string) map[string]string {
 	out := map[string]string{}
 	for _, l := range lines {
 		if m := bitnamiParam.FindStringSubmatch(l); m != nil {
-			out[m[1]] = sentence(m[2])
+			// Leading modifiers ("[array]", "[default: X]") are the
+			// readme generator's, not the text.
+			out[m[1]] = sentence(bitnamiModifiers.ReplaceAllString(m[2], ""))
 		}
 	}
 	return out

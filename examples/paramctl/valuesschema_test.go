@@ -167,7 +167,7 @@ func TestHeadDescription(t *testing.T) {
 		})
 	}
 	t.Run("bitnami @param", func(t *testing.T) {
-		s := generated(t, "## @param a.b Number of pods\n## @param a.c Ignored when helm-docs speaks\na:\n  b: 1\n  # -- From helm-docs\n  c: 2\n")
+		s := generated(t, "## @param a.b [default: 2] [nullable] Number of pods\n## @param a.c Ignored when helm-docs speaks\na:\n  b: 1\n  # -- From helm-docs\n  c: 2\n")
 		assert.Equal(t, "Number of pods.", prop(t, s, "a.b")["description"])
 		assert.Equal(t, "From helm-docs.", prop(t, s, "a.c")["description"])
 	})
@@ -596,4 +596,19 @@ func reflectEqual(a, b any) bool {
 	ja, _ := json.Marshal(a)
 	jb, _ := json.Marshal(b)
 	return string(ja) == string(jb)
+}
+
+// TestSchemaUpdateBelowSecret: keys added below a writeOnly (or format:
+// password) node get no default, so no value lands in the schema.
+func TestSchemaUpdateBelowSecret(t *testing.T) {
+	for _, mark := range []string{`"writeOnly": true`, `"format": "password"`} {
+		doc := `{"type": "object", "properties": {"db": {"type": "object", ` + mark + `, "properties": {"user": {"type": "string"}}}}}`
+		gen, vals, err := generateSchema([]byte("db:\n  user: a\n  pass: hunter2\n  more: {x: hunter3}\nopen: visible\n"))
+		require.NoError(t, err)
+		up, err := updateSchema([]byte(doc), gen, vals)
+		require.NoError(t, err)
+		assert.Equal(t, []string{"/db/pass", "/db/more", "/db/more/x", "/open"}, up.added)
+		assert.NotContains(t, string(up.out), "hunter", mark)
+		assert.Contains(t, string(up.out), `"default": "visible"`, "outside the secret, defaults stay")
+	}
 }

@@ -64,17 +64,22 @@ func updateSchema(existing []byte, gen *jsonObject, values map[string]any) (*sch
 		return nil, fmt.Errorf("the schema is not a JSON object")
 	}
 	up := &updater{doc: doc, u: schemaUpdate{out: existing}}
-	up.walk(doc, gen, values, "", true, 0)
+	up.walk(doc, gen, values, "", true, false, 0)
 	return &up.u, nil
 }
 
 // walk compares the object schema node (of the existing schema) with the
 // generated object schema g for the values m at ptr.
-func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, root bool, depth int) {
+//
+// secret is set below a node the schema marks writeOnly or format:
+// password: what is added there gets no default, so that no value of it
+// is written into the schema.
+func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, root, secret bool, depth int) {
 	if depth > 64 {
 		return
 	}
 	scope := up.scope(node)
+	secret = secret || isSecret(scope)
 	if !root && !declaresProperties(scope) {
 		return // a free-form object: its keys are the user's
 	}
@@ -85,11 +90,11 @@ func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, r
 			p := ptr + "/" + escapeToken(k)
 			ex, found := propertyIn(scope, k)
 			if !found {
-				up.add(p, child)
+				up.add(p, child, secret)
 				continue
 			}
 			if cm, ok := m[k].(map[string]any); ok {
-				up.walk(ex, child, cm, p, false, depth+1)
+				up.walk(ex, child, cm, p, false, secret, depth+1)
 			}
 		}
 	}
@@ -100,8 +105,9 @@ func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, r
 	}
 }
 
-// add adds the generated property g at ptr, then what lies below it.
-func (up *updater) add(ptr string, g *jsonObject) {
+// add adds the generated property g at ptr, then what lies below it;
+// without defaults where secret.
+func (up *updater) add(ptr string, g *jsonObject, secret bool) {
 	t, _ := g.get("type")
 	ts, _ := t.(string)
 	if ts == "" {
@@ -115,7 +121,7 @@ func (up *updater) add(ptr string, g *jsonObject) {
 	if v, ok := g.get("description"); ok {
 		p.Description = v.(string)
 	}
-	if v, ok := g.get("default"); ok {
+	if v, ok := g.get("default"); ok && !secret {
 		p.Default, p.HasDefault = v, true
 	}
 	out, err := edit.AddProperty(up.u.out, ptr, p)
@@ -128,7 +134,7 @@ func (up *updater) add(ptr string, g *jsonObject) {
 	if props, ok := g.get("properties"); ok {
 		po := props.(*jsonObject)
 		for _, k := range po.keys {
-			up.add(ptr+"/"+escapeToken(k), po.vals[k].(*jsonObject))
+			up.add(ptr+"/"+escapeToken(k), po.vals[k].(*jsonObject), secret)
 		}
 	}
 }
@@ -161,6 +167,17 @@ func (up *updater) scope(node any) []map[string]any {
 	}
 	visit(node, 0)
 	return out
+}
+
+// isSecret reports whether a scope marks its node writeOnly or format:
+// password.
+func isSecret(scope []map[string]any) bool {
+	for _, m := range scope {
+		if m["writeOnly"] == true || m["format"] == "password" {
+			return true
+		}
+	}
+	return false
 }
 
 func declaresProperties(scope []map[string]any) bool {

@@ -141,7 +141,7 @@ func (e *Error) located() string {
 
 // Unwrap returns the error this one wraps, or nil: the sentinel a
 // package's documentation promises (ErrRefused for a $ref that would leave
-// the document, params.ErrMalformed, lint.ErrNotPackage, …), or the
+// the document, params.ErrMalformed, lint.ErrOperatorFile, …), or the
 // error of another package that ErrorsOf or a %w verb of NewError took in
 // (an *fs.PathError, context.Canceled), so that errors.Is and errors.As
 // find it.

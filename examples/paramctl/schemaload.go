@@ -95,6 +95,53 @@ func isCRD(data []byte) bool {
 	return yaml.Unmarshal(data, &m) == nil && m.Kind == "CustomResourceDefinition"
 }
 
+// crdVersionPointer is where the schema of the version name of a
+// CustomResourceDefinition manifest sits in it (its own schema, or the
+// one in spec.validation that a v1beta1 manifest shares), without
+// compiling it: lint reports what a schema gets wrong.
+func crdVersionPointer(data []byte, name string) (string, error) {
+	var m struct {
+		Spec struct {
+			Version  string `yaml:"version"`
+			Versions []struct {
+				Name   string `yaml:"name"`
+				Schema struct {
+					OpenAPIV3Schema any `yaml:"openAPIV3Schema"`
+				} `yaml:"schema"`
+			} `yaml:"versions"`
+			Validation struct {
+				OpenAPIV3Schema any `yaml:"openAPIV3Schema"`
+			} `yaml:"validation"`
+		} `yaml:"spec"`
+	}
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return "", schema.NewError(schema.KindSyntax, "", "%v", err)
+	}
+	const common = "/spec/validation/openAPIV3Schema"
+	shared := m.Spec.Validation.OpenAPIV3Schema != nil
+	var names []string
+	for i, v := range m.Spec.Versions {
+		own := v.Schema.OpenAPIV3Schema != nil
+		if !own && !shared {
+			continue
+		}
+		if v.Name == name {
+			if own {
+				return fmt.Sprintf("/spec/versions/%d/schema/openAPIV3Schema", i), nil
+			}
+			return common, nil
+		}
+		names = append(names, v.Name)
+	}
+	if len(m.Spec.Versions) == 0 && shared {
+		if m.Spec.Version == name {
+			return common, nil
+		}
+		names = append(names, m.Spec.Version)
+	}
+	return "", &schema.Error{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}
+}
+
 // isFile reports whether path names a file (not a folder).
 func isFile(path string) bool {
 	fi, err := os.Stat(path)
@@ -107,7 +154,7 @@ func isFile(path string) bool {
 // "chart/values.schema.json: line 4: ..." rather than "chart:
 // values.schema.json: line 4: ...".
 func inFolder(path, msg string) string {
-	for _, f := range []struct{ dir, file string }{{chartDir(path), lint.ChartSchemaFile}, {packageDir(path), "params.yaml"}} {
+	for _, f := range []struct{ dir, file string }{{chartDir(path), chartSchemaFile}, {packageDir(path), "params.yaml"}} {
 		if f.dir != "" && strings.HasPrefix(msg, f.file+": ") {
 			return filepath.Join(f.dir, f.file) + msg[len(f.file):]
 		}
@@ -127,12 +174,12 @@ func chartDir(path string) string {
 		return ""
 	}
 	if fi.IsDir() {
-		if ci, err := os.Stat(filepath.Join(path, lint.ChartFile)); err == nil && ci.Mode().IsRegular() {
+		if ci, err := os.Stat(filepath.Join(path, chartFile)); err == nil && ci.Mode().IsRegular() {
 			return path
 		}
 		return ""
 	}
-	if filepath.Base(path) == lint.ChartFile {
+	if filepath.Base(path) == chartFile {
 		return filepath.Dir(path)
 	}
 	return ""
@@ -176,10 +223,10 @@ func isOperatorFile(data []byte) bool {
 // loadSchemaVersion.
 func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
 	if dir := chartDir(path); dir != "" {
-		file := filepath.Join(dir, lint.ChartSchemaFile)
+		file := filepath.Join(dir, chartSchemaFile)
 		data, err := e.readInput(file)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, lint.ChartSchemaFile)
+			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, chartSchemaFile)
 		}
 		if err == nil {
 			err = checkJSONFile(file, data)

@@ -159,7 +159,7 @@ spec:
 		{"params.Decode duplicate key", func() error { _, err := params.Decode(s, []byte("a: 1\na: 2\n")); return err }},
 		{"params.DecodePatch syntax", func() error { _, err := params.DecodePatch(s, []byte("{a: ")); return err }},
 		{"params.DecodeReader later document", func() error {
-			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(d params.Document) error { return d.Err })
+			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), 0, func(d params.Document[any]) error { return d.Err })
 		}},
 		{"params.DecodeReader unreadable", func() error { return firstDocErr(t, s, "a: [") }},
 		{"params.DecodeReader invalid", func() error { return firstDocErr(t, s, "size: 3") }},
@@ -277,9 +277,9 @@ spec:
 		{"convert.UnwrapReader", func() error {
 			var first error
 			err := convert.UnwrapReader(context.Background(), s, strings.NewReader("replicas: 1\n---\nreplicas: x\n"), 1,
-				func(_ params.RawDocument, _ *convert.Converted, err error) error {
+				func(d params.Document[*convert.Converted]) error {
 					if first == nil {
-						first = err
+						first = d.Err
 					}
 					return nil
 				})
@@ -304,7 +304,8 @@ spec:
 		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
 		{"migrate.Reader", func() error {
 			var first error
-			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(_ params.RawDocument, r migrate.Result) error {
+			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(d params.Document[migrate.Result]) error {
+				r := d.Value
 				if first == nil {
 					first = r.Err()
 				}
@@ -604,7 +605,7 @@ func TestNoErrorLiteralWithoutKind(t *testing.T) {
 // stream that has one.
 func firstDocErr(t *testing.T, s *schema.Schema, stream string) error {
 	var first error
-	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), func(d params.Document) error {
+	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), 0, func(d params.Document[any]) error {
 		if first == nil {
 			first = d.Err
 		}

@@ -157,13 +157,16 @@ func TestZeroValues(t *testing.T) {
 		{"params.Decode(zero)", usage, func() error { _, err := params.Decode(zero, []byte("a: 1")); return err }},
 		{"params.DecodePatch(zero)", usage, func() error { _, err := params.DecodePatch(zero, []byte("a: 1")); return err }},
 		{"params.DecodeReader(zero)", usage, func() error {
-			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), func(params.Document) error { return nil })
+			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), 0, func(params.Document[any]) error { return nil })
 		}},
 		{"params.DecodeReader(nil emit)", usage, func() error {
-			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), nil)
+			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), 0, nil)
 		}},
 		{"params.DecodeReader(nil reader)", usage, func() error {
-			return params.DecodeReader(ctx, nil, nil, func(params.Document) error { return nil })
+			return params.DecodeReader(ctx, nil, nil, 0, func(params.Document[any]) error { return nil })
+		}},
+		{"params.MapStream(nil reader)", usage, func() error {
+			return params.MapStream(ctx, nil, 0, func(params.Document[int]) (int, error) { return 0, nil }, func(params.Document[int]) error { return nil })
 		}},
 		{"params.MapStream(nil)", usage, func() error {
 			return params.MapStream[int](ctx, nil, 0, nil, nil)
@@ -192,14 +195,11 @@ func TestZeroValues(t *testing.T) {
 			_, _ = params.ParseOperation("", "")
 			_ = params.Assignment{}.Pointer()
 			_ = params.Operation{}.Pointer()
-			_ = params.RawDocument{}.Locate(nil)
-			_ = params.RawDocument{}.Locate(errors.New("x"))
-			_ = params.Document{}.Locate(errors.New("x"))
+			_ = params.Document[any]{}.Locate(nil)
+			_ = params.Document[any]{}.Locate(errors.New("x"))
+			_ = params.Document[int]{Line: 3}.Locate(errors.New("x"))
 			return nil
 		}},
-		{"params.Splitter(nil)", usage, func() error { var sp *params.Splitter; _, err := sp.Next(); return err }},
-		{"params.Splitter{}", usage, func() error { _, err := (&params.Splitter{}).Next(); return err }},
-		{"params.NewSplitter(nil)", usage, func() error { _, err := params.NewSplitter(nil).Next(); return err }},
 
 		// params/gates
 		{"gates.Set(nil).Apply", anyErr, func() error { var s *gates.Set; s.Apply(nil, nil); _ = s.Status(); return nil }},
@@ -275,7 +275,7 @@ func TestZeroValues(t *testing.T) {
 		{"convert.UnwrapValues(zero)", usage, func() error { _, err := convert.UnwrapValues(zero, map[string]string{"a": "1"}); return err }},
 		{"convert.WrapValues(zero)", usage, func() error { _, err := convert.WrapValues(zero, map[string]any{"a": "1"}); return err }},
 		{"convert.UnwrapReader(zero)", usage, func() error {
-			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.RawDocument, *convert.Converted, error) error { return nil })
+			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.Document[*convert.Converted]) error { return nil })
 		}},
 		{"convert.UnwrapReader(nil emit)", usage, func() error {
 			return convert.UnwrapReader(ctx, nil, strings.NewReader("a: '1'"), 0, nil)
@@ -363,10 +363,10 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 		{"migrate.Reader(zero migration)", usage, func() error {
-			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.Document[migrate.Result]) error { return nil })
 		}},
 		{"migrate.Reader(nil)", usage, func() error {
-			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.Document[migrate.Result]) error { return nil })
 		}},
 		{"migrate.Result{}", anyErr, func() error { _ = migrate.Result{}.OK(); return migrate.Result{}.Err() }},
 		{"migrate.LoadVersionSet", anyErr, func() error {

@@ -33,8 +33,8 @@
 //
 // Zero values are refused, never a panic: a function given a Schema not
 // made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{};
-// nil means no schema where a function says so), a zero Update or
-// Splitter, or a stream function given no context, reader or callback,
+// nil means no schema where a function says so), a zero Update, or a
+// stream function given no context, reader or callback,
 // fails with an error of kind schema.KindUsage.
 //
 // # Types come from the schema
@@ -182,20 +182,24 @@
 // # Streams and cancellation
 //
 // A `---` stream of any length is read one document at a time, in a fixed
-// window. There is one function per job:
+// window. There is one function per job, and all of them have one shape:
+// the context, the schema or migration where there is one, the reader,
+// a worker count (all cores when <= 0), then emit, a
+// func(Document[T]) error called once a document in input order, from the
+// calling goroutine. A Document carries the document's Index, Line and
+// Text, what the function made of it (Value, of type T) and its verdict
+// (Err, nil when it passed):
 //
-//   - Splitter cuts the raw documents, their text and line, one at a
-//     time, without decoding them (a stream in memory: NewSplitter over a
-//     bytes.Reader).
-//   - DecodeReader decodes and validates parameter values: every document
-//     with its value and verdict (Document.Err), on all cores.
-//   - MapStream runs any work on each document on all cores and hands
-//     the results over in input order.
-//   - migrate.Reader migrates values to a new schema version.
-//   - convert.UnwrapReader unwraps v1beta1 string values.
+//   - DecodeReader decodes and validates parameter values (T is any).
+//   - MapStream runs work of one's own on each document (T is work's
+//     result); a stream held in memory is a bytes.Reader.
+//   - migrate.Reader migrates values to a new schema version (T is
+//     migrate.Result).
+//   - convert.UnwrapReader unwraps v1beta1 string values (T is
+//     *convert.Converted).
 //
-// The last three run on MapStream, and the four that take a context keep
-// one contract with their caller:
+// The last three run on MapStream, and all four keep one contract with
+// their caller:
 //
 //   - The caller's context governs the whole run. A context already done
 //     when the call starts stops it before anything is read.
@@ -216,7 +220,7 @@
 //
 // So a caller needs one test:
 //
-//	err := params.DecodeReader(ctx, s, r, func(d params.Document) error { ... })
+//	err := params.DecodeReader(ctx, s, r, 0, func(d params.Document[any]) error { ... })
 //	// err == nil: every document was read and handed to the function
 //
 // # Go values

@@ -123,9 +123,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		}
 		// The current values are read as given: their validity is not
 		// this update's business (DecodeReader's verdict is ignored).
-		var docs []params.Document
-		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
-			if d.Unreadable {
+		var docs []params.Document[any]
+		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), 0, func(d params.Document[any]) error {
+			if unreadable(d) {
 				return d.Err
 			}
 			docs = append(docs, d)

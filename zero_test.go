@@ -151,7 +151,7 @@ func TestZeroValues(t *testing.T) {
 		{"params.Update{Schema: zero}.Run", usage, func() error { _, err := (&params.Update{Schema: zero}).Run(); return err }},
 		{"params.Update(nil).Run", usage, func() error { var u *params.Update; _, err := u.Run(); return err }},
 		{"params.Validate(zero)", usage, func() error { return params.Validate(zero, map[string]any{}) }},
-		{"params.ValidateStructural(zero)", usage, func() error { return params.ValidateStructural(zero, map[string]any{}) }},
+		{"params.Validate(zero, Structural)", usage, func() error { return params.Validate(zero, map[string]any{}, params.Structural()) }},
 		{"params.ApplyJSONPatch(zero)", usage, func() error { _, err := params.ApplyJSONPatch(zero, nil, []byte("[]")); return err }},
 		{"params.ApplyJSONPatch(nil, nil, nil)", anyErr, func() error { _, err := params.ApplyJSONPatch(nil, nil, nil); return err }},
 		{"params.Decode(zero)", usage, func() error { _, err := params.Decode(zero, []byte("a: 1")); return err }},
@@ -175,26 +175,30 @@ func TestZeroValues(t *testing.T) {
 		{"params.CheckImmutable(zero)", usage, func() error { return params.CheckImmutable(zero, map[string]any{}, map[string]any{}) }},
 		{"params.MarshalJSON(zero)", usage, func() error { _, err := params.MarshalJSON(zero, map[string]any{}, ""); return err }},
 		{"params.MarshalYAML(zero)", usage, func() error { _, err := params.MarshalYAML(zero, map[string]any{}); return err }},
-		{"params.Undeclared(zero)", anyErr, func() error { params.Undeclared(zero, map[string]any{"a": 1}); return nil }},
+		{"params.Undeclared(zero)", usage, func() error {
+			_, _, err := params.Undeclared(ctx, zero, map[string]any{"a": 1}, nil, 0)
+			return err
+		}},
+		{"params.Undeclared(nil ctx)", usage, func() error {
+			var none context.Context // a nil context is what is tested
+			_, _, err := params.Undeclared(none, nil, map[string]any{"a": 1}, nil, 0)
+			return err
+		}},
 		{"params.ParseText(nil)", anyErr, func() error { _, err := params.ParseText(nil, ""); return err }},
 		{"params.ParseText(Node{})", anyErr, func() error { _, err := params.ParseText(&schema.Node{}, "1"); return err }},
 		{"params getters", anyErr, func() error {
-			_, _ = params.Bool(nil, "")
-			_, _ = params.Float(nil, "")
-			_, _ = params.Int64(nil, "")
-			_, _ = params.Map(nil, "")
-			_, _ = params.Slice(nil, "")
-			_, _ = params.String(nil, "")
-			_ = params.Clone(nil)
+			_, _ = params.Get[bool](nil, "")
+			_, _ = params.Get[float64](nil, "")
+			_, _ = params.Get[int64](nil, "")
+			_, _ = params.Get[map[string]any](nil, "")
+			_, _ = params.Get[[]any](nil, "")
+			_, _ = params.Get[string](nil, "")
 			_ = params.Diff(nil, nil)
 			_ = params.Equal(nil, nil)
 			_ = params.Identical(nil, nil)
-			_ = params.MergePatch(nil, nil)
 			_, _ = params.Plain(nil)
-			_, _ = params.ParseAssignment("")
-			_, _ = params.ParseOperation("", "")
-			_ = params.Assignment{}.Pointer()
-			_ = params.Operation{}.Pointer()
+			_, _ = (&params.Update{Schema: zero}).Run()
+			_, _ = (&params.Update{Operations: []string{""}}).Run()
 			_ = params.Document[any]{}.Locate(nil)
 			_ = params.Document[any]{}.Locate(errors.New("x"))
 			_ = params.Document[int]{Line: 3}.Locate(errors.New("x"))

@@ -50,11 +50,11 @@ properties:
 // was missing or of the wrong type.
 func Example_getters() {
 	v, _ := params.Decode(nil, []byte(`{"nodeCount": 3, "backup": {"enabled": true}}`))
-	n, err := params.Int64(v, "/nodeCount")
+	n, err := params.Get[int64](v, "/nodeCount")
 	fmt.Println(n, err)
-	on, err := params.Bool(v, "/backup/enabled")
+	on, err := params.Get[bool](v, "/backup/enabled")
 	fmt.Println(on, err)
-	_, err = params.String(v, "/backup/schedule")
+	_, err = params.Get[string](v, "/backup/schedule")
 	fmt.Println(err)
 	// Output:
 	// 3 <nil>

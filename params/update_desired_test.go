@@ -157,7 +157,7 @@ func TestUpdateDesiredRefusesEdits(t *testing.T) {
 	for name, u := range map[string]params.Update{
 		"patches":    {Patches: []any{map[string]any{}}},
 		"set":        {Set: []string{"replicas=3"}},
-		"operations": {Operations: []params.Operation{{Op: params.OpRemove, Assignment: params.Assignment{Path: []string{"image"}}}}},
+		"operations": {Operations: []string{"remove image"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			u.Schema, u.Desired = s, map[string]any{}

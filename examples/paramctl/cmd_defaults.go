@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 type defaultsOpts struct {
@@ -46,14 +47,11 @@ func runDefaults(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
-	var dopts []params.DefaultOption
+	var dopts []params.Option
 	if *opts.structural {
-		dopts = append(dopts, params.KubernetesDefaults())
+		dopts = append(dopts, params.Structural())
 	}
-	validate := params.Validate
-	if *opts.structural {
-		validate = params.ValidateStructural
-	}
+	validate := func(s *schema.Schema, v any) error { return params.Validate(s, v, dopts...) }
 	// One document's verdict: its output, or its errors.
 	type defaulted struct {
 		out  []byte

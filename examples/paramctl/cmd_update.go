@@ -81,6 +81,9 @@ func init() {
 type pipeline struct {
 	u      params.Update
 	output string
+	// malformed starts the message of a malformed edit ("-p " for
+	// update, whose assignments do not say they are -p).
+	malformed string
 }
 
 // preparePipeline reads the schema and the current values and builds the
@@ -112,9 +115,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		}
 		return nil, e.fail(exitUsage, "%s: %v", f.schema, err)
 	}
-	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output}
+	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output, malformed: "-p "}
 	if f.structural {
-		p.u.Defaults = append(p.u.Defaults, params.KubernetesDefaults())
+		p.u.Defaults = append(p.u.Defaults, params.Structural())
 	}
 	if f.values != "" {
 		data, err := e.readInput(f.values)
@@ -167,8 +170,8 @@ func triggerOptions(defaultPlan, plans string) []trigger.Option {
 func (e *env) finishPipeline(p *pipeline) int {
 	r, err := p.u.Run()
 	if errors.Is(err, params.ErrMalformed) {
-		// Only -p assignments can be malformed: a usage error.
-		return e.fail(exitUsage, "-p %v", err)
+		// A malformed -p assignment or patch operation: a usage error.
+		return e.fail(exitUsage, "%s%v", p.malformed, err)
 	}
 	if err != nil {
 		var errs schema.ErrorList

@@ -354,7 +354,7 @@ func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) (denie
 	// counted. A warning takes more than undeclaredMinBytes, so only so
 	// many are built: a hostile object with many undeclared keys costs
 	// one walk, which stops at the review's deadline.
-	ws, more, err := params.UndeclaredFirst(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
+	ws, more, err := params.Undeclared(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
 	if err != nil {
 		return a.deadline("while looking for undeclared keys")
 	}

@@ -233,15 +233,16 @@ spec:
 		{"gates.Parse syntax", func() error { _, err := gates.Parse([]byte("[")); return err }},
 		{"gates.Parse rules", func() error { _, err := gates.Parse([]byte("- name: a\n  preRelease: gamma\n")); return err }},
 		{"gates.New rules", func() error {
-			_, err := gates.New([]gates.Gate{{Name: "a b", PreRelease: gates.StageAlpha, FieldPaths: []string{"x"}}})
+			_, err := gates.New([]gates.Gate{{Name: "a b", PreRelease: "alpha", FieldPaths: []string{"x"}}})
 			return err
 		}},
 
 		// Triggers.
-		{"trigger.Check", func() error {
+		{"trigger.New conflicts", func() error {
 			bad, err := schema.Parse([]byte("properties:\n  a:\n    trigger: x\n    properties:\n      b: {trigger: y}\n"))
 			require.NoError(t, err)
-			return trigger.Check(bad)
+			_, err = trigger.New(bad)
+			return err
 		}},
 		{"trigger.New nil", func() error { _, err := trigger.New(nil); return err }},
 		{"Resolver.Resolve two plans", func() error {

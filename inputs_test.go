@@ -91,7 +91,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 	require.NoError(t, err)
 	vs, err := migrate.LoadVersionSet("convert/migrate/testdata/versions/three")
 	require.NoError(t, err)
-	gs, err := gates.New([]gates.Gate{{Name: "G", PreRelease: gates.StageAlpha, FieldPaths: []string{".spec.extra"}}})
+	gs, err := gates.New([]gates.Gate{{Name: "G", PreRelease: "alpha", FieldPaths: []string{".spec.extra"}}})
 	require.NoError(t, err)
 	ovData, err := os.ReadFile("convert/kudo/testdata/my-operator-0.2.0.yaml")
 	require.NoError(t, err)

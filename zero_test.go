@@ -422,8 +422,8 @@ func TestZeroValues(t *testing.T) {
 		}},
 
 		// trigger
-		{"trigger.Check(zero)", usage, func() error { return trigger.Check(zero) }},
-		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), trigger.KudoPlans(nil)); return err }},
+		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), nil); return err }},
+		{"trigger.New(nil)", usage, func() error { _, err := trigger.New(nil); return err }},
 		{"trigger.Parameters(zero)", anyErr, func() error { trigger.Parameters(zero); trigger.Parameters(nil); return nil }},
 		{"trigger.Resolver(nil)", anyErr, func() error {
 			for _, r := range []*trigger.Resolver{nil, {}} {

@@ -104,7 +104,11 @@ func kudoTriggerConflict(p *Pass) {
 	if p.Schema == nil {
 		return
 	}
-	for _, c := range schema.ErrorsOf(trigger.Check(p.Schema)) {
+	_, err := trigger.New(p.Schema)
+	for _, c := range schema.ErrorsOf(err) {
+		if c.Kind != schema.KindTriggerConflict || c.Detail == nil || len(c.Detail.Plans) < 2 {
+			continue
+		}
 		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
 			c.Detail.Plans[0], c.Detail.Plans[1], pointer.Append(c.Detail.Other, "trigger")))
 	}

@@ -34,7 +34,7 @@ properties:
 
 func TestUpdateDesired(t *testing.T) {
 	s := mustSchema(t, desiredSchema)
-	r, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update", "backup"}))
+	r, err := trigger.New(s, trigger.DefaultPlan("update"))
 	require.NoError(t, err)
 	old := map[string]any{
 		"replicas":     json.Number("5"),

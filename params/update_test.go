@@ -576,7 +576,7 @@ properties:
 
 func TestUpdateKudoDefaultPlan(t *testing.T) {
 	s, old := cluster(t)
-	res, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update"}))
+	res, err := trigger.New(s, trigger.DefaultPlan("update"))
 	require.NoError(t, err)
 	r, err := (&params.Update{Schema: s, Old: old, Set: []string{"nodeCount=9"}, Triggers: res}).Run()
 	require.NoError(t, err)

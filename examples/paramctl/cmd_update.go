@@ -158,7 +158,14 @@ func triggerOptions(defaultPlan, plans string) []trigger.Option {
 		for _, n := range strings.Split(plans, ",") {
 			names = append(names, strings.TrimSpace(n))
 		}
-		opts = append(opts, trigger.KudoPlans(names))
+		// KUDO's rule: "update" when the operator has such a plan.
+		kudoDefault := trigger.Deploy
+		for _, n := range names {
+			if n == "update" {
+				kudoDefault = n
+			}
+		}
+		opts = append(opts, trigger.DefaultPlan(kudoDefault))
 	}
 	if defaultPlan != "" {
 		opts = append(opts, trigger.DefaultPlan(defaultPlan))

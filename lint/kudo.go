@@ -25,7 +25,7 @@ func init() {
 		schemaCompile,
 		kudoParams,
 		{ID: "kudo-trigger-conflict", Severity: Error, Run: kudoTriggerConflict,
-			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.Check, needs a schema that compiles)"},
+			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.New, needs a schema that compiles)"},
 		{ID: "kudo-keyword-placement", Severity: Warning, Run: kudoPlacement,
 			Doc: "trigger, immutable and oldName stand where they act: on a parameter (not under not/if/contains, not on an anyOf/oneOf subschema, not in an unused definition); oldName not under items or additionalProperties"},
 		{ID: "kudo-immutable-override", Severity: Warning, Run: kudoImmutableOverride,

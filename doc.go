@@ -79,9 +79,10 @@
 //
 // Every failure a caller can act on, from any package, is a *schema.Error
 // (JSON pointer, line where known, a Kind to switch on, message), and
-// every list of them a schema.ErrorList, which implements error: one type
-// to print, whichever function returned it. Package schema's doc, "Errors",
-// says the rest.
+// every list of them a schema.ErrorList, returned as an error by its Err
+// method (nil when empty): schema.ErrorsOf reads any of them back as one
+// list to print, whichever function returned it. Package schema's doc,
+// "Errors", says the rest.
 //
 // The paramctl command in examples/paramctl shows every piece at work; run
 // `go run ./examples/paramctl demo`.

@@ -67,7 +67,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 	}
 	doc, _ := document.Resolve(raw).(map[string]any)
 	if kind, _ := doc["kind"].(string); kind != "CustomResourceDefinition" {
-		return nil, schema.ErrorList{schema.NewError(schema.KindNotSchema, "/kind", "expected a CustomResourceDefinition manifest")}
+		return nil, schema.ErrorList{schema.NewError(schema.KindNotSchema, "/kind", "expected a CustomResourceDefinition manifest")}.Err()
 	}
 	spec, _ := doc["spec"].(map[string]any)
 	var common any
@@ -99,7 +99,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 		out = append(out, CRDVersion{Name: name, Storage: true, Served: true, Pointer: "/spec/validation/openAPIV3Schema", Schema: common, order: subOrder(order, "/spec/validation/openAPIV3Schema")})
 	}
 	if len(out) == 0 {
-		return nil, schema.ErrorList{schema.NewError(schema.KindNotFound, "/spec", "the CustomResourceDefinition declares no openAPIV3Schema")}
+		return nil, schema.ErrorList{schema.NewError(schema.KindNotFound, "/spec", "the CustomResourceDefinition declares no openAPIV3Schema")}.Err()
 	}
 	return out, nil
 }
@@ -122,9 +122,9 @@ func CRDSchema(data []byte, name string) (*CRDVersion, error) {
 		return &vs[0], nil
 	}
 	if name == "" {
-		return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("no version is marked storage: pick one of %s", strings.Join(names, ", "))}}
+		return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("no version is marked storage: pick one of %s", strings.Join(names, ", "))}}.Err()
 	}
-	return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}
+	return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}.Err()
 }
 
 // loadCRD compiles one version's schema; errors point into the manifest.

@@ -209,7 +209,7 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 		if _, isBool := document.Resolve(raw).(bool); isBool {
 			return c.unchanged(raw, ""), nil
 		}
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Message: fmt.Sprintf("expected a v1beta1 params file, an OperatorVersion or a parameter schema, not %s", kindName(raw))}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Message: fmt.Sprintf("expected a v1beta1 params file, an OperatorVersion or a parameter schema, not %s", kindName(raw))}}.Err()
 	}
 	kind, _ := scalarText(root["kind"])
 	apiVersion, _ := scalarText(root["apiVersion"])
@@ -219,9 +219,9 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 	case kind == "OperatorVersion" || (kind == "" && !hasParams && spec != nil && !isNull(spec["parameters"])):
 		return c.operatorVersion(root, apiVersion)
 	case kind == "Instance":
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: "an Instance holds parameter values, not their definitions: unwrap it instead"}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: "an Instance holds parameter values, not their definitions: unwrap it instead"}}.Err()
 	case kind != "":
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: fmt.Sprintf("cannot convert kind %s: expected a params file or an OperatorVersion", kind)}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: fmt.Sprintf("cannot convert kind %s: expected a params file or an OperatorVersion", kind)}}.Err()
 	case hasParams:
 		return c.paramsFile(root, apiVersion)
 	case apiVersion == V1beta1 && !looksLikeSchema(root):
@@ -262,7 +262,7 @@ func (c *flatConverter) unchanged(raw any, schemaPtr string) *Converted {
 // paramsFile converts a v1beta1 params.yaml.
 func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Converted, error) {
 	if apiVersion != "" && apiVersion != V1beta1 {
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("a parameters list is the %s format, but apiVersion says %q", V1beta1, apiVersion)}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("a parameters list is the %s format, but apiVersion says %q", V1beta1, apiVersion)}}.Err()
 	}
 	converted := c.list(root["parameters"], "/parameters")
 	var extras []string
@@ -272,7 +272,7 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 		}
 	}
 	if errs := append(c.errs, errsOf(converted)...); len(errs) > 0 {
-		return nil, errs
+		return nil, errs.Err()
 	}
 	doc, order := assemble(converted, true)
 	keys := order[""]
@@ -290,11 +290,11 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) (*Converted, error) {
 	const listPtr = "/spec/parameters"
 	if apiVersion != "" && apiVersion != V1beta1 && apiVersion != V1beta2 {
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, V1beta1, V1beta2)}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, V1beta1, V1beta2)}}.Err()
 	}
 	spec, ok := root["spec"].(map[string]any)
 	if !ok && !isNull(root["spec"]) {
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "spec must be a mapping"}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "spec must be a mapping"}}.Err()
 	}
 	var list any
 	if spec != nil {
@@ -327,12 +327,12 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 			c.note("/apiVersion", "apiVersion says %s but spec.parameters is a v1beta1 list: converted", V1beta2)
 		}
 	default:
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a list (v1beta1) or a schema (v1beta2), not %s", kindName(list))}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a list (v1beta1) or a schema (v1beta2), not %s", kindName(list))}}.Err()
 	}
 
 	converted := c.list(list, listPtr)
 	if len(c.errs) > 0 {
-		return nil, c.errs
+		return nil, c.errs.Err()
 	}
 	doc := document.Resolve(root).(map[string]any)
 	doc["apiVersion"] = V1beta2
@@ -343,11 +343,11 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 		var errs schema.ErrorList
 		schemaDoc, sOrder, errs = c.restore(ann, converted)
 		if len(errs) > 0 {
-			return nil, errs
+			return nil, errs.Err()
 		}
 	} else {
 		if errs := errsOf(converted); len(errs) > 0 {
-			return nil, errs
+			return nil, errs.Err()
 		}
 		schemaDoc, sOrder = assemble(converted, false)
 		generated = true

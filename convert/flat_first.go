@@ -102,7 +102,7 @@ func (c *flatConverter) firstFormat(root map[string]any) (*Converted, error) {
 		ps = append(ps, c.param(m, ptr))
 	}
 	if errs := append(c.errs, errsOf(ps)...); len(errs) > 0 {
-		return nil, errs
+		return nil, errs.Err()
 	}
 	doc, order := assemble(ps, true)
 	c.note("", "KUDO's first params format (a map from name to parameter) read as the v1beta1 list, in file order")

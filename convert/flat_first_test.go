@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -33,7 +34,7 @@ func TestFirstFormat(t *testing.T) {
 
 	_, err = FromV1beta1([]byte("memory:\n  type: colour\n  default: x\n"))
 	var el schema.ErrorList
-	require.ErrorAs(t, err, &el)
+	require.True(t, problem.As(err, &el))
 	assert.Equal(t, "/memory/type", el[0].Pointer)
 }
 
@@ -213,7 +214,7 @@ func TestCRDVersions(t *testing.T) {
 	bad := []byte(twoVersionCRD[:len(twoVersionCRD)-1] + "\n            x: {type: 7}\n")
 	_, err = LoadSchema(bad)
 	var el schema.ErrorList
-	require.ErrorAs(t, err, &el)
+	require.True(t, problem.As(err, &el))
 	assert.Contains(t, el[0].Pointer, "/spec/versions/1/schema/openAPIV3Schema/")
 
 	v1beta1 := []byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  version: v1\n  validation:\n    openAPIV3Schema: {type: object}\n")

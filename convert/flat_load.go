@@ -1,8 +1,7 @@
 package convert
 
 import (
-	"errors"
-
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -42,7 +41,7 @@ func LoadSchema(data []byte, opts ...LoadOption) (*schema.Schema, error) {
 	c, err := FromV1beta1(data)
 	if err != nil {
 		if de, ok := err.(*schema.Error); ok { // unreadable input
-			return nil, schema.ErrorList{de}
+			return nil, schema.ErrorList{de}.Err()
 		}
 		return nil, err
 	}
@@ -64,14 +63,14 @@ func LoadSchema(data []byte, opts ...LoadOption) (*schema.Schema, error) {
 // schema sits in a larger document.
 func prefixErrors(err error, at string) error {
 	var el schema.ErrorList
-	if errors.As(err, &el) {
+	if problem.As(err, &el) {
 		out := make(schema.ErrorList, len(el))
 		for i, e := range el {
 			c := *e // keep the kind and detail; lines were of the converted text
 			c.Pointer, c.Line, c.Column = at+e.Pointer, 0, 0
 			out[i] = &c
 		}
-		return out
+		return out.Err()
 	}
 	return err
 }

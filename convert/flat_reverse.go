@@ -55,9 +55,9 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	spec, ok := root["spec"].(map[string]any)
 	if !ok {
 		if isNull(root["spec"]) {
-			return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "an OperatorVersion needs a spec"}}
+			return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "an OperatorVersion needs a spec"}}.Err()
 		}
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "spec must be a mapping"}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/spec", Message: "spec must be a mapping"}}.Err()
 	}
 	doc := document.Resolve(root).(map[string]any)
 	docSpec := doc["spec"].(map[string]any)
@@ -72,7 +72,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		return &Converted{Document: doc, Changed: true, order: withAPIVersionFirst(order)}, nil
 	case map[string]any, bool:
 	default:
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a schema, not %s", kindName(spec["parameters"]))}}
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a schema, not %s", kindName(spec["parameters"]))}}.Err()
 	}
 	schemaDoc := docSpec["parameters"]
 	sOrder := subOrder(order, listPtr)
@@ -82,7 +82,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	md, ok := doc["metadata"].(map[string]any)
 	if !ok {
 		if doc["metadata"] != nil { // resolved: null is nil
-			return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/metadata", Message: "metadata must be a mapping"}}
+			return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/metadata", Message: "metadata must be a mapping"}}.Err()
 		}
 		md = map[string]any{}
 		doc["metadata"] = md
@@ -90,7 +90,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	anns, ok := md["annotations"].(map[string]any)
 	if !ok {
 		if md["annotations"] != nil {
-			return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/metadata/annotations", Message: "annotations must be a mapping"}}
+			return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/metadata/annotations", Message: "annotations must be a mapping"}}.Err()
 		}
 		anns = map[string]any{}
 		md["annotations"] = anns

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -32,7 +33,7 @@ func convertErrors(t *testing.T, doc string) schema.ErrorList {
 	_, err := FromV1beta1([]byte(doc))
 	require.Error(t, err)
 	var el schema.ErrorList
-	require.True(t, errors.As(err, &el), "want a schema.ErrorList, got %T: %v", err, err)
+	require.True(t, problem.As(err, &el), "want a schema.ErrorList, got %T: %v", err, err)
 	return el
 }
 
@@ -437,8 +438,8 @@ func TestLoadSchemaAcceptsEveryForm(t *testing.T) {
 	assert.Equal(t, `/parameters/0/default: parameter "A": default "x" is not an integer`, err.Error())
 	_, err = LoadSchema([]byte("a: [\n"))
 	var el schema.ErrorList
-	require.True(t, errors.As(err, &el))
-	assert.Contains(t, el.Error(), "line 1")
+	require.True(t, problem.As(err, &el))
+	assert.Contains(t, el.Err().Error(), "line 1")
 	_, err = LoadSchema([]byte("type: int\n"))
 	require.Error(t, err, "type: int stays a schema error")
 }

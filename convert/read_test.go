@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -132,7 +133,7 @@ func FuzzReadSchema(f *testing.F) {
 				require.Nil(t, s)
 				var se *schema.Error
 				var sl schema.ErrorList
-				require.True(t, errors.As(err, &se) || errors.As(err, &sl), "%T: %v", err, err)
+				require.True(t, errors.As(err, &se) || problem.As(err, &sl), "%T: %v", err, err)
 				continue
 			}
 			require.NotNil(t, s)

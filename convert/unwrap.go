@@ -59,7 +59,7 @@ func UnwrapValues(s *schema.Schema, in map[string]string) (map[string]any, error
 		}
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.Err()
 	}
 	return out, nil
 }
@@ -345,7 +345,7 @@ func WrapValues(s *schema.Schema, values map[string]any) (map[string]string, err
 		out[k] = text
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.Err()
 	}
 	return out, nil
 }

@@ -40,7 +40,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 		if isNull(raw) {
 			root = map[string]any{}
 		} else {
-			return nil, schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("expected a mapping of parameter values or an Instance, not %s", kindName(raw))}}
+			return nil, schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("expected a mapping of parameter values or an Instance, not %s", kindName(raw))}}.Err()
 		}
 	}
 	kind, _ := scalarText(root["kind"])
@@ -50,7 +50,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 	switch {
 	case kind != "" && kind != "Instance" && apiVersion != "":
 		// Without an apiVersion, kind is just a parameter of that name.
-		return nil, schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: fmt.Sprintf("cannot unwrap kind %s: expected parameter values or an Instance", kind)}}
+		return nil, schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: fmt.Sprintf("cannot unwrap kind %s: expected parameter values or an Instance", kind)}}.Err()
 	case instance && apiVersion == V1beta2:
 		c := &flatConverter{order: order}
 		out := c.unchanged(root, "")
@@ -58,7 +58,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 		out.input = data
 		return out, nil
 	case instance && apiVersion != "" && apiVersion != V1beta1:
-		return nil, schema.ErrorList{{Pointer: "/apiVersion", Kind: schema.KindEnum, Message: fmt.Sprintf("unknown apiVersion %q for an Instance: expected %s", apiVersion, V1beta1)}}
+		return nil, schema.ErrorList{{Pointer: "/apiVersion", Kind: schema.KindEnum, Message: fmt.Sprintf("unknown apiVersion %q for an Instance: expected %s", apiVersion, V1beta1)}}.Err()
 	}
 
 	base := ""
@@ -99,10 +99,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 		var err error
 		typed, err = UnwrapValues(s, in)
 		if err != nil {
-			ve, ok := err.(schema.ErrorList)
-			if !ok {
-				return nil, err
-			}
+			ve := schema.ErrorsOf(err)
 			for _, e := range ve {
 				e.Pointer = base + e.Pointer
 			}
@@ -111,7 +108,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 	}
 	if len(errs) > 0 {
 		sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pointer < errs[j].Pointer })
-		return nil, errs
+		return nil, errs.Err()
 	}
 	for i := range notes {
 		notes[i].Pointer = base + notes[i].Pointer

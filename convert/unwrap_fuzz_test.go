@@ -6,6 +6,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -26,7 +27,7 @@ func FuzzUnwrapValues(f *testing.F) {
 	f.Fuzz(func(t *testing.T, key, text string) {
 		got, err := UnwrapValues(s, map[string]string{key: text})
 		if err != nil {
-			if _, ok := err.(schema.ErrorList); !ok {
+			if _, ok := problem.List[*schema.Error](err); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -127,7 +128,7 @@ func TestUnwrapValuesReportsEveryTypeErrorWithItsPointer(t *testing.T) {
 		"OBJ2":     "ok",
 	})
 	var ve schema.ErrorList
-	require.True(t, errors.As(err, &ve), "%T %v", err, err)
+	require.True(t, problem.As(err, &ve), "%T %v", err, err)
 	var got []string
 	for _, e := range ve {
 		got = append(got, e.Error())
@@ -264,7 +265,7 @@ func TestWrapValues(t *testing.T) {
 
 	_, err = WrapValues(s, map[string]any{"STR": json.Number("3"), "INT": "x", "INTS": []any{"a"}, "OK": "fine"})
 	var ve schema.ErrorList
-	require.True(t, errors.As(err, &ve))
+	require.True(t, problem.As(err, &ve))
 	var msgs []string
 	for _, e := range ve {
 		msgs = append(msgs, e.Error())

@@ -494,11 +494,13 @@ func r7ExamplesValid(p *Pass) {
 
 // firstReason returns the first validation error as one line.
 func firstReason(err error) string {
-	if ve, ok := err.(schema.ErrorList); ok && len(ve) > 0 {
-		if ve[0].Pointer != "" {
-			return ve[0].Pointer + ": " + ve[0].Message
+	if _, one := err.(*schema.Error); !one {
+		if ve := schema.ErrorsOf(err); len(ve) > 0 {
+			if ve[0].Pointer != "" {
+				return ve[0].Pointer + ": " + ve[0].Message
+			}
+			return ve[0].Message
 		}
-		return ve[0].Message
 	}
 	return err.Error()
 }

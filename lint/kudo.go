@@ -214,10 +214,10 @@ func kudoDefaultInvalid(p *Pass) {
 			continue
 		}
 		err := p.Schema.ValidateAt(n.ptr, d)
-		ve, ok := err.(schema.ErrorList)
-		if !ok {
+		if _, one := err.(*schema.Error); err == nil || one {
 			continue // valid, or no compiled subschema here
 		}
+		ve := schema.ErrorsOf(err)
 		var reasons []string
 		for _, e := range ve {
 			if e.Detail != nil && e.Detail.Keyword == n.kw("enum") {

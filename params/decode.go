@@ -93,7 +93,7 @@ func typer(s *schema.Schema) document.Typer {
 func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 	doc, err := document.Read(d.Text, document.Options{Typer: typer(s)})
 	if err != nil {
-		return nil, decodeError(s, d.Locate(schema.ErrorsOf(publicError(err))), d.Index)
+		return nil, decodeError(s, d.Locate(schema.ErrorsOf(publicError(err)).Err()), d.Index)
 	}
 	// A value fresh from the reader is plain, its numbers within range
 	// and its strings valid UTF-8: the check Validate makes of Go data a
@@ -108,9 +108,9 @@ func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 			return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
 		})
 		if d.Index > 0 {
-			return doc.Value, schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list)
+			return doc.Value, schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
 		}
-		return doc.Value, list
+		return doc.Value, list.Err()
 	}
 	return doc.Value, nil
 }

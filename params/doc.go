@@ -24,11 +24,11 @@
 //	r, err := (&params.Update{Schema: s, Old: old, Patches: []any{patch}, Set: []string{"nodeCount=5"}}).Run()
 //	// r.Values, r.Plan, r.Changed, r.Warnings
 //
-// Typed getters for operator code (Example_getters):
+// Typed getters for operator code (ExampleGet):
 //
 //	n, err := params.Get[int64](v, "/nodeCount")
 //
-// Every error is a *schema.Error or a schema.ErrorList: one loop over
+// Every error is a *schema.Error or a schema.ErrorList's Err: one loop over
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
 // Zero values are refused, never a panic: a function given a Schema not

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
 	"github.com/paramkit/paramkit/schema"
@@ -101,9 +102,9 @@ func TestValidateAndRunGiveTheSameError(t *testing.T) {
 	verr := params.Validate(s, map[string]any{"replicas": jsonNumber("0"), "size": "huge"})
 	_, rerr := (&params.Update{Schema: s, Patches: []any{map[string]any{"replicas": jsonNumber("0"), "size": "huge"}}}).Run()
 	var vl, rl schema.ErrorList
-	require.ErrorAs(t, verr, &vl)
-	require.ErrorAs(t, rerr, &rl)
-	assert.Equal(t, vl.Error(), rl.Error())
+	require.True(t, problem.As(verr, &vl))
+	require.True(t, problem.As(rerr, &rl))
+	assert.Equal(t, vl.Err().Error(), rl.Err().Error())
 	require.Len(t, rl, len(vl))
 	for i := range vl {
 		assert.Equal(t, vl[i].Kind, rl[i].Kind)
@@ -119,7 +120,7 @@ func TestConflictDetail(t *testing.T) {
 	u := params.Update{Schema: s, Old: map[string]any{"replicas": jsonNumber("2")}, Set: []string{"replicas=3", "auth.user=u"}}
 	_, err = u.Run()
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	require.Len(t, list, 2)
 	plans := map[string][]string{}
 	for _, e := range list {

@@ -28,15 +28,15 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // schema marks nothing immutable: CheckImmutable then returns nil.
 func CheckImmutable(s *schema.Schema, old, new any, opts ...Option) error {
 	if err := zeroSchema(s); err != nil {
-		return schema.ErrorList{err.(*schema.Error)}
+		return schema.ErrorList{err.(*schema.Error)}.Err()
 	}
 	old, err := value.Plain(old)
 	if err != nil {
-		return schema.ErrorList{notPlain(err, "in the old values: ")}
+		return schema.ErrorList{notPlain(err, "in the old values: ")}.Err()
 	}
 	new, err = value.Plain(new)
 	if err != nil {
-		return schema.ErrorList{notPlain(err, "in the new values: ")}
+		return schema.ErrorList{notPlain(err, "in the new values: ")}.Err()
 	}
 	if old == nil || s == nil {
 		return nil
@@ -44,7 +44,7 @@ func CheckImmutable(s *schema.Schema, old, new any, opts ...Option) error {
 	o := defaults(s, old, opts, false)
 	n := defaults(s, new, opts, false)
 	if errs := immutable(s, o, n, value.Diff(o, n)); len(errs) > 0 {
-		return errs
+		return errs.Err()
 	}
 	return nil
 }

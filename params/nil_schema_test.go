@@ -7,6 +7,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -44,14 +45,14 @@ func TestNilSchema(t *testing.T) {
 		{"Validate still checks numbers", func(t *testing.T) {
 			err := params.Validate(nil, map[string]any{"n": json.Number("1e99999")})
 			var list schema.ErrorList
-			require.ErrorAs(t, err, &list)
+			require.True(t, problem.As(err, &list))
 			assert.Equal(t, "/n", list[0].Pointer)
 			assert.Contains(t, list[0].Message, "number is out of the supported range")
 		}},
 		{"Validate still checks UTF-8", func(t *testing.T) {
 			err := params.Validate(nil, map[string]any{"s": "\xff"})
 			var list schema.ErrorList
-			require.ErrorAs(t, err, &list)
+			require.True(t, problem.As(err, &list))
 			assert.Equal(t, "/s", list[0].Pointer)
 		}},
 		{"ValidateStructural allows every plain value", func(t *testing.T) {
@@ -60,7 +61,7 @@ func TestNilSchema(t *testing.T) {
 		{"ValidateStructural still checks UTF-8", func(t *testing.T) {
 			err := params.Validate(nil, []any{"\xff"}, params.Structural())
 			var list schema.ErrorList
-			require.ErrorAs(t, err, &list)
+			require.True(t, problem.As(err, &list))
 			assert.Equal(t, "/0", list[0].Pointer)
 		}},
 		{"Default returns the values unchanged", func(t *testing.T) {

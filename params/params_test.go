@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -108,7 +109,7 @@ func TestDecodeInvalidTextIsAValidationError(t *testing.T) {
 	require.NoError(t, err, "text that cannot take its node's type is not a read error")
 	err = params.Validate(s, v)
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	ptrs := map[string]bool{}
 	for _, e := range list {
 		ptrs[e.Pointer] = true

@@ -1,12 +1,12 @@
 package params
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -41,7 +41,7 @@ properties:
 		t.Run(tt.op, func(t *testing.T) {
 			_, err := (&Update{Schema: s, Old: old, Operations: []string{tt.op}}).Run()
 			var errs schema.ErrorList
-			require.True(t, errors.As(err, &errs), "%v", err)
+			require.True(t, problem.As(err, &errs), "%v", err)
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, tt.ptr, errs[0].Pointer)
 			assert.Equal(t, tt.want, errs[0].Message)

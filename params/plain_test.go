@@ -2,13 +2,13 @@ package params_test
 
 import (
 	"encoding/json"
-	"errors"
 	"math"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
@@ -69,7 +69,7 @@ func plainSchema(t *testing.T, typ string) *schema.Schema {
 func requireAtX(t *testing.T, err error, msg string) {
 	t.Helper()
 	var list schema.ErrorList
-	if errors.As(err, &list) {
+	if problem.As(err, &list) {
 		require.Len(t, list, 1, "%v", err)
 		err = list[0]
 	}
@@ -82,7 +82,7 @@ func requireAtX(t *testing.T, err error, msg string) {
 func requireValidationAtX(t *testing.T, err error, msg string) {
 	t.Helper()
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	require.Len(t, list, 1, "%v", err)
 	assert.Equal(t, "/x", list[0].Pointer)
 	assert.Contains(t, list[0].Message, msg)

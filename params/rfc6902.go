@@ -54,24 +54,24 @@ import (
 // (BenchmarkApplyJSONPatch).
 func ApplyJSONPatch(s *schema.Schema, values any, patch []byte) (any, error) {
 	if err := zeroSchema(s); err != nil {
-		return nil, schema.ErrorList{err.(*schema.Error)}
+		return nil, schema.ErrorList{err.(*schema.Error)}.Err()
 	}
 	if !value.Sound(values) {
 		v, err := value.Plain(values)
 		if err != nil {
-			return nil, notPlainValidation(err)
+			return nil, notPlainValidation(err).Err()
 		}
 		values = v
 	}
 	ops, err := decodeJSONPatch(patch)
 	if err != nil {
-		return nil, schema.ErrorList{err}
+		return nil, schema.ErrorList{err}.Err()
 	}
 	doc := values
 	copied := 0 // values copied so far by copy operations
 	for i, o := range ops {
 		if doc, err = o.apply(i, doc, &copied); err != nil {
-			return nil, schema.ErrorList{err}
+			return nil, schema.ErrorList{err}.Err()
 		}
 	}
 	if _, err := validate(s, doc); err != nil {

@@ -2,13 +2,13 @@ package params_test
 
 import (
 	"encoding/json"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -44,7 +44,7 @@ func runSetCases(t *testing.T, s *schema.Schema, tests []setCase) {
 				require.Error(t, err)
 				assert.Zero(t, r)
 				var list schema.ErrorList
-				require.True(t, errors.As(err, &list), "%T", err)
+				require.True(t, problem.As(err, &list), "%T", err)
 				for _, want := range tt.errs {
 					assert.Contains(t, err.Error(), want)
 				}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/stream"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -51,7 +52,7 @@ func (d Document[T]) Locate(err error) error {
 		}
 	}
 	var l schema.ErrorList
-	if errors.As(err, &l) {
+	if problem.As(err, &l) {
 		for _, e := range l {
 			shift(e)
 		}

@@ -43,7 +43,8 @@ func TestDecodeReaderErrorsCarryTheStreamLine(t *testing.T) {
 func TestDocumentLocate(t *testing.T) {
 	d := params.Document[any]{Line: 10}
 	list := schema.ErrorList{{Line: 2, Message: "a"}, {Pointer: "/x", Message: "b"}}
-	require.Equal(t, list, d.Locate(list))
+	err := list.Err()
+	require.Equal(t, err, d.Locate(err))
 	assert.Equal(t, 11, list[0].Line)
 	assert.Equal(t, 0, list[1].Line, "no line stays no line")
 	one := &schema.Error{Line: 1}

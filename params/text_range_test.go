@@ -1,12 +1,12 @@
 package params_test
 
 import (
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -34,7 +34,7 @@ properties:
 		t.Run(tt.set, func(t *testing.T) {
 			_, err := (&params.Update{Schema: s, Set: []string{tt.set}}).Run()
 			var errs schema.ErrorList
-			require.True(t, errors.As(err, &errs), "%v", err)
+			require.True(t, problem.As(err, &errs), "%v", err)
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, tt.ptr, errs[0].Pointer)
 			assert.Equal(t, schema.KindLimit, errs[0].Kind)

@@ -475,12 +475,12 @@ func (k *keyCheck) walkAll(n *schema.Node, v any, toks []string) {
 // or plan: "replicas is required" is explained by the "replicsa" written
 // instead.
 func (k *keyCheck) also(err error) error {
-	errs, ok := err.(schema.ErrorList)
-	if !ok || len(k.warnings) == 0 {
+	if err == nil || len(k.warnings) == 0 {
 		return err
 	}
+	errs := schema.ErrorsOf(err)
 	for _, w := range k.warnings {
 		errs = append(errs, k.withInput(w, w.Message))
 	}
-	return errs
+	return errs.Err()
 }

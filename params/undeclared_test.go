@@ -2,12 +2,12 @@ package params_test
 
 import (
 	"context"
-	"errors"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -124,7 +124,7 @@ func TestUpdateStrictRefusesUndeclaredKeys(t *testing.T) {
 	require.Error(t, err)
 	assert.Zero(t, r)
 	var errs schema.ErrorList
-	require.True(t, errors.As(err, &errs))
+	require.True(t, problem.As(err, &errs))
 	require.Len(t, errs, 1)
 	assert.Equal(t, "/replicsa", errs[0].Pointer)
 	assert.Equal(t, "replicsa=4", errs[0].Detail.Input)
@@ -161,7 +161,7 @@ func TestForbiddenKeyErrorSuggests(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := runUpdate(t, s, map[string]any{"strict": map[string]any{}}, tt.e)
 			var errs schema.ErrorList
-			require.True(t, errors.As(err, &errs), "%v", err)
+			require.True(t, problem.As(err, &errs), "%v", err)
 			require.Len(t, errs, 1)
 			assert.Equal(t, tt.ptr, errs[0].Pointer)
 			assert.Equal(t, tt.msg, errs[0].Message)
@@ -218,19 +218,19 @@ properties:
 	require.NoError(t, err)
 	_, err = runUpdate(t, s, nil, edits{set: []string{"replicsa=4"}})
 	var errs schema.ErrorList
-	require.True(t, errors.As(err, &errs), "%v", err)
+	require.True(t, problem.As(err, &errs), "%v", err)
 	assert.Equal(t, `"": missing required property: "replicas"`+"\n"+
 		`/replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"?`, err.Error())
 
 	// Two plans: the typo's (deploy) and the image's (rollout).
 	_, err = runUpdate(t, s, map[string]any{"replicas": 1}, edits{set: []string{"imgae=x", "image=y"}})
-	require.True(t, errors.As(err, &errs), "%v", err)
+	require.True(t, problem.As(err, &errs), "%v", err)
 	require.Len(t, errs, 3)
 	assert.Equal(t, `/imgae: "imgae=x": "imgae" is not declared by the schema; did you mean "image"?`, errs[2].Error())
 
 	// Other failures stay as they were.
 	_, err = runUpdate(t, s, map[string]any{"replicas": 1}, edits{set: []string{"replicsa=4", "replicas.x=1"}})
-	require.True(t, errors.As(err, &errs), "%v", err)
+	require.True(t, problem.As(err, &errs), "%v", err)
 	require.Len(t, errs, 1)
 }
 

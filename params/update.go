@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
@@ -124,7 +125,7 @@ func (u *Update) Run() (Result, error) {
 		return Result{}, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
 	}
 	if u.Desired != nil && (len(u.Patches) > 0 || len(u.Set) > 0 || len(u.Operations) > 0) {
-		return Result{}, schema.ErrorList{{Kind: schema.KindUsage, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}
+		return Result{}, schema.ErrorList{{Kind: schema.KindUsage, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}.Err()
 	}
 	assignments, err := parseSet(u.Set)
 	if err != nil {
@@ -136,16 +137,16 @@ func (u *Update) Run() (Result, error) {
 	}
 	oldV, err := value.Plain(u.Old)
 	if err != nil {
-		return Result{}, schema.ErrorList{notPlain(err, "in the old values: ")}
+		return Result{}, schema.ErrorList{notPlain(err, "in the old values: ")}.Err()
 	}
 	desired, err := value.Plain(u.Desired)
 	if err != nil {
-		return Result{}, schema.ErrorList{notPlain(err, "in the desired values: ")}
+		return Result{}, schema.ErrorList{notPlain(err, "in the desired values: ")}.Err()
 	}
 	patches := make([]any, len(u.Patches))
 	for i, p := range u.Patches {
 		if patches[i], err = value.Plain(p); err != nil {
-			return Result{}, schema.ErrorList{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}
+			return Result{}, schema.ErrorList{notPlain(err, fmt.Sprintf("in merge patch %d: ", i))}.Err()
 		}
 	}
 	install := oldV == nil
@@ -167,10 +168,10 @@ func (u *Update) Run() (Result, error) {
 		return v, Validate(s, v)
 	})
 	if len(ed.errs) > 0 {
-		return Result{}, ed.errs
+		return Result{}, ed.errs.Err()
 	}
 	if u.Strict && len(ed.keys.warnings) > 0 {
-		return Result{}, ed.keys.strictErrors()
+		return Result{}, ed.keys.strictErrors().Err()
 	}
 	if verr != nil {
 		return Result{}, ed.keys.also(validationErrors(verr, ed.notes, &ed.keys))
@@ -182,12 +183,12 @@ func (u *Update) Run() (Result, error) {
 	old := defaults(s, oldV, u.Defaults, false)
 	changed := value.Diff(old, v)
 	if errs := immutable(s, old, v, changed); len(errs) > 0 {
-		return Result{}, ed.keys.also(errs)
+		return Result{}, ed.keys.also(errs.Err())
 	}
 	plan, err := res.Resolve(changed)
 	if err != nil {
 		var conflicts schema.ErrorList
-		if !errors.As(err, &conflicts) {
+		if !problem.As(err, &conflicts) {
 			return Result{}, err
 		}
 		errs := make(schema.ErrorList, len(conflicts))
@@ -199,7 +200,7 @@ func (u *Update) Run() (Result, error) {
 			errs[i] = schema.NewError(c.Kind, c.Pointer, "triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)
 			errs[i].Detail = c.Detail
 		}
-		return Result{}, ed.keys.also(errs)
+		return Result{}, ed.keys.also(errs.Err())
 	}
 	return Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }
@@ -221,7 +222,7 @@ func parseSet(set []string) ([]assignment, error) {
 		out = append(out, a)
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.Err()
 	}
 	return out, nil
 }
@@ -245,7 +246,7 @@ func parseOperations(in []string) ([]operation, error) {
 		out = append(out, o)
 	}
 	if len(errs) > 0 {
-		return nil, errs
+		return nil, errs.Err()
 	}
 	return out, nil
 }
@@ -264,11 +265,11 @@ func publicKeyError(err error) *schema.Error {
 // a key the schema forbids.
 func validationErrors(err error, notes map[string]string, keys *keyCheck) error {
 	var ve schema.ErrorList
-	if !errors.As(err, &ve) {
-		return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
+	if !problem.As(err, &ve) {
+		return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}.Err()
 	}
 	if len(notes) == 0 && len(keys.forbidden) == 0 {
-		return ve
+		return ve.Err()
 	}
 	out := make(schema.ErrorList, 0, len(ve))
 	noted := map[string]bool{}
@@ -282,5 +283,5 @@ func validationErrors(err error, notes map[string]string, keys *keyCheck) error 
 	}
 	// out keeps ve's order (schema.Schema.Validate's), each note right
 	// after the error it explains.
-	return out
+	return out.Err()
 }

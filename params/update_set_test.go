@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -44,7 +45,7 @@ func TestUpdateSetTakesStrings(t *testing.T) {
 			case tt.wantErr != nil:
 				assert.Zero(t, r)
 				var errs schema.ErrorList
-				require.True(t, errors.As(err, &errs), "%v", err)
+				require.True(t, problem.As(err, &errs), "%v", err)
 				assert.False(t, errors.Is(err, params.ErrMalformed))
 				var inputs []string
 				for _, e := range errs {

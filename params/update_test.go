@@ -2,7 +2,6 @@ package params_test
 
 import (
 	"encoding/json"
-	"errors"
 	"os"
 	"testing"
 
@@ -10,6 +9,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -317,7 +317,7 @@ func TestUpdateRefused(t *testing.T) {
 			require.Error(t, err)
 			assert.Zero(t, r)
 			var errs schema.ErrorList
-			require.True(t, errors.As(err, &errs), "%T: %v", err, err)
+			require.True(t, problem.As(err, &errs), "%T: %v", err, err)
 			require.Len(t, errs, len(tt.want), "%v", err)
 			for i, w := range tt.want {
 				assert.Equal(t, w.ptr, errs[i].Pointer, "%v", errs[i])
@@ -499,7 +499,7 @@ func TestCheckImmutable(t *testing.T) {
 	nv.(map[string]any)["annotations"] = map[string]any{}
 	err := params.CheckImmutable(s, old, nv)
 	var errs schema.ErrorList
-	require.ErrorAs(t, err, &errs)
+	require.True(t, problem.As(err, &errs))
 	require.Len(t, errs, 2)
 	assert.Equal(t, "/annotations/team", errs[0].Pointer)
 	assert.Contains(t, errs[0].Message, "removed")
@@ -548,7 +548,7 @@ properties:
 				return
 			}
 			var errs schema.ErrorList
-			require.ErrorAs(t, err, &errs)
+			require.True(t, problem.As(err, &errs))
 			var got []string
 			for _, e := range errs {
 				got = append(got, e.Pointer)
@@ -567,11 +567,11 @@ properties:
 	require.NoError(t, err)
 	_, err = (&params.Update{Schema: s, Old: map[string]any{}}).Run()
 	var c schema.ErrorList
-	require.ErrorAs(t, err, &c)
+	require.True(t, problem.As(err, &c))
 	assert.Equal(t, "/properties/a/properties/b", c[0].Pointer)
 	assert.Equal(t, schema.KindTriggerConflict, c[0].Kind)
 	_, err = (&params.Update{Schema: s}).Run()
-	assert.ErrorAs(t, err, &c, "an install is refused too")
+	assert.True(t, problem.As(err, &c), "an install is refused too")
 }
 
 func TestUpdateKudoDefaultPlan(t *testing.T) {
@@ -666,7 +666,7 @@ func TestUpdateOnArrays(t *testing.T) {
 			r, err := runUpdate(t, s, yamlValue(t, nil, tt.old), tt.e)
 			assert.Zero(t, r)
 			var errs schema.ErrorList
-			require.ErrorAs(t, err, &errs)
+			require.True(t, problem.As(err, &errs))
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, tt.want.ptr, errs[0].Pointer)
 			assert.Contains(t, errs[0].Message, tt.want.msg)

@@ -32,13 +32,13 @@ func validate(s *schema.Schema, v any) (any, error) {
 	if !value.Sound(v) { // the common case skips this: one walk, no allocation
 		var err error
 		if v, err = value.Plain(v); err != nil {
-			return nil, notPlainValidation(err)
+			return nil, notPlainValidation(err).Err()
 		}
 		if p, err := value.BadNumber(v); err != nil {
-			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindLimit, Message: err.Error()}}
+			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindLimit, Message: err.Error()}}.Err()
 		}
 		if p, ok := value.InvalidUTF8(v); ok {
-			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindInvalid, Message: "the string is not valid UTF-8"}}
+			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindInvalid, Message: "the string is not valid UTF-8"}}.Err()
 		}
 	}
 	return v, validateSound(s, v)
@@ -56,10 +56,10 @@ func validateSound(s *schema.Schema, v any) error {
 // wherever the governing node says `nullable: true`.
 func validateStructural(s *schema.Schema, v any) error {
 	v, err := validate(s, v)
-	list, ok := err.(schema.ErrorList)
-	if !ok || s == nil {
+	if err == nil || s == nil {
 		return err
 	}
+	list := schema.ErrorsOf(err)
 	var kept schema.ErrorList
 	for _, e := range list {
 		if x, found := pointer.Get(v, e.Pointer); found && x == nil {
@@ -72,5 +72,5 @@ func validateStructural(s *schema.Schema, v any) error {
 	if len(kept) == 0 {
 		return nil
 	}
-	return kept
+	return kept.Err()
 }

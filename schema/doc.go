@@ -125,8 +125,8 @@
 //     schema itself), schema text that is no value (a pattern, a bound),
 //     key names, string lengths, and what is said where no schema is
 //     known (unwrapping by
-//     guess, a malformed `-p` key, the typed getters params.Int64 and
-//     params.Float, JSON syntax errors, which have no pointer).
+//     guess, a malformed `-p` key, the typed getter params.Get, JSON
+//     syntax errors, which have no pointer).
 //   - KUDO's v1beta1 Parameter (name, displayName, description, required,
 //     default, trigger, value-type, immutable, enum) has no field that marks
 //     a secret, so a converted params.yaml has none: add `writeOnly: true`
@@ -140,8 +140,10 @@
 // line and column where known, a [Kind] a program can switch on
 // ([KindRequired], [KindType], [KindImmutable], [KindPlanConflict],
 // [KindLossy], [KindSyntax], [KindUsage], …; never empty) and the message
-// — or an [ErrorList] of them, which implements error and works with
-// errors.As. `%T` prints *schema.Error and schema.ErrorList. Validation
+// — or several of them: an [ErrorList], a plain slice that is no error
+// itself ([ErrorList.Err] gives it as one, nil when it is empty, and
+// [ErrorsOf] gives the list back; errors.As into a *schema.Error finds
+// its first entry). Validation
 // reports every problem at once, each with its JSON pointer. Validation,
 // decoding, updates, the typed getters, gates and migration results all
 // give them, so one loop prints any of them, with no type switch

@@ -142,7 +142,7 @@ func (e *Error) located() string {
 // Unwrap returns the error this one wraps, or nil: the sentinel a
 // package's documentation promises (ErrRefused for a $ref that would leave
 // the document, params.ErrMalformed, convert.ErrNotOperatorVersion,
-// lint.ErrNotPackage, …), or the error of another package that ErrorsOf or
+// lint.ErrOperatorFile, …), or the error of another package that ErrorsOf or
 // a %w verb of NewError took in (an *fs.PathError, context.Canceled), so
 // that errors.Is and errors.As find it.
 func (e *Error) Unwrap() error {
@@ -207,45 +207,50 @@ func isFieldName(t string) bool {
 	return true
 }
 
-// ErrorList is every failure at once: the error type of Parse, Validate,
-// params.Update.Run, decoding, migration results and more. It implements
-// error; errors.As finds its *Error entries through Unwrap, and errors.As
-// into an ErrorList finds the list itself. Err returns nil for an empty
-// list.
+// ErrorList is every failure at once: a plain slice of *Error, built up
+// by a check and read back from an error with ErrorsOf. It is not itself
+// an error (an empty list stored in an error would not be nil): Err
+// returns the list as an error, nil when it is empty.
 type ErrorList []*Error
 
+// Err returns the list as an error, or nil when it is empty. The error's
+// text joins the entries' texts, one a line; ErrorsOf gives the list back
+// from it (also through wrapping), and errors.Is and errors.As see each
+// entry (errors.As into a *Error finds the first).
+func (l ErrorList) Err() error {
+	if len(l) == 0 {
+		return nil
+	}
+	return &listError{l: l}
+}
+
+// listError is the error Err returns for a non-empty list.
+type listError struct{ l ErrorList }
+
 // Error joins the entries, one a line.
-func (l ErrorList) Error() string {
+func (e *listError) Error() string {
 	var b strings.Builder
-	for i, e := range l {
+	for i, x := range e.l {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
-		b.WriteString(e.Error())
+		b.WriteString(x.Error())
 	}
 	return b.String()
 }
 
 // Unwrap returns the entries, so that errors.Is and errors.As see each.
-func (l ErrorList) Unwrap() []error {
-	out := make([]error, len(l))
-	for i, e := range l {
-		out[i] = e
+func (e *listError) Unwrap() []error {
+	out := make([]error, len(e.l))
+	for i, x := range e.l {
+		out[i] = x
 	}
 	return out
 }
 
-// Err returns the list as an error, or nil when it is empty.
-func (l ErrorList) Err() error {
-	if len(l) == 0 {
-		return nil
-	}
-	return l
-}
-
 // ErrorsOf returns every *Error that err holds, so that any error of
-// paramkit prints with one loop and no type switch: the entries of an
-// ErrorList, or the one *Error, found through wrapping. Context before
+// paramkit prints with one loop and no type switch: the entries of a
+// list (ErrorList.Err), or the one *Error, found through wrapping. Context before
 // their text (what a wrapping error such as fmt.Errorf("doc 2: %w", err)
 // says first, or the name ErrorIn gave) is kept in copies of them, at the
 // start of each Message. An error of another type becomes one
@@ -258,7 +263,7 @@ func ErrorsOf(err error) ErrorList {
 	l := errorsOf(err)
 	copied := false
 	for i, e := range l {
-		if e.in == "" {
+		if e == nil || e.in == "" {
 			continue
 		}
 		if !copied {
@@ -278,14 +283,18 @@ func errorsOf(err error) ErrorList {
 	if err == nil {
 		return nil
 	}
-	var l ErrorList
-	if errors.As(err, &l) {
-		ctx := wrapContext(err, l.Error())
+	var le *listError
+	if errors.As(err, &le) {
+		l := le.l
+		ctx := wrapContext(err, le.Error())
 		if ctx == "" || len(l) == 0 {
 			return l
 		}
 		out := make(ErrorList, len(l))
 		for i, e := range l {
+			if e == nil {
+				continue
+			}
 			c := *e
 			c.in = ctx + e.in
 			out[i] = &c
@@ -326,7 +335,7 @@ func wrapContext(err error, own string) string {
 // ErrorIn returns err as the error of one of several inputs, named where
 // (a file, "doc 2"): its text, and that of each entry, starts with
 // "where: ", as if err had been wrapped with fmt.Errorf("%s: %w", where,
-// err), but the result is a *Error (an ErrorList for a list) that keeps
+// err), but the result is a *Error (a list's Err for several) that keeps
 // the entries' Pointer, Line, Kind and Message as they are. ErrorsOf puts
 // the name at the start of each Message. An error of another type is
 // taken in as ErrorsOf takes it; nil gives nil.
@@ -337,6 +346,9 @@ func ErrorIn(where string, err error) error {
 	l := errorsOf(err)
 	out := make(ErrorList, len(l))
 	for i, e := range l {
+		if e == nil {
+			continue
+		}
 		c := *e
 		c.in = where + ": " + e.in
 		out[i] = &c
@@ -344,7 +356,7 @@ func ErrorIn(where string, err error) error {
 	if len(out) == 1 {
 		return out[0]
 	}
-	return out
+	return out.Err()
 }
 
 // Kind says what sort of failure an Error is. The values are stable

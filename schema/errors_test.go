@@ -18,6 +18,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -29,7 +30,7 @@ func TestErrorTypesAreSchemas(t *testing.T) {
 	assert.Equal(t, "schema.Kind", fmt.Sprintf("%T", schema.KindType))
 	assert.Equal(t, "*schema.ErrorDetail", fmt.Sprintf("%T", &schema.ErrorDetail{}))
 	_, err := schema.Parse([]byte("{a: ["))
-	assert.Equal(t, "schema.ErrorList", fmt.Sprintf("%T", err))
+	assert.Equal(t, "*schema.listError", fmt.Sprintf("%T", err), "a list's Err")
 	assert.Equal(t, "*schema.Error", fmt.Sprintf("%T", schema.ErrorsOf(err)[0]))
 }
 
@@ -95,8 +96,8 @@ func TestErrorsIsFindsWhatAnErrorWraps(t *testing.T) {
 		{"a refused $ref", refused, schema.ErrRefused},
 		{"a refused $ref at the root", refusedEngine, schema.ErrRefused},
 		{"a missing file", missing, fs.ErrNotExist},
-		{"a foreign error ErrorsOf took in", schema.ErrorsOf(fmt.Errorf("ctx: %w", context.Canceled)), context.Canceled},
-		{"a wrapped sentinel in a list", schema.ErrorList{schema.NewError(schema.KindUsage, "", "%w", context.DeadlineExceeded)}, context.DeadlineExceeded},
+		{"a foreign error ErrorsOf took in", schema.ErrorsOf(fmt.Errorf("ctx: %w", context.Canceled)).Err(), context.Canceled},
+		{"a wrapped sentinel in a list", schema.ErrorList{schema.NewError(schema.KindUsage, "", "%w", context.DeadlineExceeded)}.Err(), context.DeadlineExceeded},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -120,7 +121,7 @@ func TestErrorsOf(t *testing.T) {
 	assert.Nil(t, schema.ErrorsOf(nil))
 	assert.Equal(t, schema.ErrorList{e}, schema.ErrorsOf(e))
 	l := schema.ErrorList{e, {Kind: schema.KindType, Message: "t"}}
-	assert.Equal(t, l, schema.ErrorsOf(l))
+	assert.Equal(t, l, schema.ErrorsOf(l.Err()))
 
 	wrapped := schema.ErrorsOf(fmt.Errorf("doc 2: %w", e))
 	require.Len(t, wrapped, 1)
@@ -131,7 +132,7 @@ func TestErrorsOf(t *testing.T) {
 	after := schema.ErrorsOf(fmt.Errorf("%w (more)", e))
 	assert.Same(t, e, after[0])
 
-	wrappedList := schema.ErrorsOf(fmt.Errorf("v2.yaml: %w", l))
+	wrappedList := schema.ErrorsOf(fmt.Errorf("v2.yaml: %w", l.Err()))
 	require.Len(t, wrappedList, 2)
 	assert.Equal(t, "v2.yaml: bad", wrappedList[0].Message)
 	assert.Equal(t, "v2.yaml: t", wrappedList[1].Message)
@@ -150,7 +151,7 @@ func TestErrorListWorksWithErrorsAs(t *testing.T) {
 	err := fmt.Errorf("context: %w", l.Err())
 	assert.Equal(t, "context: /a: x\n/b: y", err.Error())
 	var got schema.ErrorList
-	require.True(t, errors.As(err, &got))
+	require.True(t, problem.As(err, &got))
 	assert.Equal(t, l, got)
 	var one *schema.Error
 	require.True(t, errors.As(err, &one))
@@ -280,9 +281,10 @@ func TestErrorIn(t *testing.T) {
 	assert.Equal(t, "chart: values.schema.json: line 2: a trailing comma", twice.Error())
 
 	l := schema.ErrorList{{Pointer: "/a", Kind: schema.KindType, Message: "x"}, {Pointer: "/b", Kind: schema.KindType, Message: "y"}}
-	inList, ok := schema.ErrorIn("doc 2", l).(schema.ErrorList)
-	require.True(t, ok)
-	assert.Equal(t, "doc 2: /a: x\ndoc 2: /b: y", inList.Error())
+	inErr := schema.ErrorIn("doc 2", l.Err())
+	var inList schema.ErrorList
+	require.True(t, problem.As(inErr, &inList))
+	assert.Equal(t, "doc 2: /a: x\ndoc 2: /b: y", inErr.Error())
 	assert.Equal(t, "x", inList[0].Message)
 	assert.Equal(t, "/a: x", l[0].Error(), "the original list is not changed")
 
@@ -307,4 +309,34 @@ func TestErrorJSONHasEveryField(t *testing.T) {
 	out, err = json.Marshal(&schema.Error{Kind: schema.KindUsage, Message: "m"})
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"pointer":"","kind":"usage","message":"m"}`, string(out))
+}
+
+// TestErrorListIsNoError: an empty list given as an error is nil (the
+// reviewer's complaint: an ErrorList stored in an error was non-nil even
+// when empty), and a full one comes back whole from ErrorsOf, its text as
+// the list printed before, errors.As finding its first entry.
+func TestErrorListIsNoError(t *testing.T) {
+	var empty schema.ErrorList
+	var err error = empty.Err()
+	assert.Nil(t, err, "an empty list is a nil error")
+	require.NoError(t, schema.ErrorList{}.Err())
+	assert.Nil(t, schema.ErrorsOf(empty.Err()))
+
+	l := schema.ErrorList{
+		{Pointer: "/a", Kind: schema.KindType, Message: "x"},
+		{Line: 3, Kind: schema.KindSyntax, Message: "y"},
+	}
+	err = l.Err()
+	require.Error(t, err)
+	assert.Equal(t, l, schema.ErrorsOf(err))
+	assert.Equal(t, "/a: x\nline 3: y", err.Error())
+	var first *schema.Error
+	require.ErrorAs(t, err, &first)
+	assert.Same(t, l[0], first)
+	wrapped := fmt.Errorf("doc 2: %w", err)
+	assert.Equal(t, []string{"doc 2: x", "doc 2: y"}, []string{schema.ErrorsOf(wrapped)[0].Message, schema.ErrorsOf(wrapped)[1].Message})
+
+	var _ any = l
+	_, isError := any(l).(error)
+	assert.False(t, isError, "ErrorList itself is no error")
 }

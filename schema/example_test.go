@@ -40,7 +40,7 @@ properties:
   replicas: {type: integer, immutable: "yes"}
   config: {$ref: "https://example.com/config.json"}
 `))
-	for _, e := range err.(schema.ErrorList) {
+	for _, e := range schema.ErrorsOf(err) {
 		fmt.Println(e.Pointer)
 	}
 	// Output:
@@ -51,7 +51,7 @@ properties:
 func ExampleSchema_Validate() {
 	s, _ := schema.Parse([]byte(`{"type":"object","required":["name"],"properties":{"replicas":{"type":"integer","maximum":5}}}`))
 	err := s.Validate(map[string]any{"replicas": json.Number("7")})
-	for _, e := range err.(schema.ErrorList) {
+	for _, e := range schema.ErrorsOf(err) {
 		fmt.Printf("%q: %s\n", e.Pointer, e.Message)
 	}
 	// Output:

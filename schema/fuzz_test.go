@@ -29,7 +29,7 @@ func FuzzParse(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := Parse(data)
 		if err != nil {
-			if _, ok := err.(ErrorList); !ok {
+			if _, ok := err.(*listError); !ok {
 				t.Fatalf("error of type %T: %v", err, err)
 			}
 			return

@@ -9,6 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -69,7 +70,7 @@ func TestValidationKindFollowsKeyword(t *testing.T) {
 			err = s.Validate(jsonValue(t, tt.value))
 			require.Error(t, err)
 			var list schema.ErrorList
-			require.True(t, errors.As(err, &list), "%T", err)
+			require.True(t, problem.As(err, &list), "%T", err)
 			require.NotEmpty(t, list)
 			var e *schema.Error
 			for _, x := range list {
@@ -93,7 +94,7 @@ func TestValidationMessagesKeepTheirWording(t *testing.T) {
 	require.NoError(t, err)
 	err = s.Validate(jsonValue(t, `{"c":"yes","d":1}`))
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	var msgs []string
 	for _, e := range list {
 		msgs = append(msgs, e.Error())

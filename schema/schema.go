@@ -113,7 +113,7 @@ func Parse(data []byte, opts ...Option) (*Schema, error) {
 func ParseFile(path string, opts ...Option) (*Schema, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, ErrorList{NewError(KindIO, "", "%w", err)}
+		return nil, ErrorList{NewError(KindIO, "", "%w", err)}.Err()
 	}
 	return Parse(data, opts...)
 }
@@ -125,7 +125,7 @@ func ParseFile(path string, opts ...Option) (*Schema, error) {
 // (KindNotSchema) included.
 func FromValue(doc any, opts ...Option) (*Schema, error) {
 	if err := value.CheckNumbers(doc); err != nil {
-		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}
+		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}.Err()
 	}
 	return build(doc, nil, newConfig(opts))
 }
@@ -135,10 +135,10 @@ func FromValue(doc any, opts ...Option) (*Schema, error) {
 func decodeDocument(data []byte) (any, map[string][]string, error) {
 	d, err := document.Read(data, document.Options{Order: true})
 	if err != nil {
-		return nil, nil, ErrorsOf(err)
+		return nil, nil, ErrorsOf(err).Err()
 	}
 	if d.Empty {
-		return nil, nil, ErrorList{NewError(KindSyntax, "", "the schema document is empty")}
+		return nil, nil, ErrorList{NewError(KindSyntax, "", "the schema document is empty")}.Err()
 	}
 	return d.Value, d.Order, nil
 }
@@ -149,22 +149,22 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	var draft *jsonschema.Draft
 	s.dialect, draft = dialectOf(string(cfg.dialect))
 	if draft == nil {
-		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}
+		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}.Err()
 	}
 	if m, ok := doc.(map[string]any); ok {
 		if e := notSchema(m); e != nil {
-			return nil, ErrorList{e}
+			return nil, ErrorList{e}.Err()
 		}
 		if v, present := m["$schema"]; present {
 			str, _ := v.(string)
 			d, dj := dialectOf(str)
 			if d == "" {
-				return nil, ErrorList{{Pointer: "/$schema", Kind: KindSchema, Message: fmt.Sprintf("unknown dialect %q: use draft-04, draft-06, draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}
+				return nil, ErrorList{{Pointer: "/$schema", Kind: KindSchema, Message: fmt.Sprintf("unknown dialect %q: use draft-04, draft-06, draft-07, 2019-09 or 2020-12", fmt.Sprint(v))}}.Err()
 			}
 			s.dialect, draft = d, dj
 		}
 	} else if _, ok := doc.(bool); !ok {
-		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("a schema must be an object or a boolean, not %s", typeName(doc))}}
+		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("a schema must be an object or a boolean, not %s", typeName(doc))}}.Err()
 	}
 
 	// The engine: one compiler per schema, nothing loaded from outside
@@ -172,7 +172,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	engineDraft, forEngine := engineShortcut(doc, draft)
 	engineDoc, err := engineJSON(forEngine)
 	if err != nil {
-		return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}
+		return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}.Err()
 	}
 
 	// The tree, tolerant of whatever the engine refused, so that every
@@ -204,13 +204,13 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		// Refused: compiled as written, so that the messages are the
 		// engine's for the document's own dialect.
 		if engineDoc, err = engineJSON(doc); err != nil {
-			return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}
+			return nil, ErrorList{{Kind: KindSchema, Message: err.Error()}}.Err()
 		}
 		c, compiled, aerr, cerr = compile(draft, engineDoc)
 	}
 	treePanic := <-treeDone
 	if aerr != nil {
-		return nil, ErrorList{{Kind: KindSchema, Message: aerr.Error()}}
+		return nil, ErrorList{{Kind: KindSchema, Message: aerr.Error()}}.Err()
 	}
 	if treePanic != nil {
 		panic(treePanic)
@@ -238,7 +238,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		}
 	}
 	if len(errs) > 0 {
-		return nil, dedupe(errs)
+		return nil, dedupe(errs).Err()
 	}
 	return s, nil
 }

@@ -2,7 +2,6 @@ package schema_test
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"os"
@@ -15,6 +14,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -148,7 +148,7 @@ func TestInvalidSchemasNameThePlace(t *testing.T) {
 			_, err := schema.Parse([]byte(tt.src))
 			require.Error(t, err)
 			var list schema.ErrorList
-			require.True(t, errors.As(err, &list), "error is a schema.ErrorList: %T", err)
+			require.True(t, problem.As(err, &list), "error is a schema.ErrorList: %T", err)
 			require.NotEmpty(t, list)
 			found := false
 			for _, e := range list {
@@ -165,7 +165,7 @@ func TestInvalidSchemasNameThePlace(t *testing.T) {
 func TestAllSchemaErrorsAtOnce(t *testing.T) {
 	_, err := schema.Parse([]byte("properties:\n  a: {immutable: 1}\n  b: {trigger: 2}\n  c: {oldName: 3}\n"))
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	var ptrs []string
 	for _, e := range list {
 		ptrs = append(ptrs, e.Pointer)
@@ -189,7 +189,7 @@ func TestRefsStayInsideTheDocument(t *testing.T) {
 			_, err := schema.Parse([]byte(src))
 			require.Error(t, err)
 			var list schema.ErrorList
-			require.ErrorAs(t, err, &list)
+			require.True(t, problem.As(err, &list))
 			assert.Equal(t, "/properties/a/$ref", list[0].Pointer)
 			assert.Contains(t, list[0].Message, "refused")
 			assert.NotContains(t, err.Error(), "root:", "no file content may leak into the message")
@@ -342,7 +342,7 @@ func TestErrorListCarryPointers(t *testing.T) {
 		"backup":      map[string]any{"credentials": map[string]any{"name": true}},
 	})
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	got := map[string]string{}
 	for _, e := range list {
 		got[e.Pointer] += e.Message + ";"
@@ -416,7 +416,7 @@ func TestRefusedRefsInPointerOrder(t *testing.T) {
 	for run := 0; run < 20; run++ {
 		_, err := schema.Parse([]byte(b.String()))
 		var list schema.ErrorList
-		require.ErrorAs(t, err, &list)
+		require.True(t, problem.As(err, &list))
 		require.Len(t, list, n)
 		for i, e := range list {
 			require.Equal(t, fmt.Sprintf("/properties/p%02d/$ref", i), e.Pointer, "run %d", run)

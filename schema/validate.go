@@ -24,7 +24,7 @@ import (
 // failing keyword. A nil or zero Schema fails with one error of KindUsage.
 func (s *Schema) Validate(v any) error {
 	if !s.compiledOK() {
-		return ErrorList{errNotCompiled()}
+		return ErrorList{errNotCompiled()}.Err()
 	}
 	if f := s.fastCheck(); f != nil {
 		if ok, sure := fastValid(f, v); ok && sure {
@@ -47,7 +47,7 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 	}
 	var ve *jsonschema.ValidationError
 	if !errors.As(err, &ve) {
-		return ErrorList{{Kind: KindInvalid, Message: err.Error()}}
+		return ErrorList{{Kind: KindInvalid, Message: err.Error()}}.Err()
 	}
 	var out ErrorList
 	for _, leaf := range leaves(ve) {
@@ -85,7 +85,7 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 	}
 	// Sorted first, so that of two failures with one message at one
 	// place (two patternProperties refusing a key) the same one is kept.
-	return dedupe(sortErrors(out))
+	return dedupe(sortErrors(out)).Err()
 }
 
 // enginePointer turns a location the engine gives (a JSON pointer whose

@@ -27,7 +27,7 @@ type subschemas struct {
 // to check a default or an example against its own node.
 func (s *Schema) ValidateAt(schemaPointer string, v any) error {
 	if !s.compiledOK() {
-		return ErrorList{errNotCompiled()}
+		return ErrorList{errNotCompiled()}.Err()
 	}
 	c, err := s.compileAt(schemaPointer)
 	if err != nil {

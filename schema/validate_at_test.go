@@ -6,6 +6,8 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/internal/problem"
 )
 
 func TestValidateAt(t *testing.T) {
@@ -51,12 +53,12 @@ $defs:
 			continue
 		}
 		var ve ErrorList
-		require.ErrorAs(t, err, &ve, tc.ptr)
+		require.True(t, problem.As(err, &ve), tc.ptr)
 		assert.NotEmpty(t, ve[0].Message)
 	}
 	err = s.ValidateAt("/properties/missing", "x")
 	require.Error(t, err)
-	assert.NotErrorAs(t, err, new(ErrorList))
+	assert.False(t, problem.As(err, new(ErrorList)))
 }
 
 func TestValidateAtConcurrent(t *testing.T) {

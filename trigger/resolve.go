@@ -319,7 +319,7 @@ func (r *Resolver) Resolve(changed []string) (string, error) {
 			for i, q := range changed {
 				changes[i] = change{Pointer: q, Plan: r.Effective(q)}
 			}
-			return "", planConflicts(changes)
+			return "", planConflicts(changes).Err()
 		}
 	}
 	return first, nil

@@ -1,13 +1,13 @@
 package trigger_test
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
@@ -152,7 +152,7 @@ properties:
 				return
 			}
 			var c schema.ErrorList
-			require.ErrorAs(t, err, &c)
+			require.True(t, problem.As(err, &c))
 			assert.Equal(t, tt.want, conflicts(t, c))
 			for _, w := range tt.want {
 				assert.Contains(t, err.Error(), w.Pointer)
@@ -252,7 +252,7 @@ func TestResolveRefusesTwoPlans(t *testing.T) {
 	require.NoError(t, err)
 	_, err = r.Resolve([]string{"/Authorization/NAME", "/nodeCount", "/pools/0/size", "/clusterName"})
 	var mp schema.ErrorList
-	require.True(t, errors.As(err, &mp))
+	require.True(t, problem.As(err, &mp))
 	type change struct{ Pointer, Plan string }
 	var changes []change
 	for _, e := range mp {
@@ -393,7 +393,7 @@ func TestCheckErrorIsNilWhenClean(t *testing.T) {
 	assert.True(t, err == nil, "clean schema: got %#v", err)
 	err = check(parse(t, kepInvalid))
 	var list schema.ErrorList
-	require.ErrorAs(t, err, &list)
+	require.True(t, problem.As(err, &list))
 	require.Len(t, list, 1)
 	assert.Equal(t, schema.KindTriggerConflict, list[0].Kind)
 }

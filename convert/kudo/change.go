@@ -67,7 +67,7 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgr
 	}
 	moved := v.migration.MigrateHiding(desired, from.schema)
 	if !moved.OK() {
-		return Upgraded{}, moved.Errors
+		return Upgraded{}, moved.Errors.Err()
 	}
 	values := params.Default(v.schema, orEmpty(moved.Values))
 	if err := params.Validate(v.schema, values); err != nil {

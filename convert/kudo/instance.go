@@ -12,6 +12,7 @@ import (
 	"github.com/go-openapi/jsonpointer"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -538,7 +539,7 @@ func wrapWith(s *schema.Schema, values map[string]any) (map[string]string, map[s
 // badKeys names the top-level keys a convert error points at.
 func badKeys(err error) map[string]bool {
 	var ves schema.ErrorList
-	if !errors.As(err, &ves) {
+	if !problem.As(err, &ves) {
 		return nil
 	}
 	out := map[string]bool{}

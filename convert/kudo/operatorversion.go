@@ -169,7 +169,7 @@ func fromObject(name string, m map[string]any, data []byte) (*OperatorVersion, e
 	if raw, ok := spec["plans"]; ok && raw != nil {
 		ps, ok := raw.(map[string]any)
 		if !ok {
-			return nil, schema.ErrorList{{Pointer: "/spec/plans", Kind: schema.KindSchema, Message: fmt.Sprintf("spec.plans must be a map from plan name to plan, not %s", typeName(raw))}}
+			return nil, schema.ErrorList{{Pointer: "/spec/plans", Kind: schema.KindSchema, Message: fmt.Sprintf("spec.plans must be a map from plan name to plan, not %s", typeName(raw))}}.Err()
 		}
 		for p := range ps {
 			plans = append(plans, p)

@@ -24,7 +24,7 @@ func Reader(ctx context.Context, m *Migration, r io.Reader, workers int, emit fu
 	}
 	return params.MapStream(ctx, r, workers, func(d params.Document[Result]) (Result, error) {
 		res := m.MigrateDocument(d.Text)
-		d.Locate(res.Errors)
+		d.Locate(res.Errors.Err())
 		return res, res.Err()
 	}, emit)
 }

@@ -8,6 +8,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -53,7 +54,7 @@ func TestMigrationErrorsAreSchemaErrors(t *testing.T) {
 			err := r.Err()
 			require.Error(t, err)
 			var list schema.ErrorList
-			require.True(t, errors.As(err, &list))
+			require.True(t, problem.As(err, &list))
 			var e *schema.Error
 			require.True(t, errors.As(err, &e))
 			assert.Equal(t, tt.kind, e.Kind, "%v", err)

@@ -140,7 +140,7 @@ func (p *migPlan) validate(v any, known schema.ErrorList) schema.ErrorList {
 	}
 	var out schema.ErrorList
 	var ves schema.ErrorList
-	if !errors.As(err, &ves) {
+	if !problem.As(err, &ves) {
 		return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
 	}
 next:

@@ -69,7 +69,7 @@ func newUpPlan(to *schema.Schema) (*migPlan, error) {
 	}
 	if len(b.errs) > 0 {
 		sort.SliceStable(b.errs, func(i, j int) bool { return b.errs[i].Pointer < b.errs[j].Pointer })
-		return nil, dedupeSchemaErrors(b.errs)
+		return nil, dedupeSchemaErrors(b.errs).Err()
 	}
 	b.plan.index()
 	return b.plan, nil

@@ -2,13 +2,13 @@ package migrate
 
 import (
 	"encoding/json"
-	"errors"
 	"path/filepath"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -101,7 +101,7 @@ properties:
 			_, err := New(mustSchema(t, c.schema))
 			require.Error(t, err)
 			var list schema.ErrorList
-			require.True(t, errors.As(err, &list), "%T", err)
+			require.True(t, problem.As(err, &list), "%T", err)
 			got := map[string]string{}
 			for _, e := range list {
 				got[e.Pointer] += e.Message

@@ -363,10 +363,7 @@ func stripBag(v any) any {
 }
 
 func validationErrors(err error) schema.ErrorList {
-	if ves, ok := err.(schema.ErrorList); ok {
-		return ves
-	}
-	return schema.ErrorList{{Kind: schema.KindInvalid, Message: err.Error()}}
+	return schema.ErrorsOf(err)
 }
 
 // Verdict says how a conversion between two versions of a set goes

@@ -111,8 +111,8 @@ func runAddParam(e *env, opts any, args []string) int {
 		return e.fail(exitInvalid, "%s: %v", at, err)
 	}
 	out, err := edit.AddProperty(src, at, spec)
-	if list, unusable := err.(schema.ErrorList); unusable {
-		return e.failSchema(o.schema, list) // schema.Parse's: no usable schema
+	if _, one := err.(*schema.Error); err != nil && !one {
+		return e.failSchema(o.schema, err) // schema.Parse's list: no usable schema
 	}
 	if err != nil {
 		return e.fail(exitInvalid, "%v", err)
@@ -160,7 +160,7 @@ func notAPlainSchema(src []byte) string {
 // failSchema prints why a schema cannot be edited; 2: it is unusable.
 func (e *env) failSchema(path string, err error) int {
 	var list schema.ErrorList
-	if errors.As(err, &list) {
+	if asList(err, &list) {
 		for _, le := range list {
 			fmt.Fprintf(e.stderr, "%s: %s\n", path, le.Error())
 		}
@@ -236,7 +236,7 @@ func checkValue(doc map[string]any, v any, what, text string) error {
 	}
 	if err := s.Validate(v); err != nil {
 		var ve schema.ErrorList
-		if errors.As(err, &ve) && len(ve) > 0 {
+		if asList(err, &ve) && len(ve) > 0 {
 			return fmt.Errorf("%s %q: %s", what, text, ve[0].Message)
 		}
 		return err

@@ -105,7 +105,7 @@ func (e *env) conversionFailed(file string, err error) int {
 		return e.fail(exitUsage, "%s: %v", file, err)
 	}
 	var el schema.ErrorList
-	if errors.As(err, &el) {
+	if asList(err, &el) {
 		for _, x := range el {
 			fmt.Fprintln(e.stderr, x.Error())
 		}

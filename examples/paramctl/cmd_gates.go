@@ -2,7 +2,6 @@ package main
 
 import (
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"strings"
@@ -64,7 +63,7 @@ func runGates(e *env, opts any, args []string) int {
 	set, err := gates.Parse(data)
 	var invalid schema.ErrorList
 	switch {
-	case errors.As(err, &invalid):
+	case asList(err, &invalid):
 		for _, ve := range invalid {
 			fmt.Fprintln(e.stderr, ve.Error())
 		}

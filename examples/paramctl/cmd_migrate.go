@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -202,7 +201,7 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 		if err != nil {
 			return migrated{err: err}, nil
 		}
-		d.Locate(res.Errors)
+		d.Locate(res.Errors.Err())
 		r := migrated{res: res}
 		switch {
 		case o.format == "json":
@@ -349,7 +348,7 @@ func (st *migrateStats) printSummary(w io.Writer) {
 // error a line with its pointer, as schemaOrFail reports unusable ones.
 func (e *env) migrateSchemaFailure(path string, err error) int {
 	var list schema.ErrorList
-	if errors.As(err, &list) {
+	if asList(err, &list) {
 		for _, se := range list {
 			fmt.Fprintf(e.stderr, "%s: %s\n", path, se.Error())
 		}

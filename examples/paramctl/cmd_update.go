@@ -107,7 +107,7 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	res, err := trigger.New(s, triggerOptions(f.defaultPlan, f.plans)...)
 	if err != nil {
 		var c schema.ErrorList
-		if errors.As(err, &c) && len(c) > 0 && c[0].Kind == schema.KindTriggerConflict {
+		if asList(err, &c) && len(c) > 0 && c[0].Kind == schema.KindTriggerConflict {
 			for _, x := range c {
 				fmt.Fprintln(e.stderr, x.Error())
 			}
@@ -182,7 +182,7 @@ func (e *env) finishPipeline(p *pipeline) int {
 	}
 	if err != nil {
 		var errs schema.ErrorList
-		if errors.As(err, &errs) {
+		if asList(err, &errs) {
 			// The undeclared keys that follow the errors of a failed update
 			// (params.Update.Run) are warnings, unless --strict made them
 			// the errors: warnings first, each marked, then the errors.

@@ -215,7 +215,7 @@ func verdict(d params.Document[any], file string) validateResult {
 	// before their text: show says which document it is.
 	var list schema.ErrorList
 	var one *schema.Error
-	if !errors.As(d.Err, &list) && errors.As(d.Err, &one) {
+	if !asList(d.Err, &list) && errors.As(d.Err, &one) {
 		list = schema.ErrorList{one}
 	}
 	r.unreadable = unreadable(d)
@@ -255,7 +255,7 @@ func (e *env) writeValidateJSON(r *validateResult, first bool) {
 // list of problems with what was read.
 func readFailure(err error) (*schema.Error, bool) {
 	var list schema.ErrorList
-	if errors.As(err, &list) {
+	if asList(err, &list) {
 		return nil, false
 	}
 	var de *schema.Error
@@ -290,7 +290,7 @@ func inputName(name string) string {
 // errorRecords flattens any error into pointer/message records.
 func errorRecords(err error) []errorRecord {
 	var list schema.ErrorList
-	if errors.As(err, &list) {
+	if asList(err, &list) {
 		out := make([]errorRecord, 0, len(list))
 		for _, v := range list {
 			out = append(out, errorRecord{Pointer: v.Pointer, Message: v.Message, Kind: v.Kind, line: v.Line, column: v.Column})

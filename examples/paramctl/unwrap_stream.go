@@ -3,7 +3,6 @@ package main
 import (
 	"bufio"
 	"context"
-	"errors"
 	"fmt"
 	"io"
 	"sync"
@@ -122,7 +121,7 @@ func unwrapOne(data []byte, s *schema.Schema, format string, instances bool, loc
 		return unwrapped{err: locate(err)}
 	}
 	if instances && !isInstance(c.Document) {
-		return unwrapped{err: schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: "convert --schema and --guess convert Instances; unwrap converts a map of values"}}}
+		return unwrapped{err: schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: "convert --schema and --guess convert Instances; unwrap converts a map of values"}}.Err()}
 	}
 	if format == "json" {
 		return unwrapped{out: append(mustBytes(c.JSON("  ")), '\n'), notes: c.Notes}
@@ -165,7 +164,7 @@ func (e *env) unwrapFailed(prefix, file string, err error) int {
 		return e.fail(exitUsage, "%s: %s%v", file, prefix, err)
 	}
 	var el schema.ErrorList
-	if errors.As(err, &el) {
+	if asList(err, &el) {
 		for _, x := range el {
 			fmt.Fprintln(e.stderr, prefix+x.Error())
 		}

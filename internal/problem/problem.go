@@ -12,6 +12,7 @@
 package problem
 
 import (
+	"errors"
 	"fmt"
 
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -54,11 +55,12 @@ func (e *Error) Error() string {
 
 // Public returns err as the public error type, converted by conv (always
 // schema.ErrorsOf, which internal packages cannot name): nil for nil, the
-// one entry of a single error, else the whole list. Every public package
-// passes the internal packages' errors through it where it calls them.
+// one entry of a single error, else the whole list as an error (its Err
+// method). Every public package passes the internal packages' errors
+// through it where it calls them.
 func Public[L interface {
 	~[]E
-	error
+	Err() error
 }, E error](err error, conv func(error) L) error {
 	if err == nil {
 		return nil
@@ -67,5 +69,43 @@ func Public[L interface {
 	if len(l) == 1 {
 		return l[0]
 	}
-	return l
+	return l.Err()
+}
+
+// List returns the entries of the list err holds (the error of
+// schema.ErrorList.Err, maybe wrapped, E being *schema.Error), the very
+// values the list holds, and true; or false when err holds a lone entry
+// (an E, maybe wrapped), an error of another package, or nil. It is how
+// a caller tells a list from a single error where it still must.
+func List[E error](err error) ([]E, bool) {
+	for err != nil {
+		if _, one := err.(E); one {
+			return nil, false
+		}
+		if u, ok := err.(interface{ Unwrap() []error }); ok {
+			errs := u.Unwrap()
+			out := make([]E, 0, len(errs))
+			for _, x := range errs {
+				e, ok := x.(E)
+				if !ok {
+					return nil, false
+				}
+				out = append(out, e)
+			}
+			return out, true
+		}
+		err = errors.Unwrap(err)
+	}
+	return nil, false
+}
+
+// As is errors.As for a list type (schema.ErrorList, which is no error):
+// it sets *target to the entries of the list err holds and reports
+// whether it holds one (see List).
+func As[E error, L ~[]E](err error, target *L) bool {
+	l, ok := List[E](err)
+	if ok {
+		*target = l
+	}
+	return ok
 }

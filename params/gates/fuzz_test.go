@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -53,7 +54,7 @@ func FuzzParse(f *testing.F) {
 			var ve schema.ErrorList
 			switch {
 			case errors.As(err, &de):
-			case errors.As(err, &ve):
+			case problem.As(err, &ve):
 				if len(ve) == 0 {
 					t.Fatal("empty validation errors")
 				}

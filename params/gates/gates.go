@@ -138,7 +138,7 @@ func Parse(data []byte) (*Set, error) {
 	list, srcs := c.readFile(doc)
 	c.check(list, srcs)
 	if len(c.errs) > 0 {
-		return nil, c.errs
+		return nil, c.errs.Err()
 	}
 	return newGates(list), nil
 }
@@ -159,7 +159,7 @@ func New(list []Gate) (*Set, error) {
 	var c gateChecker
 	c.check(cp, srcs)
 	if len(c.errs) > 0 {
-		return nil, c.errs
+		return nil, c.errs.Err()
 	}
 	return newGates(cp), nil
 }

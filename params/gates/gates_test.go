@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -37,7 +38,7 @@ func gateErrorLines(t *testing.T, text string) []string {
 	_, err := Parse([]byte(text))
 	require.Error(t, err)
 	var ve schema.ErrorList
-	require.True(t, errors.As(err, &ve), "want validation errors, got %T: %v", err, err)
+	require.True(t, problem.As(err, &ve), "want validation errors, got %T: %v", err, err)
 	out := make([]string, len(ve))
 	for i, e := range ve {
 		out[i] = e.Error()

@@ -1,13 +1,13 @@
 package edit
 
 import (
-	"errors"
 	"fmt"
 	"slices"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
@@ -104,7 +104,7 @@ func (p Property) check(d schema.Dialect, hide bool) error {
 
 func firstMessage(err error) string {
 	var ve schema.ErrorList
-	if errors.As(err, &ve) && len(ve) > 0 {
+	if problem.As(err, &ve) && len(ve) > 0 {
 		return ve[0].Message
 	}
 	return err.Error()

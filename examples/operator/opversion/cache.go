@@ -65,7 +65,7 @@ func New(reader, live client.Reader) *Cache {
 // Get returns the compiled operator version namespace/name. An
 // OperatorVersion that does not exist gives an error wrapping
 // kudoconvert.ErrSchemaNotFound (a *kudoconvert.NotFoundError); one whose
-// schema cannot be used gives the compile error (a schema.ErrorList,
+// schema cannot be used gives the compile error (a schema.ErrorList's Err,
 // pointers into the object), remembered until the object changes.
 func (c *Cache) Get(ctx context.Context, namespace, name string) (*kudo.OperatorVersion, error) {
 	key := types.NamespacedName{Namespace: namespace, Name: name}

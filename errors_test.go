@@ -360,8 +360,10 @@ spec:
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n"), kudo)
 			return err
 		}},
-		{"lint.CRD missing version", func() error { _, err := lint.CRD(crd, "v9", kudo); return err }},
-		{"lint.CRD not a CRD", func() error { _, err := lint.CRD([]byte("kind: Pod\n"), "", kudo); return err }},
+		{"lint.Document CRD without a schema", func() error {
+			_, err := lint.Document([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {versions: [{name: v1}]}\n"), kudo)
+			return err
+		}},
 		{"Package.Lint nil", func() error { _, err := (*lint.Package)(nil).Lint(kudo); return err }},
 		{"Package.Lint unreadable params", func() error { _, err := (&lint.Package{Params: []byte("a: [")}).Lint(kudo); return err }},
 		{"lint.ReadPackage not a package", func() error { _, err := lint.ReadPackage(fstest.MapFS{"x.yaml": {}}); return err }},
@@ -391,15 +393,6 @@ spec:
 			_, err := (&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}).Lint(kudo)
 			return err
 		}},
-		{"lint.ReadConfig syntax", func() error { _, err := lint.ReadConfig([]byte("disable: [")); return err }},
-		{"lint.ReadConfig faults", func() error {
-			_, err := lint.ReadConfig([]byte("disable: [nope]\nignore: [{pointer: x}]\nextra: 1\n"), lint.Sets()...)
-			return err
-		}},
-		{"lint.ReadBaseline syntax", func() error { _, err := lint.ReadBaseline([]byte("[")); return err }},
-		{"lint.ReadBaseline not findings", func() error { _, err := lint.ReadBaseline([]byte(`[{"x": 1}]`)); return err }},
-		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope", lint.Sets()...) }},
-		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
 		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
 		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},
 		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
@@ -481,8 +474,8 @@ func TestSentinelsAreReachable(t *testing.T) {
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
 			return err
 		}, lint.ErrOperatorFile, schema.KindNotSchema},
-		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, lint.ErrNotPackage, schema.KindIO},
-		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, lint.ErrNotChart, schema.KindIO},
+		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, fs.ErrNotExist, schema.KindIO},
+		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a missing schema file", func() error { _, err := schema.ParseFile(filepath.Join(dir, "x.yaml")); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "x")); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a failing hook", func() error {

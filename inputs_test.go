@@ -237,7 +237,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 			var doc any
 			require.NoError(t, json.Unmarshal([]byte(inputSchema), &doc))
 			in(doc)
-			lint.Run(s, doc, lint.Sets()...)
+			lint.Run(s, doc, lint.ClusterApp(), lint.Kudo(), lint.Structural())
 			return []any{doc}
 		},
 		"kudo.FromObject": func() []any {

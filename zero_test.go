@@ -1,8 +1,8 @@
 package paramkit_test
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -215,14 +215,11 @@ func TestZeroValues(t *testing.T) {
 			return err
 		}},
 		{"kube misc", anyErr, func() error {
-			_ = kube.CapWarnings(nil)
-			_ = kube.Causes("", nil)
 			_ = kube.JSONPatch("", nil, nil)
-			_, _ = kube.DecodeAdmissionReview(ctx, nil)
-			_, _ = kube.DecodeConversionReview(ctx, nil)
-			_, _ = kube.NewClientCA("")
+			_, _ = kube.DecodeReview[kube.AdmissionReview](ctx, nil)
+			_, _ = kube.DecodeReview[kube.ConversionReview](ctx, nil)
+			_, _ = kube.NewClientCA("", nil)
 			_ = kube.Field("")
-			_ = kube.Logger(nil)
 			_ = kube.Validating()
 			return nil
 		}},
@@ -252,7 +249,7 @@ func TestZeroValues(t *testing.T) {
 		{"kube.Convert(zero set)", usage, func() error { _, err := kube.Convert(&migrate.VersionSet{}, []byte("{}"), "a", "b"); return err }},
 		{"kube.ConvertReview(nil)", anyErr, func() error {
 			_ = kube.ConvertReview(ctx, nil, nil)
-			_ = kube.ConvertReview(ctx, &migrate.VersionSet{}, &kube.ConversionRequest{})
+			_ = kube.ConvertReview(ctx, &kube.ConversionRequest{Objects: []json.RawMessage{nil}}, nil)
 			return nil
 		}},
 		{"kube.CRDSchema(zero)", usage, func() error { _, err := kube.CRDSchema(zero); return err }},
@@ -436,55 +433,30 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 		{"lint misc", anyErr, func() error {
-			_, _ = lint.CRD(nil, "")
-			_, _ = lint.CRD(nil, "", nil, &lint.Set{})
-			_ = lint.CheckRuleGlob("")
 			_, _ = lint.Document(nil)
 			_, _ = lint.Document([]byte("{}"), nil, &lint.Set{Rules: []*lint.Rule{nil, {}}})
-			_, _ = lint.ReadBaseline(nil)
 			_, _ = lint.ReadChart(fstest.MapFS{})
-			_, _ = lint.ReadConfig(nil)
 			_, _ = lint.ReadPackage(fstest.MapFS{})
-			_ = lint.WriteSARIF(&bytes.Buffer{}, nil)
-			_ = lint.WriteSARIF(&bytes.Buffer{}, []*lint.Rule{nil, {}}, lint.Report{})
+			_ = (*lint.Chart)(nil).Rules()
+			_ = lint.ClusterApp("")
 			_ = lint.Finding{}.String()
 			_, _ = lint.Finding{}.MarshalJSON()
-			_ = lint.Silenced{}.Total()
 			return nil
 		}},
 		{"lint.ReadChart(nil)", usage, func() error { _, err := lint.ReadChart(nil); return err }},
 		{"lint.ReadPackage(nil)", usage, func() error { _, err := lint.ReadPackage(nil); return err }},
-		{"lint.WriteSARIF(nil writer)", usage, func() error { return lint.WriteSARIF(nil, nil) }},
 		{"lint.Chart(nil).Lint", usage, func() error { var c *lint.Chart; _, err := c.Lint(); return err }},
 		{"lint.Chart(nil).HelmValues", usage, func() error { var c *lint.Chart; _, _, err := c.HelmValues(); return err }},
 		{"lint.Chart{}.HelmValues", anyErr, func() error { _, _, err := (&lint.Chart{}).HelmValues(); return err }},
 		{"lint.Chart{}.Lint", anyErr, func() error { _, err := (&lint.Chart{}).Lint(); return err }},
 		{"lint.Package(nil).Lint", usage, func() error { var p *lint.Package; _, err := p.Lint(); return err }},
 		{"lint.Package{}.Lint", anyErr, func() error { _, err := (&lint.Package{}).Lint(); return err }},
-		{"lint.Config", anyErr, func() error {
-			for _, c := range []*lint.Config{nil, {}} {
-				_ = c.Sets()
-				_ = c.Sets(nil, &lint.Set{})
-				f := c.Filter(nil)
-				_, _ = f.Apply(lint.Report{})
-			}
-			var f *lint.Filter
-			_, _ = f.Apply(lint.Report{Findings: []lint.Finding{{}}})
-			_, _ = (&lint.Filter{}).Apply(lint.Report{Findings: []lint.Finding{{}}})
-			return nil
-		}},
 		{"lint.Pass", anyErr, func() error {
 			for _, p := range []*lint.Pass{nil, {}} {
 				p.Report("", "")
 				p.ReportAt("", 0, "", "")
 				p.ReportSeverity("", "", "")
 			}
-			return nil
-		}},
-		{"lint.Silenced", anyErr, func() error {
-			var s *lint.Silenced
-			s.Add(lint.Silenced{})
-			(&lint.Silenced{}).Add(lint.Silenced{})
 			return nil
 		}},
 	}

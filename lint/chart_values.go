@@ -41,7 +41,7 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 	if c == nil {
 		return nil, nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
-	hv, err := c.helmValues(orDefault(c.ValuesFile, ChartValuesFile))
+	hv, err := c.helmValues(orDefault(c.ValuesFile, chartValuesFile))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -49,7 +49,7 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 	if c.Schema != nil {
 		s, err := schema.Parse(c.Schema)
 		if err != nil {
-			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, ChartSchemaFile), err)
+			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, chartSchemaFile), err)
 		}
 		out = append(out, hv.judge(s)...)
 	}

@@ -11,8 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/paramkit/paramkit/lint"
 )
 
 // secretMarker matches every recognisable secret of the walk's files:
@@ -108,7 +106,7 @@ type walkCase struct {
 // here fails TestSecretWalkCoversEveryCommand.
 func secretWalkCases(f func(string) string) map[string][]walkCase {
 	var lintRuns []walkCase
-	for _, set := range lint.Sets() {
+	for _, set := range lintBuiltinSets() {
 		for _, o := range []string{"text", "json", "sarif"} {
 			lintRuns = append(lintRuns,
 				walkCase{args: []string{"lint", "--rules", set.Name, "-o", o, f("schema.yaml")}},

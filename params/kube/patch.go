@@ -9,24 +9,41 @@ import (
 	"github.com/paramkit/paramkit/params"
 )
 
-// JSONPatch returns the RFC 6902 operations that turn from into to below
-// base (an object pointer such as "/spec/parameters"), each a
-// map[string]any with "op", "path" and, but for a removal, "value"; none
-// when the two are identical. Write them with params.MarshalJSON, which
-// keeps every number's text: a patch built through float64 (as
+// JSONPatch returns the RFC 6902 operations that turn from, the value at
+// base in an object (a pointer such as "/spec/parameters"), into to, each
+// a map[string]any with "op", "path" and, but for a removal, "value";
+// none when the two are identical. Write them with params.MarshalJSON,
+// which keeps every number's text: a patch built through float64 (as
 // controller-runtime's admission.PatchResponseFromRaw builds one) stores
 // 9007199254740993 as 9007199254740992.
 //
-// The order is stable: for objects, removals, then changes, then
-// additions, each by key; arrays of equal length element by element,
-// other arrays replaced whole. Numbers are compared by their text. The
-// value under an empty key is replaced whole rather than walked into:
-// json-patch libraries (the apiserver's among them) cannot follow a path
-// through an empty token such as /a//b. Neither value is changed; the
-// operations share parts of to.
+// The patch is the shorter, as JSON, of one operation per change and a
+// single replace of the whole value at base (never for base "", the
+// whole object): the kube-apiserver applies a mutating webhook's patch
+// faster the fewer operations and bytes it has (TestAdmissionLatency in
+// test/e2e), and a few defaults added to a large value stay a few
+// operations, so that an answer stays small. Either patch gives the same
+// object.
+//
+// Operation by operation, the order is stable: for objects, removals,
+// then changes, then additions, each by key; arrays of equal length
+// element by element, other arrays replaced whole. Numbers are compared
+// by their text. The value under an empty key is replaced whole rather
+// than walked into: json-patch libraries (the apiserver's among them)
+// cannot follow a path through an empty token such as /a//b. Neither
+// value is changed; the operations share parts of to.
 func JSONPatch(base string, from, to any) []any {
 	var ops []any
 	diffPatch(base, from, to, &ops)
+	if len(ops) < 2 || base == "" {
+		return ops
+	}
+	whole := []any{map[string]any{"op": "replace", "path": base, "value": to}}
+	one, err1 := params.MarshalJSON(nil, whole, "")
+	many, err2 := params.MarshalJSON(nil, ops, "")
+	if err1 == nil && err2 == nil && len(one) <= len(many) {
+		return whole
+	}
 	return ops
 }
 

@@ -452,7 +452,39 @@ func FuzzGenerateSchema(f *testing.F) {
 			return
 		}
 		checkRoundTrip(t, data)
+		// Updating the generated schema from the same values changes
+		// nothing and reports nothing.
+		gen, values, err := generateSchema(data)
+		if err != nil {
+			return
+		}
+		out, err := renderSchema(gen)
+		require.NoError(t, err)
+		up, err := updateSchema(out, gen, values)
+		require.NoError(t, err)
+		assert.Empty(t, up.added)
+		assert.Empty(t, up.left)
+		assert.Empty(t, up.failed)
+		assert.Equal(t, string(out), string(up.out))
 	})
+}
+
+// BenchmarkGenerateSchema: traefik's values.yaml (about 1,000 keys, many
+// comments) to its schema text.
+func BenchmarkGenerateSchema(b *testing.B) {
+	data, err := os.ReadFile(filepath.Join(helmTestdata, "charts", "traefik", "values.yaml"))
+	require.NoError(b, err)
+	b.ReportAllocs()
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		o, _, err := generateSchema(data)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := renderSchema(o); err != nil {
+			b.Fatal(err)
+		}
+	}
 }
 
 // TestSchemaRulesListed keeps the report's list of rules a generated

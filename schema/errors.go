@@ -142,7 +142,7 @@ func (e *Error) located() string {
 // Unwrap returns the error this one wraps, or nil: the sentinel a
 // package's documentation promises (ErrRefused for a $ref that would leave
 // the document, params.ErrMalformed, convert.ErrNotOperatorVersion,
-// lint.ErrNotPackage, …), or the error of another package that ErrorsOf or
+// lint.ErrOperatorFile, …), or the error of another package that ErrorsOf or
 // a %w verb of NewError took in (an *fs.PathError, context.Canceled), so
 // that errors.Is and errors.As find it.
 func (e *Error) Unwrap() error {

@@ -44,7 +44,7 @@ func TestCRDUpToDate(t *testing.T) {
 	require.NoError(t, err)
 	_, body, _ := bytes.Cut(have, []byte("\n")) // paramctl's header line
 	assert.Equal(t, string(want), string(body), "config/crd is stale: run the paramctl crd command of README.md")
-	fs, err := lint.CRD(have, "", lint.Structural())
+	fs, err := lint.Document(have, lint.Structural())
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotEqual(t, lint.Error, f.Severity, "%s", f)

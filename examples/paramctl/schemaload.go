@@ -61,7 +61,7 @@ func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) 
 // "chart/values.schema.json: line 4: ..." rather than "chart:
 // values.schema.json: line 4: ...".
 func inFolder(path, msg string) string {
-	for _, f := range []struct{ dir, file string }{{chartDir(path), lint.ChartSchemaFile}, {packageDir(path), "params.yaml"}} {
+	for _, f := range []struct{ dir, file string }{{chartDir(path), chartSchemaFile}, {packageDir(path), "params.yaml"}} {
 		if f.dir != "" && strings.HasPrefix(msg, f.file+": ") {
 			return filepath.Join(f.dir, f.file) + msg[len(f.file):]
 		}
@@ -81,12 +81,12 @@ func chartDir(path string) string {
 		return ""
 	}
 	if fi.IsDir() {
-		if ci, err := os.Stat(filepath.Join(path, lint.ChartFile)); err == nil && ci.Mode().IsRegular() {
+		if ci, err := os.Stat(filepath.Join(path, chartFile)); err == nil && ci.Mode().IsRegular() {
 			return path
 		}
 		return ""
 	}
-	if filepath.Base(path) == lint.ChartFile {
+	if filepath.Base(path) == chartFile {
 		return filepath.Dir(path)
 	}
 	return ""
@@ -130,10 +130,10 @@ func isOperatorFile(data []byte) bool {
 // loadSchemaVersion.
 func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
 	if dir := chartDir(path); dir != "" {
-		file := filepath.Join(dir, lint.ChartSchemaFile)
+		file := filepath.Join(dir, chartSchemaFile)
 		data, err := e.readInput(file)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, lint.ChartSchemaFile)
+			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, chartSchemaFile)
 		}
 		if err == nil {
 			err = checkJSONFile(file, data)

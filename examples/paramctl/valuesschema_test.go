@@ -78,6 +78,7 @@ func TestSchemaTypesAsHelmReads(t *testing.T) {
 		{"an empty map", "x: {}\n", "object", nil},
 		{"a list", "x: [a, b]\n", "array", []any{"a", "b"}},
 		{"a duration", "x: 30s\n", "string", "30s"},
+		{"a huge integer as Helm holds it", "x: 9007199254740993\n", "integer", json.Number("9007199254740992")},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			p := prop(t, generated(t, c.values), "x")

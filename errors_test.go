@@ -165,14 +165,14 @@ spec:
 		{"params.Decode duplicate key", func() error { _, err := params.Decode(s, []byte("a: 1\na: 2\n")); return err }},
 		{"params.DecodePatch syntax", func() error { _, err := params.DecodePatch(s, []byte("{a: ")); return err }},
 		{"params.DecodeReader later document", func() error {
-			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(d params.Document) error { return d.Err })
+			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), 0, func(d params.Document[any]) error { return d.Err })
 		}},
 		{"params.DecodeReader unreadable", func() error { return firstDocErr(t, s, "a: [") }},
 		{"params.DecodeReader invalid", func() error { return firstDocErr(t, s, "size: 3") }},
 		{"params.DecodeReader invalid later document", func() error { return firstDocErr(t, s, "{}\n---\nsize: 3") }},
 		{"params.Validate", func() error { return params.Validate(s, map[string]any{"replicas": jsonNum("0")}) }},
 		{"params.Validate not plain", func() error { return params.Validate(s, map[string]any{"x": math.NaN()}) }},
-		{"params.ValidateStructural", func() error { return params.ValidateStructural(s, map[string]any{"tags": "x"}) }},
+		{"params.Validate Structural", func() error { return params.Validate(s, map[string]any{"tags": "x"}, params.Structural()) }},
 		{"params.CheckImmutable", func() error { return params.CheckImmutable(s, old, map[string]any{"id": "b"}) }},
 		{"params.CheckImmutable not plain", func() error { return params.CheckImmutable(s, old, map[string]any{"id": make(chan int)}) }},
 		{"params.Plain", func() error { _, err := params.Plain(map[string]any{"f": func() {}}); return err }},
@@ -180,20 +180,25 @@ spec:
 		{"params.ParseText", func() error { _, err := params.ParseText(s.Lookup("/tags"), "[a, "); return err }},
 		{"params.ParseText not UTF-8", func() error { _, err := params.ParseText(nil, "\xff"); return err }},
 		{"params.ParseText out of range", func() error { _, err := params.ParseText(s.Lookup("/replicas"), "1e99999999"); return err }},
-		{"params.String missing", func() error { _, err := params.String(old, "/none"); return err }},
-		{"params.Int64 wrong type", func() error { _, err := params.Int64(old, "/id"); return err }},
-		{"params.Bool bad pointer", func() error { _, err := params.Bool(old, "id"); return err }},
-		{"params.Float wrong type", func() error { _, err := params.Float(old, "/id"); return err }},
-		{"params.Map wrong type", func() error { _, err := params.Map(old, "/id"); return err }},
-		{"params.Slice missing", func() error { _, err := params.Slice(old, "/tags"); return err }},
+		{"params.String missing", func() error { _, err := params.Get[string](old, "/none"); return err }},
+		{"params.Int64 wrong type", func() error { _, err := params.Get[int64](old, "/id"); return err }},
+		{"params.Bool bad pointer", func() error { _, err := params.Get[bool](old, "id"); return err }},
+		{"params.Float wrong type", func() error { _, err := params.Get[float64](old, "/id"); return err }},
+		{"params.Map wrong type", func() error { _, err := params.Get[map[string]any](old, "/id"); return err }},
+		{"params.Slice missing", func() error { _, err := params.Get[[]any](old, "/tags"); return err }},
 
 		// Updates, -p and patch operations.
-		{"params.ParseAssignment malformed", func() error { _, err := params.ParseAssignment("replicas"); return err }},
-		{"params.ParseAssignment nothing before =", func() error { _, err := params.ParseAssignment("=1"); return err }},
-		{"params.ParseAssignment bad key", func() error { _, err := params.ParseAssignment("a..b=1"); return err }},
-		{"params.ParseOperation unknown", func() error { _, err := params.ParseOperation("move", "a=b"); return err }},
-		{"params.ParseOperation remove nothing", func() error { _, err := params.ParseOperation(params.OpRemove, ""); return err }},
-		{"params.ParseOperation bad key", func() error { _, err := params.ParseOperation(params.OpRemove, "a..b"); return err }},
+		{"Update.Run -p nothing before =", func() error { _, err := (&params.Update{Schema: s, Set: []string{"=1"}}).Run(); return err }},
+		{"Update.Run operation unknown", func() error {
+			_, err := (&params.Update{Schema: s, Operations: []string{"move a=b"}}).Run()
+			return err
+		}},
+		{"Update.Run operation malformed", func() error { _, err := (&params.Update{Schema: s, Operations: []string{"add a"}}).Run(); return err }},
+		{"Update.Run remove nothing", func() error { _, err := (&params.Update{Schema: s, Operations: []string{"remove "}}).Run(); return err }},
+		{"Update.Run operation bad key", func() error {
+			_, err := (&params.Update{Schema: s, Operations: []string{"remove a..b"}}).Run()
+			return err
+		}},
 		{"Update.Run nil", func() error { _, err := (*params.Update)(nil).Run(); return err }},
 		{"Update.Run no schema", func() error { _, err := (&params.Update{}).Run(); return err }},
 		{"Update.Run malformed -p", func() error { _, err := (&params.Update{Schema: s, Set: []string{"replicas"}}).Run(); return err }},
@@ -220,9 +225,7 @@ spec:
 		}},
 		{"Update.Run patch not plain", func() error { _, err := (&params.Update{Schema: s, Patches: []any{math.NaN()}}).Run(); return err }},
 		{"Update.Run bad operation", func() error {
-			op, err := params.ParseOperation(params.OpReplace, "nothing=1")
-			require.NoError(t, err)
-			_, err = (&params.Update{Schema: s, Old: old, Operations: []params.Operation{op}}).Run()
+			_, err := (&params.Update{Schema: s, Old: old, Operations: []string{"replace nothing=1"}}).Run()
 			return err
 		}},
 		{"Update.Run conflicting triggers", func() error {
@@ -236,15 +239,16 @@ spec:
 		{"gates.Parse syntax", func() error { _, err := gates.Parse([]byte("[")); return err }},
 		{"gates.Parse rules", func() error { _, err := gates.Parse([]byte("- name: a\n  preRelease: gamma\n")); return err }},
 		{"gates.New rules", func() error {
-			_, err := gates.New([]gates.Gate{{Name: "a b", PreRelease: gates.StageAlpha, FieldPaths: []string{"x"}}})
+			_, err := gates.New([]gates.Gate{{Name: "a b", PreRelease: "alpha", FieldPaths: []string{"x"}}})
 			return err
 		}},
 
 		// Triggers.
-		{"trigger.Check", func() error {
+		{"trigger.New conflicts", func() error {
 			bad, err := schema.Parse([]byte("properties:\n  a:\n    trigger: x\n    properties:\n      b: {trigger: y}\n"))
 			require.NoError(t, err)
-			return trigger.Check(bad)
+			_, err = trigger.New(bad)
+			return err
 		}},
 		{"trigger.New nil", func() error { _, err := trigger.New(nil); return err }},
 		{"Resolver.Resolve two plans", func() error {
@@ -283,9 +287,9 @@ spec:
 		{"convert.UnwrapReader", func() error {
 			var first error
 			err := convert.UnwrapReader(context.Background(), s, strings.NewReader("replicas: 1\n---\nreplicas: x\n"), 1,
-				func(_ params.RawDocument, _ *convert.Converted, err error) error {
+				func(d params.Document[*convert.Converted]) error {
 					if first == nil {
-						first = err
+						first = d.Err
 					}
 					return nil
 				})
@@ -310,7 +314,8 @@ spec:
 		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
 		{"migrate.Reader", func() error {
 			var first error
-			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(_ params.RawDocument, r migrate.Result) error {
+			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(d params.Document[migrate.Result]) error {
+				r := d.Value
 				if first == nil {
 					first = r.Err()
 				}
@@ -437,7 +442,9 @@ func TestPublicWarningsHaveKinds(t *testing.T) {
 	for _, w := range res.Warnings {
 		checkEntry(t, w)
 	}
-	for _, w := range params.Undeclared(s, map[string]any{"nmae": "x"}) {
+	ws, _, err := params.Undeclared(context.Background(), s, map[string]any{"nmae": "x"}, nil, 0)
+	require.NoError(t, err)
+	for _, w := range ws {
 		checkEntry(t, w)
 	}
 }
@@ -461,14 +468,24 @@ func TestSentinelsAreReachable(t *testing.T) {
 			_, err := convert.LoadSchema([]byte(`{"$ref": "https://example.com/x.json"}`))
 			return err
 		}, schema.ErrRefused, schema.KindRefused},
-		{"a malformed assignment", func() error { _, err := params.ParseAssignment("novalue"); return err }, params.ErrMalformed, schema.KindUsage},
+		{"a malformed assignment", func() error {
+			s, err := schema.Parse([]byte("{}"))
+			require.NoError(t, err)
+			_, err = (&params.Update{Schema: s, Set: []string{"novalue"}}).Run()
+			return err
+		}, params.ErrMalformed, schema.KindUsage},
 		{"a malformed -p in an update", func() error {
 			s, err := schema.Parse([]byte(errorsSchema))
 			require.NoError(t, err)
 			_, err = (&params.Update{Schema: s, Set: []string{"=1"}}).Run()
 			return err
 		}, params.ErrMalformed, schema.KindUsage},
-		{"an unknown patch operation", func() error { _, err := params.ParseOperation("copy", "a=b"); return err }, params.ErrMalformed, schema.KindUsage},
+		{"an unknown patch operation", func() error {
+			s, err := schema.Parse([]byte("{}"))
+			require.NoError(t, err)
+			_, err = (&params.Update{Schema: s, Operations: []string{"copy a=b"}}).Run()
+			return err
+		}, params.ErrMalformed, schema.KindUsage},
 		{"v1beta1 of a schema", func() error { _, err := convert.ToV1beta1([]byte("type: object\n")); return err }, convert.ErrNotOperatorVersion, schema.KindNotSchema},
 		{"lint of an operator.yaml", func() error {
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
@@ -603,7 +620,7 @@ func TestNoErrorLiteralWithoutKind(t *testing.T) {
 // stream that has one.
 func firstDocErr(t *testing.T, s *schema.Schema, stream string) error {
 	var first error
-	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), func(d params.Document) error {
+	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), 0, func(d params.Document[any]) error {
 		if first == nil {
 			first = d.Err
 		}

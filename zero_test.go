@@ -149,19 +149,22 @@ func TestZeroValues(t *testing.T) {
 		{"params.Update{Schema: zero}.Run", usage, func() error { _, err := (&params.Update{Schema: zero}).Run(); return err }},
 		{"params.Update(nil).Run", usage, func() error { var u *params.Update; _, err := u.Run(); return err }},
 		{"params.Validate(zero)", usage, func() error { return params.Validate(zero, map[string]any{}) }},
-		{"params.ValidateStructural(zero)", usage, func() error { return params.ValidateStructural(zero, map[string]any{}) }},
+		{"params.Validate(zero, Structural)", usage, func() error { return params.Validate(zero, map[string]any{}, params.Structural()) }},
 		{"params.ApplyJSONPatch(zero)", usage, func() error { _, err := params.ApplyJSONPatch(zero, nil, []byte("[]")); return err }},
 		{"params.ApplyJSONPatch(nil, nil, nil)", anyErr, func() error { _, err := params.ApplyJSONPatch(nil, nil, nil); return err }},
 		{"params.Decode(zero)", usage, func() error { _, err := params.Decode(zero, []byte("a: 1")); return err }},
 		{"params.DecodePatch(zero)", usage, func() error { _, err := params.DecodePatch(zero, []byte("a: 1")); return err }},
 		{"params.DecodeReader(zero)", usage, func() error {
-			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), func(params.Document) error { return nil })
+			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), 0, func(params.Document[any]) error { return nil })
 		}},
 		{"params.DecodeReader(nil emit)", usage, func() error {
-			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), nil)
+			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), 0, nil)
 		}},
 		{"params.DecodeReader(nil reader)", usage, func() error {
-			return params.DecodeReader(ctx, nil, nil, func(params.Document) error { return nil })
+			return params.DecodeReader(ctx, nil, nil, 0, func(params.Document[any]) error { return nil })
+		}},
+		{"params.MapStream(nil reader)", usage, func() error {
+			return params.MapStream(ctx, nil, 0, func(params.Document[int]) (int, error) { return 0, nil }, func(params.Document[int]) error { return nil })
 		}},
 		{"params.MapStream(nil)", usage, func() error {
 			return params.MapStream[int](ctx, nil, 0, nil, nil)
@@ -170,34 +173,35 @@ func TestZeroValues(t *testing.T) {
 		{"params.CheckImmutable(zero)", usage, func() error { return params.CheckImmutable(zero, map[string]any{}, map[string]any{}) }},
 		{"params.MarshalJSON(zero)", usage, func() error { _, err := params.MarshalJSON(zero, map[string]any{}, ""); return err }},
 		{"params.MarshalYAML(zero)", usage, func() error { _, err := params.MarshalYAML(zero, map[string]any{}); return err }},
-		{"params.Undeclared(zero)", anyErr, func() error { params.Undeclared(zero, map[string]any{"a": 1}); return nil }},
+		{"params.Undeclared(zero)", usage, func() error {
+			_, _, err := params.Undeclared(ctx, zero, map[string]any{"a": 1}, nil, 0)
+			return err
+		}},
+		{"params.Undeclared(nil ctx)", usage, func() error {
+			var none context.Context // a nil context is what is tested
+			_, _, err := params.Undeclared(none, nil, map[string]any{"a": 1}, nil, 0)
+			return err
+		}},
 		{"params.ParseText(nil)", anyErr, func() error { _, err := params.ParseText(nil, ""); return err }},
 		{"params.ParseText(Node{})", anyErr, func() error { _, err := params.ParseText(&schema.Node{}, "1"); return err }},
 		{"params getters", anyErr, func() error {
-			_, _ = params.Bool(nil, "")
-			_, _ = params.Float(nil, "")
-			_, _ = params.Int64(nil, "")
-			_, _ = params.Map(nil, "")
-			_, _ = params.Slice(nil, "")
-			_, _ = params.String(nil, "")
-			_ = params.Clone(nil)
+			_, _ = params.Get[bool](nil, "")
+			_, _ = params.Get[float64](nil, "")
+			_, _ = params.Get[int64](nil, "")
+			_, _ = params.Get[map[string]any](nil, "")
+			_, _ = params.Get[[]any](nil, "")
+			_, _ = params.Get[string](nil, "")
 			_ = params.Diff(nil, nil)
 			_ = params.Equal(nil, nil)
 			_ = params.Identical(nil, nil)
-			_ = params.MergePatch(nil, nil)
 			_, _ = params.Plain(nil)
-			_, _ = params.ParseAssignment("")
-			_, _ = params.ParseOperation("", "")
-			_ = params.Assignment{}.Pointer()
-			_ = params.Operation{}.Pointer()
-			_ = params.RawDocument{}.Locate(nil)
-			_ = params.RawDocument{}.Locate(errors.New("x"))
-			_ = params.Document{}.Locate(errors.New("x"))
+			_, _ = (&params.Update{Schema: zero}).Run()
+			_, _ = (&params.Update{Operations: []string{""}}).Run()
+			_ = params.Document[any]{}.Locate(nil)
+			_ = params.Document[any]{}.Locate(errors.New("x"))
+			_ = params.Document[int]{Line: 3}.Locate(errors.New("x"))
 			return nil
 		}},
-		{"params.Splitter(nil)", usage, func() error { var sp *params.Splitter; _, err := sp.Next(); return err }},
-		{"params.Splitter{}", usage, func() error { _, err := (&params.Splitter{}).Next(); return err }},
-		{"params.NewSplitter(nil)", usage, func() error { _, err := params.NewSplitter(nil).Next(); return err }},
 
 		// params/gates
 		{"gates.Set(nil).Apply", anyErr, func() error { var s *gates.Set; s.Apply(nil, nil); _ = s.Status(); return nil }},
@@ -270,7 +274,7 @@ func TestZeroValues(t *testing.T) {
 		{"convert.UnwrapValues(zero)", usage, func() error { _, err := convert.UnwrapValues(zero, map[string]string{"a": "1"}); return err }},
 		{"convert.WrapValues(zero)", usage, func() error { _, err := convert.WrapValues(zero, map[string]any{"a": "1"}); return err }},
 		{"convert.UnwrapReader(zero)", usage, func() error {
-			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.RawDocument, *convert.Converted, error) error { return nil })
+			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.Document[*convert.Converted]) error { return nil })
 		}},
 		{"convert.UnwrapReader(nil emit)", usage, func() error {
 			return convert.UnwrapReader(ctx, nil, strings.NewReader("a: '1'"), 0, nil)
@@ -358,10 +362,10 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 		{"migrate.Reader(zero migration)", usage, func() error {
-			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.Document[migrate.Result]) error { return nil })
 		}},
 		{"migrate.Reader(nil)", usage, func() error {
-			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.Document[migrate.Result]) error { return nil })
 		}},
 		{"migrate.Result{}", anyErr, func() error { _ = migrate.Result{}.OK(); return migrate.Result{}.Err() }},
 		{"migrate.LoadVersionSet", anyErr, func() error {
@@ -413,8 +417,8 @@ func TestZeroValues(t *testing.T) {
 		}},
 
 		// trigger
-		{"trigger.Check(zero)", usage, func() error { return trigger.Check(zero) }},
-		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), trigger.KudoPlans(nil)); return err }},
+		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), nil); return err }},
+		{"trigger.New(nil)", usage, func() error { _, err := trigger.New(nil); return err }},
 		{"trigger.Parameters(zero)", anyErr, func() error { trigger.Parameters(zero); trigger.Parameters(nil); return nil }},
 		{"trigger.Resolver(nil)", anyErr, func() error {
 			for _, r := range []*trigger.Resolver{nil, {}} {

@@ -53,7 +53,7 @@ func New(name string, s *schema.Schema, plans []string) (*OperatorVersion, error
 	if plans != nil {
 		v.plans = append([]string{}, plans...)
 		sort.Strings(v.plans)
-		opts = append(opts, trigger.KudoPlans(v.plans))
+		opts = append(opts, trigger.DefaultPlan(v.DefaultPlan())) // KUDO's rule
 	}
 	var err error
 	if v.triggers, err = trigger.New(s, opts...); err != nil {

@@ -27,7 +27,7 @@
 //
 //	m, err := migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid...))
 //	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
-//	err = migrate.Reader(ctx, m, r, 0, func(d params.RawDocument, r migrate.Result) error { ... })
+//	err = migrate.Reader(ctx, m, r, 0, func(d params.Document[migrate.Result]) error { ... })
 //
 // Conversion between any two versions of a set served at once, both ways
 // (ExampleNewVersionSet, ExampleVersionSet_Convert):

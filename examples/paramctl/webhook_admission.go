@@ -340,7 +340,7 @@ func (a *admission) warnUndeclared(ver *kudo.OperatorVersion, raw any, old objec
 	// counted. A warning takes more than undeclaredMinBytes, so only so
 	// many are built: a hostile object with many undeclared keys costs
 	// one walk, which stops at the review's deadline.
-	ws, more, err := params.UndeclaredFirst(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
+	ws, more, err := params.Undeclared(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
 	if err != nil {
 		return a.deadline("while looking for undeclared keys")
 	}

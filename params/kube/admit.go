@@ -282,7 +282,7 @@ func (a *admission) warnUndeclared(raw, old any) error {
 	// Only what can be kept is built (a warning takes 16 bytes at
 	// least); the rest is counted, so that a hostile object with many
 	// undeclared keys costs one walk, and the walk stops at the deadline.
-	ws, more, err := params.UndeclaredFirst(a.ctx, a.s, raw, old, maxWarningBytes/16)
+	ws, more, err := params.Undeclared(a.ctx, a.s, raw, old, maxWarningBytes/16)
 	if err != nil {
 		return a.deadline("while looking for undeclared keys")
 	}

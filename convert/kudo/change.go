@@ -69,7 +69,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgr
 	if !moved.OK() {
 		return Upgraded{}, moved.Errors.Err()
 	}
-	values := params.Default(v.schema, orEmpty(moved.Values))
+	values, err := params.Default(v.schema, orEmpty(moved.Values))
+	if err != nil {
+		return Upgraded{}, err
+	}
 	if err := params.Validate(v.schema, values); err != nil {
 		return Upgraded{}, err
 	}
@@ -80,7 +83,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgr
 		// place as they were (the migration's errors are the new values'
 		// business, checked above): they still count for immutability.
 		m := v.migration.MigrateHiding(old, from.schema)
-		oldValues := params.Default(v.schema, orEmpty(m.Values))
+		oldValues, err := params.Default(v.schema, orEmpty(m.Values))
+		if err != nil {
+			return Upgraded{}, err
+		}
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
 			return Upgraded{}, err
 		}

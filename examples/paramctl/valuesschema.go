@@ -128,7 +128,7 @@ func renderSchema(o *jsonObject) ([]byte, error) {
 // readHelmValues reads values.yaml as Helm's loader does: each
 // `---`-separated document unmarshalled by sigs.k8s.io/yaml, the maps
 // merged in order; an empty file is empty values. Numbers come back as
-// json.Number holding the text sigs.k8s.io/yaml gives them (1.10 is 1.1).
+// json.Number holding the text of the float64 Helm holds (1.10 is 1.1).
 func readHelmValues(data []byte) (map[string]any, error) {
 	values := map[string]any{}
 	for _, doc := range splitYAMLDocs(data) {
@@ -151,7 +151,30 @@ func readHelmValues(data []byte) (map[string]any, error) {
 		}
 		values = mergeValues(values, m)
 	}
-	return values, nil
+	return helmNumbers(values).(map[string]any), nil
+}
+
+// helmNumbers gives every number the text Helm validates: Helm holds each
+// number of a values file as a float64 and hands the validator its JSON
+// text, so 9007199254740993 is 9007199254740992 there.
+func helmNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = helmNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = helmNumbers(e)
+		}
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			if b, err := json.Marshal(f); err == nil {
+				return json.Number(b)
+			}
+		}
+	}
+	return v
 }
 
 // splitYAMLDocs splits as Helm does: a line starting with "---" ends a

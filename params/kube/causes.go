@@ -54,6 +54,13 @@ func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
 				}
 				continue
 			}
+			// An error at the property's own pointer: the closest
+			// declared names are those of its parent.
+			if toks, err := pointer.Split(e.Pointer); err == nil && len(toks) > 0 && s != nil && len(out) < maxCauses {
+				add(StatusCause{Type: "FieldValueForbidden", Field: fieldPath(field, e.Pointer),
+					Message: shorten(e.Message, maxMessage) + didYouMean(s, pointer.Join(toks[:len(toks)-1]...), toks[len(toks)-1])})
+				continue
+			}
 		}
 		add(StatusCause{Type: causeType(e), Field: fieldPath(field, e.Pointer), Message: shorten(e.Message, maxMessage)})
 	}

@@ -59,7 +59,7 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 	}
 	values, err := params.Default(v.schema, orEmpty(moved.Values))
 	if err != nil {
-		return Upgraded{}, err
+		return migrate.Result{}, err
 	}
 	if err := params.Validate(v.schema, values); err != nil {
 		return migrate.Result{}, err
@@ -71,7 +71,7 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 		m := v.migration.MigrateHiding(old, from.schema)
 		oldValues, err := params.Default(v.schema, orEmpty(m.Values))
 		if err != nil {
-			return Upgraded{}, err
+			return migrate.Result{}, err
 		}
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
 			return migrate.Result{}, err

@@ -28,6 +28,7 @@ import (
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
+	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/schema/edit"
 	"github.com/paramkit/paramkit/trigger"
@@ -96,16 +97,9 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 	require.NoError(t, err)
 	old := map[string]any{"id": "a", "replicas": jsonNum("1")}
 	dir := t.TempDir()
-	crd := []byte(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-spec:
-  versions:
-    - name: v1
-      storage: true
-      schema:
-        openAPIV3Schema: {type: object}
-`)
 	noSchemaCRD := []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions: [{name: v1}]\n")
+	noStorageCRD := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, schema: {openAPIV3Schema: {type: object}}}\n  - {name: b, schema: {openAPIV3Schema: {type: object}}}\n")
+	badCRD := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, storage: true, schema: {openAPIV3Schema: {type: 7}}}\n")
 	v1, err := schema.Parse([]byte(`{"properties": {"a": {"type": "string"}}}`))
 	require.NoError(t, err)
 	v2, err := schema.Parse([]byte(`{"properties": {"b": {"type": "string", "oldName": "a"}}}`))
@@ -266,13 +260,13 @@ spec:
 			_, err := convert.LoadSchema([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: foo\n"))
 			return err
 		}},
-		{"convert.LoadSchema missing CRD version", func() error { _, err := convert.LoadSchema(crd, convert.WithCRDVersion("v9")); return err }},
 		{"convert.ReadSchema missing file", func() error { _, err := convert.ReadSchema(fstest.MapFS{}, "nope.yaml"); return err }},
 		{"convert.ReadSchema not a folder with a schema", func() error { _, err := convert.ReadSchema(fstest.MapFS{"x/README": {}}, "x"); return err }},
-		{"convert.CRDVersions not a CRD", func() error { _, err := convert.CRDVersions([]byte("kind: Pod\n")); return err }},
-		{"convert.CRDVersions no schema", func() error { _, err := convert.CRDVersions(noSchemaCRD); return err }},
-		{"convert.CRDVersions syntax", func() error { _, err := convert.CRDVersions([]byte("kind: [")); return err }},
-		{"convert.CRDSchema missing version", func() error { _, err := convert.CRDSchema(crd, "v2"); return err }},
+		{"convert.LoadSchema CRD without a storage version", func() error { _, err := convert.LoadSchema(noStorageCRD); return err }},
+		{"kube.CRDVersions not a CRD", func() error { _, err := kube.CRDVersions([]byte("kind: Pod\n")); return err }},
+		{"kube.CRDVersions no schema", func() error { _, err := kube.CRDVersions(noSchemaCRD); return err }},
+		{"kube.CRDVersions syntax", func() error { _, err := kube.CRDVersions([]byte("kind: [")); return err }},
+		{"kube.CRDVersions bad schema", func() error { _, err := kube.CRDVersions(badCRD); return err }},
 		{"convert.FromV1beta1 syntax", func() error { _, err := convert.FromV1beta1([]byte("a: [")); return err }},
 		{"convert.FromV1beta1 duplicate", func() error {
 			_, err := convert.FromV1beta1([]byte("parameters:\n  - name: A\n  - name: A\n"))
@@ -329,25 +323,30 @@ spec:
 			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v1", Schema: v1}})
 			return err
 		}},
-		{"migrate.NewVersionSet hooks twice", func() error {
-			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.PairHooks("v1", "v2", nil, nil), migrate.PairHooks("v1", "v2", nil, nil))
+		{"migrate.NewVersionSet hooks on the oldest", func() error {
+			up := func(from, to any) (any, error) { return to, nil }
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1, Up: up}})
 			return err
 		}},
-		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "none")); return err }},
-		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(dir); return err }},
+		{"migrate.NewVersionSet an option not for it", func() error {
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.Total())
+			return err
+		}},
+		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(os.DirFS(filepath.Join(dir, "none"))); return err }},
+		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(os.DirFS(dir)); return err }},
 		{"VersionSet.Convert unknown version", func() error { _, err := set.Convert(map[string]any{}, "v1", "v9"); return err }},
 		{"VersionSet.Convert refused", func() error { _, err := set.Convert(map[string]any{}, "v2", "v1"); return err }},
 		{"VersionSet.ConvertDocument syntax", func() error { _, err := set.ConvertDocument([]byte("a: ["), "v1", "v2"); return err }},
 		{"VersionSet.ConvertObject bad apiVersion", func() error {
-			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", migrate.ObjectTarget{APIVersion: "a/b/c"})
+			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", "a/b/c", "")
 			return err
 		}},
 		{"VersionSet.ConvertObjectDocument syntax", func() error {
-			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
+			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", "x/v2", "")
 			return err
 		}},
 		{"VersionSet.RewriteObjects unknown version", func() error {
-			_, _, err := set.RewriteObjects(nil, "v0", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
+			_, _, err := set.RewriteObjects(nil, "v0", "v2", "x/v2", "")
 			return err
 		}},
 		{"VersionSet.Refused", func() error { return set.Refused("v2", "v1") }},
@@ -486,7 +485,6 @@ func TestSentinelsAreReachable(t *testing.T) {
 			_, err = (&params.Update{Schema: s, Operations: []string{"copy a=b"}}).Run()
 			return err
 		}, params.ErrMalformed, schema.KindUsage},
-		{"v1beta1 of a schema", func() error { _, err := convert.ToV1beta1([]byte("type: object\n")); return err }, convert.ErrNotOperatorVersion, schema.KindNotSchema},
 		{"lint of an operator.yaml", func() error {
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
 			return err
@@ -494,7 +492,7 @@ func TestSentinelsAreReachable(t *testing.T) {
 		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a missing schema file", func() error { _, err := schema.ParseFile(filepath.Join(dir, "x.yaml")); return err }, fs.ErrNotExist, schema.KindIO},
-		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "x")); return err }, fs.ErrNotExist, schema.KindIO},
+		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(os.DirFS(filepath.Join(dir, "x"))); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a failing hook", func() error {
 			s, err := schema.Parse([]byte(`{}`))
 			require.NoError(t, err)

@@ -89,7 +89,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 	require.NoError(t, err)
 	mig, err := migrate.New(s, migrate.FromVersion(previous))
 	require.NoError(t, err)
-	vs, err := migrate.LoadVersionSet("convert/migrate/testdata/versions/three")
+	vs, err := migrate.LoadVersionSet(os.DirFS("convert/migrate/testdata/versions/three"))
 	require.NoError(t, err)
 	gs, err := gates.New([]gates.Gate{{Name: "G", PreRelease: "alpha", FieldPaths: []string{".spec.extra"}}})
 	require.NoError(t, err)
@@ -185,10 +185,10 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 			_, _ = convert.WrapValues(s, v)
 			return []any{v}
 		},
-		"convert.GuessValues": func() []any {
+		"convert.UnwrapValues(nil)": func() []any {
 			texts := map[string]string{"a": "7", "b": "[1,2]"}
 			in(texts)
-			convert.GuessValues(texts)
+			_, _ = convert.UnwrapValues(nil, texts)
 			return []any{texts}
 		},
 		"migrate.Migration.Migrate": func() []any {
@@ -209,13 +209,13 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"migrate.VersionSet.ConvertObject": func() []any {
 			obj := in(map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "name": "a", "replicas": json.Number("2")})
-			_, _ = vs.ConvertObject(obj, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
+			_, _ = vs.ConvertObject(obj, "v1", "v2", "x/v2", "K")
 			return []any{obj}
 		},
 		"migrate.VersionSet.RewriteObjects": func() []any {
 			objs := []any{map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "replicas": json.Number("2")}}
 			in(objs)
-			_, _, _ = vs.RewriteObjects(objs, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
+			_, _, _ = vs.RewriteObjects(objs, "v1", "v2", "x/v2", "K")
 			return []any{objs}
 		},
 		"trigger.Resolver.Resolve": func() []any {

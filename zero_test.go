@@ -280,14 +280,11 @@ func TestZeroValues(t *testing.T) {
 			return convert.UnwrapReader(ctx, nil, strings.NewReader("a: '1'"), 0, nil)
 		}},
 		{"convert misc", anyErr, func() error {
-			_, _ = convert.CRDSchema(nil, "")
-			_, _ = convert.CRDVersions(nil)
+			_, _ = kube.CRDVersions(nil)
 			_, _ = convert.FromV1beta1(nil)
-			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes(), convert.KeepV1beta1List())
-			_, _ = convert.GuessValues(nil)
-			_ = convert.IsCRD(nil)
+			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes())
+			_, _ = convert.UnwrapValues(nil, nil)
 			_, _ = convert.LoadSchema(nil)
-			_, _ = convert.LoadSchema(nil, convert.WithCRDVersion(""))
 			_, _ = convert.ReadSchema(fstest.MapFS{}, "")
 			_, _ = convert.ToV1beta1(nil)
 			_ = convert.Note{}.String()
@@ -301,8 +298,6 @@ func TestZeroValues(t *testing.T) {
 			_, err := (&convert.Converted{}).YAML()
 			return err
 		}},
-		{"convert.CRDVersion(nil).JSON", usage, func() error { var c *convert.CRDVersion; _, err := c.JSON(); return err }},
-		{"convert.CRDVersion{}.JSON", anyErr, func() error { _, err := (&convert.CRDVersion{}).JSON(); return err }},
 		{"params.MarshalJSON(not plain)", anyErr, func() error {
 			_, err := params.MarshalJSON(nil, map[string]any{"c": make(chan int)}, "")
 			if err == nil {
@@ -369,7 +364,7 @@ func TestZeroValues(t *testing.T) {
 		}},
 		{"migrate.Result{}", anyErr, func() error { _ = migrate.Result{}.OK(); return migrate.Result{}.Err() }},
 		{"migrate.LoadVersionSet", anyErr, func() error {
-			_, err := migrate.LoadVersionSet("", migrate.CaseInsensitiveNames(), migrate.PairHooks("", "", nil, nil))
+			_, err := migrate.LoadVersionSet(nil, migrate.CaseInsensitiveNames())
 			return err
 		}},
 		{"migrate.NewVersionSet(nil)", anyErr, func() error { _, err := migrate.NewVersionSet(nil); return err }},
@@ -382,7 +377,7 @@ func TestZeroValues(t *testing.T) {
 				_ = vs.Hub()
 				_ = vs.Notes()
 				_ = vs.Order()
-				_ = vs.Pairs(0)
+				_, _ = vs.Losses("", "", 0)
 				_ = vs.Refused("", "")
 				_, _ = vs.Version("")
 			}
@@ -394,17 +389,20 @@ func TestZeroValues(t *testing.T) {
 			_, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.AllowLossy())
 			return err
 		}},
+		{"migrate.VersionSet{}.Losses", usage, func() error { _, err := (&migrate.VersionSet{}).Losses("a", "b", 1); return err }},
+		{"migrate.VersionSet(nil).Losses", usage, func() error { _, err := (*migrate.VersionSet)(nil).Losses("a", "b", 1); return err }},
+		{"migrate.LoadVersionSet(nil)", usage, func() error { _, err := migrate.LoadVersionSet(nil); return err }},
 		{"migrate.VersionSet{}.ConvertDocument", usage, func() error { _, err := (&migrate.VersionSet{}).ConvertDocument(nil, "a", "b"); return err }},
 		{"migrate.VersionSet{}.ConvertObject", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", migrate.ObjectTarget{})
+			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", "", "")
 			return err
 		}},
 		{"migrate.VersionSet{}.ConvertObjectDocument", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", migrate.ObjectTarget{})
+			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", "", "")
 			return err
 		}},
 		{"migrate.VersionSet{}.RewriteObjects", usage, func() error {
-			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", migrate.ObjectTarget{})
+			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", "", "")
 			return err
 		}},
 		{"migratetest.RandomValue(zero)", usage, func() error {

@@ -5,7 +5,7 @@ package kudo
 // spec.parameters as v1beta2 values, {} when it has none (or they are
 // null). A v1beta1 Instance's texts are unwrapped by the schema as
 // ConvertObject converts them up, the values the annotation
-// convert.ParametersAnnotation keeps included; a text that cannot take
+// paramkit.dev/v1beta2-parameters keeps included; a text that cannot take
 // its node's type stays the string it was, for validation to name. The
 // object is not changed, and the values may share parts of it. A nil
 // OperatorVersion unwraps nothing.

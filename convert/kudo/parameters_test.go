@@ -7,7 +7,6 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -24,7 +23,7 @@ func TestParameters(t *testing.T) {
 	instance := func(apiVersion, params, annotation string) map[string]any {
 		md := `{"name":"i","namespace":"ns"}`
 		if annotation != "" {
-			md = `{"name":"i","namespace":"ns","annotations":{"` + convert.ParametersAnnotation + `":` + annotation + `}}`
+			md = `{"name":"i","namespace":"ns","annotations":{"` + "paramkit.dev/v1beta2-parameters" + `":` + annotation + `}}`
 		}
 		src := `{"apiVersion":"` + apiVersion + `","kind":"Instance","metadata":` + md + `,"spec":{"operatorVersion":{"name":"op-1.0.0"}`
 		if params != "" {

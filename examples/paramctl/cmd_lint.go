@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -361,7 +360,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path stri
 		return lintReport{}, e.fail(exitUsage, "%v", err)
 	}
 	fs, err := lint.Document(data, sets...)
-	if err == nil && o.crdVersion != "" && convert.IsCRD(data) {
+	if err == nil && o.crdVersion != "" && isCRD(data) {
 		fs, err = crdVersionFindings(data, o.crdVersion, fs)
 	}
 	if err != nil {
@@ -374,13 +373,13 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path stri
 // those of the version named (--crd-version): the findings below the
 // place of its schema in the manifest.
 func crdVersionFindings(data []byte, version string, fs []lint.Finding) ([]lint.Finding, error) {
-	v, err := convert.CRDSchema(data, version)
+	at, err := crdVersionPointer(data, version)
 	if err != nil {
 		return nil, err
 	}
 	out := []lint.Finding{}
 	for _, f := range fs {
-		if f.Pointer == v.Pointer || strings.HasPrefix(f.Pointer, v.Pointer+"/") {
+		if f.Pointer == at || strings.HasPrefix(f.Pointer, at+"/") {
 			out = append(out, f)
 		}
 	}

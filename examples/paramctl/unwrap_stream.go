@@ -138,7 +138,7 @@ func unwrapOne(data []byte, s *schema.Schema, format string, instances bool, loc
 // from unwrapped values.
 func isInstance(doc any) bool {
 	m, ok := doc.(map[string]any)
-	if !ok || m["apiVersion"] != convert.V1beta2 {
+	if !ok || m["apiVersion"] != "kudo.dev/v1beta2" {
 		return false
 	}
 	if m["kind"] == "Instance" {

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -16,7 +15,7 @@ const (
 	V1beta2 = "kudo.dev/v1beta2"
 )
 
-// ParametersAnnotation (convert.ParametersAnnotation) keeps on a v1beta1
+// ParametersAnnotation (the annotation convert.ToV1beta1 writes) keeps on a v1beta1
 // object what its v1beta1 form cannot hold, so that up-conversion restores
 // the v1beta2 object exactly. On an OperatorVersion it is the whole
 // schema. On an Instance it holds, as a JSON object, the values no
@@ -24,7 +23,7 @@ const (
 // value whose type its node refuses); up-conversion takes a value from it
 // only while the v1beta1 text is still the one down-conversion wrote, so
 // an old client's edit always wins. v1beta2 objects never carry it.
-const ParametersAnnotation = convert.ParametersAnnotation
+const ParametersAnnotation = "paramkit.dev/v1beta2-parameters"
 
 // object is a decoded Kubernetes object with the accessors admission
 // needs. (An Instance's parameters as values, v1beta1 texts unwrapped, are

@@ -6,6 +6,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -27,4 +28,17 @@ func TestCausesAtThePropertysPointer(t *testing.T) {
 		{Type: "FieldValueForbidden", Field: "spec.parameters.maxMemoryMb", Message: `not allowed here (the schema does not declare it); did you mean "maxMemoryMB"?`},
 		{Type: "FieldValueRequired", Field: "spec.parameters.tiers[0].name", Message: "missing required property"},
 	}, cs)
+}
+
+// TestJSONSize: without escapes, jsonSize is the length of the compact
+// JSON params.MarshalJSON writes.
+func TestJSONSize(t *testing.T) {
+	for _, src := range []string{`null`, `true`, `false`, `"abc"`, `9007199254740993`, `-1.5e3`, `{}`, `[]`,
+		`{"a":1,"bb":[true,null,"x"],"c":{"d":{}}}`, `[{"op":"replace","path":"/spec/parameters","value":{"n":1}}]`} {
+		v, err := params.Decode(nil, []byte(src))
+		require.NoError(t, err)
+		out, err := params.MarshalJSON(nil, v, "")
+		require.NoError(t, err)
+		assert.Equal(t, len(out), jsonSize(v), src)
+	}
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/propbag"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -18,7 +19,7 @@ import (
 // version has, a key no version declares), as autoscaling/v1 keeps an
 // HPA's v2 metrics in an annotation. Its value is a JSON object from the
 // field's JSON pointer to the layers of the field's property bag (see
-// migrate.BagKey); Convert reads it back when the object is converted
+// migrate's package documentation, "The property bag"); Convert reads it back when the object is converted
 // again and removes what it restored. The user's parameters never hold
 // it.
 const conversionAnnotation = "conversion.paramkit.dev/kept"
@@ -39,7 +40,8 @@ const conversionAnnotation = "conversion.paramkit.dev/kept"
 // (migrate.Total); a value that has no place in the target travels in
 // the annotation conversion.paramkit.dev/kept (a JSON object from the
 // field's pointer to the layers of the field's property bag, see
-// migrate.BagKey; the user's parameters never hold it) and is restored when the object is converted
+// migrate's package documentation, "The property bag"; the user's
+// parameters never hold it) and is restored when the object is converted
 // back, so that v1 → v2 → v1 and v2 → v1 → v2 give back exactly what went
 // in, invalid values, misspelled keys and v2-only properties included. A
 // field that is absent, or not an object, is left as it is.
@@ -47,7 +49,7 @@ const conversionAnnotation = "conversion.paramkit.dev/kept"
 // The error is for what prevents any conversion: a body that is not a
 // JSON object, an apiVersion of another group or an unknown version, a
 // direction the set refuses (migrate.Version.NoDowngrade), a failing
-// hook (migrate.PairHooks), a field pointer that is not one.
+// hook (migrate.Version's Up and Down), a field pointer that is not one.
 func Convert(set *migrate.VersionSet, object []byte, field, apiVersion string) ([]byte, error) {
 	if set == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "kube: Convert needs a version set")
@@ -95,7 +97,7 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	if !isObject {
 		return nil // nothing a conversion could move; admission judges it
 	}
-	if _, written := m[migrate.BagKey]; written {
+	if _, written := m[propbag.Key]; written {
 		// The user wrote the bag's key into the field: converting would
 		// read it as a bag. Leave the field as written; admission
 		// refuses the key where the schema is closed.
@@ -108,7 +110,7 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		for k, x := range m {
 			in[k] = x
 		}
-		in[migrate.BagKey] = layers
+		in[propbag.Key] = layers
 	}
 	res, err := set.Convert(in, from, to, migrate.Total())
 	if err != nil {
@@ -120,8 +122,8 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	out := res.Values
 	delete(kept, field)
 	if om, ok := out.(map[string]any); ok {
-		if bag, has := om[migrate.BagKey]; has {
-			delete(om, migrate.BagKey)
+		if bag, has := om[propbag.Key]; has {
+			delete(om, propbag.Key)
 			kept[field] = bag
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"testing"
 	"time"
@@ -23,7 +24,7 @@ const cacheGroup = "example.paramkit.dev"
 
 func cacheSet(t testing.TB) *migrate.VersionSet {
 	t.Helper()
-	set, err := migrate.LoadVersionSet("testdata/cache")
+	set, err := migrate.LoadVersionSet(os.DirFS("testdata/cache"))
 	require.NoError(t, err)
 	return set
 }
@@ -129,7 +130,7 @@ func TestConvertNeverFailsOnValues(t *testing.T) {
 			var want any
 			require.NoError(t, json.Unmarshal([]byte(tt.want), &want))
 			assert.JSONEq(t, tt.want, toJSON(t, paramsOf(t, out)))
-			assert.NotContains(t, toJSON(t, paramsOf(t, out)), migrate.BagKey[:9]+"bag\":[", "the bag never sits in the parameters")
+			assert.NotContains(t, toJSON(t, paramsOf(t, out)), "x-paramkit-bag"[:9]+"bag\":[", "the bag never sits in the parameters")
 			_, has := keptOf(t, out)
 			assert.Equal(t, tt.annotation, has)
 			sameBesides(t, in, out)
@@ -283,7 +284,7 @@ func convRoundTrips() int {
 // of a three-version set whose hub is not the newest version.
 func TestConvertRoundTrip(t *testing.T) {
 	for si, dir := range []string{"testdata/cache", "../../convert/migrate/testdata/versions/three"} {
-		set, err := migrate.LoadVersionSet(dir)
+		set, err := migrate.LoadVersionSet(os.DirFS(dir))
 		require.NoError(t, err)
 		for _, from := range set.Order() {
 			for _, to := range set.Order() {
@@ -305,7 +306,7 @@ func TestConvertRoundTrip(t *testing.T) {
 						mid, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/"+to)
 						require.NoError(t, err, "%s", in)
 						sameBesides(t, in, mid)
-						require.NotContains(t, string(toJSON(t, paramsOf(t, mid))), migrate.BagKey, "the bag never sits in the parameters")
+						require.NotContains(t, string(toJSON(t, paramsOf(t, mid))), "x-paramkit-bag", "the bag never sits in the parameters")
 						back, err := kube.Convert(set, mid, "/spec/parameters", cacheGroup+"/"+from)
 						require.NoError(t, err, "%s", mid)
 						if !reflect.DeepEqual(decodeExact(t, in), decodeExact(t, back)) {

@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -38,13 +40,46 @@ func JSONPatch(base string, from, to any) []any {
 	if len(ops) < 2 || base == "" {
 		return ops
 	}
-	whole := []any{map[string]any{"op": "replace", "path": base, "value": to}}
-	one, err1 := params.MarshalJSON(nil, whole, "")
-	many, err2 := params.MarshalJSON(nil, ops, "")
-	if err1 == nil && err2 == nil && len(one) <= len(many) {
-		return whole
+	many := 0
+	for _, op := range ops {
+		many += jsonSize(op)
+	}
+	whole := map[string]any{"op": "replace", "path": base, "value": to}
+	if jsonSize(whole) <= many {
+		return []any{whole}
 	}
 	return ops
+}
+
+// jsonSize is about the length of v as compact JSON (a string's escapes
+// are not counted), found without writing it.
+func jsonSize(v any) int {
+	switch x := v.(type) {
+	case nil:
+		return 4
+	case bool:
+		if x {
+			return 4
+		}
+		return 5
+	case string:
+		return len(x) + 2
+	case json.Number:
+		return len(x)
+	case map[string]any:
+		n := 2 + max(len(x)-1, 0) // brackets and commas
+		for k, e := range x {
+			n += len(k) + 3 + jsonSize(e)
+		}
+		return n
+	case []any:
+		n := 2 + max(len(x)-1, 0) // brackets and commas
+		for _, e := range x {
+			n += jsonSize(e)
+		}
+		return n
+	}
+	return len(fmt.Sprint(v)) // another number type
 }
 
 func diffPatch(path string, from, to any, ops *[]any) {

@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/keyword"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
@@ -359,10 +360,10 @@ func valueAt(doc any, ptr string) any {
 	return v
 }
 
-// knownKeywords are the keywords schema knows (schema.Keywords): JSON
+// knownKeywords are the keywords paramkit knows (internal/keyword): JSON
 // Schema draft-04 to 2020-12 but draft-04's "id", the KUDO vocabulary and
 // the OpenAPI and Kubernetes keywords schemas carry.
-var knownKeywords = schema.Keywords()
+var knownKeywords = keyword.Known()
 
 var knownSet = func() map[string]bool {
 	m := map[string]bool{}
@@ -373,7 +374,7 @@ var knownSet = func() map[string]bool {
 }()
 
 func kudoMisspelt(p *Pass) {
-	draft4 := p.dialect() == schema.Draft4
+	draft4 := p.dialect() == "http://json-schema.org/draft-04/schema#"
 	for _, n := range p.view().nodes {
 		for _, k := range n.keys {
 			if knownSet[k] || strings.HasPrefix(k, "x-") || (draft4 && k == "id") {

@@ -32,7 +32,7 @@
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
 // Zero values are refused, never a panic: a function given a Schema not
-// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{};
+// made by schema.Parse or FromValue (a zero &schema.Schema{};
 // nil means no schema where a function says so), a zero Update or
 // Splitter, or a stream function given no context, reader or callback,
 // fails with an error of kind schema.KindUsage.

@@ -20,7 +20,7 @@ import (
 // cluster loads the schema of the KEP's -p examples and current values.
 func cluster(t testing.TB) (*schema.Schema, any) {
 	t.Helper()
-	s, err := schema.ParseFile("testdata/update/cluster-schema.yaml")
+	s, err := parseSchemaFile("testdata/update/cluster-schema.yaml")
 	require.NoError(t, err)
 	data, err := os.ReadFile("testdata/update/cluster-values.yaml")
 	require.NoError(t, err)

@@ -17,7 +17,7 @@ import (
 // Error() formats it as `POINTER: message` (`line N: message` for a
 // problem located only by its line). errors.Is and errors.As see through
 // it to the error it wraps, if any (see Unwrap): a sentinel such as
-// ErrRefused or params.ErrMalformed, or the error of another package that
+// params.ErrMalformed, or the error of another package that
 // ErrorsOf took in.
 //
 // Layering: the internal packages below schema (the document readers, the
@@ -140,8 +140,7 @@ func (e *Error) located() string {
 }
 
 // Unwrap returns the error this one wraps, or nil: the sentinel a
-// package's documentation promises (ErrRefused for a $ref that would leave
-// the document, params.ErrMalformed, convert.ErrNotOperatorVersion,
+// package's documentation promises (params.ErrMalformed, convert.ErrNotOperatorVersion,
 // lint.ErrNotPackage, …), or the error of another package that ErrorsOf or
 // a %w verb of NewError took in (an *fs.PathError, context.Canceled), so
 // that errors.Is and errors.As find it.
@@ -395,9 +394,9 @@ const (
 	// KindSchema is a schema that is not usable: a keyword with a wrong
 	// value, an unknown dialect, a dangling $ref.
 	KindSchema Kind = "schema"
-	// KindRefused is a $ref that would leave the document (it wraps
-	// ErrRefused), or a conversion a version set refuses (downgrade:
-	// false).
+	// KindRefused is a $ref that would leave the document (nothing is
+	// fetched or read), or a conversion a version set refuses
+	// (downgrade: false).
 	KindRefused Kind = "refused"
 	// KindNotSchema is a document that is no schema at all: an object
 	// none of whose root keys is a schema keyword of any supported draft

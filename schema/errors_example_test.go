@@ -44,9 +44,9 @@ func ExampleKind_Reason() {
 }
 
 // A $ref that would leave the document is refused, and the error says so
-// to errors.Is.
-func ExampleErrRefused() {
+// by its kind.
+func ExampleKindRefused() {
 	_, err := schema.Parse([]byte(`{"properties": {"a": {"$ref": "https://example.com/a.json"}}}`))
-	fmt.Println(errors.Is(err, schema.ErrRefused))
+	fmt.Println(schema.ErrorsOf(err)[0].Kind == schema.KindRefused)
 	// Output: true
 }

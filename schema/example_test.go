@@ -71,12 +71,3 @@ func ExampleParse_notSchema() {
 	// not-schema
 	// expected a JSON Schema (an object of schema keywords such as type and properties, or {} or true); found a flat map of values (keys image, replicas), none of them a schema keyword
 }
-
-// Keywords lists the keywords a schema may use; lint reads it to spot a
-// misspelt one.
-func ExampleKeywords() {
-	k := schema.Keywords()
-	fmt.Println(len(k) > 60, k[0])
-	// Output:
-	// true $schema
-}

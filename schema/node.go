@@ -347,7 +347,7 @@ func contains(l []string, s string) bool {
 type treeBuilder struct {
 	s         *Schema
 	order     map[string][]string
-	draft     Dialect
+	draft     string
 	errs      ErrorList
 	refErrs   ErrorList        // $refs that leave the document
 	resources map[string]*Node // absolute URL without fragment
@@ -394,9 +394,9 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	// Before 2019-09 an identifier beside $ref is ignored and one with a
 	// fragment names a plain-name anchor; draft-04 spells it "id".
 	_, hasRef := m["$ref"]
-	legacy := b.draft == Draft4 || b.draft == Draft6 || b.draft == Draft7
+	legacy := b.draft == draft4 || b.draft == draft6 || b.draft == draft7
 	idKey := "$id"
-	if b.draft == Draft4 {
+	if b.draft == draft4 {
 		idKey = "id"
 	}
 	if id, ok := m[idKey].(string); ok && !(legacy && hasRef) {
@@ -626,7 +626,7 @@ func (b *treeBuilder) resolve(n *Node) {
 	res := b.resources[u.String()]
 	if res == nil {
 		if d, _ := dialectOf(u.String()); d == "" {
-			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.pointer, "$ref"), Kind: KindRefused, wrapped: ErrRefused,
+			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.pointer, "$ref"), Kind: KindRefused, wrapped: errRefused,
 				Message: fmt.Sprintf("$ref %q is refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read", n.ref)})
 		}
 		return

@@ -53,7 +53,7 @@ func check(s *schema.Schema) schema.ErrorList {
 		return nil
 	}
 	if s.Root() == nil {
-		return schema.ErrorList{schema.NewError(schema.KindUsage, "", "trigger: the schema was not made by schema.Parse, ParseFile or FromValue")}
+		return schema.ErrorList{schema.NewError(schema.KindUsage, "", "trigger: the schema was not made by schema.Parse or FromValue")}
 	}
 	c := &checker{seen: map[checkKey]bool{}, found: map[[2]string]bool{}}
 	c.walk(s.Root(), nil)

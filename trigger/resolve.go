@@ -76,7 +76,7 @@ type place struct {
 // trigger conflicts: the error is the one Check returns.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	if s.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse or FromValue")
 	}
 	if err := Check(s); err != nil {
 		return nil, err

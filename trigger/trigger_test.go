@@ -359,7 +359,7 @@ properties:
 }
 
 func TestCheckKEPFiles(t *testing.T) {
-	valid, err := schema.ParseFile("../schema/testdata/kep/trigger-valid.yaml")
+	valid, err := parseSchemaFile("../schema/testdata/kep/trigger-valid.yaml")
 	require.NoError(t, err)
 	assert.NoError(t, trigger.Check(valid))
 	r, err := trigger.New(valid)
@@ -370,7 +370,7 @@ func TestCheckKEPFiles(t *testing.T) {
 	assert.Equal(t, "auth-update", r.Effective("/Authorization/ENABLED"), "directly specified")
 	assert.Equal(t, "auth-update", r.Effective("/Authorization/NAME"), "the parent's trigger")
 
-	invalid, err := schema.ParseFile("../schema/testdata/kep/trigger-invalid.yaml")
+	invalid, err := parseSchemaFile("../schema/testdata/kep/trigger-invalid.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, []conflict{{
 		Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",

@@ -69,14 +69,14 @@ func (p Property) value() map[string]any {
 //
 // hide is set where the property is a secret (an object above it says
 // writeOnly or format: password): its values are then never quoted.
-func (p Property) check(d schema.Dialect, hide bool) error {
+func (p Property) check(d string, hide bool) error {
 	if !slices.Contains(jsonTypes, p.Type) {
 		return fmt.Errorf("type %q is not a JSON Schema type (use %s)", p.Type, strings.Join(jsonTypes, ", "))
 	}
 	if err := value.CheckNumbers(p.Default); err != nil {
 		return fmt.Errorf("default: %v", err)
 	}
-	typeOnly, err := schema.FromValue(map[string]any{"$schema": string(d), "type": p.Type})
+	typeOnly, err := schema.FromValue(map[string]any{"$schema": d, "type": p.Type})
 	if err != nil {
 		return err
 	}

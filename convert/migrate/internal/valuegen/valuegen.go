@@ -31,7 +31,7 @@ import (
 // say) defeat it.
 func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
 	if s.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "no schema: make one with schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "no schema: make one with schema.Parse or FromValue")
 	}
 	if rnd == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "no source of randomness: pass a *rand.Rand")

@@ -514,7 +514,7 @@ func TestErrorFieldPathsAndReasons(t *testing.T) {
 	for _, e := range schema.ErrorsOf(err) {
 		got = append(got, e.FieldPath("spec.parameters")+" "+e.Kind.Reason())
 	}
-	assert.Equal(t, []string{"spec.parameters.replicas Range", "spec.parameters.tags[1] Type"}, got)
+	assert.Equal(t, []string{"spec.parameters.replicas Invalid", "spec.parameters.tags[1] Type"}, got)
 }
 
 func jsonNum(s string) json.Number { return json.Number(s) }

@@ -27,11 +27,11 @@ func zeroSchema(s *schema.Schema) error {
 }
 
 // notPlainError is the error of a document that holds Go data no plain
-// value is (kind schema.KindNotPlain unless the reader said more).
+// value is (kind schema.KindUsage unless the reader said more).
 func notPlainError(err error) error {
 	var e *schema.Error
 	if pe := problem.Public(err, schema.ErrorsOf); errors.As(pe, &e) && e.Kind != schema.KindInvalid {
 		return e
 	}
-	return schema.NewError(schema.KindNotPlain, "", "%v", err)
+	return schema.NewError(schema.KindUsage, "", "%v", err)
 }

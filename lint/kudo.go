@@ -211,13 +211,13 @@ func kudoDefaultInvalid(p *Pass) {
 			continue
 		}
 		err := p.Schema.ValidateAt(n.ptr, d)
-		if _, one := err.(*schema.Error); err == nil || one {
+		ve := schema.ErrorsOf(err)
+		if len(ve) == 0 || ve[0].Kind == schema.KindNotFound || ve[0].Kind == schema.KindUsage || ve[0].Kind == schema.KindSchema {
 			continue // valid, or no compiled subschema here
 		}
-		ve := schema.ErrorsOf(err)
 		var reasons []string
 		for _, e := range ve {
-			if e.Detail != nil && e.Detail.Keyword == n.kw("enum") {
+			if e.Detail != nil && e.Detail.SchemaPointer == n.kw("enum") {
 				continue // kudo-enum-default says it better
 			}
 			r := e.Message

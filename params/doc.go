@@ -156,7 +156,7 @@
 // immutability, and the plan: each change maps to the nearest `trigger`
 // at or above it, else to the default plan (package trigger), and an
 // update whose changes map to two plans is refused, naming each path and
-// its plan (kind schema.KindPlanConflict). Nothing is returned as new
+// its plan (kind schema.KindConflict). Nothing is returned as new
 // values unless every step passed. Without Old the update is an install:
 // plan "deploy", no single-plan rule, no immutability. Result.Changed
 // lists the highest pointers that differ between the old and the new

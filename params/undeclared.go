@@ -350,16 +350,13 @@ func (k *keyCheck) explain(e *schema.Error) {
 	if e.Kind != schema.KindAdditional {
 		return
 	}
-	f := k.forbidden[e.Pointer]
-	keys := make([]string, 0, len(f))
-	for key := range f {
-		keys = append(keys, key)
+	// The error is at the forbidden key's own pointer.
+	parent, key, ok := pointer.Parent(e.Pointer)
+	if !ok {
+		return
 	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		if strings.Contains(e.Message, fmt.Sprintf("%q", key)) { // the engine names the keys only in its message
-			e.Message += fmt.Sprintf("; %q: %s", key, f[key])
-		}
+	if hint, found := k.forbidden[parent][key]; found {
+		e.Message += fmt.Sprintf("; %q: %s", key, hint)
 	}
 }
 

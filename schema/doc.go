@@ -138,8 +138,9 @@
 // (schema, params, convert, trigger, lint and the packages below them):
 // every failure a caller can act on is an *[Error] — the JSON pointer, the
 // line and column where known, a [Kind] a program can switch on
-// ([KindRequired], [KindType], [KindImmutable], [KindPlanConflict],
-// [KindLossy], [KindSyntax], [KindUsage], …; never empty) and the message
+// ([KindRequired], [KindType], [KindInvalid], [KindImmutable],
+// [KindConflict], [KindSyntax], [KindUsage], …; never empty; a failure
+// of validation names its keyword in [Error.Keyword]) and the message
 // — or several of them: an [ErrorList], a plain slice that is no error
 // itself ([ErrorList.Err] gives it as one, nil when it is empty, and
 // [ErrorsOf] gives the list back; errors.As into a *schema.Error finds
@@ -157,9 +158,11 @@
 // one and never leaves Kind empty; [ErrorIn] names one of several inputs
 // (a file, `doc 2`) and keeps the type. errors.Is finds what an Error
 // wraps: params.ErrMalformed for a `-p` that is no assignment, fs.ErrNotExist
-// for a missing file. Data a failure carries beyond its message (the
-// failing keyword, the two plans of a conflict, a lossy change's old and
-// new value) is in [Error.Detail].
+// for a missing file. Data a failure carries beyond its message (where
+// the failing keyword is in the schema, the two plans of a conflict, a
+// lossy change's old and new value) is in [Error.Detail]. A missing
+// required property and a property the schema forbids are errors at the
+// property's own pointer (/spec/name), one a property.
 //
 // Messages quote schema text (patterns, formats, enum values, consts,
 // bounds) as JSON writes it (`does not match pattern "^it's$"`, `value
@@ -168,5 +171,6 @@
 // then the failing keyword. A Kubernetes caller gets the field path of an
 // Error ([Error.FieldPath]: `e.FieldPath("spec.parameters")` is
 // `spec.parameters.a.b[0]` for the pointer `/a/b/0`) and a condition
-// reason for its Kind ([Kind.Reason]: `PlanConflict`).
+// reason for its Kind ([Kind.Reason]: `NotFound`). Warnings are told from
+// errors by their Kind ([Kind.Warning]).
 package schema

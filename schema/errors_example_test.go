@@ -15,7 +15,7 @@ func ExampleNewError() {
 	fmt.Printf("%T %s: %v\n", err, err.Kind, err)
 	fmt.Println(errors.Is(err, errBusy))
 
-	at := schema.NewError(schema.KindRange, "/replicas", "must be <= %d", 5)
+	at := schema.NewError(schema.KindInvalid, "/replicas", "must be <= %d", 5)
 	fmt.Println(at)
 	// Output:
 	// *schema.Error usage: cannot update now: busy
@@ -39,8 +39,8 @@ func ExampleError_FieldPath() {
 }
 
 func ExampleKind_Reason() {
-	fmt.Println(schema.KindPlanConflict.Reason(), schema.KindNotFound.Reason(), schema.KindIO.Reason())
-	// Output: PlanConflict NotFound IO
+	fmt.Println(schema.KindConflict.Reason(), schema.KindNotFound.Reason(), schema.KindIO.Reason())
+	// Output: Conflict NotFound IO
 }
 
 // A $ref that would leave the document is refused, and the error says so

@@ -55,7 +55,7 @@ func ExampleSchema_Validate() {
 		fmt.Printf("%q: %s\n", e.Pointer, e.Message)
 	}
 	// Output:
-	// "": missing required property: "name"
+	// "/name": missing required property: "name"
 	// "/replicas": must be <= 5 but found 7
 }
 

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/url"
 	"regexp"
 	"sort"
@@ -112,13 +113,22 @@ func (n *Node) Property(name string) *Node {
 	return n.props[name]
 }
 
-// Scope returns this node and the nodes whose keywords apply to the same
-// value through $ref and allOf, nearest first.
-func (n *Node) Scope() []*Node {
-	if n == nil || n.scope == nil {
-		return nil
+// Scope yields this node and the nodes whose keywords apply to the same
+// value through $ref and allOf, nearest first, each with its index: `for
+// _, m := range n.Scope()`. It copies nothing and allocates nothing, and
+// gives the caller no slice of the node's to change. A nil node yields
+// nothing.
+func (n *Node) Scope() iter.Seq2[int, *Node] {
+	return func(yield func(int, *Node) bool) {
+		if n == nil {
+			return
+		}
+		for i, m := range n.scope {
+			if !yield(i, m) {
+				return
+			}
+		}
 	}
-	return append([]*Node(nil), n.scope...)
 }
 
 // Types returns the value types this node allows, looking through $ref
@@ -168,7 +178,7 @@ func (n *Node) types(depth int, seen map[*Node]bool) []string {
 // Allows reports whether the node's types include t ("integer" is allowed
 // by "number"). A node without a type allows everything.
 func (n *Node) Allows(t string) bool {
-	ts := n.Types()
+	ts := n.types(0, nil) // read only: no copy
 	if ts == nil {
 		return true
 	}
@@ -847,12 +857,20 @@ func (n *Node) RefTarget() *Node {
 	return n.refTarget
 }
 
-// Properties returns the nodes of "properties", in source order.
-func (n *Node) Properties() []*Node {
-	if n == nil || n.properties == nil {
-		return nil
+// Properties yields the nodes of "properties" in source order, each with
+// its name (the node's Name): `for name, p := range n.Properties()`. It
+// copies nothing and allocates nothing. A nil node yields nothing.
+func (n *Node) Properties() iter.Seq2[string, *Node] {
+	return func(yield func(string, *Node) bool) {
+		if n == nil {
+			return
+		}
+		for _, p := range n.properties {
+			if !yield(p.name, p) {
+				return
+			}
+		}
 	}
-	return append([]*Node(nil), n.properties...)
 }
 
 // PatternProperties returns the nodes of "patternProperties" (Name

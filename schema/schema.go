@@ -119,7 +119,7 @@ func Parse(data []byte, opts ...Option) (*Schema, error) {
 // (KindNotSchema) included.
 func FromValue(doc any, opts ...Option) (*Schema, error) {
 	if err := value.CheckNumbers(doc); err != nil {
-		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}.Err()
+		return nil, ErrorList{{Kind: KindUsage, Message: err.Error()}}.Err()
 	}
 	return build(doc, nil, newConfig(opts))
 }
@@ -269,7 +269,7 @@ func keywordOfError(e *Error) string {
 	if e.Detail == nil {
 		return ""
 	}
-	return e.Detail.Keyword
+	return e.Detail.SchemaPointer
 }
 
 // comparePointers orders JSON pointers token by token; two tokens of

@@ -13,14 +13,14 @@ const Deploy = "deploy"
 
 // A trigger conflict is a schema node whose trigger differs from the
 // trigger of an ancestor. Check and New report each as a *schema.Error of
-// kind schema.KindTriggerConflict: Pointer is the node that names the
+// kind schema.KindConflict: Pointer is the node that names the
 // other plan, Detail.Plans holds that plan then the ancestor's, and
 // Detail.Other the ancestor's pointer (both pointers into the schema
 // document).
 func conflict(n, ancestor *schema.Node) *schema.Error {
 	return &schema.Error{
 		Pointer: n.Pointer(),
-		Kind:    schema.KindTriggerConflict,
+		Kind:    schema.KindConflict,
 		Message: fmt.Sprintf("trigger %q differs from trigger %q of its ancestor %s (a level below a trigger must name the same plan or none)",
 			n.Trigger(), ancestor.Trigger(), quote(ancestor.Pointer())),
 		Detail: &schema.ErrorDetail{Plans: []string{n.Trigger(), ancestor.Trigger()}, Other: ancestor.Pointer()},
@@ -39,7 +39,7 @@ func quote(p string) string {
 // (properties, items, additionalProperties, allOf, $defs, ...) and also
 // every place a $ref is used: a definition used under a trigger must not
 // name another plan. Each conflict is a *schema.Error of kind
-// schema.KindTriggerConflict (see conflict), and the error is a
+// schema.KindConflict (see conflict), and the error is a
 // schema.ErrorList of them (schema.ErrorsOf lists them). It
 // is nil for a valid schema, and for a nil one, so that
 // `if err := trigger.Check(s); err != nil` means what it says.
@@ -108,8 +108,8 @@ func (c *checker) walk(n, ancestor *schema.Node) {
 			below = m
 			// Two members of the scope naming different plans for the
 			// same value conflict as well.
-			for _, o := range n.Scope()[1:] {
-				if o.Trigger() != "" && o.Trigger() != m.Trigger() {
+			for i, o := range n.Scope() {
+				if i > 0 && o.Trigger() != "" && o.Trigger() != m.Trigger() {
 					c.report(o, m)
 				}
 			}
@@ -139,8 +139,8 @@ func (c *checker) report(n, ancestor *schema.Node) {
 // scopeTrigger returns the first node that $ref or allOf bring into n's
 // scope and that names a trigger, or nil.
 func scopeTrigger(n *schema.Node) *schema.Node {
-	for _, m := range n.Scope()[1:] {
-		if m.Trigger() != "" {
+	for i, m := range n.Scope() {
+		if i > 0 && m.Trigger() != "" {
 			return m
 		}
 	}

@@ -93,7 +93,7 @@ type Result struct {
 	Lossy []Lossy
 	// Errors lists every reason the document could not be migrated
 	// cleanly: values that do not fit, refused lossy changes (kind
-	// schema.KindLossy, Detail holding the value before and after), hook
+	// schema.KindType, Detail holding the value before and after), hook
 	// failures and validation errors of the result. Empty when the
 	// migration succeeded; Err gives it as one error.
 	Errors schema.ErrorList

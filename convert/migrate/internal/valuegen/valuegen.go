@@ -93,7 +93,7 @@ func (g *valueGenerator) value(n *schema.Node, depth int) any {
 	types := n.Types()
 	var own bool
 	for _, sc := range n.Scope() {
-		if len(sc.Type()) > 0 || len(sc.Properties()) > 0 || sc.Items() != nil || len(sc.PrefixItems()) > 0 {
+		if len(sc.Type()) > 0 || shape.HasProperties(sc) || sc.Items() != nil || len(sc.PrefixItems()) > 0 {
 			own = true
 		}
 	}

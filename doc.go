@@ -65,7 +65,7 @@
 //	err = params.Validate(s, v)                          // validate
 //	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"nodeCount=5"}}).Run() // -p, -P; r.Plan
 //	m, err := migrate.New(s, migrate.FromVersion(old))   // oldName migration
-//	set, err := migrate.LoadVersionSet(dir)              // versions served at once
+//	set, err := migrate.LoadVersionSet(os.DirFS(dir))    // versions served at once
 //	fg, err := gates.Parse(gatesYAML)                    // field-level feature gates; fg.Apply(obj, stored)
 //	ov, err := kudo.Load("", operatorVersionYAML)        // an operator version: ov.Update, ov.Upgrade
 //	out, err := edit.AddProperty(schemaYAML, "/backup/days", edit.Property{Type: "integer"}) // edit a schema file

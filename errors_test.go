@@ -28,6 +28,7 @@ import (
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
+	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/schema/edit"
 	"github.com/paramkit/paramkit/trigger"
@@ -96,16 +97,9 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 	require.NoError(t, err)
 	old := map[string]any{"id": "a", "replicas": jsonNum("1")}
 	dir := t.TempDir()
-	crd := []byte(`apiVersion: apiextensions.k8s.io/v1
-kind: CustomResourceDefinition
-spec:
-  versions:
-    - name: v1
-      storage: true
-      schema:
-        openAPIV3Schema: {type: object}
-`)
 	noSchemaCRD := []byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions: [{name: v1}]\n")
+	noStorageCRD := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, schema: {openAPIV3Schema: {type: object}}}\n  - {name: b, schema: {openAPIV3Schema: {type: object}}}\n")
+	badCRD := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, storage: true, schema: {openAPIV3Schema: {type: 7}}}\n")
 	v1, err := schema.Parse([]byte(`{"properties": {"a": {"type": "string"}}}`))
 	require.NoError(t, err)
 	v2, err := schema.Parse([]byte(`{"properties": {"b": {"type": "string", "oldName": "a"}}}`))
@@ -164,14 +158,14 @@ spec:
 		{"params.Decode duplicate key", func() error { _, err := params.Decode(s, []byte("a: 1\na: 2\n")); return err }},
 		{"params.DecodePatch syntax", func() error { _, err := params.DecodePatch(s, []byte("{a: ")); return err }},
 		{"params.DecodeReader later document", func() error {
-			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), func(d params.Document) error { return d.Err })
+			return params.DecodeReader(context.Background(), s, strings.NewReader("a: 1\n---\nb: [\n"), 0, func(d params.Document[any]) error { return d.Err })
 		}},
 		{"params.DecodeReader unreadable", func() error { return firstDocErr(t, s, "a: [") }},
 		{"params.DecodeReader invalid", func() error { return firstDocErr(t, s, "size: 3") }},
 		{"params.DecodeReader invalid later document", func() error { return firstDocErr(t, s, "{}\n---\nsize: 3") }},
 		{"params.Validate", func() error { return params.Validate(s, map[string]any{"replicas": jsonNum("0")}) }},
 		{"params.Validate not plain", func() error { return params.Validate(s, map[string]any{"x": math.NaN()}) }},
-		{"params.ValidateStructural", func() error { return params.ValidateStructural(s, map[string]any{"tags": "x"}) }},
+		{"params.Validate Structural", func() error { return params.Validate(s, map[string]any{"tags": "x"}, params.Structural()) }},
 		{"params.CheckImmutable", func() error { return params.CheckImmutable(s, old, map[string]any{"id": "b"}) }},
 		{"params.CheckImmutable not plain", func() error { return params.CheckImmutable(s, old, map[string]any{"id": make(chan int)}) }},
 		{"params.Plain", func() error { _, err := params.Plain(map[string]any{"f": func() {}}); return err }},
@@ -179,20 +173,25 @@ spec:
 		{"params.ParseText", func() error { _, err := params.ParseText(s.Lookup("/tags"), "[a, "); return err }},
 		{"params.ParseText not UTF-8", func() error { _, err := params.ParseText(nil, "\xff"); return err }},
 		{"params.ParseText out of range", func() error { _, err := params.ParseText(s.Lookup("/replicas"), "1e99999999"); return err }},
-		{"params.String missing", func() error { _, err := params.String(old, "/none"); return err }},
-		{"params.Int64 wrong type", func() error { _, err := params.Int64(old, "/id"); return err }},
-		{"params.Bool bad pointer", func() error { _, err := params.Bool(old, "id"); return err }},
-		{"params.Float wrong type", func() error { _, err := params.Float(old, "/id"); return err }},
-		{"params.Map wrong type", func() error { _, err := params.Map(old, "/id"); return err }},
-		{"params.Slice missing", func() error { _, err := params.Slice(old, "/tags"); return err }},
+		{"params.String missing", func() error { _, err := params.Get[string](old, "/none"); return err }},
+		{"params.Int64 wrong type", func() error { _, err := params.Get[int64](old, "/id"); return err }},
+		{"params.Bool bad pointer", func() error { _, err := params.Get[bool](old, "id"); return err }},
+		{"params.Float wrong type", func() error { _, err := params.Get[float64](old, "/id"); return err }},
+		{"params.Map wrong type", func() error { _, err := params.Get[map[string]any](old, "/id"); return err }},
+		{"params.Slice missing", func() error { _, err := params.Get[[]any](old, "/tags"); return err }},
 
 		// Updates, -p and patch operations.
-		{"params.ParseAssignment malformed", func() error { _, err := params.ParseAssignment("replicas"); return err }},
-		{"params.ParseAssignment nothing before =", func() error { _, err := params.ParseAssignment("=1"); return err }},
-		{"params.ParseAssignment bad key", func() error { _, err := params.ParseAssignment("a..b=1"); return err }},
-		{"params.ParseOperation unknown", func() error { _, err := params.ParseOperation("move", "a=b"); return err }},
-		{"params.ParseOperation remove nothing", func() error { _, err := params.ParseOperation(params.OpRemove, ""); return err }},
-		{"params.ParseOperation bad key", func() error { _, err := params.ParseOperation(params.OpRemove, "a..b"); return err }},
+		{"Update.Run -p nothing before =", func() error { _, err := (&params.Update{Schema: s, Set: []string{"=1"}}).Run(); return err }},
+		{"Update.Run operation unknown", func() error {
+			_, err := (&params.Update{Schema: s, Operations: []string{"move a=b"}}).Run()
+			return err
+		}},
+		{"Update.Run operation malformed", func() error { _, err := (&params.Update{Schema: s, Operations: []string{"add a"}}).Run(); return err }},
+		{"Update.Run remove nothing", func() error { _, err := (&params.Update{Schema: s, Operations: []string{"remove "}}).Run(); return err }},
+		{"Update.Run operation bad key", func() error {
+			_, err := (&params.Update{Schema: s, Operations: []string{"remove a..b"}}).Run()
+			return err
+		}},
 		{"Update.Run nil", func() error { _, err := (*params.Update)(nil).Run(); return err }},
 		{"Update.Run no schema", func() error { _, err := (&params.Update{}).Run(); return err }},
 		{"Update.Run malformed -p", func() error { _, err := (&params.Update{Schema: s, Set: []string{"replicas"}}).Run(); return err }},
@@ -219,9 +218,7 @@ spec:
 		}},
 		{"Update.Run patch not plain", func() error { _, err := (&params.Update{Schema: s, Patches: []any{math.NaN()}}).Run(); return err }},
 		{"Update.Run bad operation", func() error {
-			op, err := params.ParseOperation(params.OpReplace, "nothing=1")
-			require.NoError(t, err)
-			_, err = (&params.Update{Schema: s, Old: old, Operations: []params.Operation{op}}).Run()
+			_, err := (&params.Update{Schema: s, Old: old, Operations: []string{"replace nothing=1"}}).Run()
 			return err
 		}},
 		{"Update.Run conflicting triggers", func() error {
@@ -235,15 +232,16 @@ spec:
 		{"gates.Parse syntax", func() error { _, err := gates.Parse([]byte("[")); return err }},
 		{"gates.Parse rules", func() error { _, err := gates.Parse([]byte("- name: a\n  preRelease: gamma\n")); return err }},
 		{"gates.New rules", func() error {
-			_, err := gates.New([]gates.Gate{{Name: "a b", PreRelease: gates.StageAlpha, FieldPaths: []string{"x"}}})
+			_, err := gates.New([]gates.Gate{{Name: "a b", PreRelease: "alpha", FieldPaths: []string{"x"}}})
 			return err
 		}},
 
 		// Triggers.
-		{"trigger.Check", func() error {
+		{"trigger.New conflicts", func() error {
 			bad, err := schema.Parse([]byte("properties:\n  a:\n    trigger: x\n    properties:\n      b: {trigger: y}\n"))
 			require.NoError(t, err)
-			return trigger.Check(bad)
+			_, err = trigger.New(bad)
+			return err
 		}},
 		{"trigger.New nil", func() error { _, err := trigger.New(nil); return err }},
 		{"Resolver.Resolve two plans", func() error {
@@ -261,13 +259,13 @@ spec:
 			_, err := convert.LoadSchema([]byte("apiVersion: kudo.dev/v1beta1\nparameters:\n  - name: A\n    type: foo\n"))
 			return err
 		}},
-		{"convert.LoadSchema missing CRD version", func() error { _, err := convert.LoadSchema(crd, convert.WithCRDVersion("v9")); return err }},
 		{"convert.ReadSchema missing file", func() error { _, err := convert.ReadSchema(fstest.MapFS{}, "nope.yaml"); return err }},
 		{"convert.ReadSchema not a folder with a schema", func() error { _, err := convert.ReadSchema(fstest.MapFS{"x/README": {}}, "x"); return err }},
-		{"convert.CRDVersions not a CRD", func() error { _, err := convert.CRDVersions([]byte("kind: Pod\n")); return err }},
-		{"convert.CRDVersions no schema", func() error { _, err := convert.CRDVersions(noSchemaCRD); return err }},
-		{"convert.CRDVersions syntax", func() error { _, err := convert.CRDVersions([]byte("kind: [")); return err }},
-		{"convert.CRDSchema missing version", func() error { _, err := convert.CRDSchema(crd, "v2"); return err }},
+		{"convert.LoadSchema CRD without a storage version", func() error { _, err := convert.LoadSchema(noStorageCRD); return err }},
+		{"kube.CRDVersions not a CRD", func() error { _, err := kube.CRDVersions([]byte("kind: Pod\n")); return err }},
+		{"kube.CRDVersions no schema", func() error { _, err := kube.CRDVersions(noSchemaCRD); return err }},
+		{"kube.CRDVersions syntax", func() error { _, err := kube.CRDVersions([]byte("kind: [")); return err }},
+		{"kube.CRDVersions bad schema", func() error { _, err := kube.CRDVersions(badCRD); return err }},
 		{"convert.FromV1beta1 syntax", func() error { _, err := convert.FromV1beta1([]byte("a: [")); return err }},
 		{"convert.FromV1beta1 duplicate", func() error {
 			_, err := convert.FromV1beta1([]byte("parameters:\n  - name: A\n  - name: A\n"))
@@ -282,9 +280,9 @@ spec:
 		{"convert.UnwrapReader", func() error {
 			var first error
 			err := convert.UnwrapReader(context.Background(), s, strings.NewReader("replicas: 1\n---\nreplicas: x\n"), 1,
-				func(_ params.RawDocument, _ *convert.Converted, err error) error {
+				func(d params.Document[*convert.Converted]) error {
 					if first == nil {
-						first = err
+						first = d.Err
 					}
 					return nil
 				})
@@ -309,7 +307,8 @@ spec:
 		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
 		{"migrate.Reader", func() error {
 			var first error
-			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(_ params.RawDocument, r migrate.Result) error {
+			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(d params.Document[migrate.Result]) error {
+				r := d.Value
 				if first == nil {
 					first = r.Err()
 				}
@@ -323,25 +322,30 @@ spec:
 			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v1", Schema: v1}})
 			return err
 		}},
-		{"migrate.NewVersionSet hooks twice", func() error {
-			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.PairHooks("v1", "v2", nil, nil), migrate.PairHooks("v1", "v2", nil, nil))
+		{"migrate.NewVersionSet hooks on the oldest", func() error {
+			up := func(from, to any) (any, error) { return to, nil }
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1, Up: up}})
 			return err
 		}},
-		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "none")); return err }},
-		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(dir); return err }},
+		{"migrate.NewVersionSet an option not for it", func() error {
+			_, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}}, migrate.Total())
+			return err
+		}},
+		{"migrate.LoadVersionSet missing folder", func() error { _, err := migrate.LoadVersionSet(os.DirFS(filepath.Join(dir, "none"))); return err }},
+		{"migrate.LoadVersionSet bad versions.yaml", func() error { _, err := migrate.LoadVersionSet(os.DirFS(dir)); return err }},
 		{"VersionSet.Convert unknown version", func() error { _, err := set.Convert(map[string]any{}, "v1", "v9"); return err }},
 		{"VersionSet.Convert refused", func() error { _, err := set.Convert(map[string]any{}, "v2", "v1"); return err }},
 		{"VersionSet.ConvertDocument syntax", func() error { _, err := set.ConvertDocument([]byte("a: ["), "v1", "v2"); return err }},
 		{"VersionSet.ConvertObject bad apiVersion", func() error {
-			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", migrate.ObjectTarget{APIVersion: "a/b/c"})
+			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", "a/b/c", "")
 			return err
 		}},
 		{"VersionSet.ConvertObjectDocument syntax", func() error {
-			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
+			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", "x/v2", "")
 			return err
 		}},
 		{"VersionSet.RewriteObjects unknown version", func() error {
-			_, _, err := set.RewriteObjects(nil, "v0", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
+			_, _, err := set.RewriteObjects(nil, "v0", "v2", "x/v2", "")
 			return err
 		}},
 		{"VersionSet.Refused", func() error { return set.Refused("v2", "v1") }},
@@ -359,8 +363,10 @@ spec:
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\noperatorVersion: 0.1.0\ntasks: []\nplans: {deploy: {}}\n"), kudo)
 			return err
 		}},
-		{"lint.CRD missing version", func() error { _, err := lint.CRD(crd, "v9", kudo); return err }},
-		{"lint.CRD not a CRD", func() error { _, err := lint.CRD([]byte("kind: Pod\n"), "", kudo); return err }},
+		{"lint.Document CRD without a schema", func() error {
+			_, err := lint.Document([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec: {versions: [{name: v1}]}\n"), kudo)
+			return err
+		}},
 		{"Package.Lint nil", func() error { _, err := (*lint.Package)(nil).Lint(kudo); return err }},
 		{"Package.Lint unreadable params", func() error { _, err := (&lint.Package{Params: []byte("a: [")}).Lint(kudo); return err }},
 		{"lint.ReadPackage not a package", func() error { _, err := lint.ReadPackage(fstest.MapFS{"x.yaml": {}}); return err }},
@@ -390,15 +396,6 @@ spec:
 			_, err := (&lint.Chart{Schema: []byte(`{"type": "object"}`), ExtraValues: []lint.ValuesFile{{Name: "x.yaml", Data: []byte("a: b: c\n")}}}).Lint(kudo)
 			return err
 		}},
-		{"lint.ReadConfig syntax", func() error { _, err := lint.ReadConfig([]byte("disable: [")); return err }},
-		{"lint.ReadConfig faults", func() error {
-			_, err := lint.ReadConfig([]byte("disable: [nope]\nignore: [{pointer: x}]\nextra: 1\n"), lint.Sets()...)
-			return err
-		}},
-		{"lint.ReadBaseline syntax", func() error { _, err := lint.ReadBaseline([]byte("[")); return err }},
-		{"lint.ReadBaseline not findings", func() error { _, err := lint.ReadBaseline([]byte(`[{"x": 1}]`)); return err }},
-		{"lint.CheckRuleGlob unknown", func() error { return lint.CheckRuleGlob("kudo-nope", lint.Sets()...) }},
-		{"lint.CheckRuleGlob malformed", func() error { return lint.CheckRuleGlob("[") }},
 		{"schema.CheckJSONFile", func() error { return schema.CheckJSONFile("x.json", []byte("{a: 1}")) }},
 		{"kudo.New nil schema", func() error { _, err := kudoversion.New("v1", nil, nil); return err }},
 		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
@@ -443,7 +440,9 @@ func TestPublicWarningsHaveKinds(t *testing.T) {
 	for _, w := range res.Warnings {
 		checkEntry(t, w)
 	}
-	for _, w := range params.Undeclared(s, map[string]any{"nmae": "x"}) {
+	ws, _, err := params.Undeclared(context.Background(), s, map[string]any{"nmae": "x"}, nil, 0)
+	require.NoError(t, err)
+	for _, w := range ws {
 		checkEntry(t, w)
 	}
 }
@@ -467,22 +466,31 @@ func TestSentinelsAreReachable(t *testing.T) {
 			_, err := convert.LoadSchema([]byte(`{"$ref": "https://example.com/x.json"}`))
 			return err
 		}, nil, schema.KindRefused},
-		{"a malformed assignment", func() error { _, err := params.ParseAssignment("novalue"); return err }, params.ErrMalformed, schema.KindUsage},
+		{"a malformed assignment", func() error {
+			s, err := schema.Parse([]byte("{}"))
+			require.NoError(t, err)
+			_, err = (&params.Update{Schema: s, Set: []string{"novalue"}}).Run()
+			return err
+		}, params.ErrMalformed, schema.KindUsage},
 		{"a malformed -p in an update", func() error {
 			s, err := schema.Parse([]byte(errorsSchema))
 			require.NoError(t, err)
 			_, err = (&params.Update{Schema: s, Set: []string{"=1"}}).Run()
 			return err
 		}, params.ErrMalformed, schema.KindUsage},
-		{"an unknown patch operation", func() error { _, err := params.ParseOperation("copy", "a=b"); return err }, params.ErrMalformed, schema.KindUsage},
-		{"v1beta1 of a schema", func() error { _, err := convert.ToV1beta1([]byte("type: object\n")); return err }, convert.ErrNotOperatorVersion, schema.KindNotSchema},
+		{"an unknown patch operation", func() error {
+			s, err := schema.Parse([]byte("{}"))
+			require.NoError(t, err)
+			_, err = (&params.Update{Schema: s, Operations: []string{"copy a=b"}}).Run()
+			return err
+		}, params.ErrMalformed, schema.KindUsage},
 		{"lint of an operator.yaml", func() error {
 			_, err := lint.Document([]byte("apiVersion: kudo.dev/v1beta1\nname: x\ntasks: []\nplans: {deploy: {}}\n"))
 			return err
 		}, lint.ErrOperatorFile, schema.KindNotSchema},
-		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, lint.ErrNotPackage, schema.KindIO},
-		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, lint.ErrNotChart, schema.KindIO},
-		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(filepath.Join(dir, "x")); return err }, fs.ErrNotExist, schema.KindIO},
+		{"a folder that is no package", func() error { _, err := lint.ReadPackage(os.DirFS(dir)); return err }, fs.ErrNotExist, schema.KindIO},
+		{"a folder that is no chart", func() error { _, err := lint.ReadChart(os.DirFS(dir)); return err }, fs.ErrNotExist, schema.KindIO},
+		{"a missing version folder", func() error { _, err := migrate.LoadVersionSet(os.DirFS(filepath.Join(dir, "x"))); return err }, fs.ErrNotExist, schema.KindIO},
 		{"a failing hook", func() error {
 			s, err := schema.Parse([]byte(`{}`))
 			require.NoError(t, err)
@@ -610,7 +618,7 @@ func TestNoErrorLiteralWithoutKind(t *testing.T) {
 // stream that has one.
 func firstDocErr(t *testing.T, s *schema.Schema, stream string) error {
 	var first error
-	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), func(d params.Document) error {
+	err := params.DecodeReader(context.Background(), s, strings.NewReader(stream), 0, func(d params.Document[any]) error {
 		if first == nil {
 			first = d.Err
 		}

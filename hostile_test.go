@@ -194,7 +194,7 @@ func TestHugeStreamsAreSplitCheaply(t *testing.T) {
 		fmt.Fprintf(&b, "---\ni: %d\n", i)
 	}
 	n := 0
-	err := params.DecodeReader(context.Background(), nil, &b, func(d params.Document) error {
+	err := params.DecodeReader(context.Background(), nil, &b, 0, func(d params.Document[any]) error {
 		n++
 		return d.Err
 	})
@@ -205,8 +205,8 @@ func TestHugeStreamsAreSplitCheaply(t *testing.T) {
 // readStream reads a stream with params.DecodeReader and returns the
 // first document's read error, or the reader's.
 func readStream(s *schema.Schema, data []byte) error {
-	return params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
-		if d.Unreadable {
+	return params.DecodeReader(context.Background(), s, bytes.NewReader(data), 0, func(d params.Document[any]) error {
+		if l := schema.ErrorsOf(d.Err); len(l) > 0 && (l[0].Kind == schema.KindSyntax || l[0].Kind == schema.KindLimit) {
 			return d.Err
 		}
 		return nil

@@ -2,6 +2,7 @@ package paramkit_test
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"os"
 	"testing"
@@ -88,9 +89,9 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 	require.NoError(t, err)
 	mig, err := migrate.New(s, migrate.FromVersion(previous))
 	require.NoError(t, err)
-	vs, err := migrate.LoadVersionSet("convert/migrate/testdata/versions/three")
+	vs, err := migrate.LoadVersionSet(os.DirFS("convert/migrate/testdata/versions/three"))
 	require.NoError(t, err)
-	gs, err := gates.New([]gates.Gate{{Name: "G", PreRelease: gates.StageAlpha, FieldPaths: []string{".spec.extra"}}})
+	gs, err := gates.New([]gates.Gate{{Name: "G", PreRelease: "alpha", FieldPaths: []string{".spec.extra"}}})
 	require.NoError(t, err)
 	ovData, err := os.ReadFile("convert/kudo/testdata/my-operator-0.2.0.yaml")
 	require.NoError(t, err)
@@ -114,17 +115,10 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"params.Default/Structural": func() []any {
 			v := in(inputValue())
-			params.Default(s, v, params.KubernetesDefaults())
+			params.Default(s, v, params.Structural())
 			return []any{v}
 		},
-		"params.MergePatch": func() []any {
-			a := in(inputValue())
-			b := in(map[string]any{"backup": map[string]any{"enabled": nil, "x": json.Number("1")}, "nodes": []any{json.Number("2")}})
-			params.MergePatch(a, b)
-			return []any{a, b}
-		},
 		"params.Plain": func() []any { v := in(inputValue()); _, _ = params.Plain(v); return []any{v} },
-		"params.Clone": func() []any { v := in(inputValue()); params.Clone(v); return []any{v} },
 		"params.Diff": func() []any {
 			a, b := in(old()), in(inputValue())
 			params.Diff(a, b)
@@ -146,20 +140,24 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 			return []any{a, b}
 		},
 		"params.Validate": func() []any { v := in(inputValue()); _ = params.Validate(s, v); return []any{v} },
-		"params.ValidateStructural": func() []any {
+		"params.Validate/Structural": func() []any {
 			v := in(inputValue())
-			_ = params.ValidateStructural(s, v)
+			_ = params.Validate(s, v, params.Structural())
 			return []any{v}
 		},
-		"params.Undeclared":  func() []any { v := in(inputValue()); params.Undeclared(s, v); return []any{v} },
+		"params.Undeclared": func() []any {
+			v := in(inputValue())
+			_, _, _ = params.Undeclared(context.Background(), s, v, nil, 0)
+			return []any{v}
+		},
 		"params.MarshalJSON": func() []any { v := in(inputValue()); params.MarshalJSON(s, v, ""); return []any{v} },
 		"params.MarshalYAML": func() []any { v := in(inputValue()); _, _ = params.MarshalYAML(s, v); return []any{v} },
-		"params.Map":         func() []any { v := in(inputValue()); _, _ = params.Map(v, "/backup"); return []any{v} },
-		"params.Slice":       func() []any { v := in(inputValue()); _, _ = params.Slice(v, "/nodes"); return []any{v} },
+		"params.Map":         func() []any { v := in(inputValue()); _, _ = params.Get[map[string]any](v, "/backup"); return []any{v} },
+		"params.Slice":       func() []any { v := in(inputValue()); _, _ = params.Get[[]any](v, "/nodes"); return []any{v} },
 		"params.Update.Run/edits": func() []any {
 			o := in(old())
 			p := in(map[string]any{"backup": map[string]any{"enabled": false}, "comment": nil})
-			ops := []params.Operation{{Op: params.OpAdd, Assignment: params.Assignment{Path: []string{"labels", "n"}, Value: "{}"}}}
+			ops := []string{"add labels/n={}"}
 			in(ops)
 			_, _ = (&params.Update{Schema: s, Old: o, Patches: []any{p}, Set: []string{"nodes/0/zone=c"}, Operations: ops, Triggers: resolver}).Run()
 			return []any{o, p, ops}
@@ -187,10 +185,10 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 			_, _ = convert.WrapValues(s, v)
 			return []any{v}
 		},
-		"convert.GuessValues": func() []any {
+		"convert.UnwrapValues(nil)": func() []any {
 			texts := map[string]string{"a": "7", "b": "[1,2]"}
 			in(texts)
-			convert.GuessValues(texts)
+			_, _ = convert.UnwrapValues(nil, texts)
 			return []any{texts}
 		},
 		"migrate.Migration.Migrate": func() []any {
@@ -211,13 +209,13 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"migrate.VersionSet.ConvertObject": func() []any {
 			obj := in(map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "name": "a", "replicas": json.Number("2")})
-			_, _ = vs.ConvertObject(obj, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
+			_, _ = vs.ConvertObject(obj, "v1", "v2", "x/v2", "K")
 			return []any{obj}
 		},
 		"migrate.VersionSet.RewriteObjects": func() []any {
 			objs := []any{map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "replicas": json.Number("2")}}
 			in(objs)
-			_, _, _ = vs.RewriteObjects(objs, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
+			_, _, _ = vs.RewriteObjects(objs, "v1", "v2", "x/v2", "K")
 			return []any{objs}
 		},
 		"trigger.Resolver.Resolve": func() []any {
@@ -237,7 +235,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 			var doc any
 			require.NoError(t, json.Unmarshal([]byte(inputSchema), &doc))
 			in(doc)
-			lint.Run(s, doc, lint.Sets()...)
+			lint.Run(s, doc, lint.ClusterApp(), lint.Kudo(), lint.Structural())
 			return []any{doc}
 		},
 		"kudo.FromObject": func() []any {

@@ -1,8 +1,8 @@
 package paramkit_test
 
 import (
-	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -147,19 +147,22 @@ func TestZeroValues(t *testing.T) {
 		{"params.Update{Schema: zero}.Run", usage, func() error { _, err := (&params.Update{Schema: zero}).Run(); return err }},
 		{"params.Update(nil).Run", usage, func() error { var u *params.Update; _, err := u.Run(); return err }},
 		{"params.Validate(zero)", usage, func() error { return params.Validate(zero, map[string]any{}) }},
-		{"params.ValidateStructural(zero)", usage, func() error { return params.ValidateStructural(zero, map[string]any{}) }},
+		{"params.Validate(zero, Structural)", usage, func() error { return params.Validate(zero, map[string]any{}, params.Structural()) }},
 		{"params.ApplyJSONPatch(zero)", usage, func() error { _, err := params.ApplyJSONPatch(zero, nil, []byte("[]")); return err }},
 		{"params.ApplyJSONPatch(nil, nil, nil)", anyErr, func() error { _, err := params.ApplyJSONPatch(nil, nil, nil); return err }},
 		{"params.Decode(zero)", usage, func() error { _, err := params.Decode(zero, []byte("a: 1")); return err }},
 		{"params.DecodePatch(zero)", usage, func() error { _, err := params.DecodePatch(zero, []byte("a: 1")); return err }},
 		{"params.DecodeReader(zero)", usage, func() error {
-			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), func(params.Document) error { return nil })
+			return params.DecodeReader(ctx, zero, strings.NewReader("a: 1"), 0, func(params.Document[any]) error { return nil })
 		}},
 		{"params.DecodeReader(nil emit)", usage, func() error {
-			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), nil)
+			return params.DecodeReader(ctx, nil, strings.NewReader("a: 1"), 0, nil)
 		}},
 		{"params.DecodeReader(nil reader)", usage, func() error {
-			return params.DecodeReader(ctx, nil, nil, func(params.Document) error { return nil })
+			return params.DecodeReader(ctx, nil, nil, 0, func(params.Document[any]) error { return nil })
+		}},
+		{"params.MapStream(nil reader)", usage, func() error {
+			return params.MapStream(ctx, nil, 0, func(params.Document[int]) (int, error) { return 0, nil }, func(params.Document[int]) error { return nil })
 		}},
 		{"params.MapStream(nil)", usage, func() error {
 			return params.MapStream[int](ctx, nil, 0, nil, nil)
@@ -168,34 +171,35 @@ func TestZeroValues(t *testing.T) {
 		{"params.CheckImmutable(zero)", usage, func() error { return params.CheckImmutable(zero, map[string]any{}, map[string]any{}) }},
 		{"params.MarshalJSON(zero)", usage, func() error { _, err := params.MarshalJSON(zero, map[string]any{}, ""); return err }},
 		{"params.MarshalYAML(zero)", usage, func() error { _, err := params.MarshalYAML(zero, map[string]any{}); return err }},
-		{"params.Undeclared(zero)", anyErr, func() error { params.Undeclared(zero, map[string]any{"a": 1}); return nil }},
+		{"params.Undeclared(zero)", usage, func() error {
+			_, _, err := params.Undeclared(ctx, zero, map[string]any{"a": 1}, nil, 0)
+			return err
+		}},
+		{"params.Undeclared(nil ctx)", usage, func() error {
+			var none context.Context // a nil context is what is tested
+			_, _, err := params.Undeclared(none, nil, map[string]any{"a": 1}, nil, 0)
+			return err
+		}},
 		{"params.ParseText(nil)", anyErr, func() error { _, err := params.ParseText(nil, ""); return err }},
 		{"params.ParseText(Node{})", anyErr, func() error { _, err := params.ParseText(&schema.Node{}, "1"); return err }},
 		{"params getters", anyErr, func() error {
-			_, _ = params.Bool(nil, "")
-			_, _ = params.Float(nil, "")
-			_, _ = params.Int64(nil, "")
-			_, _ = params.Map(nil, "")
-			_, _ = params.Slice(nil, "")
-			_, _ = params.String(nil, "")
-			_ = params.Clone(nil)
+			_, _ = params.Get[bool](nil, "")
+			_, _ = params.Get[float64](nil, "")
+			_, _ = params.Get[int64](nil, "")
+			_, _ = params.Get[map[string]any](nil, "")
+			_, _ = params.Get[[]any](nil, "")
+			_, _ = params.Get[string](nil, "")
 			_ = params.Diff(nil, nil)
 			_ = params.Equal(nil, nil)
 			_ = params.Identical(nil, nil)
-			_ = params.MergePatch(nil, nil)
 			_, _ = params.Plain(nil)
-			_, _ = params.ParseAssignment("")
-			_, _ = params.ParseOperation("", "")
-			_ = params.Assignment{}.Pointer()
-			_ = params.Operation{}.Pointer()
-			_ = params.RawDocument{}.Locate(nil)
-			_ = params.RawDocument{}.Locate(errors.New("x"))
-			_ = params.Document{}.Locate(errors.New("x"))
+			_, _ = (&params.Update{Schema: zero}).Run()
+			_, _ = (&params.Update{Operations: []string{""}}).Run()
+			_ = params.Document[any]{}.Locate(nil)
+			_ = params.Document[any]{}.Locate(errors.New("x"))
+			_ = params.Document[int]{Line: 3}.Locate(errors.New("x"))
 			return nil
 		}},
-		{"params.Splitter(nil)", usage, func() error { var sp *params.Splitter; _, err := sp.Next(); return err }},
-		{"params.Splitter{}", usage, func() error { _, err := (&params.Splitter{}).Next(); return err }},
-		{"params.NewSplitter(nil)", usage, func() error { _, err := params.NewSplitter(nil).Next(); return err }},
 
 		// params/gates
 		{"gates.Set(nil).Apply", anyErr, func() error { var s *gates.Set; s.Apply(nil, nil); _ = s.Status(); return nil }},
@@ -213,14 +217,11 @@ func TestZeroValues(t *testing.T) {
 			return err
 		}},
 		{"kube misc", anyErr, func() error {
-			_ = kube.CapWarnings(nil)
-			_ = kube.Causes("", nil)
 			_ = kube.JSONPatch("", nil, nil)
-			_, _ = kube.DecodeAdmissionReview(ctx, nil)
-			_, _ = kube.DecodeConversionReview(ctx, nil)
-			_, _ = kube.NewClientCA("")
+			_, _ = kube.DecodeReview[kube.AdmissionReview](ctx, nil)
+			_, _ = kube.DecodeReview[kube.ConversionReview](ctx, nil)
+			_, _ = kube.NewClientCA("", nil)
 			_ = kube.Field("")
-			_ = kube.Logger(nil)
 			_ = kube.Validating()
 			return nil
 		}},
@@ -250,7 +251,7 @@ func TestZeroValues(t *testing.T) {
 		{"kube.Convert(zero set)", usage, func() error { _, err := kube.Convert(&migrate.VersionSet{}, []byte("{}"), "a", "b"); return err }},
 		{"kube.ConvertReview(nil)", anyErr, func() error {
 			_ = kube.ConvertReview(ctx, nil, nil)
-			_ = kube.ConvertReview(ctx, &migrate.VersionSet{}, &kube.ConversionRequest{})
+			_ = kube.ConvertReview(ctx, &kube.ConversionRequest{Objects: []json.RawMessage{nil}}, nil)
 			return nil
 		}},
 		{"kube.CRDSchema(zero)", usage, func() error { _, err := kube.CRDSchema(zero); return err }},
@@ -271,20 +272,17 @@ func TestZeroValues(t *testing.T) {
 		{"convert.UnwrapValues(zero)", usage, func() error { _, err := convert.UnwrapValues(zero, map[string]string{"a": "1"}); return err }},
 		{"convert.WrapValues(zero)", usage, func() error { _, err := convert.WrapValues(zero, map[string]any{"a": "1"}); return err }},
 		{"convert.UnwrapReader(zero)", usage, func() error {
-			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.RawDocument, *convert.Converted, error) error { return nil })
+			return convert.UnwrapReader(ctx, zero, strings.NewReader("a: '1'"), 0, func(params.Document[*convert.Converted]) error { return nil })
 		}},
 		{"convert.UnwrapReader(nil emit)", usage, func() error {
 			return convert.UnwrapReader(ctx, nil, strings.NewReader("a: '1'"), 0, nil)
 		}},
 		{"convert misc", anyErr, func() error {
-			_, _ = convert.CRDSchema(nil, "")
-			_, _ = convert.CRDVersions(nil)
+			_, _ = kube.CRDVersions(nil)
 			_, _ = convert.FromV1beta1(nil)
-			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes(), convert.KeepV1beta1List())
-			_, _ = convert.GuessValues(nil)
-			_ = convert.IsCRD(nil)
+			_, _ = convert.FromV1beta1(nil, convert.InferStringTypes())
+			_, _ = convert.UnwrapValues(nil, nil)
 			_, _ = convert.LoadSchema(nil)
-			_, _ = convert.LoadSchema(nil, convert.WithCRDVersion(""))
 			_, _ = convert.ReadSchema(fstest.MapFS{}, "")
 			_, _ = convert.ToV1beta1(nil)
 			_ = convert.Note{}.String()
@@ -298,8 +296,6 @@ func TestZeroValues(t *testing.T) {
 			_, err := (&convert.Converted{}).YAML()
 			return err
 		}},
-		{"convert.CRDVersion(nil).JSON", usage, func() error { var c *convert.CRDVersion; _, err := c.JSON(); return err }},
-		{"convert.CRDVersion{}.JSON", anyErr, func() error { _, err := (&convert.CRDVersion{}).JSON(); return err }},
 		{"params.MarshalJSON(not plain)", anyErr, func() error {
 			_, err := params.MarshalJSON(nil, map[string]any{"c": make(chan int)}, "")
 			if err == nil {
@@ -359,14 +355,14 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 		{"migrate.Reader(zero migration)", usage, func() error {
-			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+			return migrate.Reader(ctx, &migrate.Migration{}, strings.NewReader("a: 1"), 0, func(params.Document[migrate.Result]) error { return nil })
 		}},
 		{"migrate.Reader(nil)", usage, func() error {
-			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.RawDocument, migrate.Result) error { return nil })
+			return migrate.Reader(ctx, nil, strings.NewReader("a: 1"), 0, func(params.Document[migrate.Result]) error { return nil })
 		}},
 		{"migrate.Result{}", anyErr, func() error { _ = migrate.Result{}.OK(); return migrate.Result{}.Err() }},
 		{"migrate.LoadVersionSet", anyErr, func() error {
-			_, err := migrate.LoadVersionSet("", migrate.CaseInsensitiveNames(), migrate.PairHooks("", "", nil, nil))
+			_, err := migrate.LoadVersionSet(nil, migrate.CaseInsensitiveNames())
 			return err
 		}},
 		{"migrate.NewVersionSet(nil)", anyErr, func() error { _, err := migrate.NewVersionSet(nil); return err }},
@@ -379,7 +375,7 @@ func TestZeroValues(t *testing.T) {
 				_ = vs.Hub()
 				_ = vs.Notes()
 				_ = vs.Order()
-				_ = vs.Pairs(0)
+				_, _ = vs.Losses("", "", 0)
 				_ = vs.Refused("", "")
 				_, _ = vs.Version("")
 			}
@@ -391,17 +387,20 @@ func TestZeroValues(t *testing.T) {
 			_, err := (&migrate.VersionSet{}).Convert(nil, "a", "b", migrate.AllowLossy())
 			return err
 		}},
+		{"migrate.VersionSet{}.Losses", usage, func() error { _, err := (&migrate.VersionSet{}).Losses("a", "b", 1); return err }},
+		{"migrate.VersionSet(nil).Losses", usage, func() error { _, err := (*migrate.VersionSet)(nil).Losses("a", "b", 1); return err }},
+		{"migrate.LoadVersionSet(nil)", usage, func() error { _, err := migrate.LoadVersionSet(nil); return err }},
 		{"migrate.VersionSet{}.ConvertDocument", usage, func() error { _, err := (&migrate.VersionSet{}).ConvertDocument(nil, "a", "b"); return err }},
 		{"migrate.VersionSet{}.ConvertObject", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", migrate.ObjectTarget{})
+			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", "", "")
 			return err
 		}},
 		{"migrate.VersionSet{}.ConvertObjectDocument", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", migrate.ObjectTarget{})
+			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", "", "")
 			return err
 		}},
 		{"migrate.VersionSet{}.RewriteObjects", usage, func() error {
-			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", migrate.ObjectTarget{})
+			_, _, err := (&migrate.VersionSet{}).RewriteObjects([]any{map[string]any{}}, "a", "b", "", "")
 			return err
 		}},
 		{"migratetest.RandomValue(zero)", usage, func() error {
@@ -414,8 +413,8 @@ func TestZeroValues(t *testing.T) {
 		}},
 
 		// trigger
-		{"trigger.Check(zero)", usage, func() error { return trigger.Check(zero) }},
-		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), trigger.KudoPlans(nil)); return err }},
+		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), nil); return err }},
+		{"trigger.New(nil)", usage, func() error { _, err := trigger.New(nil); return err }},
 		{"trigger.Parameters(zero)", anyErr, func() error { trigger.Parameters(zero); trigger.Parameters(nil); return nil }},
 		{"trigger.Resolver(nil)", anyErr, func() error {
 			for _, r := range []*trigger.Resolver{nil, {}} {
@@ -434,55 +433,30 @@ func TestZeroValues(t *testing.T) {
 			return nil
 		}},
 		{"lint misc", anyErr, func() error {
-			_, _ = lint.CRD(nil, "")
-			_, _ = lint.CRD(nil, "", nil, &lint.Set{})
-			_ = lint.CheckRuleGlob("")
 			_, _ = lint.Document(nil)
 			_, _ = lint.Document([]byte("{}"), nil, &lint.Set{Rules: []*lint.Rule{nil, {}}})
-			_, _ = lint.ReadBaseline(nil)
 			_, _ = lint.ReadChart(fstest.MapFS{})
-			_, _ = lint.ReadConfig(nil)
 			_, _ = lint.ReadPackage(fstest.MapFS{})
-			_ = lint.WriteSARIF(&bytes.Buffer{}, nil)
-			_ = lint.WriteSARIF(&bytes.Buffer{}, []*lint.Rule{nil, {}}, lint.Report{})
+			_ = (*lint.Chart)(nil).Rules()
+			_ = lint.ClusterApp("")
 			_ = lint.Finding{}.String()
 			_, _ = lint.Finding{}.MarshalJSON()
-			_ = lint.Silenced{}.Total()
 			return nil
 		}},
 		{"lint.ReadChart(nil)", usage, func() error { _, err := lint.ReadChart(nil); return err }},
 		{"lint.ReadPackage(nil)", usage, func() error { _, err := lint.ReadPackage(nil); return err }},
-		{"lint.WriteSARIF(nil writer)", usage, func() error { return lint.WriteSARIF(nil, nil) }},
 		{"lint.Chart(nil).Lint", usage, func() error { var c *lint.Chart; _, err := c.Lint(); return err }},
 		{"lint.Chart(nil).HelmValues", usage, func() error { var c *lint.Chart; _, _, err := c.HelmValues(); return err }},
 		{"lint.Chart{}.HelmValues", anyErr, func() error { _, _, err := (&lint.Chart{}).HelmValues(); return err }},
 		{"lint.Chart{}.Lint", anyErr, func() error { _, err := (&lint.Chart{}).Lint(); return err }},
 		{"lint.Package(nil).Lint", usage, func() error { var p *lint.Package; _, err := p.Lint(); return err }},
 		{"lint.Package{}.Lint", anyErr, func() error { _, err := (&lint.Package{}).Lint(); return err }},
-		{"lint.Config", anyErr, func() error {
-			for _, c := range []*lint.Config{nil, {}} {
-				_ = c.Sets()
-				_ = c.Sets(nil, &lint.Set{})
-				f := c.Filter(nil)
-				_, _ = f.Apply(lint.Report{})
-			}
-			var f *lint.Filter
-			_, _ = f.Apply(lint.Report{Findings: []lint.Finding{{}}})
-			_, _ = (&lint.Filter{}).Apply(lint.Report{Findings: []lint.Finding{{}}})
-			return nil
-		}},
 		{"lint.Pass", anyErr, func() error {
 			for _, p := range []*lint.Pass{nil, {}} {
 				p.Report("", "")
 				p.ReportAt("", 0, "", "")
 				p.ReportSeverity("", "", "")
 			}
-			return nil
-		}},
-		{"lint.Silenced", anyErr, func() error {
-			var s *lint.Silenced
-			s.Add(lint.Silenced{})
-			(&lint.Silenced{}).Add(lint.Silenced{})
 			return nil
 		}},
 	}

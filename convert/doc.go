@@ -8,15 +8,16 @@
 // per parameter, in list order, types from the declared type or the YAML
 // type of the default); v1beta2 input comes back unchanged. ToV1beta1 is
 // the reverse a conversion webhook needs: a flat list for old clients,
-// with the whole schema kept in the ParametersAnnotation so that
-// FromV1beta1 restores it exactly. LoadSchema reads a schema in any of
+// with the whole schema kept in an annotation
+// (paramkit.dev/v1beta2-parameters) so that FromV1beta1 restores it
+// exactly. LoadSchema reads a schema in any of
 // these forms, which is how every schema is read by paramctl and the
 // webhooks.
 //
 // Values. A v1beta1 Instance kept its parameters as a map of strings.
 // UnwrapValues types them by the schema (NODE_COUNT "3" becomes 3,
-// '[foo,bar,bazz]' a list, '{foo:"bar"}' a mapping); GuessValues does
-// without a schema by safe, reported rules; WrapValues writes typed
+// '[foo,bar,bazz]' a list, '{foo:"bar"}' a mapping), or, without a
+// schema, by safe rules (Unwrap reports each guess); WrapValues writes typed
 // values back as text that unwraps to exactly the same values. Unwrap
 // does the same for whole documents: a flat map or an Instance manifest;
 // UnwrapReader for a `---` stream of them of any length, in constant
@@ -36,8 +37,8 @@
 // reports each inference as a Note. Unknown v1beta1 fields become
 // `x-kudo-<field>` keywords. An OperatorVersion converts to a
 // kudo.dev/v1beta2 OperatorVersion with the schema in spec.parameters.
-// ToV1beta1 keeps the whole v1beta2 schema in the ParametersAnnotation
-// (paramkit.dev/v1beta2-parameters), so that v1beta2 → v1beta1 → v1beta2
+// ToV1beta1 keeps the whole v1beta2 schema in the annotation
+// paramkit.dev/v1beta2-parameters, so that v1beta2 → v1beta1 → v1beta2
 // is the identity.
 //
 // KUDO's first params format, which early releases wrote as a map from
@@ -53,9 +54,8 @@
 //
 // LoadSchema reads a v1beta2 schema (YAML or JSON), a v1beta1 params.yaml
 // in either format, an OperatorVersion of either version, or a
-// CustomResourceDefinition at its storage version (WithCRDVersion picks
-// another version; CRDVersions and CRDSchema list and pick versions and
-// point into the manifest). ReadSchema reads the same from a file of an
+// CustomResourceDefinition at its storage version, errors pointing into
+// the manifest (params/kube's CRDVersions reads every version). ReadSchema reads the same from a file of an
 // fs.FS, and from a folder: a KUDO package (its params.yaml) or a Helm
 // chart (its values.schema.json). They are the one way to read a schema
 // from what a user has: paramctl and migrate.LoadVersionSet read schemas
@@ -75,8 +75,8 @@
 // package params types text values: flow collections written tersely, as
 // KUDO users did ('[foo,bar,bazz]', '{foo:"bar"}'), become the list and
 // the mapping the user meant, their scalars typed by their own nodes.
-// GuessValues, for when no schema is at hand, follows safe rules and
-// reports every guess: a number only when the text is a JSON number ("3"
+// Without a schema (a nil *schema.Schema), UnwrapValues and Unwrap follow
+// safe rules, and Unwrap reports every guess: a number only when the text is a JSON number ("3"
 // yes; "007", "+3", "0x1F" no), a boolean only for YAML 1.2 core words,
 // flow collections by the same rules, and a JSON string literal is that
 // string. WrapValues is the reverse a conversion webhook needs: each value
@@ -99,6 +99,6 @@
 //
 //	values, err := convert.UnwrapValues(s, map[string]string{"NODE_COUNT": "3"})
 //
-// Options are of one type, Option: InferStringTypes and KeepV1beta1List,
-// for FromV1beta1. Migration's options are convert/migrate's Option.
+// Options are of one type, Option: InferStringTypes, for FromV1beta1.
+// Migration's options are convert/migrate's Option.
 package convert

@@ -6,23 +6,21 @@ import (
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/kudoparams"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// The apiVersions of KUDO's two parameter formats (params.yaml files and
-// the OperatorVersion and Instance objects alike).
+// The apiVersions of KUDO's two parameter formats, and the annotation in
+// which ToV1beta1 keeps the whole v1beta2 parameter schema (compact JSON,
+// keys in their original order) because a flat v1beta1 list cannot hold
+// it; FromV1beta1 restores the schema from it and removes it.
 const (
-	V1beta1 = "kudo.dev/v1beta1"
-	V1beta2 = "kudo.dev/v1beta2"
+	apiV1beta1           = kudoparams.V1beta1
+	apiV1beta2           = kudoparams.V1beta2
+	parametersAnnotation = kudoparams.ParametersAnnotation
 )
-
-// ParametersAnnotation is the OperatorVersion annotation in which
-// ToV1beta1 keeps the whole v1beta2 parameter schema (compact JSON, keys
-// in their original order), because a flat v1beta1 list cannot hold it.
-// FromV1beta1 restores the schema from it and removes it.
-const ParametersAnnotation = "paramkit.dev/v1beta2-parameters"
 
 // schemaTitle is the title the KEP gives a converted schema.
 const schemaTitle = "Parameter Schema"
@@ -45,17 +43,12 @@ func (n Note) String() string {
 	return n.Pointer + ": " + n.Message
 }
 
-type flatConfig struct {
-	inferStrings bool
-	keepList     bool
-}
-
-// ListAnnotation is the OperatorVersion annotation in which FromV1beta1,
-// with KeepV1beta1List, keeps the v1beta1 parameter list exactly as it was
-// written, so that ToV1beta1 gives an old client back its own list (its
+// listAnnotation is the OperatorVersion annotation in which a conversion
+// webhook (convert/kudo) keeps the v1beta1 parameter list an old client
+// wrote, so that ToV1beta1 gives that client back its own list (its
 // order, and fields it left out) while the schema is unchanged. A stored
 // object keeps no key order, so the schema alone cannot carry the list's.
-const ListAnnotation = "paramkit.dev/v1beta1-parameters"
+const listAnnotation = kudoparams.ListAnnotation
 
 // Converted is the outcome of a conversion: the document, what the
 // converter decided, and the document written out with its keys in a
@@ -120,7 +113,7 @@ func (c *Converted) schemaJSON() []byte {
 //   - an OperatorVersion (`spec.parameters` a list); the result is the
 //     same object with apiVersion kudo.dev/v1beta2 and the schema in
 //     spec.parameters. If ToV1beta1 made it, the schema kept in the
-//     ParametersAnnotation is restored; parameters an old client changed
+//     parametersAnnotation is restored; parameters an old client changed
 //     in the list take the changed fields from the list;
 //   - a params.yaml in KUDO's first format: a mapping from each
 //     parameter's name to its fields (`memory: {default: 1Gi}`); it
@@ -153,7 +146,7 @@ func (c *Converted) schemaJSON() []byte {
 // values, say) is refused with a *schema.Error of kind
 // schema.KindNotSchema; {} and true are schemas.
 //
-// The options that apply: InferStringTypes and KeepV1beta1List.
+// The option that applies: InferStringTypes.
 //
 // Input that is not YAML or JSON gives a *schema.Error; a parameter
 // that cannot be converted (no name, an unknown type, a default that is
@@ -161,7 +154,7 @@ func (c *Converted) schemaJSON() []byte {
 // every problem, each with a pointer into the input and the parameter's
 // name.
 func FromV1beta1(data []byte, opts ...Option) (*Converted, error) {
-	var cfg flatConfig
+	var cfg options
 	for _, opt := range opts {
 		if opt != nil {
 			opt(&cfg)
@@ -184,7 +177,7 @@ func FromV1beta1(data []byte, opts ...Option) (*Converted, error) {
 }
 
 type flatConverter struct {
-	cfg   flatConfig
+	cfg   options
 	order map[string][]string // key order of the input
 	errs  schema.ErrorList
 	notes []Note
@@ -224,14 +217,14 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/kind", Message: fmt.Sprintf("cannot convert kind %s: expected a params file or an OperatorVersion", kind)}}.Err()
 	case hasParams:
 		return c.paramsFile(root, apiVersion)
-	case apiVersion == V1beta1 && !looksLikeSchema(root):
+	case apiVersion == apiV1beta1 && !looksLikeSchema(root):
 		// A v1beta1 params file declaring no parameters at all.
 		return c.paramsFile(root, apiVersion)
-	case apiVersion == V1beta1:
+	case apiVersion == apiV1beta1:
 		// A schema labelled v1beta1, the KEP's typo: read it as v1beta2.
 		doc := document.Resolve(root).(map[string]any)
-		doc["apiVersion"] = V1beta2
-		c.note("/apiVersion", "a schema is the v1beta2 format: apiVersion set to %s", V1beta2)
+		doc["apiVersion"] = apiV1beta2
+		c.note("/apiVersion", "a schema is the v1beta2 format: apiVersion set to %s", apiV1beta2)
 		return &Converted{Document: doc, Schema: doc, Changed: true, order: c.order}, nil
 	case len(root) > 0 && !usesKeyword(root):
 		if isFirstFormat(root) {
@@ -261,8 +254,8 @@ func (c *flatConverter) unchanged(raw any, schemaPtr string) *Converted {
 
 // paramsFile converts a v1beta1 params.yaml.
 func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Converted, error) {
-	if apiVersion != "" && apiVersion != V1beta1 {
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("a parameters list is the %s format, but apiVersion says %q", V1beta1, apiVersion)}}.Err()
+	if apiVersion != "" && apiVersion != apiV1beta1 {
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("a parameters list is the %s format, but apiVersion says %q", apiV1beta1, apiVersion)}}.Err()
 	}
 	converted := c.list(root["parameters"], "/parameters")
 	var extras []string
@@ -289,8 +282,8 @@ func (c *flatConverter) paramsFile(root map[string]any, apiVersion string) (*Con
 // operatorVersion converts an OperatorVersion object.
 func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) (*Converted, error) {
 	const listPtr = "/spec/parameters"
-	if apiVersion != "" && apiVersion != V1beta1 && apiVersion != V1beta2 {
-		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, V1beta1, V1beta2)}}.Err()
+	if apiVersion != "" && apiVersion != apiV1beta1 && apiVersion != apiV1beta2 {
+		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: "/apiVersion", Message: fmt.Sprintf("unknown apiVersion %q for an OperatorVersion: expected %s or %s", apiVersion, apiV1beta1, apiV1beta2)}}.Err()
 	}
 	spec, ok := root["spec"].(map[string]any)
 	if !ok && !isNull(root["spec"]) {
@@ -302,29 +295,29 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	}
 	switch list.(type) {
 	case map[string]any, bool:
-		if apiVersion == V1beta2 {
+		if apiVersion == apiV1beta2 {
 			return c.unchanged(root, listPtr), nil
 		}
 		// The KEP's converted example still says v1beta1: its evident
 		// intent is the v1beta2 object.
 		doc := document.Resolve(root).(map[string]any)
-		doc["apiVersion"] = V1beta2
-		c.note("/apiVersion", "spec.parameters already holds a schema (the v1beta2 format): apiVersion set to %s", V1beta2)
+		doc["apiVersion"] = apiV1beta2
+		c.note("/apiVersion", "spec.parameters already holds a schema (the v1beta2 format): apiVersion set to %s", apiV1beta2)
 		out := &Converted{Document: doc, Changed: true, order: withAPIVersionFirst(c.order), schemaPtr: listPtr}
 		out.Schema, _ = pointer.Get(doc, listPtr)
 		return out, nil
 	case nil:
-		if apiVersion == V1beta2 {
+		if apiVersion == apiV1beta2 {
 			return c.unchanged(root, listPtr), nil
 		}
 		// No parameters in v1beta1, none in v1beta2: absent stays absent,
 		// so that ToV1beta1 and FromV1beta1 invert each other.
 		doc := document.Resolve(root).(map[string]any)
-		doc["apiVersion"] = V1beta2
+		doc["apiVersion"] = apiV1beta2
 		return &Converted{Document: doc, Changed: true, order: withAPIVersionFirst(c.order), schemaPtr: listPtr}, nil
 	case []any:
-		if apiVersion == V1beta2 {
-			c.note("/apiVersion", "apiVersion says %s but spec.parameters is a v1beta1 list: converted", V1beta2)
+		if apiVersion == apiV1beta2 {
+			c.note("/apiVersion", "apiVersion says %s but spec.parameters is a v1beta1 list: converted", apiV1beta2)
 		}
 	default:
 		return nil, schema.ErrorList{{Kind: schema.KindSchema, Pointer: listPtr, Message: fmt.Sprintf("spec.parameters must be a list (v1beta1) or a schema (v1beta2), not %s", kindName(list))}}.Err()
@@ -335,7 +328,7 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 		return nil, c.errs.Err()
 	}
 	doc := document.Resolve(root).(map[string]any)
-	doc["apiVersion"] = V1beta2
+	doc["apiVersion"] = apiV1beta2
 	var schemaDoc any
 	var sOrder map[string][]string
 	generated := false
@@ -356,13 +349,6 @@ func (c *flatConverter) operatorVersion(root map[string]any, apiVersion string) 
 	if docSpec == nil {
 		docSpec = map[string]any{}
 		doc["spec"] = docSpec
-	}
-	if c.cfg.keepList {
-		// Only where the schema would not give the same list back: a
-		// v1beta2 object that went down and up stays exactly itself.
-		if proj, _, _ := project(schemaDoc, sOrder); !value.Equal(any(proj), docSpec["parameters"]) {
-			keepListAnnotation(doc, encode.JSON(docSpec["parameters"], nil, "")) // canonical: sorted keys
-		}
 	}
 	docSpec["parameters"] = schemaDoc
 	order := withAPIVersionFirst(withoutSubtree(c.order, listPtr))
@@ -387,7 +373,7 @@ func withAPIVersionFirst(order map[string][]string) map[string][]string {
 	return out
 }
 
-// takeAnnotation removes the ParametersAnnotation from an object's
+// takeAnnotation removes the parametersAnnotation from an object's
 // metadata and returns its text.
 func takeAnnotation(doc map[string]any) (string, bool) {
 	md, _ := doc["metadata"].(map[string]any)
@@ -398,12 +384,12 @@ func takeAnnotation(doc map[string]any) (string, bool) {
 	if anns == nil {
 		return "", false
 	}
-	v, ok := anns[ParametersAnnotation]
+	v, ok := anns[parametersAnnotation]
 	if !ok {
 		return "", false
 	}
 	// ToV1beta1 may have created annotations and metadata to hold it.
-	delete(anns, ParametersAnnotation)
+	delete(anns, parametersAnnotation)
 	if len(anns) == 0 {
 		delete(md, "annotations")
 	}
@@ -466,7 +452,7 @@ func assemble(ps []param, withAPIVersion bool) (map[string]any, map[string][]str
 		keys = append(keys, k)
 	}
 	if withAPIVersion {
-		set("apiVersion", V1beta2)
+		set("apiVersion", apiV1beta2)
 	}
 	set("title", schemaTitle)
 	set("$schema", "https://json-schema.org/draft/2019-09/schema")
@@ -493,19 +479,4 @@ func assemble(ps []param, withAPIVersion bool) (map[string]any, map[string][]str
 	}
 	order[""] = keys
 	return doc, order
-}
-
-// keepListAnnotation records the v1beta1 list text in the ListAnnotation.
-func keepListAnnotation(doc map[string]any, list []byte) {
-	md, _ := doc["metadata"].(map[string]any)
-	if md == nil {
-		md = map[string]any{}
-		doc["metadata"] = md
-	}
-	anns, _ := md["annotations"].(map[string]any)
-	if anns == nil {
-		anns = map[string]any{}
-		md["annotations"] = anns
-	}
-	anns[ListAnnotation] = string(list)
 }

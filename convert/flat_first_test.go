@@ -194,22 +194,13 @@ spec:
             spec: {type: object, properties: {size: {type: integer, minimum: 1}, color: {type: string}}}
 `
 
-func TestCRDVersions(t *testing.T) {
-	vs, err := CRDVersions([]byte(twoVersionCRD))
-	require.NoError(t, err)
-	require.Len(t, vs, 2)
-	assert.Equal(t, "v1alpha1", vs[0].Name)
-	assert.Equal(t, "/spec/versions/1/schema/openAPIV3Schema", vs[1].Pointer)
-	assert.True(t, vs[1].Storage)
-
+// TestLoadSchemaCRD: a CRD manifest is read at its storage version,
+// errors pointing into the manifest; params/kube's CRDVersions (tested
+// there) reads the others.
+func TestLoadSchemaCRD(t *testing.T) {
 	s, err := LoadSchema([]byte(twoVersionCRD))
 	require.NoError(t, err)
 	assert.Error(t, s.Validate(map[string]any{"spec": map[string]any{"size": 0}}), "storage version v1 has minimum 1")
-	s, err = LoadSchema([]byte(twoVersionCRD), WithCRDVersion("v1alpha1"))
-	require.NoError(t, err)
-	assert.NoError(t, s.Validate(map[string]any{"spec": map[string]any{"size": 0}}))
-	_, err = LoadSchema([]byte(twoVersionCRD), WithCRDVersion("v9"))
-	assert.ErrorContains(t, err, `no version "v9"`)
 
 	bad := []byte(twoVersionCRD[:len(twoVersionCRD)-1] + "\n            x: {type: 7}\n")
 	_, err = LoadSchema(bad)
@@ -217,24 +208,14 @@ func TestCRDVersions(t *testing.T) {
 	require.True(t, problem.As(err, &el))
 	assert.Contains(t, el[0].Pointer, "/spec/versions/1/schema/openAPIV3Schema/")
 
-	v1beta1 := []byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  version: v1\n  validation:\n    openAPIV3Schema: {type: object}\n")
-	vs, err = CRDVersions(v1beta1)
+	v1beta1 := []byte("apiVersion: apiextensions.k8s.io/v1beta1\nkind: CustomResourceDefinition\nspec:\n  version: v1\n  validation:\n    openAPIV3Schema: {type: object, properties: {a: {type: integer}}}\n")
+	s, err = LoadSchema(v1beta1)
 	require.NoError(t, err)
-	require.Len(t, vs, 1)
-	assert.Equal(t, "/spec/validation/openAPIV3Schema", vs[0].Pointer)
-	assert.False(t, IsCRD([]byte("kind: Deployment\n")))
-}
+	assert.Error(t, s.Validate(map[string]any{"a": "x"}), "spec.validation's schema is the only version's")
 
-func ExampleWithCRDVersion() {
-	s, err := LoadSchema([]byte(twoVersionCRD), WithCRDVersion("v1alpha1"))
-	if err != nil {
-		fmt.Println(err)
-		return
-	}
-	// v1alpha1 has no minimum; v1, the storage version, has minimum 1.
-	err = s.Validate(map[string]any{"spec": map[string]any{"size": 0}})
-	fmt.Println(err == nil)
-	// Output: true
+	noStorage := []byte("kind: CustomResourceDefinition\nspec:\n  versions:\n  - {name: a, schema: {openAPIV3Schema: {type: object}}}\n  - {name: b, schema: {openAPIV3Schema: {type: object}}}\n")
+	_, err = LoadSchema(noStorage)
+	assert.ErrorContains(t, err, "no version is marked storage: pick one of a, b")
 }
 
 // mustBytes is the bytes of an encoder that cannot fail on the plain

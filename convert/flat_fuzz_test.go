@@ -82,7 +82,7 @@ func FuzzToV1beta1RoundTrip(f *testing.F) {
 		default:
 			return
 		}
-		ov := map[string]any{"apiVersion": V1beta2, "kind": "OperatorVersion", "spec": map[string]any{"parameters": sch}}
+		ov := map[string]any{"apiVersion": apiV1beta2, "kind": "OperatorVersion", "spec": map[string]any{"parameters": sch}}
 		if withMetadata {
 			ov["metadata"] = map[string]any{"name": "x", "annotations": map[string]any{"a": "b"}}
 		}

@@ -37,7 +37,7 @@ func TestKEPOperatorVersionConvertsAsTheKEPShows(t *testing.T) {
 	got, _ := pointer.Get(c.Document, "/spec/parameters")
 	assert.True(t, value.Equal(want, got), "converted schema differs from the KEP's:\n%s", out)
 	assert.True(t, value.Equal(want, c.Schema))
-	assert.Equal(t, V1beta2, c.Document.(map[string]any)["apiVersion"])
+	assert.Equal(t, apiV1beta2, c.Document.(map[string]any)["apiVersion"])
 	assert.Equal(t, []string{"NODE_COUNT", "BACKUP_ENABLED"}, propertyNames(t, c.schemaJSON()))
 	assert.Empty(t, c.Notes)
 }
@@ -50,7 +50,7 @@ func TestKEPParamsFileConverts(t *testing.T) {
 	golden(t, "kep/params-zookeeper.v1beta2.golden.yaml", out)
 
 	want := map[string]any{
-		"apiVersion": V1beta2,
+		"apiVersion": apiV1beta2,
 		"title":      "Parameter Schema",
 		"$schema":    "https://json-schema.org/draft/2019-09/schema",
 		"type":       "object",
@@ -99,7 +99,7 @@ func TestKEPUpgradeExampleConverts(t *testing.T) {
 	// The KEP's converted object, read for its evident intent: it is the
 	// v1beta2 object, and `description: TODO` is a placeholder.
 	kep := plainDoc(t, testdata(t, "kep/operatorversion-upgrade.kep-converted.yaml")).(map[string]any)
-	kep["apiVersion"] = V1beta2
+	kep["apiVersion"] = apiV1beta2
 	delete(kep["spec"].(map[string]any)["parameters"].(map[string]any), "description")
 	assert.True(t, value.Equal(kep, c.Document), "got\n%s", out)
 	assert.Equal(t, []string{"CLUSTER_NAME", "BACKUP_ENABLED", "BACKUP_CREDENTIALS_USERNAME", "BACKUP_CREDENTIALS_PASSWORD"}, propertyNames(t, c.schemaJSON()))
@@ -111,7 +111,7 @@ func TestKEPConvertedObjectStillSayingV1beta1IsReadAsV1beta2(t *testing.T) {
 	require.NoError(t, err)
 	assert.True(t, c.Changed)
 	doc := c.Document.(map[string]any)
-	assert.Equal(t, V1beta2, doc["apiVersion"])
+	assert.Equal(t, apiV1beta2, doc["apiVersion"])
 	want := plainDoc(t, in).(map[string]any)
 	assert.True(t, value.Equal(want["spec"], doc["spec"]))
 	require.Len(t, c.Notes, 1)
@@ -125,7 +125,7 @@ func TestKEPConvertedObjectStillSayingV1beta1IsReadAsV1beta2(t *testing.T) {
 
 func TestKEPInstanceUnwraps(t *testing.T) {
 	want := plainDoc(t, testdata(t, "kep/instance-unwrap.kep-v1beta2.yaml")).(map[string]any)
-	want["apiVersion"] = V1beta2
+	want["apiVersion"] = apiV1beta2
 	in := testdata(t, "kep/instance-unwrap.v1beta1.yaml")
 	for _, tc := range []struct{ name, schema string }{
 		// the KEP's operator version: ARRAY_PARAM and MAP_PARAM are not
@@ -167,7 +167,7 @@ func TestKEPUpgradeInstanceUnwraps(t *testing.T) {
 	require.NoError(t, err)
 	golden(t, "kep/instance-upgrade.v1beta2.golden.yaml", out)
 	want := map[string]any{
-		"apiVersion": V1beta2,
+		"apiVersion": apiV1beta2,
 		"kind":       "Instance",
 		"spec": map[string]any{"parameters": map[string]any{
 			"CLUSTER_NAME":                "my-cluster",

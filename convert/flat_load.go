@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"github.com/paramkit/paramkit/internal/crdread"
 	"github.com/paramkit/paramkit/internal/problem"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -14,8 +15,10 @@ import (
 //     format (a map from name to parameter);
 //   - an OperatorVersion of either version (kudo.dev/v1beta1 or v1beta2);
 //   - a CustomResourceDefinition manifest: its storage version's
-//     openAPIV3Schema, or the version WithCRDVersion names (errors then point
-//     into the manifest: /spec/versions/1/schema/openAPIV3Schema/...).
+//     openAPIV3Schema (the only version's when there is one); errors
+//     point into the manifest (/spec/versions/1/schema/openAPIV3Schema/...).
+//     params/kube's CRDVersions reads every version of a manifest, for a
+//     caller that wants another one.
 //
 // v1beta1 input is converted on the fly as FromV1beta1 does; an
 // OperatorVersion that declares no parameters gives the schema of an
@@ -30,13 +33,9 @@ import (
 // dialect, a refused $ref); the error is a schema.ErrorList. Pointers
 // point into the input: a schema inside an OperatorVersion is reported
 // under /spec/parameters.
-func LoadSchema(data []byte, opts ...LoadOption) (*schema.Schema, error) {
-	var cfg loadConfig
-	for _, o := range opts {
-		o(&cfg)
-	}
-	if IsCRD(data) {
-		return loadCRD(data, cfg.crdVersion)
+func LoadSchema(data []byte) (*schema.Schema, error) {
+	if crdread.IsCRD(data) {
+		return loadCRD(data, "")
 	}
 	c, err := FromV1beta1(data)
 	if err != nil {

@@ -13,10 +13,9 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// ErrNotOperatorVersion is wrapped by ToV1beta1's error when its input
-// is not an OperatorVersion manifest: only an OperatorVersion has a
-// v1beta1 form.
-var ErrNotOperatorVersion = errors.New("converting to v1beta1 needs an OperatorVersion manifest")
+// errNotOperatorVersion starts the message of ToV1beta1's error for
+// input that is not an OperatorVersion manifest.
+const errNotOperatorVersion = "converting to v1beta1 needs an OperatorVersion manifest"
 
 // ToV1beta1 converts a v1beta2 OperatorVersion (YAML or JSON) back to
 // v1beta1, as a conversion webhook must for old clients once v1beta2 is
@@ -29,11 +28,11 @@ var ErrNotOperatorVersion = errors.New("converting to v1beta1 needs an OperatorV
 // unknown fields changes nothing.
 //
 // The whole schema, which the list cannot hold, goes into the
-// ParametersAnnotation so that FromV1beta1 restores it exactly; every
+// parametersAnnotation so that FromV1beta1 restores it exactly; every
 // other field of the object stays as it was, apart from apiVersion.
 // An OperatorVersion that already holds a list comes back unchanged.
 // Input that is not an OperatorVersion manifest gives a *schema.Error of
-// kind schema.KindNotSchema wrapping ErrNotOperatorVersion.
+// kind schema.KindNotSchema (ToV1beta1's only error of that kind).
 func ToV1beta1(data []byte) (*Converted, error) {
 	raw, order, err := readRaw(data)
 	if err != nil {
@@ -41,14 +40,14 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	}
 	root, ok := raw.(map[string]any)
 	if !ok {
-		return nil, schema.NewError(schema.KindNotSchema, "", "%w: the input is %s", ErrNotOperatorVersion, kindName(raw))
+		return nil, schema.NewError(schema.KindNotSchema, "", errNotOperatorVersion+": the input is %s", kindName(raw))
 	}
 	kind, _ := scalarText(root["kind"])
 	if kind != "" && kind != "OperatorVersion" {
-		return nil, schema.NewError(schema.KindNotSchema, "/kind", "%w: the input is of kind %s", ErrNotOperatorVersion, kind)
+		return nil, schema.NewError(schema.KindNotSchema, "/kind", errNotOperatorVersion+": the input is of kind %s", kind)
 	}
 	if _, hasSpec := root["spec"]; kind == "" && !hasSpec {
-		return nil, schema.NewError(schema.KindNotSchema, "", "%w: the input has neither kind nor spec (a schema or params.yaml has no v1beta1 form of its own)", ErrNotOperatorVersion)
+		return nil, schema.NewError(schema.KindNotSchema, "", errNotOperatorVersion+": the input has neither kind nor spec (a schema or params.yaml has no v1beta1 form of its own)")
 	}
 	const listPtr = "/spec/parameters"
 	c := &flatConverter{order: order}
@@ -68,7 +67,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		out.input = data
 		return out, nil
 	case nil:
-		doc["apiVersion"] = V1beta1
+		doc["apiVersion"] = apiV1beta1
 		return &Converted{Document: doc, Changed: true, order: withAPIVersionFirst(order)}, nil
 	case map[string]any, bool:
 	default:
@@ -95,15 +94,15 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		anns = map[string]any{}
 		md["annotations"] = anns
 	}
-	anns[ParametersAnnotation] = string(encode.JSON(schemaDoc, encode.ByKeyOrder(sOrder), ""))
+	anns[parametersAnnotation] = string(encode.JSON(schemaDoc, encode.ByKeyOrder(sOrder), ""))
 	if kept, keptOrder, ok := keptList(anns, schemaDoc); ok {
 		// The schema is what this very list converts to: give the old
 		// client its own list back, in its order and with its fields.
 		listAny, listOrder = kept, keptOrder
 	}
-	delete(anns, ListAnnotation)
+	delete(anns, listAnnotation)
 	docSpec["parameters"] = listAny
-	doc["apiVersion"] = V1beta1
+	doc["apiVersion"] = apiV1beta1
 
 	outOrder := withAPIVersionFirst(withoutSubtree(order, listPtr))
 	graft(outOrder, listOrder, listPtr)
@@ -244,7 +243,7 @@ var keywordOf = map[string]string{
 // parameter added to the list is converted afresh, one removed from it is
 // gone. Only conversion errors in what changed count.
 func (c *flatConverter) restore(ann string, ps []param) (any, map[string][]string, schema.ErrorList) {
-	annPtr := pointer.Join("metadata", "annotations", ParametersAnnotation)
+	annPtr := pointer.Join("metadata", "annotations", parametersAnnotation)
 	fresh := func() (any, map[string][]string, schema.ErrorList) {
 		if errs := errsOf(ps); len(errs) > 0 {
 			return nil, nil, errs
@@ -440,10 +439,10 @@ func errsIn(p param, ch map[string]bool) schema.ErrorList {
 	return out
 }
 
-// keptList returns the v1beta1 list kept in the ListAnnotation when it
+// keptList returns the v1beta1 list kept in the listAnnotation when it
 // still converts to exactly schemaDoc.
 func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, bool) {
-	text, _ := anns[ListAnnotation].(string)
+	text, _ := anns[listAnnotation].(string)
 	if text == "" {
 		return nil, nil, false
 	}
@@ -455,7 +454,7 @@ func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, b
 	if !ok {
 		return nil, nil, false
 	}
-	probe := map[string]any{"apiVersion": V1beta1, "kind": "OperatorVersion", "spec": map[string]any{"parameters": list}}
+	probe := map[string]any{"apiVersion": apiV1beta1, "kind": "OperatorVersion", "spec": map[string]any{"parameters": list}}
 	c, err := FromV1beta1(encode.JSON(probe, nil, ""))
 	if err != nil {
 		return nil, nil, false

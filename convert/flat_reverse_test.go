@@ -69,7 +69,7 @@ func TestToV1beta1WritesAFlatListAndKeepsTheSchema(t *testing.T) {
 	require.NoError(t, err)
 	golden(t, "golden/rich-operatorversion.v1beta1.yaml", out)
 
-	assert.Equal(t, V1beta1, doc["apiVersion"])
+	assert.Equal(t, apiV1beta1, doc["apiVersion"])
 	assert.Equal(t, "0.2.0", doc["spec"].(map[string]any)["version"], "other fields stay")
 	assert.Equal(t, map[string]any{"app": "my"}, doc["metadata"].(map[string]any)["labels"])
 	assert.Equal(t, map[string]any{
@@ -80,7 +80,7 @@ func TestToV1beta1WritesAFlatListAndKeepsTheSchema(t *testing.T) {
 	assert.Equal(t, map[string]any{"name": "backup", "value-type": "map"}, listEntry(t, doc, "backup"))
 	assert.Equal(t, map[string]any{"name": "port", "default": "8080"}, listEntry(t, doc, "port"))
 	assert.Equal(t, map[string]any{"name": "enabled", "default": "false", "value-type": "boolean", "immutable": true}, listEntry(t, doc, "enabled"))
-	ann, ok := pointer.Get(doc, pointer.Join("metadata", "annotations", ParametersAnnotation))
+	ann, ok := pointer.Get(doc, pointer.Join("metadata", "annotations", parametersAnnotation))
 	require.True(t, ok)
 	kept := plainDoc(t, []byte(ann.(string)))
 	orig := plainDoc(t, []byte(richOperatorVersion))
@@ -202,7 +202,7 @@ func TestOldClientEditsAreHonoured(t *testing.T) {
 	})
 	t.Run("unreadable annotation", func(t *testing.T) {
 		up, _ := edit(t, func(doc map[string]any) {
-			doc["metadata"].(map[string]any)["annotations"].(map[string]any)[ParametersAnnotation] = "{not json"
+			doc["metadata"].(map[string]any)["annotations"].(map[string]any)[parametersAnnotation] = "{not json"
 		})
 		props := up.Schema.(map[string]any)["properties"].(map[string]any)
 		assert.Equal(t, json.Number("3"), props["nodes"].(map[string]any)["default"])
@@ -224,10 +224,10 @@ func TestToV1beta1Kinds(t *testing.T) {
 	// no parameters: absent stays absent both ways
 	c, err = ToV1beta1([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nspec: {version: 1}\n"))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"apiVersion": V1beta1, "kind": "OperatorVersion", "spec": map[string]any{"version": json.Number("1")}}, c.Document)
+	assert.Equal(t, map[string]any{"apiVersion": apiV1beta1, "kind": "OperatorVersion", "spec": map[string]any{"version": json.Number("1")}}, c.Document)
 	up, err := FromV1beta1(mustBytes(c.JSON("")))
 	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"apiVersion": V1beta2, "kind": "OperatorVersion", "spec": map[string]any{"version": json.Number("1")}}, up.Document)
+	assert.Equal(t, map[string]any{"apiVersion": apiV1beta2, "kind": "OperatorVersion", "spec": map[string]any{"version": json.Number("1")}}, up.Document)
 
 	// a boolean schema
 	c, err = ToV1beta1([]byte("apiVersion: kudo.dev/v1beta2\nkind: OperatorVersion\nspec: {parameters: true}\n"))

@@ -10,13 +10,12 @@ import (
 )
 
 // TestOptionsApplyWhereTheySay: convert has one Option type, and
-// FromV1beta1, the one call that takes options, takes both of them.
+// FromV1beta1, the one call that takes options, takes it.
 // (Migration's options live in convert/migrate, with their own test.)
 func TestOptionsApplyWhereTheySay(t *testing.T) {
 	flat := []byte("parameters:\n  - name: A\n    default: \"3\"\n")
 	for name, opt := range map[string]convert.Option{
 		"InferStringTypes": convert.InferStringTypes(),
-		"KeepV1beta1List":  convert.KeepV1beta1List(),
 	} {
 		t.Run("FromV1beta1/"+name, func(t *testing.T) {
 			_, err := convert.FromV1beta1(flat, opt)

@@ -10,22 +10,6 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// LoadOption configures LoadSchema and ReadSchema (and nothing else: the
-// options of FromV1beta1 are of type Option).
-type LoadOption func(*loadConfig)
-
-type loadConfig struct {
-	crdVersion string
-}
-
-// WithCRDVersion picks the version of a CustomResourceDefinition manifest
-// whose openAPIV3Schema is the schema (without it, the storage version's).
-// Errors of a version that is not there name the versions that are. Any
-// other input ignores it.
-func WithCRDVersion(name string) LoadOption {
-	return func(c *loadConfig) { c.crdVersion = name }
-}
-
 // The files of a Helm chart folder that make it one and hold its schema
 // (a KUDO package's are kudoparams.ParamsFile and OperatorFile).
 const (
@@ -38,8 +22,8 @@ const (
 // name is:
 //
 //   - any file LoadSchema reads (a schema, a v1beta1 params file of either
-//     format, an OperatorVersion, a CustomResourceDefinition manifest:
-//     WithCRDVersion picks its version). A file named *.json must be JSON, as
+//     format, an OperatorVersion, a CustomResourceDefinition manifest at
+//     its storage version). A file named *.json must be JSON, as
 //     the tools that write such files read them (schema.CheckJSONFile);
 //   - a KUDO package folder (it holds params.yaml or operator.yaml), or its
 //     operator.yaml: the schema of its params.yaml, which lint.ReadPackage
@@ -53,7 +37,7 @@ const (
 // folder that cannot be read, a folder that is neither a package nor a
 // chart, and a chart without a values schema give a *schema.Error of kind
 // schema.KindIO wrapping the reason (fs.ErrNotExist for what is missing).
-func ReadSchema(fsys fs.FS, name string, opts ...LoadOption) (*schema.Schema, error) {
+func ReadSchema(fsys fs.FS, name string) (*schema.Schema, error) {
 	if fsys == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "convert: ReadSchema needs a file system")
 	}
@@ -71,7 +55,7 @@ func ReadSchema(fsys fs.FS, name string, opts ...LoadOption) (*schema.Schema, er
 	if err := schema.CheckJSONFile(src.file, data); err != nil {
 		return nil, src.in(err)
 	}
-	s, err := LoadSchema(data, opts...)
+	s, err := LoadSchema(data)
 	return s, src.in(err)
 }
 

@@ -39,21 +39,20 @@ var readFS = fstest.MapFS{
 func TestReadSchema(t *testing.T) {
 	tests := []struct {
 		name, path, property string
-		opts                 []LoadOption
 	}{
-		{"a schema", "schema.yaml", "fromSchema", nil},
-		{"a JSON schema", "schema.json", "fromJSON", nil},
-		{"a v1beta1 params file", "v1beta1.yaml", "fromList", nil},
-		{"KUDO's first format", "first.yaml", "fromFirstFormat", nil},
-		{"a KUDO package folder", "pkg", "fromPackage", nil},
-		{"a package's operator.yaml stands for its folder", "pkg/operator.yaml", "fromPackage", nil},
-		{"a file named operator.yaml that is a schema is one", "other/operator.yaml", "fromOperatorNamedFile", nil},
-		{"a Helm chart folder", "chart", "fromChart", nil},
-		{"a chart's Chart.yaml stands for its folder", "chart/Chart.yaml", "fromChart", nil},
+		{"a schema", "schema.yaml", "fromSchema"},
+		{"a JSON schema", "schema.json", "fromJSON"},
+		{"a v1beta1 params file", "v1beta1.yaml", "fromList"},
+		{"KUDO's first format", "first.yaml", "fromFirstFormat"},
+		{"a KUDO package folder", "pkg", "fromPackage"},
+		{"a package's operator.yaml stands for its folder", "pkg/operator.yaml", "fromPackage"},
+		{"a file named operator.yaml that is a schema is one", "other/operator.yaml", "fromOperatorNamedFile"},
+		{"a Helm chart folder", "chart", "fromChart"},
+		{"a chart's Chart.yaml stands for its folder", "chart/Chart.yaml", "fromChart"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s, err := ReadSchema(readFS, tt.path, tt.opts...)
+			s, err := ReadSchema(readFS, tt.path)
 			require.NoError(t, err)
 			assert.NotNil(t, s.Root().Child(tt.property), "the schema of %s declares %s", tt.path, tt.property)
 		})
@@ -61,18 +60,15 @@ func TestReadSchema(t *testing.T) {
 }
 
 // TestReadSchemaIsLoadSchema: for a file, ReadSchema is LoadSchema of its
-// bytes, options included.
+// bytes (a CRD at its storage version).
 func TestReadSchemaIsLoadSchema(t *testing.T) {
-	for _, version := range []string{"", "v1alpha1", "v1"} {
-		read, err := ReadSchema(readFS, "crd.yaml", WithCRDVersion(version))
-		require.NoError(t, err)
-		loaded, err := LoadSchema([]byte(twoVersionCRD), WithCRDVersion(version))
-		require.NoError(t, err)
-		v := map[string]any{"spec": map[string]any{"size": 0}}
-		assert.Equal(t, loaded.Validate(v) == nil, read.Validate(v) == nil, "version %q", version)
-	}
-	_, err := ReadSchema(readFS, "crd.yaml", WithCRDVersion("v9"))
-	assert.ErrorContains(t, err, `no version "v9"`)
+	read, err := ReadSchema(readFS, "crd.yaml")
+	require.NoError(t, err)
+	loaded, err := LoadSchema([]byte(twoVersionCRD))
+	require.NoError(t, err)
+	v := map[string]any{"spec": map[string]any{"size": 0}}
+	assert.Error(t, loaded.Validate(v), "the storage version v1 has minimum 1")
+	assert.Equal(t, loaded.Validate(v) == nil, read.Validate(v) == nil)
 }
 
 func TestReadSchemaPackageWithoutParams(t *testing.T) {

@@ -37,14 +37,25 @@ import (
 // A value that cannot take its node's type is an error: the result is
 // then nil and the error a schema.ErrorList holding every such
 // value at once, each with its JSON pointer (/NODE_COUNT, /ARRAY/1).
-// Only types are checked; validate the result for the rest. s nil means
-// no schema: the values are then guessed as GuessValues does.
+// Only types are checked; validate the result for the rest.
+//
+// s nil means no schema (the KEP's open question: a conversion webhook
+// may not see the OperatorVersion): the values are then guessed by safe
+// rules and never fail. Text becomes a number only when it is a JSON
+// number, kept exact ("3", "1.5"; not "007", "+3", "0x1F" or "1_000",
+// which stay text); a boolean only for the YAML 1.2 core words (true,
+// True, TRUE, false, ...; "yes" and "on" stay text); null for null, Null,
+// NULL and ~; a list or mapping for a terse flow collection
+// ('[foo,bar,bazz]', '{foo:"bar"}') whose scalars follow the same rules; a
+// JSON string literal ("\"3\"") is that string. The empty string and all
+// other text stay strings. Unwrap with a nil schema guesses the same way
+// and reports every guess as a Note.
 func UnwrapValues(s *schema.Schema, in map[string]string) (map[string]any, error) {
 	if err := zeroSchema(s); err != nil {
 		return nil, err
 	}
 	if s == nil {
-		out, _ := GuessValues(in)
+		out, _ := guessValues(in)
 		return out, nil
 	}
 	out := make(map[string]any, len(in))
@@ -219,8 +230,8 @@ func typeList(ts []string) string {
 	return strings.Join(parts, " or ")
 }
 
-// GuessValues types v1beta1 instance parameters without a schema, for
-// when none is at hand (the KEP's open question: a conversion webhook may
+// guessValues types v1beta1 instance parameters without a schema
+// (UnwrapValues and Unwrap with a nil schema), for when none is at hand (the KEP's open question: a conversion webhook may
 // not see the OperatorVersion). Its rules are chosen to be safe: text
 // becomes a number only when it is a JSON number, kept exact ("3", "1.5";
 // not "007", "+3", "0x1F" or "1_000", which stay text); a boolean only for
@@ -232,7 +243,7 @@ func typeList(ts []string) string {
 //
 // Every value that did not stay a string is reported as a Note (in key
 // order), so that a person can check what was guessed.
-func GuessValues(in map[string]string) (map[string]any, []Note) {
+func guessValues(in map[string]string) (map[string]any, []Note) {
 	out := make(map[string]any, len(in))
 	notes := []Note{}
 	for _, k := range sortedKeys(in) {
@@ -245,7 +256,7 @@ func GuessValues(in map[string]string) (map[string]any, []Note) {
 	return out, notes
 }
 
-// guessText applies GuessValues' rules to one text; what describes the
+// guessText applies guessValues' rules to one text; what describes the
 // guess, "" when the text stayed a string.
 func guessText(text string) (v any, what string) {
 	if text == "" {
@@ -279,7 +290,7 @@ func guessText(text string) (v any, what string) {
 	return v, article(value.TypeName(v))
 }
 
-// guessScalar is GuessValues' rule for scalar text.
+// guessScalar is guessValues' rule for scalar text.
 func guessScalar(text string) any {
 	if number.IsJSON(text) && number.Check(json.Number(text)) == nil {
 		return json.Number(text)
@@ -314,7 +325,8 @@ func (t guessTyper) Elem(int) document.Typer   { return t }
 // on a node that takes only strings), else as a JSON string literal; any
 // other value is written as compact JSON, with an integral number in
 // plain digits (1.0 as 1) where its written form would read back as text.
-// With s nil the text reads back the same through GuessValues instead.
+// With s nil the text reads back the same through UnwrapValues' guessing
+// rules instead.
 //
 // A value that no text can carry — one whose type its node refuses, such
 // as a number on a string-only node — is an error naming its pointer: the

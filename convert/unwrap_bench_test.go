@@ -43,7 +43,7 @@ func BenchmarkWrapValues(b *testing.B) {
 func BenchmarkGuessValues(b *testing.B) {
 	b.ReportAllocs()
 	for b.Loop() {
-		GuessValues(kepInstance)
+		guessValues(kepInstance)
 	}
 }
 

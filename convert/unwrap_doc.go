@@ -21,7 +21,7 @@ import (
 // `NODE_COUNT: "3"` alike give "3", and a boolean where the v1beta1 map
 // held only strings (as in the KEP's example) its word — and then typed
 // by s as UnwrapValues does. With s nil the values are guessed as
-// GuessValues does and every guess is a Note. A parameter left out
+// UnwrapValues does with a nil schema, and every guess is a Note. A parameter left out
 // because its empty text meant "not set" is a Note too.
 //
 // Unreadable input gives a *schema.Error; a value that is a list or
@@ -51,14 +51,14 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 	case kind != "" && kind != "Instance" && apiVersion != "":
 		// Without an apiVersion, kind is just a parameter of that name.
 		return nil, schema.ErrorList{{Pointer: "/kind", Kind: schema.KindEnum, Message: fmt.Sprintf("cannot unwrap kind %s: expected parameter values or an Instance", kind)}}.Err()
-	case instance && apiVersion == V1beta2:
+	case instance && apiVersion == apiV1beta2:
 		c := &flatConverter{order: order}
 		out := c.unchanged(root, "")
 		out.Schema = nil
 		out.input = data
 		return out, nil
-	case instance && apiVersion != "" && apiVersion != V1beta1:
-		return nil, schema.ErrorList{{Pointer: "/apiVersion", Kind: schema.KindEnum, Message: fmt.Sprintf("unknown apiVersion %q for an Instance: expected %s", apiVersion, V1beta1)}}.Err()
+	case instance && apiVersion != "" && apiVersion != apiV1beta1:
+		return nil, schema.ErrorList{{Pointer: "/apiVersion", Kind: schema.KindEnum, Message: fmt.Sprintf("unknown apiVersion %q for an Instance: expected %s", apiVersion, apiV1beta1)}}.Err()
 	}
 
 	base := ""
@@ -94,7 +94,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 	var typed map[string]any
 	var notes []Note
 	if s == nil {
-		typed, notes = GuessValues(in)
+		typed, notes = guessValues(in)
 	} else {
 		var err error
 		typed, err = UnwrapValues(s, in)
@@ -140,7 +140,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 		return out, nil
 	}
 	doc := document.Resolve(root).(map[string]any)
-	doc["apiVersion"] = V1beta2
+	doc["apiVersion"] = apiV1beta2
 	if docSpec, ok := doc["spec"].(map[string]any); ok && docSpec["parameters"] != nil {
 		docSpec["parameters"] = typed
 	}

@@ -38,25 +38,28 @@ func ExampleUnwrapValues() {
 	// {"NODE_COUNT":3,"BACKUP_ENABLED":false,"ARRAY_PARAM":["foo","bar","bazz"],"MAP_PARAM":{"foo":"bar"},"VERSION":"1.10"}
 }
 
-// Without a schema, values are guessed by safe rules, and every guess is
-// reported.
-func ExampleGuessValues() {
-	values, guesses := convert.GuessValues(map[string]string{
-		"NODE_COUNT": "3",
-		"ZIP":        "007",
-		"ENABLED":    "yes",
-		"LIST":       "[foo,bar]",
-	})
-	out, err := params.MarshalJSON(nil, values, "")
+// Without a schema (nil), values are guessed by safe rules, and every
+// guess is reported as a Note.
+func ExampleUnwrap_guess() {
+	c, err := convert.Unwrap(nil, []byte(`NODE_COUNT: "3"
+ZIP: "007"
+ENABLED: "yes"
+LIST: "[foo,bar]"
+`))
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	out, err := c.JSON("")
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(string(out))
-	for _, g := range guesses {
-		fmt.Println(g)
+	for _, n := range c.Notes {
+		fmt.Println(n)
 	}
 	// Output:
-	// {"ENABLED":"yes","LIST":["foo","bar"],"NODE_COUNT":3,"ZIP":"007"}
+	// {"NODE_COUNT":3,"ZIP":"007","ENABLED":"yes","LIST":["foo","bar"]}
 	// /LIST: guessed an array from "[foo,bar]"
 	// /NODE_COUNT: guessed an integer from "3"
 }

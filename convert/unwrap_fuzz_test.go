@@ -55,7 +55,7 @@ func FuzzGuessValues(f *testing.F) {
 	f.Add(`"\u00e9"`)
 	f.Add("1e400")
 	f.Fuzz(func(t *testing.T, text string) {
-		got, _ := GuessValues(map[string]string{"P": text})
+		got, _ := guessValues(map[string]string{"P": text})
 		if !utf8.ValidString(text) {
 			return
 		}
@@ -63,7 +63,7 @@ func FuzzGuessValues(f *testing.F) {
 		if err != nil {
 			t.Fatalf("guessed %s does not wrap: %v", encode.JSON(got, nil, ""), err)
 		}
-		again, _ := GuessValues(wrapped)
+		again, _ := guessValues(wrapped)
 		if !value.Equal(got, again) {
 			t.Fatalf("%q guessed %s, wrapped %q, guessed %s", text, encode.JSON(got, nil, ""), wrapped, encode.JSON(again, nil, ""))
 		}
@@ -94,7 +94,7 @@ func FuzzWrapValues(f *testing.F) {
 		if err != nil {
 			t.Fatalf("WrapValues(nil): %v", err)
 		}
-		if got, _ := GuessValues(wrapped); !value.Equal(values, got) {
+		if got, _ := guessValues(wrapped); !value.Equal(values, got) {
 			t.Fatalf("guessed back %s from %q", encode.JSON(got, nil, ""), wrapped)
 		}
 		wrapped, err = WrapValues(s, values)

@@ -185,7 +185,7 @@ func TestWrapThenGuessIsTheIdentity(t *testing.T) {
 		}
 		wrapped, err := WrapValues(nil, values)
 		require.NoError(t, err, "values %s", encode.JSON(values, nil, ""))
-		got, _ := GuessValues(wrapped)
+		got, _ := guessValues(wrapped)
 		require.True(t, value.Equal(values, got), "values %s\nwrapped %q\nguessed %s", encode.JSON(values, nil, ""), wrapped, encode.JSON(got, nil, ""))
 	}
 }

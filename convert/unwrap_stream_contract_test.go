@@ -18,11 +18,12 @@ import (
 func TestUnwrapReaderCancelContract(t *testing.T) {
 	text := func(i int) string { return fmt.Sprintf("N: %q\n", strconv.Itoa(i)) }
 	streamtest.Check(t, text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
-		return convert.UnwrapReader(ctx, nil, r, workers, func(d params.RawDocument, c *convert.Converted, err error) error {
+		return convert.UnwrapReader(ctx, nil, r, workers, func(d params.Document[*convert.Converted]) error {
+			c, err := d.Value, d.Err
 			if err != nil {
 				return err
 			}
-			n, err := params.Int64(c.Document, "/N")
+			n, err := params.Get[int64](c.Document, "/N")
 			if err != nil {
 				return err
 			}

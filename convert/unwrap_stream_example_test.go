@@ -24,7 +24,8 @@ spec: {parameters: {NODE_COUNT: [4}}
 ---
 NODE_COUNT: "5"
 `)
-	err := convert.UnwrapReader(context.Background(), s, in, 0, func(d params.RawDocument, c *convert.Converted, err error) error {
+	err := convert.UnwrapReader(context.Background(), s, in, 0, func(d params.Document[*convert.Converted]) error {
+		c, err := d.Value, d.Err
 		var se *schema.Error
 		if errors.As(err, &se) {
 			fmt.Println(d.Index, "line", se.Line, se.Kind)

@@ -42,7 +42,8 @@ func TestUnwrapReader(t *testing.T) {
 	lastLine := bytes.Count(in.Bytes(), []byte("\n")) + 1
 	in.WriteString("NODE_COUNT: [\n")
 	n := 0
-	err = convert.UnwrapReader(context.Background(), s, &in, 3, func(d params.RawDocument, c *convert.Converted, err error) error {
+	err = convert.UnwrapReader(context.Background(), s, &in, 3, func(d params.Document[*convert.Converted]) error {
+		c, err := d.Value, d.Err
 		require.Equal(t, n, d.Index)
 		n++
 		if d.Index == 500 {
@@ -76,12 +77,12 @@ func TestUnwrapReaderStops(t *testing.T) {
 	stream := strings.Repeat("---\nA: \"1\"\n", 200)
 	stop := errors.New("stop")
 	n := 0
-	err := convert.UnwrapReader(context.Background(), nil, strings.NewReader(stream), 0, func(d params.RawDocument, c *convert.Converted, err error) error {
+	err := convert.UnwrapReader(context.Background(), nil, strings.NewReader(stream), 0, func(d params.Document[*convert.Converted]) error {
 		n++
 		if d.Index == 10 {
 			return stop
 		}
-		return err
+		return d.Err
 	})
 	assert.ErrorIs(t, err, stop)
 	assert.Equal(t, 11, n)
@@ -89,7 +90,7 @@ func TestUnwrapReaderStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	n = 0
-	err = convert.UnwrapReader(ctx, nil, strings.NewReader(stream), 0, func(params.RawDocument, *convert.Converted, error) error {
+	err = convert.UnwrapReader(ctx, nil, strings.NewReader(stream), 0, func(params.Document[*convert.Converted]) error {
 		n++
 		return nil
 	})
@@ -111,16 +112,15 @@ func FuzzUnwrapReader(f *testing.F) {
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, stream string) {
 		var texts [][]byte
-		sp := params.NewSplitter(strings.NewReader(stream))
-		for {
-			d, err := sp.Next()
-			if err != nil {
-				break
-			}
+		_ = params.MapStream(context.Background(), strings.NewReader(stream), 1, func(params.Document[struct{}]) (struct{}, error) {
+			return struct{}{}, nil
+		}, func(d params.Document[struct{}]) error {
 			texts = append(texts, d.Text)
-		}
+			return nil
+		})
 		n := 0
-		err := convert.UnwrapReader(context.Background(), s, strings.NewReader(stream), 2, func(d params.RawDocument, c *convert.Converted, err error) error {
+		err := convert.UnwrapReader(context.Background(), s, strings.NewReader(stream), 2, func(d params.Document[*convert.Converted]) error {
+			c, err := d.Value, d.Err
 			if d.Index != n || n >= len(texts) {
 				t.Fatalf("document %d out of order (%d split)", d.Index, len(texts))
 			}

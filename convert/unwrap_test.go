@@ -210,7 +210,7 @@ func TestGuessValues(t *testing.T) {
 		{"- a\n- b", "- a\n- b", ""}, // block text is not guessed
 	} {
 		t.Run(tc.text, func(t *testing.T) {
-			got, notes := GuessValues(map[string]string{"P": tc.text})
+			got, notes := guessValues(map[string]string{"P": tc.text})
 			assert.True(t, value.Equal(tc.want, got["P"]), "want %#v, got %#v", tc.want, got["P"])
 			assert.Equal(t, value.TypeName(tc.want), value.TypeName(got["P"]))
 			if tc.guess == "" {

@@ -61,34 +61,37 @@ type ValuesFile struct {
 
 // The files of a chart that Chart.Lint reads, as Helm names them.
 const (
-	ChartFile       = "Chart.yaml"
-	ChartSchemaFile = "values.schema.json"
-	ChartValuesFile = "values.yaml"
-	// ChartOverlays are the values files chart-testing installs the
+	chartFile       = "Chart.yaml"
+	chartSchemaFile = "values.schema.json"
+	chartValuesFile = "values.yaml"
+	// chartOverlays are the values files chart-testing installs the
 	// chart with, one at a time.
-	ChartOverlays = "ci/*.yaml"
+	chartOverlays = "ci/*.yaml"
 )
 
-// ErrNotChart is wrapped by ReadChart's error (a *schema.Error of kind
-// schema.KindIO) for a folder without Chart.yaml.
-var ErrNotChart = errors.New("not a Helm chart folder: it holds no " + ChartFile)
+// errNotChart is ReadChart's error (wrapped in a *schema.Error of kind
+// schema.KindIO) for a folder without Chart.yaml: errors.Is(err,
+// fs.ErrNotExist) tells it.
+var errNotChart = notFound("not a Helm chart folder: it holds no " + chartFile)
 
 // ReadChart reads a Helm chart folder: Chart.yaml (which makes it a
 // chart), values.schema.json and values.yaml, either of which may be
-// missing, and the overlays ci/*.yaml.
+// missing, and the overlays ci/*.yaml. A folder without Chart.yaml is an
+// error of kind schema.KindIO for which errors.Is(err, fs.ErrNotExist)
+// holds.
 func ReadChart(fsys fs.FS) (*Chart, error) {
 	if fsys == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadChart needs a file system")
 	}
-	meta, err := fs.ReadFile(fsys, ChartFile)
+	meta, err := fs.ReadFile(fsys, chartFile)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, ioError(ErrNotChart)
+			return nil, ioError(errNotChart)
 		}
 		return nil, ioError(err)
 	}
-	c := &Chart{Metadata: meta, SchemaFile: ChartSchemaFile, ValuesFile: ChartValuesFile}
-	overlays, err := fs.Glob(fsys, ChartOverlays)
+	c := &Chart{Metadata: meta, SchemaFile: chartSchemaFile, ValuesFile: chartValuesFile}
+	overlays, err := fs.Glob(fsys, chartOverlays)
 	if err != nil {
 		return nil, ioError(err)
 	}
@@ -102,7 +105,7 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 	for _, f := range []struct {
 		name string
 		dst  *[]byte
-	}{{ChartSchemaFile, &c.Schema}, {ChartValuesFile, &c.Values}} {
+	}{{chartSchemaFile, &c.Schema}, {chartValuesFile, &c.Values}} {
 		data, err := fs.ReadFile(fsys, f.name)
 		switch {
 		case err == nil:
@@ -140,14 +143,14 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	if c == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
-	schemaFile, valuesFile := orDefault(c.SchemaFile, ChartSchemaFile), orDefault(c.ValuesFile, ChartValuesFile)
+	schemaFile, valuesFile := orDefault(c.SchemaFile, chartSchemaFile), orDefault(c.ValuesFile, chartValuesFile)
 	var meta []Finding
 	if c.Metadata != nil {
 		meta = chartFileFindings(c.Metadata)
 	}
 	if c.Schema == nil {
-		fs := append(meta, Finding{Rule: chartValuesRule.ID, Severity: Info, File: ChartFile,
-			Message: "the chart has no " + ChartSchemaFile + ": nothing checks the values users give"})
+		fs := append(meta, Finding{Rule: chartValuesRule.ID, Severity: Info, File: chartFile,
+			Message: "the chart has no " + chartSchemaFile + ": nothing checks the values users give"})
 		sortFindings(fs)
 		return fs, nil
 	}
@@ -169,6 +172,14 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	fs = append(append(fs, vs...), meta...)
 	sortFindings(fs)
 	return fs, nil
+}
+
+// Rules returns the rules Lint reports whatever the sets: chart-values,
+// chart-values-drift and chart-file, each a rule of its own (changing
+// one changes nothing else); for a SARIF log's list of rules, or to know
+// every id a run can report. c may be nil.
+func (c *Chart) Rules() []*Rule {
+	return copySet(&Set{Rules: []*Rule{chartValuesRule, chartValuesDriftRule, chartMetadataRule}}).Rules
 }
 
 func orDefault(s, def string) string {

@@ -41,7 +41,7 @@ var (
 func chartFileFindings(data []byte) []Finding {
 	node, _ := document.ParseNode(data)
 	at := func(ptr string, sev Severity, format string, a ...any) Finding {
-		f := Finding{Rule: chartMetadataRule.ID, Severity: sev, File: ChartFile, Pointer: ptr, Message: fmt.Sprintf(format, a...)}
+		f := Finding{Rule: chartMetadataRule.ID, Severity: sev, File: chartFile, Pointer: ptr, Message: fmt.Sprintf(format, a...)}
 		if node != nil {
 			f.Line, f.Column, _ = document.Locate(node, ptr)
 		}

@@ -38,7 +38,7 @@ func TestChartMetadata(t *testing.T) {
 			got := []want{}
 			for _, f := range chartFileFindings([]byte(tt.in)) {
 				assert.Equal(t, "chart-file", f.Rule)
-				assert.Equal(t, ChartFile, f.File)
+				assert.Equal(t, chartFile, f.File)
 				got = append(got, want{f.Line, f.Pointer, f.Severity, f.Message})
 			}
 			if tt.want == nil {

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"errors"
+	"io/fs"
 	"testing"
 	"testing/fstest"
 
@@ -29,7 +30,7 @@ const chartSchema = `{
 
 func TestReadChart(t *testing.T) {
 	_, err := ReadChart(fstest.MapFS{"values.yaml": {Data: []byte("a: 1\n")}})
-	assert.ErrorIs(t, err, ErrNotChart)
+	assert.ErrorIs(t, err, fs.ErrNotExist)
 
 	c, err := ReadChart(fstest.MapFS{"Chart.yaml": {Data: []byte("name: x\n")}})
 	require.NoError(t, err)

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"context"
+
 	"encoding/json"
 	"fmt"
 	"slices"
@@ -39,7 +41,7 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 	if c == nil {
 		return nil, nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
-	hv, err := c.helmValues(orDefault(c.ValuesFile, ChartValuesFile))
+	hv, err := c.helmValues(orDefault(c.ValuesFile, chartValuesFile))
 	if err != nil {
 		return nil, nil, err
 	}
@@ -47,7 +49,7 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 	if c.Schema != nil {
 		s, err := schema.Parse(c.Schema)
 		if err != nil {
-			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, ChartSchemaFile), err)
+			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, chartSchemaFile), err)
 		}
 		out = append(out, hv.judge(s)...)
 	}
@@ -124,7 +126,8 @@ func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []F
 	}
 	node, _ := document.ParseNode(data)
 	var out []Finding
-	for _, w := range params.Undeclared(s, v) {
+	undeclared, _, _ := params.Undeclared(context.Background(), s, v, nil, 0) // fails only for a nil or zero schema: no findings
+	for _, w := range undeclared {
 		if named[w.Pointer] {
 			continue
 		}

@@ -8,16 +8,16 @@
 // registry): Kudo() (KEP-33's trigger, immutable and oldName, and
 // parameter hygiene), ClusterApp() (the Giant Swarm cluster-app values
 // schema RFC, R1 to R18) and Structural() (would a kube-apiserver accept
-// the schema as a CRD's openAPIV3Schema); Sets() lists the three. Document
-// lints any well-formed YAML or JSON document: what the JSON Schema engine refuses to compile becomes
-// findings, and the rules that read only the document still run. Every
-// finding points into the schema document with an RFC 6901 pointer;
-// WriteSARIF turns findings into SARIF 2.1.0 for code-scanning UIs.
+// the schema as a CRD's openAPIV3Schema). Document lints any well-formed
+// YAML or JSON document: what the JSON Schema engine refuses to compile
+// becomes findings, and the rules that read only the document still run.
+// Every finding points into the schema document with an RFC 6901 pointer,
+// with its line and column.
 //
 // # Entry points
 //
-// Lint a schema document with one or more sets (Example); add rules of
-// your own (ExampleSet):
+// To lint a schema document, call Document with one or more sets
+// (Example); add rules of your own (ExampleSet):
 //
 //	findings, err := lint.Document(data, lint.Kudo(), lint.Structural())
 //	for _, f := range findings {
@@ -25,8 +25,9 @@
 //	}
 //
 // Run does the same for a schema already parsed. A set's Name is the name
-// paramctl's --rules takes; ReadConfig and CheckRuleGlob resolve rule
-// globs against the sets they are given.
+// paramctl's --rules takes. A set is a plain value: to turn a rule off,
+// leave it out of the set's Rules; to accept product names in titles,
+// pass them to ClusterApp (ExampleClusterApp).
 //
 // # Rule sets
 //
@@ -66,8 +67,8 @@
 // converts to; a parameter that does not convert is a kudo-params finding;
 // ExampleDocument_v1beta1) or a CustomResourceDefinition manifest (as CRD:
 // each version's openAPIV3Schema, findings pointing into the manifest and
-// naming the version; ExampleCRD). Findings carry the line and column of
-// their pointer. A KUDO operator.yaml is refused with ErrOperatorFile: it
+// naming the version; ExampleDocument_crd). Findings carry the line and
+// column of their pointer. A KUDO operator.yaml is refused with ErrOperatorFile: it
 // is linted with its folder.
 //
 // A KUDO package folder (operator.yaml, params.yaml, templates/) is data:
@@ -109,18 +110,12 @@
 // node, as Helm reads it. A chart without values.schema.json gets one info
 // finding.
 //
-// # Silencing
+// # What lint leaves to its caller
 //
-// A team decides what it accepts; none of this changes what a rule finds,
-// only what is reported. A Filter drops findings by rule glob (Disable,
-// path.Match syntax: R5-*), by rule and place (Ignore: rule and pointer
-// globs, `*` one token and `**` any number, optionally a file) and by an
-// earlier run's findings (Baseline, from ReadBaseline: same rule and
-// pointer, and file where the baseline names one); Filter.Apply says how
-// many it silenced and by what (ExampleFilter). ReadConfig reads a team's
-// YAML settings (rules, disable, ignore, words): Config.Sets runs the sets
-// without the disabled rules and with the words (product names and other
-// proper nouns the title rules accept as written), and Config.Filter is
-// the rest (ExampleReadConfig). A rule glob that matches no rule is an
-// error naming the closest ids (CheckRuleGlob).
+// What a command-line tool adds around the findings is not the package's:
+// paramctl's configuration file (rules, disable, ignore, words, severity),
+// its baseline, its SARIF log and how it names files are paramctl's own
+// (see its manual, "Silencing findings"). Everything they need is here as
+// values: a Finding's Rule, Pointer, File and Line; the rules of the sets
+// a run used and Chart.Rules for the rules a chart adds.
 package lint

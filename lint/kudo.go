@@ -26,7 +26,7 @@ func init() {
 		schemaCompile,
 		kudoParams,
 		{ID: "kudo-trigger-conflict", Severity: Error, Run: kudoTriggerConflict,
-			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.Check, needs a schema that compiles)"},
+			Doc: "no node names a different plan than the trigger it inherits, also through $ref (the same plan repeated is fine; trigger.New, needs a schema that compiles)"},
 		{ID: "kudo-keyword-placement", Severity: Warning, Run: kudoPlacement,
 			Doc: "trigger, immutable and oldName stand where they act: on a parameter (not under not/if/contains, not on an anyOf/oneOf subschema, not in an unused definition); oldName not under items or additionalProperties"},
 		{ID: "kudo-immutable-override", Severity: Warning, Run: kudoImmutableOverride,
@@ -105,7 +105,11 @@ func kudoTriggerConflict(p *Pass) {
 	if p.Schema == nil {
 		return
 	}
-	for _, c := range schema.ErrorsOf(trigger.Check(p.Schema)) {
+	_, err := trigger.New(p.Schema)
+	for _, c := range schema.ErrorsOf(err) {
+		if c.Kind != schema.KindConflict || c.Detail == nil || len(c.Detail.Plans) < 2 {
+			continue
+		}
 		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
 			c.Detail.Plans[0], c.Detail.Plans[1], pointer.Append(c.Detail.Other, "trigger")))
 	}

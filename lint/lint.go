@@ -32,7 +32,8 @@ type Finding struct {
 	// Message says what to change.
 	Message string `json:"message"`
 	// Line and Column locate the pointer in the source file (1-based)
-	// where known; see Locate. They are part of the JSON form only for
+	// where known (Document, Package.Lint and Chart.Lint fill them in;
+	// Run has no source text). They are part of the JSON form only for
 	// a finding with a File.
 	Line   int `json:"-"`
 	Column int `json:"-"`
@@ -105,7 +106,7 @@ type Rule struct {
 	// Run reports findings through the pass.
 	Run func(p *Pass)
 	// DocOnly marks a rule that reads only the document (Pass.Doc), never
-	// the compiled Pass.Schema: Lint runs it while the schema compiles.
+	// the compiled Pass.Schema: Document runs it while the schema compiles.
 	DocOnly bool
 }
 
@@ -146,7 +147,7 @@ type Pass struct {
 	Rule *Rule
 
 	st *runState
-	// words are the names a Config lets the title rules accept.
+	// words are the names ClusterApp's title rules accept as written.
 	words []string
 }
 

@@ -46,14 +46,24 @@ type toggle struct {
 	Line int
 }
 
-// ErrNotPackage is wrapped by ReadPackage's error (a *schema.Error of kind
-// schema.KindIO) for a folder without params.yaml or operator.yaml.
-var ErrNotPackage = errors.New("not a KUDO package folder: it holds neither params.yaml nor operator.yaml")
+// errNotPackage is ReadPackage's error (wrapped in a *schema.Error of
+// kind schema.KindIO) for a folder without params.yaml or operator.yaml:
+// errors.Is(err, fs.ErrNotExist) tells it.
+var errNotPackage = notFound("not a KUDO package folder: it holds neither params.yaml nor operator.yaml")
+
+// notFound is a missing file a reader needs: its message, and
+// fs.ErrNotExist for errors.Is.
+type notFound string
+
+func (e notFound) Error() string { return string(e) }
+func (notFound) Unwrap() error   { return fs.ErrNotExist }
 
 // ReadPackage reads a KUDO package folder: params.yaml, operator.yaml (for
 // its plans) and every file below templates/. A folder with an
 // operator.yaml but no params.yaml has no parameters (as for
-// convert.ReadSchema, which reads only the schema of a folder).
+// convert.ReadSchema, which reads only the schema of a folder). A folder
+// with neither is an error of kind schema.KindIO for which
+// errors.Is(err, fs.ErrNotExist) holds.
 func ReadPackage(fsys fs.FS) (*Package, error) {
 	if fsys == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadPackage needs a file system")
@@ -68,7 +78,7 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 		if !errors.Is(oerr, fs.ErrNotExist) {
 			return nil, ioError(oerr)
 		}
-		return nil, ioError(ErrNotPackage)
+		return nil, ioError(errNotPackage)
 	}
 	if perr == nil {
 		p.Params = params

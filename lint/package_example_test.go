@@ -28,7 +28,7 @@ func ExampleReadPackage() {
 }
 
 // Each version of a CRD is linted; findings point into the manifest.
-func ExampleCRD() {
+func ExampleDocument_crd() {
 	crd := []byte(`apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 spec:
@@ -44,7 +44,7 @@ spec:
               properties:
                 mode: {type: string, enum: [a, b], default: c}
 `)
-	fs, err := lint.CRD(crd, "", lint.Kudo())
+	fs, err := lint.Document(crd, lint.Kudo())
 	if err != nil {
 		fmt.Println(err)
 		return

@@ -22,25 +22,35 @@ func Kudo() *Set { return copySet(kudoSet) }
 // ClusterApp returns the cluster-app rule set: the Giant Swarm
 // cluster-app values schema RFC, requirements R1 to R18. Each call returns
 // a set of its own.
-func ClusterApp() *Set { return copySet(clusterAppSet) }
+//
+// words are names the title rules (R5-title-case, R5-title-characters)
+// accept as written: product names and other proper nouns, phrases too
+// ("cert-manager", "etcd", "Pod Security Standards"), lower case at the
+// start of a title, capitals inside it, punctuation within them.
+func ClusterApp(words ...string) *Set {
+	s := copySet(clusterAppSet)
+	if len(words) == 0 {
+		return s
+	}
+	words = append([]string(nil), words...)
+	for _, r := range s.Rules {
+		if run := r.Run; wordRules[r.ID] && run != nil {
+			r.Run = func(p *Pass) {
+				p.words = words
+				run(p)
+			}
+		}
+	}
+	return s
+}
+
+// wordRules are the rules that accept ClusterApp's words.
+var wordRules = map[string]bool{"R5-title-case": true, "R5-title-characters": true}
 
 // Structural returns the structural rule set: would a kube-apiserver
 // accept the document as a CRD's openAPIV3Schema. Each call returns a set
 // of its own.
 func Structural() *Set { return copySet(structuralSet) }
-
-// Sets returns the built-in rule sets (cluster-app, kudo, structural),
-// sorted by name, each a set of its own: a caller picks sets by Name from
-// it, or passes it (with sets of its own) to ReadConfig and
-// CheckRuleGlob.
-func Sets() []*Set { return []*Set{ClusterApp(), Kudo(), Structural()} }
-
-// ChartRules returns the rules Chart.Lint reports on whatever the sets
-// (chart-values, chart-values-drift, chart-file), for WriteSARIF's list
-// of rules. Each call returns rules of its own.
-func ChartRules() []*Rule {
-	return copySet(&Set{Rules: []*Rule{chartValuesRule, chartValuesDriftRule, chartMetadataRule}}).Rules
-}
 
 // copySet copies a set and its rules, so that nothing a caller holds
 // changes the package's own.
@@ -77,8 +87,12 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // linted as the schema it converts to, each finding placed on the
 // parameter it is about, and an OperatorVersion as the schema it carries
 // (findings under /spec/parameters); what cannot be converted becomes findings of
-// the rule kudo-params. A CustomResourceDefinition manifest is linted as
-// CRD(data, "", sets...) lints it: every version's schema. Each finding
+// the rule kudo-params. A CustomResourceDefinition manifest is linted
+// version by version: each version's openAPIV3Schema (one shared
+// spec.validation schema once), findings pointing into the manifest
+// (/spec/versions/1/schema/openAPIV3Schema/properties/spec/...) with
+// messages that start with the version they are about; a CRD that
+// declares no schema is an error of kind schema.KindNotFound. Each finding
 // carries the line and column of its pointer in data.
 //
 // The error is for a document that is not well-formed YAML or JSON, for
@@ -86,8 +100,8 @@ func Run(s *schema.Schema, doc any, sets ...*Set) []Finding {
 // kind schema.KindNotSchema), and for a KUDO operator.yaml, which is
 // linted with its package folder (ReadPackage, then Package.Lint).
 func Document(data []byte, sets ...*Set) ([]Finding, error) {
-	if convert.IsCRD(data) {
-		return CRD(data, "", sets...)
+	if isCRD(data) {
+		return lintCRD(data, sets)
 	}
 	fs, err := lintDocument(data, sets)
 	locate(data, fs)

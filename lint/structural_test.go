@@ -455,13 +455,8 @@ func TestStructuralSameWithCompiledSchema(t *testing.T) {
 }
 
 func TestStructuralIsBuiltIn(t *testing.T) {
-	var set *Set
-	for _, s := range Sets() {
-		if s.Name == "structural" {
-			set = s
-		}
-	}
-	require.NotNil(t, set)
+	set := Structural()
+	require.Equal(t, "structural", set.Name)
 	require.Equal(t, len(structuralSet.Rules), len(set.Rules))
 	seen := map[string]bool{}
 	for _, r := range set.Rules {

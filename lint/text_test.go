@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 	"unicode"
+
+	"github.com/stretchr/testify/assert"
 )
 
 // The text helpers avoid allocating; these are the plain forms they must
@@ -79,4 +81,23 @@ func FuzzTextHelpers(f *testing.F) {
 	f.Add("The port of the endpoint.")
 	f.Add("İ\xff\u00a0x Y")
 	f.Fuzz(checkTextHelpers)
+}
+
+func TestAcceptWords(t *testing.T) {
+	words := []string{"etcd", "Pod Security Standards", "Pod", "cert-manager"}
+	tests := map[string]string{
+		"etcd settings":                   "X settings",
+		"Enforced Pod Security Standards": "Enforced X",
+		"Pod subnets":                     "X subnets",
+		"cert-manager-crossplane":         "X-crossplane",
+		"etcdctl":                         "etcdctl",
+		"Metcd":                           "Metcd",
+		"the etcd, the Pod":               "the X, the X",
+		"":                                "",
+	}
+	for in, want := range tests {
+		assert.Equal(t, want, acceptWords(in, words), in)
+	}
+	assert.Equal(t, "etcd", acceptWords("etcd", nil))
+	assert.Equal(t, "etcd", acceptWords("etcd", []string{" ", ""}))
 }

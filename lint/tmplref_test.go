@@ -2,12 +2,15 @@ package lint
 
 import (
 	"fmt"
+	iofs "io/fs"
 	"strings"
 	"testing"
 	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/schema"
 )
 
 func refStrings(refs []templateRef) []string {
@@ -139,7 +142,8 @@ func TestReadPackage(t *testing.T) {
 	assert.Empty(t, fs)
 
 	_, err = ReadPackage(fstest.MapFS{"x.yaml": {Data: []byte("a: 1")}})
-	assert.ErrorIs(t, err, ErrNotPackage)
+	assert.ErrorIs(t, err, iofs.ErrNotExist)
+	assert.EqualError(t, err, "not a KUDO package folder: it holds neither params.yaml nor operator.yaml")
 
 	// Without operator.yaml the plans are unknown: no plan check.
 	pkg, err = ReadPackage(fstest.MapFS{"params.yaml": {Data: []byte("a:\n  default: 1\n  trigger: any\n")}})
@@ -182,7 +186,7 @@ spec:
           properties:
             spec: {type: object, properties: {a: {type: string, enum: [x], default: z}}}
 `)
-	fs, err := CRD(crd, "", kudoSet, structuralSet)
+	fs, err := Document(crd, kudoSet, structuralSet)
 	require.NoError(t, err)
 	var got []string
 	for _, f := range fs {
@@ -194,12 +198,8 @@ spec:
 		"kudo-enum-default /spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/a/default version v1",
 		"structural-default /spec/versions/1/schema/openAPIV3Schema/properties/spec/properties/a/default version v1",
 	}, got)
-	fs, err = CRD(crd, "v1", kudoSet)
-	require.NoError(t, err)
-	require.Len(t, fs, 1)
-	assert.Contains(t, fs[0].Message, "version v1: ")
-	_, err = CRD([]byte("kind: Deployment\n"), "", kudoSet)
-	assert.Error(t, err)
+	_, err = Document([]byte("apiVersion: apiextensions.k8s.io/v1\nkind: CustomResourceDefinition\nspec:\n  versions: [{name: v1}]\n"), kudoSet)
+	assert.Equal(t, schema.KindNotFound, schema.ErrorsOf(err)[0].Kind, "a CRD without a schema: %v", err)
 }
 
 // FuzzLintPackage: no params file or template makes Package.Lint panic or

@@ -23,12 +23,12 @@ import (
 // value that is wrong for the values.
 var ErrMalformed = errors.New("malformed assignment")
 
-// MaxBracketIndex is the largest index Helm's `name[i]` form takes, as in
+// maxBracketIndex is the largest index Helm's `name[i]` form takes, as in
 // Helm's strvals parser: a larger one is an error of the KEY, so that a
 // typo cannot grow a list by millions of nulls.
-const MaxBracketIndex = 65536
+const maxBracketIndex = 65536
 
-// Assignment is one `-p KEY=VALUE`.
+// assignment is one `-p KEY=VALUE`.
 //
 // KEY is a JSON pointer when it holds a "/" (the leading "/" optional,
 // "~0" and "~1" escaping "~" and "/"), else a dotted path in which `\.`
@@ -46,7 +46,7 @@ const MaxBracketIndex = 65536
 // every branch forbids it; where the schema says array, `{a,b}` is a list
 // and `name[i]` sets element i, growing the list as Helm does; and the
 // VALUE `null` removes the key unless its node allows null.
-type Assignment struct {
+type assignment struct {
 	// Input is the assignment as the user typed it, for messages.
 	Input string
 	// Path is the location, as unescaped tokens (never empty).
@@ -62,19 +62,19 @@ type Assignment struct {
 }
 
 // Pointer returns the assignment's location as a JSON pointer.
-func (a Assignment) Pointer() string { return pointer.Join(a.Path...) }
+func (a assignment) Pointer() string { return pointer.Join(a.Path...) }
 
 // bracket reports whether Path[i] was written as Helm's `[i]`.
-func (a *Assignment) bracket(i int) bool { return i < len(a.Brackets) && a.Brackets[i] }
+func (a *assignment) bracket(i int) bool { return i < len(a.Brackets) && a.Brackets[i] }
 
-// ParseAssignment reads `KEY=VALUE`. Text without "=" or with nothing
+// readAssignment reads `KEY=VALUE`. Text without "=" or with nothing
 // before it gives a *schema.Error of kind schema.KindUsage wrapping
 // ErrMalformed; a KEY that is no valid path gives one of kind
 // schema.KindUsage, naming the assignment in Detail.Input.
-func ParseAssignment(s string) (Assignment, error) {
+func readAssignment(s string) (assignment, error) {
 	a, err := parseAssignment(s)
 	if err != nil && !errors.Is(err, ErrMalformed) {
-		return Assignment{}, keyError(s, err)
+		return assignment{}, keyError(s, err)
 	}
 	return a, err
 }
@@ -86,21 +86,21 @@ func keyError(input string, err error) *schema.Error {
 	return e
 }
 
-// parseAssignment is ParseAssignment with the error of a bad KEY not
+// parseAssignment is readAssignment with the error of a bad KEY not
 // naming the assignment (Update.Run puts it in Error.Input).
-func parseAssignment(s string) (Assignment, error) {
+func parseAssignment(s string) (assignment, error) {
 	eq := strings.IndexByte(s, '=')
 	if eq < 0 {
-		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: want KEY=VALUE", ErrMalformed, s)
+		return assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: want KEY=VALUE", ErrMalformed, s)
 	}
 	if eq == 0 {
-		return Assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
+		return assignment{}, schema.NewError(schema.KindUsage, "", "%w %q: nothing before \"=\"; want KEY=VALUE", ErrMalformed, s)
 	}
 	path, brackets, err := parseKey(s[:eq])
 	if err != nil {
-		return Assignment{}, err
+		return assignment{}, err
 	}
-	return Assignment{Input: s, Path: path, Value: s[eq+1:], Brackets: brackets}, nil
+	return assignment{Input: s, Path: path, Value: s[eq+1:], Brackets: brackets}, nil
 }
 
 // parseKey reads the KEY of an assignment into tokens, marking those
@@ -178,7 +178,7 @@ func parseKey(key string) ([]string, []bool, error) {
 }
 
 // bracketIndex reads the digits of Helm's `[i]`: decimal, at most
-// MaxBracketIndex. Leading zeros are taken, as Helm takes them.
+// maxBracketIndex. Leading zeros are taken, as Helm takes them.
 func bracketIndex(digits string) (int, error) {
 	if digits == "" {
 		return 0, errors.New("want digits")
@@ -190,28 +190,28 @@ func bracketIndex(digits string) (int, error) {
 	}
 	trimmed := strings.TrimLeft(digits, "0")
 	if len(trimmed) > 6 {
-		return 0, fmt.Errorf("larger than %d", MaxBracketIndex)
+		return 0, fmt.Errorf("larger than %d", maxBracketIndex)
 	}
 	n, _ := strconv.Atoi("0" + trimmed)
-	if n > MaxBracketIndex {
-		return 0, fmt.Errorf("larger than %d", MaxBracketIndex)
+	if n > maxBracketIndex {
+		return 0, fmt.Errorf("larger than %d", maxBracketIndex)
 	}
 	return n, nil
 }
 
-// Op is an RFC 6902 operation that `paramctl patch` takes: OpAdd,
-// OpRemove or OpReplace.
-type Op string
+// opKind is an RFC 6902 operation that `paramctl patch` takes: opAdd,
+// opRemove or opReplace.
+type opKind string
 
 // The operations of `paramctl patch`, as RFC 6902 names them.
 const (
-	OpAdd     Op = "add"
-	OpRemove  Op = "remove"
-	OpReplace Op = "replace"
+	opAdd     opKind = "add"
+	opRemove  opKind = "remove"
+	opReplace opKind = "replace"
 )
 
-// Operation is one RFC 6902 operation written the way `paramctl patch`
-// takes it: a path in the forms of Assignment and, except for remove, a
+// operation is one RFC 6902 operation written the way `paramctl patch`
+// takes it: a path in the forms of assignment and, except for remove, a
 // text value typed by the node it lands on. A Helm index (`hosts[1]`) is
 // an array index like any other here: it must exist, except where add
 // inserts.
@@ -220,36 +220,40 @@ const (
 // before that index ("-" or the length appends); on an object member it
 // sets the member. remove and replace need the target to exist. As RFC
 // 6902 says, the parent of the target must exist.
-type Operation struct {
-	// Op is OpAdd, OpRemove or OpReplace.
-	Op Op
-	// Assignment holds the input, path and value (Value is "" for remove).
-	Assignment
+type operation struct {
+	// Op is opAdd, opRemove or opReplace.
+	Op opKind
+	// assignment holds the input, path and value (Value is "" for remove).
+	assignment
 }
 
-// ParseOperation reads the argument of an operation: PATH=VALUE for add
-// and replace, PATH for remove. Errors are as for ParseAssignment; an
-// unknown op wraps ErrMalformed.
-func ParseOperation(op Op, arg string) (Operation, error) {
+// parseOperation reads the argument of an operation: PATH=VALUE for add
+// and replace, PATH for remove. Errors are as for readAssignment; an
+// unknown op wraps ErrMalformed. An entry of Update.Operations is
+// "OP ARG".
+func parseOperation(op opKind, arg string) (operation, error) {
 	switch op {
-	case OpAdd, OpReplace:
-		a, err := ParseAssignment(arg)
+	case opAdd, opReplace:
+		a, err := readAssignment(arg)
+		if errors.Is(err, ErrMalformed) {
+			return operation{}, schema.NewError(schema.KindUsage, "", "%w %q: want %s KEY=VALUE", ErrMalformed, string(op)+" "+arg, op)
+		}
 		if err != nil {
-			return Operation{}, err
+			return operation{}, err
 		}
 		a.Input = string(op) + " " + arg
-		return Operation{Op: op, Assignment: a}, nil
-	case OpRemove:
+		return operation{Op: op, assignment: a}, nil
+	case opRemove:
 		if arg == "" {
-			return Operation{}, schema.NewError(schema.KindUsage, "", "%w: remove needs a path", ErrMalformed)
+			return operation{}, schema.NewError(schema.KindUsage, "", "%w: remove needs a path", ErrMalformed)
 		}
 		path, brackets, err := parseKey(arg)
 		if err != nil {
-			return Operation{}, keyError(arg, err)
+			return operation{}, keyError(arg, err)
 		}
-		return Operation{Op: op, Assignment: Assignment{Input: string(op) + " " + arg, Path: path, Brackets: brackets}}, nil
+		return operation{Op: op, assignment: assignment{Input: string(op) + " " + arg, Path: path, Brackets: brackets}}, nil
 	}
-	return Operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want add, remove or replace)", ErrMalformed, op)
+	return operation{}, schema.NewError(schema.KindUsage, "", "%w: unknown operation %q (want \"add PATH=VALUE\", \"remove PATH\" or \"replace PATH=VALUE\")", ErrMalformed, op)
 }
 
 // place is what the schema says about one location of the values, as
@@ -414,7 +418,7 @@ func (e *editor) hides(ptr string) bool {
 // text types an assignment's value for place p at ptr: the reading the
 // editor's pick names among those textReadings finds (the first unless a
 // later run of the update asks for another).
-func (e *editor) text(p place, ptr string, a *Assignment) any {
+func (e *editor) text(p place, ptr string, a *assignment) any {
 	rs := e.textReadings(p, ptr, a)
 	if len(rs) == 0 {
 		return nil // the failure is recorded
@@ -439,7 +443,7 @@ func (e *editor) text(p place, ptr string, a *Assignment) any {
 // refuses it, after a note saying why), and the text itself where some
 // reading allows a string without saying so. It records the failure and
 // returns nil where no reading is possible at all.
-func (e *editor) textReadings(p place, ptr string, a *Assignment) []any {
+func (e *editor) textReadings(p place, ptr string, a *assignment) []any {
 	var out []any
 	add := func(v any) {
 		for _, x := range out {
@@ -676,7 +680,7 @@ func isNullText(t string) bool {
 // the node there allows null in so many words, as Helm's --set removes
 // it; in an array it sets the element to null, as Helm does. Where null
 // is set and the final validation refuses it, removal is tried instead.
-func (e *editor) assign(v any, a *Assignment) (any, bool) {
+func (e *editor) assign(v any, a *assignment) (any, bool) {
 	e.hide = e.hides(a.Pointer())
 	root := rootPlace(e.s)
 	if !isNullText(a.Value) {
@@ -702,7 +706,7 @@ func (e *editor) assign(v any, a *Assignment) (any, bool) {
 
 // placeOf follows a's path through the schema alone: a Helm index, or a
 // number where the schema says array and not object, is an element.
-func (e *editor) placeOf(p place, a *Assignment) place {
+func (e *editor) placeOf(p place, a *assignment) place {
 	for i, tok := range a.Path {
 		if idx, err := strconv.Atoi(tok); err == nil && idx >= 0 && (a.bracket(i) || (p.says("array") && !p.says("object"))) {
 			p, _ = p.elem(idx)
@@ -715,7 +719,7 @@ func (e *editor) placeOf(p place, a *Assignment) place {
 
 // set puts a's value at a.Path[i:] inside v (at ptr, governed by p) and
 // returns the new v.
-func (e *editor) set(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
+func (e *editor) set(v any, p place, a *assignment, i int, ptr string) (any, bool) {
 	if i == len(a.Path) {
 		if e.null {
 			return nil, true
@@ -768,7 +772,7 @@ func (e *editor) set(v any, p place, a *Assignment, i int, ptr string) (any, boo
 
 // lastName is the name before token i of a's path, for a message that
 // shows Helm's form of an index ("hosts" in hosts[1]); "name" at the root.
-func lastName(a *Assignment, i int) string {
+func lastName(a *assignment, i int) string {
 	if i == 0 {
 		return "name"
 	}
@@ -779,7 +783,7 @@ func lastName(a *Assignment, i int) string {
 // at ptr: element i is set, and a missing list is created and a short one
 // grown with nulls to reach it, as Helm's --set does. The padding nulls
 // get a note, in case the schema's items refuse null.
-func (e *editor) setIndex(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
+func (e *editor) setIndex(v any, p place, a *assignment, i int, ptr string) (any, bool) {
 	tok := a.Path[i]
 	idx, _ := strconv.Atoi(tok) // parseKey wrote it
 	next := pointer.Append(ptr, tok)
@@ -820,7 +824,7 @@ func (e *editor) setIndex(v any, p place, a *Assignment, i int, ptr string) (any
 
 // member sets a's value at key (token i of a's path) in the object m at
 // ptr's parent, governed by p.
-func (e *editor) member(m map[string]any, p place, a *Assignment, i int, ptr string) (any, bool) {
+func (e *editor) member(m map[string]any, p place, a *assignment, i int, ptr string) (any, bool) {
 	key := a.Path[i]
 	c, allowed := e.keys.key(p, parentOf(ptr), key, a.Input)
 	if !allowed {
@@ -845,7 +849,7 @@ func parentOf(ptr string) string {
 // nothing, deletes the key at its end from its object, or sets the
 // element at its end to null in its array. A path that leads nowhere
 // removes nothing.
-func (e *editor) remove(v any, p place, a *Assignment, i int, ptr string) (any, bool) {
+func (e *editor) remove(v any, p place, a *assignment, i int, ptr string) (any, bool) {
 	tok := a.Path[i]
 	last := i == len(a.Path)-1
 	next := pointer.Append(ptr, tok)
@@ -933,13 +937,13 @@ func (e *editor) notAnArray(ptr, tok, input string) bool {
 }
 
 // operate applies one RFC 6902 operation to v and returns the new value.
-func (e *editor) operate(v any, o *Operation) (any, bool) {
+func (e *editor) operate(v any, o *operation) (any, bool) {
 	e.hide = len(o.Path) > 0 && e.hides(o.Pointer())
 	switch {
 	case len(o.Path) == 0:
 		e.fail("", o.Input, "the operation has no path")
 		return nil, false
-	case o.Op != OpAdd && o.Op != OpRemove && o.Op != OpReplace:
+	case o.Op != opAdd && o.Op != opRemove && o.Op != opReplace:
 		e.fail(o.Pointer(), o.Input, "unknown operation %q (want add, remove or replace)", o.Op)
 		return nil, false
 	}
@@ -982,24 +986,24 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 		cur, exists := c[last]
 		var cp place
 		allowed := true
-		if o.Op != OpRemove {
+		if o.Op != opRemove {
 			cp, allowed = e.keys.key(p, ptr, last, o.Input)
 		}
 		switch {
-		case o.Op == OpAdd && exists:
+		case o.Op == opAdd && exists:
 			if arr, ok := cur.([]any); ok {
 				ep, _ := cp.elem(len(arr))
 				at := pointer.AppendIndex(target, len(arr))
-				x := e.text(ep, at, &o.Assignment)
+				x := e.text(ep, at, &o.assignment)
 				e.keys.walk(ep, x, at, o.Input)
 				c[last] = append(arr, x)
 				return v, true
 			}
-		case o.Op == OpAdd:
+		case o.Op == opAdd:
 		case !exists:
 			e.fail(target, o.Input, "%s does not exist%s", quote(target), e.missingSuggestion(p, c, last))
 			return nil, false
-		case o.Op == OpRemove:
+		case o.Op == opRemove:
 			delete(c, last)
 			return v, true
 		}
@@ -1007,11 +1011,11 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			e.failKind(schema.KindAdditional, target, o.Input, "the schema does not allow a property %q here%s", last, forbidSuggestion(p, last))
 			return nil, false
 		}
-		c[last] = e.text(cp, target, &o.Assignment)
+		c[last] = e.text(cp, target, &o.assignment)
 		e.keys.walk(cp, c[last], target, o.Input)
 		return v, true
 	case []any:
-		if o.Op == OpAdd {
+		if o.Op == opAdd {
 			i := len(c)
 			if last != "-" {
 				var err error
@@ -1027,14 +1031,14 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 				if arr, ok := c[i].([]any); ok {
 					ep, _ := ip.elem(len(arr))
 					at := pointer.AppendIndex(target, len(arr))
-					x := e.text(ep, at, &o.Assignment)
+					x := e.text(ep, at, &o.assignment)
 					e.keys.walk(ep, x, at, o.Input)
 					c[i] = append(arr, x)
 					return v, true
 				}
 			}
 			at := pointer.AppendIndex(ptr, i)
-			x := e.text(ip, at, &o.Assignment)
+			x := e.text(ip, at, &o.assignment)
 			e.keys.walk(ip, x, at, o.Input)
 			c = append(c, nil)
 			copy(c[i+1:], c[i:])
@@ -1048,12 +1052,12 @@ func (e *editor) operate(v any, o *Operation) (any, bool) {
 			}
 			return nil, false
 		}
-		if o.Op == OpRemove {
+		if o.Op == opRemove {
 			c = append(c[:i:i], c[i+1:]...)
 			return e.replaceAt(v, toks[:len(toks)-1], c), true
 		}
 		ep, _ := p.elem(i)
-		c[i] = e.text(ep, target, &o.Assignment)
+		c[i] = e.text(ep, target, &o.assignment)
 		e.keys.walk(ep, c[i], target, o.Input)
 		return v, true
 	case nil:
@@ -1073,8 +1077,8 @@ type edits struct {
 	base    any // the old values, plain; nil for an install
 	desired any // the whole new state, plain, instead of edits; nil for none
 	patches []any
-	set     []Assignment
-	ops     []Operation
+	set     []assignment
+	ops     []operation
 }
 
 // maxReadingTries bounds the combinations of readings an update tries

@@ -16,32 +16,6 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Document is one document of a `---` stream as DecodeReader hands it
-// over: its text, its value and its verdict.
-type Document struct {
-	// RawDocument is the document's place in the stream and its text.
-	RawDocument
-	// Value is the decoded value; nil when Unreadable.
-	Value any
-	// JSON is true when the document was JSON text (which means exactly
-	// what it says) rather than YAML (whose plain scalars take their type
-	// from the schema).
-	JSON bool
-	// Unreadable is true when the text could not be read at all: Err then
-	// holds the read error (kind schema.KindSyntax or schema.KindLimit),
-	// and Value is nil.
-	Unreadable bool
-	// Err is nil for a document that was read and is valid. Otherwise it
-	// is a *schema.Error or a schema.ErrorList (schema.ErrorsOf lists
-	// either): the read error when Unreadable, else the
-	// validation errors of Value (every one, as Validate gives them), each
-	// with the line and column of its pointer in the whole stream where
-	// the text has it. Past the first document its text starts with
-	// "doc N: " (schema.ErrorIn), so that returning it from emit names
-	// the document.
-	Err error
-}
-
 // Decode reads exactly one YAML or JSON document, typed by the schema (s
 // may be nil: YAML 1.2 core rules then apply).
 func Decode(s *schema.Schema, data []byte) (any, error) {
@@ -49,7 +23,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 		return nil, err
 	}
 	// One document without markers is the common case (a document of a
-	// stream the Splitter cut): it is its own only part, so it is read
+	// stream MapStream cut): it is its own only part, so it is read
 	// as one without splitting it first. Anything else (markers, no
 	// document, an error, null) goes the way of decodeStream, whose
 	// errors say what is wrong.
@@ -113,16 +87,13 @@ func typer(s *schema.Schema) document.Typer {
 
 // decodeValidateRaw decodes one document of a stream read from a reader
 // and validates it (DecodeReader): its errors carry lines of the whole
-// stream and say `doc N:` after the first.
-func decodeValidateRaw(s *schema.Schema, d RawDocument) Document {
-	out := Document{RawDocument: d}
+// stream and say `doc N:` after the first. An unreadable document gives
+// a nil value.
+func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 	doc, err := document.Read(d.Text, document.Options{Typer: typer(s)})
 	if err != nil {
-		out.Unreadable = true
-		out.Err = decodeError(s, d.Locate(schema.ErrorsOf(publicError(err)).Err()), d.Index)
-		return out
+		return nil, decodeError(s, d.Locate(schema.ErrorsOf(publicError(err)).Err()), d.Index)
 	}
-	out.Value, out.JSON = doc.Value, doc.JSON
 	// A value fresh from the reader is plain, its numbers within range
 	// and its strings valid UTF-8: the check Validate makes of Go data a
 	// caller built is not needed.
@@ -132,17 +103,17 @@ func decodeValidateRaw(s *schema.Schema, d RawDocument) Document {
 		// Validation orders by pointer; with lines known the order is by
 		// line and column first, as the package schema promises.
 		list.Sort()
-		out.Err = list.Err()
 		if d.Index > 0 {
-			out.Err = schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
+			return doc.Value, schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
 		}
+		return doc.Value, list.Err()
 	}
-	return out
+	return doc.Value, nil
 }
 
 // locate gives the errors without a line the line and column of their
 // pointer in the document's text, as lines of the whole stream.
-func locate(d RawDocument, list schema.ErrorList) {
+func locate(d Document[any], list schema.ErrorList) {
 	var node *yaml.Node
 	for _, e := range list {
 		if e.Line > 0 || e.Pointer == "" {

@@ -44,10 +44,18 @@ var decodeValidateDocs = []string{
 	"",
 }
 
+// unreadable tells a document DecodeReader could not read from one it
+// read: its error is of kind schema.KindSyntax or schema.KindLimit, which
+// validation never gives, and it has no value.
+func unreadable(d params.Document[any]) bool {
+	l := schema.ErrorsOf(d.Err)
+	return len(l) > 0 && (l[0].Kind == schema.KindSyntax || l[0].Kind == schema.KindLimit) && d.Value == nil
+}
+
 // readAll reads a stream with DecodeReader and returns its documents.
-func readAll(s *schema.Schema, data []byte) ([]params.Document, error) {
-	var docs []params.Document
-	err := params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
+func readAll(s *schema.Schema, data []byte) ([]params.Document[any], error) {
+	var docs []params.Document[any]
+	err := params.DecodeReader(context.Background(), s, bytes.NewReader(data), 0, func(d params.Document[any]) error {
 		docs = append(docs, d)
 		return nil
 	})
@@ -71,12 +79,12 @@ func TestDecodeReaderIsDecodeThenValidate(t *testing.T) {
 			d := docs[0]
 			wantV, wantErr := params.Decode(sch, []byte(doc))
 			if wantErr != nil {
-				assert.True(t, d.Unreadable, "%q", doc)
+				assert.True(t, unreadable(d), "%q", doc)
 				assert.Equal(t, wantErr.Error(), fmt.Sprint(d.Err), "%q", doc)
 				assert.Nil(t, d.Value, "%q", doc)
 				continue
 			}
-			assert.False(t, d.Unreadable, "%q", doc)
+			assert.False(t, unreadable(d), "%q", doc)
 			assert.Equal(t, wantV, d.Value, "%q", doc)
 			want := params.Validate(sch, wantV)
 			assert.Equal(t, fmt.Sprint(want), fmt.Sprint(d.Err), "%q", doc)
@@ -99,9 +107,9 @@ func TestDecodeReaderHandsOverEveryDocument(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, docs, 3)
 	assert.NoError(t, docs[0].Err)
-	assert.True(t, docs[1].Unreadable)
+	assert.True(t, unreadable(docs[1]))
 	assert.Equal(t, "doc 1: line 3: the '[' here is never closed (expected ',' or ']')", docs[1].Err.Error())
-	assert.False(t, docs[2].Unreadable)
+	assert.False(t, unreadable(docs[2]))
 	list := schema.ErrorsOf(docs[2].Err)
 	require.Len(t, list, 1)
 	assert.Equal(t, schema.KindInvalid, list[0].Kind)
@@ -126,7 +134,7 @@ func FuzzDecodeReader(f *testing.F) {
 			return
 		}
 		wantV, wantErr := params.Decode(s, data)
-		if docs[0].Unreadable != (wantErr != nil) {
+		if unreadable(docs[0]) != (wantErr != nil) {
 			t.Fatalf("%q: DecodeReader %v, Decode %v", data, docs[0].Err, wantErr)
 		}
 		if wantErr != nil {
@@ -210,7 +218,7 @@ properties:
   c: {type: integer}
 `)
 	var got []int
-	err := params.DecodeReader(context.Background(), s, strings.NewReader("c: x\nb: x\na: x\n"), func(d params.Document) error {
+	err := params.DecodeReader(context.Background(), s, strings.NewReader("c: x\nb: x\na: x\n"), 0, func(d params.Document[any]) error {
 		for _, e := range schema.ErrorsOf(d.Err) {
 			got = append(got, e.Line)
 		}

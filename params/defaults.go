@@ -6,16 +6,37 @@ import (
 	"iter"
 )
 
-// DefaultOption changes how Default works.
-type DefaultOption func(*defaulter)
+// Option changes how Default, Validate and CheckImmutable read the
+// schema; Structural is the one there is.
+type Option func(*options)
 
-// KubernetesDefaults makes Default behave as a kube-apiserver defaults a CRD
-// object: no missing parent object is created, and a null given for a
+// options are what the Options set.
+type options struct {
+	structural bool
+}
+
+// Structural reads the schema as a kube-apiserver reads a CRD's
+// structural schema. Default then defaults as the apiserver defaults a
+// CRD object: no missing parent object is created, and a null given for a
 // property that is not nullable is dropped (then defaulted if it has a
-// default). Without it, a missing parent object is created when something
+// default); without it, a missing parent object is created when something
 // below it gets a default and every required property in it is then
-// present, so templates can read .Params.backup.enabled.
-func KubernetesDefaults() DefaultOption { return func(d *defaulter) { d.structural = true } }
+// present, so templates can read .Params.backup.enabled. Validate then
+// accepts null wherever the governing node says `nullable: true`
+// (OpenAPI's keyword, which JSON Schema ignores). CheckImmutable compares
+// the values defaulted that way.
+func Structural() Option { return func(o *options) { o.structural = true } }
+
+// optionsOf applies opts (nil entries skipped).
+func optionsOf(opts []Option) options {
+	var o options
+	for _, f := range opts {
+		if f != nil {
+			f(&o)
+		}
+	}
+	return o
+}
 
 type defaulter struct {
 	structural bool
@@ -29,25 +50,22 @@ type defaulter struct {
 //
 // Default does not change v: it returns the defaulted value, which is v
 // itself when nothing was missing, and otherwise shares with v the maps
-// and slices that needed no default (copy on write, as MergePatch does).
-// Clone the result before editing it in place. Go data other than plain
+// and slices that needed no default (copy on write, as mergePatchPlain does).
+// cloneValue the result before editing it in place. Go data other than plain
 // values is converted first, as Plain does; a v that cannot be converted
 // is defaulted as given. A nil schema has no defaults: Default then
 // returns v, converted as Plain does.
-func Default(s *schema.Schema, v any, opts ...DefaultOption) any {
+func Default(s *schema.Schema, v any, opts ...Option) any {
 	return defaults(s, plainOr(v), opts, false)
 }
 
 // defaults is Default for a plain v. inPlace says that v is the caller's
 // own copy, which may be written in place instead of copied on write.
-func defaults(s *schema.Schema, v any, opts []DefaultOption, inPlace bool) any {
+func defaults(s *schema.Schema, v any, opts []Option, inPlace bool) any {
 	if s == nil {
 		return v
 	}
-	d := &defaulter{building: map[*schema.Node]bool{}}
-	for _, o := range opts {
-		o(d)
-	}
+	d := &defaulter{structural: optionsOf(opts).structural, building: map[*schema.Node]bool{}}
 	root := s.Root()
 	if v == nil {
 		if def, ok := defaultOf(root); ok {

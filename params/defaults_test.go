@@ -16,9 +16,9 @@ func TestDefaultsGolden(t *testing.T) {
 	s := mustSchemaFile(t, "testdata/defaults/schema.yaml")
 	data, err := os.ReadFile("testdata/defaults/values.yaml")
 	require.NoError(t, err)
-	for name, opts := range map[string][]params.DefaultOption{
+	for name, opts := range map[string][]params.Option{
 		"materialize": nil,
-		"structural":  {params.KubernetesDefaults()},
+		"structural":  {params.Structural()},
 	} {
 		t.Run(name, func(t *testing.T) {
 			v, err := params.Decode(s, data)
@@ -66,12 +66,12 @@ func TestDefaultsRules(t *testing.T) {
 		assert.Nil(t, get(v, "/comment"), "a given null stays")
 	})
 	t.Run("structural creates no parent", func(t *testing.T) {
-		v := params.Default(s, map[string]any{}, params.KubernetesDefaults())
+		v := params.Default(s, map[string]any{}, params.Structural())
 		assert.Equal(t, "<missing>", get(v, "/backup"))
 		assert.Equal(t, "my-cluster", get(v, "/clusterName"))
 	})
 	t.Run("structural drops null on non-nullable, then defaults", func(t *testing.T) {
-		v := params.Default(s, map[string]any{"comment": nil, "plain": nil, "nullableThing": nil, "nodeCount": nil}, params.KubernetesDefaults())
+		v := params.Default(s, map[string]any{"comment": nil, "plain": nil, "nullableThing": nil, "nodeCount": nil}, params.Structural())
 		assert.Equal(t, "none", get(v, "/comment"))
 		assert.Equal(t, "<missing>", get(v, "/plain"))
 		assert.Nil(t, get(v, "/nullableThing"))
@@ -133,11 +133,11 @@ properties:
 	assert.Nil(t, m["nn"], "null on a nullable string node is null")
 	assert.Nil(t, m["no"])
 	assert.Equal(t, "null", m["plainString"], "a plain string node takes the text")
-	v = params.Default(s, v, params.KubernetesDefaults())
+	v = params.Default(s, v, params.Structural())
 	assert.Equal(t, json.Number("5"), v.(map[string]any)["d"], "null on a non-nullable property is dropped, then defaulted")
-	require.NoError(t, params.ValidateStructural(s, v))
+	require.NoError(t, params.Validate(s, v, params.Structural()))
 	assert.Error(t, params.Validate(s, v), "JSON Schema itself does not know nullable")
-	assert.Error(t, params.ValidateStructural(s, map[string]any{"plainString": nil}))
+	assert.Error(t, params.Validate(s, map[string]any{"plainString": nil}, params.Structural()))
 }
 
 // TestDefaultLeavesItsInputAlone: Default returns the defaulted value and
@@ -147,9 +147,9 @@ func TestDefaultLeavesItsInputAlone(t *testing.T) {
 	s := mustSchemaFile(t, "testdata/defaults/schema.yaml")
 	data, err := os.ReadFile("testdata/defaults/values.yaml")
 	require.NoError(t, err)
-	for name, opts := range map[string][]params.DefaultOption{
+	for name, opts := range map[string][]params.Option{
 		"materialize": nil,
-		"structural":  {params.KubernetesDefaults()},
+		"structural":  {params.Structural()},
 	} {
 		t.Run(name, func(t *testing.T) {
 			in, err := params.Decode(s, data)

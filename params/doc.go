@@ -24,17 +24,17 @@
 //	r, err := (&params.Update{Schema: s, Old: old, Patches: []any{patch}, Set: []string{"nodeCount=5"}}).Run()
 //	// r.Values, r.Plan, r.Changed, r.Warnings
 //
-// Typed getters for operator code (Example_getters):
+// Typed getters for operator code (ExampleGet):
 //
-//	n, err := params.Int64(v, "/nodeCount")
+//	n, err := params.Get[int64](v, "/nodeCount")
 //
 // Every error is a *schema.Error or a schema.ErrorList's Err: one loop over
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
 // Zero values are refused, never a panic: a function given a Schema not
 // made by schema.Parse or FromValue (a zero &schema.Schema{};
-// nil means no schema where a function says so), a zero Update or
-// Splitter, or a stream function given no context, reader or callback,
+// nil means no schema where a function says so), a zero Update, or a
+// stream function given no context, reader or callback,
 // fails with an error of kind schema.KindUsage.
 //
 // # Types come from the schema
@@ -73,10 +73,11 @@
 // created when something below it has a default (so templates can read
 // `.Params.backup.enabled`), unless a required property in it would stay
 // missing. A given value is never overwritten, and a given null stays.
-// With KubernetesDefaults() defaulting follows a kube-apiserver defaulting a CRD
-// object: no parent is created, and a null on a non-nullable property is
-// dropped, then defaulted if it has a default; ValidateStructural honours
-// `nullable: true` as the apiserver does.
+// With the option Structural() defaulting follows a kube-apiserver
+// defaulting a CRD object: no parent is created, and a null on a
+// non-nullable property is dropped, then defaulted if it has a default;
+// Validate with Structural() honours `nullable: true` as the apiserver
+// does.
 //
 // # Immutability
 //
@@ -89,8 +90,8 @@
 //
 // # Updates
 //
-// Update.Set takes `-p KEY=VALUE` as the user typed it (see Assignment
-// for the forms of KEY). Charts' schemas nest their keys in branches, and
+// Update.Set takes `-p KEY=VALUE` as the user typed it (its
+// documentation gives the forms of KEY). Charts' schemas nest their keys in branches, and
 // a value the schema accepts is never refused for the way it was written:
 //
 //   - Keys. A key is found through properties, patternProperties,
@@ -140,14 +141,14 @@
 // (Helm's `a=1,b=2` sets two); in a KEY only `\.`, `\\`, `\[` and `\]`
 // are escapes; null gives the key back to its default (Helm's leaves it
 // out of the chart's defaults too), since Update applies defaults after
-// the edits. Patch operations (Operation) take the same KEY forms, a Helm
+// the edits. Patch operations (Update.Operations) take the same KEY forms, a Helm
 // index being an index like any other, and null sets null, as RFC 6902
 // says.
 //
 // An RFC 6902 JSON Patch document is another thing: ApplyJSONPatch applies
 // one (add, remove, replace, move, copy and test) to values, taking every
-// value exactly as JSON gives it ("5" stays a string, where an Operation
-// types it from text), numbers exact, pointers by RFC 6901 strictly, and
+// value exactly as JSON gives it ("5" stays a string, where
+// Update.Operations type it from text), numbers exact, pointers by RFC 6901 strictly, and
 // then validates the result; the input values are never modified.
 //
 // The pipeline (Update.Run) applies the merge patches (`-P`, RFC 7386:
@@ -182,20 +183,24 @@
 // # Streams and cancellation
 //
 // A `---` stream of any length is read one document at a time, in a fixed
-// window. There is one function per job:
+// window. There is one function per job, and all of them have one shape:
+// the context, the schema or migration where there is one, the reader,
+// a worker count (all cores when <= 0), then emit, a
+// func(Document[T]) error called once a document in input order, from the
+// calling goroutine. A Document carries the document's Index, Line and
+// Text, what the function made of it (Value, of type T) and its verdict
+// (Err, nil when it passed):
 //
-//   - Splitter cuts the raw documents, their text and line, one at a
-//     time, without decoding them (a stream in memory: NewSplitter over a
-//     bytes.Reader).
-//   - DecodeReader decodes and validates parameter values: every document
-//     with its value and verdict (Document.Err), on all cores.
-//   - MapStream runs any work on each document on all cores and hands
-//     the results over in input order.
-//   - migrate.Reader migrates values to a new schema version.
-//   - convert.UnwrapReader unwraps v1beta1 string values.
+//   - DecodeReader decodes and validates parameter values (T is any).
+//   - MapStream runs work of one's own on each document (T is work's
+//     result); a stream held in memory is a bytes.Reader.
+//   - migrate.Reader migrates values to a new schema version (T is
+//     migrate.Result).
+//   - convert.UnwrapReader unwraps v1beta1 string values (T is
+//     *convert.Converted).
 //
-// The last three run on MapStream, and the four that take a context keep
-// one contract with their caller:
+// The last three run on MapStream, and all four keep one contract with
+// their caller:
 //
 //   - The caller's context governs the whole run. A context already done
 //     when the call starts stops it before anything is read.
@@ -216,7 +221,7 @@
 //
 // So a caller needs one test:
 //
-//	err := params.DecodeReader(ctx, s, r, func(d params.Document) error { ... })
+//	err := params.DecodeReader(ctx, s, r, 0, func(d params.Document[any]) error { ... })
 //	// err == nil: every document was read and handed to the function
 //
 // # Go values
@@ -224,8 +229,8 @@
 // The decoders give plain values, and every function works on them. A
 // value built in Go may hold other Go data (an int, a []string, a
 // map[string]string, a struct with json tags): the functions that take
-// values (Validate, ValidateStructural, Default, CheckImmutable, Diff,
-// MergePatch, Update.Run, MarshalYAML, MarshalJSON and gates.Set.Apply) first
+// values (Validate, Default, CheckImmutable, Diff, Undeclared,
+// Update.Run, MarshalYAML, MarshalJSON and gates.Set.Apply) first
 // convert them as Plain does, the way encoding/json would write them, so
 // that a Go int 5 and json.Number("5") are one value everywhere, and both
 // encoders write the same thing. A plain value is used as it is, without a
@@ -233,17 +238,16 @@
 //
 // No function changes the values it is given (TestFunctionsLeaveTheirInputsAlone
 // at the repository root checks each): what differs comes back as a new
-// value. Default and MergePatch copy on write, so their result may share
-// the parts that needed no change with their input: Clone it before
-// editing it in place.
+// value. Default copies on write, so its result may share the parts that
+// needed no change with its input: copy it (a decoded copy of its
+// MarshalJSON) before editing it in place.
 //
 // What cannot be a value (a channel, a func, NaN, a map with bool keys, a
 // value that holds itself) is an error naming its JSON pointer, from
-// Plain, Validate, ValidateStructural, CheckImmutable, Update.Run,
-// MarshalYAML and MarshalJSON; Default, Diff, MergePatch and
-// gates.Set.Apply work on such a value as given, where its Go data equals
-// nothing.
+// Plain, Validate, CheckImmutable, Update.Run, MarshalYAML and
+// MarshalJSON; Default, Diff and gates.Set.Apply work on such a value as
+// given, where its Go data equals nothing.
 //
-// The typed getters (String, Int64, Map, ...) read plain values only: they
-// report other Go data at a pointer by its Go type.
+// The typed getter Get reads plain values only: it reports other Go data
+// at a pointer by its Go type.
 package params

@@ -27,7 +27,8 @@ func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 // (s may be nil). indent "" gives compact JSON. Go data other than plain
 // values is written as Plain converts it, so MarshalJSON and MarshalYAML
 // write the same value. A v that cannot be a value (a channel, NaN) is an
-// error naming its pointer, as from MarshalYAML.
+// error naming its pointer, as from MarshalYAML. It never returns nil
+// bytes without an error.
 func MarshalJSON(s *schema.Schema, v any, indent string) ([]byte, error) {
 	if err := zeroSchema(s); err != nil {
 		return nil, err
@@ -36,7 +37,11 @@ func MarshalJSON(s *schema.Schema, v any, indent string) ([]byte, error) {
 	if err != nil {
 		return nil, notPlain(err, "")
 	}
-	return encode.JSON(v, ordererFor(s), indent), nil
+	out := encode.JSON(v, ordererFor(s), indent)
+	if out == nil { // never nil bytes without an error
+		return nil, schema.NewError(schema.KindInvalid, "", "params.MarshalJSON wrote nothing")
+	}
+	return out, nil
 }
 
 func ordererFor(s *schema.Schema) encode.Orderer {

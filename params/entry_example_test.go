@@ -46,18 +46,43 @@ properties:
 	// map[backup:map[enabled:true schedule:0 2 * * *] nodeCount:3]
 }
 
-// The typed getters read a value at a JSON pointer and say which pointer
+// The typed getter reads a value at a JSON pointer and says which pointer
 // was missing or of the wrong type.
-func Example_getters() {
+func ExampleGet() {
 	v, _ := params.Decode(nil, []byte(`{"nodeCount": 3, "backup": {"enabled": true}}`))
-	n, err := params.Int64(v, "/nodeCount")
+	n, err := params.Get[int64](v, "/nodeCount")
 	fmt.Println(n, err)
-	on, err := params.Bool(v, "/backup/enabled")
+	on, err := params.Get[bool](v, "/backup/enabled")
 	fmt.Println(on, err)
-	_, err = params.String(v, "/backup/schedule")
+	_, err = params.Get[string](v, "/backup/schedule")
 	fmt.Println(err)
 	// Output:
 	// 3 <nil>
 	// true <nil>
 	// /backup/schedule: no value (want string)
+}
+
+// Structural defaults and validates as a kube-apiserver does for a CRD
+// object: no missing parent is created, a null on a non-nullable
+// property is dropped, then defaulted, and nullable: true admits null.
+func ExampleStructural() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  replicas: {type: integer, default: 3}
+  backup:
+    type: object
+    properties:
+      enabled: {type: boolean, default: false}
+  comment: {type: string, nullable: true}
+`))
+	v, _ := params.Decode(s, []byte("replicas: null\ncomment: null\n"))
+	for _, opts := range [][]params.Option{nil, {params.Structural()}} {
+		d := params.Default(s, v, opts...)
+		out, _ := params.MarshalJSON(s, d, "")
+		fmt.Println(string(out), "valid:", params.Validate(s, d, opts...) == nil)
+	}
+	// Output:
+	// {"replicas":null,"backup":{"enabled":false},"comment":null} valid: false
+	// {"replicas":3,"comment":null} valid: true
 }

@@ -38,7 +38,8 @@ properties:
   labels: {type: object}
 `))
 	v, _ := params.Decode(s, []byte("replicas: 3\nreplicsa: 4\nlabels: {team: web}\n"))
-	for _, w := range params.Undeclared(s, v) {
+	ws, _, _ := params.Undeclared(context.Background(), s, v, nil, 0)
+	for _, w := range ws {
 		fmt.Println(w)
 	}
 	// Output:
@@ -46,8 +47,9 @@ properties:
 }
 
 // A webhook keeps only a few warnings, and stops at the review's
-// deadline: UndeclaredFirst builds only those and counts the rest.
-func ExampleUndeclaredFirst() {
+// deadline: Undeclared with a limit builds only those and counts the
+// rest; the keys old already had are left out.
+func ExampleUndeclared_limit() {
 	s, _ := schema.Parse([]byte(`
 type: object
 properties:
@@ -55,7 +57,7 @@ properties:
 `))
 	v, _ := params.Decode(s, []byte("replicsa: 4\nzone: a\nextra: 1\n"))
 	old, _ := params.Decode(s, []byte("zone: a\n"))
-	ws, more, err := params.UndeclaredFirst(context.Background(), s, v, old, 1)
+	ws, more, err := params.Undeclared(context.Background(), s, v, old, 1)
 	for _, w := range ws {
 		fmt.Println(w)
 	}

@@ -52,10 +52,14 @@ topology:
 	// /clusterName: cannot be changed: immutable (schema /properties/clusterName)
 }
 
-func ExampleMergePatch() {
+// A -P file is an RFC 7386 merge patch: null deletes, arrays are
+// replaced whole.
+func ExampleUpdate_mergePatch() {
+	s, _ := schema.Parse([]byte(`{}`))
 	old, _ := params.Decode(nil, []byte(`{"replicas": 3, "image": {"tag": "1.0", "pullPolicy": "Always"}, "args": ["a", "b"]}`))
 	patch, _ := params.DecodePatch(nil, []byte("image:\n  pullPolicy: null\n  tag: 1.1\nargs: [c]\n"))
-	out, _ := params.MarshalYAML(nil, params.MergePatch(old, patch))
+	r, _ := (&params.Update{Schema: s, Old: old, Patches: []any{patch}}).Run()
+	out, _ := params.MarshalYAML(nil, r.Values)
 	fmt.Print(string(out))
 	// Output:
 	// args:
@@ -86,18 +90,25 @@ properties:
 	// /storage/size: cannot be changed: /storage is immutable (schema /properties/storage)
 }
 
-func ExampleParseAssignment() {
-	for _, arg := range []string{`topology/0/labels/0={ key: "Usage", value: "newValue" }`, `metadata.labels.app\.kubernetes\.io=web`, `no-equals-sign`} {
-		a, err := params.ParseAssignment(arg)
+// The forms of a -p KEY: a dotted path (\. a literal dot), a JSON
+// pointer (it holds a "/"), Helm's index; VALUE is typed by the node.
+func ExampleUpdate_keyForms() {
+	s, _ := schema.Parse([]byte(`{"properties": {"replicas": {"type": "integer"}, "hosts": {"type": "array", "items": {"type": "string"}}}}`))
+	old := map[string]any{"labels": map[string]any{}, "hosts": []any{"a"}}
+	for _, set := range []string{`labels.app\.kubernetes\.io=web`, `/labels/team=db`, `hosts[1]=7`, `replicas=3`, `no-equals-sign`} {
+		r, err := (&params.Update{Schema: s, Old: old, Set: []string{set}}).Run()
 		if err != nil {
 			fmt.Println(err)
 			continue
 		}
-		fmt.Printf("%s  %s\n", a.Pointer(), a.Value)
+		out, _ := params.MarshalJSON(s, r.Values, "")
+		fmt.Println(string(out))
 	}
 	// Output:
-	// /topology/0/labels/0  { key: "Usage", value: "newValue" }
-	// /metadata/labels/app.kubernetes.io  web
+	// {"hosts":["a"],"labels":{"app.kubernetes.io":"web"}}
+	// {"hosts":["a"],"labels":{"team":"db"}}
+	// {"hosts":["a","7"],"labels":{}}
+	// {"replicas":3,"hosts":["a"],"labels":{}}
 	// malformed assignment "no-equals-sign": want KEY=VALUE
 }
 

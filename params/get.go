@@ -12,12 +12,48 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Typed getters for operator code: each reads the value at a JSON pointer
-// (RFC 6901, "" is the whole document) and says exactly which pointer was
-// missing or of the wrong type: the error is a *schema.Error of kind
-// schema.KindNotFound (nothing there), schema.KindType (another JSON
-// type), schema.KindUsage (a malformed pointer) or schema.KindInvalid (a
-// number that does not fit).
+// Get is the typed getter for operator code: it reads the value at the
+// JSON pointer ptr of v (RFC 6901, "" is the whole document) as a T and
+// says exactly which pointer was missing or of the wrong type. T is one
+// of:
+//
+//   - string, bool;
+//   - int64: an integer; a number with a fraction, or one outside the
+//     int64 range, is an error rather than a silent truncation;
+//   - float64, for code that wants one: any number a float64 holds even
+//     approximately (within ±1.8e308);
+//   - json.Number: any number, with its exact text;
+//   - map[string]any, []any: an object or an array, shared, not copied.
+//
+// The error is a *schema.Error of kind schema.KindNotFound (nothing
+// there), schema.KindType (another JSON type), schema.KindUsage (a
+// malformed pointer) or schema.KindInvalid (a number that does not fit).
+func Get[T string | bool | int64 | float64 | json.Number | map[string]any | []any](v any, ptr string) (T, error) {
+	var zero T
+	var x any
+	var err error
+	switch any(zero).(type) {
+	case string:
+		x, err = getString(v, ptr)
+	case bool:
+		x, err = getBool(v, ptr)
+	case int64:
+		x, err = getInt64(v, ptr)
+	case float64:
+		x, err = getFloat(v, ptr)
+	case json.Number:
+		x, err = getNumber(v, ptr)
+	case map[string]any:
+		x, err = getMap(v, ptr)
+	default: // []any
+		x, err = getSlice(v, ptr)
+	}
+	if err != nil {
+		return zero, err
+	}
+	t, _ := x.(T)
+	return t, nil
+}
 
 // getError is a failed typed read, as a *schema.Error: kind
 // schema.KindNotFound when nothing is at ptr, schema.KindType when the
@@ -42,8 +78,8 @@ func get(v any, ptr, want string) (any, error) {
 	return x, nil
 }
 
-// String returns the string at ptr.
-func String(v any, ptr string) (string, error) {
+// getString returns the string at ptr.
+func getString(v any, ptr string) (string, error) {
 	x, err := get(v, ptr, "string")
 	if err != nil {
 		return "", err
@@ -55,8 +91,8 @@ func String(v any, ptr string) (string, error) {
 	return s, nil
 }
 
-// Bool returns the boolean at ptr.
-func Bool(v any, ptr string) (bool, error) {
+// getBool returns the boolean at ptr.
+func getBool(v any, ptr string) (bool, error) {
 	x, err := get(v, ptr, "boolean")
 	if err != nil {
 		return false, err
@@ -68,9 +104,9 @@ func Bool(v any, ptr string) (bool, error) {
 	return b, nil
 }
 
-// Int64 returns the integer at ptr. A number with a fraction, or one
+// getInt64 returns the integer at ptr. A number with a fraction, or one
 // outside the int64 range, is an error rather than a silent truncation.
-func Int64(v any, ptr string) (int64, error) {
+func getInt64(v any, ptr string) (int64, error) {
 	x, err := get(v, ptr, "integer")
 	if err != nil {
 		return 0, err
@@ -92,10 +128,10 @@ func Int64(v any, ptr string) (int64, error) {
 	return r.Num().Int64(), nil
 }
 
-// Float returns the number at ptr as a float64, for code that wants one.
+// getFloat returns the number at ptr as a float64, for code that wants one.
 // A number a float64 cannot hold even approximately (beyond ±1.8e308) is
 // an error.
-func Float(v any, ptr string) (float64, error) {
+func getFloat(v any, ptr string) (float64, error) {
 	x, err := get(v, ptr, "number")
 	if err != nil {
 		return 0, err
@@ -116,8 +152,8 @@ func Float(v any, ptr string) (float64, error) {
 	return f, nil
 }
 
-// Map returns the object at ptr (shared, not copied).
-func Map(v any, ptr string) (map[string]any, error) {
+// getMap returns the object at ptr (shared, not copied).
+func getMap(v any, ptr string) (map[string]any, error) {
 	x, err := get(v, ptr, "object")
 	if err != nil {
 		return nil, err
@@ -129,8 +165,8 @@ func Map(v any, ptr string) (map[string]any, error) {
 	return m, nil
 }
 
-// Slice returns the array at ptr (shared, not copied).
-func Slice(v any, ptr string) ([]any, error) {
+// getSlice returns the array at ptr (shared, not copied).
+func getSlice(v any, ptr string) ([]any, error) {
 	x, err := get(v, ptr, "array")
 	if err != nil {
 		return nil, err
@@ -140,4 +176,17 @@ func Slice(v any, ptr string) ([]any, error) {
 		return nil, typeError(ptr, "array", x)
 	}
 	return a, nil
+}
+
+// getNumber returns the number at ptr with its exact text.
+func getNumber(v any, ptr string) (json.Number, error) {
+	x, err := get(v, ptr, "number")
+	if err != nil {
+		return "", err
+	}
+	n, ok := x.(json.Number)
+	if !ok {
+		return "", typeError(ptr, "number", x)
+	}
+	return n, nil
 }

@@ -26,7 +26,7 @@ func Diff(old, new any) []string { return value.Diff(plainOr(old), plainOr(new))
 // Go data other than plain values is compared as Plain converts it; a part
 // of old or new that cannot be a value is the one error returned. A nil
 // schema marks nothing immutable: CheckImmutable then returns nil.
-func CheckImmutable(s *schema.Schema, old, new any, opts ...DefaultOption) error {
+func CheckImmutable(s *schema.Schema, old, new any, opts ...Option) error {
 	if err := zeroSchema(s); err != nil {
 		return schema.ErrorList{err.(*schema.Error)}.Err()
 	}

@@ -30,7 +30,7 @@ func TestJSONPatchLibraryMergeKeepsNumberTextAndKeyOrder(t *testing.T) {
 
 	// params.MergePatch keeps the numbers too (key order is the schema's,
 	// applied when the values are written).
-	got := MergePatch(mustJSON(t, doc), mustJSON(t, []byte(`{"a":{"n":2.50,"e":null},"m":9007199254740995}`)))
+	got := mergePatchPlain(mustJSON(t, doc), mustJSON(t, []byte(`{"a":{"n":2.50,"e":null},"m":9007199254740995}`)))
 	assert.Equal(t, `{"a":{"n":2.50,"r":1.10},"big":9007199254740993,"m":9007199254740995,"z":1}`, string(mustBytes(MarshalJSON(nil, got, ""))))
 }
 
@@ -44,7 +44,7 @@ func TestJSONPatchLibraryMergeRefusesNullTarget(t *testing.T) {
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"a":1}`, string(out))
 
-	assert.Equal(t, map[string]any{"a": json.Number("1")}, MergePatch(nil, map[string]any{"a": json.Number("1")}))
+	assert.Equal(t, map[string]any{"a": json.Number("1")}, mergePatchPlain(nil, map[string]any{"a": json.Number("1")}))
 }
 
 // The library's RFC 6902 operations differ from paramkit's rules where
@@ -55,22 +55,22 @@ func TestJSONPatchLibraryOperationsDifferFromParamkit(t *testing.T) {
 	const doc = `{"k":1.10,"l":[1,2,3],"n":1.50}`
 	tests := []struct {
 		name, patch, lib string // lib: the library's result
-		op               Op
+		op               opKind
 		arg              string // the same edit as a paramkit operation
 		paramkit         string // paramkit's result; "" means refused
 	}{
 		{"number text", `[{"op":"replace","path":"/n","value":9007199254740993}]`, `{"k":1.10,"l":[1,2,3],"n":9007199254740993}`,
-			OpReplace, "/n=9007199254740993", `{"k":1.10,"l":[1,2,3],"n":9007199254740993}`},
+			opReplace, "/n=9007199254740993", `{"k":1.10,"l":[1,2,3],"n":9007199254740993}`},
 		{"add to an existing array", `[{"op":"add","path":"/l","value":4}]`, `{"k":1.10,"l":4,"n":1.50}`,
-			OpAdd, "/l=4", `{"k":1.10,"l":[1,2,3,4],"n":1.50}`},
+			opAdd, "/l=4", `{"k":1.10,"l":[1,2,3,4],"n":1.50}`},
 		{"leading zero index", `[{"op":"replace","path":"/l/01","value":4}]`, `{"k":1.10,"l":[1,4,3],"n":1.50}`,
-			OpReplace, "/l/01=4", ""},
+			opReplace, "/l/01=4", ""},
 		{"plus sign index", `[{"op":"replace","path":"/l/+1","value":4}]`, `{"k":1.10,"l":[1,4,3],"n":1.50}`,
-			OpReplace, "/l/+1=4", ""},
+			opReplace, "/l/+1=4", ""},
 		{"negative index", `[{"op":"replace","path":"/l/-1","value":4}]`, `{"k":1.10,"l":[1,2,4],"n":1.50}`,
-			OpReplace, "/l/-1=4", ""},
+			opReplace, "/l/-1=4", ""},
 		{"bad escape", `[{"op":"add","path":"/a~2b","value":1}]`, `{"k":1.10,"l":[1,2,3],"n":1.50,"a~2b":1}`,
-			OpAdd, "/a~2b=1", ""},
+			opAdd, "/a~2b=1", ""},
 	}
 	s, err := schema.Parse([]byte(`{}`))
 	require.NoError(t, err)
@@ -82,7 +82,7 @@ func TestJSONPatchLibraryOperationsDifferFromParamkit(t *testing.T) {
 			require.NoError(t, err)
 			assert.Equal(t, tt.lib, string(out), "the library")
 
-			o, err := ParseOperation(tt.op, tt.arg)
+			o, err := parseOperation(tt.op, tt.arg)
 			if err != nil {
 				assert.Empty(t, tt.paramkit, "paramkit refuses %s: %v", tt.arg, err)
 				return
@@ -147,7 +147,7 @@ func BenchmarkMergePatch(b *testing.B) {
 		b.Run(name+"/params", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
-				_ = MergePatch(target, patch)
+				_ = mergePatchPlain(target, patch)
 			}
 		})
 		b.Run(name+"/jsonpatch-bytes", func(b *testing.B) {
@@ -180,14 +180,14 @@ func BenchmarkOperation(b *testing.B) {
 	for _, d := range benchDocs(b) {
 		name := d.name
 		target := mustJSON(b, d.doc)
-		o, err := ParseOperation(OpReplace, d.arg)
+		o, err := parseOperation(opReplace, d.arg)
 		require.NoError(b, err)
 		patchText := []byte(`[{"op":"replace","path":"` + d.path + `","value":` + d.arg[len(d.path)+1:] + `}]`)
 		b.Run(name+"/params", func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				e := &editor{s: s}
-				if _, ok := e.operate(Clone(target), &o); !ok {
+				if _, ok := e.operate(cloneValue(target), &o); !ok {
 					b.Fatal(e.errs)
 				}
 			}

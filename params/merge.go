@@ -6,14 +6,14 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// MergePatch applies an RFC 7386 JSON merge patch to target and returns
+// mergePatchPlain applies an RFC 7386 JSON merge patch to target and returns
 // the result: an object patch merges key by key, a null deletes its key,
 // anything else (arrays included) replaces the target whole. Neither
 // argument is changed, but the result shares the parts of target that the
 // patch leaves alone (copy target first to edit the result freely).
 // Numbers keep their exact text. Go data other than plain values is merged
 // as Plain converts it (target or patch that cannot be is merged as given).
-func MergePatch(target, patch any) any {
+func mergePatchPlain(target, patch any) any {
 	return mergePatch(plainOr(target), plainOr(patch))
 }
 

@@ -56,17 +56,17 @@ func TestNilSchema(t *testing.T) {
 			assert.Equal(t, "/s", list[0].Pointer)
 		}},
 		{"ValidateStructural allows every plain value", func(t *testing.T) {
-			assert.NoError(t, params.ValidateStructural(nil, values()))
+			assert.NoError(t, params.Validate(nil, values(), params.Structural()))
 		}},
 		{"ValidateStructural still checks UTF-8", func(t *testing.T) {
-			err := params.ValidateStructural(nil, []any{"\xff"})
+			err := params.Validate(nil, []any{"\xff"}, params.Structural())
 			var list schema.ErrorList
 			require.True(t, problem.As(err, &list))
 			assert.Equal(t, "/0", list[0].Pointer)
 		}},
 		{"Default returns the values unchanged", func(t *testing.T) {
 			assert.Equal(t, values(), params.Default(nil, values()))
-			assert.Equal(t, values(), params.Default(nil, values(), params.KubernetesDefaults()))
+			assert.Equal(t, values(), params.Default(nil, values(), params.Structural()))
 			assert.Nil(t, params.Default(nil, nil))
 		}},
 		{"CheckImmutable: nothing is immutable", func(t *testing.T) {

@@ -137,9 +137,7 @@ func TestDecodeReader(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, docs, 4)
 	assert.Equal(t, "1.10", docs[0].Value.(map[string]any)["version"])
-	assert.False(t, docs[0].JSON)
 	assert.Equal(t, "2", docs[1].Value.(map[string]any)["version"])
-	assert.True(t, docs[1].JSON)
 	assert.Equal(t, "007", docs[2].Value.(map[string]any)["zip"])
 	assert.Equal(t, json.Number("9007199254740993"), docs[3].Value.(map[string]any)["nodeCount"])
 	for i, d := range docs {

@@ -122,7 +122,7 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 			assert.NoError(t, err)
 		}},
 		{"ValidateStructural", func(t *testing.T, s *schema.Schema, c plainCase) {
-			err := params.ValidateStructural(s, map[string]any{"x": c.in})
+			err := params.Validate(s, map[string]any{"x": c.in}, params.Structural())
 			if c.msg != "" {
 				requireValidationAtX(t, err, c.msg)
 				return

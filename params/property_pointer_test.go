@@ -32,7 +32,7 @@ properties:
       size: {type: integer}
 `)
 	var got []string
-	err := params.DecodeReader(context.Background(), s, strings.NewReader("spec:\n  extra: 1\n  other: x\nbad: 2\n---\nname: a\nspec: {}\n"), func(d params.Document) error {
+	err := params.DecodeReader(context.Background(), s, strings.NewReader("spec:\n  extra: 1\n  other: x\nbad: 2\n---\nname: a\nspec: {}\n"), 0, func(d params.Document[any]) error {
 		for _, e := range schema.ErrorsOf(d.Err) {
 			got = append(got, fmt.Sprintf("%d %s %s", e.Line, e.Pointer, e.Kind))
 		}

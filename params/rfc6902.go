@@ -18,7 +18,7 @@ import (
 // schema. All six operations are supported: add, remove, replace, move,
 // copy and test.
 //
-// Unlike Operation (the `-p`-style typed assignments of `paramctl patch`),
+// Unlike Update.Operations (the `-p`-style typed edits of `paramctl patch`),
 // nothing is typed from text: every value is taken exactly as JSON gives
 // it ("5" stays a string on an integer node, and is then reported by the
 // validation), and numbers keep their text (9007199254740993 stays

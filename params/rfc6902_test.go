@@ -30,7 +30,7 @@ func runJSONPatchCases(t *testing.T, s *schema.Schema, tests []jsonPatchCase) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			doc := mustJSON(t, []byte(tt.doc))
-			before := Clone(doc)
+			before := cloneValue(doc)
 			got, err := ApplyJSONPatch(s, doc, []byte(tt.patch))
 			assert.True(t, Identical(before, doc), "the input values were modified")
 			if tt.want == "" {
@@ -179,7 +179,7 @@ func TestApplyJSONPatchValidatesBySchema(t *testing.T) {
 		"ports": []any{json.Number("9092"), json.Number("9093")}}, got)
 	assert.Equal(t, `{"big":9007199254740993,"nodeCount":5,"ports":[9092,9093],"version":"1.10"}`, string(mustBytes(MarshalJSON(nil, got, ""))))
 
-	// "5" stays a string (Operation would type it as 5); every error is
+	// "5" stays a string (operation would type it as 5); every error is
 	// reported, each at its pointer in the result.
 	_, err = ApplyJSONPatch(s, doc, []byte(`[{"op":"replace","path":"/nodeCount","value":"5"},{"op":"replace","path":"/version","value":1.10},{"op":"add","path":"/extra","value":true}]`))
 	require.Error(t, err)
@@ -244,7 +244,7 @@ func TestApplyJSONPatchCopyLimit(t *testing.T) {
 // path of a change.
 func TestApplyJSONPatchCopiesOnWrite(t *testing.T) {
 	doc := mustJSON(t, []byte(`{"a":{"b":[1,2],"c":{"d":1}},"e":[{"f":1}]}`))
-	before := Clone(doc)
+	before := cloneValue(doc)
 	patch := []byte(`[{"op":"add","path":"/a/b/-","value":3},{"op":"remove","path":"/a/c/d"},{"op":"move","from":"/e/0","path":"/g"},{"op":"copy","from":"/a","path":"/h"},{"op":"replace","path":"/h/b/0","value":0}]`)
 	got, err := ApplyJSONPatch(nil, doc, patch)
 	require.NoError(t, err)
@@ -310,7 +310,7 @@ func FuzzApplyJSONPatch(f *testing.F) {
 	require.NoError(f, err)
 	f.Fuzz(func(t *testing.T, patch []byte) {
 		values := mustJSON(t, []byte(doc))
-		before := Clone(values)
+		before := cloneValue(values)
 		got, err := ApplyJSONPatch(s, values, patch)
 		require.True(t, Identical(before, values), "the input was modified")
 		if err != nil {

@@ -231,12 +231,7 @@ func FuzzSecretsHidden(f *testing.F) {
 			u.Patches = append(u.Patches, v)
 		}
 		u.Set = e.set
-		for _, o := range e.ops {
-			op, arg, _ := strings.Cut(o, " ")
-			x, err := params.ParseOperation(params.Op(op), arg)
-			require.NoError(t, err)
-			u.Operations = append(u.Operations, x)
-		}
+		u.Operations = e.ops
 		_, err := u.Run()
 		if err != nil {
 			raw, _ := json.Marshal(err)

@@ -21,24 +21,23 @@ import (
 // the document, so that results stay with their documents too.
 func TestMapStreamCancelContract(t *testing.T) {
 	streamtest.Check(t, streamtest.Text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
-		return params.MapStream(ctx, r, workers, func(d params.RawDocument) int {
+		return params.MapStream(ctx, r, workers, func(d params.Document[int]) (int, error) {
 			n, err := strconv.Atoi(strings.TrimSpace(strings.TrimPrefix(string(d.Text), "n:")))
 			if err != nil {
-				return -1
+				return -1, nil
 			}
-			return n
-		}, func(_ params.RawDocument, n int) error { return emit(n) })
+			return n, nil
+		}, func(d params.Document[int]) error { return emit(d.Value) })
 	})
 }
 
-// TestDecodeReaderCancelContract: the same for DecodeReader, which takes
-// no worker count (each case runs once per count all the same).
+// TestDecodeReaderCancelContract: the same for DecodeReader.
 func TestDecodeReaderCancelContract(t *testing.T) {
 	s, err := schema.Parse([]byte(`{"type": "object", "properties": {"n": {"type": "integer"}}}`))
 	require.NoError(t, err)
-	streamtest.Check(t, streamtest.Text, func(ctx context.Context, r io.Reader, _ int, emit func(int) error) error {
-		return params.DecodeReader(ctx, s, r, func(d params.Document) error {
-			n, err := params.Int64(d.Value, "/n")
+	streamtest.Check(t, streamtest.Text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
+		return params.DecodeReader(ctx, s, r, workers, func(d params.Document[any]) error {
+			n, err := params.Get[int64](d.Value, "/n")
 			if err != nil {
 				return err
 			}

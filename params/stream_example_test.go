@@ -2,44 +2,43 @@ package params_test
 
 import (
 	"context"
-	"errors"
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// One document at a time, with its index and the line it starts on.
-func ExampleSplitter() {
-	sp := params.NewSplitter(strings.NewReader("a: 1\n---\n# nothing\n---\nb: 2\n...\n--- {c: 3}\n"))
-	for {
-		d, err := sp.Next()
-		if errors.Is(err, io.EOF) {
-			break
-		}
-		fmt.Printf("%d line %d: %q\n", d.Index, d.Line, d.Text)
-	}
+// Work of one's own on a stream of any length, on all cores; the
+// documents come back in input order, each with its index, the line it
+// starts on, its text and what work made of it.
+func ExampleMapStream() {
+	in := strings.NewReader("a: 1\n---\n# nothing\n---\nb: 2\n...\n--- {c: 3}\n")
+	_ = params.MapStream(context.Background(), in, 0, func(d params.Document[int]) (int, error) {
+		return len(d.Text), nil
+	}, func(d params.Document[int]) error {
+		fmt.Printf("%d line %d: %q (%d bytes)\n", d.Index, d.Line, d.Text, d.Value)
+		return nil
+	})
 	// Output:
-	// 0 line 1: "a: 1\n"
-	// 1 line 5: "b: 2\n"
-	// 2 line 7: "{c: 3}\n"
+	// 0 line 1: "a: 1\n" (5 bytes)
+	// 1 line 5: "b: 2\n" (5 bytes)
+	// 2 line 7: "{c: 3}\n" (7 bytes)
 }
 
 // Decoding and validating a stream of any length on all cores; the
 // verdicts come back in input order.
-func ExampleMapStream() {
+func ExampleMapStream_validate() {
 	s, _ := schema.Parse([]byte(`{"type": "object", "properties": {"replicas": {"type": "integer"}}}`))
 	in := strings.NewReader("replicas: 3\n---\nreplicas: three\n")
-	_ = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) error {
+	_ = params.MapStream(context.Background(), in, 0, func(d params.Document[any]) (any, error) {
 		v, err := params.Decode(s, d.Text)
 		if err != nil {
-			return d.Locate(err)
+			return nil, d.Locate(err)
 		}
-		return params.Validate(s, v)
-	}, func(d params.RawDocument, err error) error {
-		fmt.Println(d.Index, err)
+		return v, params.Validate(s, v)
+	}, func(d params.Document[any]) error {
+		fmt.Println(d.Index, d.Err)
 		return nil
 	})
 	// Output:
@@ -50,14 +49,14 @@ func ExampleMapStream() {
 func ExampleDecodeReader() {
 	s, _ := schema.Parse([]byte(`{"type": "object", "properties": {"version": {"type": "string"}}}`))
 	in := strings.NewReader("version: 1.10\n---\n{\"version\": \"2\"}\n")
-	err := params.DecodeReader(context.Background(), s, in, func(d params.Document) error {
-		fmt.Println(d.Index, d.Line, d.JSON, d.Value)
+	err := params.DecodeReader(context.Background(), s, in, 0, func(d params.Document[any]) error {
+		fmt.Println(d.Index, d.Line, d.Value)
 		return nil
 	})
 	fmt.Println(err)
 	// Output:
-	// 0 1 false map[version:1.10]
-	// 1 3 true map[version:2]
+	// 0 1 map[version:1.10]
+	// 1 3 map[version:2]
 	// <nil>
 }
 
@@ -67,9 +66,9 @@ func ExampleDecodeReader() {
 func ExampleDecodeReader_verdicts() {
 	s, _ := schema.Parse([]byte(`{"type": "object", "properties": {"replicas": {"type": "integer", "minimum": 1}}}`))
 	in := strings.NewReader("replicas: 3\n---\nreplicas: [\n---\n# only a comment\n---\nreplicas: 0\n")
-	_ = params.DecodeReader(context.Background(), s, in, func(d params.Document) error {
+	_ = params.DecodeReader(context.Background(), s, in, 0, func(d params.Document[any]) error {
 		switch {
-		case d.Unreadable:
+		case d.Err != nil && schema.ErrorsOf(d.Err)[0].Kind == schema.KindSyntax:
 			fmt.Println("unreadable:", d.Err)
 		case d.Err != nil:
 			fmt.Println("invalid:", d.Err, "at line", schema.ErrorsOf(d.Err)[0].Line)

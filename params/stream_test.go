@@ -18,8 +18,8 @@ func TestDecodeReaderErrorsCarryTheStreamLine(t *testing.T) {
 	require.NoError(t, err)
 	in := "n: 1\n---\nn: 2\n---\n{\"n\": 1e99999999999}\n---\nn: 4\n"
 	var got []int
-	err = params.DecodeReader(context.Background(), s, strings.NewReader(in), func(d params.Document) error {
-		if d.Unreadable {
+	err = params.DecodeReader(context.Background(), s, strings.NewReader(in), 0, func(d params.Document[any]) error {
+		if unreadable(d) {
 			return d.Err // stop at the first that cannot be read
 		}
 		got = append(got, d.Index)
@@ -40,8 +40,8 @@ func TestDecodeReaderErrorsCarryTheStreamLine(t *testing.T) {
 	assert.Equal(t, "doc 2: "+err2.Error(), err.Error())
 }
 
-func TestRawDocumentLocate(t *testing.T) {
-	d := params.RawDocument{Line: 10}
+func TestDocumentLocate(t *testing.T) {
+	d := params.Document[any]{Line: 10}
 	list := schema.ErrorList{{Line: 2, Message: "a"}, {Pointer: "/x", Message: "b"}}
 	err := list.Err()
 	require.Equal(t, err, d.Locate(err))

@@ -34,7 +34,7 @@ type keyCheck struct {
 	// inputs holds the edit that wrote each undeclared key, by pointer.
 	inputs map[string]string
 
-	// lazy (UndeclaredFirst) records each undeclared key in pending,
+	// lazy (Undeclared) records each undeclared key in pending,
 	// without a message or a suggestion, and skips the suggestions for
 	// forbidden keys: a caller that keeps a few warnings builds only
 	// those. ctx, when set, is checked every ctxEvery keys; err is its
@@ -360,38 +360,37 @@ func (k *keyCheck) explain(e *schema.Error) {
 	}
 }
 
-// Undeclared returns a warning (Kind schema.KindUndeclared, with the closest
-// declared names) for each key of the values v that the schema does not
-// declare, by the rule of Result.Warnings, sorted by pointer.
+// Undeclared returns a warning (Kind schema.KindUndeclared, with the
+// closest declared names) for each key of the values v that the schema
+// does not declare, by the rule of Result.Warnings, sorted by pointer.
 // Below an undeclared key nothing is looked at. It is for callers that
 // receive whole values rather than edits (an admission webhook); Update
 // reports only the keys its edits write.
-func Undeclared(s *schema.Schema, v any) []*schema.Error {
-	if s == nil {
-		return nil
-	}
-	var k keyCheck
-	k.walkAll(s.Root(), v, make([]string, 0, 16))
-	sort.SliceStable(k.warnings, func(i, j int) bool { return k.warnings[i].Pointer < k.warnings[j].Pointer })
-	return k.warnings
-}
-
-// UndeclaredFirst is Undeclared for a caller that keeps only the first
-// limit warnings (by pointer), such as an admission webhook whose answer
-// the apiserver cuts to 4 KiB, and must stop at the review's deadline.
+//
 // Keys that old (nil for none) also holds undeclared, at the same
 // pointer, are left out: on an update, a key already there was reported
-// when it was written. more counts the undeclared keys left out beyond
-// limit. Its work is one walk of v and old and at most limit suggestions,
-// whatever the number of undeclared keys. When ctx is done during the
-// walk it stops and returns ctx's error, with no warnings.
-func UndeclaredFirst(ctx context.Context, s *schema.Schema, v, old any, limit int) (ws []*schema.Error, more int, err error) {
+// when it was written. A limit > 0 keeps only the first limit warnings
+// (by pointer), for a caller such as an admission webhook whose answer
+// the apiserver cuts to 4 KiB; more counts the undeclared keys left out
+// beyond it. Its work is one walk of v and old and at most limit
+// suggestions, whatever the number of undeclared keys. When ctx is done
+// during the walk it stops and returns ctx's error, with no warnings. A
+// nil ctx, or a Schema not made by schema.Parse or FromValue,
+// gives an error of kind schema.KindUsage; a nil schema declares
+// everything (no warnings).
+func Undeclared(ctx context.Context, s *schema.Schema, v, old any, limit int) (warnings []*schema.Error, more int, err error) {
+	if ctx == nil {
+		return nil, 0, schema.NewError(schema.KindUsage, "", "params.Undeclared needs a context (context.Background() for none)")
+	}
+	if err := zeroSchema(s); err != nil {
+		return nil, 0, err
+	}
 	k := keyCheck{lazy: true, ctx: ctx}
-	ws, more = k.first(s, v, old, limit)
-	return ws, more, k.err
+	warnings, more = k.first(s, v, old, limit)
+	return warnings, more, k.err
 }
 
-// first is UndeclaredFirst on k, a lazy keyCheck.
+// first is Undeclared on k, a lazy keyCheck.
 func (k *keyCheck) first(s *schema.Schema, v, old any, limit int) ([]*schema.Error, int) {
 	if s == nil {
 		return nil, 0
@@ -422,7 +421,10 @@ func (k *keyCheck) first(s *schema.Schema, v, old any, limit int) ([]*schema.Err
 	}
 	k.pending = keep
 	slices.SortFunc(keep, func(a, b pendingKey) int { return strings.Compare(a.ptr, b.ptr) }) // one walk: every pointer once
-	n := min(max(limit, 0), len(keep))
+	n := len(keep)
+	if limit > 0 {
+		n = min(limit, n)
+	}
 	for _, p := range keep[:n] {
 		k.warnings = append(k.warnings, undeclaredWarning(p.p, p.ptr, p.key))
 	}

@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"sort"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -52,7 +53,7 @@ func TestUndeclaredFirstBoundsItsWork(t *testing.T) {
 		{name: "none", n: 0, limit: 10},
 		{name: "few", n: 3, limit: 10, wantWarn: 3, wantFirst: "/u0", wantPended: 3},
 		{name: "wide", n: 150_000, limit: 256, wantWarn: 256, wantMore: 150_000 - 256, wantFirst: "/u0", wantPended: 150_000},
-		{name: "zero limit", n: 5, limit: 0, wantMore: 5, wantPended: 5},
+		{name: "no limit", n: 5, limit: 0, wantWarn: 5, wantFirst: "/u0", wantPended: 5},
 		{name: "update keeps old keys quiet", n: 4, old: map[string]any{"u0": json1, "u1": json1}, limit: 1, wantWarn: 1, wantMore: 1, wantFirst: "/u2", wantPended: 2},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -71,23 +72,27 @@ func TestUndeclaredFirstBoundsItsWork(t *testing.T) {
 	}
 }
 
-// TestUndeclaredFirstIsUndeclaredCut: for a small input the warnings are
-// Undeclared's, in the same order, with the same messages.
+// TestUndeclaredFirstIsUndeclaredCut: for a small input the warnings
+// with a limit are those of the eager walk (every key, each with its
+// suggestions), in the same order, with the same messages; a limit <= 0
+// gives them all.
 func TestUndeclaredFirstIsUndeclaredCut(t *testing.T) {
 	s, err := schema.Parse([]byte(wideSchema))
 	require.NoError(t, err)
 	v := map[string]any{"replicsa": json1, "imge": "x", "backup": map[string]any{"enabld": true, "enabled": false}, "zzz": json1}
-	all := Undeclared(s, v)
+	var eager keyCheck
+	eager.walkAll(s.Root(), v, nil)
+	all := eager.warnings
+	sort.SliceStable(all, func(i, j int) bool { return all[i].Pointer < all[j].Pointer })
 	require.Len(t, all, 4)
-	for limit := 0; limit <= 5; limit++ {
-		ws, more, err := UndeclaredFirst(context.Background(), s, v, nil, limit)
+	for limit := -1; limit <= 5; limit++ {
+		ws, more, err := Undeclared(context.Background(), s, v, nil, limit)
 		require.NoError(t, err)
 		n := min(limit, len(all))
-		if n == 0 {
-			assert.Empty(t, ws, "limit 0")
-		} else {
-			assert.Equal(t, all[:n], ws, "limit %d", limit)
+		if limit <= 0 {
+			n = len(all)
 		}
+		assert.Equal(t, all[:n], ws, "limit %d", limit)
 		assert.Equal(t, len(all)-n, more, "limit %d", limit)
 	}
 	assert.Contains(t, all[0].Message, "did you mean")
@@ -103,7 +108,7 @@ func TestUndeclaredFirstStopsAtTheDeadline(t *testing.T) {
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	ws, more, err := UndeclaredFirst(ctx, s, v, nil, 10)
+	ws, more, err := Undeclared(ctx, s, v, nil, 10)
 	require.ErrorIs(t, err, context.Canceled)
 	assert.Empty(t, ws)
 	assert.Zero(t, more)

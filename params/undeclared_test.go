@@ -1,6 +1,7 @@
 package params_test
 
 import (
+	"context"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -180,7 +181,7 @@ func TestUndeclaredInWholeValues(t *testing.T) {
 		"env":       map[string]any{"LOG": "x", "log": "y"},
 	}
 	var got []string
-	for _, w := range params.Undeclared(s, v) {
+	for _, w := range undeclared(s, v) {
 		assert.Equal(t, schema.KindUndeclared, w.Kind)
 		got = append(got, w.Error())
 	}
@@ -190,12 +191,12 @@ func TestUndeclaredInWholeValues(t *testing.T) {
 		`/resources/cpus: "cpus" is not declared by the schema; did you mean "cpu"?`,
 		`/topology/1/zoen: "zoen" is not declared by the schema; did you mean "zone"?`,
 	}, got)
-	assert.Nil(t, params.Undeclared(nil, v))
-	assert.Empty(t, params.Undeclared(s, map[string]any{"replicas": 1}))
+	assert.Nil(t, undeclared(nil, v))
+	assert.Empty(t, undeclared(s, map[string]any{"replicas": 1}))
 
 	// Go data below plain values is looked at as Plain converts it.
 	got = nil
-	for _, w := range params.Undeclared(s, map[string]any{
+	for _, w := range undeclared(s, map[string]any{
 		"resources": map[string]string{"cpus": "1"},
 		"topology":  []map[string]any{{"zoen": "b"}},
 	}) {
@@ -253,4 +254,13 @@ func TestUndeclaredKeyNearASecretHidesItsValue(t *testing.T) {
 		require.Error(t, err, a)
 		assert.Equal(t, want, err.Error())
 	}
+}
+
+// undeclared is params.Undeclared of every key, without old values.
+func undeclared(s *schema.Schema, v any) []*schema.Error {
+	ws, _, err := params.Undeclared(context.Background(), s, v, nil, 0)
+	if err != nil {
+		panic(err)
+	}
+	return ws
 }

@@ -35,12 +35,31 @@ type Update struct {
 	// Go data in them is taken as Plain converts it.
 	Patches []any
 	// Set are `-p KEY=VALUE` assignments as the user typed them, applied
-	// in order after the patches (see Assignment for the forms of KEY and
-	// VALUE). An array index must already exist, so they can be repeated
-	// safely.
+	// in order after the patches. KEY is a JSON pointer when it holds a
+	// "/" (the leading "/" optional, "~0" and "~1" escaping "~" and "/"),
+	// else a dotted path in which `\.` is a literal dot (and `\\` a
+	// backslash), and in which a name may be followed by Helm's indexes,
+	// `hosts[1]` or `a.b[0][2].c` (`\[` and `\]` are literal brackets; an
+	// index is at most 65536). VALUE is text typed by the schema node it
+	// lands on (see ParseText); a VALUE written wholly as one quoted YAML
+	// scalar (`"x"`, `'x'`) is the text inside, as a shell would have
+	// passed it, and stays a string where the node allows strings. An
+	// array index must already exist, except Helm's `[i]`, which grows the
+	// list as Helm's --set does, so they can be repeated safely. The
+	// package documentation ("Updates") says the rest.
 	Set []string
-	// Operations are the non-idempotent edits of `paramctl patch`.
-	Operations []Operation
+	// Operations are the non-idempotent edits of `paramctl patch`, as
+	// typed: "add PATH=VALUE", "remove PATH" or "replace PATH=VALUE",
+	// applied in order after Set. They are not RFC 6902 (ApplyJSONPatch
+	// applies that): PATH takes the forms of a -p KEY, VALUE is text typed
+	// by the node it lands on as a -p VALUE is, and a Helm index
+	// (`hosts[1]`) is an array index like any other, which must exist
+	// except where add inserts. add on an existing array appends to it; on
+	// an array index it inserts before that index ("-" or the length
+	// appends); on an object member it sets the member. remove and replace
+	// need the target to exist, and, as RFC 6902 says, the parent of the
+	// target must exist.
+	Operations []string
 	// Desired, when not nil, is the whole new state: the values as they
 	// should be after the update, not a patch. A key of Old that Desired
 	// lacks is removed (and its change counts for the plan, like any
@@ -51,7 +70,9 @@ type Update struct {
 	// where Old did not have them already.
 	Desired any
 	// Defaults are the options for defaulting the old and the new values.
-	Defaults []DefaultOption
+	// Structural defaults as a kube-apiserver does; validation stays
+	// JSON Schema's, as Validate without options.
+	Defaults []Option
 	// Strict refuses keys the schema does not declare (see
 	// Result.Warnings): Run then fails with them (kind
 	// schema.KindUndeclared).
@@ -112,6 +133,10 @@ func (u *Update) Run() (Result, error) {
 	if err != nil {
 		return Result{}, schema.ErrorsOf(err).Err()
 	}
+	ops, err := parseOperations(u.Operations)
+	if err != nil {
+		return Result{}, err
+	}
 	oldV, err := value.Plain(u.Old)
 	if err != nil {
 		return Result{}, schema.ErrorList{notPlain(err, "in the old values: ")}.Err()
@@ -136,7 +161,7 @@ func (u *Update) Run() (Result, error) {
 		}
 	}
 
-	d := edits{s: s, desired: desired, patches: patches, set: assignments, ops: u.Operations}
+	d := edits{s: s, desired: desired, patches: patches, set: assignments, ops: ops}
 	if !install {
 		d.base = oldV
 	}
@@ -184,8 +209,8 @@ func (u *Update) Run() (Result, error) {
 
 // parseSet reads the assignments of Update.Set: the first malformed one
 // as it is (it wraps ErrMalformed), else every one whose KEY is no path.
-func parseSet(set []string) ([]Assignment, error) {
-	out := make([]Assignment, 0, len(set))
+func parseSet(set []string) ([]assignment, error) {
+	out := make([]assignment, 0, len(set))
 	var errs schema.ErrorList
 	for _, s := range set {
 		a, err := parseAssignment(s)
@@ -202,6 +227,39 @@ func parseSet(set []string) ([]Assignment, error) {
 		return nil, errs.Err()
 	}
 	return out, nil
+}
+
+// parseOperations reads the operations of Update.Operations: the first
+// malformed one as it is (it wraps ErrMalformed), else every one whose
+// PATH is no path.
+func parseOperations(in []string) ([]operation, error) {
+	out := make([]operation, 0, len(in))
+	var errs schema.ErrorList
+	for _, s := range in {
+		op, arg, _ := strings.Cut(s, " ")
+		o, err := parseOperation(opKind(op), arg)
+		if errors.Is(err, ErrMalformed) {
+			return nil, err
+		}
+		if err != nil {
+			errs = append(errs, publicKeyError(err))
+			continue
+		}
+		out = append(out, o)
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	return out, nil
+}
+
+// publicKeyError is the *schema.Error of a KEY that is no path.
+func publicKeyError(err error) *schema.Error {
+	var e *schema.Error
+	if errors.As(err, &e) {
+		return e
+	}
+	return schema.NewError(schema.KindUsage, "", "%v", err)
 }
 
 // validationErrors adds to validation errors, after each, where a text

@@ -34,7 +34,7 @@ properties:
 
 func TestUpdateDesired(t *testing.T) {
 	s := mustSchema(t, desiredSchema)
-	r, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update", "backup"}))
+	r, err := trigger.New(s, trigger.DefaultPlan("update"))
 	require.NoError(t, err)
 	old := map[string]any{
 		"replicas":     json.Number("5"),
@@ -157,7 +157,7 @@ func TestUpdateDesiredRefusesEdits(t *testing.T) {
 	for name, u := range map[string]params.Update{
 		"patches":    {Patches: []any{map[string]any{}}},
 		"set":        {Set: []string{"replicas=3"}},
-		"operations": {Operations: []params.Operation{{Op: params.OpRemove, Assignment: params.Assignment{Path: []string{"image"}}}}},
+		"operations": {Operations: []string{"remove image"}},
 	} {
 		t.Run(name, func(t *testing.T) {
 			u.Schema, u.Desired = s, map[string]any{}

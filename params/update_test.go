@@ -3,7 +3,6 @@ package params_test
 import (
 	"encoding/json"
 	"os"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -45,12 +44,7 @@ func runUpdate(t testing.TB, s *schema.Schema, old any, e edits) (params.Result,
 		u.Patches = append(u.Patches, v)
 	}
 	u.Set = e.set
-	for _, o := range e.ops {
-		op, arg, _ := strings.Cut(o, " ")
-		x, err := params.ParseOperation(params.Op(op), arg)
-		require.NoError(t, err, o)
-		u.Operations = append(u.Operations, x)
-	}
+	u.Operations = e.ops
 	return u.Run()
 }
 
@@ -469,20 +463,25 @@ func TestParseAssignment(t *testing.T) {
 	}
 }
 
-func TestParseOperation(t *testing.T) {
-	o, err := params.ParseOperation(params.OpRemove, "a.b")
+// TestUpdateOperationsRead: Update.Operations are read as typed, "OP
+// ARG"; one that is no operation at all is a usage error wrapping
+// ErrMalformed, given before anything else is looked at.
+func TestUpdateOperationsRead(t *testing.T) {
+	s := mustSchema(t, `{"properties": {"a": {"type": "object"}, "l": {"type": "array"}}}`)
+	old := map[string]any{"a": map[string]any{"b": "x"}, "l": []any{}}
+	r, err := (&params.Update{Schema: s, Old: old, Operations: []string{"remove a.b", "add l/-=1"}}).Run()
 	require.NoError(t, err)
-	assert.Equal(t, []string{"a", "b"}, o.Path)
-	assert.Equal(t, "remove a.b", o.Input)
-	o, err = params.ParseOperation(params.OpAdd, "a/-=1")
-	require.NoError(t, err)
-	assert.Equal(t, "/a/-", o.Pointer())
-	_, err = params.ParseOperation(params.OpAdd, "a")
-	assert.ErrorIs(t, err, params.ErrMalformed)
-	_, err = params.ParseOperation(params.OpRemove, "")
-	assert.ErrorIs(t, err, params.ErrMalformed)
-	_, err = params.ParseOperation("move", "a=b")
-	assert.ErrorIs(t, err, params.ErrMalformed)
+	assert.Equal(t, map[string]any{"a": map[string]any{}, "l": []any{json.Number("1")}}, r.Values)
+	for _, op := range []string{"add a", "add =1", "remove ", "remove", "move a=b", "", "replace"} {
+		r, err := (&params.Update{Schema: s, Old: old, Set: []string{"a.b=y"}, Operations: []string{op}}).Run()
+		assert.Zero(t, r, "%q", op)
+		assert.ErrorIs(t, err, params.ErrMalformed, "%q", op)
+		require.NotEmpty(t, schema.ErrorsOf(err), "%q", op)
+		assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind, "%q", op)
+	}
+	_, err = (&params.Update{Schema: s, Old: old, Operations: []string{"remove a/~2"}}).Run()
+	require.Error(t, err)
+	assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
 }
 
 func TestCheckImmutable(t *testing.T) {
@@ -577,7 +576,7 @@ properties:
 
 func TestUpdateKudoDefaultPlan(t *testing.T) {
 	s, old := cluster(t)
-	res, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update"}))
+	res, err := trigger.New(s, trigger.DefaultPlan("update"))
 	require.NoError(t, err)
 	r, err := (&params.Update{Schema: s, Old: old, Set: []string{"nodeCount=9"}, Triggers: res}).Run()
 	require.NoError(t, err)
@@ -627,7 +626,7 @@ properties:
 	assert.Equal(t, map[string]any{"name": "x", "backup": map[string]any{"enabled": false}}, r.Values, "a parent is created for its defaults")
 	assert.Equal(t, []string{"/name"}, r.Changed, "both sides are defaulted before the diff")
 
-	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.DefaultOption{params.KubernetesDefaults()}}).Run()
+	r, err = (&params.Update{Schema: s, Old: map[string]any{}, Set: set, Defaults: []params.Option{params.Structural()}}).Run()
 	require.NoError(t, err)
 	assert.Equal(t, map[string]any{"name": "x"}, r.Values, "structural defaulting creates no parent")
 }
@@ -671,35 +670,6 @@ func TestUpdateOnArrays(t *testing.T) {
 			require.Len(t, errs, 1, "%v", err)
 			assert.Equal(t, tt.want.ptr, errs[0].Pointer)
 			assert.Contains(t, errs[0].Message, tt.want.msg)
-		})
-	}
-}
-
-// TestUpdateOperationsBuiltInGo: an Operation made without ParseOperation
-// may lack a path or name no operation; both are errors, not panics.
-func TestUpdateOperationsBuiltInGo(t *testing.T) {
-	s := mustSchema(t, "{}")
-	for _, tt := range []struct {
-		name string
-		op   params.Operation
-		ptr  string
-		msg  string
-	}{
-		{"no path", params.Operation{Op: params.OpAdd, Assignment: params.Assignment{Value: "1"}}, "", "the operation has no path"},
-		{"unknown op", params.Operation{Op: "move", Assignment: params.Assignment{Path: []string{"a"}, Value: "1"}}, "/a", `unknown operation "move"`},
-	} {
-		t.Run(tt.name, func(t *testing.T) {
-			var r params.Result
-			var err error
-			require.NotPanics(t, func() {
-				r, err = (&params.Update{Schema: s, Old: map[string]any{}, Operations: []params.Operation{tt.op}}).Run()
-			})
-			assert.Zero(t, r)
-			var errs schema.ErrorList
-			require.True(t, problem.As(err, &errs))
-			require.Len(t, errs, 1)
-			assert.Equal(t, tt.ptr, errs[0].Pointer)
-			assert.Contains(t, errs[0].Message, tt.msg)
 		})
 	}
 }

@@ -15,7 +15,14 @@ import (
 // A nil schema allows every value: Validate then checks only what needs no
 // schema, that v can be a plain value, every number is within the
 // supported range and every string valid UTF-8.
-func Validate(s *schema.Schema, v any) error {
+//
+// With Structural, it validates as a kube-apiserver validates a CRD
+// object: null is accepted wherever the governing node says
+// `nullable: true`.
+func Validate(s *schema.Schema, v any, opts ...Option) error {
+	if optionsOf(opts).structural {
+		return validateStructural(s, v)
+	}
 	_, err := validate(s, v)
 	return err
 }
@@ -45,12 +52,9 @@ func validateSound(s *schema.Schema, v any) error {
 	return s.Validate(v)
 }
 
-// ValidateStructural validates as a kube-apiserver validates a CRD object:
-// like Validate, except that null is accepted wherever the governing node
-// says `nullable: true` (OpenAPI's keyword, which JSON Schema ignores).
-// Go data is converted as for Validate, and a nil schema allows every
-// value, as for Validate.
-func ValidateStructural(s *schema.Schema, v any) error {
+// validateStructural is Validate with Structural: null is accepted
+// wherever the governing node says `nullable: true`.
+func validateStructural(s *schema.Schema, v any) error {
 	v, err := validate(s, v)
 	if err == nil || s == nil {
 		return err

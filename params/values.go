@@ -4,12 +4,12 @@ import (
 	"github.com/paramkit/paramkit/internal/value"
 )
 
-// Clone returns a deep copy of v: maps and slices are copied all the way
+// cloneValue returns a deep copy of v: maps and slices are copied all the way
 // down, so that the copy can be edited without touching v; scalars
 // (strings, json.Number, booleans, nil) are immutable and shared. Go data
 // other than plain values is copied as Plain converts it (a value that
 // cannot be converted is copied as given).
-func Clone(v any) any {
+func cloneValue(v any) any {
 	if c, ok := value.CopyPlain(v); ok { // plain already: one walk, not two
 		return c
 	}

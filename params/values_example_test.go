@@ -7,25 +7,6 @@ import (
 	"github.com/paramkit/paramkit/params"
 )
 
-// Clone gives a copy to edit; the stored values stay as they were.
-func ExampleClone() {
-	stored := map[string]any{"backup": map[string]any{"enabled": true, "hours": []any{json.Number("2")}}}
-	next := params.Clone(stored).(map[string]any)
-	next["backup"].(map[string]any)["enabled"] = false
-	next["backup"].(map[string]any)["hours"].([]any)[0] = json.Number("4")
-	for _, v := range []any{stored, next} {
-		out, err := params.MarshalJSON(nil, v, "")
-		if err != nil {
-			fmt.Println(err)
-			return
-		}
-		fmt.Println(string(out))
-	}
-	// Output:
-	// {"backup":{"enabled":true,"hours":[2]}}
-	// {"backup":{"enabled":false,"hours":[4]}}
-}
-
 // Equal compares numbers by value, Identical by their text.
 func ExampleEqual() {
 	a := map[string]any{"replicas": json.Number("3"), "ratio": json.Number("1.10")}

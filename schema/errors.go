@@ -151,10 +151,10 @@ func (e *Error) located() string {
 }
 
 // Unwrap returns the error this one wraps, or nil: the sentinel a
-// package's documentation promises (params.ErrMalformed, convert.ErrNotOperatorVersion,
-// lint.ErrNotPackage, …), or the error of another package that ErrorsOf or
-// a %w verb of NewError took in (an *fs.PathError, context.Canceled), so
-// that errors.Is and errors.As find it.
+// package's documentation promises (params.ErrMalformed,
+// lint.ErrOperatorFile, …), or the error of another package that ErrorsOf
+// or a %w verb of NewError took in (an *fs.PathError, context.Canceled),
+// so that errors.Is and errors.As find it.
 func (e *Error) Unwrap() error {
 	if e == nil {
 		return nil

@@ -67,7 +67,7 @@ func looksLike(m map[string]any) string {
 	_, params := m["parameters"]
 	switch {
 	case kind == "CustomResourceDefinition":
-		return "this is a CustomResourceDefinition manifest: read it with convert.LoadSchema (convert.WithCRDVersion picks a version)"
+		return "this is a CustomResourceDefinition manifest: read it with convert.LoadSchema (its storage version) or kube.CRDVersions (every version)"
 	case kind == "OperatorVersion":
 		return "this is a KUDO OperatorVersion: read it with convert.LoadSchema"
 	case kudoparams.IsOperatorFile(m):

@@ -12,7 +12,7 @@ import (
 const Deploy = "deploy"
 
 // A trigger conflict is a schema node whose trigger differs from the
-// trigger of an ancestor. Check and New report each as a *schema.Error of
+// trigger of an ancestor. New reports each as a *schema.Error of
 // kind schema.KindConflict: Pointer is the node that names the
 // other plan, Detail.Plans holds that plan then the ancestor's, and
 // Detail.Other the ancestor's pointer (both pointers into the schema
@@ -34,20 +34,13 @@ func quote(p string) string {
 	return p
 }
 
-// Check reports every node whose trigger differs from the nearest trigger
-// above it, sorted by pointer. "Above" is the schema document's nesting
-// (properties, items, additionalProperties, allOf, $defs, ...) and also
-// every place a $ref is used: a definition used under a trigger must not
-// name another plan. Each conflict is a *schema.Error of kind
-// schema.KindConflict (see conflict), and the error is a
-// schema.ErrorList of them (schema.ErrorsOf lists them). It
-// is nil for a valid schema, and for a nil one, so that
-// `if err := trigger.Check(s); err != nil` means what it says.
-func Check(s *schema.Schema) error {
-	return check(s).Err()
-}
-
-// check is Check as a list, empty for a valid or nil schema.
+// check reports every node whose trigger differs from the nearest trigger
+// above it, sorted by pointer (New refuses a schema with any). "Above" is
+// the schema document's nesting (properties, items,
+// additionalProperties, allOf, $defs, ...) and also every place a $ref is
+// used: a definition used under a trigger must not name another plan.
+// Each conflict is a *schema.Error of kind schema.KindConflict (see
+// conflict). The list is empty for a valid or nil schema.
 func check(s *schema.Schema) schema.ErrorList {
 	if s == nil {
 		return nil

@@ -3,9 +3,9 @@
 //
 // Every level of a schema may name a plan; a level without one inherits
 // its parent's; a descendant naming a different plan than an ancestor is a
-// schema error (Check), the same plan repeated is allowed. A changed value
-// maps to the nearest trigger at or above it, else to the default plan
-// (Deploy, DefaultPlan, or KUDO's rule with KudoPlans), and an update whose
+// schema error (New refuses it), the same plan repeated is allowed. A
+// changed value maps to the nearest trigger at or above it, else to the
+// default plan (Deploy, or DefaultPlan), and an update whose
 // changes map to more than one plan is refused (Resolver.Resolve).
 // "Above" follows the values: a trigger under items or additionalProperties
 // covers the array elements and map values below it, and a change inside a
@@ -28,11 +28,10 @@
 // # Entry points
 //
 // The plan an update runs (Example), and the check of a schema's triggers
-// (ExampleCheck):
+// (ExampleNew):
 //
-//	r, err := trigger.New(s, trigger.KudoPlans(plans)) // once per schema
+//	r, err := trigger.New(s, trigger.DefaultPlan("update")) // once per schema; err lists the conflicts
 //	plan, err := r.Resolve(changedPointers)
-//	err = trigger.Check(s) // nil, or a schema.ErrorList of conflicts
 //
 // params.Update resolves the plan of an update itself; give it the
 // Resolver (Update.Triggers) to build it once per schema.

@@ -22,7 +22,7 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	r, err := trigger.New(s, trigger.KudoPlans([]string{"deploy", "update"}))
+	r, err := trigger.New(s, trigger.DefaultPlan("update"))
 	if err != nil {
 		panic(err) // trigger conflicts: the schema names two plans on one branch
 	}
@@ -39,7 +39,9 @@ properties:
 	// /Authorization/NAME: triggers auth-update, but an update may trigger only one plan (the changes trigger auth-update, update)
 }
 
-func ExampleCheck() {
+// New checks the schema's triggers: a conflict refuses it, with every
+// conflict listed.
+func ExampleNew() {
 	s, _ := schema.Parse([]byte(`
 type: object
 properties:
@@ -49,7 +51,8 @@ properties:
     properties:
       ENABLED: {type: boolean, trigger: update-instance}
 `))
-	for _, c := range schema.ErrorsOf(trigger.Check(s)) {
+	_, err := trigger.New(s)
+	for _, c := range schema.ErrorsOf(err) {
 		fmt.Println(c)
 	}
 	// Output:

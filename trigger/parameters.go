@@ -5,9 +5,9 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Any is the pointer token that Parameters writes for "any array index" or
-// "any key" (items, additionalProperties, patternProperties).
-const Any = "*"
+// anyToken is the pointer token that Parameters writes for "any array
+// index" or "any key" (items, additionalProperties, patternProperties).
+const anyToken = "*"
 
 // maxParameters bounds Parameters on schemas whose definitions nest into
 // each other many times over (the value tree of a DAG of $refs can be
@@ -17,8 +17,8 @@ const maxParameters = 100_000
 // Parameter is one place of the parameter tree and the plan a change there
 // triggers.
 type Parameter struct {
-	// Pointer locates the parameter in the values; a token Any stands for
-	// every array index or every key of a free-form map.
+	// Pointer locates the parameter in the values; a token "*" stands
+	// for every array index or every key of a free-form map.
 	Pointer string `json:"pointer"`
 	// SchemaPointer is the node that describes the parameter.
 	SchemaPointer string `json:"schemaPointer"`
@@ -34,7 +34,7 @@ type Parameter struct {
 // before children, properties in source order, each with its effective and
 // own trigger. Definitions used through $ref appear where they are used;
 // a recursive definition is listed once along each path. It works on any
-// schema: where Check finds conflicts, the nearest trigger wins.
+// schema: where New finds conflicts, the nearest trigger wins.
 func Parameters(s *schema.Schema, opts ...Option) []Parameter {
 	l := &lister{def: defaultPlanOf(opts), onPath: map[*schema.Node]bool{}, out: []Parameter{}}
 	if s == nil || s.Root() == nil {
@@ -76,14 +76,14 @@ func (l *lister) node(n *schema.Node, ptr, plan string) {
 			}
 		}
 		for _, p := range m.PatternProperties() {
-			l.child(p, pointer.Append(ptr, Any), plan)
+			l.child(p, pointer.Append(ptr, anyToken), plan)
 		}
 		for i, p := range m.PrefixItems() {
 			l.child(p, pointer.AppendIndex(ptr, i), plan)
 		}
 		for _, p := range []*schema.Node{m.AdditionalProperties(), m.Items(), m.AdditionalItems()} {
 			if p != nil {
-				l.child(p, pointer.Append(ptr, Any), plan)
+				l.child(p, pointer.Append(ptr, anyToken), plan)
 			}
 		}
 	}

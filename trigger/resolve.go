@@ -18,30 +18,18 @@ type config struct {
 }
 
 // DefaultPlan sets the plan of changes that no trigger covers (Deploy
-// unless set).
+// unless set). KUDO's own rule picks "update" when the operator has such
+// a plan, else Deploy (package convert/kudo applies it).
 func DefaultPlan(name string) Option {
 	return func(c *config) { c.defaultPlan = name }
-}
-
-// KudoPlans applies KUDO's own rule for the default plan, given the
-// operator's plan names: "update" when the operator has such a plan, else
-// "deploy".
-func KudoPlans(planNames []string) Option {
-	return func(c *config) {
-		c.defaultPlan = Deploy
-		for _, p := range planNames {
-			if p == "update" {
-				c.defaultPlan = "update"
-				return
-			}
-		}
-	}
 }
 
 func defaultPlanOf(opts []Option) string {
 	cfg := config{defaultPlan: Deploy}
 	for _, o := range opts {
-		o(&cfg)
+		if o != nil {
+			o(&cfg)
+		}
 	}
 	return cfg.defaultPlan
 }
@@ -72,13 +60,24 @@ type place struct {
 	props map[string]*place
 }
 
-// New precomputes plan resolution for a schema. It refuses a schema with
-// trigger conflicts: the error is the one Check returns.
+// New precomputes plan resolution for a schema, and checks its triggers.
+// It refuses a schema with trigger conflicts: a node whose trigger
+// differs from the nearest trigger above it, where "above" is the schema
+// document's nesting (properties, items, additionalProperties, allOf,
+// $defs, ...) and also every place a $ref is used (a definition used
+// under a trigger must not name another plan). The error then lists every
+// conflict, sorted by pointer (schema.ErrorsOf), each a *schema.Error of
+// kind schema.KindConflict whose Pointer is the node that names
+// the other plan, Detail.Plans that plan then the ancestor's, and
+// Detail.Other the ancestor's pointer (both pointers into the schema
+// document): `_, err := trigger.New(s)` is the check of a schema's
+// triggers. A nil schema, or one not made by schema.Parse or
+// FromValue, gives an error of kind schema.KindUsage.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
-	if s.Root() == nil {
+	if s == nil || s.Root() == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse or FromValue")
 	}
-	if err := Check(s); err != nil {
+	if err := check(s).Err(); err != nil {
 		return nil, err
 	}
 	r := &Resolver{defaultPlan: defaultPlanOf(opts), places: map[*schema.Node]*place{}}

@@ -144,7 +144,7 @@ properties:
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			s := parse(t, tt.schema)
-			got := schema.ErrorsOf(trigger.Check(s))
+			got := schema.ErrorsOf(check(s))
 			assert.Equal(t, tt.want, conflicts(t, got))
 			_, err := trigger.New(s)
 			if tt.want == nil {
@@ -164,7 +164,7 @@ properties:
 }
 
 func TestConflictMessageNamesBoth(t *testing.T) {
-	c := schema.ErrorsOf(trigger.Check(parse(t, kepInvalid)))
+	c := schema.ErrorsOf(check(parse(t, kepInvalid)))
 	require.Len(t, c, 1)
 	assert.Equal(t, `/properties/Authorization/properties/ENABLED: trigger "update-instance" differs from trigger "deploy" of its ancestor /properties/Authorization (a level below a trigger must name the same plan or none)`, c[0].Error())
 }
@@ -281,9 +281,9 @@ func TestDefaultPlanOptions(t *testing.T) {
 	}{
 		{"deploy unless told", nil, "deploy"},
 		{"configured", []trigger.Option{trigger.DefaultPlan("reconcile")}, "reconcile"},
-		{"KUDO with an update plan", []trigger.Option{trigger.KudoPlans([]string{"deploy", "update", "backup"})}, "update"},
-		{"KUDO without one", []trigger.Option{trigger.KudoPlans([]string{"deploy", "backup"})}, "deploy"},
-		{"last option wins", []trigger.Option{trigger.KudoPlans([]string{"update"}), trigger.DefaultPlan("x")}, "x"},
+		{"an update plan", []trigger.Option{trigger.DefaultPlan("update")}, "update"},
+		{"a nil option", []trigger.Option{nil}, "deploy"},
+		{"last option wins", []trigger.Option{trigger.DefaultPlan("update"), trigger.DefaultPlan("x")}, "x"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			r, err := trigger.New(s, tt.opts...)
@@ -361,7 +361,7 @@ properties:
 func TestCheckKEPFiles(t *testing.T) {
 	valid, err := parseSchemaFile("../schema/testdata/kep/trigger-valid.yaml")
 	require.NoError(t, err)
-	assert.NoError(t, trigger.Check(valid))
+	assert.NoError(t, check(valid))
 	r, err := trigger.New(valid)
 	require.NoError(t, err)
 	// The KEP's rules for its valid example, one by one.
@@ -375,25 +375,31 @@ func TestCheckKEPFiles(t *testing.T) {
 	assert.Equal(t, []conflict{{
 		Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",
 		AncestorPointer: "/properties/Authorization", AncestorPlan: "deploy",
-	}}, conflicts(t, schema.ErrorsOf(trigger.Check(invalid))))
+	}}, conflicts(t, schema.ErrorsOf(check(invalid))))
 }
 
 func TestNilSchema(t *testing.T) {
-	assert.NoError(t, trigger.Check(nil))
 	assert.Empty(t, trigger.Parameters(nil))
 	_, err := trigger.New(nil)
-	assert.Error(t, err)
+	require.Error(t, err)
+	assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
 }
 
-// TestCheckErrorIsNilWhenClean: Check's result is an error that is nil
+// TestCheckErrorIsNilWhenClean: New's error is nil
 // for a clean schema (not an empty list in a non-nil interface), and an
 // ErrorList of the conflicts otherwise.
 func TestCheckErrorIsNilWhenClean(t *testing.T) {
-	var err error = trigger.Check(parse(t, `{type: object, trigger: deploy, properties: {a: {trigger: deploy}}}`))
+	var err error = check(parse(t, `{type: object, trigger: deploy, properties: {a: {trigger: deploy}}}`))
 	assert.True(t, err == nil, "clean schema: got %#v", err)
-	err = trigger.Check(parse(t, kepInvalid))
+	err = check(parse(t, kepInvalid))
 	var list schema.ErrorList
 	require.True(t, problem.As(err, &list))
 	require.Len(t, list, 1)
 	assert.Equal(t, schema.KindConflict, list[0].Kind)
+}
+
+// check is the check of a schema's triggers: New's error.
+func check(s *schema.Schema) error {
+	_, err := trigger.New(s)
+	return err
 }

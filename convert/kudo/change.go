@@ -26,27 +26,6 @@ func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 	return (&params.Update{Schema: v.schema, Triggers: v.triggers, Old: old, Desired: desired}).Run()
 }
 
-// Upgraded is what an upgrade decided: a value, like every result of the
-// module (the zero Upgraded with an error).
-type Upgraded struct {
-	// Values are the new values: moved, defaulted and valid.
-	Values any
-	// Plan is UpgradePlan where the operator version has it, else
-	// trigger.Deploy.
-	Plan string
-	// Changed lists the highest pointers that differ from the old values
-	// moved the same way (both defaulted); [""] when there were none.
-	Changed []string
-	// Dropped are the values that have no place in this version (a key
-	// it does not declare among them), with their old pointers and their
-	// values hidden where a schema marks them secret. A caller warns
-	// about them: they are gone from Values.
-	Dropped []migrate.Dropped
-	// Lossy are the values whose type change lost something (refused,
-	// and so never here, unless the migration allows it).
-	Lossy []migrate.Lossy
-}
-
 // Upgrade decides an operator-version change from the version from to
 // this one: old is the Instance's parameters under from (nil for none),
 // desired its new parameters, which may still be in from's shape (a user
@@ -55,26 +34,33 @@ type Upgraded struct {
 // then defaulted; the new values are validated and checked for immutable
 // changes against the moved old ones. The change runs one plan whatever
 // changed (UpgradePlan), so no single-plan rule applies. Neither old nor
-// desired is changed; errors are a schema.ErrorList: the migration's
-// (with the new pointers), the validation's, or kind
-// schema.KindImmutable.
-func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgraded, error) {
+// desired is changed.
+//
+// The result has the shape of every migration's (migrate.Result, as
+// Migration.Migrate and VersionSet.Convert give it): Values are the new
+// values, moved, defaulted and valid; Dropped the values that have no
+// place in this version (a key it does not declare among them), with
+// their old pointers and their values hidden where a schema marks them
+// secret (a caller warns about them: they are gone from Values); Lossy
+// the values whose type change lost something (refused, and so never
+// there, unless the migration allows it). Every failure is the error (the
+// Result is then zero): the migration's problems (with the new pointers),
+// the validation's, or kind schema.KindImmutable.
+func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migrate.Result, error) {
 	if v == nil || v.migration == nil || from == nil || from.schema == nil {
-		return Upgraded{}, schema.NewError(schema.KindUsage, "", "kudo: Upgrade needs two operator versions made by New, Load or FromObject")
+		return migrate.Result{}, schema.NewError(schema.KindUsage, "", "kudo: Upgrade needs two operator versions made by New, Load or FromObject")
 	}
 	if desired == nil {
 		desired = map[string]any{}
 	}
 	moved := v.migration.MigrateHiding(desired, from.schema)
 	if !moved.OK() {
-		return Upgraded{}, moved.Errors.Err()
+		return migrate.Result{}, moved.Err()
 	}
 	values := params.Default(v.schema, orEmpty(moved.Values))
 	if err := params.Validate(v.schema, values); err != nil {
-		return Upgraded{}, err
+		return migrate.Result{}, err
 	}
-	u := Upgraded{Dropped: moved.Dropped, Lossy: moved.Lossy}
-	u.Values, u.Plan, u.Changed = values, v.UpgradePlan(), []string{""}
 	if old != nil {
 		// Old values that do not fit this version stay at their new
 		// place as they were (the migration's errors are the new values'
@@ -82,11 +68,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (Upgr
 		m := v.migration.MigrateHiding(old, from.schema)
 		oldValues := params.Default(v.schema, orEmpty(m.Values))
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
-			return Upgraded{}, err
+			return migrate.Result{}, err
 		}
-		u.Changed = params.Diff(oldValues, values)
 	}
-	return u, nil
+	return migrate.Result{Values: values, Dropped: moved.Dropped, Lossy: moved.Lossy}, nil
 }
 
 func orEmpty(v any) any {

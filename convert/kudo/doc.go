@@ -34,6 +34,6 @@
 //
 //	ov, err := kudo.Load("", manifest)             // or kudo.FromObject(u.Object)
 //	r, err := ov.Update(oldParams, newParams)       // r.Values, r.Plan, r.Changed
-//	u, err := ov.Upgrade(prev, oldParams, newParams) // u.Plan, u.Dropped
+//	u, err := ov.Upgrade(prev, oldParams, newParams) // u.Values, u.Dropped (a migrate.Result); plan ov.UpgradePlan()
 //	out, err := kudo.ConvertObject(ctx, obj, "kudo.dev/v1beta2", false, resolve) // a conversion webhook's object
 package kudo

@@ -80,7 +80,7 @@ func ExampleOperatorVersion_Upgrade() {
 		panic(err)
 	}
 	fmt.Println(string(out))
-	fmt.Println(u.Plan, u.Dropped[0].Pointer)
+	fmt.Println(v2.UpgradePlan(), u.Dropped[0].Pointer)
 	// Output:
 	// {"backup":{"enabled":true},"clusterName":"prod","nodeCount":3}
 	// upgrade /DEBUG

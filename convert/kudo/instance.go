@@ -12,16 +12,25 @@ import (
 	"github.com/go-openapi/jsonpointer"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/kudoparams"
 	"github.com/paramkit/paramkit/internal/problem"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
 // The versions ConvertObject converts between.
 const (
-	v1beta1 = "kudo.dev/v1beta1"
-	v1beta2 = "kudo.dev/v1beta2"
+	v1beta1 = kudoparams.V1beta1
+	v1beta2 = kudoparams.V1beta2
 )
+
+// parametersAnnotation holds what v1beta1 cannot: an OperatorVersion's
+// whole schema (convert.ToV1beta1 writes it), an Instance's values that
+// have no exact v1beta1 text.
+const parametersAnnotation = kudoparams.ParametersAnnotation
 
 // maxAnnotationBytes is the apiserver's limit on all annotations of an
 // object together.
@@ -38,20 +47,20 @@ const maxAnnotationBytes = 256 << 10
 // named in spec.operatorVersion.name, which resolve finds. Both ways are
 // lossless: a v1beta2 value no v1beta1 text carries (a null where the
 // schema takes only strings, a value its node refuses) rides in
-// convert.ParametersAnnotation on the way down, and the way up takes it
+// parametersAnnotation on the way down, and the way up takes it
 // back while the text is still the one written on the way down, so an
 // old client's edit always wins. Text that cannot take its node's type
 // stays the string it was.
 //
 // resolve returns (nil, nil) when the operator version has no schema and
 // the parameters are to be converted by safe guessing instead (the
-// convert.GuessValues rules, keeping only numbers a kube-apiserver writes
+// rules of convert.UnwrapValues without a schema, keeping only numbers a kube-apiserver writes
 // back exactly); any error it returns refuses the object. guess chooses
 // the same guessing for an Instance that names no operator version
 // (without guess that is refused).
 //
 // OperatorVersion parameters go from the v1beta1 list to a schema and
-// back (the whole schema rides in convert.ParametersAnnotation on the way
+// back (the whole schema rides in parametersAnnotation on the way
 // down). An error is a *schema.Error naming the object (Kind
 // namespace/name); it wraps the error of resolve, so errors.Is sees a
 // resolver's sentinel through it.
@@ -115,7 +124,7 @@ func convertObject(ctx context.Context, raw []byte, to string, guess bool, resol
 func convertInstance(ctx context.Context, o object, to string, guess bool, resolve func(ctx context.Context, namespace, name string) (*OperatorVersion, error)) error {
 	p, present := o.parameters()
 	if !present {
-		o.deleteAnnotation(convert.ParametersAnnotation)
+		o.deleteAnnotation(parametersAnnotation)
 		return nil
 	}
 	m, ok := p.(map[string]any)
@@ -132,20 +141,20 @@ func convertInstance(ctx context.Context, o object, to string, guess bool, resol
 	if to == v1beta2 {
 		bag, _ := decodeBag(o)
 		o.spec()["parameters"] = unwrapParameters(m, bag, c)
-		o.deleteAnnotation(convert.ParametersAnnotation)
+		o.deleteAnnotation(parametersAnnotation)
 		return nil
 	}
 	texts, bag := wrapParameters(m, c)
 	o.spec()["parameters"] = texts
 	if bag == nil {
-		o.deleteAnnotation(convert.ParametersAnnotation)
+		o.deleteAnnotation(parametersAnnotation)
 		return nil
 	}
 	raw := string(mustBytes(params.MarshalJSON(nil, bag, "")))
 	if len(raw) > maxAnnotationBytes {
-		return fmt.Errorf("the parameters %v have no exact v1beta1 text and are too large (%d bytes) to keep in annotation %s (the apiserver allows %d bytes of annotations)", sortedKeys(bag), len(raw), convert.ParametersAnnotation, maxAnnotationBytes)
+		return fmt.Errorf("the parameters %v have no exact v1beta1 text and are too large (%d bytes) to keep in annotation %s (the apiserver allows %d bytes of annotations)", sortedKeys(bag), len(raw), parametersAnnotation, maxAnnotationBytes)
 	}
-	o.setAnnotation(convert.ParametersAnnotation, raw)
+	o.setAnnotation(parametersAnnotation, raw)
 	return nil
 }
 
@@ -294,7 +303,7 @@ type codec struct {
 
 func schemaCodec(s *schema.Schema) codec { return codec{schemaUnwrapper(s), schemaWrapper(s)} }
 
-// guessCodec works without a schema: convert.GuessValues' safe rules,
+// guessCodec works without a schema: convert.UnwrapValues' safe rules,
 // keeping a guessed number only when a kube-apiserver, which reads
 // numbers as int64 or float64, writes it back as exactly the same number
 // ("3", "1.5"; not "1.10" or "99999999999999999999", which stay strings).
@@ -373,20 +382,20 @@ func unwrapParameters(p map[string]any, bag map[string]any, c codec) map[string]
 	return out
 }
 
-// decodeBag reads the convert.ParametersAnnotation; a bag that cannot be read is
+// decodeBag reads the parametersAnnotation; a bag that cannot be read is
 // ignored (the texts then decide), reported by the error.
 func decodeBag(o object) (map[string]any, error) {
-	raw, ok := o.annotation(convert.ParametersAnnotation)
+	raw, ok := o.annotation(parametersAnnotation)
 	if !ok {
 		return nil, nil
 	}
 	v, err := params.Decode(nil, []byte(raw))
 	if err != nil {
-		return nil, fmt.Errorf("annotation %s cannot be read: %w", convert.ParametersAnnotation, err)
+		return nil, fmt.Errorf("annotation %s cannot be read: %w", parametersAnnotation, err)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", convert.ParametersAnnotation, aType(v))
+		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", parametersAnnotation, aType(v))
 	}
 	return m, nil
 }
@@ -552,10 +561,11 @@ func badKeys(err error) map[string]bool {
 	return out
 }
 
-// guessOne types one text by convert.GuessValues' rules, keeping only
-// what an apiserver stores exactly (see guessUnwrapper).
+// guessOne types one text by the safe rules of convert.UnwrapValues
+// without a schema (which never fail), keeping only what an apiserver
+// stores exactly (see guessUnwrapper).
 func guessOne(text string) any {
-	v, _ := convert.GuessValues(map[string]string{"v": text})
+	v, _ := convert.UnwrapValues(nil, map[string]string{"v": text})
 	if storable(v["v"]) {
 		return v["v"]
 	}
@@ -587,13 +597,15 @@ func storable(v any) bool {
 
 // convertOperatorVersion converts an OperatorVersion between the v1beta1
 // parameter list and the v1beta2 schema (the whole schema rides in
-// convert.ParametersAnnotation on the way down, so the way up restores
+// parametersAnnotation on the way down, so the way up restores
 // it exactly).
 func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 	var c *convert.Converted
 	var err error
 	if to == v1beta2 {
-		c, err = convert.FromV1beta1(raw, convert.KeepV1beta1List())
+		if c, err = convert.FromV1beta1(raw); err == nil {
+			err = keepList(raw, c)
+		}
 	} else {
 		c, err = convert.ToV1beta1(raw)
 	}
@@ -606,6 +618,59 @@ func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 	}
 	doc["apiVersion"] = to
 	return c.JSON("")
+}
+
+// keepList keeps the v1beta1 list an old client wrote (raw, converted
+// to c) in the list annotation of the v1beta2 object where the schema
+// would not give that list back (its order, fields it left out), so that
+// convert.ToV1beta1 gives the client its own list back once the object is
+// stored as v1beta2 (a stored object keeps no key order). A v1beta2
+// object that went down and up stays exactly itself: its list is what the
+// schema gives.
+func keepList(raw []byte, c *convert.Converted) error {
+	if !c.Changed {
+		return nil
+	}
+	in, err := document.Read(raw, document.Options{})
+	if err != nil {
+		return nil // FromV1beta1 read it: nothing to keep
+	}
+	spec, _ := mapOf(in.Value)["spec"].(map[string]any)
+	list, ok := spec["parameters"].([]any)
+	if !ok {
+		return nil
+	}
+	js, err := c.JSON("")
+	if err != nil {
+		return err
+	}
+	if down, err := convert.ToV1beta1(js); err == nil {
+		if dspec, _ := mapOf(down.Document)["spec"].(map[string]any); value.Equal(dspec["parameters"], list) {
+			return nil
+		}
+	}
+	doc := mapOf(c.Document)
+	if doc == nil {
+		return nil
+	}
+	md, _ := doc["metadata"].(map[string]any)
+	if md == nil {
+		md = map[string]any{}
+		doc["metadata"] = md
+	}
+	anns, _ := md["annotations"].(map[string]any)
+	if anns == nil {
+		anns = map[string]any{}
+		md["annotations"] = anns
+	}
+	anns[kudoparams.ListAnnotation] = string(encode.JSON(list, nil, "")) // canonical: sorted keys
+	return nil
+}
+
+// mapOf is v as an object, nil when it is none.
+func mapOf(v any) map[string]any {
+	m, _ := v.(map[string]any)
+	return m
 }
 
 // mustBytes is the JSON of a value ConvertObject decoded or built itself,

@@ -8,12 +8,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// TestSafeGuess: convert.GuessValues' rules, keeping a number only where
+// TestSafeGuess: convert.UnwrapValues(nil, …)' rules, keeping a number only where
 // a kube-apiserver stores it exactly.
 func TestSafeGuess(t *testing.T) {
 	cases := []struct {
@@ -133,7 +132,7 @@ func FuzzConvertObject(f *testing.F) {
 		if !params.Equal(want, got) {
 			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down)
 		}
-		if _, ok := o.annotation(convert.ParametersAnnotation); ok {
+		if _, ok := o.annotation(parametersAnnotation); ok {
 			t.Fatalf("the annotation is left on the v1beta2 object")
 		}
 	})

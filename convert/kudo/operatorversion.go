@@ -12,14 +12,11 @@ import (
 	"github.com/paramkit/paramkit/trigger"
 )
 
-// Plan names with a meaning of their own in KUDO.
+// Plan names with a meaning of their own in KUDO (see DefaultPlan and
+// UpgradePlan).
 const (
-	// UpdatePlan runs a change no trigger covers, where the operator
-	// version has it (else trigger.Deploy).
-	UpdatePlan = "update"
-	// UpgradePlan runs an operator-version change, where the operator
-	// version has it (else trigger.Deploy).
-	UpgradePlan = "upgrade"
+	updatePlan  = "update"
+	upgradePlan = "upgrade"
 )
 
 // kindOperatorVersion is the kind of the objects Load and FromObject read.
@@ -53,7 +50,7 @@ func New(name string, s *schema.Schema, plans []string) (*OperatorVersion, error
 	if plans != nil {
 		v.plans = append([]string{}, plans...)
 		sort.Strings(v.plans)
-		opts = append(opts, trigger.KudoPlans(v.plans))
+		opts = append(opts, trigger.DefaultPlan(v.DefaultPlan())) // KUDO's rule
 	}
 	var err error
 	if v.triggers, err = trigger.New(s, opts...); err != nil {
@@ -249,20 +246,21 @@ func (v *OperatorVersion) Migration() *migrate.Migration {
 	return v.migration
 }
 
-// DefaultPlan is the plan of a change no trigger covers: UpdatePlan where
-// the operator version has it, else trigger.Deploy.
+// DefaultPlan is the plan of a change no trigger covers: "update" where
+// the operator version has a plan of that name, else trigger.Deploy.
 func (v *OperatorVersion) DefaultPlan() string {
-	if v.HasPlan(UpdatePlan) {
-		return UpdatePlan
+	if v.HasPlan(updatePlan) {
+		return updatePlan
 	}
 	return trigger.Deploy
 }
 
-// UpgradePlan is the plan an operator-version change runs: UpgradePlan
-// where the operator version has it, else trigger.Deploy.
+// UpgradePlan is the plan an operator-version change runs: "upgrade"
+// where the operator version has a plan of that name, else
+// trigger.Deploy.
 func (v *OperatorVersion) UpgradePlan() string {
-	if v.HasPlan(UpgradePlan) {
-		return UpgradePlan
+	if v.HasPlan(upgradePlan) {
+		return upgradePlan
 	}
 	return trigger.Deploy
 }

@@ -5,43 +5,13 @@ import (
 	"sort"
 
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/propbag"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// BagKey is the reserved top-level key of a values document under which a
-// lossless conversion keeps what the version it converts to cannot hold:
-// the property bag of the storage-versioning design. It lives in the
-// values themselves (not in an annotation) so that it travels with them,
-// through every store and client, and is not edited by accident. Its
-// value is a list of layers, oldest first; each conversion step pushes
-// one when it has something to keep, and the same step converting back
-// pops and applies it:
-//
-//	x-paramkit-bag:
-//	- step: 9c0f3e5d21a4b7e8   # the pair of schemas, by content
-//	  dir: down                 # the direction that pushed the layer
-//	  patch:                    # how to turn the generated values back into the original
-//	  - pointer: /backup/region # in the coordinates of the version converted from
-//	    value: eu-west-1        # absent: remove the value there
-//	    was: null               # what the generated conversion gives there; absent: nothing
-//
-// An entry is applied only where the generated values still hold what
-// they held when the layer was made ("was"), so that a change made in the
-// other version meanwhile wins over the bag. Both are compared by what
-// they mean in that version (text typed by its node; YAML 1.2 core rules
-// where none types it), so that a bag written as YAML and read back by
-// ConvertDocument compares as it was made.
-//
-// While a conversion runs, the bag carries a YAML plain scalar that no
-// node typed as written; restored, it is typed by the node it lands on.
-// The result gives what such text means by YAML 1.2 core rules, like every
-// other value (007 is 7). Validation inside this
-// package ignores the key; callers that validate values carrying a bag
-// against a closed schema remove the key first (and put it back before
-// converting again). To keep the bag elsewhere, such as an annotation of
-// the enclosing object, move the key's value there and back.
-const BagKey = "x-paramkit-bag"
+// bagKey is the property bag's key (see the package documentation).
+const bagKey = propbag.Key
 
 type bagLayer struct {
 	step  string
@@ -97,7 +67,7 @@ func (m *Migration) convertStep(st *migStep, d migDir, v any, final bool) (any, 
 			tr.errors = append(tr.errors, &schema.Error{Kind: schema.KindType, Message: fmt.Sprintf("the values are %s, not an object, so the property bag cannot be kept: the conversion is not lossless", typeOfValue(out))})
 			return out, tr
 		}
-		om[BagKey] = encodeBag(stack)
+		om[bagKey] = encodeBag(stack)
 	}
 	return out, tr
 }
@@ -143,19 +113,19 @@ func splitBag(v any) (any, []bagLayer, *schema.Error) {
 	if !ok {
 		return v, nil, nil
 	}
-	raw, ok := m[BagKey]
+	raw, ok := m[bagKey]
 	if !ok {
 		return v, nil, nil
 	}
 	rest := make(map[string]any, len(m)-1)
 	for k, x := range m {
-		if k != BagKey {
+		if k != bagKey {
 			rest[k] = x
 		}
 	}
 	stack, err := decodeBag(raw)
 	if err != nil {
-		return v, nil, &schema.Error{Pointer: pointer.Append("", BagKey), Kind: schema.KindInvalid, Message: "malformed property bag: " + err.Error()}
+		return v, nil, &schema.Error{Pointer: pointer.Append("", bagKey), Kind: schema.KindInvalid, Message: "malformed property bag: " + err.Error()}
 	}
 	return rest, stack, nil
 }
@@ -281,7 +251,7 @@ func bagDiff(want, got any) []bagPatch {
 
 // applyPatch applies the entries whose "was" still holds to v, values of
 // the version s describes. Text is compared by what it means there and
-// restored typed by its node, as decodeDocument would read it (see BagKey).
+// restored typed by its node, as decodeDocument would read it (see bagKey).
 func applyPatch(v any, patch []bagPatch, s *schema.Schema) any {
 	for _, p := range patch {
 		cur, ok := pointer.Get(v, p.ptr)

@@ -25,7 +25,7 @@ func TestBagKeepsWhatTheOldVersionCannotHold(t *testing.T) {
 	d := m.Down(x)
 	require.True(t, d.OK(), "%v", d.Errors)
 	dm := d.Values.(map[string]any)
-	require.Contains(t, dm, BagKey)
+	require.Contains(t, dm, bagKey)
 	require.Equal(t, map[string]any{"clusterName": "prod"}, dm["cluster"])
 	require.Equal(t, []Dropped{{Pointer: "/tolerations", Value: []any{"gpu"}}}, d.Dropped)
 	u := m.Migrate(d.Values)
@@ -84,9 +84,9 @@ func TestMalformedBag(t *testing.T) {
 	for _, bag := range []any{"x", []any{"x"}, []any{map[string]any{"step": "s"}},
 		[]any{map[string]any{"step": "s", "dir": "up"}},
 		[]any{map[string]any{"step": "s", "dir": "up", "patch": []any{map[string]any{"pointer": "nope"}}}}} {
-		r := m.Migrate(map[string]any{BagKey: bag})
+		r := m.Migrate(map[string]any{bagKey: bag})
 		require.NotEmpty(t, r.Errors)
-		require.Equal(t, "/"+BagKey, r.Errors[0].Pointer)
+		require.Equal(t, "/"+bagKey, r.Errors[0].Pointer)
 		require.True(t, strings.HasPrefix(r.Errors[0].Message, "malformed property bag"), r.Errors[0].Message)
 	}
 }

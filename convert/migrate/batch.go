@@ -8,23 +8,23 @@ import (
 )
 
 // Reader is the one way to migrate many documents: it migrates the
-// `---` stream read from r document by document, as MigrateDocument does for one, on workers goroutines (all
-// cores when workers <= 0), and calls emit on each document with its
-// Result in input order, from the calling goroutine. It holds a fixed
-// window of documents, whatever the stream's length. The lines of a
-// Result's errors are lines of the whole stream. It keeps the
-// cancellation contract of params' package documentation (as
-// params.MapStream, which it runs on): nil means every document was
-// migrated and emitted; otherwise it returns the first error of reading r
-// or of emit, or ctx's error, having emitted every document before it and
-// none after.
-func Reader(ctx context.Context, m *Migration, r io.Reader, workers int, emit func(params.RawDocument, Result) error) error {
+// `---` stream read from r document by document, as MigrateDocument does
+// for one, on workers goroutines (all cores when workers <= 0), and calls
+// emit on each document in input order, from the calling goroutine, with
+// its Result as Document.Value and the Result's errors as Document.Err
+// (Result.Err), with lines of the whole stream. It holds a fixed window
+// of documents, whatever the stream's length. It keeps the cancellation
+// contract of params' package documentation (as params.MapStream, which
+// it runs on): nil means every document was migrated and emitted;
+// otherwise it returns the first error of reading r or of emit, or ctx's
+// error, having emitted every document before it and none after.
+func Reader(ctx context.Context, m *Migration, r io.Reader, workers int, emit func(params.Document[Result]) error) error {
 	if e := m.unmade(); e != nil {
 		return e
 	}
-	return params.MapStream(ctx, r, workers, func(d params.RawDocument) Result {
+	return params.MapStream(ctx, r, workers, func(d params.Document[Result]) (Result, error) {
 		res := m.MigrateDocument(d.Text)
 		d.Locate(res.Errors.Err())
-		return res
+		return res, res.Err()
 	}, emit)
 }

@@ -47,7 +47,8 @@ func readAll(t testing.TB, m *Migration, docs [][]byte, workers int) []Result {
 // readStream migrates a `---` stream with Reader.
 func readStream(t testing.TB, m *Migration, stream []byte, workers int) []Result {
 	var res []Result
-	err := Reader(context.Background(), m, bytes.NewReader(stream), workers, func(d params.RawDocument, r Result) error {
+	err := Reader(context.Background(), m, bytes.NewReader(stream), workers, func(d params.Document[Result]) error {
+		r := d.Value
 		if d.Index != len(res) {
 			return fmt.Errorf("document %d emitted as %d", len(res), d.Index)
 		}

@@ -7,7 +7,7 @@
 //
 // Migration handles renamed and moved properties, chains of versions,
 // type changes (lossy ones refused unless allowed, and reported either
-// way), property bags that make round trips lossless (BagKey), and batch
+// way), property bags that make round trips lossless (x-paramkit-bag), and batch
 // migration of a `---` stream of any length (Reader). Conversions that
 // read bytes (VersionSet.ConvertDocument, ConvertObjectDocument,
 // Migration.MigrateDocument) keep the text of a YAML plain scalar that no
@@ -27,12 +27,12 @@
 //
 //	m, err := migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid...))
 //	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
-//	err = migrate.Reader(ctx, m, r, 0, func(d params.RawDocument, r migrate.Result) error { ... })
+//	err = migrate.Reader(ctx, m, r, 0, func(d params.Document[migrate.Result]) error { ... })
 //
 // Conversion between any two versions of a set served at once, both ways
 // (ExampleNewVersionSet, ExampleVersionSet_Convert):
 //
-//	set, err := migrate.LoadVersionSet(dir) // or NewVersionSet(versions)
+//	set, err := migrate.LoadVersionSet(os.DirFS(dir)) // or NewVersionSet(versions)
 //	r, err := set.Convert(values, "v1", "v3")
 //
 // Which of the two: a Migration goes one way, from one version to a newer
@@ -62,8 +62,8 @@
 // integer by truncation) is in Result.Lossy (the new pointer, from and to)
 // and is refused unless AllowLossy is given. A change is lossy by value:
 // 2593.0 to 2593 is not. Down-conversion keeps what an older version
-// cannot hold in a property bag under the top-level key BagKey
-// (x-paramkit-bag), so that new → old → new is the identity
+// cannot hold in a property bag under the top-level key x-paramkit-bag
+// (see "The property bag"), so that new → old → new is the identity
 // (Migration.Down; VersionSet for both directions).
 //
 // Secrets: a value is secret when any schema on its way marks it
@@ -76,7 +76,7 @@
 // # Version sets
 //
 // A version set is a folder of schemas, one per version (NAME.yaml or
-// NAME.json), ordered by its VersionsFile (`[v1, v2, {name: v3, preview:
+// NAME.json), ordered by its versions.yaml (`[v1, v2, {name: v3, preview:
 // true}]`; `downgrade: false` makes a version upgrade-only), or else by
 // the version order of the names (v1alpha1 < v1beta1 < v1 < v2,
 // 0.1.0 < 0.2.0). The hub is the newest version not marked preview, and
@@ -84,11 +84,46 @@
 // convert whole Kubernetes objects: apiVersion and kind are rewritten, and
 // metadata keeps name, namespace, labels, annotations and owner references
 // and drops what the server sets, so the output can be applied (an
-// operator's start-up rewrite of its stored objects). VersionSet.Pairs
-// tells, for each pair, whether the conversion is lossless, lossy (at
-// which pointers) or refused. CaseInsensitiveNames matches property names
+// operator's start-up rewrite of its stored objects). VersionSet.Refused
+// tells whether the set refuses a conversion, VersionSet.Losses where one
+// loses values (found by sampling). CaseInsensitiveNames matches property names
 // that differ only in case between adjacent versions, and reports each
 // match.
+//
+// # The property bag
+//
+// x-paramkit-bag is the reserved top-level key of a values document under which a
+// lossless conversion keeps what the version it converts to cannot hold:
+// the property bag of the storage-versioning design. It lives in the
+// values themselves (not in an annotation) so that it travels with them,
+// through every store and client, and is not edited by accident. Its
+// value is a list of layers, oldest first; each conversion step pushes
+// one when it has something to keep, and the same step converting back
+// pops and applies it:
+//
+//	x-paramkit-bag:
+//	- step: 9c0f3e5d21a4b7e8   # the pair of schemas, by content
+//	  dir: down                 # the direction that pushed the layer
+//	  patch:                    # how to turn the generated values back into the original
+//	  - pointer: /backup/region # in the coordinates of the version converted from
+//	    value: eu-west-1        # absent: remove the value there
+//	    was: null               # what the generated conversion gives there; absent: nothing
+//
+// An entry is applied only where the generated values still hold what
+// they held when the layer was made ("was"), so that a change made in the
+// other version meanwhile wins over the bag. Both are compared by what
+// they mean in that version (text typed by its node; YAML 1.2 core rules
+// where none types it), so that a bag written as YAML and read back by
+// ConvertDocument compares as it was made.
+//
+// While a conversion runs, the bag carries a YAML plain scalar that no
+// node typed as written; restored, it is typed by the node it lands on.
+// The result gives what such text means by YAML 1.2 core rules, like every
+// other value (007 is 7). Validation inside this
+// package ignores the key; callers that validate values carrying a bag
+// against a closed schema remove the key first (and put it back before
+// converting again). To keep the bag elsewhere, such as an annotation of
+// the enclosing object, move the key's value there and back.
 //
 // # Batches
 //

@@ -3,6 +3,7 @@ package migrate
 import (
 	"encoding/json"
 	"errors"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,7 +74,7 @@ func TestMigrationErrorsAreSchemaErrors(t *testing.T) {
 // TestVersionSetRefusalIsASchemaError: a refused downgrade is a
 // *schema.Error of KindRefused.
 func TestVersionSetRefusalIsASchemaError(t *testing.T) {
-	s, err := LoadVersionSet("testdata/bmh/set")
+	s, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 	require.NoError(t, err)
 	err = s.Refused("v1alpha2", "v1alpha1")
 	var e *schema.Error

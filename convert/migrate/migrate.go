@@ -83,7 +83,7 @@ type Migration struct {
 type Result struct {
 	// Values are the migrated values (no defaults applied), plain values:
 	// maps, slices, strings, bools, nil and json.Number. In lossless mode
-	// they may carry a property bag under BagKey.
+	// they may carry a property bag (see the package documentation).
 	Values any
 	// Dropped lists the values of the input that map nowhere in the
 	// target version, by their pointer in the input.
@@ -136,25 +136,6 @@ type Lossy struct {
 	Refused bool
 }
 
-// Hook is a hand-written conversion step that runs after the generated
-// one (the AssignableTo / AssignableFrom extension points of the
-// storage-versioning design). from holds the values before the step (do
-// not modify them), to the generated values after it; the hook returns
-// the values to continue with. A hook never sees the property bag. An
-// error is reported at the root pointer, or at its own pointer when it
-// is a *schema.Error (its Kind is kept; an error of another
-// type gets schema.KindInvalid).
-type Hook func(from, to any) (any, error)
-
-type migOptions struct {
-	allowLossy bool
-	lossless   bool
-	from       *schema.Schema
-	via        []*schema.Schema
-	hooks      map[int][2]Hook
-	hookErr    error
-}
-
 // New prepares a migration to the target schema: the one entry
 // point for moving values of an earlier version to a newer one.
 //
@@ -185,9 +166,9 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 	if target == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema")
 	}
-	o := applied(opts, Option.applyMigration)
-	if o.hookErr != nil {
-		return nil, o.hookErr
+	o, err := collect(opts, forNew, "New")
+	if err != nil {
+		return nil, err
 	}
 	if o.lossless && o.from == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: Lossless needs the schema of the oldest version (FromVersion)")
@@ -204,7 +185,7 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil or was not made by schema.Parse or FromValue", i)
 		}
 	}
-	for i := range o.hooks {
+	for i := range o.stepHooks {
 		if i < 0 || i >= len(chain) {
 			return nil, schema.NewError(schema.KindUsage, "", "migrate: hooks for step %d, but the migration has %d step(s)", i, len(chain))
 		}
@@ -216,7 +197,7 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 		if err != nil {
 			return nil, err
 		}
-		if h, ok := o.hooks[i]; ok {
+		if h, ok := o.stepHooks[i]; ok {
 			st.upHook, st.downHook = h[0], h[1]
 		}
 		m.steps = append(m.steps, st)
@@ -292,7 +273,7 @@ type migStep struct {
 	from, to         *schema.Schema
 	up, down         *migPlan
 	id               string // identifies the step in a property bag
-	upHook, downHook Hook
+	upHook, downHook hook
 }
 
 func newMigStep(from, to *schema.Schema) (*migStep, error) {
@@ -336,7 +317,7 @@ func (st *migStep) plan(d migDir) (p *migPlan, source *schema.Schema) {
 	return st.down, st.to
 }
 
-func (st *migStep) hook(d migDir) Hook {
+func (st *migStep) hook(d migDir) hook {
 	if d == dirUp {
 		return st.upHook
 	}

@@ -121,10 +121,10 @@ func readError(err error) *schema.Error {
 func (p *migPlan) validate(v any, known schema.ErrorList) schema.ErrorList {
 	s := p.target
 	if m, ok := v.(map[string]any); ok {
-		if _, has := m[BagKey]; has {
+		if _, has := m[bagKey]; has {
 			rest := make(map[string]any, len(m))
 			for k, x := range m {
-				if k != BagKey {
+				if k != bagKey {
 					rest[k] = x
 				}
 			}

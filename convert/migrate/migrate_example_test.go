@@ -86,7 +86,7 @@ properties:
 	v := map[string]any{"clusterName": "prod", "backup": map[string]any{"enabled": true, "region": "eu-west-1"}}
 	down := m.Down(v)
 	fmt.Println(down.Values.(map[string]any)["CLUSTER_NAME"], down.Values.(map[string]any)["BACKUP_ENABLED"])
-	_, hasBag := down.Values.(map[string]any)[migrate.BagKey]
+	_, hasBag := down.Values.(map[string]any)["x-paramkit-bag"]
 	fmt.Println("bag:", hasBag)
 	up := m.Migrate(down.Values)
 	fmt.Println(up.Values.(map[string]any)["backup"])

@@ -211,7 +211,7 @@ func countScalars(v any) int {
 func nothingDisappears(t testing.TB, in any, r Result) {
 	t.Helper()
 	if m, ok := r.Values.(map[string]any); ok {
-		require.NotContains(t, m, BagKey)
+		require.NotContains(t, m, bagKey)
 	}
 	out := countScalars(r.Values)
 	if r.Values == nil {

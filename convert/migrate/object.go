@@ -7,9 +7,9 @@ import (
 	"strings"
 )
 
-// ObjectTarget names what a converted Kubernetes object becomes: its new
+// objectTarget names what a converted Kubernetes object becomes: its new
 // apiVersion (GROUP/VERSION) and, when the kind changes, its new kind.
-type ObjectTarget struct {
+type objectTarget struct {
 	APIVersion string
 	// Kind replaces the object's kind when not empty.
 	Kind string
@@ -26,10 +26,11 @@ var keptMetadata = []string{"name", "generateName", "namespace", "labels", "anno
 // version to. The versions' schemas describe the whole object (as a CRD
 // version's openAPIV3Schema does); apiVersion, kind and metadata are set
 // aside, the rest converts as Convert does, and the object is put back
-// together with target's apiVersion and kind and the metadata its author
-// set (see keptMetadata), so that the result can be applied to a cluster.
-// The input is not modified.
-func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget, opts ...ConvertOption) (Result, error) {
+// together with apiVersion (GROUP/VERSION) and kind (the object's own
+// when "") and the metadata its author set (see keptMetadata), so that
+// the result can be applied to a cluster. The input is not modified.
+func (s *VersionSet) ConvertObject(obj any, from, to, apiVersion, kind string, opts ...Option) (Result, error) {
+	target := objectTarget{APIVersion: apiVersion, Kind: kind}
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
@@ -48,7 +49,8 @@ func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget
 // it, and otherwise means what YAML 1.2 core rules say. The error is for
 // what prevents any conversion, or a *schema.Error for a document
 // that cannot be read.
-func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...ConvertOption) (Result, error) {
+func (s *VersionSet) ConvertObjectDocument(data []byte, from, to, apiVersion, kind string, opts ...Option) (Result, error) {
+	target := objectTarget{APIVersion: apiVersion, Kind: kind}
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
@@ -63,7 +65,7 @@ func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target 
 	return s.convertObject(obj, i, j, target, o), nil
 }
 
-func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o convOptions) Result {
+func (s *VersionSet) convertObject(obj any, i, j int, target objectTarget, o options) Result {
 	m, ok := obj.(map[string]any)
 	if !ok {
 		res := Result{Values: obj, Errors: schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}
@@ -136,7 +138,8 @@ func keepMetadata(v any) (map[string]any, *schema.Error) {
 // nothing else. It fails as a whole, before converting anything, when the
 // set refuses the direction or does not know a version; objects that fail
 // keep their Result errors and are not to be written back (Result.OK).
-func (s *VersionSet) RewriteObjects(objects []any, from, to string, target ObjectTarget, opts ...ConvertOption) ([]any, []Result, error) {
+func (s *VersionSet) RewriteObjects(objects []any, from, to, apiVersion, kind string, opts ...Option) ([]any, []Result, error) {
+	target := objectTarget{APIVersion: apiVersion, Kind: kind}
 	if _, _, err := s.pair(from, to); err != nil {
 		return nil, nil, err
 	}
@@ -149,7 +152,7 @@ func (s *VersionSet) RewriteObjects(objects []any, from, to string, target Objec
 	out := make([]any, len(objects))
 	results := make([]Result, len(objects))
 	for i, o := range objects {
-		r, err := s.ConvertObject(o, from, to, target, opts...)
+		r, err := s.ConvertObject(o, from, to, target.APIVersion, target.Kind, opts...)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -46,18 +46,18 @@ func readHosts(t testing.TB, s *VersionSet, version, path string) []any {
 // with old and new values), the hardware profile dropped and reported,
 // server-set metadata removed, nothing else changed.
 func TestBareMetalHostRewrite(t *testing.T) {
-	s, err := LoadVersionSet("testdata/bmh/set")
+	s, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 	require.NoError(t, err)
 	hosts := readHosts(t, s, "v1alpha1", "testdata/bmh/hosts-v1alpha1.yaml")
-	target := ObjectTarget{APIVersion: "hardware.metal3.io/v1alpha2"}
+	const target = "hardware.metal3.io/v1alpha2"
 
 	// Without permission the lossy change is refused, with a report.
-	_, rs, err := s.RewriteObjects(hosts, "v1alpha1", "v1alpha2", target)
+	_, rs, err := s.RewriteObjects(hosts, "v1alpha1", "v1alpha2", target, "")
 	require.NoError(t, err)
 	assert.False(t, rs[0].OK())
 	assert.True(t, rs[1].OK(), "2400.0 to 2400 loses nothing")
 
-	out, rs, err := s.RewriteObjects(hosts, "v1alpha1", "v1alpha2", target, AllowLossy())
+	out, rs, err := s.RewriteObjects(hosts, "v1alpha1", "v1alpha2", target, "", AllowLossy())
 	require.NoError(t, err)
 	v2, _ := s.Version("v1alpha2")
 	var docs, report bytes.Buffer
@@ -90,26 +90,26 @@ func TestBareMetalHostRewrite(t *testing.T) {
 	assert.Contains(t, m["metadata"], "ownerReferences")
 
 	// Upgrade only: the reverse is refused as a whole.
-	_, _, err = s.RewriteObjects(out, "v1alpha2", "v1alpha1", ObjectTarget{APIVersion: "metal3.io/v1alpha1"})
+	_, _, err = s.RewriteObjects(out, "v1alpha2", "v1alpha1", "metal3.io/v1alpha1", "")
 	require.ErrorContains(t, err, "upgrade-only")
 }
 
 func TestConvertObjectErrors(t *testing.T) {
-	s, err := LoadVersionSet("testdata/bmh/set")
+	s, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 	require.NoError(t, err)
-	_, err = s.ConvertObject(map[string]any{}, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "a/b/c"})
+	_, err = s.ConvertObject(map[string]any{}, "v1alpha1", "v1alpha2", "a/b/c", "")
 	require.ErrorContains(t, err, "not an apiVersion")
-	r, err := s.ConvertObject([]any{}, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "x/v1"})
+	r, err := s.ConvertObject([]any{}, "v1alpha1", "v1alpha2", "x/v1", "")
 	require.NoError(t, err)
 	require.False(t, r.OK())
-	r, err = s.ConvertObject(map[string]any{"metadata": "x"}, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "x/v1", Kind: "Host"})
+	r, err = s.ConvertObject(map[string]any{"metadata": "x"}, "v1alpha1", "v1alpha2", "x/v1", "Host")
 	require.NoError(t, err)
 	require.Len(t, r.Errors, 1)
 	assert.Equal(t, "/metadata", r.Errors[0].Pointer)
-	r, err = s.ConvertObject(map[string]any{}, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "x/v1"})
+	r, err = s.ConvertObject(map[string]any{}, "v1alpha1", "v1alpha2", "x/v1", "")
 	require.NoError(t, err)
 	assert.Equal(t, "/kind", r.Errors[0].Pointer)
-	r, err = s.ConvertObject(map[string]any{"kind": "A"}, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "x/v1", Kind: "Host"})
+	r, err = s.ConvertObject(map[string]any{"kind": "A"}, "v1alpha1", "v1alpha2", "x/v1", "Host")
 	require.NoError(t, err)
 	assert.True(t, r.OK())
 	assert.Equal(t, "Host", r.Values.(map[string]any)["kind"])
@@ -120,7 +120,7 @@ func TestConvertObjectErrors(t *testing.T) {
 // three-version set from v1 to its hub v2 (with the property bag).
 func BenchmarkConvertObjectsOldestToHub(b *testing.B) {
 	b.Run("bmh-10000", func(b *testing.B) {
-		s, err := LoadVersionSet("testdata/bmh/set")
+		s, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 		require.NoError(b, err)
 		hosts := readHosts(b, s, "v1alpha1", "testdata/bmh/hosts-v1alpha1.yaml")
 		objs := make([]any, 10000)
@@ -130,7 +130,7 @@ func BenchmarkConvertObjectsOldestToHub(b *testing.B) {
 		b.ReportAllocs()
 		b.ResetTimer()
 		for i := 0; i < b.N; i++ {
-			_, _, err := s.RewriteObjects(objs, "v1alpha1", "v1alpha2", ObjectTarget{APIVersion: "hardware.metal3.io/v1alpha2"}, AllowLossy())
+			_, _, err := s.RewriteObjects(objs, "v1alpha1", "v1alpha2", "hardware.metal3.io/v1alpha2", "", AllowLossy())
 			if err != nil {
 				b.Fatal(err)
 			}

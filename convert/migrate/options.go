@@ -2,79 +2,107 @@ package migrate
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/paramkit/paramkit/schema"
 )
 
-// The options of this package come in three families, one type each, so
-// that an option given to a call it does not apply to fails to compile
-// rather than at run time:
-//
-//   - Option configures New: FromVersion, ThroughVersions, Lossless,
-//     StepHooks and AllowLossy.
-//   - SetOption configures NewVersionSet and LoadVersionSet:
-//     CaseInsensitiveNames and PairHooks.
-//   - ConvertOption configures a VersionSet's conversions (Convert,
-//     ConvertDocument, ConvertObject, ConvertObjectDocument,
-//     RewriteObjects): AllowLossy and Total.
-//
-// AllowLossy is the one option of two families (a LossyOption).
+// Option configures New, NewVersionSet and LoadVersionSet, and a
+// VersionSet's conversions (Convert, ConvertDocument, ConvertObject,
+// ConvertObjectDocument, RewriteObjects). Each option says what it is for:
+// FromVersion, ThroughVersions, Lossless and StepHooks are for New;
+// CaseInsensitiveNames for NewVersionSet and LoadVersionSet; Total for a
+// VersionSet's conversions; AllowLossy for New and a VersionSet's
+// conversions. A call given an option that is not for it fails with a
+// *schema.Error of kind schema.KindUsage naming the option, rather than
+// ignoring it.
 //
 //	migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid), migrate.AllowLossy())
-//	migrate.LoadVersionSet(dir, migrate.CaseInsensitiveNames())
+//	migrate.LoadVersionSet(os.DirFS(dir), migrate.CaseInsensitiveNames())
 //	set.Convert(v, "v1", "v2", migrate.AllowLossy())
-type Option interface{ applyMigration(*migOptions) }
+type Option func(*options)
 
-// SetOption configures NewVersionSet and LoadVersionSet (see Option).
-type SetOption interface{ applySet(*setOptions) }
+// hook is a hand-written conversion step that runs after the generated
+// one (see StepHooks).
+type hook = func(from, to any) (any, error)
 
-// ConvertOption configures a VersionSet's conversions (see Option).
-type ConvertOption interface{ applyConversion(*convOptions) }
+// The calls an option is for.
+type optionUse uint8
 
-// LossyOption is what AllowLossy returns: an option of New and of a
-// VersionSet's conversions alike.
-type LossyOption interface {
-	Option
-	ConvertOption
+const (
+	forNew optionUse = 1 << iota
+	forSet
+	forConversion
+)
+
+func (u optionUse) String() string {
+	var s []string
+	if u&forNew != 0 {
+		s = append(s, "New")
+	}
+	if u&forSet != 0 {
+		s = append(s, "NewVersionSet and LoadVersionSet")
+	}
+	if u&forConversion != 0 {
+		s = append(s, "a VersionSet's conversions")
+	}
+	return strings.Join(s, " and ")
 }
 
-// migOption is an Option of New only.
-type migOption func(*migOptions)
+// options is what the Options of a call set.
+type options struct {
+	// New
+	from      *schema.Schema
+	via       []*schema.Schema
+	lossless  bool
+	stepHooks map[int][2]hook
+	// NewVersionSet, LoadVersionSet
+	fold bool
+	// a VersionSet's conversions
+	total bool
+	// New and a VersionSet's conversions
+	allowLossy bool
 
-func (f migOption) applyMigration(o *migOptions) { f(o) }
+	errors []string // hooks given twice
+	misfit []string // options not for the call, with what they are for
+	call   optionUse
+}
 
-// setOption is a SetOption.
-type setOption func(*setOptions)
+// use records that the option name, for the calls u, was given.
+func (o *options) use(name string, u optionUse) {
+	if o.call != 0 && o.call&u == 0 {
+		o.misfit = append(o.misfit, fmt.Sprintf("%s is for %s", name, u))
+	}
+}
 
-func (f setOption) applySet(o *setOptions) { f(o) }
-
-// allowLossy is AllowLossy's option.
-type allowLossy struct{}
-
-func (allowLossy) applyMigration(o *migOptions)   { o.allowLossy = true }
-func (allowLossy) applyConversion(o *convOptions) { o.allowLossy = true }
-
-// applied is what opts of one family set, applied in order by apply (the
-// family's method); a nil option is skipped.
-func applied[Opt, O any](opts []Opt, apply func(Opt, *O)) O {
-	var o O
+// collect applies opts (nil ones skipped) for the call and returns what
+// they set, or the KindUsage error of an option that is not for it or
+// was given twice.
+func collect(opts []Option, call optionUse, name string) (options, error) {
+	o := options{call: call}
 	for _, opt := range opts {
-		if any(opt) != nil {
-			apply(opt, &o)
+		if opt != nil {
+			opt(&o)
 		}
 	}
-	return o
+	if len(o.misfit) > 0 {
+		return o, schema.NewError(schema.KindUsage, "", "migrate: an option does not apply to %s: %s", name, strings.Join(o.misfit, "; "))
+	}
+	if len(o.errors) > 0 {
+		return o, schema.NewError(schema.KindUsage, "", "migrate: %s", strings.Join(o.errors, "; "))
+	}
+	return o, nil
 }
 
 // AllowLossy applies lossy type changes (number to integer by
 // truncation) instead of refusing them. They are reported either way.
 // For New and a VersionSet's conversions.
-func AllowLossy() LossyOption { return allowLossy{} }
-
-// total is Total's option.
-type total struct{}
-
-func (total) applyConversion(o *convOptions) { o.total = true }
+func AllowLossy() Option {
+	return func(o *options) {
+		o.use("AllowLossy", forNew|forConversion)
+		o.allowLossy = true
+	}
+}
 
 // Total makes a VersionSet's conversion total, as a conversion webhook's
 // must be: it never fails because a value is invalid, in one version or
@@ -85,11 +113,17 @@ func (total) applyConversion(o *convOptions) { o.total = true }
 // object stay as they are; nothing is validated, and Result.Errors holds
 // only what a hook returned. What the target cannot hold at all (a key it
 // does not declare, a property an older version lacks) goes to the
-// property bag (BagKey) when the reverse conversion is allowed, so that
-// converting back gives exactly what went in; a malformed bag is ignored.
-// A conversion webhook keeps the bag in an annotation (params/kube's
-// Convert does). For a VersionSet's conversions.
-func Total() ConvertOption { return total{} }
+// property bag (the key x-paramkit-bag of the values) when the reverse
+// conversion is allowed, so that converting back gives exactly what went
+// in; a malformed bag is ignored. A conversion webhook keeps the bag in
+// an annotation (params/kube's Convert does). For a VersionSet's
+// conversions.
+func Total() Option {
+	return func(o *options) {
+		o.use("Total", forConversion)
+		o.total = true
+	}
+}
 
 // FromVersion gives the schema of the version the values of Migrate
 // belong to (the oldest of the chain). A migration works without it (the
@@ -97,7 +131,10 @@ func Total() ConvertOption { return total{} }
 // and Lossless need it, and it lets a change of type between the two
 // schemas be converted exactly. For New.
 func FromVersion(previous *schema.Schema) Option {
-	return migOption(func(o *migOptions) { o.from = previous })
+	return func(o *options) {
+		o.use("FromVersion", forNew)
+		o.from = previous
+	}
 }
 
 // ThroughVersions migrates through intermediate versions, oldest first:
@@ -105,50 +142,49 @@ func FromVersion(previous *schema.Schema) Option {
 // keywords, then to mid[1], and so on to the target. Versions that KEP-33
 // calls "non-skippable" can so be skipped by the user. For New.
 func ThroughVersions(mid ...*schema.Schema) Option {
-	return migOption(func(o *migOptions) { o.via = append(o.via, mid...) })
+	return func(o *options) {
+		o.use("ThroughVersions", forNew)
+		o.via = append(o.via, mid...)
+	}
 }
 
 // Lossless keeps what the target version cannot hold in a property bag
-// (see BagKey) in both directions, and restores it when converting back,
-// so that old → new → old and new → old → new give back exactly what
-// went in. Lossy type changes are then allowed (the bag keeps the
-// original). It needs FromVersion. For New.
-func Lossless() Option { return migOption(func(o *migOptions) { o.lossless = true }) }
-
-// StepHooks registers hand-written steps for one step of a migration's
-// chain: up runs after the generated conversion toward the newer version,
-// down after the one toward the older version. Step 0 goes from the
-// oldest version to the first ThroughVersions schema (or to the target
-// when there is none); either hook may be nil. For New; a
-// VersionSet names its steps by version instead (PairHooks).
-func StepHooks(step int, up, down Hook) Option {
-	return migOption(func(o *migOptions) {
-		if o.hooks == nil {
-			o.hooks = map[int][2]Hook{}
-		}
-		if _, dup := o.hooks[step]; dup {
-			o.hookErr = schema.NewError(schema.KindUsage, "", "migrate: hooks registered twice for step %d", step)
-		}
-		o.hooks[step] = [2]Hook{up, down}
-	})
+// (the key x-paramkit-bag of the values) in both directions, and
+// restores it when converting back, so that old → new → old and
+// new → old → new give back exactly what went in. Lossy type changes are
+// then allowed (the bag keeps the original). It needs FromVersion. For
+// New.
+func Lossless() Option {
+	return func(o *options) {
+		o.use("Lossless", forNew)
+		o.lossless = true
+	}
 }
 
-// PairHooks registers hand-written conversion steps for the adjacent pair
-// older → newer of a version set: up runs after the generated step toward
-// newer, down after the generated step toward older, each seeing the
-// source values and the generated result (see Hook). Either may be nil.
-// For NewVersionSet and LoadVersionSet.
-func PairHooks(older, newer string, up, down Hook) SetOption {
-	return setOption(func(o *setOptions) {
-		if o.hooks == nil {
-			o.hooks = map[string][2]Hook{}
+// StepHooks registers hand-written steps for one step of a migration's
+// chain (the AssignableTo / AssignableFrom extension points of the
+// storage-versioning design): up runs after the generated conversion
+// toward the newer version, down after the one toward the older version.
+// Step 0 goes from the oldest version to the first ThroughVersions schema
+// (or to the target when there is none); either hook may be nil.
+//
+// A hook gets from, the values before the step (do not modify them), and
+// to, the generated values after it, and returns the values to continue
+// with. A hook never sees the property bag. Its error is reported at the
+// root pointer, or at its own pointer when it is a *schema.Error (its
+// Kind is kept; an error of another type gets schema.KindInvalid).
+// For New; a VersionSet's hooks are its versions' Up and Down.
+func StepHooks(step int, up, down func(from, to any) (any, error)) Option {
+	return func(o *options) {
+		o.use("StepHooks", forNew)
+		if o.stepHooks == nil {
+			o.stepHooks = map[int][2]hook{}
 		}
-		k := older + "\x00" + newer
-		if _, dup := o.hooks[k]; dup {
-			o.errors = append(o.errors, fmt.Sprintf("hooks registered twice for %s → %s", older, newer))
+		if _, dup := o.stepHooks[step]; dup {
+			o.errors = append(o.errors, fmt.Sprintf("hooks registered twice for step %d", step))
 		}
-		o.hooks[k] = [2]Hook{up, down}
-	})
+		o.stepHooks[step] = [2]hook{up, down}
+	}
 }
 
 // CaseInsensitiveNames lets a property of a newer version without an
@@ -157,6 +193,9 @@ func PairHooks(older, newer string, up, down Hook) SetOption {
 // versioning document's generator matches names. An exact match always
 // wins; each use is listed by VersionSet.Notes. For NewVersionSet and
 // LoadVersionSet.
-func CaseInsensitiveNames() SetOption {
-	return setOption(func(o *setOptions) { o.fold = true })
+func CaseInsensitiveNames() Option {
+	return func(o *options) {
+		o.use("CaseInsensitiveNames", forSet)
+		o.fold = true
+	}
 }

@@ -2,8 +2,8 @@ package migrate_test
 
 import (
 	"encoding/json"
-	"reflect"
 	"testing"
+	"testing/fstest"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -12,21 +12,39 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// TestOptionsApplyWhereTheySay: each family of calls has its own option
-// type, so that an option given where it does not apply (Lossless to
-// Convert, say) does not compile. Each option implements exactly the
-// families its godoc names.
+// TestOptionsApplyWhereTheySay: the package has one Option type, and a
+// call given an option that is not for it (Lossless to Convert, say)
+// refuses it with a KindUsage error naming it, rather than ignoring it.
+// Each option applies exactly where its godoc says.
 func TestOptionsApplyWhereTheySay(t *testing.T) {
 	v1, err := schema.Parse([]byte(`{"type":"object","properties":{"A":{"type":"number"}}}`))
 	require.NoError(t, err)
-	families := map[string]reflect.Type{
-		"New":         reflect.TypeFor[migrate.Option](),
-		"VersionSet":  reflect.TypeFor[migrate.SetOption](),
-		"Conversions": reflect.TypeFor[migrate.ConvertOption](),
+	v2, err := schema.Parse([]byte(`{"type":"object","properties":{"a":{"type":"integer","oldName":"A"}}}`))
+	require.NoError(t, err)
+	versions := []migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}}
+	set, err := migrate.NewVersionSet(versions)
+	require.NoError(t, err)
+	calls := map[string]func(migrate.Option) error{
+		"New": func(o migrate.Option) error {
+			_, err := migrate.New(v2, migrate.FromVersion(v1), o)
+			return err
+		},
+		"VersionSet": func(o migrate.Option) error {
+			_, err := migrate.NewVersionSet(versions, o)
+			return err
+		},
+		"LoadVersionSet": func(o migrate.Option) error {
+			_, err := migrate.LoadVersionSet(fstest.MapFS{"v1.json": {Data: []byte(`{"type":"object"}`)}}, o)
+			return err
+		},
+		"Conversions": func(o migrate.Option) error {
+			_, err := set.Convert(map[string]any{}, "v1", "v2", o)
+			return err
+		},
 	}
 	for _, c := range []struct {
 		name    string
-		opt     any
+		opt     migrate.Option
 		applies []string
 	}{
 		{"FromVersion", migrate.FromVersion(v1), []string{"New"}},
@@ -34,15 +52,24 @@ func TestOptionsApplyWhereTheySay(t *testing.T) {
 		{"AllowLossy", migrate.AllowLossy(), []string{"New", "Conversions"}},
 		{"Lossless", migrate.Lossless(), []string{"New"}},
 		{"StepHooks", migrate.StepHooks(0, nil, nil), []string{"New"}},
-		{"CaseInsensitiveNames", migrate.CaseInsensitiveNames(), []string{"VersionSet"}},
-		{"PairHooks", migrate.PairHooks("v1", "v2", nil, nil), []string{"VersionSet"}},
+		{"CaseInsensitiveNames", migrate.CaseInsensitiveNames(), []string{"VersionSet", "LoadVersionSet"}},
+		{"Total", migrate.Total(), []string{"Conversions"}},
 	} {
-		for family, typ := range families {
+		for call, run := range calls {
 			want := false
 			for _, a := range c.applies {
-				want = want || a == family
+				want = want || a == call
 			}
-			assert.Equal(t, want, reflect.TypeOf(c.opt).Implements(typ), "%s for %s", c.name, family)
+			err := run(c.opt)
+			if want {
+				assert.NoError(t, err, "%s for %s", c.name, call)
+				continue
+			}
+			require.Error(t, err, "%s for %s", c.name, call)
+			var se *schema.Error
+			require.ErrorAs(t, err, &se)
+			assert.Equal(t, schema.KindUsage, se.Kind)
+			assert.Contains(t, err.Error(), c.name+" is for ", "%s for %s", c.name, call)
 		}
 	}
 }

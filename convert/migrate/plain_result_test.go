@@ -3,6 +3,7 @@ package migrate
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -92,7 +93,7 @@ func yamlWithText(t testing.TB, v any) []byte {
 func TestConversionsGivePlainValues(t *testing.T) {
 	n := roundTrips() / 20
 	for si, dir := range versionSets {
-		s, err := LoadVersionSet(dir)
+		s, err := LoadVersionSet(os.DirFS(dir))
 		require.NoError(t, err)
 		for fi, from := range s.Order() {
 			for ti, to := range s.Order() {
@@ -123,7 +124,7 @@ func TestConversionsGivePlainValues(t *testing.T) {
 							obj[k] = e
 						}
 					}
-					r, err = s.ConvertObjectDocument(yamlWithText(t, obj), from, to, ObjectTarget{APIVersion: "example.com/" + to}, AllowLossy())
+					r, err = s.ConvertObjectDocument(yamlWithText(t, obj), from, to, "example.com/"+to, "", AllowLossy())
 					require.NoError(t, err)
 					requirePlainResult(t, r)
 				}

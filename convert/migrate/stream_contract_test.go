@@ -24,11 +24,12 @@ func TestReaderCancelContract(t *testing.T) {
 	require.NoError(t, err)
 	text := func(i int) string { return fmt.Sprintf("CLUSTER_NAME: c%d\n", i) }
 	streamtest.Check(t, text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
-		return migrate.Reader(ctx, m, r, workers, func(d params.RawDocument, res migrate.Result) error {
+		return migrate.Reader(ctx, m, r, workers, func(d params.Document[migrate.Result]) error {
+			res := d.Value
 			if err := res.Err(); err != nil {
 				return err
 			}
-			name, err := params.String(res.Values, "/clusterName")
+			name, err := params.Get[string](res.Values, "/clusterName")
 			if err != nil {
 				return err
 			}

@@ -16,7 +16,8 @@ func ExampleReader() {
 	s, _ := schema.Parse([]byte(upgradedSchema))
 	m, _ := migrate.New(s)
 	in := strings.NewReader("CLUSTER_NAME: a\n---\nCLUSTER_NAME: [b\n---\nCLUSTER_NAME: c\n")
-	err := migrate.Reader(context.Background(), m, in, 0, func(d params.RawDocument, r migrate.Result) error {
+	err := migrate.Reader(context.Background(), m, in, 0, func(d params.Document[migrate.Result]) error {
+		r := d.Value
 		if !r.OK() {
 			fmt.Println(d.Index, r.Errors[0].Line, r.Errors[0].Kind)
 			return nil

@@ -43,7 +43,8 @@ func TestReaderMatchesMigrateDocument(t *testing.T) {
 		want[i] = m.MigrateDocument(d)
 	}
 	var got []migrate.Result
-	err = migrate.Reader(context.Background(), m, strings.NewReader(b.String()), 3, func(d params.RawDocument, r migrate.Result) error {
+	err = migrate.Reader(context.Background(), m, strings.NewReader(b.String()), 3, func(d params.Document[migrate.Result]) error {
+		r := d.Value
 		assert.Equal(t, len(got), d.Index)
 		got = append(got, r)
 		return nil
@@ -72,7 +73,7 @@ func TestReaderStops(t *testing.T) {
 	boom := errors.New("boom")
 	in := io.MultiReader(strings.NewReader("CLUSTER_NAME: a\n---\nCLUSTER_NAME: b\n---\n"), iotest.ErrReader(boom))
 	n := 0
-	err = migrate.Reader(context.Background(), m, in, 0, func(params.RawDocument, migrate.Result) error { n++; return nil })
+	err = migrate.Reader(context.Background(), m, in, 0, func(params.Document[migrate.Result]) error { n++; return nil })
 	assert.ErrorIs(t, err, boom)
 	assert.Equal(t, 2, n)
 
@@ -81,7 +82,7 @@ func TestReaderStops(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
 	n = 0
-	err = migrate.Reader(ctx, m, strings.NewReader("CLUSTER_NAME: a\n"), 0, func(params.RawDocument, migrate.Result) error { n++; return nil })
+	err = migrate.Reader(ctx, m, strings.NewReader("CLUSTER_NAME: a\n"), 0, func(params.Document[migrate.Result]) error { n++; return nil })
 	assert.ErrorIs(t, err, context.Canceled)
 	assert.Zero(t, n)
 }

@@ -23,6 +23,13 @@ type Version struct {
 	// (versions.yaml: downgrade: false), as an upgrade-only API change
 	// does.
 	NoDowngrade bool
+	// Up and Down are hand-written conversion steps for the pair of the
+	// previous version (the next older one) and this one: Up runs after
+	// the generated step toward this version, Down after the generated
+	// step toward the previous one, each seeing the source values and the
+	// generated result as StepHooks' hooks do. Either may be nil; the
+	// oldest version has none.
+	Up, Down func(from, to any) (any, error)
 }
 
 // VersionSet is an ordered set of versions of one schema with a hub: the
@@ -32,7 +39,7 @@ type Version struct {
 // generated from the schemas (oldName, type changes) as Migration does:
 // up (toward newer versions) by the newer schema's oldName, down by
 // inverting it. A conversion whose reverse is allowed keeps what the
-// target cannot hold in the property bag (BagKey), so that it comes back
+// target cannot hold in the property bag (x-paramkit-bag), so that it comes back
 // on the way back; losses are reported all the same.
 //
 // A VersionSet is immutable and safe for concurrent use.
@@ -44,26 +51,26 @@ type VersionSet struct {
 	notes    []string
 }
 
-type setOptions struct {
-	hooks  map[string][2]Hook
-	fold   bool
-	errors []string
-}
-
 // NewVersionSet builds a version set from versions ordered oldest first.
-// The options that apply: CaseInsensitiveNames and PairHooks. A set read
-// from a folder comes from LoadVersionSet.
+// The option that applies: CaseInsensitiveNames; hand-written steps are
+// the versions' Up and Down. A set read from a folder comes from
+// LoadVersionSet.
 //
 //	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}})
 //	r, err := set.Convert(values, "v1", "v2")
 //
 // Each step of a set is generated as a Migration's step is (oldName, type
 // changes); see New for when to use which.
-func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
-	o := applied(opts, SetOption.applySet)
-	if len(o.errors) > 0 {
-		return nil, schema.NewError(schema.KindUsage, "", "migrate: %s", strings.Join(o.errors, "; "))
+func NewVersionSet(versions []Version, opts ...Option) (*VersionSet, error) {
+	o, err := collect(opts, forSet, "NewVersionSet")
+	if err != nil {
+		return nil, err
 	}
+	return newVersionSet(versions, o)
+}
+
+// newVersionSet is NewVersionSet with its options collected.
+func newVersionSet(versions []Version, o options) (*VersionSet, error) {
 	if len(versions) == 0 {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: a version set needs at least one version")
 	}
@@ -86,13 +93,8 @@ func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
 	if s.hub < 0 {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: every version is a preview: the set has no hub")
 	}
-	for k := range o.hooks {
-		older, newer, _ := strings.Cut(k, "\x00")
-		i, ok1 := s.index[older]
-		j, ok2 := s.index[newer]
-		if !ok1 || !ok2 || j != i+1 {
-			return nil, schema.NewError(schema.KindUsage, "", "migrate: hooks for %s → %s: not an adjacent pair of the set (oldest first)", older, newer)
-		}
+	if v := s.versions[0]; v.Up != nil || v.Down != nil {
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: version %s is the oldest: it has no previous version for Up and Down hooks", v.Name)
 	}
 	for i := 0; i+1 < len(s.versions); i++ {
 		from, to := s.versions[i].Schema, s.versions[i+1].Schema
@@ -111,9 +113,7 @@ func NewVersionSet(versions []Version, opts ...SetOption) (*VersionSet, error) {
 			return nil, schema.ErrorIn("migrate: version "+s.versions[i+1].Name, err)
 		}
 		st.to = s.versions[i+1].Schema
-		if h, ok := o.hooks[s.versions[i].Name+"\x00"+s.versions[i+1].Name]; ok {
-			st.upHook, st.downHook = h[0], h[1]
-		}
+		st.upHook, st.downHook = s.versions[i+1].Up, s.versions[i+1].Down
 		s.steps = append(s.steps, st)
 	}
 	return s, nil
@@ -169,8 +169,6 @@ func (s *VersionSet) Notes() []string {
 	}
 	return append([]string(nil), s.notes...)
 }
-
-type convOptions struct{ allowLossy, total bool }
 
 // refusedError is the error of a conversion the set refuses, to an older
 // version past one marked NoDowngrade (by): a *schema.Error of kind
@@ -258,7 +256,7 @@ func (s *VersionSet) path(i, j int) []pathStep {
 // The values mean what they say (plain values, as params.Decode gives
 // them). To have the nodes of the versions on the way type the YAML plain
 // scalars of a document, give its bytes to ConvertDocument.
-func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Result, error) {
+func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
@@ -282,7 +280,7 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...ConvertOption) (Res
 //
 // The error is for what prevents any conversion, as with Convert, or a
 // *schema.Error for a document that cannot be read.
-func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...ConvertOption) (Result, error) {
+func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Option) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
 		return Result{}, err
@@ -295,8 +293,10 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Conve
 }
 
 // start checks a conversion from → to and gathers its options.
-func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o convOptions, err error) {
-	o = applied(opts, ConvertOption.applyConversion)
+func (s *VersionSet) start(from, to string, opts []Option) (i, j int, o options, err error) {
+	if o, err = collect(opts, forConversion, "a VersionSet's conversions"); err != nil {
+		return 0, 0, o, err
+	}
 	i, j, err = s.pair(from, to)
 	if err != nil {
 		return 0, 0, o, err
@@ -311,7 +311,7 @@ func (s *VersionSet) start(from, to string, opts []ConvertOption) (i, j int, o c
 // chain: dropped values are reported at their pointer in the source,
 // lossy changes and errors at their pointer in the target. Text no node
 // on the way typed is settled in the Result (settleResult).
-func (s *VersionSet) run(v any, i, j int, o convOptions, keepBag bool) Result {
+func (s *VersionSet) run(v any, i, j int, o options, keepBag bool) Result {
 	path := s.path(i, j)
 	if o.total {
 		if _, isObject := v.(map[string]any); !isObject || len(path) == 0 {
@@ -350,12 +350,12 @@ func stripBag(v any) any {
 	if !ok {
 		return v
 	}
-	if _, has := m[BagKey]; !has {
+	if _, has := m[bagKey]; !has {
 		return v
 	}
 	rest := make(map[string]any, len(m))
 	for k, x := range m {
-		if k != BagKey {
+		if k != bagKey {
 			rest[k] = x
 		}
 	}
@@ -366,82 +366,46 @@ func validationErrors(err error) schema.ErrorList {
 	return schema.ErrorsOf(err)
 }
 
-// Verdict says how a conversion between two versions of a set goes
-// (PairStatus.Status).
-type Verdict string
-
-// The verdicts of VersionSet.Pairs.
-const (
-	// VerdictLossless: every sample came back as it went.
-	VerdictLossless Verdict = "lossless"
-	// VerdictLossy: some value has no place in the target, or changes
-	// type with a loss (PairStatus.Pointers says where).
-	VerdictLossy Verdict = "lossy"
-	// VerdictRefused: the set refuses the conversion (NoDowngrade).
-	VerdictRefused Verdict = "refused"
-)
-
-// PairStatus says how a conversion between two versions of a set goes.
-type PairStatus struct {
-	From, To string
-	// Status is VerdictLossless, VerdictLossy or VerdictRefused.
-	Status Verdict
-	// Pointers are where the target cannot hold what the source can: old
-	// pointers of dropped values and new pointers of lossy type changes,
-	// with array indices as "*". Empty unless Status is VerdictLossy.
-	Pointers []string
-	// Reason explains a refusal.
-	Reason string
-}
-
-// Pairs reports, for every ordered pair of distinct versions, whether the
-// conversion is refused, lossy (and where) or lossless. Losses are found
-// by converting values generated from the source schema (as migratetest.RandomValue does,
-// samples per pair, a fixed seed so that the answer is stable) without
-// the property bag; a pair found lossless by sampling may still lose a
-// value no sample reached.
-func (s *VersionSet) Pairs(samples int) []PairStatus {
-	var out []PairStatus
-	if s.unmade() != nil {
-		return out
+// Losses reports where a conversion from → to loses values: the old
+// pointers of dropped values and the new pointers of lossy type changes,
+// with array indices as "*", sorted; empty when it loses nothing. Losses
+// are found by converting values generated from the source schema (as
+// migratetest.RandomValue does, samples of them, a fixed seed so that the
+// answer is stable) without the property bag; a pair found lossless by
+// sampling may still lose a value no sample reached. The error is for an
+// unknown version, or the set's refusal of the direction (Refused).
+func (s *VersionSet) Losses(from, to string, samples int) ([]string, error) {
+	i, j, err := s.pair(from, to)
+	if err != nil {
+		return nil, err
 	}
-	for i := range s.versions {
-		for j := range s.versions {
-			if i == j {
-				continue
-			}
-			ps := PairStatus{From: s.versions[i].Name, To: s.versions[j].Name, Status: VerdictLossless, Pointers: []string{}}
-			if err := s.refusal(i, j); err != nil {
-				ps.Status, ps.Reason = VerdictRefused, err.Error()
-				out = append(out, ps)
-				continue
-			}
-			rnd := rand.New(rand.NewPCG(uint64(i)<<32|uint64(j), 0x5eed))
-			found := map[string]bool{}
-			for n := 0; n < samples; n++ {
-				x, err := valuegen.Random(s.versions[i].Schema, rnd)
-				if err != nil {
-					break
-				}
-				r := s.run(x, i, j, convOptions{allowLossy: true}, false)
-				for _, d := range r.Dropped {
-					found[wildIndices(x, d.Pointer)] = true
-				}
-				for _, l := range r.Lossy {
-					found[wildIndices(r.Values, l.Pointer)] = true
-				}
-			}
-			if len(found) > 0 {
-				ps.Status = VerdictLossy
-				for p := range found {
-					ps.Pointers = append(ps.Pointers, p)
-				}
-				sort.Strings(ps.Pointers)
-			}
-			out = append(out, ps)
+	if err := s.refusal(i, j); err != nil {
+		return nil, err
+	}
+	out := []string{}
+	if i == j {
+		return out, nil
+	}
+	rnd := rand.New(rand.NewPCG(uint64(i)<<32|uint64(j), 0x5eed))
+	found := map[string]bool{}
+	for n := 0; n < samples; n++ {
+		x, err := valuegen.Random(s.versions[i].Schema, rnd)
+		if err != nil {
+			break
+		}
+		r := s.run(x, i, j, options{allowLossy: true}, false)
+		for _, d := range r.Dropped {
+			found[wildIndices(x, d.Pointer)] = true
+		}
+		for _, l := range r.Lossy {
+			found[wildIndices(r.Values, l.Pointer)] = true
 		}
 	}
-	return out
+	for p := range found {
+		out = append(out, p)
+	}
+	sort.Strings(out)
+	return out, nil
 }
 
 // wildIndices replaces the array indices of a value pointer by "*", so

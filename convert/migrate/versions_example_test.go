@@ -3,6 +3,7 @@ package migrate_test
 import (
 	"encoding/json"
 	"fmt"
+	"os"
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/schema"
@@ -10,7 +11,7 @@ import (
 
 // A version set converts between any two versions through its hub.
 func ExampleVersionSet_Convert() {
-	set, err := migrate.LoadVersionSet("testdata/versions/three")
+	set, err := migrate.LoadVersionSet(os.DirFS("testdata/versions/three"))
 	if err != nil {
 		panic(err)
 	}
@@ -60,4 +61,27 @@ func ExampleVersionSet_ConvertDocument() {
 	// code: string 007
 	// extra: map[on:yes]
 	// dropped /legacy: json.Number 31
+}
+
+// Where a conversion loses values, found by sampling the source schema,
+// and which directions the set refuses.
+func ExampleVersionSet_Losses() {
+	set, err := migrate.LoadVersionSet(os.DirFS("testdata/bmh/set"))
+	if err != nil {
+		panic(err)
+	}
+	losses, err := set.Losses("v1alpha1", "v1alpha2", 100)
+	if err != nil {
+		panic(err)
+	}
+	for _, p := range losses {
+		fmt.Println(p)
+	}
+	_, err = set.Losses("v1alpha2", "v1alpha1", 100)
+	fmt.Println(set.Refused("v1alpha2", "v1alpha1") != nil, err != nil)
+	// Output:
+	// /spec/hardwareProfile
+	// /status/hardware/cpu/clockMegahertz
+	// /status/hardwareProfile
+	// true true
 }

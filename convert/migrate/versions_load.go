@@ -1,9 +1,10 @@
 package migrate
 
 import (
+	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
+	"io/fs"
+	"path"
 	"sort"
 	"strings"
 
@@ -17,15 +18,20 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// VersionsFile is the name of the file that orders a version set folder.
-const VersionsFile = "versions.yaml"
+// versionsFile is the name of the file that orders a version set folder.
+const versionsFile = "versions.yaml"
 
-// LoadVersionSet reads a version set from a folder: one schema per
-// version, NAME.yaml, NAME.yml or NAME.json (read by convert.ReadSchema,
-// so a v1beta1 params.yaml works too, and NAME.json must be JSON), ordered by versions.yaml when the folder
-// has one, else by version order of the names (see below).
+// LoadVersionSet reads a version set from the root folder of fsys
+// (os.DirFS(dir) for a folder on disk, an embed.FS for schemas built into
+// an operator): one schema per version, NAME.yaml, NAME.yml or NAME.json
+// (read by convert.ReadSchema, so a v1beta1 params.yaml works too, and
+// NAME.json must be JSON), ordered by versions.yaml when the folder has
+// one, else by version order of the names (see below).
 //
-// The options that apply are those of NewVersionSet.
+// The options that apply are those of NewVersionSet. Errors about one
+// file of the folder name it (schema.ErrorIn: "v2.yaml: ..."); a folder
+// that cannot be read, or whose files do not make a set, gives a
+// *schema.Error of kind schema.KindIO.
 //
 // versions.yaml is a list, oldest first, of names or of objects
 // {name: NAME, preview: true|false, downgrade: true|false}; every
@@ -33,52 +39,59 @@ const VersionsFile = "versions.yaml"
 // listed. Without it the names are ordered as Kubernetes orders API
 // versions (v1alpha1 < v1alpha2 < v1beta1 < v1 < v2) or as semantic
 // versions (0.1.0 < 0.2.0 < 1.0.0-rc.1 < 1.0.0), vN counting as N.0.0.
-func LoadVersionSet(dir string, opts ...SetOption) (*VersionSet, error) {
-	entries, err := os.ReadDir(dir)
+func LoadVersionSet(fsys fs.FS, opts ...Option) (*VersionSet, error) {
+	if fsys == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: LoadVersionSet needs a file system")
+	}
+	o, err := collect(opts, forSet, "LoadVersionSet")
+	if err != nil {
+		return nil, err
+	}
+	entries, err := fs.ReadDir(fsys, ".")
 	if err != nil {
 		return nil, schema.NewError(schema.KindIO, "", "%w", err)
 	}
 	files := map[string]string{}
 	for _, e := range entries {
-		if e.IsDir() || e.Name() == VersionsFile || strings.HasPrefix(e.Name(), ".") {
+		if e.IsDir() || e.Name() == versionsFile || strings.HasPrefix(e.Name(), ".") {
 			continue
 		}
-		ext := filepath.Ext(e.Name())
+		ext := path.Ext(e.Name())
 		if ext != ".yaml" && ext != ".yml" && ext != ".json" {
 			continue
 		}
 		name := strings.TrimSuffix(e.Name(), ext)
 		if prev, dup := files[name]; dup {
-			return nil, schema.NewError(schema.KindIO, "", "%s: version %s has two schema files, %s and %s", dir, name, prev, e.Name())
+			return nil, schema.NewError(schema.KindIO, "", "version %s has two schema files, %s and %s", name, prev, e.Name())
 		}
 		files[name] = e.Name()
 	}
 	var versions []Version
-	order, err := os.ReadFile(filepath.Join(dir, VersionsFile))
+	order, err := fs.ReadFile(fsys, versionsFile)
 	switch {
 	case err == nil:
 		versions, err = parseVersionsFile(order)
 		if err != nil {
-			return nil, schema.ErrorIn(filepath.Join(dir, VersionsFile), err)
+			return nil, schema.ErrorIn(versionsFile, err)
 		}
 		listed := map[string]bool{}
 		for _, v := range versions {
 			if _, ok := files[v.Name]; !ok {
-				return nil, schema.NewError(schema.KindIO, "", "%s: version %s has no schema file (%s.yaml or %s.json)", dir, v.Name, v.Name, v.Name)
+				return nil, schema.NewError(schema.KindIO, "", "version %s has no schema file (%s.yaml or %s.json)", v.Name, v.Name, v.Name)
 			}
 			listed[v.Name] = true
 		}
 		for name := range files {
 			if !listed[name] {
-				return nil, schema.NewError(schema.KindIO, "", "%s: %s is not listed in %s", dir, files[name], VersionsFile)
+				return nil, schema.NewError(schema.KindIO, "", "%s is not listed in %s", files[name], versionsFile)
 			}
 		}
-	case os.IsNotExist(err):
+	case errors.Is(err, fs.ErrNotExist):
 		keys := map[string]versionKey{}
 		for name := range files {
 			k, err := parseVersionKey(name)
 			if err != nil {
-				return nil, schema.NewError(schema.KindIO, "", "%s: %v", dir, err)
+				return nil, schema.NewError(schema.KindIO, "", "%v", err)
 			}
 			keys[name] = k
 			versions = append(versions, Version{Name: name})
@@ -94,17 +107,16 @@ func LoadVersionSet(dir string, opts ...SetOption) (*VersionSet, error) {
 		return nil, schema.NewError(schema.KindIO, "", "%w", err)
 	}
 	if len(versions) == 0 {
-		return nil, schema.NewError(schema.KindIO, "", "%s: no schema files (NAME.yaml or NAME.json)", dir)
+		return nil, schema.NewError(schema.KindIO, "", "no schema files (NAME.yaml or NAME.json)")
 	}
-	fsys := os.DirFS(dir)
 	for i := range versions {
 		s, err := convert.ReadSchema(fsys, files[versions[i].Name])
 		if err != nil {
-			return nil, schema.ErrorIn(filepath.Join(dir, files[versions[i].Name]), err)
+			return nil, schema.ErrorIn(files[versions[i].Name], err)
 		}
 		versions[i].Schema = s
 	}
-	return NewVersionSet(versions, opts...)
+	return newVersionSet(versions, o)
 }
 
 // parseVersionsFile reads versions.yaml from its YAML nodes, so that a

@@ -1,6 +1,7 @@
 package migrate
 
 import (
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/require"
@@ -19,7 +20,7 @@ var versionSets = []string{"testdata/versions/three", "testdata/bmh/set"}
 // read back by ConvertDocument.
 func TestVersionSetRoundTrip(t *testing.T) {
 	for si, dir := range versionSets {
-		s, err := LoadVersionSet(dir)
+		s, err := LoadVersionSet(os.DirFS(dir))
 		require.NoError(t, err)
 		for vi, name := range s.Order() {
 			if name == s.Hub() || s.Refused(s.Hub(), name) != nil {
@@ -68,7 +69,7 @@ func TestVersionSetRoundTrip(t *testing.T) {
 // for every source leaf either in the result or under a reported pointer.
 func TestVersionSetEveryPair(t *testing.T) {
 	for si, dir := range versionSets {
-		s, err := LoadVersionSet(dir)
+		s, err := LoadVersionSet(os.DirFS(dir))
 		require.NoError(t, err)
 		for fi, from := range s.Order() {
 			for ti, to := range s.Order() {
@@ -88,7 +89,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 						x, err := randomValue(v.Schema, rnd)
 						require.NoError(t, err)
 						x = withPlainScalars(v.Schema.Root(), x, rnd)
-						r := s.run(x, i, j, convOptions{allowLossy: true}, false)
+						r := s.run(x, i, j, options{allowLossy: true}, false)
 						// The only error allowed is a value the target's range
 						// cannot take (a clock speed beyond int32): reported,
 						// with its pointer.
@@ -103,14 +104,14 @@ func TestVersionSetEveryPair(t *testing.T) {
 						// The bag makes the losses come back: with it, to → from
 						// restores x whenever the reverse is allowed.
 						if s.refusal(j, i) == nil {
-							withBag := s.run(x, i, j, convOptions{allowLossy: true}, true)
-							back := s.run(withBag.Values, j, i, convOptions{allowLossy: true}, true)
+							withBag := s.run(x, i, j, options{allowLossy: true}, true)
+							back := s.run(withBag.Values, j, i, options{allowLossy: true}, true)
 							require.True(t, identical(back.Values, plainScalarsMeaning(x)), "%s → %s → %s\nin:  %s\nout: %s", from, to, from, show(x), show(back.Values))
 						}
 						if len(r.Dropped) == 0 && len(r.Lossy) == 0 && s.refusal(j, i) == nil {
 							// Nothing reported lost: the way back without a bag
 							// must give everything back.
-							back := s.run(r.Values, j, i, convOptions{allowLossy: true}, false)
+							back := s.run(r.Values, j, i, options{allowLossy: true}, false)
 							// Numbers compare by value: 2593.0 to 2593 loses nothing.
 							require.True(t, value.Equal(plainScalarsMeaning(back.Values), plainScalarsMeaning(x)), "a loss went unreported: %s → %s\nin:  %s\nmid: %s\nout: %s",
 								from, to, show(x), show(r.Values), show(back.Values))
@@ -127,6 +128,6 @@ func stripBagCheck(v any) (any, bool) {
 	if !ok {
 		return v, false
 	}
-	_, has := m[BagKey]
+	_, has := m[bagKey]
 	return v, has
 }

@@ -33,9 +33,9 @@ func TestVersionOrder(t *testing.T) {
 	require.ErrorContains(t, err, "versions.yaml")
 }
 
-func loadThree(t testing.TB, opts ...SetOption) *VersionSet {
+func loadThree(t testing.TB, opts ...Option) *VersionSet {
 	t.Helper()
-	s, err := LoadVersionSet("testdata/versions/three", opts...)
+	s, err := LoadVersionSet(os.DirFS("testdata/versions/three"), opts...)
 	require.NoError(t, err)
 	return s
 }
@@ -52,7 +52,7 @@ func TestVersionSetHub(t *testing.T) {
 		require.NoError(t, err)
 		require.NoError(t, os.WriteFile(filepath.Join(dir, name+".yaml"), data, 0o644))
 	}
-	s2, err := LoadVersionSet(dir)
+	s2, err := LoadVersionSet(os.DirFS(dir))
 	require.NoError(t, err)
 	assert.Equal(t, "v3", s2.Hub())
 }
@@ -80,7 +80,7 @@ func TestVersionSetLoadErrors(t *testing.T) {
 			for f, body := range c.files {
 				require.NoError(t, os.WriteFile(filepath.Join(dir, f), []byte(body), 0o644))
 			}
-			_, err := LoadVersionSet(dir)
+			_, err := LoadVersionSet(os.DirFS(dir))
 			require.ErrorContains(t, err, c.want)
 		})
 	}
@@ -114,7 +114,7 @@ func TestVersionSetConvert(t *testing.T) {
 	assert.Equal(t, "/legacyMode", r.Dropped[0].Pointer)
 	assert.Equal(t, "/size", r.Lossy[0].Pointer)
 	assert.Equal(t, "2.5", fmt.Sprint(r.Lossy[0].From))
-	assert.Contains(t, r.Values, BagKey, "v3 → v1 is allowed, so what v3 cannot hold is kept")
+	assert.Contains(t, r.Values, bagKey, "v3 → v1 is allowed, so what v3 cannot hold is kept")
 
 	// And back: the bag restores exactly what went in.
 	back, err := s.Convert(r.Values, "v3", "v1", AllowLossy())
@@ -132,7 +132,7 @@ func TestVersionSetConvert(t *testing.T) {
 }
 
 func TestVersionSetRefusesDowngrade(t *testing.T) {
-	s, err := LoadVersionSet("testdata/bmh/set")
+	s, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 	require.NoError(t, err)
 	_, err = s.Convert(map[string]any{}, "v1alpha2", "v1alpha1")
 	var re *schema.Error
@@ -142,7 +142,7 @@ func TestVersionSetRefusesDowngrade(t *testing.T) {
 	// Upgrades carry no property bag: nothing could ever read it back.
 	r, err := s.Convert(mustJSON(t, `{"spec":{"hardwareProfile":"dell"}}`), "v1alpha1", "v1alpha2")
 	require.NoError(t, err)
-	assert.NotContains(t, r.Values, BagKey)
+	assert.NotContains(t, r.Values, bagKey)
 	require.Len(t, r.Dropped, 1)
 }
 
@@ -160,16 +160,18 @@ func TestVersionSetHooks(t *testing.T) {
 		}
 		return m, nil
 	}
-	s, err := NewVersionSet(vs, PairHooks("v1", "v2", up, nil))
+	hooked := append([]Version(nil), vs...)
+	hooked[1].Up = up // the pair v1 → v2
+	s, err := NewVersionSet(hooked)
 	require.NoError(t, err)
 	r, err := s.Convert(mustJSON(t, `{"legacyMode":true}`), "v1", "v2")
 	require.NoError(t, err)
 	assert.Equal(t, "gold", stripBag(r.Values).(map[string]any)["tier"])
 
-	_, err = NewVersionSet(vs, PairHooks("v1", "v3", up, nil))
-	require.ErrorContains(t, err, "not an adjacent pair")
-	_, err = NewVersionSet(vs, PairHooks("v1", "v2", up, nil), PairHooks("v1", "v2", up, nil))
-	require.ErrorContains(t, err, "registered twice")
+	oldest := append([]Version(nil), vs...)
+	oldest[0].Up = up
+	_, err = NewVersionSet(oldest)
+	require.ErrorContains(t, err, "is the oldest: it has no previous version")
 }
 
 func TestVersionSetCaseInsensitive(t *testing.T) {
@@ -201,27 +203,25 @@ func TestVersionSetCaseInsensitive(t *testing.T) {
 	assert.Equal(t, `{"ClockSpeed":1.5,"Spec":{"Name":"x"}}`, show(back.Values))
 }
 
-func TestVersionSetPairs(t *testing.T) {
+func TestVersionSetLosses(t *testing.T) {
 	s := loadThree(t)
-	got := map[string]PairStatus{}
-	for _, p := range s.Pairs(200) {
-		got[p.From+">"+p.To] = p
+	losses := func(set *VersionSet, from, to string, samples int) []string {
+		t.Helper()
+		ps, err := set.Losses(from, to, samples)
+		require.NoError(t, err)
+		return ps
 	}
-	assert.Len(t, got, 6)
-	assert.Equal(t, VerdictLossy, got["v1>v2"].Status)
-	assert.Equal(t, []string{"/legacyMode", "/size"}, got["v1>v2"].Pointers)
-	assert.Equal(t, VerdictLossy, got["v3>v2"].Status)
+	assert.Equal(t, []string{"/legacyMode", "/size"}, losses(s, "v1", "v2", 200))
 	// {"scaling":{}} has no place in v2: the empty object is reported too.
-	assert.Equal(t, []string{"/scaling", "/scaling/autoscale"}, got["v3>v2"].Pointers)
-	assert.Equal(t, VerdictLossy, got["v2>v1"].Status)
-	assert.Equal(t, []string{"/tier"}, got["v2>v1"].Pointers)
+	assert.Equal(t, []string{"/scaling", "/scaling/autoscale"}, losses(s, "v3", "v2", 200))
+	assert.Equal(t, []string{"/tier"}, losses(s, "v2", "v1", 200))
+	assert.Equal(t, []string{}, losses(s, "v2", "v2", 200))
 
-	b, err := LoadVersionSet("testdata/bmh/set")
+	b, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 	require.NoError(t, err)
-	ps := b.Pairs(100)
-	require.Len(t, ps, 2)
-	assert.Equal(t, VerdictLossy, ps[0].Status)
-	assert.Equal(t, []string{"/spec/hardwareProfile", "/status/hardware/cpu/clockMegahertz", "/status/hardwareProfile"}, ps[0].Pointers)
-	assert.Equal(t, VerdictRefused, ps[1].Status)
-	assert.Contains(t, ps[1].Reason, "upgrade-only")
+	assert.Equal(t, []string{"/spec/hardwareProfile", "/status/hardware/cpu/clockMegahertz", "/status/hardwareProfile"}, losses(b, "v1alpha1", "v1alpha2", 100))
+	_, err = b.Losses("v1alpha2", "v1alpha1", 100)
+	assert.ErrorContains(t, err, "upgrade-only")
+	_, err = b.Losses("v1alpha2", "v9", 100)
+	assert.Error(t, err)
 }

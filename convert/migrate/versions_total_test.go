@@ -2,6 +2,7 @@ package migrate
 
 import (
 	"encoding/json"
+	"os"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -16,7 +17,7 @@ import (
 // the bag, a malformed bag is ignored; without it the same values are
 // errors, as before.
 func TestConvertTotal(t *testing.T) {
-	s, err := LoadVersionSet("../../params/kube/testdata/cache")
+	s, err := LoadVersionSet(os.DirFS("../../params/kube/testdata/cache"))
 	require.NoError(t, err)
 	num := func(s string) json.Number { return json.Number(s) }
 	tests := []struct {
@@ -33,7 +34,7 @@ func TestConvertTotal(t *testing.T) {
 		{"a typo", "v1", "v2", map[string]any{"maxMemoryMb": num("32")}, map[string]any{}, true},
 		{"not an object", "v2", "v1", "redis", "redis", false},
 		{"same version", "v2", "v2", map[string]any{"ttlSeconds": num("-1")}, map[string]any{"ttlSeconds": num("-1")}, false},
-		{"malformed bag", "v1", "v2", map[string]any{BagKey: "nonsense", "maxMemoryMB": num("20")}, map[string]any{"memoryLimitMB": num("20")}, false},
+		{"malformed bag", "v1", "v2", map[string]any{bagKey: "nonsense", "maxMemoryMB": num("20")}, map[string]any{"memoryLimitMB": num("20")}, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -42,7 +43,7 @@ func TestConvertTotal(t *testing.T) {
 			assert.Empty(t, r.Errors)
 			got := r.Values
 			if m, ok := got.(map[string]any); ok {
-				_, has := m[BagKey]
+				_, has := m[bagKey]
 				assert.Equal(t, tt.bag, has)
 				got = stripBag(m)
 			}

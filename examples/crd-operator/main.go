@@ -119,7 +119,7 @@ func (o options) manager() (ctrl.Options, *kube.ClientCA, error) {
 	if o.webhookClientCA != "" {
 		var err error
 		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = kube.NewClientCA(o.webhookClientCA, kube.Logger(log)); err != nil {
+		if clientCA, err = kube.NewClientCA(o.webhookClientCA, log); err != nil {
 			return ctrl.Options{}, nil, err
 		}
 		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)

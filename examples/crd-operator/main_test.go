@@ -43,7 +43,7 @@ func TestCRDUpToDate(t *testing.T) {
 	require.NoError(t, err)
 	_, body, _ := bytes.Cut(have, []byte("\n")) // paramctl's header line
 	assert.Equal(t, string(want), string(body), "config/crd is stale: run the paramctl crd command of README.md")
-	fs, err := lint.CRD(have, "", lint.Structural())
+	fs, err := lint.Document(have, lint.Structural())
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotEqual(t, lint.Error, f.Severity, "%s", f)
@@ -95,7 +95,7 @@ func TestAdmission(t *testing.T) {
 		field, message, patch             string
 	}{
 		{"v1 defaults", MutatePath, "CREATE", "v1", `{"maxEntries":9007199254740993}`, "", true, "", "",
-			`[{"op":"add","path":"/spec/parameters/engine","value":"redis"},{"op":"add","path":"/spec/parameters/maxMemoryMB","value":64}]`},
+			`[{"op":"replace","path":"/spec/parameters","value":{"engine":"redis","maxEntries":9007199254740993,"maxMemoryMB":64}}]`},
 		{"v2 defaults", MutatePath, "CREATE", "v2", `{}`, "", true, "", "", `ttlSeconds`},
 		{"v1 typo named as written", ValidatePath, "CREATE", "v1", `{"maxMemoryMb":32}`, "", false, "spec.parameters.maxMemoryMb", "maxMemoryMB", ""},
 		{"v1 out of range", MutatePath, "CREATE", "v1", `{"maxMemoryMB":8}`, "", false, "spec.parameters.maxMemoryMB", "16", ""},
@@ -142,7 +142,7 @@ func TestConversion(t *testing.T) {
 	}
 	v1 := convert("v1", `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"memoryLimitMB":8,"ttlSeconds":600}}}`)
 	assert.Contains(t, v1, `"parameters":{"maxMemoryMB":8}`)
-	assert.Contains(t, v1, kube.ConversionAnnotation)
+	assert.Contains(t, v1, "conversion.paramkit.dev/kept")
 	back := convert("v2", v1)
 	assert.JSONEq(t, `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"memoryLimitMB":8,"ttlSeconds":600}}}`, back)
 }

@@ -60,7 +60,7 @@ func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.Client
 	}
 	admit := func(opts ...kube.Option) http.Handler {
 		return budget.Limit(maxReviewBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
-			review, err := kube.DecodeAdmissionReview(ctx, body)
+			review, err := kube.DecodeReview[kube.AdmissionReview](ctx, body)
 			if err != nil {
 				return nil, err
 			}
@@ -72,11 +72,13 @@ func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.Client
 	srv.Register(MutatePath, guard(admit()))
 	srv.Register(ValidatePath, guard(admit(kube.Validating())))
 	srv.Register(ConvertPath, budget.Limit(maxConversionBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
-		review, err := kube.DecodeConversionReview(ctx, body)
+		review, err := kube.DecodeReview[kube.ConversionReview](ctx, body)
 		if err != nil {
 			return nil, err
 		}
-		return review.Respond(kube.ConvertReview(ctx, set, review.Request))
+		return review.Respond(kube.ConvertReview(ctx, review.Request, func(_ context.Context, obj []byte, to string) ([]byte, error) {
+			return kube.Convert(set, obj, "/spec/parameters", to)
+		}))
 	})))
 }
 

@@ -216,7 +216,7 @@ func run(ctx context.Context, o options) error {
 	var tlsOpts []func(*tls.Config)
 	if o.webhookClientCA != "" {
 		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = kube.NewClientCA(o.webhookClientCA, kube.Logger(log)); err != nil {
+		if clientCA, err = kube.NewClientCA(o.webhookClientCA, log); err != nil {
 			return err
 		}
 		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)

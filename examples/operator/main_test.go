@@ -48,7 +48,7 @@ func TestConversionOfAnInstanceWhoseOperatorVersionIsGone(t *testing.T) {
 	convert := func(obj []byte, to string) []byte {
 		t.Helper()
 		resp := h.Convert(context.Background(), &kube.ConversionRequest{UID: "c", DesiredAPIVersion: to, Objects: []json.RawMessage{obj}})
-		require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+		require.Equal(t, "Success", resp.Result.Status, resp.Result.Message)
 		require.Len(t, resp.ConvertedObjects, 1)
 		return resp.ConvertedObjects[0]
 	}

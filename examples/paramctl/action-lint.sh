@@ -7,6 +7,9 @@
 # charts those files belong to, with the overlays that changed). Outputs: sarif-file, sarif-ok (the SARIF is
 # complete: lint read every input), exit-code. It exits with lint's
 # status, or 0 for error findings when PARAMCTL_FAIL_ON_ERROR is false.
+# Both runs name files from the repository root (paramctl lint's one
+# root), which is what code scanning resolves SARIF URIs against, so the
+# step may run from any working directory.
 set -uo pipefail
 
 set -f # the inputs' words are paths, not patterns

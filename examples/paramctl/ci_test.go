@@ -75,10 +75,12 @@ func TestActionScript(t *testing.T) {
 		code    int
 		log     []string
 		sarifOK string
+		uri     string // a file the SARIF names, from the repository root
 	}{
 		{name: "clean chart", vars: map[string]string{"PARAMCTL_PATHS": webChart}, code: 0, log: []string{"0 errors, 0 warnings, 0 info"}, sarifOK: "true"},
 		{name: "error findings fail", vars: map[string]string{"PARAMCTL_PATHS": webChart + "\n" + lintExample}, code: 1,
-			log: []string{lintExample + ":28:9: /properties/backup/properties/enabled/trigger: error kudo-trigger-conflict", "4 errors, 2 warnings"}, sarifOK: "true"},
+			log: []string{lintExample + ":28:9: /properties/backup/properties/enabled/trigger: error kudo-trigger-conflict", "4 errors, 2 warnings"}, sarifOK: "true",
+			uri: lintName([]string{webChart, lintExample}, lintExample)},
 		{name: "a usage error: no complete SARIF to upload", vars: map[string]string{"PARAMCTL_PATHS": webChart + "\n" + lintExample, "PARAMCTL_VALUES": webChart + "/bad-values.yaml"}, code: 2,
 			log: []string{"--values is for a Helm chart folder"}, sarifOK: "false"},
 		{name: "chart with values files and config", vars: map[string]string{
@@ -124,6 +126,10 @@ func TestActionScript(t *testing.T) {
 				sarif, err := os.ReadFile(o["sarif-file"])
 				require.NoError(t, err)
 				assert.Contains(t, string(sarif), `"version": "2.1.0"`)
+				if tt.uri != "" {
+					assert.Contains(t, string(sarif), `"uri": "`+tt.uri+`"`)
+					assert.Contains(t, string(log), tt.uri+":", "the log names the file as the SARIF does")
+				}
 			}
 		})
 	}

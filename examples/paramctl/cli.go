@@ -29,6 +29,10 @@ type env struct {
 	// noColor is true when the NO_COLOR environment variable is set
 	// (https://no-color.org): no colour even on a terminal.
 	noColor bool
+	// lintRootDir is the folder lint names files from; "" finds it from
+	// the arguments (newLintRoot). The demo sets it to its stand-in for
+	// the repository root.
+	lintRootDir string
 }
 
 // colour reports whether output to stdout may be coloured: a terminal,

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 
@@ -262,18 +263,80 @@ func typeNode(typ string) (*schema.Node, error) {
 	return s.Root(), nil
 }
 
-// parseParamPath reads a path in the forms of -p keys: a JSON pointer
-// when it holds a "/" (the leading / optional), else a dotted path (\.
-// for a literal dot).
+// parseParamPath reads a path in the forms of -p keys and returns it as
+// a JSON pointer: a JSON pointer when it holds a "/" (the leading /
+// optional, ~0 and ~1 the only escapes), else a dotted path in which \.
+// is a literal dot (\\, \[ and \] a backslash and brackets) and a name
+// may be followed by Helm's indexes, name[i]. (paramctl's own copy of the
+// KEY forms params.Update reads in Set.)
 func parseParamPath(p string) (string, error) {
 	if p == "" {
 		return "", fmt.Errorf("empty path")
 	}
-	a, err := params.ParseAssignment(p + "=")
-	if err != nil {
-		return "", err
+	if strings.Contains(p, "/") {
+		if p[0] != '/' {
+			p = "/" + p
+		}
+		for i := 0; i < len(p); i++ {
+			if p[i] == '~' && (i+1 == len(p) || p[i+1] != '0' && p[i+1] != '1') {
+				return "", fmt.Errorf("JSON pointer %q: invalid escape at %q (want ~0 or ~1)", p, p[i:])
+			}
+		}
+		return p, nil
 	}
-	return a.Pointer(), nil
+	var toks []string
+	var b strings.Builder
+	indexed := false // after a name's first [i]: only [i], a dot or the end
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		if indexed && c != '[' && c != '.' {
+			return "", fmt.Errorf("dotted path %q: %q after an index: write `\\[` for a literal bracket", p, p[i:])
+		}
+		switch {
+		case c == '\\' && i+1 < len(p) && strings.IndexByte(`.\[]`, p[i+1]) >= 0:
+			b.WriteByte(p[i+1])
+			i++
+		case c == '.':
+			if !indexed {
+				toks = append(toks, b.String())
+			}
+			b.Reset()
+			indexed = false
+		case c == '[':
+			if !indexed {
+				if b.Len() == 0 {
+					return "", fmt.Errorf("dotted path %q: an index needs a name before it (name[i])", p)
+				}
+				toks = append(toks, b.String())
+				b.Reset()
+			}
+			end := strings.IndexByte(p[i:], ']')
+			if end < 0 {
+				return "", fmt.Errorf("dotted path %q: %q has no closing ]", p, p[i:])
+			}
+			n, err := strconv.Atoi(p[i+1 : i+end])
+			if err != nil || n < 0 || n > 65536 || strings.ContainsAny(p[i+1:i+end], "+-") {
+				return "", fmt.Errorf("dotted path %q: %q is no index", p, p[i:i+end+1])
+			}
+			toks = append(toks, strconv.Itoa(n))
+			indexed = true
+			i += end
+		default:
+			b.WriteByte(c)
+		}
+	}
+	if !indexed {
+		toks = append(toks, b.String())
+	}
+	var ptr strings.Builder
+	for _, t := range toks {
+		if t == "" {
+			return "", fmt.Errorf("dotted path %q has an empty name (write a JSON pointer, such as /a//b, for an empty key)", p)
+		}
+		ptr.WriteByte('/')
+		ptr.WriteString(strings.NewReplacer("~", "~0", "/", "~1").Replace(t))
+	}
+	return ptr.String(), nil
 }
 
 // The wizard: KEP-33's `kudo package add parameter`, one question a line

@@ -8,6 +8,7 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 type defaultsOpts struct {
@@ -46,14 +47,11 @@ func runDefaults(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
-	var dopts []params.DefaultOption
+	var dopts []params.Option
 	if *opts.structural {
-		dopts = append(dopts, params.KubernetesDefaults())
+		dopts = append(dopts, params.Structural())
 	}
-	validate := params.Validate
-	if *opts.structural {
-		validate = params.ValidateStructural
-	}
+	validate := func(s *schema.Schema, v any) error { return params.Validate(s, v, dopts...) }
 	// One document's verdict: its output, or its errors.
 	type defaulted struct {
 		out  []byte
@@ -61,7 +59,7 @@ func runDefaults(e *env, o any, args []string) int {
 		err  error // the run cannot go on (exit 1 or 2)
 		code int
 	}
-	one := func(d params.RawDocument, v any) defaulted {
+	one := func(d params.Document[defaulted], v any) defaulted {
 		v = params.Default(s, v, dopts...)
 		if err := validate(s, v); err != nil {
 			return defaulted{errs: errorRecords(d.Locate(err))}
@@ -73,7 +71,7 @@ func runDefaults(e *env, o any, args []string) int {
 		return defaulted{out: out}
 	}
 	if len(args) == 0 {
-		r := one(params.RawDocument{}, map[string]any{})
+		r := one(params.Document[defaulted]{}, map[string]any{})
 		switch {
 		case r.err != nil:
 			return e.fail(r.code, "%v", r.err)
@@ -120,7 +118,7 @@ func runDefaults(e *env, o any, args []string) int {
 		}
 		_, _ = buf.Write(r.out)
 	}
-	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) defaulted {
+	err = params.MapStream(context.Background(), in, 0, func(d params.Document[defaulted]) (defaulted, error) {
 		v, err := params.Decode(s, d.Text)
 		if err != nil {
 			// As DecodeReader says it: doc N after the first, lines of
@@ -128,10 +126,11 @@ func runDefaults(e *env, o any, args []string) int {
 			if err = d.Locate(err); d.Index > 0 {
 				err = fmt.Errorf("doc %d: %w", d.Index, err)
 			}
-			return defaulted{err: fmt.Errorf("%s: %w", args[0], err), code: exitUsage}
+			return defaulted{err: fmt.Errorf("%s: %w", args[0], err), code: exitUsage}, nil
 		}
-		return one(d, v)
-	}, func(d params.RawDocument, r defaulted) error {
+		return one(d, v), nil
+	}, func(d params.Document[defaulted]) error {
+		r := d.Value
 		docs++
 		if r.err != nil {
 			return &codeError{code: r.code, err: r.err}

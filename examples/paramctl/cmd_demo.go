@@ -161,7 +161,10 @@ func runDemo(e *env, opts any, args []string) int {
 		return e.fail(exitUsage, "demo: cannot make a folder for its files: %v", err)
 	}
 	defer os.RemoveAll(dir)
-	if err := writeDemoFiles(dir); err != nil {
+	// dir stands for the repository root: the files sit below it where
+	// they sit in the repository, so that lint names them as it does
+	// there.
+	if err := writeDemoFiles(filepath.Join(dir, filepath.FromSlash(demoDir))); err != nil {
 		return e.fail(exitUsage, "demo: cannot write its files: %v", err)
 	}
 	if !o.step.set {
@@ -190,6 +193,7 @@ func runDemo(e *env, opts any, args []string) int {
 }
 
 // demoStep prints one step and returns the exit status of its command.
+// dir stands for the repository root.
 func (e *env) demoStep(dir string, n int, st demoStep) int {
 	fmt.Fprintf(e.stdout, "\n## %d. %s\n", n, st.title)
 	for _, x := range st.show {
@@ -198,17 +202,18 @@ func (e *env) demoStep(dir string, n int, st demoStep) int {
 	args := make([]string, len(st.args))
 	for j, a := range st.args {
 		if rest, ok := strings.CutPrefix(a, demoDir+"/"); ok {
-			a = filepath.Join(dir, filepath.FromSlash(rest))
+			a = filepath.Join(dir, filepath.FromSlash(demoDir), filepath.FromSlash(rest))
 		}
 		args[j] = a
 	}
 	// Errors and the plan go to the same buffer as the output, so the
 	// story reads in the order a terminal shows it.
 	var buf bytes.Buffer
-	sub := &env{stdin: strings.NewReader(""), stdout: &buf, stderr: &buf}
+	sub := &env{stdin: strings.NewReader(""), stdout: &buf, stderr: &buf, lintRootDir: dir}
 	code := sub.dispatch(args)
-	out := strings.ReplaceAll(buf.String(), dir+string(filepath.Separator), demoDir+"/")
-	out = strings.ReplaceAll(out, dir, demoDir)
+	files := filepath.Join(dir, filepath.FromSlash(demoDir))
+	out := strings.ReplaceAll(buf.String(), files+string(filepath.Separator), demoDir+"/")
+	out = strings.ReplaceAll(out, files, demoDir)
 	fmt.Fprintf(e.stdout, "\n%s\n%s", shellCommand(st.args), out)
 	if code != exitOK {
 		fmt.Fprintf(e.stdout, "(exit %d)\n", code)

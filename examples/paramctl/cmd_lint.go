@@ -9,7 +9,6 @@ import (
 	"path/filepath"
 	"strings"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -52,6 +51,8 @@ schema file named *.json must be JSON.
 
 Findings print as FILE:LINE:COL: POINTER: severity rule: message, with the count of
 errors and warnings on standard error (colour on a terminal unless NO_COLOR is set).
+Every output (text, -o json, -o sarif, and so a baseline) names files from one root:
+the repository the arguments are in (the folder holding .git), else their common folder.
 
 Silencing: --disable takes rule globs (R5-*); --config FILE is YAML with
   rules: [cluster-app]              # sets to run, unless --rules is given
@@ -60,8 +61,10 @@ Silencing: --disable takes rule globs (R5-*); --config FILE is YAML with
     - rule: "*"                     #   (* one token, ** any number)
       pointer: /properties/internal/**
   words: [cert-manager, etcd]       # names the title rules accept as written
+  severity: {R5-*: warning}         # what fails the run
 --baseline FILE takes the -o json output of an earlier run: findings with the same
-rule and pointer neither print nor fail the run; new ones do.`,
+rule, pointer and file neither print nor fail the run; new ones do. Ignore and
+baseline entries that silenced nothing are named on standard error.`,
 		setup: func(fs *flag.FlagSet) any {
 			o := &lintOptions{rules: setFlag{value: "kudo"}}
 			fs.Var(&o.rules, "rules", "rule sets to run, comma-separated ("+strings.Join(lintSetNames(), ", ")+")")
@@ -69,7 +72,7 @@ rule and pointer neither print nor fail the run; new ones do.`,
 			fs.StringVar(&o.output, "o", "text", "output format: text, json or sarif")
 			fs.BoolVar(&o.listRules, "list-rules", false, "print the rules of the chosen sets and exit")
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition, lint only the `VERSION` named (default: every version)")
-			fs.StringVar(&o.config, "config", "", "lint settings `FILE` (YAML: rules, disable, ignore, words)")
+			fs.StringVar(&o.config, "config", "", "lint settings `FILE` (YAML: rules, disable, ignore, words, severity)")
 			fs.StringVar(&o.baseline, "baseline", "", "`FILE` with the -o json output of an earlier run: its findings (same rule and pointer) are accepted")
 			fs.Var(&o.values, "values", "with a Helm chart, a values `FILE` layered over values.yaml before validation, as helm lint -f takes it (repeatable); a glob (quoted: 'ci/*.yaml') names overlays, each checked on its own; either replaces ci/*.yaml")
 			fs.BoolVar(&o.charts, "charts", false, "each FILE stands for the Helm chart it belongs to (the nearest folder above it with Chart.yaml), each chart linted once; files in no chart are skipped (for pre-commit)")
@@ -81,15 +84,16 @@ rule and pointer neither print nor fail the run; new ones do.`,
 
 func lintSetNames() []string {
 	var out []string
-	for _, s := range lint.Sets() {
+	for _, s := range lintBuiltinSets() {
 		out = append(out, s.Name)
 	}
 	return out
 }
 
-// lintSet returns the built-in rule set of that name, or nil.
-func lintSet(name string) *lint.Set {
-	for _, s := range lint.Sets() {
+// lintSet returns the built-in rule set of that name, or nil; words go
+// to the cluster-app set's title rules.
+func lintSet(name string, words []string) *lint.Set {
+	for _, s := range lintBuiltinSets(words...) {
 		if s.Name == name {
 			return s
 		}
@@ -101,19 +105,20 @@ func lintSet(name string) *lint.Set {
 // runs them, and the filter of accepted findings.
 type lintSetup struct {
 	sets   []*lint.Set
-	filter *lint.Filter
+	filter *lintFilter
 }
 
 // lintSets resolves --rules, --disable, --config and --baseline into the
 // sets to run and the filter of accepted findings.
 func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
-	cfg := &lint.Config{}
+	cfg := &lintConfig{}
+	known := lintKnownRules(lintBuiltinSets())
 	if o.config != "" {
 		data, err := e.readInput(o.config)
 		if err != nil {
 			return nil, err
 		}
-		c, err := lint.ReadConfig(data, lint.Sets()...)
+		c, err := readLintConfig(data, known)
 		if err != nil {
 			return nil, fileErrors(o.config, err)
 		}
@@ -129,7 +134,7 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 		if name == "" {
 			continue
 		}
-		s := lintSet(name)
+		s := lintSet(name, cfg.Words)
 		if s == nil {
 			return nil, fmt.Errorf("unknown rule set %q (known: %s)", name, strings.Join(lintSetNames(), ", "))
 		}
@@ -143,7 +148,7 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 			if g = strings.TrimSpace(g); g == "" {
 				continue
 			}
-			if err := lint.CheckRuleGlob(g, lint.Sets()...); err != nil {
+			if err := checkRuleGlob(g, known); err != nil {
 				return nil, fmt.Errorf("--disable: %v (see paramctl lint --list-rules --rules %s)", err, strings.Join(rules, ","))
 			}
 			cfg.Disable = append(cfg.Disable, g)
@@ -155,19 +160,19 @@ func (e *env) lintSets(o *lintOptions) (*lintSetup, error) {
 		if err != nil {
 			return nil, err
 		}
-		if baseline, err = lint.ReadBaseline(data); err != nil {
+		if baseline, err = readBaseline(data); err != nil {
 			return nil, fileErrors(o.baseline, err)
 		}
 	}
-	return &lintSetup{sets: cfg.Sets(sets...), filter: cfg.Filter(baseline)}, nil
+	return &lintSetup{sets: cfg.lintSets(sets), filter: cfg.filter(baseline)}, nil
 }
 
 // staleEntries says on standard error which ignore entries of the
 // configuration and which baseline entries silenced nothing in this run:
 // the finding is gone (or the rule renamed), and the entry would hide a
 // new finding at that place later.
-func (e *env) staleEntries(o *lintOptions, f *lint.Filter) {
-	ignore, baseline := f.Unused()
+func (e *env) staleEntries(o *lintOptions, f *lintFilter) {
+	ignore, baseline := f.unused()
 	for _, i := range ignore {
 		ig := f.Ignore[i]
 		var what []string
@@ -180,7 +185,11 @@ func (e *env) staleEntries(o *lintOptions, f *lint.Filter) {
 	}
 	for _, i := range baseline {
 		b := f.Baseline[i]
-		fmt.Fprintf(e.stderr, "%s: /%d (rule %s at %s) matches no finding: it was fixed; remove the entry\n", o.baseline, i, b.Rule, displayPointer(b.Pointer))
+		in := ""
+		if b.File != "" {
+			in = " in " + b.File
+		}
+		fmt.Fprintf(e.stderr, "%s: /%d (rule %s at %s%s) matches no finding: it was fixed; remove the entry\n", o.baseline, i, b.Rule, displayPointer(b.Pointer), in)
 	}
 }
 
@@ -239,15 +248,19 @@ func runLint(e *env, opts any, args []string) int {
 	if len(args) == 0 {
 		return e.fail(exitUsage, "lint needs a SCHEMA file (or - for standard input), a package or chart folder\nusage: paramctl lint %s", commands["lint"].usage)
 	}
-	var reports []lint.Report
-	var silenced lint.Silenced
+	root := newLintRoot(args)
+	if e.lintRootDir != "" {
+		root = lintRoot{dir: e.lintRootDir}
+	}
+	var reports []lintReport
+	var quiet silenced
 	for _, path := range args {
-		r, code := e.lintOne(o, sets, path)
+		r, code := e.lintOne(o, sets, root, path)
 		if code != exitOK {
 			return code
 		}
-		r, n := setup.filter.Apply(r)
-		silenced.Add(n)
+		r, n := setup.filter.apply(r)
+		quiet.add(n)
 		reports = append(reports, r)
 	}
 	e.staleEntries(o, setup.filter)
@@ -259,14 +272,14 @@ func runLint(e *env, opts any, args []string) int {
 	case "sarif":
 		rules := lintRulesOf(sets)
 		if hasChart(args) {
-			rules = append(rules, lint.ChartRules()...)
+			rules = append(rules, (*lint.Chart)(nil).Rules()...)
 		}
-		if err := lint.WriteSARIF(e.stdout, rules, reports...); err != nil {
+		if err := writeSARIF(e.stdout, rules, reports...); err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
 	default:
 		writeFindingsText(e.stdout, reports, e.colour())
-		writeFindingsCount(e.stderr, reports, silenced)
+		writeFindingsCount(e.stderr, reports, quiet)
 	}
 	for _, r := range reports {
 		for _, f := range r.Findings {
@@ -279,12 +292,13 @@ func runLint(e *env, opts any, args []string) int {
 }
 
 // lintOne lints one argument: a chart folder (or its Chart.yaml), a
-// package folder (or its operator.yaml), a CRD or a schema file.
-func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Report, int) {
+// package folder (or its operator.yaml), a CRD or a schema file; the
+// report names its files from the root.
+func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path string) (lintReport, int) {
 	if dir := chartDir(path); dir != "" {
 		chart, err := lint.ReadChart(os.DirFS(dir))
 		if err != nil {
-			return lint.Report{}, e.fail(exitUsage, "%s: %v", dir, err)
+			return lintReport{}, e.fail(exitUsage, "%s: %v", dir, err)
 		}
 		if len(o.values) > 0 {
 			// The files given replace ci/*.yaml: layered when named,
@@ -297,14 +311,14 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 			if glob {
 				m, err := filepath.Glob(v)
 				if err != nil || len(m) == 0 {
-					return lint.Report{}, e.fail(exitUsage, "--values %s: matches no file", v)
+					return lintReport{}, e.fail(exitUsage, "--values %s: matches no file", v)
 				}
 				files = m
 			}
 			for _, f := range files {
 				data, err := e.readInput(f)
 				if err != nil {
-					return lint.Report{}, e.fail(exitUsage, "%v", err)
+					return lintReport{}, e.fail(exitUsage, "%v", err)
 				}
 				vf := lint.ValuesFile{Name: relativeTo(dir, f), Data: data}
 				if glob {
@@ -319,42 +333,57 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, path string) (lint.Repor
 		}
 		fs, err := chart.Lint(sets...)
 		if err != nil {
-			return lint.Report{}, e.fail(exitUsage, "%s", chartError(dir, chart, err))
+			return lintReport{}, e.fail(exitUsage, "%s", chartError(dir, chart, err))
 		}
-		return lint.Report{File: dir, Findings: fs}, exitOK
+		return root.report(dir, true, fs), exitOK
 	}
 	if len(o.values) > 0 {
-		return lint.Report{}, e.fail(exitUsage, "--values is for a Helm chart folder, and %s is none", path)
+		return lintReport{}, e.fail(exitUsage, "--values is for a Helm chart folder, and %s is none", path)
 	}
 	if packageDir(path) != "" {
 		// A KUDO package folder, or its operator.yaml.
 		_, pkg, err := readSchemaInput(e, path)
 		if err != nil {
-			return lint.Report{}, e.fail(exitUsage, "%v", err)
+			return lintReport{}, e.fail(exitUsage, "%v", err)
 		}
 		fs, err := pkg.Lint(sets...)
 		if err != nil {
-			return lint.Report{}, e.fail(exitUsage, "%s: %s: %v", path, pkg.ParamsFile, err)
+			return lintReport{}, e.fail(exitUsage, "%s: %s: %v", path, pkg.ParamsFile, err)
 		}
-		return lint.Report{File: packageDir(path), Findings: fs}, exitOK
+		return root.report(packageDir(path), true, fs), exitOK
 	}
 	data, err := e.readInput(path)
 	if err != nil {
-		return lint.Report{}, e.fail(exitUsage, "%v", err)
+		return lintReport{}, e.fail(exitUsage, "%v", err)
 	}
 	if err := checkJSONFile(path, data); err != nil {
-		return lint.Report{}, e.fail(exitUsage, "%v", err)
+		return lintReport{}, e.fail(exitUsage, "%v", err)
 	}
-	var fs []lint.Finding
-	if convert.IsCRD(data) {
-		fs, err = lint.CRD(data, o.crdVersion, sets...)
-	} else {
-		fs, err = lint.Document(data, sets...)
+	fs, err := lint.Document(data, sets...)
+	if err == nil && o.crdVersion != "" && isCRD(data) {
+		fs, err = crdVersionFindings(data, o.crdVersion, fs)
 	}
 	if err != nil {
-		return lint.Report{}, e.fail(exitUsage, "%s: %v", path, err)
+		return lintReport{}, e.fail(exitUsage, "%s: %v", path, err)
 	}
-	return lint.Report{File: path, Findings: fs}, exitOK
+	return root.report(path, false, fs), exitOK
+}
+
+// crdVersionFindings keeps, of the findings of every version of a CRD,
+// those of the version named (--crd-version): the findings below the
+// place of its schema in the manifest.
+func crdVersionFindings(data []byte, version string, fs []lint.Finding) ([]lint.Finding, error) {
+	at, err := crdVersionPointer(data, version)
+	if err != nil {
+		return nil, err
+	}
+	out := []lint.Finding{}
+	for _, f := range fs {
+		if f.Pointer == at || strings.HasPrefix(f.Pointer, at+"/") {
+			out = append(out, f)
+		}
+	}
+	return out, nil
 }
 
 // chartError names the file of a chart's error below the chart folder:
@@ -407,7 +436,7 @@ func changedOverlays(dir string, overlays []lint.ValuesFile, changed []string) [
 	names := map[string]bool{}
 	for _, f := range changed {
 		rel := filepath.ToSlash(relativeTo(dir, f))
-		if ok, _ := filepath.Match(lint.ChartOverlays, rel); !ok {
+		if ok, _ := filepath.Match(chartOverlays, rel); !ok {
 			return overlays
 		}
 		names[rel] = true
@@ -436,7 +465,7 @@ func (e *env) chartsOf(files []string) ([]string, map[string][]string) {
 		}
 		found := ""
 		for d := filepath.Clean(dir); ; d = filepath.Dir(d) {
-			if fi, err := os.Stat(filepath.Join(d, lint.ChartFile)); err == nil && fi.Mode().IsRegular() {
+			if fi, err := os.Stat(filepath.Join(d, chartFile)); err == nil && fi.Mode().IsRegular() {
 				found = d
 				break
 			}
@@ -445,7 +474,7 @@ func (e *env) chartsOf(files []string) ([]string, map[string][]string) {
 			}
 		}
 		if found == "" {
-			fmt.Fprintf(e.stderr, "%s: in no Helm chart (no %s above it): skipped\n", f, lint.ChartFile)
+			fmt.Fprintf(e.stderr, "%s: in no Helm chart (no %s above it): skipped\n", f, chartFile)
 			continue
 		}
 		if !seen[found] {
@@ -473,20 +502,16 @@ func printRules(w io.Writer, sets []*lint.Set) {
 //
 //	FILE:LINE:COL: POINTER: severity rule: message
 //
-// FILE is the file given, or a file of the package or chart folder given;
+// FILE is named from the run's root (see lintRoot), as in every output;
 // COL is left out where not known, LINE too (a finding about a whole
-// file); POINTER is the place in that file ("" for the root), left out
-// for a finding in a template that has none. With colour, the severity
-// is coloured. The pointer is left out only for a finding about a file
-// of a package or chart that is no document of values or schema (a
-// template, Chart.yaml) and has none.
-func writeFindingsText(w io.Writer, reports []lint.Report, colour bool) {
+// file); POINTER is the place in that file ("" for the root). With
+// colour, the severity is coloured. The pointer is left out only for a
+// finding without one about a file of a package or chart that is no
+// document of values or schema (a template, Chart.yaml).
+func writeFindingsText(w io.Writer, reports []lintReport, colour bool) {
 	for _, r := range reports {
 		for _, f := range r.Findings {
-			where := r.File
-			if f.File != "" {
-				where = filepath.Join(r.File, f.File)
-			}
+			where := f.File
 			if f.Line > 0 {
 				where += fmt.Sprintf(":%d", f.Line)
 				if f.Column > 0 {
@@ -494,7 +519,8 @@ func writeFindingsText(w io.Writer, reports []lint.Report, colour bool) {
 				}
 			}
 			ptr := ""
-			if f.File == "" || f.Pointer != "" || f.File == lint.ChartSchemaFile || f.File == lint.ChartValuesFile {
+			in := r.inFolder(f.File)
+			if !r.folder || f.File == r.File || f.Pointer != "" || in == chartSchemaFile || in == chartValuesFile {
 				ptr = displayPointer(f.Pointer) + ": "
 			}
 			sev := string(f.Severity)
@@ -508,7 +534,7 @@ func writeFindingsText(w io.Writer, reports []lint.Report, colour bool) {
 
 // writeFindingsCount says on standard error how many errors, warnings and
 // infos the run printed, and how many findings it silenced.
-func writeFindingsCount(w io.Writer, reports []lint.Report, silenced lint.Silenced) {
+func writeFindingsCount(w io.Writer, reports []lintReport, quiet silenced) {
 	counts := map[lint.Severity]int{}
 	for _, r := range reports {
 		for _, f := range r.Findings {
@@ -518,50 +544,30 @@ func writeFindingsCount(w io.Writer, reports []lint.Report, silenced lint.Silenc
 	msg := fmt.Sprintf("%d %s, %d %s, %d info", counts[lint.Error], lintPlural(counts[lint.Error], "error"),
 		counts[lint.Warning], lintPlural(counts[lint.Warning], "warning"), counts[lint.Info])
 	var parts []string
-	if silenced.Disabled > 0 {
-		parts = append(parts, fmt.Sprintf("%d by disabled rules", silenced.Disabled))
+	if quiet.Disabled > 0 {
+		parts = append(parts, fmt.Sprintf("%d by disabled rules", quiet.Disabled))
 	}
-	if silenced.Ignored > 0 {
-		parts = append(parts, fmt.Sprintf("%d by ignore entries", silenced.Ignored))
+	if quiet.Ignored > 0 {
+		parts = append(parts, fmt.Sprintf("%d by ignore entries", quiet.Ignored))
 	}
-	if silenced.Baseline > 0 {
-		parts = append(parts, fmt.Sprintf("%d by the baseline", silenced.Baseline))
+	if quiet.Baseline > 0 {
+		parts = append(parts, fmt.Sprintf("%d by the baseline", quiet.Baseline))
 	}
 	if len(parts) > 0 {
-		msg += fmt.Sprintf("; %d silenced (%s)", silenced.Total(), strings.Join(parts, ", "))
+		msg += fmt.Sprintf("; %d silenced (%s)", quiet.total(), strings.Join(parts, ", "))
 	}
 	fmt.Fprintln(w, msg)
 }
 
-// findingsJSON is the -o json form: a list of findings; with several
-// files each carries its "file".
-func findingsJSON(reports []lint.Report) any {
-	type fileFinding struct {
-		File     string        `json:"file"`
-		Rule     string        `json:"rule"`
-		Severity lint.Severity `json:"severity"`
-		Pointer  string        `json:"pointer"`
-		Message  string        `json:"message"`
-		Line     int           `json:"line,omitempty"`
+// findingsJSON is the -o json form: one list of the findings of every
+// argument, each with its "file" (named from the run's root, as in every
+// output) and, where known, its "line".
+func findingsJSON(reports []lintReport) any {
+	all := []lint.Finding{}
+	for _, r := range reports {
+		all = append(all, r.Findings...)
 	}
-	var v any
-	if len(reports) == 1 {
-		v = reports[0].Findings
-	} else {
-		all := []fileFinding{}
-		for _, r := range reports {
-			for _, f := range r.Findings {
-				ff := fileFinding{File: r.File, Rule: f.Rule, Severity: f.Severity, Pointer: f.Pointer, Message: f.Message}
-				if f.File != "" {
-					// A file of a package folder: named below the folder.
-					ff.File, ff.Line = filepath.Join(r.File, f.File), f.Line
-				}
-				all = append(all, ff)
-			}
-		}
-		v = all
-	}
-	return v
+	return all
 }
 
 // ANSI colours for a terminal.

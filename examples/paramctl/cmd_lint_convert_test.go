@@ -30,12 +30,12 @@ func TestLintV1beta1ConversionFaults(t *testing.T) {
 		t.Run(rules, func(t *testing.T) {
 			code, out, errOut := paramctl(t, "", "lint", "--rules", rules, file)
 			assert.Equal(t, 1, code, errOut)
-			assert.Equal(t, file+":5:5: /parameters/0/default: "+msg+"\n", out)
+			assert.Equal(t, lintName([]string{file}, file)+":5:5: /parameters/0/default: "+msg+"\n", out)
 			assert.NotContains(t, out, `unknown field "parameters"`)
 
 			code, out, errOut = paramctl(t, "", "lint", "--rules", rules, pkg)
 			assert.Equal(t, 1, code, errOut)
-			assert.Equal(t, filepath.Join(pkg, "params.yaml")+":5:5: /parameters/0/default: "+msg+"\n", out)
+			assert.Equal(t, lintName([]string{pkg}, filepath.Join(pkg, "params.yaml"))+":5:5: /parameters/0/default: "+msg+"\n", out)
 		})
 	}
 }

@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"bytes"
 	"context"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -197,10 +196,10 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 			_, _ = out.Write(r.out)
 		}
 	}
-	err = params.MapStream(context.Background(), in, 0, func(d params.RawDocument) migrated {
+	err = params.MapStream(context.Background(), in, 0, func(d params.Document[migrated]) (migrated, error) {
 		res, err := conv(d.Text)
 		if err != nil {
-			return migrated{err: err}
+			return migrated{err: err}, nil
 		}
 		d.Locate(res.Errors.Err())
 		r := migrated{res: res}
@@ -220,12 +219,13 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 		default:
 			y, err := params.MarshalYAML(target, res.Values)
 			if err != nil {
-				return migrated{err: fmt.Errorf("doc %d: %v", d.Index, err)}
+				return migrated{err: fmt.Errorf("doc %d: %v", d.Index, err)}, nil
 			}
 			r.out = y
 		}
-		return r
-	}, func(d params.RawDocument, r migrated) error {
+		return r, nil
+	}, func(d params.Document[migrated]) error {
+		r := d.Value
 		if r.err != nil {
 			return r.err
 		}
@@ -306,17 +306,17 @@ func countDocuments(path string) int {
 		return -1
 	}
 	defer f.Close()
-	s := params.NewSplitter(f)
 	n := 0
-	for {
-		if _, err := s.Next(); err != nil {
-			if errors.Is(err, io.EOF) {
-				return n
-			}
-			return -1
-		}
+	err = params.MapStream(context.Background(), f, 1, func(params.Document[struct{}]) (struct{}, error) {
+		return struct{}{}, nil
+	}, func(params.Document[struct{}]) error {
 		n++
+		return nil
+	})
+	if err != nil {
+		return -1
 	}
+	return n
 }
 
 // migrateStats counts what the reports said.

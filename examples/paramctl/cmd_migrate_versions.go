@@ -56,7 +56,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	for _, n := range set.Notes() {
 		fmt.Fprintf(e.stderr, "note: %s\n", n)
 	}
-	var copts []migrate.ConvertOption
+	var copts []migrate.Option
 	if o.allowLossy {
 		copts = append(copts, migrate.AllowLossy())
 	}
@@ -64,7 +64,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		var r migrate.Result
 		var err error
 		if o.apiVersion != "" {
-			r, err = set.ConvertObjectDocument(doc, o.from, o.to, migrate.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
+			r, err = set.ConvertObjectDocument(doc, o.from, o.to, o.apiVersion, o.kind, copts...)
 		} else {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}

@@ -87,8 +87,8 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		}
 		var wants []any
 		valid := true
-		err := params.DecodeReader(context.Background(), v2, bytes.NewReader(data), func(d params.Document) error {
-			if d.Unreadable {
+		err := params.DecodeReader(context.Background(), v2, bytes.NewReader(data), 0, func(d params.Document[any]) error {
+			if unreadable(d) {
 				t.Fatalf("%q converted, but does not read: %v", data, d.Err)
 			}
 			valid = valid && d.Err == nil
@@ -103,8 +103,8 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		if code != 0 {
 			t.Fatalf("%q wrote %q, which does not come back: %s", data, down, report)
 		}
-		var docs []params.Document
-		require.NoError(t, params.DecodeReader(context.Background(), v2, strings.NewReader(up), func(d params.Document) error {
+		var docs []params.Document[any]
+		require.NoError(t, params.DecodeReader(context.Background(), v2, strings.NewReader(up), 0, func(d params.Document[any]) error {
 			docs = append(docs, d)
 			return nil
 		}))
@@ -113,7 +113,7 @@ func FuzzMigrateVersionsText(f *testing.F) {
 		}
 		for i, doc := range docs {
 			got, err := doc.Value, doc.Err
-			if doc.Unreadable || !params.Identical(got, wants[i]) {
+			if unreadable(doc) || !params.Identical(got, wants[i]) {
 				t.Fatalf("%q → %q → %q: document %d: %#v came back as %#v (%v)", data, down, up, i, wants[i], got, err)
 			}
 		}

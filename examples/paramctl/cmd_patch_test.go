@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -73,6 +75,48 @@ func TestPatchCommandRefusals(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			code, out, errs := updRun(t, "", append([]string{"patch"}, tt.args...)...)
+			assert.Equal(t, tt.code, code, errs)
+			assert.Empty(t, out)
+			assert.Contains(t, errs, tt.stderr)
+		})
+	}
+}
+
+// TestPatchCommandJSONPatch: --json-patch applies an RFC 6902 document
+// (values exactly as JSON gives them, test and move included), then the
+// checks of update; its failures keep update's exit codes.
+func TestPatchCommandJSONPatch(t *testing.T) {
+	patch := `[
+		{"op": "test", "path": "/clusterName", "value": "prod"},
+		{"op": "add", "path": "/topology/1/labels/-", "value": {"key": "a", "value": "b"}},
+		{"op": "copy", "from": "/topology/1/labels/0", "path": "/topology/0/labels/-"},
+		{"op": "add", "path": "/nodeCount", "value": 9007199254740993}
+	]`
+	code, out, errs := updRun(t, patch, "patch", "--schema", updSchema, "--values", updValues, "-o", "json", "--json-patch", "-")
+	require.Equal(t, exitOK, code, errs)
+	r := updDecode(t, out)
+	assert.Equal(t, []any{map[string]any{"key": "a", "value": "b"}}, updAt(t, r.Values, "/topology/1/labels"))
+	assert.Len(t, updAt(t, r.Values, "/topology/0/labels"), 2)
+	assert.Equal(t, json.Number("9007199254740993"), updAt(t, r.Values, "/nodeCount"), "numbers stay exact")
+	assert.Equal(t, []string{"/nodeCount", "/topology/0/labels", "/topology/1/labels"}, r.Changed)
+
+	tests := []struct {
+		name, patch string
+		args        []string
+		code        int
+		stderr      string
+	}{
+		{"a string stays a string", `[{"op": "add", "path": "/nodeCount", "value": "5"}]`, nil, exitInvalid, "/nodeCount: "},
+		{"a failed test", `[{"op": "test", "path": "/clusterName", "value": "dev"}]`, nil, exitInvalid, "/0/value: "},
+		{"immutable", `[{"op": "replace", "path": "/storage/class", "value": "slow"}]`, nil, exitInvalid, "/storage/class: cannot be changed"},
+		{"not JSON", `[`, nil, exitUsage, ""},
+		{"no operation", `[{"path": "/a"}]`, nil, exitUsage, "/0"},
+		{"with --add", `[]`, []string{"--add", "nodeCount=1"}, exitUsage, "cannot be combined"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			args := append([]string{"patch", "--schema", updSchema, "--values", updValues, "--json-patch", "-"}, tt.args...)
+			code, out, errs := updRun(t, tt.patch, args...)
 			assert.Equal(t, tt.code, code, errs)
 			assert.Empty(t, out)
 			assert.Contains(t, errs, tt.stderr)

@@ -61,7 +61,10 @@ func init() {
 					fmt.Fprintf(e.stdout, "%s\t%s\n", r.Pointer, r.Plan)
 				}
 			}
-			conflicts := schema.ErrorsOf(trigger.Check(s))
+			var conflicts []*schema.Error
+			if _, err := trigger.New(s); err != nil {
+				conflicts = schema.ErrorsOf(err)
+			}
 			for _, c := range conflicts {
 				fmt.Fprintln(e.stderr, c.Error())
 			}

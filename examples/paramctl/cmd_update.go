@@ -81,6 +81,9 @@ func init() {
 type pipeline struct {
 	u      params.Update
 	output string
+	// malformed starts the message of a malformed edit ("-p " for
+	// update, whose assignments do not say they are -p).
+	malformed string
 }
 
 // preparePipeline reads the schema and the current values and builds the
@@ -112,9 +115,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		}
 		return nil, e.fail(exitUsage, "%s: %v", f.schema, err)
 	}
-	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output}
+	p := &pipeline{u: params.Update{Schema: s, Triggers: res, Strict: f.strict}, output: f.output, malformed: "-p "}
 	if f.structural {
-		p.u.Defaults = append(p.u.Defaults, params.KubernetesDefaults())
+		p.u.Defaults = append(p.u.Defaults, params.Structural())
 	}
 	if f.values != "" {
 		data, err := e.readInput(f.values)
@@ -123,9 +126,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		}
 		// The current values are read as given: their validity is not
 		// this update's business (DecodeReader's verdict is ignored).
-		var docs []params.Document
-		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), func(d params.Document) error {
-			if d.Unreadable {
+		var docs []params.Document[any]
+		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), 0, func(d params.Document[any]) error {
+			if unreadable(d) {
 				return d.Err
 			}
 			docs = append(docs, d)
@@ -155,7 +158,14 @@ func triggerOptions(defaultPlan, plans string) []trigger.Option {
 		for _, n := range strings.Split(plans, ",") {
 			names = append(names, strings.TrimSpace(n))
 		}
-		opts = append(opts, trigger.KudoPlans(names))
+		// KUDO's rule: "update" when the operator has such a plan.
+		kudoDefault := trigger.Deploy
+		for _, n := range names {
+			if n == "update" {
+				kudoDefault = n
+			}
+		}
+		opts = append(opts, trigger.DefaultPlan(kudoDefault))
 	}
 	if defaultPlan != "" {
 		opts = append(opts, trigger.DefaultPlan(defaultPlan))
@@ -167,8 +177,8 @@ func triggerOptions(defaultPlan, plans string) []trigger.Option {
 func (e *env) finishPipeline(p *pipeline) int {
 	r, err := p.u.Run()
 	if errors.Is(err, params.ErrMalformed) {
-		// Only -p assignments can be malformed: a usage error.
-		return e.fail(exitUsage, "-p %v", err)
+		// A malformed -p assignment or patch operation: a usage error.
+		return e.fail(exitUsage, "%s%v", p.malformed, err)
 	}
 	if err != nil {
 		var errs schema.ErrorList

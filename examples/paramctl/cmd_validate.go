@@ -124,7 +124,7 @@ func (v *validateRun) file(name string) int {
 	if v.many {
 		file = name
 	}
-	err = params.DecodeReader(context.Background(), v.s, in, func(d params.Document) error {
+	err = params.DecodeReader(context.Background(), v.s, in, 0, func(d params.Document[any]) error {
 		r := verdict(d, inputName(name))
 		r.File = file
 		total++
@@ -206,7 +206,7 @@ func filePrefix(file string, line, col int) string {
 
 // verdict is a document's verdict as DecodeReader gave it; the lines of
 // its errors are lines of the stream.
-func verdict(d params.Document, file string) validateResult {
+func verdict(d params.Document[any], file string) validateResult {
 	r := validateResult{Document: d.Index, Valid: d.Err == nil, Errors: []errorRecord{}}
 	if d.Err == nil {
 		return r
@@ -218,14 +218,14 @@ func verdict(d params.Document, file string) validateResult {
 	if !asList(d.Err, &list) && errors.As(d.Err, &one) {
 		list = schema.ErrorList{one}
 	}
-	r.unreadable = d.Unreadable
-	if de := list[0]; d.Unreadable && len(list) == 1 && (de.Kind == schema.KindSyntax || de.Kind == schema.KindLimit) {
+	r.unreadable = unreadable(d)
+	if de := list[0]; r.unreadable && len(list) == 1 && (de.Kind == schema.KindSyntax || de.Kind == schema.KindLimit) {
 		r.Errors = []errorRecord{{Pointer: de.Pointer, Message: decodeMessage(de, file), Kind: de.Kind, line: de.Line, column: de.Column}}
 		return r
 	}
 	for _, e := range list {
 		rec := errorRecord{Pointer: e.Pointer, Message: e.Message, Kind: e.Kind, line: e.Line, column: e.Column}
-		if rec.line == 0 && !d.Unreadable {
+		if rec.line == 0 && !r.unreadable {
 			rec.line, rec.column = d.Line, 1 // the root: where the document starts
 		}
 		r.Errors = append(r.Errors, rec)
@@ -326,4 +326,15 @@ func insideSchema(list schema.ErrorList) bool {
 		}
 	}
 	return false
+}
+
+// unreadable reports that DecodeReader could not read the document at
+// all (rather than found it invalid): its Err is of kind
+// schema.KindSyntax or schema.KindLimit, which validation never gives.
+func unreadable(d params.Document[any]) bool {
+	if d.Err == nil {
+		return false
+	}
+	l := schema.ErrorsOf(d.Err)
+	return len(l) > 0 && (l[0].Kind == schema.KindSyntax || l[0].Kind == schema.KindLimit)
 }

@@ -63,14 +63,14 @@ func runValues(e *env, opts any, args []string) int {
 	}
 	dir := chartDir(args[0])
 	if dir == "" {
-		return e.fail(exitUsage, "%s: not a Helm chart folder (it holds no %s)", args[0], lint.ChartFile)
+		return e.fail(exitUsage, "%s: not a Helm chart folder (it holds no %s)", args[0], chartFile)
 	}
 	chart, err := lint.ReadChart(os.DirFS(dir))
 	if err != nil {
 		return e.fail(exitUsage, "%s: %v", dir, err)
 	}
-	chart.ValuesFile = filepath.Join(dir, lint.ChartValuesFile)
-	chart.SchemaFile = filepath.Join(dir, lint.ChartSchemaFile)
+	chart.ValuesFile = filepath.Join(dir, chartValuesFile)
+	chart.SchemaFile = filepath.Join(dir, chartSchemaFile)
 	for _, f := range o.files {
 		data, err := e.readInput(f)
 		if err != nil {

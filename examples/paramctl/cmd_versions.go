@@ -3,6 +3,8 @@ package main
 import (
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/paramkit/paramkit/convert/migrate"
@@ -34,6 +36,9 @@ func init() {
 	})
 }
 
+// versionsPairJSON says how a conversion between two versions of a set
+// goes: Status lossless, lossy (Pointers, from VersionSet.Losses, say
+// where) or refused (Reason says why).
 type versionsPairJSON struct {
 	From     string   `json:"from"`
 	To       string   `json:"to"`
@@ -64,12 +69,10 @@ func runVersions(e *env, raw any, args []string) int {
 	if set == nil {
 		return code
 	}
-	pairs := set.Pairs(o.samples)
+	pairs := versionPairs(set, o.samples)
 	if o.format == "json" {
 		out := versionsJSON{Order: set.Order(), Hub: set.Hub(), Pairs: []versionsPairJSON{}, Notes: set.Notes()}
-		for _, p := range pairs {
-			out.Pairs = append(out.Pairs, versionsPairJSON{From: p.From, To: p.To, Status: string(p.Status), Pointers: p.Pointers, Reason: p.Reason})
-		}
+		out.Pairs = append(out.Pairs, pairs...)
 		return e.writeJSON(out)
 	}
 	var b strings.Builder
@@ -109,13 +112,55 @@ func runVersions(e *env, raw any, args []string) int {
 // versionSetOrFail loads a version set folder, or reports why it cannot
 // (exit 2).
 func (e *env) versionSetOrFail(dir string, caseFold bool) (*migrate.VersionSet, int) {
-	var opts []migrate.SetOption
+	var opts []migrate.Option
 	if caseFold {
 		opts = append(opts, migrate.CaseInsensitiveNames())
 	}
-	set, err := migrate.LoadVersionSet(dir, opts...)
+	set, err := migrate.LoadVersionSet(os.DirFS(dir), opts...)
 	if err != nil {
-		return nil, e.fail(exitUsage, "%v", err)
+		return nil, e.fail(exitUsage, "%s", inDir(dir, err))
 	}
 	return set, exitOK
+}
+
+// inDir names the folder dir in the lines of an error of reading it: a
+// line about one of its files ("v2.json: line 1: ...") names that file
+// below dir, any other line starts with dir.
+func inDir(dir string, err error) string {
+	lines := strings.Split(err.Error(), "\n")
+	for i, l := range lines {
+		if file, rest, ok := strings.Cut(l, ": "); ok && !strings.ContainsAny(file, "/ ") {
+			if _, serr := os.Stat(filepath.Join(dir, file)); serr == nil {
+				lines[i] = filepath.Join(dir, file) + ": " + rest
+				continue
+			}
+		}
+		lines[i] = dir + ": " + l
+	}
+	return strings.Join(lines, "\n")
+}
+
+// versionPairs reports, for every ordered pair of distinct versions,
+// whether the conversion is refused, lossy (and where, by samples values
+// of the source) or lossless.
+func versionPairs(set *migrate.VersionSet, samples int) []versionsPairJSON {
+	var out []versionsPairJSON
+	order := set.Order()
+	for _, from := range order {
+		for _, to := range order {
+			if from == to {
+				continue
+			}
+			p := versionsPairJSON{From: from, To: to, Status: "lossless", Pointers: []string{}}
+			if err := set.Refused(from, to); err != nil {
+				p.Status, p.Reason = "refused", err.Error()
+			} else if ptrs, err := set.Losses(from, to, samples); err != nil {
+				p.Status, p.Reason = "refused", err.Error()
+			} else if len(ptrs) > 0 {
+				p.Status, p.Pointers = "lossy", ptrs
+			}
+			out = append(out, p)
+		}
+	}
+	return out
 }

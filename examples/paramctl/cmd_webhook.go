@@ -292,7 +292,7 @@ func roundTrip(e *env, h *Handler, in, out []byte) int {
 	ctx := context.Background()
 	convert := func(objs []json.RawMessage, to string) ([]json.RawMessage, error) {
 		r := h.Convert(ctx, &kube.ConversionRequest{UID: req.Request.UID, DesiredAPIVersion: to, Objects: objs})
-		if r.Result.Status != kube.StatusSuccess {
+		if r.Result.Status != "Success" {
 			return nil, fmt.Errorf("%s", r.Result.Message)
 		}
 		return r.ConvertedObjects, nil

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,8 +9,11 @@ import (
 	"path/filepath"
 	"strings"
 
+	"go.yaml.in/yaml/v3"
+
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/lint"
+	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -24,13 +28,20 @@ import (
 // the error is a schema.ErrorList with pointers into the file, or the
 // error of reading the file.
 func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) {
-	opt := convert.WithCRDVersion(crdVersion)
-	if path == "-" {
+	if path == "-" || (crdVersion != "" && isFile(path)) {
 		data, err := e.readInput(path)
 		if err != nil {
 			return nil, err
 		}
-		return convert.LoadSchema(data, opt)
+		if crdVersion != "" && isCRD(data) {
+			if err := schema.CheckJSONFile(path, data); err != nil {
+				return nil, err
+			}
+			return crdVersionSchema(data, crdVersion)
+		}
+		if path == "-" {
+			return convert.LoadSchema(data)
+		}
 	}
 	dir, name := filepath.Split(filepath.Clean(path))
 	if !fs.ValidPath(name) { // "..", "/"
@@ -46,7 +57,7 @@ func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) 
 	if dir == "" {
 		dir = "."
 	}
-	s, err := convert.ReadSchema(os.DirFS(dir), name, opt)
+	s, err := convert.ReadSchema(os.DirFS(dir), name)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		// Named as the user wrote it, not as the folder's file system does.
@@ -55,13 +66,95 @@ func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) 
 	return s, err
 }
 
+// crdVersionSchema is the schema of the version name of a
+// CustomResourceDefinition manifest (convert.LoadSchema reads the storage
+// version); errors point into the manifest.
+func crdVersionSchema(data []byte, name string) (*schema.Schema, error) {
+	vs, err := kube.CRDVersions(data)
+	if err != nil {
+		return nil, err
+	}
+	names := make([]string, 0, len(vs))
+	for _, v := range vs {
+		if v.Name == name {
+			return v.Schema, nil
+		}
+		names = append(names, v.Name)
+	}
+	return nil, schema.ErrorList{{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}}.Err()
+}
+
+// isCRD reports whether data is a CustomResourceDefinition manifest.
+func isCRD(data []byte) bool {
+	if !bytes.Contains(data, []byte("CustomResourceDefinition")) {
+		return false
+	}
+	var m struct {
+		Kind string `yaml:"kind"`
+	}
+	return yaml.Unmarshal(data, &m) == nil && m.Kind == "CustomResourceDefinition"
+}
+
+// crdVersionPointer is where the schema of the version name of a
+// CustomResourceDefinition manifest sits in it (its own schema, or the
+// one in spec.validation that a v1beta1 manifest shares), without
+// compiling it: lint reports what a schema gets wrong.
+func crdVersionPointer(data []byte, name string) (string, error) {
+	var m struct {
+		Spec struct {
+			Version  string `yaml:"version"`
+			Versions []struct {
+				Name   string `yaml:"name"`
+				Schema struct {
+					OpenAPIV3Schema any `yaml:"openAPIV3Schema"`
+				} `yaml:"schema"`
+			} `yaml:"versions"`
+			Validation struct {
+				OpenAPIV3Schema any `yaml:"openAPIV3Schema"`
+			} `yaml:"validation"`
+		} `yaml:"spec"`
+	}
+	if err := yaml.Unmarshal(data, &m); err != nil {
+		return "", schema.NewError(schema.KindSyntax, "", "%v", err)
+	}
+	const common = "/spec/validation/openAPIV3Schema"
+	shared := m.Spec.Validation.OpenAPIV3Schema != nil
+	var names []string
+	for i, v := range m.Spec.Versions {
+		own := v.Schema.OpenAPIV3Schema != nil
+		if !own && !shared {
+			continue
+		}
+		if v.Name == name {
+			if own {
+				return fmt.Sprintf("/spec/versions/%d/schema/openAPIV3Schema", i), nil
+			}
+			return common, nil
+		}
+		names = append(names, v.Name)
+	}
+	if len(m.Spec.Versions) == 0 && shared {
+		if m.Spec.Version == name {
+			return common, nil
+		}
+		names = append(names, m.Spec.Version)
+	}
+	return "", &schema.Error{Pointer: "/spec/versions", Kind: schema.KindNotFound, Message: fmt.Sprintf("the CustomResourceDefinition has no version %q with a schema (it has %s)", name, strings.Join(names, ", "))}
+}
+
+// isFile reports whether path names a file (not a folder).
+func isFile(path string) bool {
+	fi, err := os.Stat(path)
+	return err == nil && !fi.IsDir()
+}
+
 // inFolder shows an error message of a schema read from a folder (a Helm
 // chart, a KUDO package) on the file below it that the message names
 // (convert.ReadSchema starts it with values.schema.json or params.yaml):
 // "chart/values.schema.json: line 4: ..." rather than "chart:
 // values.schema.json: line 4: ...".
 func inFolder(path, msg string) string {
-	for _, f := range []struct{ dir, file string }{{chartDir(path), lint.ChartSchemaFile}, {packageDir(path), "params.yaml"}} {
+	for _, f := range []struct{ dir, file string }{{chartDir(path), chartSchemaFile}, {packageDir(path), "params.yaml"}} {
 		if f.dir != "" && strings.HasPrefix(msg, f.file+": ") {
 			return filepath.Join(f.dir, f.file) + msg[len(f.file):]
 		}
@@ -81,12 +174,12 @@ func chartDir(path string) string {
 		return ""
 	}
 	if fi.IsDir() {
-		if ci, err := os.Stat(filepath.Join(path, lint.ChartFile)); err == nil && ci.Mode().IsRegular() {
+		if ci, err := os.Stat(filepath.Join(path, chartFile)); err == nil && ci.Mode().IsRegular() {
 			return path
 		}
 		return ""
 	}
-	if filepath.Base(path) == lint.ChartFile {
+	if filepath.Base(path) == chartFile {
 		return filepath.Dir(path)
 	}
 	return ""
@@ -130,10 +223,10 @@ func isOperatorFile(data []byte) bool {
 // loadSchemaVersion.
 func readSchemaInput(e *env, path string) (data []byte, pkg *lint.Package, err error) {
 	if dir := chartDir(path); dir != "" {
-		file := filepath.Join(dir, lint.ChartSchemaFile)
+		file := filepath.Join(dir, chartSchemaFile)
 		data, err := e.readInput(file)
 		if errors.Is(err, fs.ErrNotExist) {
-			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, lint.ChartSchemaFile)
+			return nil, nil, fmt.Errorf("%s: the Helm chart has no %s", dir, chartSchemaFile)
 		}
 		if err == nil {
 			err = checkJSONFile(file, data)

@@ -11,8 +11,6 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
-
-	"github.com/paramkit/paramkit/lint"
 )
 
 // secretMarker matches every recognisable secret of the walk's files:
@@ -77,6 +75,8 @@ func secretWalkFiles(t *testing.T) func(string) string {
 		"chart/values.schema.json":  `{"type":"object","properties":{"name":{"type":"string"},"password":{"type":"string","writeOnly":true,"enum":["SECRETenum15"]},"token":{"type":"string","format":"password","minLength":40,"examples":["SECRETexample15"]}}}`,
 		"chart/ci/bad-values.yaml":  "password: SECRETvalue16\n",
 		"chart/templates/note.yaml": "password: {{ .Values.password }}\n",
+		// A schema whose secret object gains keys from values.yaml.
+		"secret-object.schema.json": `{"type":"object","properties":{"db":{"type":"object","writeOnly":true,"properties":{"user":{"type":"string"}}}}}`,
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -106,7 +106,7 @@ type walkCase struct {
 // here fails TestSecretWalkCoversEveryCommand.
 func secretWalkCases(f func(string) string) map[string][]walkCase {
 	var lintRuns []walkCase
-	for _, set := range lint.Sets() {
+	for _, set := range lintBuiltinSets() {
 		for _, o := range []string{"text", "json", "sarif"} {
 			lintRuns = append(lintRuns,
 				walkCase{args: []string{"lint", "--rules", set.Name, "-o", o, f("schema.yaml")}},
@@ -164,6 +164,13 @@ func secretWalkCases(f func(string) string) map[string][]walkCase {
 			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--replace", "password=SECRETvalue23", "--add", "db={user: SECRETvalue24}"}},
 			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--replace", "/token=SECRETvalue25", "-o", "json"}},
 			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--remove", "password", "--replace", "db/port=SECRETvalue26"}},
+		},
+		"schema": {
+			// The chart's schema is the document (its enum holds a marker).
+			{args: []string{"schema", f("chart")}, document: true},
+			{args: []string{"schema", "--check", f("chart")}},
+			// Keys added below a secret object get no default.
+			{args: []string{"schema", "--schema", f("secret-object.schema.json"), "-"}, stdin: "db:\n  user: a\n  pass: SECRETvalue43\n  more: {x: SECRETvalue44}\n"},
 		},
 		"triggers": {
 			{args: []string{"triggers", "--schema", f("schema.yaml")}},

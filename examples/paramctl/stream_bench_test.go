@@ -76,12 +76,12 @@ func BenchmarkStreamFloorJSON(b *testing.B) {
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		err := params.MapStream(context.Background(), bytes.NewReader(in), 0, func(d params.RawDocument) error {
+		err := params.MapStream(context.Background(), bytes.NewReader(in), 0, func(d params.Document[any]) (any, error) {
 			dec := json.NewDecoder(bytes.NewReader(d.Text))
 			dec.UseNumber()
 			var v any
-			return dec.Decode(&v)
-		}, func(_ params.RawDocument, err error) error { return err })
+			return v, dec.Decode(&v)
+		}, func(d params.Document[any]) error { return d.Err })
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -66,9 +66,10 @@ func (e *env) unwrapRun(name string, s *schema.Schema, format string, instances 
 		}
 		_, _ = buf.Write(r.out)
 	}
-	err = params.MapStream(context.Background(), rec, 0, func(d params.RawDocument) unwrapped {
-		return unwrapOne(d.Text, s, format, instances, d.Locate)
-	}, func(d params.RawDocument, r unwrapped) error {
+	err = params.MapStream(context.Background(), rec, 0, func(d params.Document[unwrapped]) (unwrapped, error) {
+		return unwrapOne(d.Text, s, format, instances, d.Locate), nil
+	}, func(d params.Document[unwrapped]) error {
+		r := d.Value
 		docs++
 		if d.Index == 0 {
 			first = &r
@@ -137,7 +138,7 @@ func unwrapOne(data []byte, s *schema.Schema, format string, instances bool, loc
 // from unwrapped values.
 func isInstance(doc any) bool {
 	m, ok := doc.(map[string]any)
-	if !ok || m["apiVersion"] != convert.V1beta2 {
+	if !ok || m["apiVersion"] != "kudo.dev/v1beta2" {
 		return false
 	}
 	if m["kind"] == "Instance" {

@@ -67,7 +67,6 @@ func (h *Handler) admit(ctx context.Context, req *kube.AdmissionRequest, mutate 
 	}()
 	a.run()
 	resp = a.resp
-	resp.Warnings = kube.CapWarnings(resp.Warnings)
 	if !resp.Allowed {
 		h.log.Info("denied", "uid", req.UID, "endpoint", a.endpoint(), "object", a.what(), "reason", resp.Result.Message)
 	}
@@ -102,7 +101,7 @@ func (a *admission) what() string {
 }
 
 func failure(code int32, reason, msg string, causes []kube.StatusCause) *kube.Status {
-	st := &kube.Status{Status: kube.StatusFailure, Code: code, Reason: reason, Message: msg}
+	st := &kube.Status{Status: "Failure", Code: code, Reason: reason, Message: msg}
 	if len(causes) > 0 {
 		st.Details = &kube.StatusDetails{Causes: causes}
 	}
@@ -153,7 +152,7 @@ func (a *admission) run() {
 	if req.Kind.Group != Group || req.Kind.Kind != "Instance" || req.SubResource != "" {
 		return // not ours: allowed unchanged
 	}
-	if req.Operation != kube.Create && req.Operation != kube.Update {
+	if req.Operation != "CREATE" && req.Operation != "UPDATE" {
 		return
 	}
 	if a.deadline("before decoding the object") {
@@ -165,7 +164,7 @@ func (a *admission) run() {
 		return
 	}
 	var old object
-	if req.Operation == kube.Update {
+	if req.Operation == "UPDATE" {
 		if old, err = decodeObject(req.OldObject); err != nil {
 			a.deny(400, "BadRequest", fmt.Sprintf("%s: oldObject: %v", a.what(), err), nil)
 			return
@@ -174,7 +173,7 @@ func (a *admission) run() {
 	if a.deadline("while decoding the objects") {
 		return
 	}
-	v1beta1 := obj.apiVersion() == V1beta1
+	v1beta1 := obj.str("apiVersion") == V1beta1
 	if v1beta1 && a.mutate {
 		a.warn("paramkit: v1beta1 Instance: defaults are not applied here; register /mutate for kudo.dev/v1beta2 (matchPolicy: Equivalent)")
 		return
@@ -189,15 +188,15 @@ func (a *admission) run() {
 		oldName, _ = old.operatorVersionName()
 	}
 	upgrade := old != nil && oldName != "" && oldName != name
-	if old != nil && !upgrade && params.Identical(old.spec()["parameters"], obj.spec()["parameters"]) && !a.mutate {
+	if old != nil && !upgrade && params.Identical(old.at("spec", "parameters"), obj.at("spec", "parameters")) && !a.mutate {
 		// Nothing of the parameters changed (a status, label or
 		// finalizer update): no schema is needed and no plan runs, so a
 		// missing schema never blocks deleting an Instance.
 		return
 	}
-	ver, err := a.h.opts.Resolver.Resolve(a.ctx, obj.namespace(), name)
+	ver, err := a.h.opts.Resolver.Resolve(a.ctx, obj.str("metadata", "namespace"), name)
 	if err != nil {
-		if old != nil && !upgrade && params.Identical(old.spec()["parameters"], obj.spec()["parameters"]) {
+		if old != nil && !upgrade && params.Identical(old.at("spec", "parameters"), obj.at("spec", "parameters")) {
 			a.warn("paramkit: defaults not applied: " + err.Error())
 			return
 		}
@@ -206,7 +205,7 @@ func (a *admission) run() {
 	}
 	var oldVer *kudo.OperatorVersion
 	if upgrade {
-		if oldVer, err = a.h.opts.Resolver.Resolve(a.ctx, old.namespace(), oldName); err != nil {
+		if oldVer, err = a.h.opts.Resolver.Resolve(a.ctx, old.str("metadata", "namespace"), oldName); err != nil {
 			a.denyResolve(fmt.Errorf("upgrade from %q: %w", oldName, err))
 			return
 		}
@@ -218,23 +217,9 @@ func (a *admission) run() {
 	}
 }
 
-// instanceParams returns an Instance's parameters ({} when it has none),
-// a v1beta1 Instance's text unwrapped by s. Nothing below changes them in
-// place, so they are not copied.
-func instanceParams(o object, s *schema.Schema) any {
-	v, present := o.parameters()
-	if !present {
-		return map[string]any{}
-	}
-	if m, ok := v.(map[string]any); ok && o.apiVersion() == V1beta1 {
-		bag, _ := decodeBag(o)
-		v = unwrapParameters(m, bag, schemaCodec(s))
-	}
-	return v
-}
-
 func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion) {
-	p, present := obj.parameters()
+	p := obj.at("spec", "parameters")
+	present := p != nil
 	var work any = map[string]any{}
 	if present {
 		work = p
@@ -284,7 +269,7 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 }
 
 func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.OperatorVersion) {
-	raw := instanceParams(obj, ver.Schema())
+	raw := ver.Parameters(obj)
 	newV := params.Default(ver.Schema(), raw)
 	if a.deadline("before validating") {
 		return
@@ -296,7 +281,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 	if a.deadline("while validating") {
 		return
 	}
-	if a.warnUndeclared(ver.Schema(), raw, old) {
+	if a.warnUndeclared(ver, raw, old) {
 		return
 	}
 	var plan string
@@ -306,7 +291,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
-		oldV := ver.Migration().Migrate(instanceParams(old, oldVer.Schema())).Values
+		oldV := ver.Migration().Migrate(oldVer.Parameters(old)).Values
 		if oldV == nil {
 			oldV = map[string]any{}
 		}
@@ -316,7 +301,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 		}
 		plan = ver.UpgradePlan()
 	default:
-		oldV := params.Default(ver.Schema(), instanceParams(old, ver.Schema()))
+		oldV := params.Default(ver.Schema(), ver.Parameters(old))
 		if a.denyImmutable(ver.Schema(), oldV, newV) {
 			return
 		}
@@ -344,17 +329,18 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 // does not declare (a typo such as replicsa for replicas, which an open
 // schema accepts); on an UPDATE only of those the old parameters did not
 // already have, so that one typo is not repeated on every later change.
-func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) (denied bool) {
+func (a *admission) warnUndeclared(ver *kudo.OperatorVersion, raw any, old object) (denied bool) {
+	s := ver.Schema()
 	var oldV any
 	if old != nil {
-		oldV = instanceParams(old, s)
+		oldV = ver.Parameters(old)
 	}
 	// At most undeclaredBudget bytes of them, so that the plan's warning
 	// still fits in what the apiserver keeps (4 KiB); the rest is
 	// counted. A warning takes more than undeclaredMinBytes, so only so
 	// many are built: a hostile object with many undeclared keys costs
 	// one walk, which stops at the review's deadline.
-	ws, more, err := params.UndeclaredFirst(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
+	ws, more, err := params.Undeclared(a.ctx, s, raw, oldV, undeclaredBudget/undeclaredMinBytes)
 	if err != nil {
 		return a.deadline("while looking for undeclared keys")
 	}
@@ -376,7 +362,7 @@ func (a *admission) warnUndeclared(s *schema.Schema, raw any, old object) (denie
 }
 
 // undeclaredBudget bounds the warnings about undeclared keys; the
-// warnings' cap (kube.CapWarnings: 4 KiB) leaves room for the rest.
+// warnings' cap (4 KiB, kube.AdmissionReview.Respond) leaves room for the rest.
 const undeclaredBudget = 3 << 10
 
 // undeclaredMinBytes is less than the shortest warning about an

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
@@ -13,11 +14,11 @@ import (
 	"github.com/paramkit/paramkit/params/kube"
 )
 
-func admissionRequest(op kube.Operation, obj, old json.RawMessage) *kube.AdmissionRequest {
+func admissionRequest(op string, obj, old json.RawMessage) *kube.AdmissionRequest {
 	return &kube.AdmissionRequest{
 		UID:       "uid-1",
 		Kind:      kube.GroupVersionKind{Group: Group, Version: "v1beta2", Kind: "Instance"},
-		Resource:  kube.GroupVersionResource{Group: Group, Version: "v1beta2", Resource: "instances"},
+		Resource:  json.RawMessage(`{"group":"kudo.dev","version":"v1beta2","resource":"instances"}`),
 		Name:      "zk",
 		Namespace: "default",
 		Operation: op,
@@ -38,36 +39,36 @@ func TestValidate(t *testing.T) {
 		msg      string // in the denial
 		warnings []string
 	}{
-		{"install", admissionRequest(kube.Create, kep(base), nil), true, "", []string{"plan: deploy"}},
-		{"install without parameters uses the defaults", admissionRequest(kube.Create, kep(""), nil), true, "", []string{"plan: deploy"}},
-		{"a missing required parameter with a default is fine", admissionRequest(kube.Create, kep(`{}`), nil), true, "", []string{"plan: deploy"}},
-		{"parameters must be an object", admissionRequest(kube.Create, kep(`"x"`), nil), false, `/spec/parameters: expected object, but got string`, nil},
-		{"change triggering deploy", admissionRequest(kube.Update, kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCount":4}`), kep(base)), true, "", []string{"plan: deploy"}},
-		{"setting a value to its default changes nothing", admissionRequest(kube.Update, kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCount":3}`), kep(base)), true, "", nil},
-		{"the trigger of an object counts for what is below", admissionRequest(kube.Update, kep(`{"clusterName":"prod","backup":{"enabled":true,"credentials":{"name":"a","password":"b"}}}`), kep(base)), true, "", []string{"plan: backup"}},
-		{"immutable, added", admissionRequest(kube.Update, kep(`{"clusterName":"other","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), false, "/spec/parameters/clusterName: cannot be changed: immutable (schema /properties/clusterName)", nil},
-		{"immutable: the default counts as the old value", admissionRequest(kube.Update, kep(`{"clusterName":"my-cluster","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), true, "", nil},
+		{"install", admissionRequest("CREATE", kep(base), nil), true, "", []string{"plan: deploy"}},
+		{"install without parameters uses the defaults", admissionRequest("CREATE", kep(""), nil), true, "", []string{"plan: deploy"}},
+		{"a missing required parameter with a default is fine", admissionRequest("CREATE", kep(`{}`), nil), true, "", []string{"plan: deploy"}},
+		{"parameters must be an object", admissionRequest("CREATE", kep(`"x"`), nil), false, `/spec/parameters: expected object, but got string`, nil},
+		{"change triggering deploy", admissionRequest("UPDATE", kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCount":4}`), kep(base)), true, "", []string{"plan: deploy"}},
+		{"setting a value to its default changes nothing", admissionRequest("UPDATE", kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCount":3}`), kep(base)), true, "", nil},
+		{"the trigger of an object counts for what is below", admissionRequest("UPDATE", kep(`{"clusterName":"prod","backup":{"enabled":true,"credentials":{"name":"a","password":"b"}}}`), kep(base)), true, "", []string{"plan: backup"}},
+		{"immutable, added", admissionRequest("UPDATE", kep(`{"clusterName":"other","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), false, "/spec/parameters/clusterName: cannot be changed: immutable (schema /properties/clusterName)", nil},
+		{"immutable: the default counts as the old value", admissionRequest("UPDATE", kep(`{"clusterName":"my-cluster","backup":{"enabled":true}}`), kep(`{"backup":{"enabled":true}}`)), true, "", nil},
 		{"update of status only", func() *kube.AdmissionRequest {
-			r := admissionRequest(kube.Update, kep(`"garbage"`), kep(base))
+			r := admissionRequest("UPDATE", kep(`"garbage"`), kep(base))
 			r.SubResource = "status"
 			return r
 		}(), true, "", nil},
-		{"unchanged parameters need no schema", admissionRequest(kube.Update, instanceJSON(V1beta2, "gone-1.0.0", base, `{"new":"label"}`), instanceJSON(V1beta2, "gone-1.0.0", base, "")), true, "", nil},
-		{"changed parameters need the schema", admissionRequest(kube.Update, instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, ""), instanceJSON(V1beta2, "gone-1.0.0", base, "")), false, `no schema for operator version "gone-1.0.0"`, nil},
-		{"delete is allowed", admissionRequest(kube.Delete, nil, kep(base)), true, "", nil},
+		{"unchanged parameters need no schema", admissionRequest("UPDATE", instanceJSON(V1beta2, "gone-1.0.0", base, `{"new":"label"}`), instanceJSON(V1beta2, "gone-1.0.0", base, "")), true, "", nil},
+		{"changed parameters need the schema", admissionRequest("UPDATE", instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, ""), instanceJSON(V1beta2, "gone-1.0.0", base, "")), false, `no schema for operator version "gone-1.0.0"`, nil},
+		{"delete is allowed", admissionRequest("DELETE", nil, kep(base)), true, "", nil},
 		{"other kinds are not ours", func() *kube.AdmissionRequest {
-			r := admissionRequest(kube.Create, json.RawMessage(`{"kind":"ConfigMap"}`), nil)
+			r := admissionRequest("CREATE", json.RawMessage(`{"kind":"ConfigMap"}`), nil)
 			r.Kind = kube.GroupVersionKind{Version: "v1", Kind: "ConfigMap"}
 			return r
 		}(), true, "", nil},
-		{"no operator version", admissionRequest(kube.Create, json.RawMessage(`{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"zk"},"spec":{}}`), nil), false, "Instance zk has no spec.operatorVersion.name", nil},
-		{"no spec", admissionRequest(kube.Create, json.RawMessage(`{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"zk"}}`), nil), false, "Instance zk has no spec", nil},
-		{"update without oldObject", admissionRequest(kube.Update, kep(base), nil), false, "oldObject: the object is missing", nil},
-		{"unreadable object", admissionRequest(kube.Create, json.RawMessage(`{"a":1,"a":2}`), nil), false, `duplicate key "a"`, nil},
-		{"a v1beta1 Instance is unwrapped and checked", admissionRequest(kube.Create, instanceJSON(V1beta1, "zookeeper-0.3.0", `{"NODE_COUNT":"three"}`, ""), nil), false, "/spec/parameters/NODE_COUNT: expected integer, but got string", nil},
-		{"a valid v1beta1 Instance", admissionRequest(kube.Create, instanceJSON(V1beta1, "zookeeper-0.3.0", `{"NODE_COUNT":"3","ARRAY_PARAM":"[a]"}`, ""), nil), true, "", []string{"plan: deploy"}},
-		{"upgrade without an upgrade plan runs deploy", admissionRequest(kube.Update, zk(`{}`), instanceJSON(V1beta2, "kep-0.2.0", base, "")), true, "", []string{"plan: deploy"}},
-		{"upgrade from a missing version", admissionRequest(kube.Update, kep(base), instanceJSON(V1beta2, "kep-0.0.1", base, "")), false, `upgrade from "kep-0.0.1": no schema for operator version "kep-0.0.1"`, nil},
+		{"no operator version", admissionRequest("CREATE", json.RawMessage(`{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"zk"},"spec":{}}`), nil), false, "Instance zk has no spec.operatorVersion.name", nil},
+		{"no spec", admissionRequest("CREATE", json.RawMessage(`{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"zk"}}`), nil), false, "Instance zk has no spec", nil},
+		{"update without oldObject", admissionRequest("UPDATE", kep(base), nil), false, "oldObject: the object is missing", nil},
+		{"unreadable object", admissionRequest("CREATE", json.RawMessage(`{"a":1,"a":2}`), nil), false, `duplicate key "a"`, nil},
+		{"a v1beta1 Instance is unwrapped and checked", admissionRequest("CREATE", instanceJSON(V1beta1, "zookeeper-0.3.0", `{"NODE_COUNT":"three"}`, ""), nil), false, "/spec/parameters/NODE_COUNT: expected integer, but got string", nil},
+		{"a valid v1beta1 Instance", admissionRequest("CREATE", instanceJSON(V1beta1, "zookeeper-0.3.0", `{"NODE_COUNT":"3","ARRAY_PARAM":"[a]"}`, ""), nil), true, "", []string{"plan: deploy"}},
+		{"upgrade without an upgrade plan runs deploy", admissionRequest("UPDATE", zk(`{}`), instanceJSON(V1beta2, "kep-0.2.0", base, "")), true, "", []string{"plan: deploy"}},
+		{"upgrade from a missing version", admissionRequest("UPDATE", kep(base), instanceJSON(V1beta2, "kep-0.0.1", base, "")), false, `upgrade from "kep-0.0.1": no schema for operator version "kep-0.0.1"`, nil},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -76,7 +77,7 @@ func TestValidate(t *testing.T) {
 			if !c.allowed {
 				require.False(t, resp.Allowed, "should be denied")
 				assert.Contains(t, resp.Result.Message, c.msg)
-				assert.Equal(t, kube.StatusFailure, resp.Result.Status)
+				assert.Equal(t, "Failure", resp.Result.Status)
 				return
 			}
 			require.True(t, resp.Allowed, "denied: %v", resp.Result)
@@ -87,7 +88,7 @@ func TestValidate(t *testing.T) {
 
 func TestValidateListsEveryError(t *testing.T) {
 	h := testHandler(t, nil)
-	resp := h.Validate(context.Background(), admissionRequest(kube.Create, instanceJSON(V1beta2, "zookeeper-0.3.0", `{"NODE_COUNT":"x","BACKUP_ENABLED":1,"ARRAY_PARAM":[1,2],"MAP_PARAM":{"a":true}}`, ""), nil))
+	resp := h.Validate(context.Background(), admissionRequest("CREATE", instanceJSON(V1beta2, "zookeeper-0.3.0", `{"NODE_COUNT":"x","BACKUP_ENABLED":1,"ARRAY_PARAM":[1,2],"MAP_PARAM":{"a":true}}`, ""), nil))
 	require.False(t, resp.Allowed)
 	var fields []string
 	for _, c := range resp.Result.Details.Causes {
@@ -107,19 +108,19 @@ func TestMutate(t *testing.T) {
 		allowed   bool
 		denyMatch string
 	}{
-		{"defaults", admissionRequest(kube.Create, instanceJSON(V1beta2, "zookeeper-0.3.0", `{"MAP_PARAM":{"a":"b"}}`, ""), nil),
+		{"defaults", admissionRequest("CREATE", instanceJSON(V1beta2, "zookeeper-0.3.0", `{"MAP_PARAM":{"a":"b"}}`, ""), nil),
 			`{"MAP_PARAM":{"a":"b"},"NODE_COUNT":3,"BACKUP_ENABLED":false}`, nil, true, ""},
-		{"nothing to add", admissionRequest(kube.Create, instanceJSON(V1beta2, "zookeeper-0.3.0", `{"NODE_COUNT":5,"BACKUP_ENABLED":true}`, ""), nil), "", nil, true, ""},
-		{"keys needing escapes", admissionRequest(kube.Create, instanceJSON(V1beta2, "kep-0.2.0", `{"backup":{"enabled":true}}`, ""), nil),
+		{"nothing to add", admissionRequest("CREATE", instanceJSON(V1beta2, "zookeeper-0.3.0", `{"NODE_COUNT":5,"BACKUP_ENABLED":true}`, ""), nil), "", nil, true, ""},
+		{"keys needing escapes", admissionRequest("CREATE", instanceJSON(V1beta2, "kep-0.2.0", `{"backup":{"enabled":true}}`, ""), nil),
 			`{"backup":{"enabled":true},"clusterName":"my-cluster","nodeCount":3}`, nil, true, ""},
-		{"upgrade moves values by oldName", admissionRequest(kube.Update,
+		{"upgrade moves values by oldName", admissionRequest("UPDATE",
 			instanceJSON(V1beta2, "kep-0.2.0", `{"CLUSTER_NAME":"c","BACKUP_ENABLED":true}`, ""),
 			instanceJSON(V1beta2, "kep-0.1.0", `{"CLUSTER_NAME":"c","BACKUP_ENABLED":true}`, "")),
 			`{"clusterName":"c","backup":{"enabled":true},"nodeCount":3}`, nil, true, ""},
-		{"an unchanged update whose schema is gone is let through", admissionRequest(kube.Update, instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, ""), instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, "")),
+		{"an unchanged update whose schema is gone is let through", admissionRequest("UPDATE", instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, ""), instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, "")),
 			"", []string{`paramkit: defaults not applied: no schema for operator version "gone-1.0.0": neither testdata/webhook/schemas/gone-1.0.0.yaml nor testdata/webhook/schemas/gone-1.0.0.json exists`}, true, ""},
-		{"a new Instance whose schema is missing is denied", admissionRequest(kube.Create, instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, ""), nil), "", nil, false, `no schema for operator version "gone-1.0.0"`},
-		{"v1beta1 is left alone", admissionRequest(kube.Create, instanceJSON(V1beta1, "zookeeper-0.3.0", `{}`, ""), nil), "",
+		{"a new Instance whose schema is missing is denied", admissionRequest("CREATE", instanceJSON(V1beta2, "gone-1.0.0", `{"a":1}`, ""), nil), "", nil, false, `no schema for operator version "gone-1.0.0"`},
+		{"v1beta1 is left alone", admissionRequest("CREATE", instanceJSON(V1beta1, "zookeeper-0.3.0", `{}`, ""), nil), "",
 			[]string{"paramkit: v1beta1 Instance: defaults are not applied here; register /mutate for kudo.dev/v1beta2 (matchPolicy: Equivalent)"}, true, ""},
 	}
 	for _, c := range cases {
@@ -156,11 +157,14 @@ func TestMutate(t *testing.T) {
 
 func TestMutatePatchEscapesPointers(t *testing.T) {
 	h := testHandler(t, nil)
-	req := admissionRequest(kube.Create, instanceJSON(V1beta2, "zookeeper-0.3.0", `{"MAP_PARAM":{"a/b":"x","c~d":"y"},"NODE_COUNT":1,"BACKUP_ENABLED":true}`, ""), nil)
+	req := admissionRequest("CREATE", instanceJSON(V1beta2, "zookeeper-0.3.0", `{"MAP_PARAM":{"a/b":"x","c~d":"y"},"NODE_COUNT":1,"BACKUP_ENABLED":true}`, ""), nil)
 	resp := h.Mutate(context.Background(), req)
 	require.True(t, resp.Allowed)
 	assert.Nil(t, resp.Patch)
-	ops := kube.JSONPatch("/spec/parameters", map[string]any{"a/b": "x"}, map[string]any{"a/b": "y", "c~d": "z"})
+	// A long value that stays as it is: one operation per change is the
+	// shorter patch, so the keys are in paths.
+	long := strings.Repeat("unchanged ", 20)
+	ops := kube.JSONPatch("/spec/parameters", map[string]any{"a/b": "x", "long": long}, map[string]any{"a/b": "y", "c~d": "z", "long": long})
 	assert.Equal(t, `[{"op":"replace","path":"/spec/parameters/a~1b","value":"y"},{"op":"add","path":"/spec/parameters/c~0d","value":"z"}]`, string(encodePatch(ops)))
 }
 
@@ -178,7 +182,7 @@ func TestMutateUpgradeRefusesALossyChange(t *testing.T) {
 	})})
 	require.NoError(t, err)
 	upgrade := func(params string) *kube.AdmissionResponse {
-		return h.Mutate(context.Background(), admissionRequest(kube.Update,
+		return h.Mutate(context.Background(), admissionRequest("UPDATE",
 			instanceJSON(V1beta2, "op-2", params, ""), instanceJSON(V1beta2, "op-1", params, "")))
 	}
 	resp := upgrade(`{"size":2.5,"name":"a"}`)

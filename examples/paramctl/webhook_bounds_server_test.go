@@ -27,7 +27,7 @@ import (
 // warnings before), a 2 MiB key (echoed twice before), and ?timeout=
 // honoured when the schema source hangs.
 //
-// The work on undeclared keys is bounded too (params.UndeclaredFirst: a
+// The work on undeclared keys is bounded too (params.Undeclared with a limit: a
 // suggestion only for the warnings that fit, the deadline checked during
 // the walk); before, one review of 150,000 short undeclared keys took
 // about 2 s of CPU in params.Undeclared (a suggestion for every key),

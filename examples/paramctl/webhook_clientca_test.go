@@ -140,7 +140,7 @@ func answered(t *testing.T, path, body string) {
 	case "/convert":
 		var r kube.ConversionReview
 		require.NoError(t, json.Unmarshal([]byte(body), &r))
-		assert.Equal(t, kube.StatusSuccess, r.Response.Result.Status, r.Response.Result.Message)
+		assert.Equal(t, "Success", r.Response.Result.Status, r.Response.Result.Message)
 		assert.NotEmpty(t, r.Response.ConvertedObjects)
 	default:
 		var r kube.AdmissionReview

@@ -36,7 +36,7 @@ func convertOne(t *testing.T, h *Handler, to string, obj json.RawMessage) (map[s
 	t.Helper()
 	resp := h.Convert(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: to, Objects: []json.RawMessage{obj}})
 	require.Equal(t, "u", resp.UID)
-	if resp.Result.Status != kube.StatusSuccess {
+	if resp.Result.Status != "Success" {
 		return nil, resp.Result.Message
 	}
 	require.Len(t, resp.ConvertedObjects, 1)
@@ -226,7 +226,7 @@ func TestConvertKeepsOrderAndUntouchedObjects(t *testing.T) {
 		instanceJSON(V1beta1, "zookeeper-0.3.0", `{"NODE_COUNT":"2"}`, ""),
 	}
 	resp := h.Convert(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: V1beta2, Objects: objs})
-	require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+	require.Equal(t, "Success", resp.Result.Status, resp.Result.Message)
 	require.Len(t, resp.ConvertedObjects, 4)
 	assert.Equal(t, string(same), string(resp.ConvertedObjects[1]), "an object already in the desired version is returned as it came")
 	assert.JSONEq(t, `{"apiVersion":"kudo.dev/v1beta2","kind":"Operator","metadata":{"name":"zk"},"spec":{"n":1.50}}`, string(resp.ConvertedObjects[2]))

@@ -72,7 +72,7 @@ func ExampleHandler_Validate() {
 	req := &kube.AdmissionRequest{
 		UID:       "0002",
 		Kind:      kube.GroupVersionKind{Group: "kudo.dev", Version: "v1beta2", Kind: "Instance"},
-		Operation: kube.Update,
+		Operation: "UPDATE",
 		Object:    instance(`{"backup":{"enabled":true}}`),
 		OldObject: instance(`{}`),
 	}

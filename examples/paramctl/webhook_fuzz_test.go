@@ -38,7 +38,7 @@ func FuzzAdmissionReview(f *testing.F) {
 	f.Add([]byte(`{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","kind":{"group":"kudo.dev","kind":"Instance"},"operation":"UPDATE","object":{"spec":{"operatorVersion":{"name":"kep-0.2.0"},"parameters":{"a":1}}},"oldObject":{"spec":{"operatorVersion":{"name":"kep-0.1.0"}}}}}`))
 	h := testHandler(f, nil)
 	f.Fuzz(func(t *testing.T, body []byte) {
-		review, err := kube.DecodeAdmissionReview(context.Background(), body)
+		review, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), body)
 		if err != nil {
 			return
 		}
@@ -69,7 +69,7 @@ func FuzzAdmissionReview(f *testing.F) {
 			}
 			again := *review.Request
 			again.Object = patched
-			if review.Request.Operation == kube.Update {
+			if review.Request.Operation == "UPDATE" {
 				// Defaults are applied once: the upgrade is done.
 				again.OldObject = patched
 			}
@@ -89,7 +89,7 @@ func FuzzConversionReview(f *testing.F) {
 	h := testHandler(f, nil)
 	hg := testHandler(f, func(o *Options) { o.GuessWithoutSchema = true })
 	f.Fuzz(func(t *testing.T, body []byte) {
-		review, err := kube.DecodeConversionReview(context.Background(), body)
+		review, err := kube.DecodeReview[kube.ConversionReview](context.Background(), body)
 		if err != nil {
 			return
 		}
@@ -98,7 +98,7 @@ func FuzzConversionReview(f *testing.F) {
 			if resp.UID != review.Request.UID {
 				t.Fatalf("uid not echoed")
 			}
-			if resp.Result.Status != kube.StatusSuccess {
+			if resp.Result.Status != "Success" {
 				if resp.Result.Message == "" || internalError(resp.Result.Message) {
 					t.Fatalf("failure %q", resp.Result.Message)
 				}
@@ -112,8 +112,8 @@ func FuzzConversionReview(f *testing.F) {
 				if err != nil {
 					t.Fatalf("object %d: %v", i, err)
 				}
-				if o.apiVersion() != review.Request.DesiredAPIVersion {
-					t.Fatalf("object %d has apiVersion %q", i, o.apiVersion())
+				if o.str("apiVersion") != review.Request.DesiredAPIVersion {
+					t.Fatalf("object %d has apiVersion %q", i, o.str("apiVersion"))
 				}
 			}
 		}
@@ -150,25 +150,25 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 			"spec": map[string]any{"operatorVersion": map[string]any{"name": ov}, "parameters": want}}
 		raw := mustBytes(params.MarshalJSON(nil, map[string]any(obj), ""))
 		down := hg.Convert(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: V1beta1, Objects: []json.RawMessage{raw}})
-		if down.Result.Status != kube.StatusSuccess {
+		if down.Result.Status != "Success" {
 			if internalError(down.Result.Message) {
 				t.Fatal(down.Result.Message)
 			}
 			return // a schema that cannot be used
 		}
 		up := hg.Convert(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: V1beta2, Objects: down.ConvertedObjects})
-		if up.Result.Status != kube.StatusSuccess {
+		if up.Result.Status != "Success" {
 			t.Fatalf("up: %s", up.Result.Message)
 		}
 		o, err := decodeObject(up.ConvertedObjects[0])
 		if err != nil {
 			t.Fatal(err)
 		}
-		got, _ := o.parameters()
+		got := o.at("spec", "parameters")
 		if !params.Equal(want, got) {
 			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down.ConvertedObjects[0])
 		}
-		if _, ok := o.annotation(ParametersAnnotation); ok {
+		if o.at("metadata", "annotations", ParametersAnnotation) != nil {
 			t.Fatalf("the annotation is left on the v1beta2 object")
 		}
 	})

@@ -23,7 +23,7 @@ const SpecUnchangedAnnotation = "spec-unchanged"
 // Instance's parameters are migrated and defaulted, and the answer is one
 // JSON patch from what the client sent to the final object.
 func (h *Handler) mutateWithGates(ctx context.Context, req *kube.AdmissionRequest) *kube.AdmissionResponse {
-	if req.Operation != kube.Create && req.Operation != kube.Update {
+	if req.Operation != "CREATE" && req.Operation != "UPDATE" {
 		return h.admit(ctx, req, true)
 	}
 	sent, err := decodeObject(req.Object)
@@ -31,7 +31,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *kube.AdmissionReques
 		return h.admit(ctx, req, true) // admit reports the bad object
 	}
 	var stored any
-	if req.Operation == kube.Update {
+	if req.Operation == "UPDATE" {
 		old, err := decodeObject(req.OldObject)
 		if err != nil {
 			return h.admit(ctx, req, true)
@@ -69,7 +69,7 @@ func (h *Handler) mutateWithGates(ctx context.Context, req *kube.AdmissionReques
 	for _, w := range res.Warnings {
 		resp.Warnings = append(resp.Warnings, "paramkit: feature gate: "+w.Error())
 	}
-	if req.Operation == kube.Update {
+	if req.Operation == "UPDATE" {
 		if resp.AuditAnnotations == nil {
 			resp.AuditAnnotations = map[string]string{}
 		}

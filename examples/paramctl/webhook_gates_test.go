@@ -53,8 +53,8 @@ func TestMutateAppliesGatesParentChildTableOverHTTPS(t *testing.T) {
 			}
 			req := &kube.AdmissionRequest{
 				UID: fmt.Sprintf("row-%d", tc.row), Kind: kube.GroupVersionKind{Group: "example.com", Version: "v1", Kind: "Foo"},
-				Resource: kube.GroupVersionResource{Group: "example.com", Version: "v1", Resource: "foos"},
-				Name:     "example", Operation: kube.Update, Object: json.RawMessage(sent), OldObject: json.RawMessage(stored),
+				Resource: json.RawMessage(`{"group":"example.com","version":"v1","resource":"foos"}`),
+				Name:     "example", Operation: "UPDATE", Object: json.RawMessage(sent), OldObject: json.RawMessage(stored),
 			}
 			code, body := ts.post(t, "/mutate", mustJSON(t, kube.AdmissionReview{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview", Request: req}))
 			require.Equal(t, http.StatusOK, code, string(body))

@@ -234,7 +234,7 @@ func (h *Handler) serveReview(w http.ResponseWriter, r *http.Request, limit int6
 func (h *Handler) ServeReview(ctx context.Context, path string, body []byte) ([]byte, error) {
 	switch path {
 	case "/validate", "/mutate":
-		review, err := kube.DecodeAdmissionReview(ctx, body)
+		review, err := kube.DecodeReview[kube.AdmissionReview](ctx, body)
 		if err != nil {
 			return nil, err
 		}
@@ -244,14 +244,13 @@ func (h *Handler) ServeReview(ctx context.Context, path string, body []byte) ([]
 		} else {
 			resp = h.Validate(ctx, review.Request)
 		}
-		resp.Warnings = kube.CapWarnings(resp.Warnings)
-		out, err := review.Respond(resp)
+		out, err := review.Respond(resp) // warnings capped as the apiserver keeps them
 		if out != nil {
 			return out, nil // an answer too large became a failure that says so
 		}
 		return nil, err
 	case "/convert":
-		review, err := kube.DecodeConversionReview(ctx, body)
+		review, err := kube.DecodeReview[kube.ConversionReview](ctx, body)
 		if err != nil {
 			return nil, err
 		}

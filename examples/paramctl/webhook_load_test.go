@@ -16,8 +16,6 @@ import (
 	"time"
 
 	"github.com/stretchr/testify/require"
-
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // The load test: a realistic Instance of the cassandra-3.11 operator
@@ -73,7 +71,7 @@ func loadMix(tb testing.TB) []loadCase {
 	}
 	params := compact(cassandraParams)
 	changed := strings.Replace(params, `"memory":"8Gi"`, `"memory":"16Gi"`, 1)
-	admission := func(op kube.Operation, obj, old string) []byte {
+	admission := func(op string, obj, old string) []byte {
 		o := `null`
 		if old != "" {
 			o = old
@@ -90,9 +88,9 @@ func loadMix(tb testing.TB) []loadCase {
 	v1 := cassandraInstance(V1beta1, "orders", compact(cassandraV1beta1))
 	v2 := cassandraInstance(V1beta2, "orders", params)
 	return []loadCase{
-		{"validate-create", "/validate", admission(kube.Create, v2, ""), `"warnings":["plan: deploy"]`},
-		{"validate-update", "/validate", admission(kube.Update, cassandraInstance(V1beta2, "orders", changed), v2), `"warnings":["plan: update-resources"]`},
-		{"mutate-create", "/mutate", admission(kube.Create, v2, ""), `"patchType":"JSONPatch"`},
+		{"validate-create", "/validate", admission("CREATE", v2, ""), `"warnings":["plan: deploy"]`},
+		{"validate-update", "/validate", admission("UPDATE", cassandraInstance(V1beta2, "orders", changed), v2), `"warnings":["plan: update-resources"]`},
+		{"mutate-create", "/mutate", admission("CREATE", v2, ""), `"patchType":"JSONPatch"`},
 		{"convert-up", "/convert", conversion(V1beta2, v1), `"result":{"status":"Success"}`},
 		{"convert-down", "/convert", conversion(V1beta1, v2), `"result":{"status":"Success"}`},
 	}

@@ -76,7 +76,7 @@ func storedV1beta1(tb testing.TB, n int) []json.RawMessage {
 		objs[i] = json.RawMessage(cassandraInstance(V1beta2, fmt.Sprintf("orders-%d", i), params.String()))
 	}
 	resp := h.Convert(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: V1beta1, Objects: objs})
-	require.Equal(tb, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+	require.Equal(tb, "Success", resp.Result.Status, resp.Result.Message)
 	return resp.ConvertedObjects
 }
 

@@ -52,12 +52,12 @@ func TestWebhookAnswersCarryNoSecretMarker(t *testing.T) {
 	bad := `{"name":"a","password":"SECRETvalue1","token":"SECRETvalue2","db":{"user":"SECRETvalue3","usr":"SECRETvalue4"},"passwrd":"SECRETvalue5"}`
 	old := `{"name":"a","legacy":"SECRETvalue6","pin":8675.309,"password":"SECRETenum1"}`
 	for name, resp := range map[string]*kube.AdmissionResponse{
-		"validate create":  h.Validate(ctx, admissionRequest(kube.Create, instanceJSON(V1beta2, "op-1", bad, ""), nil)),
-		"mutate create":    h.Mutate(ctx, admissionRequest(kube.Create, instanceJSON(V1beta2, "op-1", bad, ""), nil)),
-		"mutate defaults":  h.Mutate(ctx, admissionRequest(kube.Create, instanceJSON(V1beta2, "op-1", `{"name":"a"}`, ""), nil)),
-		"validate update":  h.Validate(ctx, admissionRequest(kube.Update, instanceJSON(V1beta2, "op-1", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
-		"mutate upgrade":   h.Mutate(ctx, admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", old, ""), instanceJSON(V1beta2, "op-1", old, ""))),
-		"validate upgrade": h.Validate(ctx, admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
+		"validate create":  h.Validate(ctx, admissionRequest("CREATE", instanceJSON(V1beta2, "op-1", bad, ""), nil)),
+		"mutate create":    h.Mutate(ctx, admissionRequest("CREATE", instanceJSON(V1beta2, "op-1", bad, ""), nil)),
+		"mutate defaults":  h.Mutate(ctx, admissionRequest("CREATE", instanceJSON(V1beta2, "op-1", `{"name":"a"}`, ""), nil)),
+		"validate update":  h.Validate(ctx, admissionRequest("UPDATE", instanceJSON(V1beta2, "op-1", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
+		"mutate upgrade":   h.Mutate(ctx, admissionRequest("UPDATE", instanceJSON(V1beta2, "op-2", old, ""), instanceJSON(V1beta2, "op-1", old, ""))),
+		"validate upgrade": h.Validate(ctx, admissionRequest("UPDATE", instanceJSON(V1beta2, "op-2", bad, ""), instanceJSON(V1beta2, "op-1", old, ""))),
 	} {
 		t.Run(name, func(t *testing.T) {
 			resp.Patch = nil // a document: the values themselves

@@ -55,16 +55,16 @@ func TestAdmissionHidesSecrets(t *testing.T) {
 		want    string
 	}{
 		{"validate: a secret of the wrong type, through $ref", false,
-			admissionRequest(kube.Create, instanceJSON(V1beta2, "op-2", `{"db":{"port":"S3cr3tXYZ"}}`, ""), nil), false,
+			admissionRequest("CREATE", instanceJSON(V1beta2, "op-2", `{"db":{"port":"S3cr3tXYZ"}}`, ""), nil), false,
 			"S3cr3tXYZ", "/spec/parameters/db/port: expected integer, but got string (value hidden)"},
 		{"mutate upgrade: a lossy change of a value secret in the old version", true,
-			admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", `{"pin":8675.309}`, ""), instanceJSON(V1beta2, "op-1", `{"pin":8675.309}`, "")), false,
+			admissionRequest("UPDATE", instanceJSON(V1beta2, "op-2", `{"pin":8675.309}`, ""), instanceJSON(V1beta2, "op-1", `{"pin":8675.309}`, "")), false,
 			"8675", "/spec/parameters/pin: changing number (value hidden) to number (value hidden)"},
 		{"mutate upgrade: a dropped secret", true,
-			admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", `{"old":"S3cr3tXYZ","name":"a"}`, ""), instanceJSON(V1beta2, "op-1", `{"old":"S3cr3tXYZ","name":"a"}`, "")), true,
+			admissionRequest("UPDATE", instanceJSON(V1beta2, "op-2", `{"old":"S3cr3tXYZ","name":"a"}`, ""), instanceJSON(V1beta2, "op-1", `{"old":"S3cr3tXYZ","name":"a"}`, "")), true,
 			"S3cr3tXYZ", "parameter /old has no place in the new schema and was dropped"},
 		{"validate upgrade: the new object's secret of the wrong type", false,
-			admissionRequest(kube.Update, instanceJSON(V1beta2, "op-2", `{"db":{"port":"S3cr3tXYZ"}}`, ""), instanceJSON(V1beta2, "op-1", `{"name":"a"}`, "")), false,
+			admissionRequest("UPDATE", instanceJSON(V1beta2, "op-2", `{"db":{"port":"S3cr3tXYZ"}}`, ""), instanceJSON(V1beta2, "op-1", `{"name":"a"}`, "")), false,
 			"S3cr3tXYZ", "/spec/parameters/db/port: expected integer, but got string (value hidden)"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
@@ -87,7 +87,7 @@ func TestAdmissionHidesSecrets(t *testing.T) {
 // TestAdmissionQuotesPlainValues is the control: a plain value is quoted.
 func TestAdmissionQuotesPlainValues(t *testing.T) {
 	h := secretHandler(t)
-	resp := h.Validate(context.Background(), admissionRequest(kube.Create, instanceJSON(V1beta2, "op-2", `{"size":"visible"}`, ""), nil))
+	resp := h.Validate(context.Background(), admissionRequest("CREATE", instanceJSON(V1beta2, "op-2", `{"size":"visible"}`, ""), nil))
 	require.False(t, resp.Allowed)
 	assert.Contains(t, resp.Result.Message, `/spec/parameters/size: expected integer, but got string "visible"`)
 	assert.False(t, strings.Contains(resp.Result.Message, schema.Hidden))

@@ -124,7 +124,7 @@ func (s *Server) load() (*certReloader, *kube.ClientCA, error) {
 	if s.ClientCAFile == "" {
 		return certs, nil, nil
 	}
-	ca, err := kube.NewClientCA(s.ClientCAFile, kube.Logger(s.logger()))
+	ca, err := kube.NewClientCA(s.ClientCAFile, s.logger())
 	if err != nil {
 		return nil, nil, err
 	}

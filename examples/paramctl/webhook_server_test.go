@@ -168,7 +168,7 @@ func TestBodyLimits(t *testing.T) {
 		require.Equal(t, 200, code)
 		var r kube.ConversionReview
 		require.NoError(t, json.Unmarshal(body, &r))
-		assert.Equal(t, kube.StatusSuccess, r.Response.Result.Status, r.Response.Result.Message)
+		assert.Equal(t, "Success", r.Response.Result.Status, r.Response.Result.Message)
 		assert.Len(t, r.Response.ConvertedObjects, 12)
 		code, body = ts.post(t, "/convert", bigConversion(24, 12<<10))
 		assert.Equal(t, http.StatusRequestEntityTooLarge, code)
@@ -246,7 +246,7 @@ func TestPanicBecomesDenial(t *testing.T) {
 	require.Equal(t, 200, code)
 	var c kube.ConversionReview
 	require.NoError(t, json.Unmarshal(body, &c))
-	assert.Equal(t, kube.StatusFailure, c.Response.Result.Status)
+	assert.Equal(t, "Failure", c.Response.Result.Status)
 	assert.Contains(t, c.Response.Result.Message, "internal error while converting to kudo.dev/v1beta2: resolver exploded")
 	assert.Equal(t, "c1000000-0000-4000-8000-000000000001", c.Response.UID)
 	resp, err := ts.Client.Get(ts.URL + "/healthz")
@@ -262,14 +262,33 @@ func TestReviewTimeout(t *testing.T) {
 	require.Equal(t, http.StatusGatewayTimeout, code, string(body))
 	assert.Contains(t, string(body), "the review's deadline passed")
 	// A deadline that passes while converting fails the review, naming how far it got.
-	review, err := kube.DecodeConversionReview(context.Background(), bigConversion(3, 10))
+	review, err := kube.DecodeReview[kube.ConversionReview](context.Background(), bigConversion(3, 10))
 	require.NoError(t, err)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Nanosecond)
 	defer cancel()
 	<-ctx.Done()
 	c := testHandler(t, nil).Convert(ctx, review.Request)
-	assert.Equal(t, kube.StatusFailure, c.Result.Status)
-	assert.Contains(t, c.Result.Message, "gave up after converting 0 of 3 objects to kudo.dev/v1beta2: context deadline exceeded")
+	assert.Equal(t, "Failure", c.Result.Status)
+	assert.Contains(t, c.Result.Message, "the review's deadline passed after converting 0 of 3 objects to kudo.dev/v1beta2: context deadline exceeded")
+	assert.Equal(t, int32(http.StatusGatewayTimeout), c.Result.Code)
+	assert.Equal(t, "Timeout", c.Result.Reason)
+}
+
+// TestConversionTimeoutHonouredThroughTheServer: a deadline that passes
+// while the schema is looked up (a schema source that hangs) answers the
+// conversion review as admission answers it (TestTimeoutHonouredThroughTheServer):
+// code 504, reason Timeout, not a plain failure.
+func TestConversionTimeoutHonouredThroughTheServer(t *testing.T) {
+	ts := startServer(t, testHandler(t, func(o *Options) { o.Resolver = blockingResolver }), nil)
+	code, out := ts.post(t, "/convert?timeout=1s", bigConversion(1, 1))
+	require.Equal(t, http.StatusOK, code, "%s", out)
+	var r kube.ConversionReview
+	require.NoError(t, json.Unmarshal(out, &r), "%s", out)
+	require.NotNil(t, r.Response, "%s", out)
+	assert.Equal(t, "Failure", r.Response.Result.Status, "%s", out)
+	assert.Equal(t, int32(http.StatusGatewayTimeout), r.Response.Result.Code, "a deadline hit while looking up the schema is a timeout: %s", out)
+	assert.Equal(t, "Timeout", r.Response.Result.Reason)
+	assert.Contains(t, r.Response.Result.Message, "deadline exceeded")
 }
 
 func TestReviewVersionIsEchoed(t *testing.T) {

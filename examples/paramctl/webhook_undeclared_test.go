@@ -28,12 +28,12 @@ func TestValidateWarnsOfUndeclaredKeys(t *testing.T) {
 		req      *kube.AdmissionRequest
 		warnings []string
 	}{
-		{"install", admissionRequest(kube.Create, kep(typo), nil), []string{warning, "plan: deploy"}},
-		{"update adding it", admissionRequest(kube.Update, kep(typo), kep(base)), []string{warning, "plan: deploy"}},
-		{"update keeping it", admissionRequest(kube.Update, kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCuont":5}`), kep(typo)), []string{"plan: deploy"}},
-		{"nested", admissionRequest(kube.Create, kep(`{"clusterName":"prod","backup":{"enabeld":true}}`), nil),
+		{"install", admissionRequest("CREATE", kep(typo), nil), []string{warning, "plan: deploy"}},
+		{"update adding it", admissionRequest("UPDATE", kep(typo), kep(base)), []string{warning, "plan: deploy"}},
+		{"update keeping it", admissionRequest("UPDATE", kep(`{"clusterName":"prod","backup":{"enabled":true},"nodeCuont":5}`), kep(typo)), []string{"plan: deploy"}},
+		{"nested", admissionRequest("CREATE", kep(`{"clusterName":"prod","backup":{"enabeld":true}}`), nil),
 			[]string{`paramkit: /spec/parameters/backup/enabeld: "enabeld" is not declared by the schema; did you mean "enabled"?`, "plan: deploy"}},
-		{"declared keys only", admissionRequest(kube.Create, kep(base), nil), []string{"plan: deploy"}},
+		{"declared keys only", admissionRequest("CREATE", kep(base), nil), []string{"plan: deploy"}},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -126,7 +126,7 @@ func TestAdmissionStopsAtTheDeadline(t *testing.T) {
 	h := testHandler(t, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	req := admissionRequest(kube.Create, instanceJSON(V1beta2, "kep-0.2.0", wideKEP(10, 0), ""), nil)
+	req := admissionRequest("CREATE", instanceJSON(V1beta2, "kep-0.2.0", wideKEP(10, 0), ""), nil)
 	for _, resp := range []*kube.AdmissionResponse{h.Validate(ctx, req), h.Mutate(ctx, req)} {
 		require.False(t, resp.Allowed)
 		assert.Equal(t, int32(504), resp.Result.Code)

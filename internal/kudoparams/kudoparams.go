@@ -101,3 +101,21 @@ const (
 // NoParameters is the params file of a package that has none (an
 // operator.yaml without a params.yaml).
 func NoParameters() []byte { return []byte("apiVersion: kudo.dev/v1beta1\nparameters: []\n") }
+
+// The apiVersions of KUDO's two parameter formats (params.yaml files and
+// the OperatorVersion and Instance objects alike).
+const (
+	V1beta1 = "kudo.dev/v1beta1"
+	V1beta2 = "kudo.dev/v1beta2"
+)
+
+// The annotations the conversions between the two formats keep what the
+// other format cannot hold in. ParametersAnnotation holds the whole
+// v1beta2 schema of an OperatorVersion converted down (and, on an
+// Instance, the values that have no exact v1beta1 text); ListAnnotation
+// the v1beta1 list an old client wrote, so that it reads its own list
+// back through a stored v1beta2 object.
+const (
+	ParametersAnnotation = "paramkit.dev/v1beta2-parameters"
+	ListAnnotation       = "paramkit.dev/v1beta1-parameters"
+)

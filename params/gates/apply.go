@@ -43,7 +43,9 @@ type Result struct {
 // parent gate counts for nothing: the parent decides the whole field. Apply
 // modifies neither obj nor stored; the result shares no maps or slices with
 // them. Go data other than plain values is taken as Plain converts it (obj
-// or stored that cannot be is taken as given).
+// or stored that cannot be is taken as given). A nil or zero Set holds no
+// gates (a Set with gates comes from New or Parse): Apply then takes obj
+// as given.
 func (g *Set) Apply(obj, stored any) Result {
 	obj, stored = value.PlainOr(obj), value.PlainOr(stored)
 	res := Result{Object: value.DeepCopy(obj), Dropped: []string{}, Warnings: []*schema.Error{}}
@@ -92,7 +94,7 @@ func (g *Set) restore(res *Result, obj, stored any, p gatedPath) {
 func (g *Set) deprecations(res *Result, obj, stored any) {
 	for _, p := range g.paths {
 		st := g.status[p.gate]
-		if st.PreRelease != StageDeprecated {
+		if st.PreRelease != stageDeprecated {
 			continue
 		}
 		newV, inNew := gateGet(obj, p.toks)

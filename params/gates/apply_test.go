@@ -35,7 +35,7 @@ func gateObjFile(t testing.TB, name string) any {
 // gateOne builds a single alpha gate over paths, switched by on.
 func gateOne(t testing.TB, on bool, paths ...string) *Set {
 	t.Helper()
-	g, err := New([]Gate{{Name: "G", PreRelease: StageAlpha, Enabled: &on, FieldPaths: paths}})
+	g, err := New([]Gate{{Name: "G", PreRelease: stageAlpha, Enabled: &on, FieldPaths: paths}})
 	require.NoError(t, err)
 	return g
 }

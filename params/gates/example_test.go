@@ -12,7 +12,7 @@ import (
 func Example() {
 	off := false
 	set, err := gates.New([]gates.Gate{
-		{Name: "Replicas", PreRelease: gates.StageAlpha, Enabled: &off, FieldPaths: []string{".spec.replicas"}},
+		{Name: "Replicas", PreRelease: "alpha", Enabled: &off, FieldPaths: []string{".spec.replicas"}},
 	})
 	if err != nil {
 		fmt.Println(err)

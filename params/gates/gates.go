@@ -10,29 +10,20 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Stage is a gate's pre-release stage.
-type Stage string
-
-// The pre-release stages a gate may be in.
+// The pre-release stages a gate may be in (Gate.PreRelease), as a gates
+// file writes them.
 const (
-	StageAlpha      Stage = "alpha"
-	StageBeta       Stage = "beta"
-	StageStable     Stage = "stable"
-	StageDeprecated Stage = "deprecated"
+	stageAlpha      = "alpha"
+	stageBeta       = "beta"
+	stageStable     = "stable"
+	stageDeprecated = "deprecated"
 )
 
-// Reason says what decided a gate's effective state (Status.Reason).
-type Reason string
-
-// Reasons for a gate's effective state, as Status.Reason gives them.
+// The reasons for a gate's effective state (Status.Reason).
 const (
-	// ReasonExplicit: the gate's enabled field decides.
-	ReasonExplicit Reason = "explicit"
-	// ReasonDefault: enabled is unset and the gate's default decides.
-	ReasonDefault Reason = "default"
-	// ReasonStage: the pre-release stage decides (stable is always on;
-	// otherwise, with neither enabled nor default set, off).
-	ReasonStage Reason = "stage"
+	reasonExplicit = "explicit" // the gate's enabled field decides
+	reasonDefault  = "default"  // enabled is unset and the gate's default decides
+	reasonStage    = "stage"    // the pre-release stage decides
 )
 
 // Gate is one field-level feature gate as a gates file writes it, after
@@ -63,8 +54,9 @@ const (
 type Gate struct {
 	// Name identifies the gate.
 	Name string
-	// PreRelease is the gate's stage (the file's preRelease, or prerelease).
-	PreRelease Stage
+	// PreRelease is the gate's stage (the file's preRelease, or
+	// prerelease): "alpha", "beta", "stable" or "deprecated".
+	PreRelease string
 	// Enabled is the operator's choice; nil when unset.
 	Enabled *bool
 	// Default is the state when Enabled is unset; nil when unset (alpha
@@ -85,9 +77,11 @@ type Status struct {
 	// Effective is whether the gate is on, from Enabled, then Default, then
 	// the stage; a stable gate is on whatever Enabled says.
 	Effective bool
-	// Reason says what decided Effective: ReasonExplicit, ReasonDefault or
-	// ReasonStage.
-	Reason Reason
+	// Reason says what decided Effective: "explicit" (the gate's enabled
+	// field), "default" (enabled is unset and the gate's default decides)
+	// or "stage" (the pre-release stage: stable is always on; otherwise,
+	// with neither enabled nor default set, off).
+	Reason string
 	// IneffectiveBecause names the parent gates (in file order) that are
 	// off: the fields below their paths follow them, not this gate. Empty
 	// when every parent gate is on.
@@ -170,7 +164,8 @@ func New(list []Gate) (*Set, error) {
 	return newGates(cp), nil
 }
 
-// Status returns every gate, in file order, with its effective state.
+// Status returns every gate, in file order, with its effective state
+// (none for a nil or zero Set).
 func (g *Set) Status() []Status {
 	if g == nil {
 		return []Status{}
@@ -216,16 +211,16 @@ func copyGate(g Gate) Gate {
 // default, alpha is off, and so would beta be (the document adopts "beta
 // off by default", kubernetes/enhancements#3137), but a checked beta or
 // deprecated gate always has a default.
-func gateEffective(g Gate) (bool, Reason) {
+func gateEffective(g Gate) (bool, string) {
 	switch {
-	case g.PreRelease == StageStable:
-		return true, ReasonStage
+	case g.PreRelease == stageStable:
+		return true, reasonStage
 	case g.Enabled != nil:
-		return *g.Enabled, ReasonExplicit
+		return *g.Enabled, reasonExplicit
 	case g.Default != nil:
-		return *g.Default, ReasonDefault
+		return *g.Default, reasonDefault
 	}
-	return false, ReasonStage
+	return false, reasonStage
 }
 
 // newGates builds the ready form of checked gates.
@@ -234,10 +229,10 @@ func newGates(list []Gate) *Set {
 	for i, gate := range list {
 		on, why := gateEffective(gate)
 		st := Status{Gate: gate, Effective: on, Reason: why, IneffectiveBecause: []string{}, Warnings: []*schema.Error{}}
-		if gate.PreRelease == StageDeprecated {
+		if gate.PreRelease == stageDeprecated {
 			st.Warnings = append(st.Warnings, schema.NewError(schema.KindDeprecated, "", "%s", gateDeprecation(gate)))
 		}
-		if gate.PreRelease == StageStable && gate.Enabled != nil && !*gate.Enabled {
+		if gate.PreRelease == stageStable && gate.Enabled != nil && !*gate.Enabled {
 			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGated, "", "enabled: false has no effect: a stable gate is always on"))
 		}
 		g.status[i] = st

@@ -76,8 +76,8 @@ func TestParseGatesForms(t *testing.T) {
 func TestParseGatesReadsTheDocumentsExamples(t *testing.T) {
 	crontab := gatesFile(t, "crontab-gates.yaml").Status()
 	require.Len(t, crontab, 2)
-	assert.Equal(t, Gate{Name: "ReplicasFeatureGate", PreRelease: StageAlpha, Enabled: gateBool(false), Default: gateBool(false), FieldPaths: []string{".spec.replicas"}}, crontab[0].Gate)
-	assert.Equal(t, Gate{Name: "AnotherFeatureGate", PreRelease: StageBeta, Enabled: gateBool(true), Default: gateBool(true), FieldPaths: []string{".spec.foo", ".spec.bar"}}, crontab[1].Gate)
+	assert.Equal(t, Gate{Name: "ReplicasFeatureGate", PreRelease: stageAlpha, Enabled: gateBool(false), Default: gateBool(false), FieldPaths: []string{".spec.replicas"}}, crontab[0].Gate)
+	assert.Equal(t, Gate{Name: "AnotherFeatureGate", PreRelease: stageBeta, Enabled: gateBool(true), Default: gateBool(true), FieldPaths: []string{".spec.foo", ".spec.bar"}}, crontab[1].Gate)
 	assert.False(t, crontab[0].Effective)
 	assert.True(t, crontab[1].Effective)
 
@@ -86,7 +86,7 @@ func TestParseGatesReadsTheDocumentsExamples(t *testing.T) {
 	// "preRelease: alpha # should be considered disabled"
 	assert.Equal(t, "MaxAvailableFeatureGate", replicas[1].Name)
 	assert.False(t, replicas[1].Effective)
-	assert.Equal(t, ReasonStage, replicas[1].Reason)
+	assert.Equal(t, reasonStage, replicas[1].Reason)
 	assert.Nil(t, replicas[1].Enabled)
 	assert.Nil(t, replicas[1].Default)
 
@@ -109,30 +109,30 @@ func gateBool(b bool) *bool { return &b }
 
 func TestGateEffectiveState(t *testing.T) {
 	for _, tc := range []struct {
-		stage            Stage
+		stage            string
 		enabled, def     *bool
 		effective        bool
-		reason           Reason
+		reason           string
 		stableIgnoresOff bool
 	}{
-		{StageAlpha, nil, nil, false, ReasonStage, false},
-		{StageAlpha, nil, gateBool(false), false, ReasonDefault, false},
-		{StageAlpha, gateBool(true), gateBool(false), true, ReasonExplicit, false},
-		{StageAlpha, gateBool(true), nil, true, ReasonExplicit, false},
-		{StageAlpha, gateBool(false), nil, false, ReasonExplicit, false},
-		{StageBeta, nil, gateBool(true), true, ReasonDefault, false},
-		{StageBeta, nil, gateBool(false), false, ReasonDefault, false},
-		{StageBeta, gateBool(true), gateBool(false), true, ReasonExplicit, false},
-		{StageBeta, gateBool(false), gateBool(true), false, ReasonExplicit, false},
-		{StageStable, nil, nil, true, ReasonStage, false},
-		{StageStable, nil, gateBool(true), true, ReasonStage, false},
-		{StageStable, gateBool(true), gateBool(true), true, ReasonStage, false},
-		{StageStable, gateBool(false), nil, true, ReasonStage, true},
-		{StageStable, gateBool(false), gateBool(true), true, ReasonStage, true},
-		{StageDeprecated, nil, gateBool(false), false, ReasonDefault, false},
-		{StageDeprecated, nil, gateBool(true), true, ReasonDefault, false},
-		{StageDeprecated, gateBool(true), gateBool(false), true, ReasonExplicit, false},
-		{StageDeprecated, gateBool(false), gateBool(true), false, ReasonExplicit, false},
+		{stageAlpha, nil, nil, false, reasonStage, false},
+		{stageAlpha, nil, gateBool(false), false, reasonDefault, false},
+		{stageAlpha, gateBool(true), gateBool(false), true, reasonExplicit, false},
+		{stageAlpha, gateBool(true), nil, true, reasonExplicit, false},
+		{stageAlpha, gateBool(false), nil, false, reasonExplicit, false},
+		{stageBeta, nil, gateBool(true), true, reasonDefault, false},
+		{stageBeta, nil, gateBool(false), false, reasonDefault, false},
+		{stageBeta, gateBool(true), gateBool(false), true, reasonExplicit, false},
+		{stageBeta, gateBool(false), gateBool(true), false, reasonExplicit, false},
+		{stageStable, nil, nil, true, reasonStage, false},
+		{stageStable, nil, gateBool(true), true, reasonStage, false},
+		{stageStable, gateBool(true), gateBool(true), true, reasonStage, false},
+		{stageStable, gateBool(false), nil, true, reasonStage, true},
+		{stageStable, gateBool(false), gateBool(true), true, reasonStage, true},
+		{stageDeprecated, nil, gateBool(false), false, reasonDefault, false},
+		{stageDeprecated, nil, gateBool(true), true, reasonDefault, false},
+		{stageDeprecated, gateBool(true), gateBool(false), true, reasonExplicit, false},
+		{stageDeprecated, gateBool(false), gateBool(true), false, reasonExplicit, false},
 	} {
 		name := string(tc.stage) + "/enabled=" + gateBoolText(tc.enabled) + "/default=" + gateBoolText(tc.def)
 		t.Run(name, func(t *testing.T) {
@@ -258,7 +258,7 @@ func TestGateFieldPathToPointer(t *testing.T) {
 		{".with space", "/with space"},
 	} {
 		t.Run(tc.path, func(t *testing.T) {
-			g, err := New([]Gate{{Name: "G", PreRelease: StageAlpha, FieldPaths: []string{tc.path}}})
+			g, err := New([]Gate{{Name: "G", PreRelease: stageAlpha, FieldPaths: []string{tc.path}}})
 			require.NoError(t, err)
 			require.Len(t, g.paths, 1)
 			assert.Equal(t, tc.pointer, g.paths[0].ptr)
@@ -269,9 +269,9 @@ func TestGateFieldPathToPointer(t *testing.T) {
 func TestNewGates(t *testing.T) {
 	t.Run("errors index the list", func(t *testing.T) {
 		_, err := New([]Gate{
-			{Name: "A", PreRelease: StageAlpha, FieldPaths: []string{".a"}},
+			{Name: "A", PreRelease: stageAlpha, FieldPaths: []string{".a"}},
 			{PreRelease: "ga", FieldPaths: []string{".a"}},
-			{Name: "C", PreRelease: StageBeta},
+			{Name: "C", PreRelease: stageBeta},
 		})
 		require.Error(t, err)
 		assert.Equal(t, strings.Join([]string{
@@ -284,7 +284,7 @@ func TestNewGates(t *testing.T) {
 	})
 	t.Run("copies its input", func(t *testing.T) {
 		on := true
-		list := []Gate{{Name: "A", PreRelease: StageAlpha, Enabled: &on, FieldPaths: []string{".a"}}}
+		list := []Gate{{Name: "A", PreRelease: stageAlpha, Enabled: &on, FieldPaths: []string{".a"}}}
 		g, err := New(list)
 		require.NoError(t, err)
 		on = false
@@ -316,20 +316,20 @@ func TestGateStatusParents(t *testing.T) {
 	for _, tc := range []struct {
 		gate        string
 		effective   bool
-		reason      Reason
+		reason      string
 		ineffective []string
 		warnings    []string
 	}{
-		{"Backup", false, ReasonDefault, []string{}, []string{}},
+		{"Backup", false, reasonDefault, []string{}, []string{}},
 		// one of its paths lies under Backup's, which is off
-		{"BackupSchedule", true, ReasonExplicit, []string{"Backup"}, []string{}},
-		{"Replicas", true, ReasonExplicit, []string{}, []string{}},
+		{"BackupSchedule", true, reasonExplicit, []string{"Backup"}, []string{}},
+		{"Replicas", true, reasonExplicit, []string{}, []string{}},
 		// its parent is on; it is off itself, and that is not "ineffective"
-		{"MaxSurge", false, ReasonStage, []string{}, []string{}},
-		{"Storage", true, ReasonStage, []string{}, []string{"enabled: false has no effect: a stable gate is always on"}},
-		{"StorageClass", true, ReasonStage, []string{}, []string{}},
-		{"LegacyTLS", true, ReasonDefault, []string{}, []string{"LegacyTLS is deprecated and goes away in v2; use .spec.tls instead"}},
-		{"OldAnnotation", false, ReasonDefault, []string{}, []string{"feature gate OldAnnotation is deprecated"}},
+		{"MaxSurge", false, reasonStage, []string{}, []string{}},
+		{"Storage", true, reasonStage, []string{}, []string{"enabled: false has no effect: a stable gate is always on"}},
+		{"StorageClass", true, reasonStage, []string{}, []string{}},
+		{"LegacyTLS", true, reasonDefault, []string{}, []string{"LegacyTLS is deprecated and goes away in v2; use .spec.tls instead"}},
+		{"OldAnnotation", false, reasonDefault, []string{}, []string{"feature gate OldAnnotation is deprecated"}},
 	} {
 		t.Run(tc.gate, func(t *testing.T) {
 			s, ok := byName[tc.gate]
@@ -364,8 +364,8 @@ func TestGateParentIsATokenPrefix(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			g, err := New([]Gate{
-				{Name: "P", PreRelease: StageAlpha, FieldPaths: []string{tc.parent}},
-				{Name: "C", PreRelease: StageAlpha, Enabled: gateBool(true), FieldPaths: []string{tc.child}},
+				{Name: "P", PreRelease: stageAlpha, FieldPaths: []string{tc.parent}},
+				{Name: "C", PreRelease: stageAlpha, Enabled: gateBool(true), FieldPaths: []string{tc.child}},
 			})
 			require.NoError(t, err)
 			got := g.Status()[1].IneffectiveBecause

@@ -124,7 +124,7 @@ func (c *gateChecker) readGate(v any, ptr string) (Gate, gateSource) {
 	case lower:
 		src.stageKey = "prerelease"
 	}
-	g.PreRelease = Stage(str(src.stageKey))
+	g.PreRelease = str(src.stageKey)
 	if src.bad[src.stageKey] {
 		src.bad["preRelease"] = true
 	}
@@ -179,7 +179,7 @@ func (c *gateChecker) check(list []Gate, srcs []gateSource) {
 
 		stageKnown := false
 		switch g.PreRelease {
-		case StageAlpha, StageBeta, StageStable, StageDeprecated:
+		case stageAlpha, stageBeta, stageStable, stageDeprecated:
 			stageKnown = true
 		case "":
 			if !src.bad["preRelease"] && !src.present["preRelease"] {
@@ -194,14 +194,14 @@ func (c *gateChecker) check(list []Gate, srcs []gateSource) {
 		}
 		if stageKnown {
 			switch {
-			case g.PreRelease == StageAlpha && g.Default != nil && *g.Default:
+			case g.PreRelease == stageAlpha && g.Default != nil && *g.Default:
 				c.errorf(at("default"), "an alpha gate must default to false")
-			case g.PreRelease == StageStable && g.Default != nil && !*g.Default:
+			case g.PreRelease == stageStable && g.Default != nil && !*g.Default:
 				c.errorf(at("default"), "a stable gate must default to true")
-			case (g.PreRelease == StageBeta || g.PreRelease == StageDeprecated) && g.Default == nil && !src.bad["default"]:
+			case (g.PreRelease == stageBeta || g.PreRelease == stageDeprecated) && g.Default == nil && !src.bad["default"]:
 				c.errorf(src.ptr, "a %s gate needs a default (true or false)", g.PreRelease)
 			}
-			if g.DeprecatedWarning != "" && g.PreRelease != StageDeprecated {
+			if g.DeprecatedWarning != "" && g.PreRelease != stageDeprecated {
 				c.errorf(at("deprecatedWarning"), "only a deprecated gate has a deprecatedWarning (this one is %s)", g.PreRelease)
 			}
 		}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"log/slog"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -12,14 +11,12 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Option configures Admit and NewClientCA: one option type for the
-// package; an option that does not concern a function is ignored by it.
+// Option configures Admit: the one option type of the package.
 type Option func(*config)
 
 type config struct {
 	field      string
 	validating bool
-	log        *slog.Logger
 }
 
 func newConfig(opts []Option) *config {
@@ -28,9 +25,6 @@ func newConfig(opts []Option) *config {
 		if o != nil {
 			o(c)
 		}
-	}
-	if c.log == nil {
-		c.log = slog.New(slog.DiscardHandler)
 	}
 	return c
 }
@@ -45,10 +39,6 @@ func Field(pointer string) Option { return func(c *config) { c.field = pointer }
 // denies what is invalid.
 func Validating() Option { return func(c *config) { c.validating = true } }
 
-// Logger sends a ClientCA's reloads and refusals to l (discarded by
-// default).
-func Logger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
-
 // Admit judges the field of the object in an admission request by the
 // schema s (a KUDO operator version passes its Schema()).
 //
@@ -56,12 +46,15 @@ func Logger(l *slog.Logger) Option { return func(c *config) { c.log = l } }
 // values ({} when the field is missing) and validates them, and on an
 // UPDATE it refuses changes to immutable values (compared after
 // defaulting). Invalid values are denied with code 422, reason Invalid
-// and one StatusCause per problem (see Causes). An allowed answer
-// carries the defaults as an exact RFC 6902 JSON patch (none under
-// Validating, and none when nothing is missing) and a warning for each
-// key the schema does not declare (on an UPDATE only keys the old object
-// did not have), capped as CapWarnings caps them. Other operations and
-// requests without an object are allowed unchanged.
+// and one StatusCause per problem (at most 50, the message counting the
+// rest; see the package doc for the cause types and field paths). An
+// allowed answer carries the defaults as an exact RFC 6902 JSON patch
+// (JSONPatch's: one replace of the field where that is shorter than an
+// operation per default; none under Validating, and none when nothing is
+// missing) and a
+// warning for each key the schema does not declare (on an UPDATE only
+// keys the old object did not have), capped as Respond caps them. Other
+// operations and requests without an object are allowed unchanged.
 //
 // The context is the review's deadline: when it is done, the work stops
 // and the answer is a failure (code 504, reason Timeout). The response
@@ -124,7 +117,7 @@ func (a *admission) run() error {
 	if a.s.Root() == nil {
 		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema made by schema.Parse or FromValue"))
 	}
-	if a.req.Operation != Create && a.req.Operation != Update {
+	if a.req.Operation != opCreate && a.req.Operation != opUpdate {
 		return nil
 	}
 	toks, err := pointer.Split(a.c.field)
@@ -148,7 +141,7 @@ func (a *admission) run() error {
 		return nil
 	}
 	var old any
-	if a.req.Operation == Update && len(a.req.OldObject) > 0 {
+	if a.req.Operation == opUpdate && len(a.req.OldObject) > 0 {
 		oldObj, err := decodeObject(a.req.OldObject)
 		if err != nil {
 			return a.fail(400, "BadRequest", fmt.Errorf("oldObject: %w", err))
@@ -289,7 +282,7 @@ func (a *admission) warnUndeclared(raw, old any) error {
 	// Only what can be kept is built (a warning takes 16 bytes at
 	// least); the rest is counted, so that a hostile object with many
 	// undeclared keys costs one walk, and the walk stops at the deadline.
-	ws, more, err := params.UndeclaredFirst(a.ctx, a.s, raw, old, maxWarningBytes/16)
+	ws, more, err := params.Undeclared(a.ctx, a.s, raw, old, maxWarningBytes/16)
 	if err != nil {
 		return a.deadline("while looking for undeclared keys")
 	}

@@ -13,7 +13,7 @@ func BenchmarkDecodeAdmissionReview(b *testing.B) {
 	body := []byte(admissionBody)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := kube.DecodeAdmissionReview(context.Background(), body); err != nil {
+		if _, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), body); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -23,7 +23,7 @@ func BenchmarkDecodeAdmissionReview(b *testing.B) {
 // immutability, undeclared keys, patch, encoding).
 func BenchmarkAdmit(b *testing.B) {
 	s := mustSchema(b, cacheSchema)
-	req := request(kube.Update, object(`{"engine":"redis","maxEntries":100,"tiers":[{"name":"a"}]}`), object(`{"engine":"redis"}`))
+	req := request("UPDATE", object(`{"engine":"redis","maxEntries":100,"tiers":[{"name":"a"}]}`), object(`{"engine":"redis"}`))
 	review := &kube.AdmissionReview{APIVersion: "admission.k8s.io/v1"}
 	b.ReportAllocs()
 	for b.Loop() {

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 
@@ -10,30 +9,18 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Causes returns the causes of a denial for err, a paramkit error about
-// the values of the field at pointer field in the object ("/spec/parameters"):
-// one StatusCause per problem, its Type Kubernetes' CauseType for the
-// error's Kind and its Field the object's field path
-// (spec.parameters.engine). A missing required property and a property
-// the schema forbids are named at the property's own path, one cause
-// each (FieldValueRequired, FieldValueForbidden). An error of another
-// type becomes one FieldValueInvalid cause at the field.
-//
-// The list is bounded: at most 50 causes, the last then saying how many
-// more there were; messages and keys in field paths are cut to a short
-// prefix. nil gives none.
-func Causes(field string, err error) []StatusCause {
-	cs, total := causes(field, err, nil)
-	if total > len(cs) {
-		cs = append(cs[:maxCauses-1], StatusCause{Type: "FieldValueInvalid", Field: fieldPath(field, ""),
-			Message: fmt.Sprintf("and %d more problems", total-(maxCauses-1))})
-	}
-	return cs
-}
-
-// causes returns up to maxCauses causes and how many there are in all;
-// with the schema, a forbidden property's cause names the closest
-// declared names.
+// causes returns the causes of a denial for err, a paramkit error about
+// the values of the field at pointer field in the object
+// ("/spec/parameters"): one StatusCause per problem, its Type
+// Kubernetes' CauseType for the error's Kind and its Field the object's
+// field path (spec.parameters.engine). A missing required property and a
+// property the schema forbids are named at the property's own path, one
+// cause each (FieldValueRequired, FieldValueForbidden). An error that
+// holds no *schema.Error becomes one FieldValueInvalid cause at the
+// field. It returns up to maxCauses causes and how many there are in
+// all; with the schema, a forbidden property's cause names the closest
+// declared names. Messages and keys in field paths are cut to a short
+// prefix.
 func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
 	if err == nil {
 		return nil, 0
@@ -62,6 +49,13 @@ func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
 					msg += didYouMean(s, parent, key)
 				}
 				add(StatusCause{Type: "FieldValueForbidden", Field: fieldPath(field, e.Pointer), Message: msg})
+				continue
+			}
+			// An error at the property's own pointer: the closest
+			// declared names are those of its parent.
+			if toks, err := pointer.Split(e.Pointer); err == nil && len(toks) > 0 && s != nil && len(out) < maxCauses {
+				add(StatusCause{Type: "FieldValueForbidden", Field: fieldPath(field, e.Pointer),
+					Message: shorten(e.Message, maxMessage) + didYouMean(s, pointer.Join(toks[:len(toks)-1]...), toks[len(toks)-1])})
 				continue
 			}
 		}

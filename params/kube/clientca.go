@@ -49,7 +49,7 @@ import (
 //
 // For a controller-runtime webhook server:
 //
-//	ca, err := kube.NewClientCA(*clientCAFile, kube.Logger(logger))
+//	ca, err := kube.NewClientCA(*clientCAFile, logger)
 //	srv := ctrlwebhook.NewServer(ctrlwebhook.Options{TLSOpts: []func(*tls.Config){ca.ConfigureTLS}})
 //	srv.Register("/validate", ca.Require(validating))
 //
@@ -97,14 +97,17 @@ var clientCAClock = time.Now
 const maxCachedChains = 1024
 
 // NewClientCA reads the PEM certificates in file (one or more authorities;
-// a client certificate verifies when it chains to any of them). The
-// Logger option receives reloads, refusals and files that do not load
-// (discarded without it); other options are ignored.
-func NewClientCA(file string, opts ...Option) (*ClientCA, error) {
+// a client certificate verifies when it chains to any of them). log
+// receives reloads, refusals and files that do not load (discarded when
+// nil).
+func NewClientCA(file string, log *slog.Logger) (*ClientCA, error) {
 	if file == "" {
 		return nil, errors.New("kube: a client CA file is required")
 	}
-	c := &ClientCA{file: file, log: newConfig(opts).log, cache: map[[sha256.Size]byte]caVerdict{}}
+	if log == nil {
+		log = slog.New(slog.DiscardHandler)
+	}
+	c := &ClientCA{file: file, log: log, cache: map[[sha256.Size]byte]caVerdict{}}
 	info, err := os.Stat(file)
 	if err != nil {
 		return nil, fmt.Errorf("client CA: %w", err)

@@ -113,7 +113,7 @@ func TestClientCARequire(t *testing.T) {
 	now := time.Now()
 	valid, foreign := ca1.client(t, now.Add(-time.Hour), now.Add(time.Hour)), other.client(t, now.Add(-time.Hour), now.Add(time.Hour))
 	expired, notYet := ca1.client(t, now.Add(-2*time.Hour), now.Add(-time.Hour)), ca1.client(t, now.Add(time.Hour), now.Add(2*time.Hour))
-	ca, err := NewClientCA(writeCA(t, t.TempDir(), ca1.pem))
+	ca, err := NewClientCA(writeCA(t, t.TempDir(), ca1.pem), nil)
 	require.NoError(t, err)
 	h := ca.Require(ok, "/healthz", "/convert")
 	cases := []struct {
@@ -152,7 +152,7 @@ func TestClientCARotation(t *testing.T) {
 	firstCert, nextCert := first.client(t, now.Add(-time.Hour), now.Add(time.Hour)), next.client(t, now.Add(-time.Hour), now.Add(time.Hour))
 	dir := t.TempDir()
 	var logs lockedBuffer
-	ca, err := NewClientCA(writeCA(t, dir, first.pem), Logger(slog.New(slog.NewTextHandler(&logs, nil))))
+	ca, err := NewClientCA(writeCA(t, dir, first.pem), slog.New(slog.NewTextHandler(&logs, nil)))
 	require.NoError(t, err)
 	h := ca.Require(ok)
 	require.Equal(t, 200, served(h, "/validate", firstCert, false).StatusCode)
@@ -186,7 +186,7 @@ func TestClientCARotation(t *testing.T) {
 func TestClientCertificateExpiresOnAnOpenConnection(t *testing.T) {
 	a := newAuthority(t, "apiserver-clients")
 	leaf := a.client(t, time.Now().Add(-time.Hour), time.Now().Add(time.Hour))
-	ca, err := NewClientCA(writeCA(t, t.TempDir(), a.pem))
+	ca, err := NewClientCA(writeCA(t, t.TempDir(), a.pem), nil)
 	require.NoError(t, err)
 	h := ca.Require(ok)
 	require.Equal(t, 200, served(h, "/validate", leaf, false).StatusCode)
@@ -203,7 +203,7 @@ func TestConfigureTLS(t *testing.T) {
 	a := newAuthority(t, "apiserver-clients")
 	now := time.Now()
 	valid, foreign := a.client(t, now.Add(-time.Hour), now.Add(time.Hour)), newAuthority(t, "x").client(t, now.Add(-time.Hour), now.Add(time.Hour))
-	ca, err := NewClientCA(writeCA(t, t.TempDir(), a.pem))
+	ca, err := NewClientCA(writeCA(t, t.TempDir(), a.pem), nil)
 	require.NoError(t, err)
 	cases := []struct {
 		in, want tls.ClientAuthType
@@ -248,16 +248,16 @@ func TestNewClientCARefusesUnusableFiles(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			f := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "-")+".pem")
 			require.NoError(t, os.WriteFile(f, []byte(c.content), 0o600))
-			ca, err := NewClientCA(f)
+			ca, err := NewClientCA(f, nil)
 			require.Error(t, err)
 			assert.Nil(t, ca)
 			assert.Contains(t, err.Error(), f)
 			assert.Contains(t, err.Error(), c.msg)
 		})
 	}
-	_, err = NewClientCA(filepath.Join(dir, "missing.pem"))
+	_, err = NewClientCA(filepath.Join(dir, "missing.pem"), nil)
 	require.ErrorContains(t, err, "missing.pem")
-	_, err = NewClientCA("")
+	_, err = NewClientCA("", nil)
 	require.Error(t, err)
 }
 

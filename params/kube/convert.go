@@ -9,26 +9,28 @@ import (
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/propbag"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// ConversionAnnotation is the annotation in which Convert keeps what the
+// conversionAnnotation, "conversion.paramkit.dev/kept", is the
+// annotation in which Convert keeps what the
 // version an object is converted to cannot hold (a property only a newer
 // version has, a key no version declares), as autoscaling/v1 keeps an
 // HPA's v2 metrics in an annotation. Its value is a JSON object from the
 // field's JSON pointer to the layers of the field's property bag (see
-// migrate.BagKey); Convert reads it back when the object is converted
+// migrate's package documentation, "The property bag"); Convert reads it back when the object is converted
 // again and removes what it restored. The user's parameters never hold
 // it.
-const ConversionAnnotation = "conversion.paramkit.dev/kept"
+const conversionAnnotation = "conversion.paramkit.dev/kept"
 
 // Convert converts the schema-typed field of one Kubernetes object (its
 // JSON, as a conversion webhook receives it) to apiVersion: the field,
 // a JSON pointer such as /spec/parameters, goes from the version the
 // object's apiVersion names to the one apiVersion names through set (its
 // version names are the versions of apiVersion: v1, v2), and the result
-// is the object with only apiVersion, the field and ConversionAnnotation
-// changed. Numbers keep their text everywhere in the object.
+// is the object with only apiVersion, the field and the annotation
+// conversion.paramkit.dev/kept changed. Numbers keep their text everywhere in the object.
 //
 // Conversion is total, as a conversion webhook's must be (the apiserver
 // converts every write, and a failed conversion is a 500 for the user):
@@ -36,7 +38,10 @@ const ConversionAnnotation = "conversion.paramkit.dev/kept"
 // Validation is admission's job, which then names what the user wrote.
 // A value that does not fit its new place stays as it is there
 // (migrate.Total); a value that has no place in the target travels in
-// ConversionAnnotation and is restored when the object is converted
+// the annotation conversion.paramkit.dev/kept (a JSON object from the
+// field's pointer to the layers of the field's property bag, see
+// migrate's package documentation, "The property bag"; the user's
+// parameters never hold it) and is restored when the object is converted
 // back, so that v1 → v2 → v1 and v2 → v1 → v2 give back exactly what went
 // in, invalid values, misspelled keys and v2-only properties included. A
 // field that is absent, or not an object, is left as it is.
@@ -44,7 +49,7 @@ const ConversionAnnotation = "conversion.paramkit.dev/kept"
 // The error is for what prevents any conversion: a body that is not a
 // JSON object, an apiVersion of another group or an unknown version, a
 // direction the set refuses (migrate.Version.NoDowngrade), a failing
-// hook (migrate.PairHooks), a field pointer that is not one.
+// hook (migrate.Version's Up and Down), a field pointer that is not one.
 func Convert(set *migrate.VersionSet, object []byte, field, apiVersion string) ([]byte, error) {
 	if set == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "kube: Convert needs a version set")
@@ -92,7 +97,7 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	if !isObject {
 		return nil // nothing a conversion could move; admission judges it
 	}
-	if _, written := m[migrate.BagKey]; written {
+	if _, written := m[propbag.Key]; written {
 		// The user wrote the bag's key into the field: converting would
 		// read it as a bag. Leave the field as written; admission
 		// refuses the key where the schema is closed.
@@ -105,7 +110,7 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		for k, x := range m {
 			in[k] = x
 		}
-		in[migrate.BagKey] = layers
+		in[propbag.Key] = layers
 	}
 	res, err := set.Convert(in, from, to, migrate.Total())
 	if err != nil {
@@ -117,8 +122,8 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	out := res.Values
 	delete(kept, field)
 	if om, ok := out.(map[string]any); ok {
-		if bag, has := om[migrate.BagKey]; has {
-			delete(om, migrate.BagKey)
+		if bag, has := om[propbag.Key]; has {
+			delete(om, propbag.Key)
 			kept[field] = bag
 		}
 	}
@@ -146,12 +151,12 @@ func lookupField(obj map[string]any, toks []string) (map[string]any, string, any
 	return nil, "", nil, false
 }
 
-// readKept reads ConversionAnnotation: the bags by field pointer. An
+// readKept reads conversionAnnotation: the bags by field pointer. An
 // annotation that is not what Convert writes is ignored (and replaced on
 // the next write), never a failure.
 func readKept(obj map[string]any) map[string]any {
 	ann := annotations(obj)
-	raw, ok := ann[ConversionAnnotation].(string)
+	raw, ok := ann[conversionAnnotation].(string)
 	if !ok {
 		return map[string]any{}
 	}
@@ -164,13 +169,13 @@ func readKept(obj map[string]any) map[string]any {
 	return kept
 }
 
-// writeKept sets ConversionAnnotation to kept, or removes it when kept is
+// writeKept sets conversionAnnotation to kept, or removes it when kept is
 // empty (and the annotations with it when nothing else is left).
 func writeKept(obj, kept map[string]any) error {
 	ann := annotations(obj)
 	if len(kept) == 0 {
-		if _, had := ann[ConversionAnnotation]; had {
-			delete(ann, ConversionAnnotation)
+		if _, had := ann[conversionAnnotation]; had {
+			delete(ann, conversionAnnotation)
 			if len(ann) == 0 {
 				meta, _ := obj["metadata"].(map[string]any)
 				delete(meta, "annotations")
@@ -197,7 +202,7 @@ func writeKept(obj, kept map[string]any) error {
 		ann = map[string]any{}
 		meta["annotations"] = ann
 	}
-	ann[ConversionAnnotation] = string(raw)
+	ann[conversionAnnotation] = string(raw)
 	return nil
 }
 

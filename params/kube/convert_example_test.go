@@ -2,6 +2,7 @@ package kube_test
 
 import (
 	"fmt"
+	"os"
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params/kube"
@@ -11,7 +12,7 @@ import (
 // travels in an annotation and comes back when the object is written in
 // v1 again. An invalid value converts as it is: admission judges it.
 func ExampleConvert() {
-	set, err := migrate.LoadVersionSet("testdata/cache") // v1.yaml, v2.yaml, versions.yaml
+	set, err := migrate.LoadVersionSet(os.DirFS("testdata/cache")) // v1.yaml, v2.yaml, versions.yaml
 	if err != nil {
 		panic(err)
 	}

@@ -4,37 +4,46 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-
-	"github.com/paramkit/paramkit/convert/migrate"
 )
 
 // ConvertReview answers a conversion request: every object converted to
-// req.DesiredAPIVersion by Convert, the field being the one Field names
-// (/spec/parameters by default), in request order. Conversion is total,
-// so what fails the review is only what prevents any conversion (an
-// object that is not JSON, an unknown version, a direction the set
-// refuses): the response is then a failure naming the object, and no
-// objects. The context is the review's deadline; when it passes, the
-// response is a failure saying how far it got. The response is never
-// nil.
-func ConvertReview(ctx context.Context, set *migrate.VersionSet, req *ConversionRequest, opts ...Option) *ConversionResponse {
+// req.DesiredAPIVersion by convert, in request order. For a field that
+// a migrate.VersionSet types, convert calls Convert:
+//
+//	kube.ConvertReview(ctx, req, func(_ context.Context, obj []byte, to string) ([]byte, error) {
+//		return kube.Convert(set, obj, "/spec/parameters", to)
+//	})
+//
+// The conversion is all or nothing: the first object convert fails on
+// fails the review, with a message naming the object (object 2 of 5:
+// ...), and the response holds no objects. The context is the review's
+// deadline: convert gets it, and once it has passed the review fails
+// with code 504 and reason Timeout (as Admit answers), saying how far it
+// got, also when convert failed because of it (a schema lookup cut
+// short). The response is never nil.
+func ConvertReview(ctx context.Context, req *ConversionRequest, convert func(ctx context.Context, object []byte, apiVersion string) ([]byte, error)) *ConversionResponse {
 	if req == nil {
-		return &ConversionResponse{ConvertedObjects: []json.RawMessage{}, Result: Status{Status: StatusFailure, Message: "the review has no request"}}
+		return &ConversionResponse{ConvertedObjects: []json.RawMessage{}, Result: *failure(400, "BadRequest", "the review has no request", nil)}
 	}
-	c := newConfig(opts)
-	fail := func(msg string) *ConversionResponse {
-		return &ConversionResponse{UID: req.UID, ConvertedObjects: []json.RawMessage{}, Result: Status{Status: StatusFailure, Message: shorten(msg, 4*maxMessage)}}
+	fail := func(code int32, reason, msg string) *ConversionResponse {
+		return &ConversionResponse{UID: req.UID, ConvertedObjects: []json.RawMessage{}, Result: *failure(code, reason, shorten(msg, 4*maxMessage), nil)}
+	}
+	if convert == nil {
+		return fail(500, "InternalError", "kube.ConvertReview needs a function that converts an object")
 	}
 	out := make([]json.RawMessage, len(req.Objects))
 	for i, o := range req.Objects {
 		if ctx.Err() != nil {
-			return fail(fmt.Sprintf("gave up after converting %d of %d objects: %v", i, len(req.Objects), context.Cause(ctx)))
+			return fail(504, "Timeout", fmt.Sprintf("the review's deadline passed after converting %d of %d objects to %s: %v", i, len(req.Objects), req.DesiredAPIVersion, context.Cause(ctx)))
 		}
-		conv, err := Convert(set, o, c.field, req.DesiredAPIVersion)
+		conv, err := convert(ctx, o, req.DesiredAPIVersion)
 		if err != nil {
-			return fail(fmt.Sprintf("object %d of %d: %v", i, len(req.Objects), err))
+			if ctx.Err() != nil {
+				return fail(504, "Timeout", fmt.Sprintf("the review's deadline passed while converting object %d of %d: %v", i, len(req.Objects), err))
+			}
+			return fail(0, "", fmt.Sprintf("object %d of %d: %v", i, len(req.Objects), err))
 		}
 		out[i] = conv
 	}
-	return &ConversionResponse{UID: req.UID, ConvertedObjects: out, Result: Status{Status: StatusSuccess}}
+	return &ConversionResponse{UID: req.UID, ConvertedObjects: out, Result: Status{Status: statusSuccess}}
 }

@@ -6,8 +6,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math/rand/v2"
+	"os"
 	"reflect"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -22,7 +24,7 @@ const cacheGroup = "example.paramkit.dev"
 
 func cacheSet(t testing.TB) *migrate.VersionSet {
 	t.Helper()
-	set, err := migrate.LoadVersionSet("testdata/cache")
+	set, err := migrate.LoadVersionSet(os.DirFS("testdata/cache"))
 	require.NoError(t, err)
 	return set
 }
@@ -66,7 +68,7 @@ func keptOf(t testing.TB, obj []byte) (string, bool) {
 	t.Helper()
 	meta, _ := decodeExact(t, obj)["metadata"].(map[string]any)
 	ann, _ := meta["annotations"].(map[string]any)
-	s, ok := ann[kube.ConversionAnnotation].(string)
+	s, ok := ann["conversion.paramkit.dev/kept"].(string)
 	return s, ok
 }
 
@@ -80,7 +82,7 @@ func sameBesides(t testing.TB, a, b []byte) {
 		delete(m["spec"].(map[string]any), "parameters")
 		if meta, ok := m["metadata"].(map[string]any); ok {
 			if ann, ok := meta["annotations"].(map[string]any); ok {
-				delete(ann, kube.ConversionAnnotation)
+				delete(ann, "conversion.paramkit.dev/kept")
 				if len(ann) == 0 {
 					delete(meta, "annotations")
 				}
@@ -128,7 +130,7 @@ func TestConvertNeverFailsOnValues(t *testing.T) {
 			var want any
 			require.NoError(t, json.Unmarshal([]byte(tt.want), &want))
 			assert.JSONEq(t, tt.want, toJSON(t, paramsOf(t, out)))
-			assert.NotContains(t, toJSON(t, paramsOf(t, out)), migrate.BagKey[:9]+"bag\":[", "the bag never sits in the parameters")
+			assert.NotContains(t, toJSON(t, paramsOf(t, out)), "x-paramkit-bag"[:9]+"bag\":[", "the bag never sits in the parameters")
 			_, has := keptOf(t, out)
 			assert.Equal(t, tt.annotation, has)
 			sameBesides(t, in, out)
@@ -183,15 +185,15 @@ func TestConvertWriteBackKeepsV2Values(t *testing.T) {
 // changes; a malformed one is ignored, never a failure.
 func TestConvertKeepsOtherAnnotations(t *testing.T) {
 	set := cacheSet(t)
-	in := cacheObject("v2", `{"ttlSeconds":5}`, "team", "a", kube.ConversionAnnotation, "{not json")
+	in := cacheObject("v2", `{"ttlSeconds":5}`, "team", "a", "conversion.paramkit.dev/kept", "{not json")
 	out, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/v1")
 	require.NoError(t, err)
 	ann := decodeExact(t, out)["metadata"].(map[string]any)["annotations"].(map[string]any)
 	assert.Equal(t, "a", ann["team"])
-	assert.Contains(t, ann[kube.ConversionAnnotation], "ttlSeconds")
+	assert.Contains(t, ann["conversion.paramkit.dev/kept"], "ttlSeconds")
 
 	// A bag of other schemas (the operator changed v1 since) is ignored.
-	in = cacheObject("v1", `{"maxMemoryMB":20}`, kube.ConversionAnnotation, `{"/spec/parameters":[{"step":"0000","dir":"down","patch":[{"pointer":"/ttlSeconds","value":1}]}]}`)
+	in = cacheObject("v1", `{"maxMemoryMB":20}`, "conversion.paramkit.dev/kept", `{"/spec/parameters":[{"step":"0000","dir":"down","patch":[{"pointer":"/ttlSeconds","value":1}]}]}`)
 	out, err = kube.Convert(set, in, "/spec/parameters", cacheGroup+"/v2")
 	require.NoError(t, err)
 	assert.JSONEq(t, `{"memoryLimitMB":20}`, toJSON(t, paramsOf(t, out)))
@@ -282,7 +284,7 @@ func convRoundTrips() int {
 // of a three-version set whose hub is not the newest version.
 func TestConvertRoundTrip(t *testing.T) {
 	for si, dir := range []string{"testdata/cache", "../../convert/migrate/testdata/versions/three"} {
-		set, err := migrate.LoadVersionSet(dir)
+		set, err := migrate.LoadVersionSet(os.DirFS(dir))
 		require.NoError(t, err)
 		for _, from := range set.Order() {
 			for _, to := range set.Order() {
@@ -304,7 +306,7 @@ func TestConvertRoundTrip(t *testing.T) {
 						mid, err := kube.Convert(set, in, "/spec/parameters", cacheGroup+"/"+to)
 						require.NoError(t, err, "%s", in)
 						sameBesides(t, in, mid)
-						require.NotContains(t, string(toJSON(t, paramsOf(t, mid))), migrate.BagKey, "the bag never sits in the parameters")
+						require.NotContains(t, string(toJSON(t, paramsOf(t, mid))), "x-paramkit-bag", "the bag never sits in the parameters")
 						back, err := kube.Convert(set, mid, "/spec/parameters", cacheGroup+"/"+from)
 						require.NoError(t, err, "%s", mid)
 						if !reflect.DeepEqual(decodeExact(t, in), decodeExact(t, back)) {
@@ -382,29 +384,61 @@ func TestConvertReview(t *testing.T) {
 	req := &kube.ConversionRequest{UID: "u1", DesiredAPIVersion: cacheGroup + "/v1", Objects: []json.RawMessage{
 		cacheObject("v2", `{"memoryLimitMB":8,"ttlSeconds":1}`), cacheObject("v1", `{"maxMemoryMb":1}`),
 	}}
-	resp := kube.ConvertReview(context.Background(), set, req)
-	require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+	convert := func(field string) func(context.Context, []byte, string) ([]byte, error) {
+		return func(_ context.Context, o []byte, to string) ([]byte, error) { return kube.Convert(set, o, field, to) }
+	}
+	resp := kube.ConvertReview(context.Background(), req, convert("/spec/parameters"))
+	require.Equal(t, "Success", resp.Result.Status, resp.Result.Message)
 	assert.Equal(t, "u1", resp.UID)
 	require.Len(t, resp.ConvertedObjects, 2)
 	assert.JSONEq(t, `{"maxMemoryMB":8}`, toJSON(t, paramsOf(t, resp.ConvertedObjects[0])))
 	assert.JSONEq(t, `{"maxMemoryMb":1}`, toJSON(t, paramsOf(t, resp.ConvertedObjects[1])))
 
 	req.Objects = append(req.Objects, []byte(`{"apiVersion":"example.paramkit.dev/v9","kind":"Cache"}`))
-	resp = kube.ConvertReview(context.Background(), set, req)
-	assert.Equal(t, kube.StatusFailure, resp.Result.Status)
+	resp = kube.ConvertReview(context.Background(), req, convert("/spec/parameters"))
+	assert.Equal(t, "Failure", resp.Result.Status)
 	assert.Contains(t, resp.Result.Message, "object 2 of 3")
 	assert.Empty(t, resp.ConvertedObjects)
 
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	resp = kube.ConvertReview(ctx, set, req)
-	assert.Contains(t, resp.Result.Message, "gave up after converting 0 of 3")
-	assert.Equal(t, kube.StatusFailure, kube.ConvertReview(ctx, set, nil).Result.Status)
+	resp = kube.ConvertReview(ctx, req, convert("/spec/parameters"))
+	assert.Contains(t, resp.Result.Message, "deadline passed after converting 0 of 3")
+	assert.Equal(t, int32(504), resp.Result.Code)
+	assert.Equal(t, "Timeout", resp.Result.Reason)
+	assert.Equal(t, "Failure", kube.ConvertReview(ctx, nil, convert("/spec/parameters")).Result.Status)
+	assert.Equal(t, "Failure", kube.ConvertReview(context.Background(), req, nil).Result.Status)
 
-	// Another field by the package's option.
+	// Another field.
 	req = &kube.ConversionRequest{UID: "u2", DesiredAPIVersion: cacheGroup + "/v2", Objects: []json.RawMessage{
 		[]byte(`{"apiVersion":"example.paramkit.dev/v1","kind":"Cache","spec":{"config":{"maxMemoryMB":20}}}`)}}
-	resp = kube.ConvertReview(context.Background(), set, req, kube.Field("/spec/config"))
-	require.Equal(t, kube.StatusSuccess, resp.Result.Status, resp.Result.Message)
+	resp = kube.ConvertReview(context.Background(), req, convert("/spec/config"))
+	require.Equal(t, "Success", resp.Result.Status, resp.Result.Message)
 	assert.Contains(t, string(resp.ConvertedObjects[0]), `"memoryLimitMB":20`)
+}
+
+// TestConvertReviewDeadlineIsATimeout: a conversion that fails because
+// the review's deadline passed inside it (a schema lookup that hangs)
+// answers 504 Timeout, as Admit does, not a plain failure; any other
+// failure stays one.
+func TestConvertReviewDeadlineIsATimeout(t *testing.T) {
+	req := &kube.ConversionRequest{UID: "u", DesiredAPIVersion: cacheGroup + "/v1", Objects: []json.RawMessage{cacheObject("v2", `{}`)}}
+	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Millisecond)
+	defer cancel()
+	hanging := func(ctx context.Context, _ []byte, _ string) ([]byte, error) {
+		<-ctx.Done()
+		return nil, fmt.Errorf("looking up the schema: %w", ctx.Err())
+	}
+	resp := kube.ConvertReview(ctx, req, hanging)
+	assert.Equal(t, "Failure", resp.Result.Status)
+	assert.Equal(t, int32(504), resp.Result.Code, resp.Result.Message)
+	assert.Equal(t, "Timeout", resp.Result.Reason)
+	assert.Contains(t, resp.Result.Message, "deadline passed while converting object 0 of 1")
+	assert.Empty(t, resp.ConvertedObjects)
+
+	failing := func(context.Context, []byte, string) ([]byte, error) { return nil, fmt.Errorf("no schema") }
+	resp = kube.ConvertReview(context.Background(), req, failing)
+	assert.Equal(t, "Failure", resp.Result.Status)
+	assert.Zero(t, resp.Result.Code)
+	assert.Equal(t, "object 0 of 1: no schema", resp.Result.Message)
 }

@@ -34,11 +34,15 @@ type CRD struct {
 
 // CRDVersion is one version of a CRD: the schema of its field, and
 // whether the apiserver serves and stores it (exactly one version is
-// stored).
+// stored). CRDVersions returns the versions of a manifest it reads in the
+// same type, the schema then being the version's whole openAPIV3Schema.
 type CRDVersion struct {
 	Name            string
 	Schema          *schema.Schema
 	Served, Storage bool
+	// Pointer is where CRDVersions found the schema in the manifest
+	// (/spec/versions/1/schema/openAPIV3Schema); Manifest ignores it.
+	Pointer string
 }
 
 // Manifest writes the CRD as YAML (apiextensions.k8s.io/v1): each

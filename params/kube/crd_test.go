@@ -43,7 +43,7 @@ func crdGolden(t *testing.T, name string, got []byte) {
 // noStructuralErrors lints a CRD manifest as the apiserver would judge it.
 func noStructuralErrors(t *testing.T, manifest []byte) {
 	t.Helper()
-	fs, err := lint.CRD(manifest, "", lint.Structural())
+	fs, err := lint.Document(manifest, lint.Structural())
 	require.NoError(t, err)
 	for _, f := range fs {
 		assert.NotEqual(t, lint.Error, f.Severity, "%s", f)

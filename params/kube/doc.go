@@ -10,12 +10,11 @@
 // package with the JSON names of admission.k8s.io/v1 and
 // apiextensions.k8s.io/v1 (v1beta1 reviews have the same shape and are
 // answered in the version they came in). Objects stay raw JSON, so that
-// numbers keep their text. DecodeAdmissionReview and
-// DecodeConversionReview read a review body and refuse one that is not
-// a review, has no uid, or repeats a key of its envelope (two "uid",
-// "object" or "oldObject" keys: encoding/json would keep the last one,
-// which is not what the apiserver meant). The Respond methods write the
-// answer.
+// numbers keep their text. DecodeReview reads a review body and refuses
+// one that is not a review, has no uid, or repeats a key of its envelope
+// (two "uid", "object" or "oldObject" keys: encoding/json would keep the
+// last one, which is not what the apiserver meant). The Respond methods
+// write the answer.
 //
 // # Admission
 //
@@ -25,8 +24,7 @@
 // built through float64 stores ...992), denies invalid values and changes
 // to immutable ones with one StatusCause per problem, and warns of keys
 // the schema does not declare. A KUDO operator version passes its
-// Schema(). JSONPatch, Causes and CapWarnings are the parts for a caller
-// that builds its own response (controller-runtime's admission.Response).
+// Schema().
 //
 // A cause has Kubernetes' cause type in Type (the JSON name is "reason",
 // as in metav1.StatusCause): FieldValueRequired, FieldValueInvalid,
@@ -47,7 +45,7 @@
 //     reason Timeout);
 //   - warnings are capped as the apiserver caps them: 256 characters
 //     each and 4 KiB in total, the last one saying how many were left out
-//     (CapWarnings);
+//     (AdmissionReview.Respond caps them);
 //   - at most 50 causes, each message and field path cut to a short
 //     prefix (a key of two megabytes is not echoed), so that an
 //     admission answer stays under 256 KiB.
@@ -61,8 +59,23 @@
 // at least v1.37) presents no client certificate to CRD conversion
 // webhooks: leave the conversion path open (Require's open paths).
 //
+// # Conversion
+//
+// ConvertReview answers a conversion review with a function that
+// converts one object; Convert is that function for a field whose
+// versions a migrate.VersionSet types. Conversion is total: it never
+// fails because a value is invalid.
+//
+// # CRDs
+//
+// CRD and CRDVersion describe a CustomResourceDefinition whose versions
+// type the field; CRD.Manifest writes it, with CRDSchema's structural
+// schema for the field. CRDVersions reads the other way: the versions of
+// a manifest, each schema compiled and located in the manifest
+// (convert.LoadSchema reads a manifest's storage version alone).
+//
 // # Options
 //
-// Every function that takes options takes the one Option type; an option
-// that does not concern a function is ignored by it.
+// Admit takes options of the package's one Option type: Field (the
+// schema-typed field, /spec/parameters by default) and Validating.
 package kube

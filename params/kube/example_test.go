@@ -40,7 +40,7 @@ func ExampleAdmit() {
 		"operation": "CREATE", "name": "c1",
 		"object": {"apiVersion": "example.paramkit.dev/v1", "kind": "Cache", "spec": {"parameters": {}}}}}`)
 	ctx := context.Background() // a server derives it from the apiserver's ?timeout=
-	review, err := kube.DecodeAdmissionReview(ctx, body)
+	review, err := kube.DecodeReview[kube.AdmissionReview](ctx, body)
 	if err != nil {
 		panic(err) // HTTP 400
 	}
@@ -60,49 +60,52 @@ func ExampleAdmit() {
 	out, _ := review.Respond(resp)
 	fmt.Println(len(out) < 1024)
 	// Output:
-	// true [{"op":"add","path":"/spec/parameters/engine","value":"redis"},{"op":"add","path":"/spec/parameters/maxEntries","value":9007199254740993}]
+	// true [{"op":"replace","path":"/spec/parameters","value":{"engine":"redis","maxEntries":9007199254740993}}]
 	// FieldValueNotSupported spec.parameters.engine
 	// FieldValueForbidden spec.parameters.maxEntrie
 	// Forbidden: not allowed here (the schema does not declare it); did you mean "maxEntries"?
 	// true
 }
 
-// The patch between two values keeps every number's text.
+// The patch between two values keeps every number's text. It is one
+// operation per change, or one replace of the whole value where that is
+// shorter.
 func ExampleJSONPatch() {
-	from, _ := params.Decode(nil, []byte(`{"size": 1, "old": true}`))
-	to, _ := params.Decode(nil, []byte(`{"size": 9007199254740993, "new": "x"}`))
+	unchanged := `"description": "` + strings.Repeat("a long text that stays as it is; ", 5) + `"`
+	from, _ := params.Decode(nil, []byte(`{"size": 1, "old": true, `+unchanged+`}`))
+	to, _ := params.Decode(nil, []byte(`{"size": 9007199254740993, "new": "x", `+unchanged+`}`))
 	patch, err := params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", from, to), "")
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
 	fmt.Println(string(patch))
+
+	from, _ = params.Decode(nil, []byte(`{}`))
+	to, _ = params.Decode(nil, []byte(`{"a": 1, "b": 2, "c": 3}`))
+	patch, _ = params.MarshalJSON(nil, kube.JSONPatch("/spec/parameters", from, to), "")
+	fmt.Println(string(patch))
 	// Output:
 	// [{"op":"remove","path":"/spec/parameters/old"},{"op":"replace","path":"/spec/parameters/size","value":9007199254740993},{"op":"add","path":"/spec/parameters/new","value":"x"}]
+	// [{"op":"replace","path":"/spec/parameters","value":{"a":1,"b":2,"c":3}}]
 }
 
-// Causes for a response built by another library (controller-runtime's
-// admission.Denied with metav1.StatusCause has the same three fields).
-func ExampleCauses() {
-	s, _ := schema.Parse([]byte(`{"type": "object", "required": ["engine"],
-		"properties": {"engine": {"type": "string"}, "replicas": {"type": "integer", "minimum": 1}}}`))
-	err := params.Validate(s, map[string]any{"replicas": json.Number("0")})
-	for _, c := range kube.Causes("/spec/parameters", err) {
-		fmt.Printf("%s %s: %s\n", c.Type, c.Field, c.Message)
-	}
-	// Output:
-	// FieldValueRequired spec.parameters.engine: Required value
-	// FieldValueInvalid spec.parameters.replicas: must be >= 1 but found 0
-}
-
-// Warnings within what the apiserver keeps: the last says how many more
-// there were.
-func ExampleCapWarnings() {
+// Respond writes warnings within what the apiserver keeps: the last
+// says how many more there were.
+func ExampleAdmissionReview_Respond() {
 	var ws []string
 	for i := range 1000 {
 		ws = append(ws, fmt.Sprintf("spec.parameters.key%d: not declared by the schema", i))
 	}
-	capped := kube.CapWarnings(ws)
+	review := &kube.AdmissionReview{APIVersion: "admission.k8s.io/v1", Kind: "AdmissionReview"}
+	out, err := review.Respond(&kube.AdmissionResponse{UID: "u1", Allowed: true, Warnings: ws})
+	if err != nil {
+		fmt.Println(err)
+		return
+	}
+	var answer kube.AdmissionReview
+	_ = json.Unmarshal(out, &answer)
+	capped := answer.Response.Warnings
 	fmt.Println(len(capped), capped[len(capped)-1])
 	// Output:
 	// 84 paramkit: 917 more warnings left out
@@ -118,7 +121,7 @@ func ExampleClientCA() {
 	caFile := filepath.Join(dir, "client-ca.crt")
 	_ = os.WriteFile(caFile, caPEM, 0o600)
 
-	ca, err := kube.NewClientCA(caFile)
+	ca, err := kube.NewClientCA(caFile, nil)
 	if err != nil {
 		panic(err)
 	}

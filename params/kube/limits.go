@@ -37,15 +37,12 @@ func shorten(s string, n int) string {
 	return s[:cut] + "…"
 }
 
-// CapWarnings returns warnings as the apiserver keeps them: each cut to
+// capWarnings returns warnings as the apiserver keeps them: each cut to
 // 256 characters, and no more of them than fit in 4 KiB in total, the
-// last then saying how many were left out. The apiserver drops what goes
-// beyond silently; capped here, the client learns that there was more.
-// The slice given is not changed.
-func CapWarnings(warnings []string) []string { return capWarnings(warnings, 0) }
-
-// capWarnings is CapWarnings for warnings followed by more that were
-// not even written (counted in the note of what is left out).
+// last then saying how many were left out, counting more that were not
+// even written. The apiserver drops what goes beyond silently; capped
+// here, the client learns that there was more. The slice given is not
+// changed.
 func capWarnings(warnings []string, more int) []string {
 	if len(warnings) == 0 && more == 0 {
 		return warnings
@@ -99,7 +96,7 @@ func capChars(s string, n int) string {
 
 // failure is a Failure status with its causes.
 func failure(code int32, reason, msg string, causes []StatusCause) *Status {
-	st := &Status{Status: StatusFailure, Code: code, Reason: reason, Message: msg}
+	st := &Status{Status: statusFailure, Code: code, Reason: reason, Message: msg}
 	if len(causes) > 0 {
 		st.Details = &StatusDetails{Causes: causes}
 	}

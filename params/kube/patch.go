@@ -1,6 +1,8 @@
 package kube
 
 import (
+	"encoding/json"
+	"fmt"
 	"slices"
 	"strconv"
 
@@ -9,25 +11,75 @@ import (
 	"github.com/paramkit/paramkit/params"
 )
 
-// JSONPatch returns the RFC 6902 operations that turn from into to below
-// base (an object pointer such as "/spec/parameters"), each a
-// map[string]any with "op", "path" and, but for a removal, "value"; none
-// when the two are identical. Write them with params.MarshalJSON, which
-// keeps every number's text: a patch built through float64 (as
+// JSONPatch returns the RFC 6902 operations that turn from, the value at
+// base in an object (a pointer such as "/spec/parameters"), into to, each
+// a map[string]any with "op", "path" and, but for a removal, "value";
+// none when the two are identical. Write them with params.MarshalJSON,
+// which keeps every number's text: a patch built through float64 (as
 // controller-runtime's admission.PatchResponseFromRaw builds one) stores
 // 9007199254740993 as 9007199254740992.
 //
-// The order is stable: for objects, removals, then changes, then
-// additions, each by key; arrays of equal length element by element,
-// other arrays replaced whole. Numbers are compared by their text. The
-// value under an empty key is replaced whole rather than walked into:
-// json-patch libraries (the apiserver's among them) cannot follow a path
-// through an empty token such as /a//b. Neither value is changed; the
-// operations share parts of to.
+// The patch is the shorter, as JSON, of one operation per change and a
+// single replace of the whole value at base (never for base "", the
+// whole object): the kube-apiserver applies a mutating webhook's patch
+// faster the fewer operations and bytes it has (TestAdmissionLatency in
+// test/e2e), and a few defaults added to a large value stay a few
+// operations, so that an answer stays small. Either patch gives the same
+// object.
+//
+// Operation by operation, the order is stable: for objects, removals,
+// then changes, then additions, each by key; arrays of equal length
+// element by element, other arrays replaced whole. Numbers are compared
+// by their text. The value under an empty key is replaced whole rather
+// than walked into: json-patch libraries (the apiserver's among them)
+// cannot follow a path through an empty token such as /a//b. Neither
+// value is changed; the operations share parts of to.
 func JSONPatch(base string, from, to any) []any {
 	var ops []any
 	diffPatch(base, from, to, &ops)
+	if len(ops) < 2 || base == "" {
+		return ops
+	}
+	many := 0
+	for _, op := range ops {
+		many += jsonSize(op)
+	}
+	whole := map[string]any{"op": "replace", "path": base, "value": to}
+	if jsonSize(whole) <= many {
+		return []any{whole}
+	}
 	return ops
+}
+
+// jsonSize is about the length of v as compact JSON (a string's escapes
+// are not counted), found without writing it.
+func jsonSize(v any) int {
+	switch x := v.(type) {
+	case nil:
+		return 4
+	case bool:
+		if x {
+			return 4
+		}
+		return 5
+	case string:
+		return len(x) + 2
+	case json.Number:
+		return len(x)
+	case map[string]any:
+		n := 2 + max(len(x)-1, 0) // brackets and commas
+		for k, e := range x {
+			n += len(k) + 3 + jsonSize(e)
+		}
+		return n
+	case []any:
+		n := 2 + max(len(x)-1, 0) // brackets and commas
+		for _, e := range x {
+			n += jsonSize(e)
+		}
+		return n
+	}
+	return len(fmt.Sprint(v)) // another number type
 }
 
 func diffPatch(path string, from, to any, ops *[]any) {

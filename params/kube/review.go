@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 )
 
@@ -36,40 +37,31 @@ type GroupVersionKind struct {
 	Kind    string `json:"kind"`
 }
 
-// GroupVersionResource names a resource in a group and version.
-type GroupVersionResource struct {
-	Group    string `json:"group"`
-	Version  string `json:"version"`
-	Resource string `json:"resource"`
-}
-
-// Operation is what an admission request does to its object.
-type Operation string
-
-// Admission operations.
+// The admission operations Admit judges.
 const (
-	Create  Operation = "CREATE"
-	Update  Operation = "UPDATE"
-	Delete  Operation = "DELETE"
-	Connect Operation = "CONNECT"
+	opCreate = "CREATE"
+	opUpdate = "UPDATE"
 )
 
 // AdmissionRequest is the request half of an AdmissionReview. Object and
 // OldObject stay raw JSON: they are decoded by the schema, so that
-// numbers stay exact and duplicate keys are refused.
+// numbers stay exact and duplicate keys are refused. What a webhook
+// rarely reads (the resource, the user) stays raw JSON too.
 type AdmissionRequest struct {
 	// UID identifies this review; the response must echo it.
-	UID                string                `json:"uid"`
-	Kind               GroupVersionKind      `json:"kind"`
-	Resource           GroupVersionResource  `json:"resource"`
-	SubResource        string                `json:"subResource,omitempty"`
-	RequestKind        *GroupVersionKind     `json:"requestKind,omitempty"`
-	RequestResource    *GroupVersionResource `json:"requestResource,omitempty"`
-	RequestSubResource string                `json:"requestSubResource,omitempty"`
-	Name               string                `json:"name,omitempty"`
-	Namespace          string                `json:"namespace,omitempty"`
-	// Operation is CREATE, UPDATE, DELETE or CONNECT.
-	Operation Operation       `json:"operation"`
+	UID  string           `json:"uid"`
+	Kind GroupVersionKind `json:"kind"`
+	// Resource and RequestResource are the group, version and resource
+	// ({"group":"kudo.dev","version":"v1beta2","resource":"instances"}).
+	Resource           json.RawMessage   `json:"resource,omitempty"`
+	SubResource        string            `json:"subResource,omitempty"`
+	RequestKind        *GroupVersionKind `json:"requestKind,omitempty"`
+	RequestResource    json.RawMessage   `json:"requestResource,omitempty"`
+	RequestSubResource string            `json:"requestSubResource,omitempty"`
+	Name               string            `json:"name,omitempty"`
+	Namespace          string            `json:"namespace,omitempty"`
+	// Operation is "CREATE", "UPDATE", "DELETE" or "CONNECT".
+	Operation string          `json:"operation"`
 	UserInfo  json.RawMessage `json:"userInfo,omitempty"`
 	Object    json.RawMessage `json:"object,omitempty"`
 	OldObject json.RawMessage `json:"oldObject,omitempty"`
@@ -94,14 +86,17 @@ type AdmissionResponse struct {
 	// AuditAnnotations end up in the audit log, keys prefixed by the
 	// webhook's name.
 	AuditAnnotations map[string]string `json:"auditAnnotations,omitempty"`
-	// Warnings are shown to the client (kubectl prints them); keep them
-	// within what the apiserver keeps with CapWarnings.
+	// Warnings are shown to the client (kubectl prints them). Respond
+	// writes them as the apiserver keeps them: each cut to 256
+	// characters, no more than fit in 4 KiB in total, the last then
+	// saying how many were left out (the apiserver would drop the rest
+	// silently).
 	Warnings []string `json:"warnings,omitempty"`
 }
 
 // Status is the part of a metav1.Status a webhook fills in.
 type Status struct {
-	// Status is StatusSuccess or StatusFailure.
+	// Status is "Success" or "Failure".
 	Status  string         `json:"status,omitempty"`
 	Message string         `json:"message,omitempty"`
 	Reason  string         `json:"reason,omitempty"`
@@ -111,8 +106,8 @@ type Status struct {
 
 // Status values.
 const (
-	StatusSuccess = "Success"
-	StatusFailure = "Failure"
+	statusSuccess = "Success"
+	statusFailure = "Failure"
 )
 
 // StatusDetails carries the individual causes of a failure.
@@ -157,56 +152,70 @@ type ConversionResponse struct {
 	Result           Status            `json:"result"`
 }
 
-// DecodeAdmissionReview reads the body of an admission review: an
-// AdmissionReview of admission.k8s.io/v1 or v1beta1 with a request that
-// has a uid. A body that is not one, or whose envelope repeats a key
-// (the review's own keys, or the request's: two "uid", "object" or
-// "oldObject"), is an error saying what is wrong (an HTTP server
-// answers it with 400). The context bounds the work: when it is done,
-// decoding stops with its error.
-func DecodeAdmissionReview(ctx context.Context, body []byte) (*AdmissionReview, error) {
-	var r AdmissionReview
-	if err := decodeEnvelope(ctx, body, &r); err != nil {
+// DecodeReview reads the body of a review, R being AdmissionReview or
+// ConversionReview:
+//
+//   - an AdmissionReview of admission.k8s.io/v1 or v1beta1 with a request
+//     that has a uid;
+//   - a ConversionReview of apiextensions.k8s.io/v1 or v1beta1 with a
+//     request that has a uid and a desiredAPIVersion.
+//
+// A body that is not one, or whose envelope repeats a key (the review's
+// own keys, or the request's: two "uid", "object", "oldObject" or
+// "objects"), is an error saying what is wrong (an HTTP server answers
+// it with 400): encoding/json would keep the last of two keys, which is
+// not what the apiserver meant. The context bounds the work: when it is
+// done, decoding stops with an error wrapping the context's.
+func DecodeReview[R AdmissionReview | ConversionReview](ctx context.Context, body []byte) (*R, error) {
+	var r R
+	var err error
+	switch p := any(&r).(type) {
+	case *AdmissionReview:
+		err = decodeAdmissionReview(ctx, body, p)
+	case *ConversionReview:
+		err = decodeConversionReview(ctx, body, p)
+	}
+	if err != nil {
 		return nil, err
-	}
-	if r.Kind != admissionReviewKind || (r.APIVersion != admissionV1 && r.APIVersion != admissionV1beta1) {
-		return nil, fmt.Errorf("expected an AdmissionReview of %s (or %s), got kind %s apiVersion %s",
-			admissionV1, admissionV1beta1, quoteShort(r.Kind), quoteShort(r.APIVersion))
-	}
-	if r.Request == nil {
-		return nil, errors.New("the AdmissionReview has no request")
-	}
-	if r.Request.UID == "" {
-		return nil, errors.New("the AdmissionReview request has no uid")
 	}
 	return &r, nil
 }
 
-// DecodeConversionReview reads the body of a conversion review: a
-// ConversionReview of apiextensions.k8s.io/v1 or v1beta1 with a request
-// that has a uid and a desiredAPIVersion. A body that is not one, or
-// whose envelope repeats a key (two "uid" or "objects"), is an error
-// saying what is wrong. The context bounds the work as for
-// DecodeAdmissionReview.
-func DecodeConversionReview(ctx context.Context, body []byte) (*ConversionReview, error) {
-	var r ConversionReview
-	if err := decodeEnvelope(ctx, body, &r); err != nil {
-		return nil, err
+func decodeAdmissionReview(ctx context.Context, body []byte, r *AdmissionReview) error {
+	if err := decodeEnvelope(ctx, body, r); err != nil {
+		return err
+	}
+	if r.Kind != admissionReviewKind || (r.APIVersion != admissionV1 && r.APIVersion != admissionV1beta1) {
+		return fmt.Errorf("expected an AdmissionReview of %s (or %s), got kind %s apiVersion %s",
+			admissionV1, admissionV1beta1, quoteShort(r.Kind), quoteShort(r.APIVersion))
+	}
+	if r.Request == nil {
+		return errors.New("the AdmissionReview has no request")
+	}
+	if r.Request.UID == "" {
+		return errors.New("the AdmissionReview request has no uid")
+	}
+	return nil
+}
+
+func decodeConversionReview(ctx context.Context, body []byte, r *ConversionReview) error {
+	if err := decodeEnvelope(ctx, body, r); err != nil {
+		return err
 	}
 	if r.Kind != conversionReviewKind || (r.APIVersion != conversionV1 && r.APIVersion != conversionV1beta1) {
-		return nil, fmt.Errorf("expected a ConversionReview of %s (or %s), got kind %s apiVersion %s",
+		return fmt.Errorf("expected a ConversionReview of %s (or %s), got kind %s apiVersion %s",
 			conversionV1, conversionV1beta1, quoteShort(r.Kind), quoteShort(r.APIVersion))
 	}
 	if r.Request == nil {
-		return nil, errors.New("the ConversionReview has no request")
+		return errors.New("the ConversionReview has no request")
 	}
 	if r.Request.UID == "" {
-		return nil, errors.New("the ConversionReview request has no uid")
+		return errors.New("the ConversionReview request has no uid")
 	}
 	if r.Request.DesiredAPIVersion == "" {
-		return nil, errors.New("the ConversionReview request has no desiredAPIVersion")
+		return errors.New("the ConversionReview request has no desiredAPIVersion")
 	}
-	return &r, nil
+	return nil
 }
 
 // decodeEnvelope checks the envelope for repeated keys, then unmarshals.
@@ -240,13 +249,20 @@ func deadlineError(ctx context.Context, when string) error {
 }
 
 // Respond returns the answer to the review as JSON: an AdmissionReview
-// in the review's version holding resp. An answer larger than 256 KiB
-// (a patch that large) is replaced by a failure saying so, so that the
-// answer stays small whatever the request held; its error is
-// then non-nil too. resp must not be nil.
+// in the review's version holding resp, its warnings capped as the
+// apiserver keeps them (see AdmissionResponse.Warnings; resp itself is
+// not changed). An answer larger than 256 KiB (a patch that large) is
+// replaced by a failure saying so, so that the answer stays small
+// whatever the request held; its error is then non-nil too. resp must
+// not be nil.
 func (r *AdmissionReview) Respond(resp *AdmissionResponse) ([]byte, error) {
 	if resp == nil {
 		return nil, errors.New("kube: Respond needs a response")
+	}
+	if capped := capWarnings(resp.Warnings, 0); !slices.Equal(capped, resp.Warnings) {
+		c := *resp
+		c.Warnings = capped
+		resp = &c
 	}
 	apiVersion := r.APIVersion
 	if apiVersion == "" {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/schema"
 )
 
 const admissionBody = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1",
@@ -44,7 +45,7 @@ func TestDecodeAdmissionReview(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := kube.DecodeAdmissionReview(context.Background(), []byte(c.body))
+			r, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), []byte(c.body))
 			if c.err != "" {
 				require.Error(t, err)
 				assert.Nil(t, r)
@@ -54,7 +55,7 @@ func TestDecodeAdmissionReview(t *testing.T) {
 			}
 			require.NoError(t, err)
 			assert.Equal(t, "u1", r.Request.UID)
-			assert.Equal(t, kube.Create, r.Request.Operation)
+			assert.Equal(t, "CREATE", r.Request.Operation)
 		})
 	}
 }
@@ -71,7 +72,7 @@ func TestDecodeConversionReview(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			r, err := kube.DecodeConversionReview(context.Background(), []byte(c.body))
+			r, err := kube.DecodeReview[kube.ConversionReview](context.Background(), []byte(c.body))
 			if c.err != "" {
 				require.Error(t, err)
 				assert.Contains(t, err.Error(), c.err)
@@ -86,13 +87,13 @@ func TestDecodeConversionReview(t *testing.T) {
 func TestDecodeStopsAtTheDeadline(t *testing.T) {
 	ctx, cancel := context.WithDeadline(context.Background(), time.Now().Add(-time.Second))
 	defer cancel()
-	_, err := kube.DecodeAdmissionReview(ctx, []byte(admissionBody))
+	_, err := kube.DecodeReview[kube.AdmissionReview](ctx, []byte(admissionBody))
 	require.ErrorIs(t, err, context.DeadlineExceeded)
 	assert.Contains(t, err.Error(), "deadline")
 }
 
 func TestRespond(t *testing.T) {
-	r, err := kube.DecodeAdmissionReview(context.Background(), []byte(admissionBody))
+	r, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), []byte(admissionBody))
 	require.NoError(t, err)
 	out, err := r.Respond(&kube.AdmissionResponse{UID: "u1", Allowed: true, Patch: []byte(`[{"op":"add","path":"/a","value":1}]`), PatchType: "JSONPatch"})
 	require.NoError(t, err)
@@ -108,10 +109,10 @@ func TestRespond(t *testing.T) {
 	_, err = r.Respond(nil)
 	require.Error(t, err)
 
-	cr, err := kube.DecodeConversionReview(context.Background(), []byte(conversionBody))
+	cr, err := kube.DecodeReview[kube.ConversionReview](context.Background(), []byte(conversionBody))
 	require.NoError(t, err)
 	out, err = cr.Respond(&kube.ConversionResponse{UID: "c1", ConvertedObjects: []json.RawMessage{json.RawMessage(`{"n":9007199254740993}`)},
-		Result: kube.Status{Status: kube.StatusSuccess}})
+		Result: kube.Status{Status: "Success"}})
 	require.NoError(t, err)
 	assert.Equal(t, `{"apiVersion":"apiextensions.k8s.io/v1","kind":"ConversionReview","response":{"uid":"c1","convertedObjects":[{"n":9007199254740993}],"result":{"status":"Success"}}}`+"\n", string(out))
 }
@@ -124,7 +125,7 @@ func FuzzDecodeAdmissionReview(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r, err := kube.DecodeAdmissionReview(context.Background(), body)
+		r, err := kube.DecodeReview[kube.AdmissionReview](context.Background(), body)
 		if err != nil {
 			assert.Nil(t, r)
 			return
@@ -144,13 +145,55 @@ func FuzzDecodeConversionReview(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		r, err := kube.DecodeConversionReview(context.Background(), body)
+		r, err := kube.DecodeReview[kube.ConversionReview](context.Background(), body)
 		if err != nil {
 			assert.Nil(t, r)
 			return
 		}
 		assert.NotEmpty(t, r.Request.UID)
 		assert.NotEmpty(t, r.Request.DesiredAPIVersion)
+	})
+}
+
+// FuzzAdmitPatch: for any parameters, Admit's patch applied to the
+// object (by the json-patch library the apiserver uses) gives the
+// parameters with the defaults filled in, numbers exactly as written;
+// and there is no patch exactly when nothing is to fill in.
+func FuzzAdmitPatch(f *testing.F) {
+	s, err := schema.Parse([]byte(`{"type": "object", "properties": {
+		"a": {"type": "object", "default": {}, "properties": {"b": {"default": 9007199254740993}, "": {"default": 1}}},
+		"~/": {"default": "x"}, "list": {"type": "array", "items": {"type": "object", "properties": {"d": {"default": 1.50}}}}}}`))
+	require.NoError(f, err)
+	for _, seed := range []string{`{}`, `{"a":{"b":1}}`, `{"":{"d":null}}`, `{"list":[{},{"d":2}]}`, `{"a":{"b":9007199254740993,"":1},"~/":"x"}`, `null`} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, raw []byte) {
+		pv, err := params.Decode(nil, raw)
+		if err != nil {
+			return
+		}
+		obj := mustBytes(params.MarshalJSON(nil, map[string]any{"apiVersion": "example.paramkit.dev/v1", "kind": "Cache", "spec": map[string]any{"parameters": pv}}, ""))
+		resp, err := kube.Admit(context.Background(), s, &kube.AdmissionRequest{UID: "u", Operation: "CREATE", Object: obj})
+		require.NoError(t, err)
+		if !resp.Allowed {
+			return // not an object, or a value the schema refuses
+		}
+		want := params.Default(s, pv)
+		if pv == nil {
+			want = params.Default(s, map[string]any{})
+		}
+		if len(resp.Patch) == 0 {
+			assert.True(t, params.Identical(pv, want), "no patch, yet defaults to fill in")
+			return
+		}
+		p, err := jsonpatch.DecodePatch(resp.Patch)
+		require.NoError(t, err)
+		out, err := p.Apply(obj)
+		require.NoError(t, err)
+		got, err := params.Decode(nil, out)
+		require.NoError(t, err)
+		gotParams := got.(map[string]any)["spec"].(map[string]any)["parameters"]
+		assert.True(t, params.Identical(want, gotParams), "%s\n%s", mustBytes(params.MarshalJSON(nil, want, "")), out)
 	})
 }
 

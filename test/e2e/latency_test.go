@@ -6,6 +6,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"fmt"
 	"net/http"
@@ -32,14 +33,20 @@ import (
 // minimal webhook answering with paramctl's own answers to this create
 // (computed offline with paramctl webhook --review): what paramctl's
 // answers cost the apiserver (a patch to apply, a larger object) without
-// paramctl's work. The figures are the
+// paramctl's work. A fifth namespace's are the minimal one answering
+// /validate with paramctl's answer and /mutate with a patch of one small
+// operation (a single default): the floor of any mutating webhook that
+// changes the object, which the apiserver pays to apply a patch at all.
+// With PARAMKIT_E2E_PARAMCTL_BEFORE naming another paramctl binary (a
+// build of main, say), a sixth namespace's webhooks are that binary, so
+// that a change is measured before and after in one run. The figures are the
 // apiserver's own metric apiserver_admission_webhook_admission_duration_seconds
 // (scraped from /metrics before and after) per create, both calls
 // together, and the creates' latency as the client sees it.
 //
 // It prints the figures and asserts nothing about them: timing depends on
-// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 600
-// creates after 20 rounds of warm-up).
+// the machine. PARAMKIT_E2E_LATENCY_ROUNDS sets the rounds (150: 150
+// creates a namespace after 20 rounds of warm-up).
 func TestAdmissionLatency(t *testing.T) {
 	c := need(t)
 	dir := t.TempDir()
@@ -103,9 +110,26 @@ func TestAdmissionLatency(t *testing.T) {
 		require.NoError(t, os.WriteFile(filepath.Join(answersDir, endpoint+".json"), out, 0o600))
 	}
 	answersURL := serve("latency-answers-webhook", minimal, "--answers", answersDir)
+	onePatchDir := filepath.Join(dir, "one-patch")
+	require.NoError(t, os.Mkdir(onePatchDir, 0o755))
+	validateAnswer, err := os.ReadFile(filepath.Join(answersDir, "validate.json"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(onePatchDir, "validate.json"), validateAnswer, 0o600))
+	mutateAnswer, err := os.ReadFile(filepath.Join(answersDir, "mutate.json"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(onePatchDir, "mutate.json"),
+		withPatch(t, mutateAnswer, `[{"op":"add","path":"/spec/parameters/name05","value":"value-5"}]`), 0o600))
+	onePatchURL := serve("latency-one-patch-webhook", minimal, "--answers", onePatchDir)
+	kinds := []string{"none", "minimal", "paramctl", "answers", "onepatch"}
+	beforeURL := ""
+	if before := os.Getenv("PARAMKIT_E2E_PARAMCTL_BEFORE"); before != "" {
+		before, err = filepath.Abs(before)
+		require.NoError(t, err)
+		beforeURL = serve("latency-paramctl-before-webhook", before, "webhook", "--schemas", schemas)
+		kinds = append(kinds, "before")
+	}
 
 	suffix := strconv.FormatInt(time.Now().UnixNano()%100000, 10)
-	kinds := []string{"none", "minimal", "paramctl", "answers"}
 	ns := map[string]string{}
 	for _, k := range kinds {
 		value := "latency-" + k + "-" + suffix
@@ -117,6 +141,10 @@ func TestAdmissionLatency(t *testing.T) {
 			c.installAdmission(t, value, paramctlURL)
 		case "answers":
 			c.installAdmission(t, value, answersURL)
+		case "onepatch":
+			c.installAdmission(t, value, onePatchURL)
+		case "before":
+			c.installAdmission(t, value, beforeURL)
 		}
 	}
 	hookName := func(k string) (validate, mutate string) {
@@ -134,7 +162,7 @@ func TestAdmissionLatency(t *testing.T) {
 		if r.code != http.StatusCreated {
 			return took, fmt.Errorf("create in %s: %d %s", ns[k], r.code, r.body)
 		}
-		if (k == "paramctl" || k == "answers") && !bytes.Contains(r.body, []byte(`"name05":"value-5"`)) {
+		if k != "none" && k != "minimal" && !bytes.Contains(r.body, []byte(`"name05":"value-5"`)) {
 			return took, fmt.Errorf("paramctl's /mutate did not default: %s", r.body)
 		}
 		return took, nil
@@ -195,6 +223,12 @@ func TestAdmissionLatency(t *testing.T) {
 	}
 	t.Logf("ratio paramctl / minimal (apiserver metric per create): %.2f", perCreate["paramctl"]/perCreate["minimal"])
 	t.Logf("ratio paramctl / paramctl's answers from the minimal webhook (apiserver metric per create): %.2f", perCreate["paramctl"]/perCreate["answers"])
+	t.Logf("ratio paramctl's answers / the same with a one-operation patch (apiserver metric per create): %.2f", perCreate["answers"]/perCreate["onepatch"])
+	t.Logf("ratio one-operation patch / minimal: the floor of a webhook that patches (apiserver metric per create): %.2f", perCreate["onepatch"]/perCreate["minimal"])
+	if beforeURL != "" {
+		t.Logf("ratio paramctl before / minimal (apiserver metric per create): %.2f", perCreate["before"]/perCreate["minimal"])
+		t.Logf("ratio paramctl before / paramctl (apiserver metric per create): %.2f", perCreate["before"]/perCreate["paramctl"])
+	}
 	// The metric is a mean, which a few stalls of a loaded machine move;
 	// the medians of the creates' latency are steadier.
 	none := float64(median(took["none"]))
@@ -202,6 +236,12 @@ func TestAdmissionLatency(t *testing.T) {
 		(float64(median(took["paramctl"]))-none)/(float64(median(took["minimal"]))-none))
 	t.Logf("ratio paramctl / paramctl's answers from the minimal webhook (median create latency above the namespace without webhooks): %.2f",
 		(float64(median(took["paramctl"]))-none)/(float64(median(took["answers"]))-none))
+	t.Logf("ratio one-operation patch / minimal (median create latency above the namespace without webhooks): %.2f",
+		(float64(median(took["onepatch"]))-none)/(float64(median(took["minimal"]))-none))
+	if beforeURL != "" {
+		t.Logf("ratio paramctl before / minimal (median create latency above the namespace without webhooks): %.2f",
+			(float64(median(took["before"]))-none)/(float64(median(took["minimal"]))-none))
+	}
 }
 
 type histogram struct{ sum, count float64 }
@@ -248,5 +288,19 @@ func (c *cluster) webhookMetric(t *testing.T) map[string]histogram {
 		}
 		out[name] = h
 	}
+	return out
+}
+
+// withPatch returns a mutating answer (an AdmissionReview) with its patch
+// replaced by patch.
+func withPatch(t *testing.T, answer []byte, patch string) []byte {
+	var review map[string]any
+	require.NoError(t, json.Unmarshal(answer, &review))
+	resp, ok := review["response"].(map[string]any)
+	require.True(t, ok, "%s", answer)
+	resp["patch"] = base64.StdEncoding.EncodeToString([]byte(patch))
+	resp["patchType"] = "JSONPatch"
+	out, err := json.Marshal(review)
+	require.NoError(t, err)
 	return out
 }

@@ -12,7 +12,6 @@ import (
 	metav1 "k8s.io/apimachinery/pkg/apis/meta/v1"
 	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/params"
@@ -100,7 +99,7 @@ func (d *decision) run(ctx context.Context) {
 			return
 		}
 	}
-	if d.h.mutate && apiVersion(d.obj) == convert.V1beta1 {
+	if d.h.mutate && apiVersion(d.obj) == kudoconvert.V1beta1 {
 		d.resp = admission.Allowed("").WithWarnings("paramkit: defaults were not applied to a kudo.dev/v1beta1 Instance: register the mutating webhook for v1beta2 with matchPolicy: Equivalent")
 		return
 	}
@@ -153,7 +152,7 @@ func (d *decision) run(ctx context.Context) {
 			d.denyErrors(err)
 			return
 		}
-		values, plan = u.Values, u.Plan
+		values, plan = u.Values, ov.UpgradePlan()
 		for _, x := range u.Dropped {
 			warnings = append(warnings, fmt.Sprintf("%s: dropped by the upgrade from %s to %s: %s declares no place for it", pointerField(x.Pointer), oldName, name, name))
 		}

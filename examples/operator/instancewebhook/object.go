@@ -5,6 +5,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -57,7 +58,7 @@ func planExecutionOf(o map[string]any) map[string]any {
 // Instance's text unwrapped by the operator version's schema.
 func parametersTyped(o map[string]any, ov *kudo.OperatorVersion) (any, error) {
 	p := parametersOf(o)
-	if apiVersion(o) != convert.V1beta1 {
+	if apiVersion(o) != kudoconvert.V1beta1 {
 		return p, nil
 	}
 	m, ok := p.(map[string]any)

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"runtime/debug"
 
-	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/params/kube"
 )
@@ -19,7 +18,7 @@ const (
 	V1beta2 = "kudo.dev/v1beta2"
 )
 
-// ParametersAnnotation (convert.ParametersAnnotation) keeps on a v1beta1
+// ParametersAnnotation (the annotation convert.ToV1beta1 writes) keeps on a v1beta1
 // object what its v1beta1 form cannot hold, so that up-conversion restores
 // the v1beta2 object exactly. On an OperatorVersion it is the whole
 // schema. On an Instance it holds, as a JSON object, the values no
@@ -27,7 +26,7 @@ const (
 // value whose type its node refuses); up-conversion takes a value from it
 // only while the v1beta1 text is still the one down-conversion wrote, so
 // an old client's edit always wins. v1beta2 objects never carry it.
-const ParametersAnnotation = convert.ParametersAnnotation
+const ParametersAnnotation = "paramkit.dev/v1beta2-parameters"
 
 // Convert answers a conversion request: every object to
 // DesiredAPIVersion, in request order, with only apiVersion and the
@@ -36,10 +35,12 @@ const ParametersAnnotation = convert.ParametersAnnotation
 // Instance's operator version; OperatorVersion parameters go from the
 // v1beta1 list to a schema and back. The conversion is all or nothing: one
 // object that cannot be converted fails the review with a message naming
-// it. A panic becomes a failure.
+// it; the review's deadline passing (a schema lookup that hangs) fails it
+// with code 504, reason Timeout (kube.ConvertReview). A panic becomes a
+// failure.
 func (h *Handler) Convert(ctx context.Context, req *kube.ConversionRequest) (resp *kube.ConversionResponse) {
 	if req == nil {
-		return &kube.ConversionResponse{Result: kube.Status{Status: kube.StatusFailure, Message: "the review has no request"}}
+		return kube.ConvertReview(ctx, nil, nil)
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -51,27 +52,18 @@ func (h *Handler) Convert(ctx context.Context, req *kube.ConversionRequest) (res
 	if to != V1beta1 && to != V1beta2 {
 		return conversionFailure(req.UID, fmt.Sprintf("cannot convert to %q: this webhook converts between %s and %s", to, V1beta1, V1beta2))
 	}
-	out := make([]json.RawMessage, len(req.Objects))
-	for i, raw := range req.Objects {
-		if err := ctx.Err(); err != nil {
-			return conversionFailure(req.UID, fmt.Sprintf("gave up after converting %d of %d objects to %s: %v", i, len(req.Objects), to, context.Cause(ctx)))
-		}
-		conv, err := h.convertObject(ctx, raw, to)
-		if err != nil {
-			msg := fmt.Sprintf("object %d of %d: %v", i, len(req.Objects), err)
-			h.log.Warn("conversion failed", "uid", req.UID, "to", to, "reason", msg)
-			return conversionFailure(req.UID, msg)
-		}
-		out[i] = conv
+	resp = kube.ConvertReview(ctx, req, h.convertObject)
+	if resp.Result.Status != "Success" {
+		h.log.Warn("conversion failed", "uid", req.UID, "to", to, "reason", resp.Result.Message)
 	}
-	return &kube.ConversionResponse{UID: req.UID, ConvertedObjects: out, Result: kube.Status{Status: kube.StatusSuccess}}
+	return resp
 }
 
 func conversionFailure(uid, msg string) *kube.ConversionResponse {
-	return &kube.ConversionResponse{UID: uid, ConvertedObjects: []json.RawMessage{}, Result: kube.Status{Status: kube.StatusFailure, Message: msg}}
+	return &kube.ConversionResponse{UID: uid, ConvertedObjects: []json.RawMessage{}, Result: kube.Status{Status: "Failure", Message: msg}}
 }
 
-func (h *Handler) convertObject(ctx context.Context, raw json.RawMessage, to string) (json.RawMessage, error) {
+func (h *Handler) convertObject(ctx context.Context, raw []byte, to string) ([]byte, error) {
 	return kudo.ConvertObject(ctx, raw, to, h.opts.GuessWithoutSchema, h.resolve)
 }
 

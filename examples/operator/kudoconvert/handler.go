@@ -108,7 +108,7 @@ func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		http.Error(w, "cannot read the request body: "+err.Error(), http.StatusRequestEntityTooLarge)
 		return
 	}
-	review, err := kube.DecodeConversionReview(ctx, body)
+	review, err := kube.DecodeReview[kube.ConversionReview](ctx, body)
 	if err != nil {
 		code := http.StatusBadRequest
 		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {

@@ -54,18 +54,18 @@ func TestServeHTTP(t *testing.T) {
 	}{
 		{"up by the schema, numbers exact, strings as written", "/convert", review("u1", "kudo.dev/v1beta2", instanceV1beta1), false, 200,
 			func(t *testing.T, r kube.ConversionReview) {
-				require.Equal(t, kube.StatusSuccess, r.Response.Result.Status, r.Response.Result.Message)
+				require.Equal(t, "Success", r.Response.Result.Status, r.Response.Result.Message)
 				assert.Equal(t, "u1", r.Response.UID)
 				assert.Contains(t, string(r.Response.ConvertedObjects[0]), `"parameters":{"name":"007","nodeCount":9007199254740993}`)
 			}},
 		{"no schema, no guessing: a failure naming it", "/convert", review("u2", "kudo.dev/v1beta2", strings.Replace(instanceV1beta1, "zk-1.0", "gone-1.0", 1)), false, 200,
 			func(t *testing.T, r kube.ConversionReview) {
-				assert.Equal(t, kube.StatusFailure, r.Response.Result.Status)
+				assert.Equal(t, "Failure", r.Response.Result.Status)
 				assert.Contains(t, r.Response.Result.Message, `no schema for operator version "gone-1.0"`)
 			}},
 		{"no schema, guessing", "/convert", review("u3", "kudo.dev/v1beta2", strings.Replace(instanceV1beta1, "zk-1.0", "gone-1.0", 1)), true, 200,
 			func(t *testing.T, r kube.ConversionReview) {
-				require.Equal(t, kube.StatusSuccess, r.Response.Result.Status, r.Response.Result.Message)
+				require.Equal(t, "Success", r.Response.Result.Status, r.Response.Result.Message)
 				assert.Contains(t, string(r.Response.ConvertedObjects[0]), `"name":"007"`)
 			}},
 		{"a repeated uid is refused", "/convert", strings.Replace(review("u4", "kudo.dev/v1beta2"), `"uid":"u4"`, `"uid":"u4","uid":"u5"`, 1), false, 400, nil},

@@ -1,17 +1,19 @@
-package lint
+package main
+
+// paramctl lint -o sarif: the findings as one SARIF 2.1.0 log, for
+// code-scanning UIs (GitHub, GitLab, IDEs).
 
 import (
 	"encoding/json"
 	"io"
 	"runtime/debug"
 	"sort"
-	"strings"
 
-	"github.com/paramkit/paramkit/schema"
+	"github.com/paramkit/paramkit/lint"
 )
 
 // toolVersion is paramkit's module version as the running program was
-// built with it: the main module's when paramkit is the main module (a
+// built with it (SARIF's driver version): the main module's when paramkit is the main module (a
 // build from a checkout says "(devel)"), else the required version.
 func toolVersion() string {
 	const module = "github.com/paramkit/paramkit"
@@ -31,15 +33,6 @@ func toolVersion() string {
 		}
 	}
 	return "(devel)"
-}
-
-// Report is the findings for one schema file, for WriteSARIF.
-type Report struct {
-	// File names the file as the user gave it (a path or a URI).
-	File string
-	// Findings are the file's findings, each with Line and Column filled
-	// in where known (as Document finds them).
-	Findings []Finding
 }
 
 // SARIF 2.1.0, the parts code-scanning UIs read.
@@ -116,25 +109,23 @@ type sarifLogical struct {
 	Kind               string `json:"kind"`
 }
 
-func sarifLevel(s Severity) string {
+func sarifLevel(s lint.Severity) string {
 	switch s {
-	case Error:
+	case lint.Error:
 		return "error"
-	case Warning:
+	case lint.Warning:
 		return "warning"
 	}
 	return "note"
 }
 
-// WriteSARIF writes reports as one SARIF 2.1.0 log, so that code-scanning
-// UIs (GitHub, GitLab, IDEs) show the findings in the file. rules are the
-// rules that ran; each becomes a reportingDescriptor. A finding's JSON
-// pointer is its logical location; its Line and Column, when known, the
-// region.
-func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
-	if w == nil {
-		return schema.NewError(schema.KindUsage, "", "lint: WriteSARIF needs a writer")
-	}
+// writeSARIF writes reports as one SARIF 2.1.0 log, so that code-scanning
+// UIs show the findings in the file. rules are the rules that ran; each
+// becomes a reportingDescriptor. A finding's file, as every output names
+// it (from the run's root), is its artifact URI; its JSON pointer its
+// logical location; its Line and Column, when known, the region. The
+// driver carries paramctl's version.
+func writeSARIF(w io.Writer, rules []*lint.Rule, reports ...lintReport) error {
 	run := sarifRun{
 		Tool: sarifTool{Driver: sarifDriver{
 			Name:           "paramkit",
@@ -145,7 +136,7 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 		Results: []sarifResult{},
 	}
 	index := map[string]int{}
-	addRule := func(id, doc, set string, sev Severity) int {
+	addRule := func(id, doc, set string, sev lint.Severity) int {
 		if i, ok := index[id]; ok {
 			return i
 		}
@@ -157,7 +148,7 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 		})
 		return index[id]
 	}
-	sorted := make([]*Rule, 0, len(rules))
+	sorted := make([]*lint.Rule, 0, len(rules))
 	for _, r := range rules {
 		if r != nil {
 			sorted = append(sorted, r)
@@ -174,7 +165,7 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 				i = addRule(f.Rule, f.Rule, "", f.Severity)
 			}
 			loc := sarifLocation{
-				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: findingURI(rep.File, f.File)}},
+				PhysicalLocation: sarifPhysical{ArtifactLocation: sarifArtifact{URI: f.File}},
 				LogicalLocations: []sarifLogical{{FullyQualifiedName: f.Pointer, Kind: "member"}},
 			}
 			if f.Line > 0 {
@@ -194,16 +185,4 @@ func WriteSARIF(w io.Writer, rules []*Rule, reports ...Report) error {
 		Version: "2.1.0",
 		Runs:    []sarifRun{run},
 	})
-}
-
-// findingURI is the file of a finding: a package's file (f.File) below
-// the folder the report is about.
-func findingURI(report, file string) string {
-	if file == "" {
-		return report
-	}
-	if report == "" || report == "." {
-		return file
-	}
-	return strings.TrimSuffix(report, "/") + "/" + file
 }

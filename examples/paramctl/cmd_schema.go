@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+)
+
+// The files of a chart paramctl schema reads and writes.
+const (
+	chartValuesName = "values.yaml"
+	chartSchemaName = "values.schema.json"
+)
+
+type schemaOptions struct {
+	schema string
+	write  bool
+	check  bool
+	fresh  bool
+}
+
+func init() {
+	register(&command{
+		name:  "schema",
+		usage: "CHART|VALUES [--schema FILE] [--write | --check] [--fresh]",
+		short: "write values.schema.json from a chart's values.yaml, or add to it the keys values.yaml gained",
+		long: `Types are the ones Helm gives the values (values.yaml read as Helm reads it: yes and on
+are booleans, 1.10 is the number 1.1, an empty value is null and gets no type). Each
+property gets a title made from its key, a description from helm-docs' "# --" comment
+above it (else bitnami's "## @param PATH text", else the first paragraph of a plain
+comment above it), and its value as default (not the empty values cluster-app R18
+forbids). The schema is draft 2020-12 and closed at the root.
+
+When the schema file exists (CHART/values.schema.json, or --schema FILE), it is updated in
+place: keys new in values.yaml are added, every other byte of the file stays; keys the
+schema declares and values.yaml lacks are listed on standard error and kept. --fresh
+ignores the existing file.
+
+Prints the schema; --write writes it (atomically); --check writes nothing and exits 1
+when --write would change the file. Exit 1 also when a key could not be added; 2 when
+values.yaml or the schema cannot be read.`,
+		setup: func(fs *flag.FlagSet) any {
+			o := &schemaOptions{}
+			fs.StringVar(&o.schema, "schema", "", "the schema `FILE` to update or write (default: values.schema.json beside values.yaml)")
+			fs.BoolVar(&o.write, "write", false, "write the schema file instead of printing it")
+			fs.BoolVar(&o.check, "check", false, "exit 1 when the schema file is missing keys of values.yaml (writes nothing)")
+			fs.BoolVar(&o.fresh, "fresh", false, "generate from values.yaml alone, ignoring an existing schema file")
+			return o
+		},
+		run: runSchema,
+	})
+}
+
+func runSchema(e *env, opts any, args []string) int {
+	o := opts.(*schemaOptions)
+	usage := "\nusage: paramctl schema " + commands["schema"].usage
+	if len(args) != 1 {
+		return e.fail(exitUsage, "schema takes one chart folder or values file"+usage)
+	}
+	if o.write && o.check {
+		return e.fail(exitUsage, "--write and --check exclude each other: --write updates the file, --check only compares")
+	}
+	valuesPath := args[0]
+	if fi, err := os.Stat(valuesPath); err == nil && fi.IsDir() {
+		valuesPath = filepath.Join(valuesPath, chartValuesName)
+	}
+	schemaPath := o.schema
+	if schemaPath == "" && valuesPath != "-" {
+		schemaPath = filepath.Join(filepath.Dir(valuesPath), chartSchemaName)
+	}
+	if schemaPath == "" && (o.write || o.check) {
+		return e.fail(exitUsage, "values from standard input: name the schema file with --schema")
+	}
+	data, err := e.readInput(valuesPath)
+	if err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	gen, values, err := generateSchema(data)
+	if err != nil {
+		return e.fail(exitUsage, "%s: Helm cannot read the values: %v", valuesPath, err)
+	}
+	fresh, err := renderSchema(gen)
+	if err != nil {
+		return e.fail(exitUsage, "%s: %v", valuesPath, err)
+	}
+
+	var existing []byte
+	if schemaPath != "" && !o.fresh {
+		existing, err = os.ReadFile(schemaPath)
+		if err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return e.fail(exitUsage, "%v", err)
+		}
+		if err != nil {
+			existing = nil
+		}
+	}
+	out, code := fresh, exitOK
+	if existing != nil {
+		up, err := updateSchema(existing, gen, values)
+		if err != nil {
+			return e.fail(exitUsage, "%s: %v", schemaPath, err)
+		}
+		for _, p := range up.added {
+			fmt.Fprintf(e.stderr, "%s: %s: added\n", schemaPath, p)
+		}
+		for _, s := range up.skipped {
+			fmt.Fprintf(e.stderr, "%s: %s\n", schemaPath, s)
+		}
+		for _, p := range up.left {
+			fmt.Fprintf(e.stderr, "%s: %s: declared in the schema, not in %s (kept)\n", schemaPath, p, valuesPath)
+		}
+		for _, f := range up.failed {
+			fmt.Fprintf(e.stderr, "%s: %s\n", schemaPath, f)
+		}
+		if len(up.failed) > 0 {
+			return e.fail(exitInvalid, "%s: nothing written: %d key(s) could not be added", schemaPath, len(up.failed))
+		}
+		out = up.out
+	}
+
+	switch {
+	case o.check:
+		if existing == nil && !o.fresh {
+			return e.fail(exitInvalid, "%s: missing: paramctl schema --write creates it", schemaPath)
+		}
+		var cur []byte
+		if o.fresh {
+			if cur, err = os.ReadFile(schemaPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+				return e.fail(exitUsage, "%v", err)
+			}
+		} else {
+			cur = existing
+		}
+		if !bytes.Equal(cur, out) {
+			return e.fail(exitInvalid, "%s: stale: paramctl schema --write updates it", schemaPath)
+		}
+		return exitOK
+	case o.write:
+		if existing != nil && bytes.Equal(existing, out) {
+			fmt.Fprintf(e.stderr, "%s: up to date\n", schemaPath)
+			return code
+		}
+		if err := writeFileAtomic(schemaPath, out); err != nil {
+			return e.fail(exitUsage, "%s: %v", schemaPath, err)
+		}
+		fmt.Fprintf(e.stderr, "%s: written\n", schemaPath)
+		return code
+	}
+	if _, err := e.stdout.Write(out); err != nil {
+		return e.fail(exitUsage, "%v", err)
+	}
+	return code
+}

@@ -1,0 +1,778 @@
+package main
+
+// Generating a chart's values.schema.json from its values.yaml (paramctl
+// schema). The types are the ones Helm gives the values: values.yaml is
+// read with sigs.k8s.io/yaml, as Helm reads it (YAML 1.1 booleans, 1.10
+// the number 1.1, an empty value null), and the schema is written for
+// what Helm then validates. Key order and helm-docs' "# --" comments come
+// from the YAML text itself.
+//
+// This lives in paramctl's own files: examples import no internal package
+// of the module, and the library gains no exported name for it.
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"regexp"
+	"slices"
+	"sort"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	yamlv3 "go.yaml.in/yaml/v3"
+	"sigs.k8s.io/yaml"
+)
+
+// draft202012 is the dialect generated schemas declare (cluster-app R1).
+const draft202012 = "https://json-schema.org/draft/2020-12/schema"
+
+// jsonObject is a JSON object that keeps the order its keys were set in.
+type jsonObject struct {
+	keys []string
+	vals map[string]any
+}
+
+func newObject() *jsonObject { return &jsonObject{vals: map[string]any{}} }
+
+// set adds or replaces a key; a new key goes last.
+func (o *jsonObject) set(k string, v any) {
+	if _, ok := o.vals[k]; !ok {
+		o.keys = append(o.keys, k)
+	}
+	o.vals[k] = v
+}
+
+func (o *jsonObject) get(k string) (any, bool) {
+	v, ok := o.vals[k]
+	return v, ok
+}
+
+// MarshalJSON writes the keys in order, without HTML escapes.
+func (o *jsonObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	for i, k := range o.keys {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		if err := writeJSONValue(&b, k); err != nil {
+			return nil, err
+		}
+		b.WriteByte(':')
+		if err := writeJSONValue(&b, o.vals[k]); err != nil {
+			return nil, err
+		}
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// writeJSONValue writes v compactly: plain values (maps with sorted keys)
+// and jsonObjects, strings without HTML escapes.
+func writeJSONValue(b *bytes.Buffer, v any) error {
+	switch x := v.(type) {
+	case *jsonObject:
+		out, err := x.MarshalJSON()
+		b.Write(out)
+		return err
+	case map[string]any:
+		o := newObject()
+		keys := make([]string, 0, len(x))
+		for k := range x {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		for _, k := range keys {
+			o.set(k, x[k])
+		}
+		return writeJSONValue(b, o)
+	case []any:
+		b.WriteByte('[')
+		for i, e := range x {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeJSONValue(b, e); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+		return nil
+	}
+	enc := json.NewEncoder(b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	b.Truncate(b.Len() - 1) // the encoder's newline
+	return nil
+}
+
+// renderSchema is the file's text: two-space indentation and a final
+// newline, as helm-values-schema-json and most hand-written schemas.
+func renderSchema(o *jsonObject) ([]byte, error) {
+	var compact bytes.Buffer
+	if err := writeJSONValue(&compact, o); err != nil {
+		return nil, err
+	}
+	var out bytes.Buffer
+	if err := json.Indent(&out, compact.Bytes(), "", "  "); err != nil {
+		return nil, err
+	}
+	out.WriteByte('\n')
+	return out.Bytes(), nil
+}
+
+// readHelmValues reads values.yaml as Helm's loader does: each
+// `---`-separated document unmarshalled by sigs.k8s.io/yaml, the maps
+// merged in order; an empty file is empty values. Numbers come back as
+// json.Number holding the text of the float64 Helm holds (1.10 is 1.1).
+func readHelmValues(data []byte) (map[string]any, error) {
+	values := map[string]any{}
+	for _, doc := range splitYAMLDocs(data) {
+		j, err := yaml.YAMLToJSON(doc)
+		if err != nil {
+			return nil, err
+		}
+		if bytes.Equal(bytes.TrimSpace(j), []byte("null")) {
+			continue
+		}
+		dec := json.NewDecoder(bytes.NewReader(j))
+		dec.UseNumber()
+		var v any
+		if err := dec.Decode(&v); err != nil {
+			return nil, err
+		}
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, fmt.Errorf("values are a map of keys, not %s", kindOf(v))
+		}
+		values = mergeValues(values, m)
+	}
+	return helmNumbers(values).(map[string]any), nil
+}
+
+// helmNumbers gives every number the text Helm validates: Helm holds each
+// number of a values file as a float64 and hands the validator its JSON
+// text, so 9007199254740993 is 9007199254740992 there.
+func helmNumbers(v any) any {
+	switch x := v.(type) {
+	case map[string]any:
+		for k, e := range x {
+			x[k] = helmNumbers(e)
+		}
+	case []any:
+		for i, e := range x {
+			x[i] = helmNumbers(e)
+		}
+	case json.Number:
+		if f, err := x.Float64(); err == nil {
+			if b, err := json.Marshal(f); err == nil {
+				return json.Number(b)
+			}
+		}
+	}
+	return v
+}
+
+// splitYAMLDocs splits as Helm does: a line starting with "---" ends a
+// document.
+func splitYAMLDocs(data []byte) [][]byte {
+	var docs [][]byte
+	var cur []byte
+	for line := range bytes.Lines(data) {
+		if bytes.HasPrefix(line, []byte("---")) {
+			docs = append(docs, cur)
+			cur = nil
+			continue
+		}
+		cur = append(cur, line...)
+	}
+	return append(docs, cur)
+}
+
+// mergeValues merges b into a, maps key by key (Helm's MergeMaps).
+func mergeValues(a, b map[string]any) map[string]any {
+	out := make(map[string]any, len(a))
+	for k, v := range a {
+		out[k] = v
+	}
+	for k, v := range b {
+		if bm, ok := v.(map[string]any); ok {
+			if am, ok := out[k].(map[string]any); ok {
+				out[k] = mergeValues(am, bm)
+				continue
+			}
+		}
+		out[k] = v
+	}
+	return out
+}
+
+func kindOf(v any) string {
+	switch v.(type) {
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case json.Number:
+		return "a number"
+	case bool:
+		return "a boolean"
+	}
+	return "a scalar"
+}
+
+// keyInfo is what the YAML text says about a key: where it stands among
+// its siblings, its description, and whether its value was written as a
+// float.
+type keyInfo struct {
+	order       int
+	description string
+	float       bool
+	// docType is the type helm-docs' comment names ("# -- (int) …"),
+	// as a JSON type; "" when it names none or several.
+	docType string
+}
+
+// pathKey joins a values path; list elements are "[]", so that every
+// element of a list shares the comments of the first that has them.
+func pathKey(path []string) string { return strings.Join(path, "\x00") }
+
+// commentInfo reads the YAML text of values.yaml with go.yaml.in/yaml/v3
+// for what Helm's reader drops: key order, comments and how each scalar
+// was written. A file that reader refuses (Helm accepts some: duplicate
+// keys) gives what the documents before it gave.
+func commentInfo(data []byte) map[string]keyInfo {
+	info := map[string]keyInfo{}
+	lines := strings.Split(string(data), "\n")
+	heads := headCache{}
+	params := bitnamiParams(lines)
+	dec := yamlv3.NewDecoder(bytes.NewReader(data))
+	order := 0
+	for {
+		var doc yamlv3.Node
+		if err := dec.Decode(&doc); err != nil {
+			break
+		}
+		if len(doc.Content) == 0 {
+			continue
+		}
+		var walk func(n *yamlv3.Node, path []string, depth int)
+		walk = func(n *yamlv3.Node, path []string, depth int) {
+			if depth > 64 {
+				return
+			}
+			switch n.Kind {
+			case yamlv3.MappingNode:
+				for i := 0; i+1 < len(n.Content); i += 2 {
+					k, v := n.Content[i], n.Content[i+1]
+					p := append(slices.Clip(path), k.Value)
+					pk := pathKey(p)
+					if _, seen := info[pk]; !seen {
+						order++
+						desc, docType := heads.of(lines, k.Line)
+						if d, ok := params[strings.Join(p, ".")]; ok && !strings.HasPrefix(heads.raw(lines, k.Line), "# --") {
+							desc = d
+						}
+						if desc == "" {
+							desc = plainComment(v.LineComment)
+						}
+						if desc == "" {
+							desc = plainComment(k.LineComment)
+						}
+						info[pk] = keyInfo{order: order, description: desc, docType: docType, float: v.Kind == yamlv3.ScalarNode && v.Tag == "!!float"}
+					}
+					walk(v, p, depth+1)
+				}
+			case yamlv3.SequenceNode:
+				for _, e := range n.Content {
+					walk(e, append(slices.Clip(path), "[]"), depth+1)
+				}
+			case yamlv3.DocumentNode:
+				for _, c := range n.Content {
+					walk(c, path, depth+1)
+				}
+			}
+		}
+		walk(&doc, nil, 0)
+	}
+	return info
+}
+
+// headCache remembers the description above each line: keys of a flow
+// mapping share one line, and the comment block above it is read once.
+type headCache map[int][2]string
+
+func (h headCache) of(lines []string, line int) (string, string) {
+	if r, ok := h[line]; ok {
+		return r[0], r[1]
+	}
+	d, t := headDescription(lines, line)
+	h[line] = [2]string{d, t}
+	return d, t
+}
+
+// raw is the helm-docs line above a key, if any ("# -- …"): helm-docs'
+// comment wins over a bitnami @param line.
+func (h headCache) raw(lines []string, line int) string {
+	for i := line - 2; i >= 0 && i < len(lines); i-- {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "#") {
+			break
+		}
+		if helmDocsLine.MatchString(t) {
+			return "# --"
+		}
+	}
+	return ""
+}
+
+// bitnamiParam is the line bitnami's readme-generator reads: "## @param
+// dotted.path Description", anywhere in the file.
+var bitnamiParam = regexp.MustCompile(`^\s*#+\s*@param\s+(\S+)\s+(\S.*)$`)
+
+var bitnamiModifiers = regexp.MustCompile(`^(?:\[[^\]]*\]\s*)+`)
+
+// bitnamiParams maps dotted paths to their @param descriptions.
+func bitnamiParams(lines []string) map[string]string {
+	out := map[string]string{}
+	for _, l := range lines {
+		if m := bitnamiParam.FindStringSubmatch(l); m != nil {
+			// Leading modifiers ("[array]", "[default: X]") are the
+			// readme generator's, not the text.
+			out[m[1]] = sentence(bitnamiModifiers.ReplaceAllString(m[2], ""))
+		}
+	}
+	return out
+}
+
+var (
+	// helm-docs' description comment: "# -- text", maybe with a type in
+	// parentheses first ("# -- (int) text").
+	helmDocsLine = regexp.MustCompile(`^#\s*--\s?(?:\(([\w\[\]/. -]*)\)\s*)?(.*)$`)
+	// A commented-out value ("# key: value", "# - item") is no description.
+	commentedYAML = regexp.MustCompile(`^#\s*(?:[\w.\-/"']+\s*:(?:\s|$)|-\s|-$|\{|\[|---)`)
+)
+
+// Descriptions come, in this order, from helm-docs' "# --" comment above
+// the key, bitnami's "## @param path text" line for the key's path, a
+// plain comment above the key, the comment after the value.
+//
+// headDescription is the description helm-docs takes for the key on line
+// (1-based): in the comment lines right above it, the last "# --" line
+// and the comment lines after it ("# @..." lines are helm-docs' own and
+// end it). Without a "# --" line, the plain comment right above the key
+// is taken (as cert-manager's helm-tool does), up to its first blank
+// comment line or commented-out YAML.
+//
+// The type helm-docs' comment may name first ("# -- (int) …") comes back
+// as a JSON type.
+func headDescription(lines []string, line int) (desc, docType string) {
+	var block []string
+	for i := line - 2; i >= 0 && i < len(lines); i-- {
+		t := strings.TrimSpace(lines[i])
+		if !strings.HasPrefix(t, "#") {
+			break
+		}
+		block = append(block, t)
+	}
+	slices.Reverse(block)
+	if len(block) == 0 {
+		return "", ""
+	}
+	start := -1
+	for i, l := range block {
+		if helmDocsLine.MatchString(l) {
+			start = i
+		}
+	}
+	if start >= 0 {
+		m := helmDocsLine.FindStringSubmatch(block[start])
+		parts := []string{m[2]}
+		for _, l := range block[start+1:] {
+			t := strings.TrimSpace(strings.TrimLeft(l, "#"))
+			if strings.HasPrefix(t, "@") {
+				break
+			}
+			parts = append(parts, t)
+		}
+		return sentence(strings.Join(parts, " ")), helmDocsTypes[strings.ToLower(strings.TrimSpace(m[1]))]
+	}
+	// A plain comment: its first paragraph, up to a blank comment line
+	// or commented-out YAML; annotations for tools ("# @…", cert-manager's
+	// helm-tool "# +docs:…") are skipped, "+docs:ignore" hides the key.
+	var parts []string
+	for _, l := range block {
+		t := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		switch {
+		case t == "+docs:ignore":
+			return "", ""
+		case strings.HasPrefix(t, "@") || strings.HasPrefix(t, "+docs:"):
+			continue
+		case t == "" && len(parts) > 0, commentedYAML.MatchString(l):
+			return sentence(strings.Join(parts, " ")), ""
+		case t != "":
+			parts = append(parts, t)
+		}
+	}
+	return sentence(strings.Join(parts, " ")), ""
+}
+
+// helmDocsTypes are the types helm-docs' "# -- (TYPE)" names, as JSON
+// types.
+var helmDocsTypes = map[string]string{
+	"string": "string", "tpl": "string", "int": "integer", "integer": "integer", "float": "number",
+	"number": "number", "bool": "boolean", "boolean": "boolean", "list": "array", "array": "array",
+	"object": "object", "dict": "object", "map": "object",
+}
+
+// plainComment takes a short plain comment (at most three lines, no
+// commented-out YAML) as a description.
+func plainComment(c string) string {
+	c = strings.TrimSpace(c)
+	if c == "" {
+		return ""
+	}
+	ls := strings.Split(c, "\n")
+	if len(ls) > 3 {
+		return ""
+	}
+	parts := make([]string, 0, len(ls))
+	for _, l := range ls {
+		l = strings.TrimSpace(l)
+		t := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		// Commented-out YAML, and annotations for tools (helm-docs'
+		// "# @default", helm-values-schema-json's "# @schema").
+		if commentedYAML.MatchString(l) || strings.HasPrefix(t, "@") {
+			return ""
+		}
+		parts = append(parts, t)
+	}
+	return sentence(strings.Join(parts, " "))
+}
+
+// sentence makes a comment a description the cluster-app rules accept
+// (R6): one line, single spaces, a capital first letter, closing
+// punctuation.
+func sentence(s string) string {
+	s = plainText(s)
+	s = strings.Join(strings.FieldsFunc(s, func(r rune) bool { return unicode.IsSpace(r) || unicode.IsControl(r) }), " ")
+	if s == "" {
+		return ""
+	}
+	r, n := utf8.DecodeRuneInString(s)
+	if unicode.IsLower(r) {
+		s = string(unicode.ToUpper(r)) + s[n:]
+	}
+	last, _ := utf8.DecodeLastRuneInString(s)
+	if !strings.ContainsRune(".!?", last) {
+		if last == ':' || last == ';' || last == ',' {
+			s = s[:len(s)-1]
+		}
+		s += "."
+	}
+	return s
+}
+
+var markdownLink = regexp.MustCompile(`\[([^\]\n]+)\]\(([^)\s]+)\)`)
+
+// plainText drops the Markdown helm-docs comments often hold (cluster-app
+// R6 wants plain text): a link [text](url) becomes "text (url)", code
+// marks and emphasis go.
+func plainText(s string) string {
+	s = markdownLink.ReplaceAllString(s, "$1 ($2)")
+	s = strings.NewReplacer("`", "", "**", "", "__", "").Replace(s)
+	return s
+}
+
+// acronyms are words a title writes in capitals.
+var acronyms = map[string]string{
+	"api": "API", "aws": "AWS", "cpu": "CPU", "dns": "DNS", "gcp": "GCP", "grpc": "gRPC", "http": "HTTP",
+	"https": "HTTPS", "id": "ID", "ip": "IP", "ips": "IPs", "json": "JSON", "oidc": "OIDC", "rbac": "RBAC",
+	"sa": "SA", "smtp": "SMTP", "ssl": "SSL", "tcp": "TCP", "tls": "TLS", "ttl": "TTL", "ui": "UI",
+	"udp": "UDP", "uid": "UID", "uri": "URI", "url": "URL", "urls": "URLs", "yaml": "YAML",
+}
+
+// titleOf makes a sentence-case title from a key (cluster-app R5):
+// pullPolicy is "Pull policy", service_account-name "Service account
+// name", apiURL "API URL". Punctuation goes; a key of none but
+// punctuation is "Value".
+func titleOf(key string) string {
+	var words []string
+	var cur []rune
+	flush := func() {
+		if len(cur) > 0 {
+			words = append(words, string(cur))
+			cur = nil
+		}
+	}
+	rs := []rune(key)
+	for i, r := range rs {
+		if !unicode.IsLetter(r) && !unicode.IsDigit(r) {
+			flush()
+			continue
+		}
+		if len(cur) > 0 && unicode.IsUpper(r) {
+			prev := cur[len(cur)-1]
+			nextLower := i+1 < len(rs) && unicode.IsLower(rs[i+1])
+			if unicode.IsLower(prev) || unicode.IsDigit(prev) || unicode.IsUpper(prev) && nextLower {
+				flush()
+			}
+		}
+		cur = append(cur, r)
+	}
+	flush()
+	if len(words) == 0 {
+		return "Value"
+	}
+	for i, w := range words {
+		lw := strings.ToLower(w)
+		switch {
+		case acronyms[lw] != "":
+			words[i] = acronyms[lw]
+		case len([]rune(w)) > 1 && strings.ToUpper(w) == w && strings.ToLower(w) != w:
+			// an acronym as written (AWS, S3)
+		case i == 0:
+			r, n := utf8.DecodeRuneInString(lw)
+			words[i] = string(unicode.ToUpper(r)) + lw[n:]
+		default:
+			words[i] = lw
+		}
+	}
+	return strings.Join(words, " ")
+}
+
+// generator builds a schema from Helm's reading of the values and the
+// YAML text's key order and comments.
+type generator struct {
+	info map[string]keyInfo
+}
+
+// generateSchema builds values.schema.json for values.yaml's bytes.
+func generateSchema(data []byte) (*jsonObject, map[string]any, error) {
+	values, err := readHelmValues(data)
+	if err != nil {
+		return nil, nil, err
+	}
+	g := &generator{info: commentInfo(data)}
+	root := newObject()
+	root.set("$schema", draft202012)
+	root.set("type", "object")
+	g.properties(root, values, nil)
+	root.set("additionalProperties", false)
+	return root, values, nil
+}
+
+// properties writes an object's properties in values.yaml's order.
+func (g *generator) properties(o *jsonObject, m map[string]any, path []string) {
+	if len(m) == 0 {
+		return
+	}
+	props := newObject()
+	for _, k := range g.ordered(m, path) {
+		p := append(slices.Clip(path), k)
+		props.set(k, g.property(k, m[k], p))
+	}
+	o.set("properties", props)
+}
+
+// ordered returns a map's keys in the order values.yaml wrote them;
+// keys the YAML text does not show (a merge key's) follow, sorted.
+func (g *generator) ordered(m map[string]any, path []string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.SliceStable(keys, func(i, j int) bool {
+		a, aok := g.info[pathKey(append(slices.Clip(path), keys[i]))]
+		b, bok := g.info[pathKey(append(slices.Clip(path), keys[j]))]
+		switch {
+		case aok && bok:
+			return a.order < b.order
+		case aok != bok:
+			return aok
+		}
+		return keys[i] < keys[j]
+	})
+	return keys
+}
+
+// property is the schema of one key: type, title, description, default.
+func (g *generator) property(key string, v any, path []string) *jsonObject {
+	o := newObject()
+	info := g.info[pathKey(path)]
+	t := g.typeOf(v, path)
+	if t != "" {
+		o.set("type", t)
+	}
+	o.set("title", titleOf(key))
+	if info.description != "" {
+		o.set("description", info.description)
+	}
+	// A default only where values.yaml gives one: not below a list,
+	// whose elements each hold their own.
+	if !emptyValue(v) && t != "object" && !slices.Contains(path, "[]") {
+		o.set("default", v)
+	}
+	g.shape(o, t, v, path)
+	return o
+}
+
+// shape adds what lies below an object or an array.
+func (g *generator) shape(o *jsonObject, t string, v any, path []string) {
+	switch x := v.(type) {
+	case map[string]any:
+		g.properties(o, x, path)
+	case []any:
+		o.set("items", g.items(x, append(slices.Clip(path), "[]")))
+	default:
+		if t == "array" { // a null typed as a list by its comment
+			o.set("items", newObject())
+		}
+	}
+}
+
+// items is the schema of a list's elements: their common type, and for
+// objects the properties any element has; a list of mixed types gets an
+// items schema without a type.
+func (g *generator) items(l []any, path []string) *jsonObject {
+	o := newObject()
+	t := ""
+	for i, e := range l {
+		et := g.typeOf(e, path)
+		switch {
+		case i == 0:
+			t = et
+		case et == t:
+		case et == "number" && t == "integer" || et == "integer" && t == "number":
+			t = "number"
+		default:
+			t = "mixed"
+		}
+	}
+	switch t {
+	case "", "mixed":
+		return o
+	case "object":
+		o.set("type", t)
+		merged := map[string]any{}
+		for _, e := range l {
+			mergeShapes(merged, e.(map[string]any))
+		}
+		g.properties(o, merged, path)
+	case "array":
+		o.set("type", t)
+		var all []any
+		for _, e := range l {
+			all = append(all, e.([]any)...)
+		}
+		o.set("items", g.items(all, append(slices.Clip(path), "[]")))
+	default:
+		o.set("type", t)
+	}
+	return o
+}
+
+// mergeShapes adds m's keys to into, so that the properties of a list of
+// objects cover every element; where elements disagree on a key's type,
+// the key stands as null (no type).
+func mergeShapes(into, m map[string]any) {
+	for k, v := range m {
+		old, ok := into[k]
+		if !ok {
+			into[k] = v
+			continue
+		}
+		om, oIsMap := old.(map[string]any)
+		vm, vIsMap := v.(map[string]any)
+		switch {
+		case oIsMap && vIsMap:
+			c := maps2(om)
+			mergeShapes(c, vm)
+			into[k] = c
+		case sameKind(old, v):
+			if ol, ok := old.([]any); ok {
+				into[k] = append(slices.Clip(ol), v.([]any)...)
+			}
+		default:
+			into[k] = nil
+		}
+	}
+}
+
+func maps2(m map[string]any) map[string]any {
+	c := make(map[string]any, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+func sameKind(a, b any) bool {
+	switch a.(type) {
+	case string:
+		_, ok := b.(string)
+		return ok
+	case bool:
+		_, ok := b.(bool)
+		return ok
+	case json.Number:
+		_, ok := b.(json.Number)
+		return ok
+	case []any:
+		_, ok := b.([]any)
+		return ok
+	case nil:
+		return b == nil
+	}
+	return false
+}
+
+// typeOf is the JSON type Helm gives a value. A number is an integer
+// unless values.yaml wrote it as a float (3.0, 1e3) or Helm holds a
+// fraction; null has no type (Helm drops it, a user may set anything).
+func (g *generator) typeOf(v any, path []string) string {
+	switch x := v.(type) {
+	case map[string]any:
+		return "object"
+	case []any:
+		return "array"
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") || g.info[pathKey(path)].float {
+			return "number"
+		}
+		return "integer"
+	case nil:
+		// Helm drops a null of values.yaml before it validates: the
+		// type helm-docs' comment names is the one a user's value has.
+		return g.info[pathKey(path)].docType
+	}
+	return ""
+}
+
+// emptyValue reports the values cluster-app R18 forbids as a default
+// (and null): "", 0, false, [] and {}.
+func emptyValue(v any) bool {
+	switch x := v.(type) {
+	case nil:
+		return true
+	case string:
+		return x == ""
+	case bool:
+		return !x
+	case json.Number:
+		return strings.Trim(strings.TrimLeft(string(x), "-"), "0.") == ""
+	case []any:
+		return len(x) == 0
+	case map[string]any:
+		return len(x) == 0
+	}
+	return false
+}

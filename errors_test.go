@@ -173,12 +173,12 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 		{"params.ParseText", func() error { _, err := params.ParseText(s.Lookup("/tags"), "[a, "); return err }},
 		{"params.ParseText not UTF-8", func() error { _, err := params.ParseText(nil, "\xff"); return err }},
 		{"params.ParseText out of range", func() error { _, err := params.ParseText(s.Lookup("/replicas"), "1e99999999"); return err }},
-		{"params.String missing", func() error { _, err := params.Get[string](old, "/none"); return err }},
-		{"params.Int64 wrong type", func() error { _, err := params.Get[int64](old, "/id"); return err }},
-		{"params.Bool bad pointer", func() error { _, err := params.Get[bool](old, "id"); return err }},
-		{"params.Float wrong type", func() error { _, err := params.Get[float64](old, "/id"); return err }},
-		{"params.Map wrong type", func() error { _, err := params.Get[map[string]any](old, "/id"); return err }},
-		{"params.Slice missing", func() error { _, err := params.Get[[]any](old, "/tags"); return err }},
+		{"params.String missing", func() error { _, err := params.String(old, "/none"); return err }},
+		{"params.Int64 wrong type", func() error { _, err := params.Int64(old, "/id"); return err }},
+		{"params.Bool bad pointer", func() error { _, err := params.Bool(old, "id"); return err }},
+		{"params.Float wrong type", func() error { _, err := params.Float(old, "/id"); return err }},
+		{"params.Map wrong type", func() error { _, err := params.Map(old, "/id"); return err }},
+		{"params.Slice missing", func() error { _, err := params.Slice(old, "/tags"); return err }},
 
 		// Updates, -p and patch operations.
 		{"Update.Run -p nothing before =", func() error { _, err := (&params.Update{Schema: s, Set: []string{"=1"}}).Run(); return err }},

@@ -183,12 +183,12 @@ func TestZeroValues(t *testing.T) {
 		{"params.ParseText(nil)", anyErr, func() error { _, err := params.ParseText(nil, ""); return err }},
 		{"params.ParseText(Node{})", anyErr, func() error { _, err := params.ParseText(&schema.Node{}, "1"); return err }},
 		{"params getters", anyErr, func() error {
-			_, _ = params.Get[bool](nil, "")
-			_, _ = params.Get[float64](nil, "")
-			_, _ = params.Get[int64](nil, "")
-			_, _ = params.Get[map[string]any](nil, "")
-			_, _ = params.Get[[]any](nil, "")
-			_, _ = params.Get[string](nil, "")
+			_, _ = params.Bool(nil, "")
+			_, _ = params.Float(nil, "")
+			_, _ = params.Int64(nil, "")
+			_, _ = params.Map(nil, "")
+			_, _ = params.Slice(nil, "")
+			_, _ = params.String(nil, "")
 			_ = params.Diff(nil, nil)
 			_ = params.Equal(nil, nil)
 			_ = params.Identical(nil, nil)

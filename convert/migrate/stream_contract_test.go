@@ -29,7 +29,7 @@ func TestReaderCancelContract(t *testing.T) {
 			if err := res.Err(); err != nil {
 				return err
 			}
-			name, err := params.Get[string](res.Values, "/clusterName")
+			name, err := params.String(res.Values, "/clusterName")
 			if err != nil {
 				return err
 			}

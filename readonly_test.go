@@ -30,7 +30,7 @@ required: [n]
 `))
 	require.NoError(t, err)
 	probe := func() (def any, valid, invalid, immutable error) {
-		def = params.Default(s, map[string]any{})
+		def, _ = params.Default(s, map[string]any{})
 		valid = s.Validate(map[string]any{"n": json.Number("3")})
 		invalid = s.Validate(map[string]any{"n": "x"})
 		immutable = params.CheckImmutable(s, map[string]any{"n": json.Number("1")}, map[string]any{"n": json.Number("3")})

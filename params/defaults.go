@@ -49,13 +49,23 @@ type defaulter struct {
 //
 // Default does not change v: it returns the defaulted value, which is v
 // itself when nothing was missing, and otherwise shares with v the maps
-// and slices that needed no default (copy on write, as mergePatchPlain does).
-// cloneValue the result before editing it in place. Go data other than plain
+// and slices that needed no default (copy on write): copy the result
+// before editing it in place. Go data other than plain
 // values is converted first, as Plain does; a v that cannot be converted
-// is defaulted as given. A nil schema has no defaults: Default then
-// returns v, converted as Plain does.
-func Default(s *schema.Schema, v any, opts ...Option) any {
-	return defaults(s, plainOr(v), opts, false)
+// is an error naming its pointer, as from Plain. A nil schema has no
+// defaults: Default then returns v, converted as Plain does. A Schema not
+// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{})
+// gives an error of kind schema.KindUsage; the error comes with a nil
+// value.
+func Default(s *schema.Schema, v any, opts ...Option) (any, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
+	v, err := value.Plain(v)
+	if err != nil {
+		return nil, notPlain(err, "")
+	}
+	return defaults(s, v, opts, false), nil
 }
 
 // defaults is Default for a plain v. inPlace says that v is the caller's

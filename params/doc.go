@@ -14,7 +14,7 @@
 // Decode, default, validate (Example):
 //
 //	v, err := params.Decode(s, data) // YAML or JSON, typed by the schema
-//	v = params.Default(s, v)
+//	v, err = params.Default(s, v)
 //	err = params.Validate(s, v) // every error, each with its pointer
 //
 // An update from `-P` files and `-p` strings, with its plan
@@ -244,9 +244,9 @@
 //
 // What cannot be a value (a channel, a func, NaN, a map with bool keys, a
 // value that holds itself) is an error naming its JSON pointer, from
-// Plain, Validate, CheckImmutable, Update.Run, MarshalYAML and
-// MarshalJSON; Default, Diff and gates.Set.Apply work on such a value as
-// given, where its Go data equals nothing.
+// Plain, Validate, Default, CheckImmutable, Update.Run, MarshalYAML and
+// MarshalJSON; Diff and gates.Set.Apply work on such a value as given,
+// where its Go data equals nothing.
 //
 // The typed getter Get reads plain values only: it reports other Go data
 // at a pointer by its Go type.

@@ -57,7 +57,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 	if err != nil {
 		return migrate.Result{}, err
 	}
-	values := params.Default(v.schema, orEmpty(moved.Values))
+	values, err := params.Default(v.schema, orEmpty(moved.Values))
+	if err != nil {
+		return migrate.Result{}, err
+	}
 	if err := params.Validate(v.schema, values); err != nil {
 		return migrate.Result{}, err
 	}
@@ -67,7 +70,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 		// business, checked above; the Result is meaningful with them):
 		// they still count for immutability.
 		m, _ := v.migration.MigrateHiding(old, from.schema)
-		oldValues := params.Default(v.schema, orEmpty(m.Values))
+		oldValues, err := params.Default(v.schema, orEmpty(m.Values))
+		if err != nil {
+			return migrate.Result{}, err
+		}
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
 			return migrate.Result{}, err
 		}

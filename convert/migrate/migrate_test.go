@@ -329,7 +329,9 @@ func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
 			v, err := randomValue(s, rnd)
 			require.NoError(t, err)
 			thin(v, rnd)
-			changed := !identical(params.Default(s, value.DeepCopy(v)), v)
+			dv, err := params.Default(s, value.DeepCopy(v))
+			require.NoError(t, err)
+			changed := !identical(dv, v)
 			may := p.mayDefault(s.Root(), v)
 			if changed {
 				require.True(t, may, "%s: Default changes %s", file, show(v))

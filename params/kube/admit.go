@@ -154,7 +154,10 @@ func (a *admission) run() error {
 			return err
 		}
 	}
-	values := params.Default(a.s, raw)
+	values, err := params.Default(a.s, raw)
+	if err != nil {
+		return err
+	}
 	if err := a.deadline("while filling in defaults"); err != nil {
 		return err
 	}

@@ -239,7 +239,11 @@ func (r *InstanceReconciler) check(ctx context.Context, in *v1beta2.Instance) me
 			return c
 		}
 	}
-	if err := params.Validate(ov.Schema(), params.Default(ov.Schema(), values)); err != nil {
+	defaulted, err := params.Default(ov.Schema(), values)
+	if err == nil {
+		err = params.Validate(ov.Schema(), defaulted)
+	}
+	if err != nil {
 		errs := schema.ErrorsOf(err)
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {

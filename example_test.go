@@ -134,5 +134,5 @@ properties:
 	// Output:
 	// {"clusterName":"prod","version":"1.10","nodeCount":3,"backup":{"enabled":false}}
 	// plan: backup [/backup/enabled]
-	// /nodeCount range must be >= 1 but found 0
+	// /nodeCount invalid must be >= 1 but found 0
 }

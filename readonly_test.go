@@ -66,7 +66,8 @@ required: [n]
 			if ty := node.Types(); len(ty) > 0 {
 				ty[0] = "string"
 			}
-			for _, l := range [][]*schema.Node{node.Properties(), node.Subschemas(), node.Scope(), node.AnyOf(), node.PatternProperties()} {
+			// Properties and Scope are iterators: they give no slice to change.
+			for _, l := range [][]*schema.Node{node.Subschemas(), node.AnyOf(), node.PatternProperties()} {
 				for i := range l {
 					l[i] = nil
 				}

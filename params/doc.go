@@ -32,7 +32,7 @@
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
 // Zero values are refused, never a panic: a function given a Schema not
-// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{};
+// made by schema.Parse or FromValue (a zero &schema.Schema{};
 // nil means no schema where a function says so), a zero Update, or a
 // stream function given no context, reader or callback,
 // fails with an error of kind schema.KindUsage.
@@ -157,7 +157,7 @@
 // immutability, and the plan: each change maps to the nearest `trigger`
 // at or above it, else to the default plan (package trigger), and an
 // update whose changes map to two plans is refused, naming each path and
-// its plan (kind schema.KindPlanConflict). Nothing is returned as new
+// its plan (kind schema.KindConflict). Nothing is returned as new
 // values unless every step passed. Without Old the update is an install:
 // plan "deploy", no single-plan rule, no immutability. Result.Changed
 // lists the highest pointers that differ between the old and the new

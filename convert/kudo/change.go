@@ -15,7 +15,7 @@ import (
 // changes trigger ("" when nothing changed), Changed the highest changed
 // pointers, a removed parameter's included. Neither old nor desired is
 // changed; errors are a schema.ErrorList (invalid values, immutable
-// changes, kind schema.KindPlanConflict for changes of two plans).
+// changes, kind schema.KindConflict for changes of two plans).
 func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 	if v == nil || v.schema == nil {
 		return params.Result{}, schema.NewError(schema.KindUsage, "", "kudo: Update needs an operator version made by New, Load or FromObject")

@@ -67,7 +67,8 @@
 // in it: a value that maps nowhere is in Result.Dropped (its old pointer
 // and value); a type change that loses information (a number to an
 // integer by truncation) is in Result.Lossy (the new pointer, from and to)
-// and is refused (an error of kind schema.KindLossy) unless AllowLossy is given. A change is lossy by value:
+// and is refused (an error of kind schema.KindType, its Detail holding
+// both values) unless AllowLossy is given. A change is lossy by value:
 // 2593.0 to 2593 is not. Down-conversion keeps what an older version
 // cannot hold in a property bag under the top-level key x-paramkit-bag
 // (see "The property bag"), so that new → old → new is the identity

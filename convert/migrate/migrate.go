@@ -87,7 +87,7 @@ type Migration struct {
 // list of *schema.Error, sorted by pointer). A Result with a non-nil
 // error is meaningful exactly when the conversion ran, that is when the
 // errors are about the values: values that do not fit their new node,
-// refused lossy changes (kind schema.KindLossy, Detail holding the value
+// refused lossy changes (kind schema.KindType, Detail holding the value
 // before and after), hook failures, validation errors of the output.
 // Then Values are the output as far as it goes (a value that failed
 // stays as it was at its new place), and Dropped and Lossy are complete:
@@ -178,15 +178,15 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: Lossless needs the schema of the oldest version (FromVersion)")
 	}
 	if target.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema made by schema.Parse or FromValue")
 	}
 	if o.from != nil && o.from.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "migrate: the FromVersion schema was not made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: the FromVersion schema was not made by schema.Parse or FromValue")
 	}
 	chain := append(append([]*schema.Schema{}, o.via...), target)
 	for i, s := range chain {
 		if s.Root() == nil {
-			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil or was not made by schema.Parse, ParseFile or FromValue", i)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil or was not made by schema.Parse or FromValue", i)
 		}
 	}
 	for i := range o.stepHooks {

@@ -33,8 +33,8 @@ func TestOneResultShape(t *testing.T) {
 		{"MigrateDocument, a value that does not fit", func() (Result, error) { return m.MigrateDocument([]byte("N: x\ngone: g\n")) }, schema.KindType, true},
 		{"MigrateHiding, a value that does not fit", func() (Result, error) { return m.MigrateHiding(lossy, old) }, schema.KindType, true},
 		{"Down, a value that does not fit", func() (Result, error) { return m.Down(map[string]any{"n": "x"}) }, schema.KindType, true},
-		{"Convert, a refused lossy change", func() (Result, error) { return set.Convert(map[string]any{"N": json.Number("2.5")}, "v1", "v2") }, schema.KindLossy, true},
-		{"ConvertDocument, a refused lossy change", func() (Result, error) { return set.ConvertDocument([]byte("N: 2.5\n"), "v1", "v2") }, schema.KindLossy, true},
+		{"Convert, a refused lossy change", func() (Result, error) { return set.Convert(map[string]any{"N": json.Number("2.5")}, "v1", "v2") }, schema.KindType, true},
+		{"ConvertDocument, a refused lossy change", func() (Result, error) { return set.ConvertDocument([]byte("N: 2.5\n"), "v1", "v2") }, schema.KindType, true},
 		{"ConvertObject, an object without kind", func() (Result, error) {
 			return set.ConvertObject(map[string]any{"N": json.Number("1")}, "v1", "v2", "x/v2", "")
 		}, schema.KindRequired, true},

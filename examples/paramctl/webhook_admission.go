@@ -328,7 +328,7 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 		}
 		if plan, err = ver.Triggers().Resolve(changed); err != nil {
 			var conflicts schema.ErrorList
-			if !asList(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
+			if !asList(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindConflict {
 				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
 				return
 			}
@@ -446,7 +446,7 @@ func (a *admission) denyMigration(oldVer, ver *kudo.OperatorVersion, errs schema
 }
 
 // denyPlans refuses changes that trigger several plans: conflicts holds
-// one entry of kind schema.KindPlanConflict per change, its Detail.Plans
+// one entry of kind schema.KindConflict per change, its Detail.Plans
 // the change's plan and then every plan of the update.
 func (a *admission) denyPlans(conflicts schema.ErrorList) {
 	byPlan := map[string][]string{}

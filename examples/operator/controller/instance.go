@@ -48,7 +48,7 @@ import (
 const OperatorVersionIndex = "spec.operatorVersion.name"
 
 // Condition reasons besides those of paramkit's error kinds
-// ((schema.Kind).Reason: Range, Type, Required, ...).
+// ((schema.Kind).Reason: Invalid, Type, Required, ...).
 const (
 	ReasonValid                   = "Valid"
 	ReasonOperatorVersionNotFound = "OperatorVersionNotFound"

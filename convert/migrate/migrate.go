@@ -84,19 +84,21 @@ type Migration struct {
 // error).
 //
 // The error holds every failure (schema.ErrorsOf gives them back as a
-// list of *schema.Error, sorted by pointer). A Result with a non-nil
-// error is meaningful exactly when the conversion ran, that is when the
-// errors are about the values: values that do not fit their new node,
-// refused lossy changes (kind schema.KindType, Detail holding the value
-// before and after), hook failures, validation errors of the output.
-// Then Values are the output as far as it goes (a value that failed
-// stays as it was at its new place), and Dropped and Lossy are complete:
-// a caller may still write the values (paramctl migrate --continue) or
-// read them (an old version's values checked for immutability). When
-// nothing ran, the Result is the zero Result: a nil or unmade Migration
-// or VersionSet (schema.KindUsage), a document that cannot be read, an
-// unknown version (schema.KindNotFound) or a refused direction
-// (schema.KindRefused), and kudo's Upgrade on every error.
+// non-empty list of *schema.Error). A Result with a non-nil error is
+// meaningful exactly when the conversion ran, that is when the errors
+// are about the values: values that do not fit their new node, refused
+// lossy changes (kind schema.KindType, Detail holding the value before
+// and after), hook failures, validation errors of the output, an object
+// without kind or with malformed metadata (ConvertObject). Then Values
+// are the output as far as it goes (a value that failed stays as it was
+// at its new place), and Dropped and Lossy are complete: a caller may
+// still write the values (paramctl migrate --continue) or read them (an
+// old version's values checked for immutability). When nothing ran, the
+// Result is the zero Result: a nil or unmade Migration or VersionSet, a
+// Down without FromVersion, an apiVersion that is none (all
+// schema.KindUsage), a document that cannot be read, an unknown version
+// (schema.KindNotFound) or a refused direction (schema.KindRefused); and
+// kudo's Upgrade returns the zero Result with every error.
 type Result struct {
 	// Values are the migrated values (no defaults applied), plain values:
 	// maps, slices, strings, bools, nil and json.Number. In lossless mode

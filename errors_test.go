@@ -303,14 +303,13 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 			_, err = migrate.New(bad)
 			return err
 		}},
-		{"Migration.Migrate", func() error { r := m.Migrate(map[string]any{"a": jsonNum("1")}); return r.Err() }},
-		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
+		{"Migration.Migrate", func() error { _, err := m.Migrate(map[string]any{"a": jsonNum("1")}); return err }},
+		{"Migration.MigrateDocument syntax", func() error { _, err := m.MigrateDocument([]byte("a: [")); return err }},
 		{"migrate.Reader", func() error {
 			var first error
 			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(d params.Document[migrate.Result]) error {
-				r := d.Value
 				if first == nil {
-					first = r.Err()
+					first = d.Err
 				}
 				return nil
 			})
@@ -496,8 +495,8 @@ func TestSentinelsAreReachable(t *testing.T) {
 			require.NoError(t, err)
 			m, err := migrate.New(s, migrate.StepHooks(0, func(_, _ any) (any, error) { return nil, context.Canceled }, nil))
 			require.NoError(t, err)
-			r := m.Migrate(map[string]any{})
-			return r.Err()
+			_, err = m.Migrate(map[string]any{})
+			return err
 		}, context.Canceled, schema.KindInvalid},
 	}
 	for _, tt := range tests {

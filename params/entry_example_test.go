@@ -48,13 +48,13 @@ properties:
 
 // The typed getter reads a value at a JSON pointer and says which pointer
 // was missing or of the wrong type.
-func ExampleGet() {
+func ExampleString() {
 	v, _ := params.Decode(nil, []byte(`{"nodeCount": 3, "backup": {"enabled": true}}`))
-	n, err := params.Get[int64](v, "/nodeCount")
+	n, err := params.Int64(v, "/nodeCount")
 	fmt.Println(n, err)
-	on, err := params.Get[bool](v, "/backup/enabled")
+	on, err := params.Bool(v, "/backup/enabled")
 	fmt.Println(on, err)
-	_, err = params.Get[string](v, "/backup/schedule")
+	_, err = params.String(v, "/backup/schedule")
 	fmt.Println(err)
 	// Output:
 	// 3 <nil>
@@ -78,7 +78,7 @@ properties:
 `))
 	v, _ := params.Decode(s, []byte("replicas: null\ncomment: null\n"))
 	for _, opts := range [][]params.Option{nil, {params.Structural()}} {
-		d := params.Default(s, v, opts...)
+		d, _ := params.Default(s, v, opts...)
 		out, _ := params.MarshalJSON(s, d, "")
 		fmt.Println(string(out), "valid:", params.Validate(s, d, opts...) == nil)
 	}

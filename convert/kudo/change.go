@@ -15,7 +15,7 @@ import (
 // changes trigger ("" when nothing changed), Changed the highest changed
 // pointers, a removed parameter's included. Neither old nor desired is
 // changed; errors are a schema.ErrorList (invalid values, immutable
-// changes, kind schema.KindPlanConflict for changes of two plans).
+// changes, kind schema.KindConflict for changes of two plans).
 func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 	if v == nil || v.schema == nil {
 		return params.Result{}, schema.NewError(schema.KindUsage, "", "kudo: Update needs an operator version made by New, Load or FromObject")
@@ -43,8 +43,8 @@ func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 // their old pointers and their values hidden where a schema marks them
 // secret (a caller warns about them: they are gone from Values); Lossy
 // the values whose type change lost something (refused, and so never
-// there, unless the migration allows it). Every failure is the error (the
-// Result is then zero): the migration's problems (with the new pointers),
+// there, unless the migration allows it). Every failure is the error, read
+// with schema.ErrorsOf (the Result is then zero, unlike a migration's): the migration's problems (with the new pointers),
 // the validation's, or kind schema.KindImmutable.
 func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migrate.Result, error) {
 	if v == nil || v.migration == nil || from == nil || from.schema == nil {
@@ -53,20 +53,27 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 	if desired == nil {
 		desired = map[string]any{}
 	}
-	moved := v.migration.MigrateHiding(desired, from.schema)
-	if !moved.OK() {
-		return migrate.Result{}, moved.Err()
+	moved, err := v.migration.MigrateHiding(desired, from.schema)
+	if err != nil {
+		return migrate.Result{}, err
 	}
-	values := params.Default(v.schema, orEmpty(moved.Values))
+	values, err := params.Default(v.schema, orEmpty(moved.Values))
+	if err != nil {
+		return migrate.Result{}, err
+	}
 	if err := params.Validate(v.schema, values); err != nil {
 		return migrate.Result{}, err
 	}
 	if old != nil {
 		// Old values that do not fit this version stay at their new
 		// place as they were (the migration's errors are the new values'
-		// business, checked above): they still count for immutability.
-		m := v.migration.MigrateHiding(old, from.schema)
-		oldValues := params.Default(v.schema, orEmpty(m.Values))
+		// business, checked above; the Result is meaningful with them):
+		// they still count for immutability.
+		m, _ := v.migration.MigrateHiding(old, from.schema)
+		oldValues, err := params.Default(v.schema, orEmpty(m.Values))
+		if err != nil {
+			return migrate.Result{}, err
+		}
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
 			return migrate.Result{}, err
 		}

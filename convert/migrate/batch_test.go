@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/schema"
 )
 
 // kepInstanceDocs returns n value documents of the KEP upgrade example as
@@ -32,7 +31,7 @@ BACKUP_CREDENTIALS_PASSWORD: "some password"
 }
 
 func kepUpgradeMigration(t testing.TB) *Migration {
-	s, err := schema.ParseFile("testdata/migrate/kep/upgraded.yaml")
+	s, err := parseSchemaFile("testdata/migrate/kep/upgraded.yaml")
 	require.NoError(t, err)
 	m, err := New(s)
 	require.NoError(t, err)
@@ -41,15 +40,16 @@ func kepUpgradeMigration(t testing.TB) *Migration {
 
 // readAll migrates a stream of the documents with Reader and returns
 // the results in the order emit got them.
-func readAll(t testing.TB, m *Migration, docs [][]byte, workers int) []Result {
+func readAll(t testing.TB, m *Migration, docs [][]byte, workers int) []outcome {
 	return readStream(t, m, joinDocs(docs), workers)
 }
 
 // readStream migrates a `---` stream with Reader.
-func readStream(t testing.TB, m *Migration, stream []byte, workers int) []Result {
-	var res []Result
+// Each document's Err is the outcome's errors.
+func readStream(t testing.TB, m *Migration, stream []byte, workers int) []outcome {
+	var res []outcome
 	err := Reader(context.Background(), m, bytes.NewReader(stream), workers, func(d params.Document[Result]) error {
-		r := d.Value
+		r := got(d.Value, d.Err)
 		if d.Index != len(res) {
 			return fmt.Errorf("document %d emitted as %d", len(res), d.Index)
 		}
@@ -199,7 +199,7 @@ func processCPU() time.Duration {
 // MigrateDocument reuses the top level of the documents it reads; a result
 // must never see a later document through it.
 func TestMigrateDocumentResultsOutliveReuse(t *testing.T) {
-	s, err := schema.ParseFile("testdata/migrate/kep/upgraded.yaml")
+	s, err := parseSchemaFile("testdata/migrate/kep/upgraded.yaml")
 	require.NoError(t, err)
 	keepInput, err := New(s, StepHooks(0, func(from, _ any) (any, error) { return from, nil }, nil))
 	require.NoError(t, err)
@@ -213,10 +213,10 @@ func TestMigrateDocumentResultsOutliveReuse(t *testing.T) {
 		{"hook returns its input", keepInput, "CLUSTER_NAME: first\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := c.m.MigrateDocument([]byte(c.doc))
+			r := got(c.m.MigrateDocument([]byte(c.doc)))
 			before := copyResult(r)
 			for i := 0; i < 3; i++ {
-				c.m.MigrateDocument([]byte("CLUSTER_NAME: later\nGONE:\n  a: later\nOTHER: later\n"))
+				got(c.m.MigrateDocument([]byte("CLUSTER_NAME: later\nGONE:\n  a: later\nOTHER: later\n")))
 			}
 			require.Equal(t, before, r)
 			require.NotContains(t, fmt.Sprint(r), "later")

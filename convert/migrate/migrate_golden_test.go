@@ -56,16 +56,16 @@ type migCase struct {
 func loadMigCase(t *testing.T, dir string) *migCase {
 	c := &migCase{dir: dir, flags: map[string]bool{}}
 	var err error
-	c.target, err = schema.ParseFile(filepath.Join(dir, "schema.yaml"))
+	c.target, err = parseSchemaFile(filepath.Join(dir, "schema.yaml"))
 	require.NoError(t, err)
 	if _, err := os.Stat(filepath.Join(dir, "from.yaml")); err == nil {
-		c.from, err = schema.ParseFile(filepath.Join(dir, "from.yaml"))
+		c.from, err = parseSchemaFile(filepath.Join(dir, "from.yaml"))
 		require.NoError(t, err)
 	}
 	vias, _ := filepath.Glob(filepath.Join(dir, "via-*.yaml"))
 	sort.Strings(vias)
 	for _, v := range vias {
-		s, err := schema.ParseFile(v)
+		s, err := parseSchemaFile(v)
 		require.NoError(t, err)
 		c.via = append(c.via, s)
 	}
@@ -97,7 +97,7 @@ func (c *migCase) options() []Option {
 // renderResult writes a Result the way the golden files show it: the
 // values as YAML in the schema's order, then one comment line per report
 // entry.
-func renderResult(t *testing.T, out *schema.Schema, r Result) string {
+func renderResult(t *testing.T, out *schema.Schema, r outcome) string {
 	var b strings.Builder
 	y, err := params.MarshalYAML(out, r.Values)
 	require.NoError(t, err)
@@ -139,10 +139,10 @@ func TestMigrateGolden(t *testing.T) {
 				if c.flags["down"] {
 					v, err := params.Decode(c.target, doc)
 					require.NoError(t, err)
-					b.WriteString(renderResult(t, c.from, m.Down(v)))
+					b.WriteString(renderResult(t, c.from, got(m.Down(v))))
 					continue
 				}
-				b.WriteString(renderResult(t, c.target, m.MigrateDocument(doc)))
+				b.WriteString(renderResult(t, c.target, got(m.MigrateDocument(doc))))
 			}
 			migGolden(t, filepath.Join(dir, "want.txt"), []byte(b.String()))
 		})

@@ -66,6 +66,14 @@
 // versions a migrate.VersionSet types. Conversion is total: it never
 // fails because a value is invalid.
 //
+// # CRDs
+//
+// CRD and CRDVersion describe a CustomResourceDefinition whose versions
+// type the field; CRD.Manifest writes it, with CRDSchema's structural
+// schema for the field. CRDVersions reads the other way: the versions of
+// a manifest, each schema compiled and located in the manifest
+// (convert.LoadSchema reads a manifest's storage version alone).
+//
 // # Options
 //
 // Admit takes options of the package's one Option type: Field (the

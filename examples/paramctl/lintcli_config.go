@@ -231,9 +231,22 @@ func readLintConfig(data []byte, rules []*lint.Rule) (*lintConfig, error) {
 			c.Words = strs(k.Value, v)
 		case "disable":
 			c.Disable = strs(k.Value, v)
-			for j, g := range c.Disable {
-				if err := checkRuleGlob(g, rules); err != nil {
-					fail(v.Content[j], at+"/"+strconv.Itoa(j), "disable: %v", err)
+			// One string or a list of them: check each string node where
+			// it stands (strs has reported the others).
+			nodes := []*yaml.Node{v}
+			if v.Kind == yaml.SequenceNode {
+				nodes = v.Content
+			}
+			for j, n := range nodes {
+				if n.Kind != yaml.ScalarNode || n.Tag != "!!str" {
+					continue
+				}
+				if err := checkRuleGlob(n.Value, rules); err != nil {
+					p := at
+					if n != v {
+						p = at + "/" + strconv.Itoa(j)
+					}
+					fail(n, p, "disable: %v", err)
 				}
 			}
 		case "ignore":

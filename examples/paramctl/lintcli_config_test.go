@@ -48,6 +48,11 @@ words: [cert-manager, Pod Security Standards]
 		{"unknown rule", "disable:\n  - R5-title\n  - R99\n", []string{`3 /disable/1: disable: unknown rule "R99"`}},
 		{"glob matching nothing", "disable: ['X*']\n", []string{`1 /disable/0: disable: rule pattern "X*" matches no rule`}},
 		{"malformed glob", "disable: ['R[']\n", []string{`1 /disable/0: disable: rule pattern "R[": syntax error in pattern`}},
+		{"one unknown rule, not a list", "disable: R99\n", []string{`1 /disable: disable: unknown rule "R99"`}},
+		{"unknown rule after a non-string", "disable: [1, R99]\n", []string{
+			`1 /disable/0: disable: expected a string, not a number`,
+			`1 /disable/1: disable: unknown rule "R99"`,
+		}},
 		{"wrong types", "words: {a: 1}\nignore: [x, {rule: 1}]\n", []string{
 			`2 /ignore/0: ignore: expected an entry with rule and pointer, not a string`,
 			`2 /ignore/1/rule: ignore: rule: expected a string, not a number`,

@@ -2,6 +2,7 @@ package document
 
 import (
 	"bytes"
+	"encoding/json"
 	"errors"
 	"strings"
 )
@@ -25,8 +26,18 @@ func CheckJSON(data []byte) *JSONFault {
 	}
 	_, err := DecodeJSON(data)
 	var se *jsonSyntaxError
-	if err == nil || !errors.As(err, &se) {
+	if err == nil {
 		return nil
+	}
+	if !errors.As(err, &se) {
+		// A limit (a number's exponent, say) stops the reader before the
+		// end, so text after it is still to be checked ("0E10000A").
+		var syn *json.SyntaxError
+		if err := json.Unmarshal(data, new(json.RawMessage)); !errors.As(err, &syn) {
+			return nil
+		}
+		line, col := position(data, max(int(syn.Offset)-1, 0))
+		return &JSONFault{Line: line, Column: col, Msg: syn.Error()}
 	}
 	if len(bytes.TrimSpace(data)) == 0 {
 		return &JSONFault{Line: 1, Column: 1, Msg: "the file is empty: a JSON document is expected"}

@@ -31,6 +31,7 @@ func TestCheckJSON(t *testing.T) {
 		{name: "unclosed string", in: "{\"a\": \"b}", line: 1, col: 10, msg: "unexpected end of input in string"},
 		{name: "empty", in: "  \n", line: 1, col: 1, msg: "the file is empty: a JSON document is expected"},
 		{name: "two documents", in: "{}\n{}", line: 2, col: 1, msg: "unexpected text after the JSON value"},
+		{name: "text after a number beyond the limits", in: "[1,\n 0E10000A]", line: 2, col: 9, msg: "invalid character 'A' after array element"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -31,8 +31,9 @@ func init() {
 		long: `Types are the ones Helm gives the values (values.yaml read as Helm reads it: yes and on
 are booleans, 1.10 is the number 1.1, an empty value is null and gets no type). Each
 property gets a title made from its key, a description from helm-docs' "# --" comment
-above it (else a short plain comment), and its value as default (not the empty values
-cluster-app R18 forbids). The schema is draft 2020-12 and closed at the root.
+above it (else bitnami's "## @param PATH text", else the first paragraph of a plain
+comment above it), and its value as default (not the empty values cluster-app R18
+forbids). The schema is draft 2020-12 and closed at the root.
 
 When the schema file exists (CHART/values.schema.json, or --schema FILE), it is updated in
 place: keys new in values.yaml are added, every other byte of the file stays; keys the

@@ -5,6 +5,7 @@ import (
 
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 	"strconv"
@@ -48,7 +49,13 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 		return nil, nil, err
 	}
 	out := hv.warnings
-	if c.Schema != nil {
+	if hv.tree != nil {
+		fs, err := hv.judgeTree(hv.tree, hv.values, nil, orDefault(c.SchemaFile, chartSchemaFile))
+		if err != nil {
+			return hv.values, nil, err
+		}
+		out = append(out, fs...)
+	} else if c.Schema != nil {
 		s, err := schema.Parse(c.Schema)
 		if err != nil {
 			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, chartSchemaFile), err)
@@ -73,8 +80,12 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 	if err != nil {
 		return nil, err
 	}
-	out := append(hv.warnings, hv.judge(s)...)
-	out = append(out, valuesDrift(s, c.Values, valuesFile, out)...)
+	judged, err := hv.judgeChart(s, valuesFile)
+	if err != nil {
+		return nil, err
+	}
+	out := append(hv.warnings, judged...)
+	out = append(out, withoutSubchartKeys(valuesDrift(s, c.Values, valuesFile, out), c.subchartKeys())...)
 	seen := map[Finding]bool{}
 	for _, f := range out {
 		seen[f] = true
@@ -86,7 +97,11 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range append(ohv.warnings, ohv.judge(s)...) {
+		ojudged, err := ohv.judgeChart(s, valuesFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range append(ohv.warnings, ojudged...) {
 			if seen[f] {
 				continue
 			}
@@ -148,12 +163,21 @@ type valuesSource struct {
 	node  *yaml.Node
 	flag  string
 	paths [][]string
+	// prefix is where a subchart's values.yaml sits in the values (its
+	// name or alias, below its parents'); dir is its folder's path.
+	prefix []string
+	dir    string
 }
 
 type helmValues struct {
 	values   map[string]any
 	sources  []valuesSource
 	warnings []Finding
+	// top is the index in sources of the chart's own values file (after
+	// its subcharts' values files); tree the chart with its enabled
+	// subcharts, nil for a chart without any.
+	top  int
+	tree *helmvalues.Chart
 }
 
 // helmValues reads and merges the chart's values as Helm does.
@@ -188,6 +212,12 @@ func (c *Chart) helmValues(valuesFile string) (*helmValues, error) {
 			probe, _ := helmvalues.Apply(flag, set.Value, map[string]any{}, func(string) ([]byte, error) { return nil, nil })
 			hv.sources = append(hv.sources, valuesSource{name: name, flag: flag, paths: leafPaths(probe, nil, nil)})
 		}
+	}
+	if len(c.subcharts) > 0 {
+		if hv.tree, err = c.withSubcharts(hv, valuesFile, chartVals, user); err != nil {
+			return nil, err
+		}
+		return hv, nil
 	}
 	hv.values = helmvalues.Coalesce(chartVals, user)
 	return hv, nil
@@ -346,7 +376,7 @@ func (hv *helmValues) place(f *Finding) *valuesSource {
 	if err != nil {
 		toks = nil
 	}
-	f.File = hv.sources[0].name
+	f.File = hv.sources[hv.top].name
 	best := -1
 	for j := len(hv.sources) - 1; j >= 0; j-- {
 		src := &hv.sources[j]
@@ -365,6 +395,18 @@ func (hv *helmValues) place(f *Finding) *valuesSource {
 
 // locate says how many tokens of the path the source writes and where.
 func (src *valuesSource) locate(toks []string) (line, col, depth int) {
+	if len(src.prefix) > 0 {
+		if len(toks) < len(src.prefix) || !slices.Equal(toks[:len(src.prefix)], src.prefix) {
+			return 0, 0, -1
+		}
+		sub := *src
+		sub.prefix = nil
+		line, col, depth = sub.locate(toks[len(src.prefix):])
+		if depth < 0 {
+			return 0, 0, -1
+		}
+		return line, col, depth + len(src.prefix)
+	}
 	if src.node != nil {
 		for d := len(toks); d >= 0; d-- {
 			if l, c, ok := document.Locate(src.node, pointer.Join(toks[:d]...)); ok {
@@ -490,4 +532,12 @@ func nodeAt(n *yaml.Node, ptr string) *yaml.Node {
 		n = next
 	}
 	return n
+}
+
+// judgeChart is judge, or judgeTree for a chart with subcharts.
+func (hv *helmValues) judgeChart(s *schema.Schema, valuesFile string) ([]Finding, error) {
+	if hv.tree == nil {
+		return hv.judge(s), nil
+	}
+	return hv.judgeTree(hv.tree, hv.values, nil, path.Join(path.Dir(valuesFile), chartSchemaFile))
 }

@@ -276,7 +276,9 @@ func (hv *helmValues) judgeAt(s *schema.Schema, values map[string]any, prefix []
 				continue
 			}
 		}
-		hv.place(&out[i])
+		if note := hv.numberNote(s, hv.place(&out[i]), out[i].Pointer); note != "" {
+			out[i].Message += " (" + note + ")"
+		}
 	}
 	return out
 }

@@ -325,7 +325,11 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 		if out[i].Kind == schema.KindType && src != nil {
 			if msg := hv.twoReadings(s, src, out[i].Pointer); msg != "" {
 				out[i].Message = msg
+				continue
 			}
+		}
+		if note := hv.numberNote(s, src, out[i].Pointer); note != "" {
+			out[i].Message += " (" + note + ")"
 		}
 	}
 	return out

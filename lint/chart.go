@@ -157,6 +157,13 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	if c.Schema == nil {
 		fs := append(meta, Finding{Rule: chartValuesRule.ID, Severity: Info, File: chartFile,
 			Message: "the chart has no " + chartSchemaFile + ": nothing checks the values users give"})
+		if len(c.subcharts) > 0 { // Helm still checks each subchart's values against its schema
+			vs, err := chartValues(c, valuesFile)
+			if err != nil {
+				return nil, err
+			}
+			fs = append(fs, vs...)
+		}
 		sortFindings(fs)
 		return fs, nil
 	}

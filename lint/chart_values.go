@@ -72,9 +72,12 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 // causes elsewhere says so). Nothing when the schema does not compile
 // (its findings say why).
 func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
-	s, err := schema.Parse(c.Schema)
-	if err != nil {
-		return nil, nil
+	var s *schema.Schema
+	if c.Schema != nil || len(c.subcharts) == 0 {
+		var err error
+		if s, err = schema.Parse(c.Schema); err != nil {
+			return nil, nil
+		}
 	}
 	hv, err := c.helmValues(valuesFile)
 	if err != nil {
@@ -85,7 +88,9 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		return nil, err
 	}
 	out := append(hv.warnings, judged...)
-	out = append(out, withoutSubchartKeys(valuesDrift(s, c.Values, valuesFile, out), c.subchartKeys())...)
+	if s != nil {
+		out = append(out, withoutSubchartKeys(valuesDrift(s, c.Values, valuesFile, out), c.subchartKeys())...)
+	}
 	seen := map[Finding]bool{}
 	for _, f := range out {
 		seen[f] = true

@@ -109,3 +109,24 @@ func TestValuesSubchartPlaces(t *testing.T) {
 		assert.Contains(t, errs, "a packaged subchart: paramctl reads subchart folders, not archives")
 	})
 }
+
+// TestLintSubchartsWithoutParentSchema: paramctl lint CHART/ of a chart
+// without values.schema.json still checks each ci overlay against its
+// subcharts' schemas, as helm template -f ci/X.yaml does, and fails
+// where Helm fails (TestValuesAgreesWithHelmSubcharts has Helm's verdict
+// on sub-replicas-0.yaml).
+func TestLintSubchartsWithoutParentSchema(t *testing.T) {
+	src := filepath.Join(helmTestdata, "subcharts", "parent")
+	dir := filepath.Join(t.TempDir(), "parent")
+	require.NoError(t, os.CopyFS(dir, os.DirFS(src)))
+	require.NoError(t, os.Remove(filepath.Join(dir, "values.schema.json")))
+	code, out, errs := paramctl(t, "", "lint", dir+"/")
+	assert.Equal(t, 0, code, out+errs)
+	require.NoError(t, os.MkdirAll(filepath.Join(dir, "ci"), 0o755))
+	data, err := os.ReadFile(filepath.Join(helmTestdata, "subcharts", "overlays", "sub-replicas-0.yaml"))
+	require.NoError(t, err)
+	require.NoError(t, os.WriteFile(filepath.Join(dir, "ci", "sub-replicas-0.yaml"), data, 0o644))
+	code, out, errs = paramctl(t, "", "lint", dir+"/")
+	assert.Equal(t, 1, code, out+errs)
+	assert.Contains(t, out+errs, "ci/sub-replicas-0.yaml:2:3: /sub/replicas: error chart-values: subchart sub: must be >= 1")
+}

@@ -61,7 +61,7 @@
 //
 //	s, err := schema.Parse(schemaYAML)                   // read a schema
 //	v, err := params.Decode(s, valuesYAML)               // decode by the schema
-//	v = params.Default(s, v)                             // defaults
+//	v, err = params.Default(s, v)                        // defaults
 //	err = params.Validate(s, v)                          // validate
 //	r, err := (&params.Update{Schema: s, Old: v, Set: []string{"nodeCount=5"}}).Run() // -p, -P; r.Plan
 //	m, err := migrate.New(s, migrate.FromVersion(old))   // oldName migration

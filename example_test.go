@@ -37,7 +37,7 @@ properties:
 		fmt.Println(err)
 		return
 	}
-	values = params.Default(s, values)
+	values, _ = params.Default(s, values)
 	fmt.Println("valid:", params.Validate(s, values) == nil)
 	bad, _ := params.Decode(s, []byte("{clusterName: prod, nodeCount: 0}"))
 	fmt.Println(params.Validate(s, bad))
@@ -98,15 +98,16 @@ properties:
 		fmt.Println(err) // every problem, each with its JSON pointer
 		return
 	}
-
 	// A plain YAML scalar takes the type of its schema node: 1.10 stays "1.10".
 	v, err := params.Decode(s, []byte("clusterName: prod\nversion: 1.10\n"))
 	if err != nil {
 		fmt.Println(err)
 		return
 	}
-	v = params.Default(s, v)
-	if err := params.Validate(s, v); err != nil {
+	if v, err = params.Default(s, v); err == nil {
+		err = params.Validate(s, v)
+	}
+	if err != nil {
 		fmt.Println(err)
 		return
 	}
@@ -133,5 +134,5 @@ properties:
 	// Output:
 	// {"clusterName":"prod","version":"1.10","nodeCount":3,"backup":{"enabled":false}}
 	// plan: backup [/backup/enabled]
-	// /nodeCount range must be >= 1 but found 0
+	// /nodeCount invalid must be >= 1 but found 0
 }

@@ -110,12 +110,12 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 	for name, call := range map[string]func() []any{
 		"params.Default": func() []any {
 			v := in(inputValue())
-			params.Default(s, v)
+			_, _ = params.Default(s, v)
 			return []any{v}
 		},
 		"params.Default/Structural": func() []any {
 			v := in(inputValue())
-			params.Default(s, v, params.Structural())
+			_, _ = params.Default(s, v, params.Structural())
 			return []any{v}
 		},
 		"params.Plain": func() []any { v := in(inputValue()); _, _ = params.Plain(v); return []any{v} },

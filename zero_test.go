@@ -134,12 +134,10 @@ func TestZeroValues(t *testing.T) {
 			_ = schema.ErrorsOf(nil)
 			_ = schema.ErrorIn("", nil)
 			_ = schema.NewError("", "", "")
-			_ = schema.Keywords()
 			return nil
 		}},
 		{"schema.Parse(nil)", anyErr, func() error { _, err := schema.Parse(nil); return err }},
 		{"schema.FromValue(nil)", anyErr, func() error { _, err := schema.FromValue(nil); return err }},
-		{"schema.ParseFile(\"\")", anyErr, func() error { _, err := schema.ParseFile(""); return err }},
 		{"schema.CheckJSONFile", anyErr, func() error { return schema.CheckJSONFile("", nil) }},
 		{"schema.DefaultDialect", anyErr, func() error { _, err := schema.Parse([]byte("{}"), schema.DefaultDialect("")); return err }},
 		{"edit.AddProperty", anyErr, func() error { _, err := edit.AddProperty(nil, "", edit.Property{}); return err }},
@@ -169,7 +167,7 @@ func TestZeroValues(t *testing.T) {
 		{"params.MapStream(nil)", usage, func() error {
 			return params.MapStream[int](ctx, nil, 0, nil, nil)
 		}},
-		{"params.Default(zero)", anyErr, func() error { params.Default(zero, map[string]any{}); return nil }},
+		{"params.Default(zero)", usage, func() error { _, err := params.Default(zero, map[string]any{}); return err }},
 		{"params.CheckImmutable(zero)", usage, func() error { return params.CheckImmutable(zero, map[string]any{}, map[string]any{}) }},
 		{"params.MarshalJSON(zero)", usage, func() error { _, err := params.MarshalJSON(zero, map[string]any{}, ""); return err }},
 		{"params.MarshalYAML(zero)", usage, func() error { _, err := params.MarshalYAML(zero, map[string]any{}); return err }},
@@ -417,6 +415,8 @@ func TestZeroValues(t *testing.T) {
 		// trigger
 		{"trigger.New(zero)", usage, func() error { _, err := trigger.New(zero, trigger.DefaultPlan(""), nil); return err }},
 		{"trigger.New(nil)", usage, func() error { _, err := trigger.New(nil); return err }},
+		{"trigger.Resolver(nil).Resolve", usage, func() error { var r *trigger.Resolver; _, err := r.Resolve([]string{"/a"}); return err }},
+		{"trigger.Resolver{}.Resolve", usage, func() error { _, err := (&trigger.Resolver{}).Resolve([]string{"/a"}); return err }},
 		{"trigger.Parameters(zero)", anyErr, func() error { trigger.Parameters(zero); trigger.Parameters(nil); return nil }},
 		{"trigger.Resolver(nil)", anyErr, func() error {
 			for _, r := range []*trigger.Resolver{nil, {}} {

@@ -16,22 +16,22 @@ func readError(err error) error {
 }
 
 // zeroSchema is the KindUsage error of a non-nil Schema not made by
-// schema.Parse, ParseFile or FromValue (a zero &schema.Schema{}), or nil:
+// schema.Parse or FromValue (a zero &schema.Schema{}), or nil:
 // nil means "no schema" where a function allows that, a zero Schema is a
 // mistake.
 func zeroSchema(s *schema.Schema) error {
 	if s != nil && s.Root() == nil {
-		return schema.NewError(schema.KindUsage, "", "the schema was not made by schema.Parse, ParseFile or FromValue")
+		return schema.NewError(schema.KindUsage, "", "the schema was not made by schema.Parse or FromValue")
 	}
 	return nil
 }
 
 // notPlainError is the error of a document that holds Go data no plain
-// value is (kind schema.KindNotPlain unless the reader said more).
+// value is (kind schema.KindUsage unless the reader said more).
 func notPlainError(err error) error {
 	var e *schema.Error
 	if pe := problem.Public(err, schema.ErrorsOf); errors.As(pe, &e) && e.Kind != schema.KindInvalid {
 		return e
 	}
-	return schema.NewError(schema.KindNotPlain, "", "%v", err)
+	return schema.NewError(schema.KindUsage, "", "%v", err)
 }

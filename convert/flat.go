@@ -455,7 +455,7 @@ func assemble(ps []param, withAPIVersion bool) (map[string]any, map[string][]str
 		set("apiVersion", apiV1beta2)
 	}
 	set("title", schemaTitle)
-	set("$schema", string(schema.Draft2019))
+	set("$schema", "https://json-schema.org/draft/2019-09/schema")
 	set("type", "object")
 	var required []any
 	for _, p := range ps {

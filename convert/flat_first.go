@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/keyword"
 	"github.com/paramkit/paramkit/internal/kudoparams"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -21,7 +22,7 @@ var rootKeys = map[string]bool{
 
 var schemaKeywords = func() map[string]bool {
 	m := map[string]bool{}
-	for _, k := range schema.Keywords() {
+	for _, k := range keyword.Known() {
 		m[k] = true
 	}
 	for k := range rootKeys {

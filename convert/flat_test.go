@@ -228,7 +228,7 @@ func TestEmptyParamsFile(t *testing.T) {
 		c, err := FromV1beta1([]byte(in))
 		require.NoError(t, err, in)
 		assert.Equal(t, map[string]any{
-			"apiVersion": apiV1beta2, "title": "Parameter Schema", "$schema": string(schema.Draft2019), "type": "object",
+			"apiVersion": apiV1beta2, "title": "Parameter Schema", "$schema": "https://json-schema.org/draft/2019-09/schema", "type": "object",
 		}, c.Document, in)
 	}
 }

@@ -108,9 +108,9 @@ func unwrapText(n *schema.Node, text, ptr string) (v any, omit bool, errs schema
 			return text, false, nil // no schema: text that is no collection stays text
 		}
 		if n.HoldsSecret() {
-			return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", secret.Hidden, typeList(n.Types()))}}
+			return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{SchemaPointer: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", secret.Hidden, typeList(n.Types()))}}
 		}
-		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%q is not %s: %s", text, typeList(n.Types()), schema.ErrorsOf(err)[0].Message)}}
+		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{SchemaPointer: keywordPtr(n)}, Message: fmt.Sprintf("%q is not %s: %s", text, typeList(n.Types()), schema.ErrorsOf(err)[0].Message)}}
 	}
 	if expands(text, v) {
 		return nil, false, schema.ErrorList{{Pointer: ptr, Kind: schema.KindLimit, Message: errExpands}}
@@ -202,7 +202,7 @@ func typeCheck(n *schema.Node, v any, ptr, text string, hide bool, errs *schema.
 		} else {
 			shown = fmt.Sprintf("%q", text)
 		}
-		*errs = append(*errs, &schema.Error{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{Keyword: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", shown, typeList(n.Types()))})
+		*errs = append(*errs, &schema.Error{Pointer: ptr, Kind: schema.KindType, Detail: &schema.ErrorDetail{SchemaPointer: keywordPtr(n)}, Message: fmt.Sprintf("%s is not %s", shown, typeList(n.Types()))})
 		return
 	}
 	switch t := v.(type) {

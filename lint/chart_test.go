@@ -71,14 +71,14 @@ func TestLintChart(t *testing.T) {
 			want: []want{
 				{"values.yaml", 2, "/replicas", "chart-values"},
 				{"values.yaml", 3, "/ports/1", "chart-values"},
-				{"values.yaml", 4, "/tls", "chart-values"},
+				{"values.yaml", 4, "/tls/secret", "chart-values"},
 			}},
 		{name: "a null in values.yaml drops the key, as Helm v4 coalesces it", chart: Chart{Schema: []byte(chartSchema), Values: []byte("image: ~\n")},
-			want: []want{{"values.yaml", 1, "", "chart-values"}}}, // required image missing
+			want: []want{{"values.yaml", 1, "/image", "chart-values"}}}, // required image missing
 		{name: "empty values start from {}", chart: Chart{Schema: []byte(chartSchema), Values: []byte("# nothing\n")},
-			want: []want{{"values.yaml", 0, "", "chart-values"}}},
+			want: []want{{"values.yaml", 0, "/image", "chart-values"}}},
 		{name: "no values file", chart: Chart{Schema: []byte(chartSchema)},
-			want: []want{{"values.yaml", 0, "", "chart-values"}}},
+			want: []want{{"values.yaml", 0, "/image", "chart-values"}}},
 		{name: "schema findings carry the schema file", chart: Chart{Schema: []byte("{\n  \"properties\": {\n    \"a\": {\"enum\": [1], \"default\": 2}\n  }\n}\n"), Values: []byte("a: 1\n")},
 			sets: []*Set{kudoSet}, want: []want{{"values.schema.json", 3, "/properties/a/default", "kudo-enum-default"}}},
 		{name: "a schema that does not compile: its findings, no values check", chart: Chart{Schema: []byte(`{"type": "int"}`), Values: []byte("a: 1\n")},
@@ -90,8 +90,8 @@ func TestLintChart(t *testing.T) {
 			}},
 			want: []want{
 				{"ci/a.yaml", 1, "/replicas", "chart-values"},
-				{"ci/b.yaml", 1, "", "chart-values"}, // image, required, removed by ci/b.yaml: the root of the last file
-				{"ci/b.yaml", 2, "/tls", "chart-values"},
+				{"ci/b.yaml", 1, "/image", "chart-values"}, // image, required, removed by ci/b.yaml: the root of the last file
+				{"ci/b.yaml", 2, "/tls/secret", "chart-values"},
 			}},
 		{name: "trailing comma in the schema", chart: Chart{Schema: []byte("{\n  \"type\": \"object\",\n}\n")}, errMsg: "values.schema.json: line 2: a trailing comma before '}' is not JSON: remove it (a file named .json is read as JSON only)"},
 		{name: "values that are no YAML", chart: Chart{Schema: []byte(chartSchema), Values: []byte("a: [1,\n")}, errMsg: "values.yaml: line 1: the '[' here is never closed"},

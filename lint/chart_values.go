@@ -8,8 +8,6 @@ import (
 	"path"
 	"slices"
 	"sort"
-	"strconv"
-	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
@@ -312,16 +310,8 @@ func leafPaths(v any, prefix []string, out [][]string) [][]string {
 func (hv *helmValues) judge(s *schema.Schema) []Finding {
 	var out []Finding
 	for _, e := range schema.ErrorsOf(params.Validate(s, hv.values)) {
-		if e.Kind == schema.KindAdditional {
-			if keys := undeclaredKeys(hv.values, e); len(keys) > 0 {
-				// One finding a key, at the key and its line.
-				for _, k := range keys {
-					out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: pointer.Append(e.Pointer, k),
-						Message: fmt.Sprintf("not allowed here: %q (the schema does not declare it)", k), Kind: e.Kind})
-				}
-				continue
-			}
-		}
+		// A key the schema forbids is an error at the key (one a key),
+		// so its finding has the key's line.
 		out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Error, Pointer: e.Pointer, Message: e.Message, Kind: e.Kind})
 	}
 	for i := range out {
@@ -338,24 +328,6 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 		}
 	}
 	return out
-}
-
-// undeclaredKeys are the keys of the object at an additionalProperties
-// error's pointer that its message names, sorted.
-func undeclaredKeys(values map[string]any, e *schema.Error) []string {
-	v, ok := pointer.Get(values, e.Pointer)
-	m, isMap := v.(map[string]any)
-	if !ok || !isMap {
-		return nil
-	}
-	var keys []string
-	for k := range m {
-		if strings.Contains(e.Message, strconv.Quote(k)) {
-			keys = append(keys, k)
-		}
-	}
-	sort.Strings(keys)
-	return keys
 }
 
 // shownName is the name of a source as a finding shows it: a --set

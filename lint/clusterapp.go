@@ -494,13 +494,11 @@ func r7ExamplesValid(p *Pass) {
 
 // firstReason returns the first validation error as one line.
 func firstReason(err error) string {
-	if _, one := err.(*schema.Error); !one {
-		if ve := schema.ErrorsOf(err); len(ve) > 0 {
-			if ve[0].Pointer != "" {
-				return ve[0].Pointer + ": " + ve[0].Message
-			}
-			return ve[0].Message
+	if ve := schema.ErrorsOf(err); len(ve) > 0 {
+		if ve[0].Pointer != "" {
+			return ve[0].Pointer + ": " + ve[0].Message
 		}
+		return ve[0].Message
 	}
 	return err.Error()
 }

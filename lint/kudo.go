@@ -5,6 +5,7 @@ import (
 	"regexp"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/keyword"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/suggest"
 	"github.com/paramkit/paramkit/internal/value"
@@ -106,7 +107,7 @@ func kudoTriggerConflict(p *Pass) {
 	}
 	_, err := trigger.New(p.Schema)
 	for _, c := range schema.ErrorsOf(err) {
-		if c.Kind != schema.KindTriggerConflict || c.Detail == nil || len(c.Detail.Plans) < 2 {
+		if c.Kind != schema.KindConflict || c.Detail == nil || len(c.Detail.Plans) < 2 {
 			continue
 		}
 		p.Report(pointer.Append(c.Pointer, "trigger"), fmt.Sprintf("trigger %q conflicts with trigger %q at %s: a node inherits its ancestor's plan and may only repeat it",
@@ -214,13 +215,13 @@ func kudoDefaultInvalid(p *Pass) {
 			continue
 		}
 		err := p.Schema.ValidateAt(n.ptr, d)
-		if _, one := err.(*schema.Error); err == nil || one {
+		ve := schema.ErrorsOf(err)
+		if len(ve) == 0 || ve[0].Kind == schema.KindNotFound || ve[0].Kind == schema.KindUsage || ve[0].Kind == schema.KindSchema {
 			continue // valid, or no compiled subschema here
 		}
-		ve := schema.ErrorsOf(err)
 		var reasons []string
 		for _, e := range ve {
-			if e.Detail != nil && e.Detail.Keyword == n.kw("enum") {
+			if e.Detail != nil && e.Detail.SchemaPointer == n.kw("enum") {
 				continue // kudo-enum-default says it better
 			}
 			r := e.Message
@@ -363,10 +364,10 @@ func valueAt(doc any, ptr string) any {
 	return v
 }
 
-// knownKeywords are the keywords schema knows (schema.Keywords): JSON
+// knownKeywords are the keywords paramkit knows (internal/keyword): JSON
 // Schema draft-04 to 2020-12 but draft-04's "id", the KUDO vocabulary and
 // the OpenAPI and Kubernetes keywords schemas carry.
-var knownKeywords = schema.Keywords()
+var knownKeywords = keyword.Known()
 
 var knownSet = func() map[string]bool {
 	m := map[string]bool{}
@@ -377,7 +378,7 @@ var knownSet = func() map[string]bool {
 }()
 
 func kudoMisspelt(p *Pass) {
-	draft4 := p.dialect() == schema.Draft4
+	draft4 := p.dialect() == "http://json-schema.org/draft-04/schema#"
 	for _, n := range p.view().nodes {
 		for _, k := range n.keys {
 			if knownSet[k] || strings.HasPrefix(k, "x-") || (draft4 && k == "id") {

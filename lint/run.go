@@ -441,7 +441,7 @@ func locate(src []byte, fs []Finding) {
 // dialect is the document's JSON Schema dialect: the compiled schema's,
 // else what the root's $schema names (draft-04 and draft-06 spell some
 // keywords differently), else "".
-func (p *Pass) dialect() schema.Dialect {
+func (p *Pass) dialect() string {
 	if p.Schema != nil {
 		return p.Schema.Dialect()
 	}

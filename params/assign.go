@@ -70,7 +70,7 @@ func (a *assignment) bracket(i int) bool { return i < len(a.Brackets) && a.Brack
 // readAssignment reads `KEY=VALUE`. Text without "=" or with nothing
 // before it gives a *schema.Error of kind schema.KindUsage wrapping
 // ErrMalformed; a KEY that is no valid path gives one of kind
-// schema.KindPath, naming the assignment in Detail.Input.
+// schema.KindUsage, naming the assignment in Detail.Input.
 func readAssignment(s string) (assignment, error) {
 	a, err := parseAssignment(s)
 	if err != nil && !errors.Is(err, ErrMalformed) {
@@ -79,9 +79,9 @@ func readAssignment(s string) (assignment, error) {
 	return a, err
 }
 
-// keyError is a KEY that is no path (schema.KindPath), naming the input.
+// keyError is a KEY that is no path (schema.KindUsage), naming the input.
 func keyError(input string, err error) *schema.Error {
-	e := schema.NewError(schema.KindPath, "", "%v", err)
+	e := schema.NewError(schema.KindUsage, "", "%v", err)
 	e.Detail = &schema.ErrorDetail{Input: input}
 	return e
 }
@@ -382,9 +382,9 @@ type editor struct {
 	null bool
 }
 
-// fail reports a path that cannot be set (schema.KindPath).
+// fail reports a path that cannot be set (schema.KindUsage).
 func (e *editor) fail(ptr, input, format string, a ...any) {
-	e.failKind(schema.KindPath, ptr, input, format, a...)
+	e.failKind(schema.KindUsage, ptr, input, format, a...)
 }
 
 // failKind reports an edit that cannot be made, with the input as typed

@@ -59,7 +59,7 @@ func BenchmarkPipelineJSON(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		v = params.Default(s, v)
+		v = defaulted(b, s, v)
 		if err := params.Validate(s, v); err != nil {
 			b.Fatal(err)
 		}
@@ -82,7 +82,7 @@ func BenchmarkPipelineYAML(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		v = params.Default(s, v)
+		v = defaulted(b, s, v)
 		if err := params.Validate(s, v); err != nil {
 			b.Fatal(err)
 		}

@@ -46,7 +46,10 @@ properties:
 					errs <- err
 					return
 				}
-				v = Default(s, v)
+				if v, err = Default(s, v); err != nil {
+					errs <- err
+					return
+				}
 				if err := Validate(s, v); err != nil {
 					errs <- err
 					return

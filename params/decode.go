@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"sort"
 	"strconv"
 	"strings"
 
@@ -103,10 +102,7 @@ func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 		locate(d, list)
 		// Validation orders by pointer; with lines known the order is by
 		// line and column first, as the package schema promises.
-		sort.SliceStable(list, func(i, j int) bool {
-			a, b := list[i], list[j]
-			return a.Line < b.Line || a.Line == b.Line && a.Column < b.Column
-		})
+		list.Sort()
 		if d.Index > 0 {
 			return doc.Value, schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
 		}

@@ -112,7 +112,7 @@ func TestDecodeReaderHandsOverEveryDocument(t *testing.T) {
 	assert.False(t, unreadable(docs[2]))
 	list := schema.ErrorsOf(docs[2].Err)
 	require.Len(t, list, 1)
-	assert.Equal(t, schema.KindRange, list[0].Kind)
+	assert.Equal(t, schema.KindInvalid, list[0].Kind)
 	assert.Equal(t, 6, list[0].Line)
 	assert.Equal(t, "doc 2: /count: must be <= 10 but found 11", docs[2].Err.Error())
 }

@@ -3,6 +3,7 @@ package params
 import (
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/schema"
+	"iter"
 )
 
 // Option changes how Default, Validate and CheckImmutable read the
@@ -49,13 +50,23 @@ type defaulter struct {
 //
 // Default does not change v: it returns the defaulted value, which is v
 // itself when nothing was missing, and otherwise shares with v the maps
-// and slices that needed no default (copy on write, as mergePatchPlain does).
-// cloneValue the result before editing it in place. Go data other than plain
+// and slices that needed no default (copy on write): copy the result
+// before editing it in place. Go data other than plain
 // values is converted first, as Plain does; a v that cannot be converted
-// is defaulted as given. A nil schema has no defaults: Default then
-// returns v, converted as Plain does.
-func Default(s *schema.Schema, v any, opts ...Option) any {
-	return defaults(s, plainOr(v), opts, false)
+// is an error naming its pointer, as from Plain. A nil schema has no
+// defaults: Default then returns v, converted as Plain does. A Schema not
+// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{})
+// gives an error of kind schema.KindUsage; the error comes with a nil
+// value.
+func Default(s *schema.Schema, v any, opts ...Option) (any, error) {
+	if err := zeroSchema(s); err != nil {
+		return nil, err
+	}
+	v, err := value.Plain(v)
+	if err != nil {
+		return nil, notPlain(err, "")
+	}
+	return defaults(s, v, opts, false), nil
 }
 
 // defaults is Default for a plain v. inPlace says that v is the caller's
@@ -118,7 +129,7 @@ func (d *defaulter) object(n *schema.Node, m map[string]any, own bool) (map[stri
 	scope := n.Scope()
 	for i, sc := range scope {
 		for _, p := range sc.Properties() {
-			if declaredIn(scope[:i], p.Name()) {
+			if declaredIn(scope, i, p.Name()) {
 				continue // the nearest declaration wins
 			}
 			cur, present := out[p.Name()]
@@ -153,7 +164,7 @@ func (d *defaulter) object(n *schema.Node, m map[string]any, own bool) (map[stri
 	}
 	// Values under patternProperties and additionalProperties.
 	for k, x := range m {
-		if declaredIn(scope, k) {
+		if declaredIn(scope, -1, k) {
 			continue
 		}
 		if c := n.Child(k); c != nil {
@@ -175,9 +186,13 @@ func (d *defaulter) object(n *schema.Node, m map[string]any, own bool) (map[stri
 	return out, changed
 }
 
-// declaredIn reports whether a node of the scope declares the property.
-func declaredIn(scope []*schema.Node, name string) bool {
-	for _, sc := range scope {
+// declaredIn reports whether a node of the scope declares the property:
+// one of the first n nodes, or any for n < 0.
+func declaredIn(scope iter.Seq2[int, *schema.Node], n int, name string) bool {
+	for i, sc := range scope {
+		if n >= 0 && i >= n {
+			return false
+		}
 		if sc.Property(name) != nil {
 			return true
 		}
@@ -188,7 +203,7 @@ func declaredIn(scope []*schema.Node, name string) bool {
 // governsOtherKeys reports whether keys that no property declares can
 // have a schema (patternProperties, additionalProperties, or the
 // anyOf/oneOf branches Child falls back to).
-func governsOtherKeys(scope []*schema.Node) bool {
+func governsOtherKeys(scope iter.Seq2[int, *schema.Node]) bool {
 	for _, sc := range scope {
 		if len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil || len(sc.AnyOf()) > 0 || len(sc.OneOf()) > 0 {
 			return true
@@ -230,7 +245,7 @@ func isObjectNode(n *schema.Node) bool {
 		return false
 	}
 	for _, sc := range n.Scope() {
-		if len(sc.Properties()) > 0 {
+		for range sc.Properties() {
 			return true
 		}
 	}

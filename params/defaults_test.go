@@ -10,6 +10,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 func TestDefaultsGolden(t *testing.T) {
@@ -23,7 +24,7 @@ func TestDefaultsGolden(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			v, err := params.Decode(s, data)
 			require.NoError(t, err)
-			v = params.Default(s, v, opts...)
+			v = defaulted(t, s, v, opts...)
 			out, err := params.MarshalYAML(s, v)
 			require.NoError(t, err)
 			golden(t, "testdata/defaults/"+name+".golden.yaml", out)
@@ -49,7 +50,7 @@ func TestDefaultsRules(t *testing.T) {
 		return m
 	}
 	t.Run("fills missing and creates parents", func(t *testing.T) {
-		v := params.Default(s, map[string]any{})
+		v := defaulted(t, s, map[string]any{})
 		assert.Equal(t, "my-cluster", get(v, "/clusterName"))
 		assert.Equal(t, json.Number("3"), get(v, "/nodeCount"))
 		assert.Equal(t, false, get(v, "/backup/enabled"), "templates can read .Params.backup.enabled")
@@ -60,27 +61,27 @@ func TestDefaultsRules(t *testing.T) {
 		assert.Equal(t, json.Number("15001"), get(v, "/sidecar/port"), "a default is itself defaulted below")
 	})
 	t.Run("never overwrites", func(t *testing.T) {
-		v := params.Default(s, map[string]any{"nodeCount": json.Number("9"), "backup": map[string]any{"enabled": true}, "comment": nil})
+		v := defaulted(t, s, map[string]any{"nodeCount": json.Number("9"), "backup": map[string]any{"enabled": true}, "comment": nil})
 		assert.Equal(t, json.Number("9"), get(v, "/nodeCount"))
 		assert.Equal(t, true, get(v, "/backup/enabled"))
 		assert.Nil(t, get(v, "/comment"), "a given null stays")
 	})
 	t.Run("structural creates no parent", func(t *testing.T) {
-		v := params.Default(s, map[string]any{}, params.Structural())
+		v := defaulted(t, s, map[string]any{}, params.Structural())
 		assert.Equal(t, "<missing>", get(v, "/backup"))
 		assert.Equal(t, "my-cluster", get(v, "/clusterName"))
 	})
 	t.Run("structural drops null on non-nullable, then defaults", func(t *testing.T) {
-		v := params.Default(s, map[string]any{"comment": nil, "plain": nil, "nullableThing": nil, "nodeCount": nil}, params.Structural())
+		v := defaulted(t, s, map[string]any{"comment": nil, "plain": nil, "nullableThing": nil, "nodeCount": nil}, params.Structural())
 		assert.Equal(t, "none", get(v, "/comment"))
 		assert.Equal(t, "<missing>", get(v, "/plain"))
 		assert.Nil(t, get(v, "/nullableThing"))
 		assert.Equal(t, json.Number("3"), get(v, "/nodeCount"))
 	})
 	t.Run("defaults are copies", func(t *testing.T) {
-		v1 := params.Default(s, map[string]any{})
+		v1 := defaulted(t, s, map[string]any{})
 		v1.(map[string]any)["sidecar"].(map[string]any)["image"] = "changed"
-		v2 := params.Default(s, map[string]any{})
+		v2 := defaulted(t, s, map[string]any{})
 		assert.Equal(t, "envoy", get(v2, "/sidecar/image"), "the schema's default is never shared with a value")
 	})
 	t.Run("idempotent", func(t *testing.T) {
@@ -88,18 +89,18 @@ func TestDefaultsRules(t *testing.T) {
 		require.NoError(t, err)
 		v, err := params.Decode(s, data)
 		require.NoError(t, err)
-		once := params.Default(s, v)
-		twice := params.Default(s, value.DeepCopy(once))
+		once := defaulted(t, s, v)
+		twice := defaulted(t, s, value.DeepCopy(once))
 		assert.Equal(t, once, twice)
 	})
 	t.Run("root default", func(t *testing.T) {
 		rs := mustSchema(t, "type: object\ndefault: {a: 1}\nproperties:\n  b: {default: 2}\n")
-		v := params.Default(rs, nil)
+		v := defaulted(t, rs, nil)
 		assert.Equal(t, map[string]any{"a": json.Number("1"), "b": json.Number("2")}, v)
 	})
 	t.Run("recursive schema terminates", func(t *testing.T) {
 		rs := mustSchema(t, `{"type":"object","properties":{"x":{"default":1},"child":{"$ref":"#"}}}`)
-		v := params.Default(rs, map[string]any{})
+		v := defaulted(t, rs, map[string]any{})
 		assert.Equal(t, json.Number("1"), get(v, "/x"))
 	})
 }
@@ -133,7 +134,7 @@ properties:
 	assert.Nil(t, m["nn"], "null on a nullable string node is null")
 	assert.Nil(t, m["no"])
 	assert.Equal(t, "null", m["plainString"], "a plain string node takes the text")
-	v = params.Default(s, v, params.Structural())
+	v = defaulted(t, s, v, params.Structural())
 	assert.Equal(t, json.Number("5"), v.(map[string]any)["d"], "null on a non-nullable property is dropped, then defaulted")
 	require.NoError(t, params.Validate(s, v, params.Structural()))
 	assert.Error(t, params.Validate(s, v), "JSON Schema itself does not know nullable")
@@ -155,7 +156,7 @@ func TestDefaultLeavesItsInputAlone(t *testing.T) {
 			in, err := params.Decode(s, data)
 			require.NoError(t, err)
 			before := value.DeepCopy(in)
-			out := params.Default(s, in, opts...)
+			out := defaulted(t, s, in, opts...)
 			assert.Equal(t, before, in, "Default changed its input")
 			assert.NotEqual(t, before, out, "the fixture must need defaults, or this test proves nothing")
 			// The result is what defaulting a private copy in place gave
@@ -167,7 +168,7 @@ func TestDefaultLeavesItsInputAlone(t *testing.T) {
 	}
 	t.Run("nothing missing gives the input back", func(t *testing.T) {
 		in := map[string]any{"a": json.Number("1")}
-		out := params.Default(mustSchema(t, `{"type": "object", "properties": {"a": {"type": "integer", "default": 3}}}`), in)
+		out := defaulted(t, mustSchema(t, `{"type": "object", "properties": {"a": {"type": "integer", "default": 3}}}`), in)
 		assert.Equal(t, in, out)
 	})
 	t.Run("array items and additionalProperties", func(t *testing.T) {
@@ -176,11 +177,19 @@ func TestDefaultLeavesItsInputAlone(t *testing.T) {
 			"map": {"type": "object", "additionalProperties": {"type": "object", "properties": {"y": {"default": "z"}}}}}}`)
 		in := map[string]any{"list": []any{map[string]any{}, map[string]any{"x": json.Number("2")}}, "map": map[string]any{"k": map[string]any{}}}
 		before := value.DeepCopy(in)
-		out := params.Default(s, in)
+		out := defaulted(t, s, in)
 		assert.Equal(t, before, in)
 		assert.Equal(t, map[string]any{
 			"list": []any{map[string]any{"x": json.Number("1")}, map[string]any{"x": json.Number("2")}},
 			"map":  map[string]any{"k": map[string]any{"y": "z"}},
 		}, out)
 	})
+}
+
+// defaulted is params.Default, which must not fail.
+func defaulted(t testing.TB, s *schema.Schema, v any, opts ...params.Option) any {
+	t.Helper()
+	out, err := params.Default(s, v, opts...)
+	require.NoError(t, err)
+	return out
 }

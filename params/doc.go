@@ -14,7 +14,7 @@
 // Decode, default, validate (Example):
 //
 //	v, err := params.Decode(s, data) // YAML or JSON, typed by the schema
-//	v = params.Default(s, v)
+//	v, err = params.Default(s, v)
 //	err = params.Validate(s, v) // every error, each with its pointer
 //
 // An update from `-P` files and `-p` strings, with its plan
@@ -32,7 +32,7 @@
 // schema.ErrorsOf(err) prints any of them (Example_errors).
 //
 // Zero values are refused, never a panic: a function given a Schema not
-// made by schema.Parse, ParseFile or FromValue (a zero &schema.Schema{};
+// made by schema.Parse or FromValue (a zero &schema.Schema{};
 // nil means no schema where a function says so), a zero Update, or a
 // stream function given no context, reader or callback,
 // fails with an error of kind schema.KindUsage.
@@ -157,7 +157,7 @@
 // immutability, and the plan: each change maps to the nearest `trigger`
 // at or above it, else to the default plan (package trigger), and an
 // update whose changes map to two plans is refused, naming each path and
-// its plan (kind schema.KindPlanConflict). Nothing is returned as new
+// its plan (kind schema.KindConflict). Nothing is returned as new
 // values unless every step passed. Without Old the update is an install:
 // plan "deploy", no single-plan rule, no immutability. Result.Changed
 // lists the highest pointers that differ between the old and the new
@@ -244,9 +244,9 @@
 //
 // What cannot be a value (a channel, a func, NaN, a map with bool keys, a
 // value that holds itself) is an error naming its JSON pointer, from
-// Plain, Validate, CheckImmutable, Update.Run, MarshalYAML and
-// MarshalJSON; Default, Diff and gates.Set.Apply work on such a value as
-// given, where its Go data equals nothing.
+// Plain, Validate, Default, CheckImmutable, Update.Run, MarshalYAML and
+// MarshalJSON; Diff and gates.Set.Apply work on such a value as given,
+// where its Go data equals nothing.
 //
 // The typed getter Get reads plain values only: it reports other Go data
 // at a pointer by its Go type.

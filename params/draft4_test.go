@@ -29,7 +29,7 @@ func TestDefaultsDraft4(t *testing.T) {
 	require.NoError(t, err)
 	v, err := params.Decode(s, []byte("pair: [{}, {}, {}]\n"))
 	require.NoError(t, err)
-	got := params.Default(s, v)
+	got := defaulted(t, s, v)
 	want := map[string]any{
 		"backup": map[string]any{"enabled": false},
 		"pair":   []any{map[string]any{"a": json.Number("1")}, map[string]any{"b": json.Number("2")}, map[string]any{"b": json.Number("2")}},

@@ -78,7 +78,7 @@ properties:
 `))
 	v, _ := params.Decode(s, []byte("replicas: null\ncomment: null\n"))
 	for _, opts := range [][]params.Option{nil, {params.Structural()}} {
-		d := params.Default(s, v, opts...)
+		d, _ := params.Default(s, v, opts...)
 		out, _ := params.MarshalJSON(s, d, "")
 		fmt.Println(string(out), "valid:", params.Validate(s, d, opts...) == nil)
 	}

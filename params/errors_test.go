@@ -61,24 +61,24 @@ func TestOneErrorTypeFromEveryEntryPoint(t *testing.T) {
 	}{
 		{"Validate: type", params.Validate(s, map[string]any{"replicas": "x"}), schema.KindType, "/replicas"},
 		{"Update.Run: type", update("replicas=x"), schema.KindType, "/replicas"},
-		{"Validate: range", params.Validate(s, map[string]any{"replicas": jsonNumber("0")}), schema.KindRange, "/replicas"},
-		{"Update.Run: range", update("replicas=0"), schema.KindRange, "/replicas"},
+		{"Validate: range", params.Validate(s, map[string]any{"replicas": jsonNumber("0")}), schema.KindInvalid, "/replicas"},
+		{"Update.Run: range", update("replicas=0"), schema.KindInvalid, "/replicas"},
 		{"Validate: enum", params.Validate(s, map[string]any{"size": "huge"}), schema.KindEnum, "/size"},
 		{"Update.Run: enum", update("size=huge"), schema.KindEnum, "/size"},
 		{"Update.Run: immutable", update("name=b"), schema.KindImmutable, "/name"},
-		{"Update.Run: path", update("list.0=x"), schema.KindPath, "/list"},
-		{"Update.Run: plan conflict", update("replicas=3", "auth.user=u"), schema.KindPlanConflict, "/auth"},
-		{"Validate: not plain", params.Validate(s, map[string]any{"c": make(chan int)}), schema.KindNotPlain, "/c"},
+		{"Update.Run: path", update("list.0=x"), schema.KindUsage, "/list"},
+		{"Update.Run: plan conflict", update("replicas=3", "auth.user=u"), schema.KindConflict, "/auth"},
+		{"Validate: not plain", params.Validate(s, map[string]any{"c": make(chan int)}), schema.KindUsage, "/c"},
 		{"Decode: syntax", func() error { _, err := params.Decode(s, []byte("a: [1,\n")); return err }(), schema.KindSyntax, ""},
 		{"Decode: limit", func() error { _, err := params.Decode(s, []byte(`{"a":1e999999999}`)); return err }(), schema.KindLimit, "/a"},
 		{"Decode: second document", func() error { _, err := params.Decode(s, []byte("a: 1\n---\nb: 2\n")); return err }(), schema.KindSyntax, ""},
 		{"getter: missing", getter(func() error { _, err := params.Get[string](old, "/nope"); return err }), schema.KindNotFound, "/nope"},
 		{"getter: type", getter(func() error { _, err := params.Get[bool](old, "/name"); return err }), schema.KindType, "/name"},
-		{"getter: malformed pointer", getter(func() error { _, err := params.Get[map[string]any](old, "nope"); return err }), schema.KindPath, "nope"},
+		{"getter: malformed pointer", getter(func() error { _, err := params.Get[map[string]any](old, "nope"); return err }), schema.KindUsage, "nope"},
 		{"getter: range", getter(func() error {
 			_, err := params.Get[int64](map[string]any{"n": jsonNumber("1e30")}, "/n")
 			return err
-		}), schema.KindRange, "/n"},
+		}), schema.KindInvalid, "/n"},
 		{"gates: rules", func() error {
 			_, err := gates.Parse([]byte("- {name: a, preRelease: nope, fieldPaths: [.spec.x]}\n"))
 			return err
@@ -124,7 +124,7 @@ func TestConflictDetail(t *testing.T) {
 	require.Len(t, list, 2)
 	plans := map[string][]string{}
 	for _, e := range list {
-		assert.Equal(t, schema.KindPlanConflict, e.Kind)
+		assert.Equal(t, schema.KindConflict, e.Kind)
 		require.NotNil(t, e.Detail)
 		plans[e.Pointer] = e.Detail.Plans
 	}
@@ -167,7 +167,7 @@ properties:
 	_, err = params.Decode(s, []byte(`{"replicas": 1e999999999}`))
 	print(err)
 	// Output:
-	// /replicas [range] must be >= 1 but found 0
+	// /replicas [invalid] must be >= 1 but found 0
 	// /size [enum] value must be one of "small", "large"
 	// /name [immutable] cannot be changed: immutable (schema /properties/name)
 	// /missing [not-found] no value (want integer)

@@ -20,7 +20,7 @@ properties:
       enabled: {type: boolean, default: false}
 `))
 	v, _ := params.Decode(s, []byte("version: 1.10\n"))
-	v = params.Default(s, v)
+	v, _ = params.Default(s, v)
 	if err := params.Validate(s, v); err != nil {
 		fmt.Println(err)
 	}

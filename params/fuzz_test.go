@@ -57,7 +57,7 @@ func FuzzDefault(f *testing.F) {
 			return
 		}
 		orig := value.DeepCopy(v)
-		once := params.Default(s, v)
+		once := defaulted(t, s, v)
 		if m, ok := orig.(map[string]any); ok {
 			om := once.(map[string]any)
 			for k, x := range m {
@@ -66,7 +66,7 @@ func FuzzDefault(f *testing.F) {
 				}
 			}
 		}
-		twice := params.Default(s, value.DeepCopy(once))
+		twice := defaulted(t, s, value.DeepCopy(once))
 		if !value.Equal(once, twice) {
 			t.Fatalf("defaulting is not idempotent:\n%#v\n%#v", once, twice)
 		}

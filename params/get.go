@@ -26,8 +26,8 @@ import (
 //   - map[string]any, []any: an object or an array, shared, not copied.
 //
 // The error is a *schema.Error of kind schema.KindNotFound (nothing
-// there), schema.KindType (another JSON type), schema.KindPath (a
-// malformed pointer) or schema.KindRange (a number that does not fit).
+// there), schema.KindType (another JSON type), schema.KindUsage (a
+// malformed pointer) or schema.KindInvalid (a number that does not fit).
 func Get[T string | bool | int64 | float64 | json.Number | map[string]any | []any](v any, ptr string) (T, error) {
 	var zero T
 	var x any
@@ -57,8 +57,8 @@ func Get[T string | bool | int64 | float64 | json.Number | map[string]any | []an
 
 // getError is a failed typed read, as a *schema.Error: kind
 // schema.KindNotFound when nothing is at ptr, schema.KindType when the
-// value is of another JSON type than want, schema.KindPath for a malformed
-// pointer, schema.KindRange for a number that does not fit.
+// value is of another JSON type than want, schema.KindUsage for a malformed
+// pointer, schema.KindInvalid for a number that does not fit.
 func getError(kind schema.Kind, ptr, format string, a ...any) error {
 	return schema.NewError(kind, ptr, format, a...)
 }
@@ -69,7 +69,7 @@ func typeError(ptr, want string, x any) error {
 
 func get(v any, ptr, want string) (any, error) {
 	if _, err := pointer.Split(ptr); err != nil {
-		return nil, getError(schema.KindPath, ptr, "%v", err)
+		return nil, getError(schema.KindUsage, ptr, "%v", err)
 	}
 	x, ok := pointer.Get(v, ptr)
 	if !ok {
@@ -123,7 +123,7 @@ func getInt64(v any, ptr string) (int64, error) {
 		return 0, typeError(ptr, "integer", x)
 	}
 	if !r.Num().IsInt64() {
-		return 0, getError(schema.KindRange, ptr, "%s does not fit in an int64", n)
+		return 0, getError(schema.KindInvalid, ptr, "%s does not fit in an int64", n)
 	}
 	return r.Num().Int64(), nil
 }
@@ -147,7 +147,7 @@ func getFloat(v any, ptr string) (float64, error) {
 				return bf, nil
 			}
 		}
-		return 0, getError(schema.KindRange, ptr, "%s does not fit in a float64", n)
+		return 0, getError(schema.KindInvalid, ptr, "%s does not fit in a float64", n)
 	}
 	return f, nil
 }

@@ -65,9 +65,9 @@ func TestNilSchema(t *testing.T) {
 			assert.Equal(t, "/0", list[0].Pointer)
 		}},
 		{"Default returns the values unchanged", func(t *testing.T) {
-			assert.Equal(t, values(), params.Default(nil, values()))
-			assert.Equal(t, values(), params.Default(nil, values(), params.Structural()))
-			assert.Nil(t, params.Default(nil, nil))
+			assert.Equal(t, values(), defaulted(t, nil, values()))
+			assert.Equal(t, values(), defaulted(t, nil, values(), params.Structural()))
+			assert.Nil(t, defaulted(t, nil, nil))
 		}},
 		{"CheckImmutable: nothing is immutable", func(t *testing.T) {
 			assert.NoError(t, params.CheckImmutable(nil, values(), map[string]any{}))

@@ -37,7 +37,7 @@ func mustSchema(t testing.TB, src string) *schema.Schema {
 
 func mustSchemaFile(t testing.TB, path string) *schema.Schema {
 	t.Helper()
-	s, err := schema.ParseFile(path)
+	s, err := parseSchemaFile(path)
 	require.NoError(t, err)
 	return s
 }

@@ -16,7 +16,7 @@ import (
 // maps with string, integer or encoding.TextMarshaler keys
 // map[string]any, structs and marshalers what their JSON says.
 //
-// What cannot be a value gives a *schema.Error (kind schema.KindNotPlain,
+// What cannot be a value gives a *schema.Error (kind schema.KindUsage,
 // or schema.KindLimit for a number out of range) whose Pointer locates the first
 // such part (keys in sorted order): a channel, a func, a complex number,
 // NaN or an infinity, a map key with no text, a json.Number whose text is
@@ -38,7 +38,7 @@ func notPlain(err error, prefix string) *schema.Error {
 		npe.Message = prefix + npe.Message
 		return npe
 	}
-	return schema.NewError(schema.KindNotPlain, "", "%s%v", prefix, err)
+	return schema.NewError(schema.KindUsage, "", "%s%v", prefix, err)
 }
 
 // notPlainValidation is notPlain for the functions that return

@@ -131,11 +131,13 @@ func TestGoValuesAtEveryBoundary(t *testing.T) {
 		}},
 		{"Default", func(t *testing.T, s *schema.Schema, c plainCase) {
 			in := map[string]any{"x": c.in}
-			got := params.Default(s, in)
+			got, err := params.Default(s, in)
 			if c.msg != "" {
-				assert.Equal(t, "dflt", got.(map[string]any)["d"], "defaulted as given")
+				requireAtX(t, err, c.msg)
+				assert.Nil(t, got, "no values with the error")
 				return
 			}
+			require.NoError(t, err)
 			assert.Equal(t, map[string]any{"x": c.want, "d": "dflt"}, got)
 			assert.Equal(t, map[string]any{"x": c.in}, in, "the Go data is left alone")
 		}},

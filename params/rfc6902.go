@@ -39,7 +39,7 @@ import (
 //     patch document, such as "/2/op";
 //   - a pointer that is malformed or names nothing (an index out of
 //     range, a missing key, a move into its own child): kind
-//     schema.KindPath at "/2/path" or "/2/from";
+//     schema.KindUsage at "/2/path" or "/2/from";
 //   - a test that fails: kind schema.KindInvalid at "/2/value";
 //   - else the result's validation errors (every one, as Validate gives
 //     them), whose pointers are inside the result.
@@ -143,7 +143,7 @@ func decodeJSONPatch(patch []byte) ([]jsonPatchOp, *schema.Error) {
 			return nil, e
 		}
 		if o.pathToks, err = pointer.Split(o.path); err != nil {
-			return nil, schema.NewError(schema.KindPath, at+"/path", "patch operation %d (%s): %v", i, o.op, err)
+			return nil, schema.NewError(schema.KindUsage, at+"/path", "patch operation %d (%s): %v", i, o.op, err)
 		}
 		switch o.op {
 		case "add", "replace", "test":
@@ -157,7 +157,7 @@ func decodeJSONPatch(patch []byte) ([]jsonPatchOp, *schema.Error) {
 				return nil, e
 			}
 			if o.fromToks, err = pointer.Split(o.from); err != nil {
-				return nil, schema.NewError(schema.KindPath, at+"/from", "patch operation %d (%s): %v", i, o.op, err)
+				return nil, schema.NewError(schema.KindUsage, at+"/from", "patch operation %d (%s): %v", i, o.op, err)
 			}
 		}
 	}
@@ -222,7 +222,7 @@ func readJSON(dec *json.Decoder, depth int) (any, error) {
 func (o *jsonPatchOp) apply(i int, doc any, copied *int) (any, *schema.Error) {
 	at := "/" + strconv.Itoa(i)
 	fail := func(member string, err error) *schema.Error {
-		return schema.NewError(schema.KindPath, at+"/"+member, "patch operation %d (%s %s): %v", i, o.op, pointer.Quote(o.path), err)
+		return schema.NewError(schema.KindUsage, at+"/"+member, "patch operation %d (%s %s): %v", i, o.op, pointer.Quote(o.path), err)
 	}
 	switch o.op {
 	case "add":

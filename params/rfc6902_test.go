@@ -76,7 +76,7 @@ func TestApplyJSONPatchRFC6902AppendixA(t *testing.T) {
 		{name: "A.11 ignoring unrecognized elements", doc: `{"foo":"bar"}`,
 			patch: `[{"op":"add","path":"/baz","value":"qux","xyz":123}]`, want: `{"foo":"bar","baz":"qux"}`},
 		{name: "A.12 adding to a nonexistent target", doc: `{"foo":"bar"}`,
-			patch: `[{"op":"add","path":"/baz/bat","value":"qux"}]`, kind: schema.KindPath, ptr: "/0/path"},
+			patch: `[{"op":"add","path":"/baz/bat","value":"qux"}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "A.13 invalid JSON patch document", doc: `{"foo":"bar"}`,
 			patch: `[{"op":"add","path":"/baz","value":"qux","op":"remove"}]`, kind: schema.KindSyntax, ptr: ""},
 		{name: "A.14 ~ escape ordering", doc: `{"/":9,"~1":10}`,
@@ -95,26 +95,26 @@ func TestApplyJSONPatchOperations(t *testing.T) {
 		{name: "add replaces an existing member", doc: `{"a":1}`, patch: `[{"op":"add","path":"/a","value":2}]`, want: `{"a":2}`},
 		{name: "add at the end index", doc: `{"l":[1]}`, patch: `[{"op":"add","path":"/l/1","value":2}]`, want: `{"l":[1,2]}`},
 		{name: "add at the front", doc: `{"l":[1]}`, patch: `[{"op":"add","path":"/l/0","value":0}]`, want: `{"l":[0,1]}`},
-		{name: "add past the end", doc: `{"l":[1]}`, patch: `[{"op":"add","path":"/l/2","value":2}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "add past the end", doc: `{"l":[1]}`, patch: `[{"op":"add","path":"/l/2","value":2}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "add the whole document", doc: `{"a":1}`, patch: `[{"op":"add","path":"","value":[1]}]`, want: `[1]`},
 		{name: "add null", doc: `{"a":1}`, patch: `[{"op":"add","path":"/b","value":null}]`, want: `{"a":1,"b":null}`},
 		{name: "add the empty key", doc: `{}`, patch: `[{"op":"add","path":"/","value":1}]`, want: `{"":1}`},
-		{name: "add into a scalar", doc: `{"a":1}`, patch: `[{"op":"add","path":"/a/b","value":1}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "add into a scalar", doc: `{"a":1}`, patch: `[{"op":"add","path":"/a/b","value":1}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "add without value", doc: `{}`, patch: `[{"op":"add","path":"/a"}]`, kind: schema.KindUsage, ptr: "/0"},
 		// remove
 		{name: "remove the last item", doc: `{"l":[1,2]}`, patch: `[{"op":"remove","path":"/l/1"}]`, want: `{"l":[1]}`},
-		{name: "remove a missing member", doc: `{"a":1}`, patch: `[{"op":"remove","path":"/b"}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "remove with -", doc: `{"l":[1]}`, patch: `[{"op":"remove","path":"/l/-"}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "remove the whole document", doc: `{"a":1}`, patch: `[{"op":"remove","path":""}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "remove a missing member", doc: `{"a":1}`, patch: `[{"op":"remove","path":"/b"}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "remove with -", doc: `{"l":[1]}`, patch: `[{"op":"remove","path":"/l/-"}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "remove the whole document", doc: `{"a":1}`, patch: `[{"op":"remove","path":""}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		// replace
 		{name: "replace an item", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/0","value":"x"}]`, want: `{"l":["x",2]}`},
-		{name: "replace a missing member", doc: `{"a":1}`, patch: `[{"op":"replace","path":"/b","value":1}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "replace a missing member", doc: `{"a":1}`, patch: `[{"op":"replace","path":"/b","value":1}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "replace the whole document", doc: `{"a":1}`, patch: `[{"op":"replace","path":"","value":{"b":2}}]`, want: `{"b":2}`},
-		{name: "replace out of range", doc: `{"l":[1]}`, patch: `[{"op":"replace","path":"/l/1","value":1}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "replace out of range", doc: `{"l":[1]}`, patch: `[{"op":"replace","path":"/l/1","value":1}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		// move
 		{name: "move onto itself", doc: `{"a":{"b":1}}`, patch: `[{"op":"move","from":"/a","path":"/a"}]`, want: `{"a":{"b":1}}`},
-		{name: "move into its own child", doc: `{"a":{"b":1}}`, patch: `[{"op":"move","from":"/a","path":"/a/b/c"}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "move a missing member", doc: `{"a":1}`, patch: `[{"op":"move","from":"/b","path":"/c"}]`, kind: schema.KindPath, ptr: "/0/from"},
+		{name: "move into its own child", doc: `{"a":{"b":1}}`, patch: `[{"op":"move","from":"/a","path":"/a/b/c"}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "move a missing member", doc: `{"a":1}`, patch: `[{"op":"move","from":"/b","path":"/c"}]`, kind: schema.KindUsage, ptr: "/0/from"},
 		{name: "move to the end of an array", doc: `{"a":1,"l":[]}`, patch: `[{"op":"move","from":"/a","path":"/l/-"}]`, want: `{"l":[1]}`},
 		{name: "move replaces the target", doc: `{"a":1,"b":2}`, patch: `[{"op":"move","from":"/a","path":"/b"}]`, want: `{"b":1}`},
 		{name: "move without from", doc: `{"a":1}`, patch: `[{"op":"move","path":"/b"}]`, kind: schema.KindUsage, ptr: "/0"},
@@ -122,7 +122,7 @@ func TestApplyJSONPatchOperations(t *testing.T) {
 		// copy
 		{name: "copy a subtree", doc: `{"a":{"b":[1]}}`, patch: `[{"op":"copy","from":"/a","path":"/c"}]`, want: `{"a":{"b":[1]},"c":{"b":[1]}}`},
 		{name: "copy into its own child", doc: `{"a":{"b":1}}`, patch: `[{"op":"copy","from":"/a","path":"/a/c"}]`, want: `{"a":{"b":1,"c":{"b":1}}}`},
-		{name: "copy a missing member", doc: `{"a":1}`, patch: `[{"op":"copy","from":"/b","path":"/c"}]`, kind: schema.KindPath, ptr: "/0/from"},
+		{name: "copy a missing member", doc: `{"a":1}`, patch: `[{"op":"copy","from":"/b","path":"/c"}]`, kind: schema.KindUsage, ptr: "/0/from"},
 		{name: "copy then change the copy", doc: `{"a":{"b":1}}`,
 			patch: `[{"op":"copy","from":"/a","path":"/c"},{"op":"replace","path":"/c/b","value":2}]`, want: `{"a":{"b":1},"c":{"b":2}}`},
 		// test
@@ -131,17 +131,17 @@ func TestApplyJSONPatchOperations(t *testing.T) {
 		{name: "test big numbers exactly", doc: `{"n":9007199254740993}`, patch: `[{"op":"test","path":"/n","value":9007199254740992}]`, kind: schema.KindInvalid, ptr: "/0/value"},
 		{name: "test objects ignore key order", doc: `{"o":{"a":1,"b":[true,null]}}`, patch: `[{"op":"test","path":"/o","value":{"b":[true,null],"a":1}}]`, want: `{"o":{"a":1,"b":[true,null]}}`},
 		{name: "test arrays keep order", doc: `{"l":[1,2]}`, patch: `[{"op":"test","path":"/l","value":[2,1]}]`, kind: schema.KindInvalid, ptr: "/0/value"},
-		{name: "test null against missing", doc: `{}`, patch: `[{"op":"test","path":"/a","value":null}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "test null against missing", doc: `{}`, patch: `[{"op":"test","path":"/a","value":null}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "test the whole document", doc: `{"a":1}`, patch: `[{"op":"test","path":"","value":{"a":1.0}}]`, want: `{"a":1}`},
 		{name: "a failed test stops the patch", doc: `{"a":1}`,
 			patch: `[{"op":"replace","path":"/a","value":2},{"op":"test","path":"/a","value":1},{"op":"remove","path":"/a"}]`, kind: schema.KindInvalid, ptr: "/1/value"},
 		// RFC 6901 pointers, strictly
-		{name: "leading zero index", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/01","value":3}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "plus sign index", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/+1","value":3}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "negative index", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/-1","value":3}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "bad escape", doc: `{}`, patch: `[{"op":"add","path":"/a~2b","value":1}]`, kind: schema.KindPath, ptr: "/0/path"},
-		{name: "bad escape in from", doc: `{}`, patch: `[{"op":"copy","from":"/a~","path":"/b"}]`, kind: schema.KindPath, ptr: "/0/from"},
-		{name: "pointer without slash", doc: `{"a":1}`, patch: `[{"op":"remove","path":"a"}]`, kind: schema.KindPath, ptr: "/0/path"},
+		{name: "leading zero index", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/01","value":3}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "plus sign index", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/+1","value":3}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "negative index", doc: `{"l":[1,2]}`, patch: `[{"op":"replace","path":"/l/-1","value":3}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "bad escape", doc: `{}`, patch: `[{"op":"add","path":"/a~2b","value":1}]`, kind: schema.KindUsage, ptr: "/0/path"},
+		{name: "bad escape in from", doc: `{}`, patch: `[{"op":"copy","from":"/a~","path":"/b"}]`, kind: schema.KindUsage, ptr: "/0/from"},
+		{name: "pointer without slash", doc: `{"a":1}`, patch: `[{"op":"remove","path":"a"}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "escapes", doc: `{"a/b":{"c~d":1}}`, patch: `[{"op":"replace","path":"/a~1b/c~0d","value":2}]`, want: `{"a/b":{"c~d":2}}`},
 		// malformed documents
 		{name: "not JSON", doc: `{}`, patch: `[{"op":"add",`, kind: schema.KindSyntax, ptr: ""},
@@ -156,7 +156,7 @@ func TestApplyJSONPatchOperations(t *testing.T) {
 		{name: "no path", doc: `{}`, patch: `[{"op":"add","value":1}]`, kind: schema.KindUsage, ptr: "/0"},
 		{name: "path not a string", doc: `{}`, patch: `[{"op":"add","path":["a"],"value":1}]`, kind: schema.KindUsage, ptr: "/0/path"},
 		{name: "the bad operation's pointer", doc: `{"a":1}`,
-			patch: `[{"op":"test","path":"/a","value":1},{"op":"remove","path":"/a"},{"op":"replace","path":"/a","value":1}]`, kind: schema.KindPath, ptr: "/2/path"},
+			patch: `[{"op":"test","path":"/a","value":1},{"op":"remove","path":"/a"},{"op":"replace","path":"/a","value":1}]`, kind: schema.KindUsage, ptr: "/2/path"},
 		{name: "empty patch", doc: `{"a":1}`, patch: `[]`, want: `{"a":1}`},
 	})
 }
@@ -194,7 +194,7 @@ func TestApplyJSONPatchValidatesBySchema(t *testing.T) {
 	_, err = ApplyJSONPatch(s, doc, []byte(`[{"op":"replace","path":"/nodeCount","value":0}]`))
 	list := schema.ErrorsOf(err)
 	require.Len(t, list, 1)
-	assert.Equal(t, schema.KindRange, list[0].Kind)
+	assert.Equal(t, schema.KindInvalid, list[0].Kind)
 	assert.Equal(t, "/nodeCount", list[0].Pointer)
 
 	// A malformed operation wraps ErrMalformed.
@@ -276,7 +276,7 @@ func ExampleApplyJSONPatch() {
 	// Output:
 	// {"nodeCount":5,"id":9007199254740993} <nil>
 	// /nodeCount type
-	// /1/path path
+	// /1/path usage
 }
 
 // FuzzApplyJSONPatch: no input panics; the input values are never

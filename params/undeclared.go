@@ -350,16 +350,13 @@ func (k *keyCheck) explain(e *schema.Error) {
 	if e.Kind != schema.KindAdditional {
 		return
 	}
-	f := k.forbidden[e.Pointer]
-	keys := make([]string, 0, len(f))
-	for key := range f {
-		keys = append(keys, key)
+	// The error is at the forbidden key's own pointer.
+	parent, key, ok := pointer.Parent(e.Pointer)
+	if !ok {
+		return
 	}
-	sort.Strings(keys)
-	for _, key := range keys {
-		if strings.Contains(e.Message, fmt.Sprintf("%q", key)) { // the engine names the keys only in its message
-			e.Message += fmt.Sprintf("; %q: %s", key, f[key])
-		}
+	if hint, found := k.forbidden[parent][key]; found {
+		e.Message += fmt.Sprintf("; %q: %s", key, hint)
 	}
 }
 
@@ -378,7 +375,7 @@ func (k *keyCheck) explain(e *schema.Error) {
 // beyond it. Its work is one walk of v and old and at most limit
 // suggestions, whatever the number of undeclared keys. When ctx is done
 // during the walk it stops and returns ctx's error, with no warnings. A
-// nil ctx, or a Schema not made by schema.Parse, ParseFile or FromValue,
+// nil ctx, or a Schema not made by schema.Parse or FromValue,
 // gives an error of kind schema.KindUsage; a nil schema declares
 // everything (no warnings).
 func Undeclared(ctx context.Context, s *schema.Schema, v, old any, limit int) (warnings []*schema.Error, more int, err error) {

@@ -152,9 +152,9 @@ func TestForbiddenKeyErrorSuggests(t *testing.T) {
 			`the schema does not allow a property "enabeld" here; did you mean "enabled"?`},
 		{"add", edits{ops: []string{"add strict.enabeld=true"}}, "/strict/enabeld",
 			`the schema does not allow a property "enabeld" here; did you mean "enabled"?`},
-		{"-P", edits{patches: []string{"strict: {enabeld: true}\n"}}, "/strict",
+		{"-P", edits{patches: []string{"strict: {enabeld: true}\n"}}, "/strict/enabeld",
 			`not allowed here: "enabeld" (the schema does not declare it); "enabeld": did you mean "enabled"?`},
-		{"-P, nothing near", edits{patches: []string{"strict: {zzzzzzzz: true}\n"}}, "/strict",
+		{"-P, nothing near", edits{patches: []string{"strict: {zzzzzzzz: true}\n"}}, "/strict/zzzzzzzz",
 			`not allowed here: "zzzzzzzz" (the schema does not declare it)`},
 	}
 	for _, tt := range tests {
@@ -219,7 +219,7 @@ properties:
 	_, err = runUpdate(t, s, nil, edits{set: []string{"replicsa=4"}})
 	var errs schema.ErrorList
 	require.True(t, problem.As(err, &errs), "%v", err)
-	assert.Equal(t, `"": missing required property: "replicas"`+"\n"+
+	assert.Equal(t, `/replicas: missing required property: "replicas"`+"\n"+
 		`/replicsa: "replicsa=4": "replicsa" is not declared by the schema; did you mean "replicas"?`, err.Error())
 
 	// Two plans: the typo's (deploy) and the image's (rollout).

@@ -110,26 +110,28 @@ type Result struct {
 // plan, the keys
 // Result.Warnings would have named follow, since a misspelt key often
 // explains the failure), or the trigger conflicts (kind
-// schema.KindTriggerConflict) of building the trigger resolver, which
+// schema.KindConflict) of building the trigger resolver, which
 // refuses a schema with conflicting triggers even for an install. An entry
 // of Set that is no assignment at all (no "=", or nothing before it) gives
 // an error wrapping ErrMalformed before anything else is looked at: a
 // usage error, not a fault of the values. A nil Update, or one without a
-// Schema, gives a *schema.Error of kind schema.KindUsage (and the zero Result).
+// Schema, gives one entry of kind schema.KindUsage (and the zero Result).
+// Every failure comes in this one shape, a list (schema.ErrorsOf reads
+// it).
 func (u *Update) Run() (Result, error) {
 	if u == nil {
-		return Result{}, schema.NewError(schema.KindUsage, "", "params: Run on a nil *Update")
+		return Result{}, schema.ErrorList{schema.NewError(schema.KindUsage, "", "params: Run on a nil *Update")}.Err()
 	}
 	s := u.Schema
 	if s == nil {
-		return Result{}, schema.NewError(schema.KindUsage, "", "params: Update needs a schema")
+		return Result{}, schema.ErrorList{schema.NewError(schema.KindUsage, "", "params: Update needs a schema")}.Err()
 	}
 	if u.Desired != nil && (len(u.Patches) > 0 || len(u.Set) > 0 || len(u.Operations) > 0) {
 		return Result{}, schema.ErrorList{{Kind: schema.KindUsage, Message: "params: Update.Desired is the whole new state and cannot be combined with Patches, Set or Operations: apply the edits to it first, or leave Desired nil"}}.Err()
 	}
 	assignments, err := parseSet(u.Set)
 	if err != nil {
-		return Result{}, err
+		return Result{}, schema.ErrorsOf(err).Err()
 	}
 	ops, err := parseOperations(u.Operations)
 	if err != nil {
@@ -155,7 +157,7 @@ func (u *Update) Run() (Result, error) {
 		// Also for an install: a schema whose triggers conflict is refused
 		// before anything is written with it.
 		if res, err = trigger.New(s); err != nil {
-			return Result{}, err
+			return Result{}, schema.ErrorsOf(err).Err()
 		}
 	}
 
@@ -189,12 +191,12 @@ func (u *Update) Run() (Result, error) {
 	if err != nil {
 		var conflicts schema.ErrorList
 		if !problem.As(err, &conflicts) {
-			return Result{}, err
+			return Result{}, schema.ErrorsOf(err).Err()
 		}
 		errs := make(schema.ErrorList, len(conflicts))
 		for i, c := range conflicts {
-			if c.Kind != schema.KindPlanConflict || c.Detail == nil || len(c.Detail.Plans) == 0 {
-				return Result{}, err
+			if c.Kind != schema.KindConflict || c.Detail == nil || len(c.Detail.Plans) == 0 {
+				return Result{}, schema.ErrorsOf(err).Err()
 			}
 			plans := strings.Join(c.Detail.Plans[1:], ", ")
 			errs[i] = schema.NewError(c.Kind, c.Pointer, "triggers plan %q, but the changes of one update must trigger one plan (these trigger %s); update them separately", c.Detail.Plans[0], plans)
@@ -257,7 +259,7 @@ func publicKeyError(err error) *schema.Error {
 	if errors.As(err, &e) {
 		return e
 	}
-	return schema.NewError(schema.KindPath, "", "%v", err)
+	return schema.NewError(schema.KindUsage, "", "%v", err)
 }
 
 // validationErrors adds to validation errors, after each, where a text

@@ -94,7 +94,7 @@ func TestUpdateDesired(t *testing.T) {
 		name:    "a removal and a change of two plans are refused",
 		old:     old,
 		desired: map[string]any{"replicas": json.Number("7"), "image": "nginx:1", "storageClass": "fast"},
-		kinds:   []schema.Kind{schema.KindPlanConflict, schema.KindPlanConflict},
+		kinds:   []schema.Kind{schema.KindConflict, schema.KindConflict},
 	}, {
 		name:    "a null is a value, not a deletion",
 		old:     old,
@@ -173,7 +173,7 @@ func TestUpdateDesiredRefusesEdits(t *testing.T) {
 		_, err := (&params.Update{Schema: s, Desired: map[string]any{"image": make(chan int)}}).Run()
 		errs := schema.ErrorsOf(err)
 		require.Len(t, errs, 1)
-		assert.Equal(t, schema.KindNotPlain, errs[0].Kind)
+		assert.Equal(t, schema.KindUsage, errs[0].Kind)
 		assert.Equal(t, "/image", errs[0].Pointer)
 	})
 }

@@ -19,7 +19,7 @@ import (
 // cluster loads the schema of the KEP's -p examples and current values.
 func cluster(t testing.TB) (*schema.Schema, any) {
 	t.Helper()
-	s, err := schema.ParseFile("testdata/update/cluster-schema.yaml")
+	s, err := parseSchemaFile("testdata/update/cluster-schema.yaml")
 	require.NoError(t, err)
 	data, err := os.ReadFile("testdata/update/cluster-values.yaml")
 	require.NoError(t, err)
@@ -263,7 +263,7 @@ func TestUpdateRefused(t *testing.T) {
 		{name: "validation: text that is not an object, with the reason", e: edits{set: []string{"topology/0/labels/0={key: a"}},
 			want: []want{{"/topology/0/labels/0", "", "object"}, {"/topology/0/labels/0", "", `from "topology/0/labels/0={key: a"`}}},
 		{name: "validation: one of two needed assignments", e: edits{set: []string{"scaling.min=1"}},
-			want: []want{{"/scaling", "", "max"}}},
+			want: []want{{"/scaling/max", "", "max"}}},
 		{name: "validation: every error at once", e: edits{set: []string{"nodeCount=0", "Authorization.ENABLED=maybe"}},
 			want: []want{{"/Authorization/ENABLED", "", "boolean"}, {"/nodeCount", "", ">= 1"}}},
 		{name: "immutable: change below an immutable object", e: edits{set: []string{"storage.size=20Gi"}},
@@ -481,7 +481,7 @@ func TestUpdateOperationsRead(t *testing.T) {
 	}
 	_, err = (&params.Update{Schema: s, Old: old, Operations: []string{"remove a/~2"}}).Run()
 	require.Error(t, err)
-	assert.Equal(t, schema.KindPath, schema.ErrorsOf(err)[0].Kind)
+	assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
 }
 
 func TestCheckImmutable(t *testing.T) {
@@ -569,7 +569,7 @@ properties:
 	var c schema.ErrorList
 	require.True(t, problem.As(err, &c))
 	assert.Equal(t, "/properties/a/properties/b", c[0].Pointer)
-	assert.Equal(t, schema.KindTriggerConflict, c[0].Kind)
+	assert.Equal(t, schema.KindConflict, c[0].Kind)
 	_, err = (&params.Update{Schema: s}).Run()
 	assert.True(t, problem.As(err, &c), "an install is refused too")
 }

@@ -12,7 +12,7 @@
 // Read a schema, then walk it or validate against it (Example,
 // ExampleParse_errors, ExampleSchema_Validate):
 //
-//	s, err := schema.Parse(data) // or schema.ParseFile(path)
+//	s, err := schema.Parse(data)
 //	n := s.Lookup("/topology/0/labels/1/key") // the node values at that pointer take
 //	err = s.Validate(v) // the values as they are; params.Validate converts Go data first
 //
@@ -40,8 +40,8 @@
 // # Dialects
 //
 // `$schema` may name draft-04, draft-06, draft-07, 2019-09 or 2020-12
-// ([Draft4] … [Draft2020]); a schema without `$schema` is 2020-12 unless
-// [DefaultDialect] says otherwise. Each is read with its own spelling: in
+// ([Schema.Dialect] gives its URI); a schema without `$schema` is 2020-12
+// unless [DefaultDialect] says otherwise. Each is read with its own spelling: in
 // draft-04 the identifier is `id` (not `$id`), `exclusiveMinimum` and
 // `exclusiveMaximum` are booleans beside `minimum` and `maximum`, there
 // are no boolean schemas (`properties: {a: true}` is refused, as the
@@ -57,7 +57,7 @@
 // anchors, embedded `$id` resources) or to a built-in dialect
 // meta-schema. `http:`, `https:`, `file:` and relative references are
 // refused, never fetched or read: the error is a *Error of kind
-// [KindRefused] wrapping [ErrRefused] (errors.Is finds it). A schema that
+// [KindRefused]. A schema that
 // arrives in a webhook request therefore cannot read the server's files or
 // reach the network. The JSON-Schema-Test-Suite's remote-reference cases
 // are refused by design.
@@ -138,8 +138,9 @@
 // (schema, params, convert, trigger, lint and the packages below them):
 // every failure a caller can act on is an *[Error] — the JSON pointer, the
 // line and column where known, a [Kind] a program can switch on
-// ([KindRequired], [KindType], [KindImmutable], [KindPlanConflict],
-// [KindLossy], [KindSyntax], [KindUsage], …; never empty) and the message
+// ([KindRequired], [KindType], [KindInvalid], [KindImmutable],
+// [KindConflict], [KindSyntax], [KindUsage], …; never empty; a failure
+// of validation names its keyword in [Error.Keyword]) and the message
 // — or several of them: an [ErrorList], a plain slice that is no error
 // itself ([ErrorList.Err] gives it as one, nil when it is empty, and
 // [ErrorsOf] gives the list back; errors.As into a *schema.Error finds
@@ -156,11 +157,12 @@
 // [ErrorsOf] gives the entries of any error as a list; [NewError] makes
 // one and never leaves Kind empty; [ErrorIn] names one of several inputs
 // (a file, `doc 2`) and keeps the type. errors.Is finds what an Error
-// wraps: [ErrRefused] for a $ref that would leave the document,
-// params.ErrMalformed for a `-p` that is no assignment, fs.ErrNotExist
-// for a missing file. Data a failure carries beyond its message (the
-// failing keyword, the two plans of a conflict, a lossy change's old and
-// new value) is in [Error.Detail].
+// wraps: params.ErrMalformed for a `-p` that is no assignment, fs.ErrNotExist
+// for a missing file. Data a failure carries beyond its message (where
+// the failing keyword is in the schema, the two plans of a conflict, a
+// lossy change's old and new value) is in [Error.Detail]. A missing
+// required property and a property the schema forbids are errors at the
+// property's own pointer (/spec/name), one a property.
 //
 // Messages quote schema text (patterns, formats, enum values, consts,
 // bounds) as JSON writes it (`does not match pattern "^it's$"`, `value
@@ -169,5 +171,6 @@
 // then the failing keyword. A Kubernetes caller gets the field path of an
 // Error ([Error.FieldPath]: `e.FieldPath("spec.parameters")` is
 // `spec.parameters.a.b[0]` for the pointer `/a/b/0`) and a condition
-// reason for its Kind ([Kind.Reason]: `PlanConflict`).
+// reason for its Kind ([Kind.Reason]: `NotFound`). Warnings are told from
+// errors by their Kind ([Kind.Warning]).
 package schema

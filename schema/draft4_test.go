@@ -38,7 +38,7 @@ const draft4Doc = `{
 func TestDraft4Tree(t *testing.T) {
 	s, err := schema.Parse([]byte(draft4Doc))
 	require.NoError(t, err)
-	assert.Equal(t, schema.Draft4, s.Dialect())
+	assert.Equal(t, "http://json-schema.org/draft-04/schema#", s.Dialect())
 
 	// $ref through a JSON pointer, an "id" anchor and an "id" base URI.
 	assert.Equal(t, "/definitions/port", s.Lookup("/port").RefTarget().Pointer())
@@ -129,7 +129,7 @@ func ExampleParse_draft4() {
 		fmt.Println(err)
 		return
 	}
-	fmt.Println(s.Dialect() == schema.Draft4)
+	fmt.Println(s.Dialect() == "http://json-schema.org/draft-04/schema#")
 	fmt.Println(s.Validate(map[string]any{"replicas": json.Number("0")}))
 	// Output:
 	// true

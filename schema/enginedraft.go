@@ -75,7 +75,7 @@ func engineShortcut(doc any, draft *jsonschema.Draft) (*jsonschema.Draft, any) {
 		for k, v := range root {
 			cp[k] = v
 		}
-		cp["$schema"] = string(Draft2019)
+		cp["$schema"] = draft2019
 		doc = cp
 	}
 	return jsonschema.Draft2019, doc

@@ -17,7 +17,7 @@ import (
 // Error() formats it as `POINTER: message` (`line N: message` for a
 // problem located only by its line). errors.Is and errors.As see through
 // it to the error it wraps, if any (see Unwrap): a sentinel such as
-// ErrRefused or params.ErrMalformed, or the error of another package that
+// params.ErrMalformed, or the error of another package that
 // ErrorsOf took in.
 //
 // Layering: the internal packages below schema (the document readers, the
@@ -39,6 +39,13 @@ type Error struct {
 	// (KindRequired, KindType, …). It is never empty. Validation kinds are
 	// derived from the failing keyword, never from message text.
 	Kind Kind `json:"kind"`
+	// Keyword names the schema keyword whose check failed ("minimum",
+	// "pattern", "uniqueItems", "anyOf", …) for a failure of validation
+	// against a schema, which Kind groups (a failed maximum is of
+	// KindInvalid, Keyword "maximum"); "" for every other failure, and
+	// for a false schema. Where the keyword is in the schema document is
+	// Detail.SchemaPointer.
+	Keyword string `json:"keyword,omitempty"`
 	// Message says what is wrong, for a person.
 	Message string `json:"message"`
 	// Detail carries the data of the few failures that have any beyond
@@ -55,22 +62,26 @@ type Error struct {
 // ErrorDetail is the data some failures carry beside their message. Each
 // field is set only by the kinds named on it; the rest stay zero.
 type ErrorDetail struct {
-	// Keyword is the JSON pointer of the failing keyword in the schema
-	// document (validation kinds: KindRequired … KindComposition,
-	// KindInvalid).
-	Keyword string `json:"keyword,omitempty"`
+	// SchemaPointer is the JSON pointer of the failing keyword in the
+	// schema document, for a failure of validation (Error.Keyword names
+	// the keyword).
+	SchemaPointer string `json:"schemaPointer,omitempty"`
 	// Input is the `-p` assignment or patch operation as the user typed
 	// it, when the failure comes from one; Error shows it.
 	Input string `json:"input,omitempty"`
-	// Plans are the plans in conflict. KindTriggerConflict: the plan the
-	// node at Pointer names, then the plan of its ancestor (at Other).
-	// KindPlanConflict: the plan of the change at Pointer, then every
-	// plan of the update, sorted.
+	// Plans are the plans of a KindConflict. For a schema node naming
+	// another plan than its ancestor (trigger.Check, trigger.New): the
+	// plan the node at Pointer names, then the plan of its ancestor (at
+	// Other). For an update whose changes trigger several plans
+	// (Resolve, params.Update.Run): the plan of the change at Pointer,
+	// then every plan of the update, sorted.
 	Plans []string `json:"plans,omitempty"`
-	// Other is the second place of a KindTriggerConflict: the nearest
-	// ancestor naming a trigger (a pointer into the schema document).
+	// Other is the second place of a KindConflict between a schema node
+	// and its ancestor: the nearest ancestor naming a trigger (a pointer
+	// into the schema document); "" for a conflict of an update.
 	Other string `json:"other,omitempty"`
-	// From and To are the value before and after a KindLossy change.
+	// From and To are the value before and after a change that would
+	// lose value (KindType, from a migration).
 	From any `json:"from,omitempty"`
 	To   any `json:"to,omitempty"`
 }
@@ -123,12 +134,6 @@ func (e *Error) located() string {
 	if e.Line > 0 && e.Pointer == "" {
 		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
 	}
-	if e.Pointer == "" && e.Line == 0 {
-		switch e.Kind {
-		case KindSyntax, KindLimit, KindRefused, KindIO, KindUsage, KindNotFound:
-			return e.Message
-		}
-	}
 	if e.Detail != nil && e.Detail.Input != "" {
 		if e.Pointer == "" {
 			// An assignment never sets the root: its KEY was no path.
@@ -136,15 +141,20 @@ func (e *Error) located() string {
 		}
 		return fmt.Sprintf("%s: %q: %s", pointer.Quote(e.Pointer), e.Detail.Input, e.Message)
 	}
+	if e.Pointer == "" && e.Line == 0 {
+		switch e.Kind {
+		case KindSyntax, KindLimit, KindRefused, KindIO, KindUsage, KindNotFound:
+			return e.Message
+		}
+	}
 	return fmt.Sprintf("%s: %s", pointer.Quote(e.Pointer), e.Message)
 }
 
 // Unwrap returns the error this one wraps, or nil: the sentinel a
-// package's documentation promises (ErrRefused for a $ref that would leave
-// the document, params.ErrMalformed, lint.ErrOperatorFile, …), or the
-// error of another package that ErrorsOf or a %w verb of NewError took in
-// (an *fs.PathError, context.Canceled), so that errors.Is and errors.As
-// find it.
+// package's documentation promises (params.ErrMalformed,
+// lint.ErrOperatorFile, …), or the error of another package that ErrorsOf
+// or a %w verb of NewError took in (an *fs.PathError, context.Canceled),
+// so that errors.Is and errors.As find it.
 func (e *Error) Unwrap() error {
 	if e == nil {
 		return nil
@@ -223,6 +233,14 @@ func (l ErrorList) Err() error {
 	}
 	return &listError{l: l}
 }
+
+// Sort puts the list in the order every list of paramkit comes in, the
+// same on every run: by line, then column (an entry with no line, 0,
+// first: the root of a document, or a list with no lines at all), then
+// pointer (array indices by number), then where the failing keyword is
+// in the schema, then message. Validate's list is in this order;
+// params.DecodeReader sorts again once the lines of the text are known.
+func (l ErrorList) Sort() { sortErrors(l) }
 
 // listError is the error Err returns for a non-empty list.
 type listError struct{ l ErrorList }
@@ -363,20 +381,26 @@ func ErrorIn(where string, err error) error {
 // strings (they appear in JSON reports as "kind"); Reason gives one as a
 // Kubernetes condition reason.
 //
-// Warnings and errors are told apart by where they come, not by kind: a
-// warning is an Error in a Warnings field of a result
-// (params.Result.Warnings, gates.Result.Warnings, gates.Set's
-// Warnings), never in a function's error, and whatever a function's error
-// holds is an error. Some kinds come as both (KindUndeclared is a warning
-// of an update and the error of a strict one; KindGate an error of a
-// gate list and a warning about one); KindGated and KindDeprecated come
-// only as warnings.
+// There are few kinds, each one a caller may act on differently, in the
+// spirit of apimachinery's field.ErrorType (Required, Invalid,
+// NotSupported, Forbidden, ...): a failure of validation against a
+// schema is of KindRequired, KindType, KindEnum, KindAdditional or
+// KindInvalid, and the Keyword field of the Error names the keyword that
+// failed ("maximum", "pattern", "uniqueItems", "anyOf", ...).
+//
+// Warnings and errors: KindGated and KindDeprecated are the warning
+// kinds (Kind.Warning reports it); an Error of either only ever comes in
+// a Warnings field of a result (params.Result.Warnings,
+// gates.Result.Warnings, gates.Set's Warnings), never in a function's
+// error. Every other kind is an error's. One kind is both:
+// KindUndeclared is a warning of an update (in its Warnings) and the
+// error of a strict one. Whatever a function's error holds is an error.
 type Kind string
 
 // The kinds of Error.
 const (
-	// KindSyntax is malformed YAML or JSON, or a document that holds
-	// nothing where one was expected.
+	// KindSyntax is malformed YAML or JSON (a duplicate key included),
+	// or a document that holds nothing where one was expected.
 	KindSyntax Kind = "syntax"
 	// KindLimit is a size, depth or count limit that the input passes.
 	KindLimit Kind = "limit"
@@ -387,17 +411,19 @@ const (
 	KindIO Kind = "io"
 	// KindUsage is a call that cannot be carried out as made: a
 	// malformed `-p` assignment or patch operation (wrapping
-	// params.ErrMalformed), an option given to a function that does not
-	// take it, an argument out of its range, a nil or zero value (a
-	// Schema, a Migration, a VersionSet...) where one made by its
-	// constructor is needed.
+	// params.ErrMalformed), a malformed path or pointer, an index out of
+	// range or a place a value cannot be set or read, a Go value that
+	// cannot be a parameter value (a channel, a func), an option given
+	// to a function that does not take it, an argument out of its range,
+	// a nil or zero value (a Schema, a Migration, a VersionSet...) where
+	// one made by its constructor is needed.
 	KindUsage Kind = "usage"
 	// KindSchema is a schema that is not usable: a keyword with a wrong
 	// value, an unknown dialect, a dangling $ref.
 	KindSchema Kind = "schema"
-	// KindRefused is a $ref that would leave the document (it wraps
-	// ErrRefused), or a conversion a version set refuses (downgrade:
-	// false).
+	// KindRefused is a $ref that would leave the document (nothing is
+	// fetched or read), or a conversion a version set refuses
+	// (downgrade: false).
 	KindRefused Kind = "refused"
 	// KindNotSchema is a document that is no schema at all: an object
 	// none of whose root keys is a schema keyword of any supported draft
@@ -406,80 +432,66 @@ const (
 	// function reads (a manifest of another kind). The message says what
 	// was expected and what was found.
 	KindNotSchema Kind = "not-schema"
-	// KindRequired is a missing required property (keyword required).
-	KindRequired Kind = "required"
-	// KindType is a value of the wrong type (keyword type), also a text
-	// value that cannot take its node's type.
-	KindType Kind = "type"
-	// KindEnum is a value outside an enum.
-	KindEnum Kind = "enum"
-	// KindConst is a value other than a const.
-	KindConst Kind = "const"
-	// KindRange is a number out of range: minimum, maximum,
-	// exclusiveMinimum, exclusiveMaximum, multipleOf.
-	KindRange Kind = "range"
-	// KindLength is a size out of range: minLength, maxLength, minItems,
-	// maxItems, minProperties, maxProperties, contains, minContains,
-	// maxContains.
-	KindLength Kind = "length"
-	// KindPattern is a string that does not match a pattern (also under
-	// propertyNames).
-	KindPattern Kind = "pattern"
-	// KindFormat is a string that does not satisfy a format (or a
-	// contentEncoding/contentMediaType).
-	KindFormat Kind = "format"
-	// KindAdditional is a property or item the schema does not allow:
-	// additionalProperties, additionalItems, unevaluatedProperties,
-	// unevaluatedItems, items false.
-	KindAdditional Kind = "additional"
-	// KindUnique is a repeated item (uniqueItems).
-	KindUnique Kind = "unique"
-	// KindDependency is a property that another one requires
-	// (dependentRequired, dependencies).
-	KindDependency Kind = "dependency"
-	// KindComposition is a failure of anyOf, oneOf, not, if/then/else or a
-	// false schema: no single keyword of an alternative is the reason.
-	KindComposition Kind = "composition"
-	// KindInvalid is any other reason a value is invalid (for instance
-	// text that is not UTF-8), and the kind ErrorsOf gives an error of
-	// another package.
-	KindInvalid Kind = "invalid"
 	// KindNotFound is nothing at a pointer (typed getters), or a named
 	// thing that is not there (a CRD version, a version of a set).
 	KindNotFound Kind = "not-found"
-	// KindPath is a malformed path, an index out of range, or a place a
-	// value cannot be set or read.
-	KindPath Kind = "path"
-	// KindNotPlain is a Go value that cannot be a parameter value.
-	KindNotPlain Kind = "not-plain"
+	// KindRequired is a missing property: keywords required,
+	// dependentRequired and dependencies (Keyword says which). The
+	// Pointer is the missing property's own (/spec/name), not its
+	// parent's.
+	KindRequired Kind = "required"
+	// KindType is a value of the wrong type (keyword type), a text value
+	// that cannot take its node's type, or a change of type a migration
+	// would make with a loss (Detail holds the value before and after).
+	KindType Kind = "type"
+	// KindEnum is a value that is none of those allowed: keywords enum
+	// and const.
+	KindEnum Kind = "enum"
+	// KindAdditional is a property or item the schema does not allow:
+	// additionalProperties, additionalItems, unevaluatedProperties,
+	// unevaluatedItems, items false. The Pointer is the property's or
+	// item's own.
+	KindAdditional Kind = "additional"
+	// KindInvalid is a value that fails any other keyword, named by
+	// Keyword: a number out of range (minimum, maximum, exclusiveMinimum,
+	// exclusiveMaximum, multipleOf), a size out of range (minLength,
+	// maxLength, minItems, maxItems, minProperties, maxProperties,
+	// contains, minContains, maxContains), a pattern (also under
+	// propertyNames), a format (or contentEncoding, contentMediaType), a
+	// repeated item (uniqueItems), a failure of anyOf, oneOf, allOf, not
+	// or if/then/else where no single keyword of an alternative is the
+	// reason, or a false schema (Keyword ""). It is also any other reason
+	// a value is invalid (text that is not UTF-8, a number that does not
+	// fit the Go type asked for), and the kind ErrorsOf gives an error of
+	// another package.
+	KindInvalid Kind = "invalid"
 	// KindImmutable is a change to an immutable field.
 	KindImmutable Kind = "immutable"
 	// KindUndeclared is a key the schema does not declare.
 	KindUndeclared Kind = "undeclared"
-	// KindTriggerConflict is a schema node naming another plan than its
-	// ancestor; Detail holds both plans and the ancestor's pointer.
-	KindTriggerConflict Kind = "trigger-conflict"
-	// KindPlanConflict is an update whose changes trigger several plans;
-	// Detail holds the change's plan and every plan of the update.
-	KindPlanConflict Kind = "plan-conflict"
-	// KindLossy is a type change that would lose value; Detail holds the
-	// value before and after.
-	KindLossy Kind = "lossy"
-	// KindDropped is a value that maps nowhere in a migration.
-	KindDropped Kind = "dropped"
-	// KindGate is a wrong feature gate list, or a warning about one (an
-	// enabled: false that a stable gate ignores).
+	// KindConflict is a trigger conflict: a schema node naming another
+	// plan than its ancestor (Detail holds both plans and the ancestor's
+	// pointer), or an update whose changes trigger several plans
+	// (Detail holds the change's plan and every plan of the update).
+	KindConflict Kind = "conflict"
+	// KindGate is a wrong feature gate list.
 	KindGate Kind = "gate"
 	// KindGated is a warning: a field that a disabled feature gate kept
-	// from changing (dropped, or its stored value kept).
+	// from changing (dropped, or its stored value kept), or a gate
+	// setting that has no effect (enabled: false on a stable gate).
 	KindGated Kind = "gated"
 	// KindDeprecated is a warning: a deprecated feature gate, or a field
 	// of one that a change touches.
 	KindDeprecated Kind = "deprecated"
 )
 
+// Warning reports whether k is a warning kind (KindGated,
+// KindDeprecated): one that only ever comes in the Warnings of a result,
+// never in an error.
+func (k Kind) Warning() bool { return k == KindGated || k == KindDeprecated }
+
 // Reason returns the kind as a Kubernetes condition reason: its words in
-// CamelCase (plan-conflict is PlanConflict, io is IO), valid for
+// CamelCase (not-found is NotFound, io is IO), valid for
 // metav1.Condition.Reason (`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`).
 // Letters and digits are kept, everything else separates words; a kind
 // with no letter to start with gives "Invalid".

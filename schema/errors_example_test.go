@@ -15,7 +15,7 @@ func ExampleNewError() {
 	fmt.Printf("%T %s: %v\n", err, err.Kind, err)
 	fmt.Println(errors.Is(err, errBusy))
 
-	at := schema.NewError(schema.KindRange, "/replicas", "must be <= %d", 5)
+	at := schema.NewError(schema.KindInvalid, "/replicas", "must be <= %d", 5)
 	fmt.Println(at)
 	// Output:
 	// *schema.Error usage: cannot update now: busy
@@ -39,14 +39,14 @@ func ExampleError_FieldPath() {
 }
 
 func ExampleKind_Reason() {
-	fmt.Println(schema.KindPlanConflict.Reason(), schema.KindNotFound.Reason(), schema.KindIO.Reason())
-	// Output: PlanConflict NotFound IO
+	fmt.Println(schema.KindConflict.Reason(), schema.KindNotFound.Reason(), schema.KindIO.Reason())
+	// Output: Conflict NotFound IO
 }
 
 // A $ref that would leave the document is refused, and the error says so
-// to errors.Is.
-func ExampleErrRefused() {
+// by its kind.
+func ExampleKindRefused() {
 	_, err := schema.Parse([]byte(`{"properties": {"a": {"$ref": "https://example.com/a.json"}}}`))
-	fmt.Println(errors.Is(err, schema.ErrRefused))
+	fmt.Println(schema.ErrorsOf(err)[0].Kind == schema.KindRefused)
 	// Output: true
 }

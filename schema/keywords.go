@@ -5,48 +5,15 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/paramkit/paramkit/internal/keyword"
 	"github.com/paramkit/paramkit/internal/kudoparams"
 )
 
-// keywords are the keywords of JSON Schema draft-04 to 2020-12 (but
-// draft-04's "id", a keyword of draft-04 only), the KUDO vocabulary, and
-// the OpenAPI and Kubernetes keywords schemas carry. Lint's rules and
-// Parse's test of what is a schema at all read this one list.
-var keywords = []string{
-	"$schema", "$id", "$ref", "$anchor", "$dynamicRef", "$dynamicAnchor", "$recursiveRef", "$recursiveAnchor",
-	"$vocabulary", "$comment", "$defs", "definitions",
-	"allOf", "anyOf", "oneOf", "not", "if", "then", "else", "dependentSchemas", "dependencies",
-	"prefixItems", "items", "additionalItems", "contains", "properties", "patternProperties",
-	"additionalProperties", "propertyNames", "unevaluatedItems", "unevaluatedProperties",
-	"type", "enum", "const", "multipleOf", "maximum", "exclusiveMaximum", "minimum", "exclusiveMinimum",
-	"maxLength", "minLength", "pattern", "maxItems", "minItems", "uniqueItems", "maxContains", "minContains",
-	"maxProperties", "minProperties", "required", "dependentRequired",
-	"format", "contentEncoding", "contentMediaType", "contentSchema",
-	"title", "description", "default", "deprecated", "readOnly", "writeOnly", "examples",
-	"trigger", "immutable", "oldName",
-	"nullable", "example", "discriminator", "externalDocs",
-}
-
-var keywordSet = func() map[string]bool {
-	m := map[string]bool{"id": true} // draft-04
-	for _, k := range keywords {
-		m[k] = true
-	}
-	return m
-}()
-
-// Keywords returns the keywords paramkit knows: those of JSON Schema
-// draft-04 to 2020-12, the KUDO vocabulary (trigger, immutable, oldName)
-// and the OpenAPI and Kubernetes keywords schemas carry (nullable,
-// example, discriminator, externalDocs). Draft-04's "id" is left out, as
-// it is a keyword of draft-04 only. The slice is a copy.
-func Keywords() []string { return append([]string(nil), keywords...) }
-
 // schemaish reports whether a key of a schema's root object is something
-// a schema could mean: a keyword of any supported draft, an x- extension
+// a schema could mean: a keyword of any supported draft (internal/keyword), an x- extension
 // or a $ key.
 func schemaish(k string) bool {
-	return keywordSet[k] || strings.HasPrefix(k, "x-") || strings.HasPrefix(k, "$")
+	return keyword.Is(k) || strings.HasPrefix(k, "x-") || strings.HasPrefix(k, "$")
 }
 
 // notSchema returns the error for a root object that is no schema (none

@@ -39,13 +39,13 @@ func TestMessagesQuoteSchemaTextExactly(t *testing.T) {
 		{"const object", `{"const":{"a":[null]}}`, `1`, "", `value must be {"a":[null]}`},
 		{"format", `{"format":"ipv4"}`, `"it's"`, "", `"it's" is not valid "ipv4"`},
 		{"format of a quoted value", `{"format":"ipv4"}`, `"say \"hi\""`, "", `"say \"hi\"" is not valid "ipv4"`},
-		{"required names", `{"required":["it's","b\"c"]}`, `{}`, "", `missing required properties: "it's", "b\"c"`},
-		{"one required name", `{"required":["a"]}`, `{}`, "", `missing required property: "a"`},
-		{"extra names, sorted", `{"properties":{"a":{}},"additionalProperties":false}`, `{"it's":1,"c":2,"b":3,"ü":4}`, "", `not allowed here: "b", "c", "it's", "ü" (the schema does not declare it)`},
-		{"dependentRequired", `{"dependentRequired":{"a":["it's"]}}`, `{"a":1}`, "", `property "it's" is required, if "a" property exists`},
-		{"dependencies, draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"a\\":["b\\"]}}`, `{"a\\":1}`, "", `property "b\\" is required, if "a\\" property exists`},
-		{"required name ending in a backslash", `{"required":["a\\","b"]}`, `{}`, "", `missing required properties: "a\\", "b"`},
-		{"extra names the engine's quoting blurs", `{"additionalProperties":false}`, `{"a\\":1,"b, c":2}`, "", `not allowed here: "a\\", "b, c" (the schema does not declare it)`},
+		{"required names", `{"required":["it's","b\"c"]}`, `{}`, `/b"c | /it's`, `missing required property: "b\"c" | missing required property: "it's"`},
+		{"one required name", `{"required":["a"]}`, `{}`, "/a", `missing required property: "a"`},
+		{"extra names, sorted", `{"properties":{"a":{}},"additionalProperties":false}`, `{"it's":1,"c":2,"b":3,"ü":4}`, "/b | /c | /it's | /ü", `not allowed here: "b" (the schema does not declare it) | not allowed here: "c" (the schema does not declare it) | not allowed here: "it's" (the schema does not declare it) | not allowed here: "ü" (the schema does not declare it)`},
+		{"dependentRequired", `{"dependentRequired":{"a":["it's"]}}`, `{"a":1}`, "/it's", `property "it's" is required, if "a" property exists`},
+		{"dependencies, draft-07", `{"$schema":"http://json-schema.org/draft-07/schema#","dependencies":{"a\\":["b\\"]}}`, `{"a\\":1}`, `/b\`, `property "b\\" is required, if "a\\" property exists`},
+		{"required name ending in a backslash", `{"required":["a\\","b"]}`, `{}`, `/a\ | /b`, `missing required property: "a\\" | missing required property: "b"`},
+		{"extra names the engine's quoting blurs", `{"additionalProperties":false}`, `{"a\\":1,"b, c":2}`, `/a\ | /b, c`, `not allowed here: "a\\" (the schema does not declare it) | not allowed here: "b, c" (the schema does not declare it)`},
 		{"maximum past float64", `{"maximum":9007199254740993}`, `9007199254740994`, "", `must be <= 9007199254740993 but found 9007199254740994`},
 		{"exclusiveMinimum", `{"exclusiveMinimum":0.1}`, `0.1`, "", `must be > 0.1 but found 0.1`},
 		{"multipleOf", `{"multipleOf":0.01}`, `0.001`, "", `0.001 not multipleOf 0.01`},
@@ -56,10 +56,16 @@ func TestMessagesQuoteSchemaTextExactly(t *testing.T) {
 			s, err := schema.Parse([]byte(tt.schema))
 			require.NoError(t, err)
 			err = s.Validate(jsonValue(t, tt.value))
-			list := schema.ErrorsOf(err)
-			require.Len(t, list, 1, "%v", err)
-			assert.Equal(t, tt.pointer, list[0].Pointer)
-			assert.Equal(t, tt.want, list[0].Message)
+			// A failure about several properties is one error a property,
+			// at its pointer (shown joined by " | ").
+			var pointers, msgs []string
+			for _, e := range schema.ErrorsOf(err) {
+				pointers = append(pointers, e.Pointer)
+				msgs = append(msgs, e.Message)
+			}
+			require.NotEmpty(t, msgs, "%v", err)
+			assert.Equal(t, tt.pointer, strings.Join(pointers, " | "))
+			assert.Equal(t, tt.want, strings.Join(msgs, " | "))
 		})
 	}
 }
@@ -101,7 +107,7 @@ func TestValidationErrorsInOneOrder(t *testing.T) {
 	show := func() []string {
 		var out []string
 		for _, e := range schema.ErrorsOf(s.Validate(v)) {
-			out = append(out, fmt.Sprintf("%s|%s|%s|%s", e.Pointer, e.Kind, e.Detail.Keyword, e.Message))
+			out = append(out, fmt.Sprintf("%s|%s|%s|%s|%s", e.Pointer, e.Kind, e.Keyword, e.Detail.SchemaPointer, e.Message))
 		}
 		return out
 	}
@@ -111,14 +117,18 @@ func TestValidationErrorsInOneOrder(t *testing.T) {
 		require.Equal(t, first, show(), "run %d", i)
 	}
 	assert.Equal(t, []string{
-		`|required|/required|missing required properties: "z", "y"`,
-		`/ab00|length|/patternProperties/^a./minLength|length must be >= 2, but got 1`,
-		`/ab00|pattern|/patternProperties/^a./pattern|does not match pattern "^y"`,
-		`/ab01|length|/patternProperties/^a./minLength|length must be >= 2, but got 1`,
+		`/ab00|invalid|minLength|/patternProperties/^a./minLength|length must be >= 2, but got 1`,
+		`/ab00|invalid|pattern|/patternProperties/^a./pattern|does not match pattern "^y"`,
+		`/ab01|invalid|minLength|/patternProperties/^a./minLength|length must be >= 2, but got 1`,
+		`/ab01|invalid|pattern|/patternProperties/^a./pattern|does not match pattern "^y"`,
 	}, first[:4], "^a and ^a. refuse /ab00 with one message: the first by keyword is kept")
-	assert.Equal(t, `/b29|enum|/patternProperties/^b/enum|value must be one of 1, 2`, first[len(first)-13])
-	assert.Equal(t, `/list/9|type|/properties/list/items/type|expected integer, but got string "j"`, first[len(first)-3])
-	assert.Equal(t, `/list/10|type|/properties/list/items/type|expected integer, but got string "k"`, first[len(first)-2], "index 10 after 9")
+	assert.Equal(t, `/b29|enum|enum|/patternProperties/^b/enum|value must be one of 1, 2`, first[len(first)-15])
+	assert.Equal(t, `/list/9|type|type|/properties/list/items/type|expected integer, but got string "j"`, first[len(first)-5])
+	assert.Equal(t, `/list/10|type|type|/properties/list/items/type|expected integer, but got string "k"`, first[len(first)-4], "index 10 after 9")
+	assert.Equal(t, []string{
+		`/y|required|required|/required|missing required property: "y"`,
+		`/z|required|required|/required|missing required property: "z"`,
+	}, first[len(first)-2:], "each missing property at its own pointer")
 }
 
 // TestLongSchemaTextIsCutOnACharacter: a long enum value or offending

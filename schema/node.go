@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"iter"
 	"net/url"
 	"regexp"
 	"sort"
@@ -112,13 +113,22 @@ func (n *Node) Property(name string) *Node {
 	return n.props[name]
 }
 
-// Scope returns this node and the nodes whose keywords apply to the same
-// value through $ref and allOf, nearest first.
-func (n *Node) Scope() []*Node {
-	if n == nil || n.scope == nil {
-		return nil
+// Scope yields this node and the nodes whose keywords apply to the same
+// value through $ref and allOf, nearest first, each with its index: `for
+// _, m := range n.Scope()`. It copies nothing and allocates nothing, and
+// gives the caller no slice of the node's to change. A nil node yields
+// nothing.
+func (n *Node) Scope() iter.Seq2[int, *Node] {
+	return func(yield func(int, *Node) bool) {
+		if n == nil {
+			return
+		}
+		for i, m := range n.scope {
+			if !yield(i, m) {
+				return
+			}
+		}
 	}
-	return append([]*Node(nil), n.scope...)
 }
 
 // Types returns the value types this node allows, looking through $ref
@@ -168,7 +178,7 @@ func (n *Node) types(depth int, seen map[*Node]bool) []string {
 // Allows reports whether the node's types include t ("integer" is allowed
 // by "number"). A node without a type allows everything.
 func (n *Node) Allows(t string) bool {
-	ts := n.Types()
+	ts := n.types(0, nil) // read only: no copy
 	if ts == nil {
 		return true
 	}
@@ -347,7 +357,7 @@ func contains(l []string, s string) bool {
 type treeBuilder struct {
 	s         *Schema
 	order     map[string][]string
-	draft     Dialect
+	draft     string
 	errs      ErrorList
 	refErrs   ErrorList        // $refs that leave the document
 	resources map[string]*Node // absolute URL without fragment
@@ -394,9 +404,9 @@ func (b *treeBuilder) node(v any, ptr, name, via string, parent *Node, base *url
 	// Before 2019-09 an identifier beside $ref is ignored and one with a
 	// fragment names a plain-name anchor; draft-04 spells it "id".
 	_, hasRef := m["$ref"]
-	legacy := b.draft == Draft4 || b.draft == Draft6 || b.draft == Draft7
+	legacy := b.draft == draft4 || b.draft == draft6 || b.draft == draft7
 	idKey := "$id"
-	if b.draft == Draft4 {
+	if b.draft == draft4 {
 		idKey = "id"
 	}
 	if id, ok := m[idKey].(string); ok && !(legacy && hasRef) {
@@ -626,7 +636,7 @@ func (b *treeBuilder) resolve(n *Node) {
 	res := b.resources[u.String()]
 	if res == nil {
 		if d, _ := dialectOf(u.String()); d == "" {
-			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.pointer, "$ref"), Kind: KindRefused, wrapped: ErrRefused,
+			b.refErrs = append(b.refErrs, &Error{Pointer: pointer.Append(n.pointer, "$ref"), Kind: KindRefused, wrapped: errRefused,
 				Message: fmt.Sprintf("$ref %q is refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read", n.ref)})
 		}
 		return
@@ -847,12 +857,20 @@ func (n *Node) RefTarget() *Node {
 	return n.refTarget
 }
 
-// Properties returns the nodes of "properties", in source order.
-func (n *Node) Properties() []*Node {
-	if n == nil || n.properties == nil {
-		return nil
+// Properties yields the nodes of "properties" in source order, each with
+// its name (the node's Name): `for name, p := range n.Properties()`. It
+// copies nothing and allocates nothing. A nil node yields nothing.
+func (n *Node) Properties() iter.Seq2[string, *Node] {
+	return func(yield func(string, *Node) bool) {
+		if n == nil {
+			return
+		}
+		for _, p := range n.properties {
+			if !yield(p.name, p) {
+				return
+			}
+		}
 	}
-	return append([]*Node(nil), n.properties...)
 }
 
 // PatternProperties returns the nodes of "patternProperties" (Name

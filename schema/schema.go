@@ -7,7 +7,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"sort"
 	"strings"
 	"sync"
@@ -17,16 +16,14 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v5"
 )
 
-// Dialect is a JSON Schema draft.
-type Dialect string
-
-// The dialects paramkit reads. Absent $schema means Draft2020.
+// The $schema URIs of the dialects paramkit reads, as Schema.Dialect
+// gives them. Absent $schema means draft2020.
 const (
-	Draft4    Dialect = "http://json-schema.org/draft-04/schema#"
-	Draft6    Dialect = "http://json-schema.org/draft-06/schema#"
-	Draft7    Dialect = "http://json-schema.org/draft-07/schema#"
-	Draft2019 Dialect = "https://json-schema.org/draft/2019-09/schema"
-	Draft2020 Dialect = "https://json-schema.org/draft/2020-12/schema"
+	draft4    = "http://json-schema.org/draft-04/schema#"
+	draft6    = "http://json-schema.org/draft-06/schema#"
+	draft7    = "http://json-schema.org/draft-07/schema#"
+	draft2019 = "https://json-schema.org/draft/2019-09/schema"
+	draft2020 = "https://json-schema.org/draft/2020-12/schema"
 )
 
 // baseURL is where the document lives for the engine; nothing is ever
@@ -45,17 +42,18 @@ var kudoMeta = func() *jsonschema.Schema {
 	return c.MustCompile("https://paramkit.dev/meta/kudo")
 }()
 
-// ErrRefused is wrapped by the error for a $ref that would leave the document.
-var ErrRefused = errors.New("refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read")
+// errRefused is wrapped by the error (KindRefused) for a $ref that would
+// leave the document.
+var errRefused = errors.New("refused: a $ref must resolve inside the document or to a dialect meta-schema; nothing is fetched or read")
 
 func refuseLoad(url string) (io.ReadCloser, error) {
-	return nil, fmt.Errorf("%w (%s)", ErrRefused, url)
+	return nil, fmt.Errorf("%w (%s)", errRefused, url)
 }
 
 // Schema is a parsed and compiled parameter schema.
 type Schema struct {
 	doc      any
-	dialect  Dialect
+	dialect  string
 	compiled *jsonschema.Schema
 	// fast is the allocation-free check of valid values, built on the
 	// first Validate (linting never needs it); nil when the schema needs
@@ -74,15 +72,20 @@ type Schema struct {
 type Option func(*config)
 
 type config struct {
-	dialect Dialect
+	dialect string
 }
 
-// DefaultDialect sets the dialect of a document without $schema (the
-// default is Draft2020).
-func DefaultDialect(d Dialect) Option { return func(c *config) { c.dialect = d } }
+// DefaultDialect sets the dialect of a document without $schema, given
+// as a $schema URI (the default is
+// https://json-schema.org/draft/2020-12/schema; draft-04's
+// http://json-schema.org/draft-04/schema# for KUDO's schemas). The URIs
+// of draft-04, draft-06, draft-07, 2019-09 and 2020-12 are known, with
+// or without the trailing # and in http or https; another gives Parse an
+// error of KindSchema.
+func DefaultDialect(uri string) Option { return func(c *config) { c.dialect = uri } }
 
 func newConfig(opts []Option) *config {
-	c := &config{dialect: Draft2020}
+	c := &config{dialect: draft2020}
 	for _, o := range opts {
 		o(c)
 	}
@@ -109,15 +112,6 @@ func Parse(data []byte, opts ...Option) (*Schema, error) {
 	return build(doc, order, newConfig(opts))
 }
 
-// ParseFile reads a schema from a file.
-func ParseFile(path string, opts ...Option) (*Schema, error) {
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return nil, ErrorList{NewError(KindIO, "", "%w", err)}.Err()
-	}
-	return Parse(data, opts...)
-}
-
 // FromValue builds a schema from an already decoded document (plain Go
 // values with json.Number numbers). Properties come out sorted by name, as
 // a map has no order.
@@ -125,7 +119,7 @@ func ParseFile(path string, opts ...Option) (*Schema, error) {
 // (KindNotSchema) included.
 func FromValue(doc any, opts ...Option) (*Schema, error) {
 	if err := value.CheckNumbers(doc); err != nil {
-		return nil, ErrorList{{Kind: KindNotPlain, Message: err.Error()}}.Err()
+		return nil, ErrorList{{Kind: KindUsage, Message: err.Error()}}.Err()
 	}
 	return build(doc, nil, newConfig(opts))
 }
@@ -147,7 +141,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 	s := &Schema{doc: doc, nodes: map[string]*Node{}}
 	var errs ErrorList
 	var draft *jsonschema.Draft
-	s.dialect, draft = dialectOf(string(cfg.dialect))
+	s.dialect, draft = dialectOf(cfg.dialect)
 	if draft == nil {
 		return nil, ErrorList{{Kind: KindSchema, Message: fmt.Sprintf("unknown default dialect %q", cfg.dialect)}}.Err()
 	}
@@ -231,7 +225,7 @@ func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
 		var se *jsonschema.SchemaError
 		var meta *jsonschema.ValidationError
 		metaFailed := errors.As(cerr, &se) && errors.As(se.Err, &meta)
-		if len(b.refErrs) > 0 && (errors.Is(cerr, ErrRefused) || !metaFailed) {
+		if len(b.refErrs) > 0 && (errors.Is(cerr, errRefused) || !metaFailed) {
 			errs = append(errs, sortErrors(b.refErrs)...)
 		} else {
 			errs = append(errs, sortErrors(compileErrors(cerr))...)
@@ -275,7 +269,7 @@ func keywordOfError(e *Error) string {
 	if e.Detail == nil {
 		return ""
 	}
-	return e.Detail.Keyword
+	return e.Detail.SchemaPointer
 }
 
 // comparePointers orders JSON pointers token by token; two tokens of
@@ -305,20 +299,20 @@ func nextToken(p string) (tok, rest string) {
 	return p, ""
 }
 
-func dialectOf(u string) (Dialect, *jsonschema.Draft) {
+func dialectOf(u string) (string, *jsonschema.Draft) {
 	norm := strings.TrimSuffix(strings.TrimSuffix(u, "#"), "/")
 	norm = strings.TrimPrefix(strings.TrimPrefix(norm, "https://"), "http://")
 	switch norm {
 	case "json-schema.org/draft-04/schema":
-		return Draft4, jsonschema.Draft4
+		return draft4, jsonschema.Draft4
 	case "json-schema.org/draft-06/schema":
-		return Draft6, jsonschema.Draft6
+		return draft6, jsonschema.Draft6
 	case "json-schema.org/draft-07/schema":
-		return Draft7, jsonschema.Draft7
+		return draft7, jsonschema.Draft7
 	case "json-schema.org/draft/2019-09/schema":
-		return Draft2019, jsonschema.Draft2019
+		return draft2019, jsonschema.Draft2019
 	case "json-schema.org/draft/2020-12/schema", "json-schema.org/schema":
-		return Draft2020, jsonschema.Draft2020
+		return draft2020, jsonschema.Draft2020
 	}
 	return "", nil
 }
@@ -345,8 +339,8 @@ func compileErrors(err error) ErrorList {
 		}
 		return ErrorList{{Pointer: pointerOf(se.SchemaURL), Kind: KindSchema, Message: cleanEngineMsg(se.Err.Error())}}
 	}
-	if errors.Is(err, ErrRefused) {
-		return ErrorList{{Kind: KindRefused, Message: cleanEngineMsg(err.Error()), wrapped: ErrRefused}}
+	if errors.Is(err, errRefused) {
+		return ErrorList{{Kind: KindRefused, Message: cleanEngineMsg(err.Error()), wrapped: errRefused}}
 	}
 	return ErrorList{{Kind: KindSchema, Message: err.Error()}}
 }
@@ -387,18 +381,23 @@ func (kudoExt) Compile(jsonschema.CompilerContext, map[string]any) (jsonschema.E
 }
 
 // errNotCompiled is the failure of every check of a nil or zero Schema:
-// only Parse, ParseFile and FromValue make one that can be used.
+// only Parse and FromValue make one that can be used.
 func errNotCompiled() *Error {
-	return &Error{Kind: KindUsage, Message: "the schema is nil or was not made by schema.Parse, ParseFile or FromValue"}
+	return &Error{Kind: KindUsage, Message: "the schema is nil or was not made by schema.Parse or FromValue"}
 }
 
-// compiledOK reports whether s was made by Parse, ParseFile or FromValue.
+// compiledOK reports whether s was made by Parse or FromValue.
 // A nil or zero Schema has no node and validates nothing: its checks fail
 // with a KindUsage error, its readers return zero values.
 func (s *Schema) compiledOK() bool { return s != nil && s.compiled != nil }
 
-// Dialect returns the schema's dialect ("" for a nil or zero Schema).
-func (s *Schema) Dialect() Dialect {
+// Dialect returns the schema's dialect as its $schema URI, in the one
+// spelling paramkit gives each draft: http://json-schema.org/draft-04/schema#,
+// http://json-schema.org/draft-06/schema#, http://json-schema.org/draft-07/schema#,
+// https://json-schema.org/draft/2019-09/schema or
+// https://json-schema.org/draft/2020-12/schema ("" for a nil or zero
+// Schema).
+func (s *Schema) Dialect() string {
 	if s == nil {
 		return ""
 	}

@@ -30,7 +30,7 @@ import (
 // its test values.
 type suiteGroup struct {
 	name    string
-	dialect schema.Dialect
+	dialect string
 	draft   *jsonschema.Draft
 	schema  json.RawMessage
 	tests   []struct {
@@ -41,12 +41,12 @@ type suiteGroup struct {
 }
 
 func suiteGroups(t testing.TB) []suiteGroup {
-	dialects := map[string]schema.Dialect{
-		"draft4":       schema.Draft4,
-		"draft6":       schema.Draft6,
-		"draft7":       schema.Draft7,
-		"draft2019-09": schema.Draft2019,
-		"draft2020-12": schema.Draft2020,
+	dialects := map[string]string{
+		"draft4":       "http://json-schema.org/draft-04/schema#",
+		"draft6":       "http://json-schema.org/draft-06/schema#",
+		"draft7":       "http://json-schema.org/draft-07/schema#",
+		"draft2019-09": "https://json-schema.org/draft/2019-09/schema",
+		"draft2020-12": "https://json-schema.org/draft/2020-12/schema",
 	}
 	engineDraft := map[string]*jsonschema.Draft{
 		"draft4":       jsonschema.Draft4,

@@ -19,7 +19,7 @@ import (
 // Validate checks a plain value (maps, slices, strings, bools, nil and
 // json.Number numbers) against the schema. It returns nil when the value
 // is valid, else an ErrorList ordered by pointer (array indices by
-// number), then by the failing keyword's pointer (Detail.Keyword), then by
+// number), then by the failing keyword's pointer (Detail.SchemaPointer), then by
 // message, the same on every run; each entry's Kind is derived from the
 // failing keyword. A nil or zero Schema fails with one error of KindUsage.
 func (s *Schema) Validate(v any) error {
@@ -52,16 +52,16 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 	var out ErrorList
 	for _, leaf := range leaves(ve) {
 		kw, alt := keywordOf(leaf.KeywordLocation)
-		kind := kindOf(kw)
-		if alt {
+		kind, keyword := kindOf(kw), kw
+		if alt != "" {
 			// One alternative of anyOf/oneOf failed: no single keyword
 			// is the reason the value is refused.
-			kind = KindComposition
+			kind, keyword = KindInvalid, alt
 		}
-		e := &Error{Pointer: enginePointer(leaf.InstanceLocation), Kind: kind,
-			Detail: &ErrorDetail{Keyword: pointerOf(leaf.AbsoluteKeywordLocation)}}
-		e.Message = engineMessage(kw, leaf.Message, v, e.Pointer, doc, e.Detail.Keyword)
-		hidden := isSecret(e.Pointer, e.Detail.Keyword)
+		e := &Error{Pointer: enginePointer(leaf.InstanceLocation), Kind: kind, Keyword: keyword,
+			Detail: &ErrorDetail{SchemaPointer: pointerOf(leaf.AbsoluteKeywordLocation)}}
+		e.Message = engineMessage(kw, leaf.Message, v, e.Pointer, doc, e.Detail.SchemaPointer)
+		hidden := isSecret(e.Pointer, e.Detail.SchemaPointer)
 		if hidden {
 			e.Message = hideValue(e.Message)
 			switch kw {
@@ -72,6 +72,10 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 					e.Message = "value is not one of the allowed values " + Hidden
 				}
 			}
+		}
+		if split := perProperty(e, kw, leaf.Message, v, doc); alt == "" && split != nil {
+			out = append(out, split...)
+			continue
 		}
 		if showValue && kw == "type" {
 			// Show the offending scalar: `expected boolean, but got string "yes"`.
@@ -331,6 +335,69 @@ func engineMessage(kw, m string, v any, inst string, doc any, kwPtr string) stri
 	return requote(m)
 }
 
+// perProperty gives a failure about properties of an object at the
+// properties' own pointers, one error each: a missing required property
+// (required; dependentRequired and dependencies name one) at
+// /object/name, a property additionalProperties: false forbids at
+// /object/key. The message names the property too. It returns nil for
+// every other failure, and where the engine's text cannot be read (the
+// failure then stays at the object, as the engine gives it).
+func perProperty(e *Error, kw, engineMsg string, v, doc any) []*Error {
+	at := func(name, msg string) *Error {
+		c := *e
+		c.Pointer = pointer.Append(e.Pointer, name)
+		c.Message = msg
+		return &c
+	}
+	switch kw {
+	case "required":
+		names, _ := pointer.Get(doc, e.Detail.SchemaPointer)
+		list, _ := names.([]any)
+		obj, ok := instance(v, e.Pointer).(map[string]any)
+		if !ok {
+			return nil
+		}
+		var out []*Error
+		for _, x := range list {
+			if n, ok := x.(string); ok {
+				if _, has := obj[n]; !has {
+					out = append(out, at(n, "missing required property: "+jsonString(n)))
+				}
+			}
+		}
+		return out
+	case "dependentRequired", "dependencies":
+		need, ok := instanceString(doc, e.Detail.SchemaPointer)
+		if !ok {
+			return nil
+		}
+		return []*Error{at(need, e.Message)}
+	case "additionalProperties":
+		rest, ok := strings.CutPrefix(engineMsg, "additionalProperties ")
+		if !ok {
+			return nil
+		}
+		obj, _ := instance(v, e.Pointer).(map[string]any)
+		keys, ok := extraKeys(strings.TrimSuffix(rest, " not allowed"), obj)
+		if !ok {
+			return nil
+		}
+		out := make([]*Error, 0, len(keys))
+		for _, k := range keys {
+			out = append(out, at(k, "not allowed here: "+jsonString(k)+" (the schema does not declare it)"))
+		}
+		return out
+	}
+	return nil
+}
+
+// instanceString is the string at pointer p in v.
+func instanceString(v any, p string) (string, bool) {
+	x, _ := pointer.Get(v, p)
+	s, ok := x.(string)
+	return s, ok
+}
+
 // instance is the value at pointer p in v, or nil.
 func instance(v any, p string) any {
 	x, _ := pointer.Get(v, p)
@@ -342,6 +409,15 @@ func instance(v any, p string) any {
 // sorted, written as JSON; ok is false when the keys do not make up the
 // text exactly, and the engine's text is then used as it is.
 func extraNames(text string, obj map[string]any) (names []string, ok bool) {
+	keys, ok := extraKeys(text, obj)
+	for _, k := range keys {
+		names = append(names, jsonString(k))
+	}
+	return names, ok
+}
+
+// extraKeys is extraNames with the keys as they are.
+func extraKeys(text string, obj map[string]any) (names []string, ok bool) {
 	keys := make([]string, 0, len(obj))
 	for k := range obj {
 		keys = append(keys, k)
@@ -355,7 +431,7 @@ func extraNames(text string, obj map[string]any) (names []string, ok bool) {
 	for _, k := range keys {
 		q := engineQuote(k)
 		if parts[q] || (strings.Contains(q, ", ") && strings.Contains(text, q)) {
-			names = append(names, jsonString(k))
+			names = append(names, k)
 			size += len(q) + 2
 		}
 	}
@@ -429,12 +505,12 @@ func requote(m string) string {
 // keywordOf reads the failing keyword from the engine's keyword location
 // (a JSON pointer through the schema, across $refs): the last keyword in
 // it, or "" when the location ends at a subschema itself (a false schema
-// failed). alt reports that the failure lies inside one alternative of
-// anyOf or oneOf.
-func keywordOf(loc string) (kw string, alt bool) {
+// failed). alt names the keyword, anyOf or oneOf, when the failure lies
+// inside one of its alternatives (the outermost such), else "".
+func keywordOf(loc string) (kw string, alt string) {
 	toks, err := pointer.Split(loc)
 	if err != nil {
-		return "", false
+		return "", ""
 	}
 	for i := 0; i < len(toks); {
 		t := toks[i]
@@ -454,8 +530,8 @@ func keywordOf(loc string) (kw string, alt bool) {
 			kw = ""
 		case "allOf", "anyOf", "oneOf", "prefixItems", "items":
 			if i < len(toks) && isIndex(toks[i]) {
-				if (t == "anyOf" || t == "oneOf") && i+1 < len(toks) {
-					alt = true
+				if (t == "anyOf" || t == "oneOf") && i+1 < len(toks) && alt == "" {
+					alt = t
 				}
 				i++
 				kw = ""
@@ -479,38 +555,17 @@ func isIndex(t string) bool {
 	return true
 }
 
-// keywordKinds maps each validation keyword to the Kind of its failure.
+// keywordKinds maps the validation keywords whose failure is not of
+// KindInvalid to their Kind.
 var keywordKinds = map[string]Kind{
-	"required": KindRequired,
-	"type":     KindType,
-	"enum":     KindEnum,
-	"const":    KindConst,
-
-	"minimum": KindRange, "maximum": KindRange, "exclusiveMinimum": KindRange,
-	"exclusiveMaximum": KindRange, "multipleOf": KindRange,
-
-	"minLength": KindLength, "maxLength": KindLength, "minItems": KindLength,
-	"maxItems": KindLength, "minProperties": KindLength, "maxProperties": KindLength,
-	"contains": KindLength, "minContains": KindLength, "maxContains": KindLength,
-
-	"pattern":       KindPattern,
-	"propertyNames": KindPattern,
-
-	"format": KindFormat, "contentEncoding": KindFormat, "contentMediaType": KindFormat,
-	"contentSchema": KindFormat,
+	"required": KindRequired, "dependentRequired": KindRequired, "dependencies": KindRequired,
+	"type":  KindType,
+	"enum":  KindEnum,
+	"const": KindEnum,
 
 	"additionalProperties": KindAdditional, "additionalItems": KindAdditional,
 	"unevaluatedProperties": KindAdditional, "unevaluatedItems": KindAdditional,
 	"items": KindAdditional, // items: false (2020-12) refuses items past prefixItems
-
-	"uniqueItems": KindUnique,
-
-	"dependentRequired": KindDependency, "dependencies": KindDependency,
-
-	"anyOf": KindComposition, "oneOf": KindComposition, "allOf": KindComposition,
-	"not": KindComposition, "if": KindComposition, "then": KindComposition,
-	"else": KindComposition,
-	"":     KindComposition, // a false schema
 }
 
 // kindOf is the Kind of a failure of keyword kw.

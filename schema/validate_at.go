@@ -22,16 +22,18 @@ type subschemas struct {
 // ValidateAt checks a plain value against the subschema at a JSON pointer
 // into the schema document, as if that subschema were the whole schema
 // ($refs inside it still resolve in the whole document). It returns nil
-// when the value is valid, an ErrorList when it is not, and an *Error of
-// KindNotFound when no subschema stands at that pointer. Linters use it
-// to check a default or an example against its own node.
+// when the value is valid, else an ErrorList's Err: the value's errors,
+// or one entry of KindNotFound when no subschema stands at that pointer
+// (KindUsage for a malformed pointer or a zero Schema, KindSchema for a
+// subschema that does not compile alone). Linters use it to check a
+// default or an example against its own node.
 func (s *Schema) ValidateAt(schemaPointer string, v any) error {
 	if !s.compiledOK() {
 		return ErrorList{errNotCompiled()}.Err()
 	}
 	c, err := s.compileAt(schemaPointer)
 	if err != nil {
-		return err
+		return ErrorsOf(err).Err()
 	}
 	top := s.nodes[schemaPointer]
 	return engineErrors(c.Validate(v), v, s.doc, false, func(inst, kw string) bool {
@@ -56,7 +58,7 @@ func (s *Schema) compileAt(ptr string) (*jsonschema.Schema, error) {
 	}
 	toks, err := pointer.Split(ptr)
 	if err != nil {
-		return nil, NewError(KindPath, ptr, "%v", err)
+		return nil, NewError(KindUsage, ptr, "%v", err)
 	}
 	var frag strings.Builder
 	for _, t := range toks {

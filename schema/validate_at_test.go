@@ -58,7 +58,10 @@ $defs:
 	}
 	err = s.ValidateAt("/properties/missing", "x")
 	require.Error(t, err)
-	assert.False(t, problem.As(err, new(ErrorList)))
+	var missing ErrorList
+	require.True(t, problem.As(err, &missing), "one shape: a list, also for no subschema")
+	require.Len(t, missing, 1)
+	assert.Equal(t, KindNotFound, missing[0].Kind)
 }
 
 func TestValidateAtConcurrent(t *testing.T) {

@@ -13,14 +13,14 @@ const Deploy = "deploy"
 
 // A trigger conflict is a schema node whose trigger differs from the
 // trigger of an ancestor. New reports each as a *schema.Error of
-// kind schema.KindTriggerConflict: Pointer is the node that names the
+// kind schema.KindConflict: Pointer is the node that names the
 // other plan, Detail.Plans holds that plan then the ancestor's, and
 // Detail.Other the ancestor's pointer (both pointers into the schema
 // document).
 func conflict(n, ancestor *schema.Node) *schema.Error {
 	return &schema.Error{
 		Pointer: n.Pointer(),
-		Kind:    schema.KindTriggerConflict,
+		Kind:    schema.KindConflict,
 		Message: fmt.Sprintf("trigger %q differs from trigger %q of its ancestor %s (a level below a trigger must name the same plan or none)",
 			n.Trigger(), ancestor.Trigger(), quote(ancestor.Pointer())),
 		Detail: &schema.ErrorDetail{Plans: []string{n.Trigger(), ancestor.Trigger()}, Other: ancestor.Pointer()},
@@ -39,14 +39,14 @@ func quote(p string) string {
 // the schema document's nesting (properties, items,
 // additionalProperties, allOf, $defs, ...) and also every place a $ref is
 // used: a definition used under a trigger must not name another plan.
-// Each conflict is a *schema.Error of kind schema.KindTriggerConflict (see
+// Each conflict is a *schema.Error of kind schema.KindConflict (see
 // conflict). The list is empty for a valid or nil schema.
 func check(s *schema.Schema) schema.ErrorList {
 	if s == nil {
 		return nil
 	}
 	if s.Root() == nil {
-		return schema.ErrorList{schema.NewError(schema.KindUsage, "", "trigger: the schema was not made by schema.Parse, ParseFile or FromValue")}
+		return schema.ErrorList{schema.NewError(schema.KindUsage, "", "trigger: the schema was not made by schema.Parse or FromValue")}
 	}
 	c := &checker{seen: map[checkKey]bool{}, found: map[[2]string]bool{}}
 	c.walk(s.Root(), nil)
@@ -101,8 +101,8 @@ func (c *checker) walk(n, ancestor *schema.Node) {
 			below = m
 			// Two members of the scope naming different plans for the
 			// same value conflict as well.
-			for _, o := range n.Scope()[1:] {
-				if o.Trigger() != "" && o.Trigger() != m.Trigger() {
+			for i, o := range n.Scope() {
+				if i > 0 && o.Trigger() != "" && o.Trigger() != m.Trigger() {
 					c.report(o, m)
 				}
 			}
@@ -132,8 +132,8 @@ func (c *checker) report(n, ancestor *schema.Node) {
 // scopeTrigger returns the first node that $ref or allOf bring into n's
 // scope and that names a trigger, or nil.
 func scopeTrigger(n *schema.Node) *schema.Node {
-	for _, m := range n.Scope()[1:] {
-		if m.Trigger() != "" {
+	for i, m := range n.Scope() {
+		if i > 0 && m.Trigger() != "" {
 			return m
 		}
 	}

@@ -15,10 +15,10 @@
 // parameter's own and effective trigger, for listings.
 //
 // Errors are *schema.Error values in a schema.ErrorList: a trigger that
-// conflicts with an ancestor's is kind schema.KindTriggerConflict, at the
+// conflicts with an ancestor's is kind schema.KindConflict, at the
 // schema pointer of the node that names the other plan, naming both plans;
 // an update whose changes map to two plans gives one entry of kind
-// schema.KindPlanConflict per change, at its pointer, naming its plan and
+// schema.KindConflict per change, at its pointer, naming its plan and
 // all of them (Error.Detail carries the plans in both cases). An
 // operator version's upgrade runs one plan whatever changed ("upgrade"
 // where the operator declares it, else "deploy"), so the single-plan rule

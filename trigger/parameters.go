@@ -108,10 +108,15 @@ func (l *lister) child(n *schema.Node, ptr, plan string) {
 // sameValue lists the nodes whose keywords describe the value n governs:
 // its scope ($ref, allOf) and the anyOf/oneOf branches of each.
 func sameValue(n *schema.Node) []*schema.Node {
-	out := append([]*schema.Node(nil), n.Scope()...)
+	var out []*schema.Node
+	for _, m := range n.Scope() {
+		out = append(out, m)
+	}
 	for _, m := range n.Scope() {
 		for _, b := range append(append([]*schema.Node(nil), m.AnyOf()...), m.OneOf()...) {
-			out = append(out, b.Scope()...)
+			for _, x := range b.Scope() {
+				out = append(out, x)
+			}
 		}
 	}
 	return out

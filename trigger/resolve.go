@@ -67,15 +67,15 @@ type place struct {
 // $defs, ...) and also every place a $ref is used (a definition used
 // under a trigger must not name another plan). The error then lists every
 // conflict, sorted by pointer (schema.ErrorsOf), each a *schema.Error of
-// kind schema.KindTriggerConflict whose Pointer is the node that names
+// kind schema.KindConflict whose Pointer is the node that names
 // the other plan, Detail.Plans that plan then the ancestor's, and
 // Detail.Other the ancestor's pointer (both pointers into the schema
 // document): `_, err := trigger.New(s)` is the check of a schema's
-// triggers. A nil schema, or one not made by schema.Parse, ParseFile or
+// triggers. A nil schema, or one not made by schema.Parse or
 // FromValue, gives an error of kind schema.KindUsage.
 func New(s *schema.Schema, opts ...Option) (*Resolver, error) {
 	if s == nil || s.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "trigger: New needs a schema made by schema.Parse or FromValue")
 	}
 	if err := check(s).Err(); err != nil {
 		return nil, err
@@ -140,7 +140,9 @@ func ownTrigger(n *schema.Node) string {
 func valueChildren(n *schema.Node) []*schema.Node {
 	var out []*schema.Node
 	for _, m := range n.Scope() {
-		out = append(out, m.Properties()...)
+		for _, p := range m.Properties() {
+			out = append(out, p)
+		}
 		out = append(out, m.PatternProperties()...)
 		out = append(out, m.PrefixItems()...)
 		for _, c := range []*schema.Node{m.AdditionalProperties(), m.Items(), m.AdditionalItems()} {
@@ -276,7 +278,7 @@ type change struct {
 }
 
 // planConflicts refuses changes that trigger more than one plan: one
-// *schema.Error of kind schema.KindPlanConflict per change, in the order
+// *schema.Error of kind schema.KindConflict per change, in the order
 // given, Detail.Plans holding the change's plan and then every plan of the
 // changes, sorted.
 func planConflicts(changes []change) schema.ErrorList {
@@ -292,7 +294,7 @@ func planConflicts(changes []change) schema.ErrorList {
 	for i, c := range changes {
 		out[i] = &schema.Error{
 			Pointer: c.Pointer,
-			Kind:    schema.KindPlanConflict,
+			Kind:    schema.KindConflict,
 			Message: fmt.Sprintf("triggers %s, but an update may trigger only one plan (the changes trigger %s)", c.Plan, all),
 			Detail:  &schema.ErrorDetail{Plans: append([]string{c.Plan}, plans...)},
 		}
@@ -303,7 +305,7 @@ func planConflicts(changes []change) schema.ErrorList {
 // Resolve returns the one plan that the changed values (pointers into the
 // parameter values) trigger. No change gives "" and no error. Changes that
 // trigger more than one plan give a schema.ErrorList with an entry of kind
-// schema.KindPlanConflict for every change, naming its plan. A Resolver
+// schema.KindConflict for every change, naming its plan. A Resolver
 // not made by New fails with an error of kind schema.KindUsage.
 func (r *Resolver) Resolve(changed []string) (string, error) {
 	if r == nil || r.places == nil {

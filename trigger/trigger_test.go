@@ -24,7 +24,7 @@ func conflicts(t *testing.T, l schema.ErrorList) []conflict {
 	}
 	out := make([]conflict, len(l))
 	for i, e := range l {
-		require.Equal(t, schema.KindTriggerConflict, e.Kind, "%v", e)
+		require.Equal(t, schema.KindConflict, e.Kind, "%v", e)
 		require.NotNil(t, e.Detail)
 		require.Len(t, e.Detail.Plans, 2)
 		out[i] = conflict{Pointer: e.Pointer, Plan: e.Detail.Plans[0], AncestorPointer: e.Detail.Other, AncestorPlan: e.Detail.Plans[1]}
@@ -256,7 +256,7 @@ func TestResolveRefusesTwoPlans(t *testing.T) {
 	type change struct{ Pointer, Plan string }
 	var changes []change
 	for _, e := range mp {
-		assert.Equal(t, schema.KindPlanConflict, e.Kind)
+		assert.Equal(t, schema.KindConflict, e.Kind)
 		require.NotNil(t, e.Detail)
 		changes = append(changes, change{e.Pointer, e.Detail.Plans[0]})
 		assert.Equal(t, []string{"auth-update", "deploy", "scale"}, e.Detail.Plans[1:])
@@ -359,7 +359,7 @@ properties:
 }
 
 func TestCheckKEPFiles(t *testing.T) {
-	valid, err := schema.ParseFile("../schema/testdata/kep/trigger-valid.yaml")
+	valid, err := parseSchemaFile("../schema/testdata/kep/trigger-valid.yaml")
 	require.NoError(t, err)
 	assert.NoError(t, check(valid))
 	r, err := trigger.New(valid)
@@ -370,7 +370,7 @@ func TestCheckKEPFiles(t *testing.T) {
 	assert.Equal(t, "auth-update", r.Effective("/Authorization/ENABLED"), "directly specified")
 	assert.Equal(t, "auth-update", r.Effective("/Authorization/NAME"), "the parent's trigger")
 
-	invalid, err := schema.ParseFile("../schema/testdata/kep/trigger-invalid.yaml")
+	invalid, err := parseSchemaFile("../schema/testdata/kep/trigger-invalid.yaml")
 	require.NoError(t, err)
 	assert.Equal(t, []conflict{{
 		Pointer: "/properties/Authorization/properties/ENABLED", Plan: "update-instance",
@@ -395,7 +395,7 @@ func TestCheckErrorIsNilWhenClean(t *testing.T) {
 	var list schema.ErrorList
 	require.True(t, problem.As(err, &list))
 	require.Len(t, list, 1)
-	assert.Equal(t, schema.KindTriggerConflict, list[0].Kind)
+	assert.Equal(t, schema.KindConflict, list[0].Kind)
 }
 
 // check is the check of a schema's triggers: New's error.

@@ -15,7 +15,7 @@ import (
 // changes trigger ("" when nothing changed), Changed the highest changed
 // pointers, a removed parameter's included. Neither old nor desired is
 // changed; errors are a schema.ErrorList (invalid values, immutable
-// changes, kind schema.KindPlanConflict for changes of two plans).
+// changes, kind schema.KindConflict for changes of two plans).
 func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 	if v == nil || v.schema == nil {
 		return params.Result{}, schema.NewError(schema.KindUsage, "", "kudo: Update needs an operator version made by New, Load or FromObject")
@@ -57,7 +57,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 	if !moved.OK() {
 		return migrate.Result{}, moved.Err()
 	}
-	values := params.Default(v.schema, orEmpty(moved.Values))
+	values, err := params.Default(v.schema, orEmpty(moved.Values))
+	if err != nil {
+		return migrate.Result{}, err
+	}
 	if err := params.Validate(v.schema, values); err != nil {
 		return migrate.Result{}, err
 	}
@@ -66,7 +69,10 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 		// place as they were (the migration's errors are the new values'
 		// business, checked above): they still count for immutability.
 		m := v.migration.MigrateHiding(old, from.schema)
-		oldValues := params.Default(v.schema, orEmpty(m.Values))
+		oldValues, err := params.Default(v.schema, orEmpty(m.Values))
+		if err != nil {
+			return migrate.Result{}, err
+		}
 		if err := params.CheckImmutable(v.schema, oldValues, values); err != nil {
 			return migrate.Result{}, err
 		}

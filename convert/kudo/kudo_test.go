@@ -87,7 +87,7 @@ func TestLoadRefusesWhatItCannotIdentify(t *testing.T) {
 		{"plans not a map", "kind: OperatorVersion\nspec:\n  plans: [deploy]\n  parameters: {type: object}\n", schema.KindSchema, "/spec/plans", "map from plan name"},
 		{"a broken schema", "kind: OperatorVersion\nspec:\n  parameters: {type: 7}\n", schema.KindSchema, "/spec/parameters/type", ""},
 		{"syntax", "kind: OperatorVersion\nspec: {\n", schema.KindSyntax, "", ""},
-		{"trigger conflict", `{"kind": "OperatorVersion", "spec": {"parameters": {"type": "object", "properties": {"a": {"trigger": "x", "properties": {"b": {"trigger": "y"}}}}}}}`, schema.KindTriggerConflict, "", ""},
+		{"trigger conflict", `{"kind": "OperatorVersion", "spec": {"parameters": {"type": "object", "properties": {"a": {"trigger": "x", "properties": {"b": {"trigger": "y"}}}}}}}`, schema.KindConflict, "", ""},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ov, err := kudo.Load("x", []byte(tc.data))
@@ -149,7 +149,7 @@ func TestFromObject(t *testing.T) {
 		_, err := kudo.FromObject(map[string]any{"kind": "OperatorVersion", "spec": map[string]any{"x": func() {}}})
 		errs := schema.ErrorsOf(err)
 		require.Len(t, errs, 1)
-		assert.Equal(t, schema.KindNotPlain, errs[0].Kind)
+		assert.Equal(t, schema.KindUsage, errs[0].Kind)
 	})
 }
 
@@ -215,9 +215,9 @@ func TestUpdate(t *testing.T) {
 		{"uncovered change runs deploy without an update plan", v2, old, map[string]any{"clusterName": "prod", "nodeCount": json.Number("5"), "backup": map[string]any{"enabled": true}}, trigger.Deploy, []string{"/nodeCount"}, ""},
 		{"a removal runs its trigger", v3, old, map[string]any{"clusterName": "prod", "nodeCount": json.Number("3")}, "backup", []string{"/backup/enabled"}, ""},
 		{"nothing changed", v3, old, value.DeepCopy(old), "", []string{}, ""},
-		{"two plans", v3, old, map[string]any{"clusterName": "prod", "nodeCount": json.Number("4")}, "", nil, schema.KindPlanConflict},
+		{"two plans", v3, old, map[string]any{"clusterName": "prod", "nodeCount": json.Number("4")}, "", nil, schema.KindConflict},
 		{"immutable", v3, old, map[string]any{"clusterName": "test", "nodeCount": json.Number("3"), "backup": map[string]any{"enabled": true}}, "", nil, schema.KindImmutable},
-		{"invalid", v3, old, map[string]any{"clusterName": "prod", "nodeCount": json.Number("0"), "backup": map[string]any{"enabled": true}}, "", nil, schema.KindRange},
+		{"invalid", v3, old, map[string]any{"clusterName": "prod", "nodeCount": json.Number("0"), "backup": map[string]any{"enabled": true}}, "", nil, schema.KindInvalid},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			ob, db := value.DeepCopy(tc.old), value.DeepCopy(tc.desired)

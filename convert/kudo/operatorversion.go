@@ -39,7 +39,7 @@ type OperatorVersion struct {
 // declares (nil when unknown, as for a bare schema: the default plan is
 // then trigger.Deploy, and so is an upgrade's). It refuses a schema that
 // cannot be worked with: a trigger under a different trigger (kind
-// schema.KindTriggerConflict), an old name claimed twice. plans is
+// schema.KindConflict), an old name claimed twice. plans is
 // copied and sorted.
 func New(name string, s *schema.Schema, plans []string) (*OperatorVersion, error) {
 	if s == nil {

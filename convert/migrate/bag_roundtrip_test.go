@@ -24,9 +24,9 @@ func roundTrips() int {
 
 func loadPair(t testing.TB, dir string) (old, new *schema.Schema) {
 	t.Helper()
-	old, err := schema.ParseFile(filepath.Join(dir, "old.yaml"))
+	old, err := parseSchemaFile(filepath.Join(dir, "old.yaml"))
 	require.NoError(t, err)
-	new, err = schema.ParseFile(filepath.Join(dir, "new.yaml"))
+	new, err = parseSchemaFile(filepath.Join(dir, "new.yaml"))
 	require.NoError(t, err)
 	return old, new
 }

@@ -14,7 +14,6 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/schema"
 )
 
 // kepInstanceDocs returns n value documents of the KEP upgrade example as
@@ -32,7 +31,7 @@ BACKUP_CREDENTIALS_PASSWORD: "some password"
 }
 
 func kepUpgradeMigration(t testing.TB) *Migration {
-	s, err := schema.ParseFile("testdata/migrate/kep/upgraded.yaml")
+	s, err := parseSchemaFile("testdata/migrate/kep/upgraded.yaml")
 	require.NoError(t, err)
 	m, err := New(s)
 	require.NoError(t, err)
@@ -199,7 +198,7 @@ func processCPU() time.Duration {
 // MigrateDocument reuses the top level of the documents it reads; a result
 // must never see a later document through it.
 func TestMigrateDocumentResultsOutliveReuse(t *testing.T) {
-	s, err := schema.ParseFile("testdata/migrate/kep/upgraded.yaml")
+	s, err := parseSchemaFile("testdata/migrate/kep/upgraded.yaml")
 	require.NoError(t, err)
 	keepInput, err := New(s, StepHooks(0, func(from, _ any) (any, error) { return from, nil }, nil))
 	require.NoError(t, err)

@@ -93,7 +93,7 @@ type Result struct {
 	Lossy []Lossy
 	// Errors lists every reason the document could not be migrated
 	// cleanly: values that do not fit, refused lossy changes (kind
-	// schema.KindLossy, Detail holding the value before and after), hook
+	// schema.KindType, Detail holding the value before and after), hook
 	// failures and validation errors of the result. Empty when the
 	// migration succeeded; Err gives it as one error.
 	Errors schema.ErrorList
@@ -174,15 +174,15 @@ func New(target *schema.Schema, opts ...Option) (*Migration, error) {
 		return nil, schema.NewError(schema.KindUsage, "", "migrate: Lossless needs the schema of the oldest version (FromVersion)")
 	}
 	if target.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: New needs a target schema made by schema.Parse or FromValue")
 	}
 	if o.from != nil && o.from.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "migrate: the FromVersion schema was not made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "migrate: the FromVersion schema was not made by schema.Parse or FromValue")
 	}
 	chain := append(append([]*schema.Schema{}, o.via...), target)
 	for i, s := range chain {
 		if s.Root() == nil {
-			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil or was not made by schema.Parse, ParseFile or FromValue", i)
+			return nil, schema.NewError(schema.KindUsage, "", "migrate: ThroughVersions schema %d is nil or was not made by schema.Parse or FromValue", i)
 		}
 	}
 	for i := range o.stepHooks {

@@ -131,10 +131,13 @@ func (p *migPlan) validate(v any, known schema.ErrorList) schema.ErrorList {
 			v = rest
 		}
 	}
+	var err error
 	if p.mayDefault(s.Root(), v) {
-		v = params.Default(s, v)
+		v, err = params.Default(s, v)
 	}
-	err := params.Validate(s, v)
+	if err == nil {
+		err = params.Validate(s, v)
+	}
 	if err == nil {
 		return nil
 	}

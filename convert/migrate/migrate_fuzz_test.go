@@ -17,7 +17,7 @@ import (
 func fuzzTargets(t testing.TB) []*Migration {
 	var out []*Migration
 	for _, name := range []string{"kep", "nested", "maps", "types", "baremetal"} {
-		s, err := schema.ParseFile(filepath.Join("testdata/migrate/pairs", name, "new.yaml"))
+		s, err := parseSchemaFile(filepath.Join("testdata/migrate/pairs", name, "new.yaml"))
 		if err != nil {
 			t.Fatal(err)
 		}

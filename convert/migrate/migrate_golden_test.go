@@ -56,16 +56,16 @@ type migCase struct {
 func loadMigCase(t *testing.T, dir string) *migCase {
 	c := &migCase{dir: dir, flags: map[string]bool{}}
 	var err error
-	c.target, err = schema.ParseFile(filepath.Join(dir, "schema.yaml"))
+	c.target, err = parseSchemaFile(filepath.Join(dir, "schema.yaml"))
 	require.NoError(t, err)
 	if _, err := os.Stat(filepath.Join(dir, "from.yaml")); err == nil {
-		c.from, err = schema.ParseFile(filepath.Join(dir, "from.yaml"))
+		c.from, err = parseSchemaFile(filepath.Join(dir, "from.yaml"))
 		require.NoError(t, err)
 	}
 	vias, _ := filepath.Glob(filepath.Join(dir, "via-*.yaml"))
 	sort.Strings(vias)
 	for _, v := range vias {
-		s, err := schema.ParseFile(v)
+		s, err := parseSchemaFile(v)
 		require.NoError(t, err)
 		c.via = append(c.via, s)
 	}

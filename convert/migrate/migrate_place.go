@@ -253,7 +253,7 @@ func (r *migRun) build(e *migEntry) (any, bool) {
 		}
 		m, isMap := out.(map[string]any)
 		if !isMap {
-			r.errorq(schema.KindPath, r.srcs[e.index].ptr, e.ptr, c.ptr, func(hide bool) string {
+			r.errorq(schema.KindUsage, r.srcs[e.index].ptr, e.ptr, c.ptr, func(hide bool) string {
 				return fmt.Sprintf("cannot place this value: %s holds %s, not an object", showPointer(e.ptr), typeOfSecret(out, hide))
 			})
 			r.dropSubtree(c)
@@ -493,7 +493,7 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 			r.tr.lossySrc = append(r.tr.lossySrc, at.src())
 		}
 		if refused {
-			e := r.errorq(schema.KindLossy, at.src(), at.dst(), at.dst(), func(hide bool) string {
+			e := r.errorq(schema.KindType, at.src(), at.dst(), at.dst(), func(hide bool) string {
 				return fmt.Sprintf("changing %s to %s loses information; refused (allow lossy changes to apply it)", describeSecret(v, hide), describeSecret(out, hide))
 			})
 			if !r.secret(at.src(), at.dst()) { // a secret's values stay out of the error too
@@ -508,7 +508,7 @@ func (r *migRun) scalar(n *schema.Node, v any, at migAt) (any, bool) {
 				r.drop(at.src(), v)
 				return nil, false
 			}
-			r.errorq(schema.KindRange, at.src(), at.dst(), at.dst(), func(hide bool) string {
+			r.errorq(schema.KindInvalid, at.src(), at.dst(), at.dst(), func(hide bool) string {
 				if hide {
 					return secret.Hidden + strings.TrimPrefix(msg, string(num)) // msg opens with the number
 				}

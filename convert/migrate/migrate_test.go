@@ -299,7 +299,7 @@ backup:
 // TestKEPConversionKeepsInstanceParameters: under the converted schema
 // (no oldName) the instance's parameters stay unchanged, as the KEP says.
 func TestKEPConversionKeepsInstanceParameters(t *testing.T) {
-	s, err := schema.ParseFile("testdata/migrate/kep/converted.yaml")
+	s, err := parseSchemaFile("testdata/migrate/kep/converted.yaml")
 	require.NoError(t, err)
 	m, err := New(s)
 	require.NoError(t, err)
@@ -320,7 +320,7 @@ func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
 	}
 	skipped, defaulted := 0, 0
 	for _, file := range files {
-		s, err := schema.ParseFile(file)
+		s, err := parseSchemaFile(file)
 		require.NoError(t, err)
 		p, err := newUpPlan(s)
 		require.NoError(t, err)
@@ -329,7 +329,9 @@ func TestValidationSkipsDefaultingOnlyWhenItChangesNothing(t *testing.T) {
 			v, err := randomValue(s, rnd)
 			require.NoError(t, err)
 			thin(v, rnd)
-			changed := !identical(params.Default(s, value.DeepCopy(v)), v)
+			dv, err := params.Default(s, value.DeepCopy(v))
+			require.NoError(t, err)
+			changed := !identical(dv, v)
 			may := p.mayDefault(s.Root(), v)
 			if changed {
 				require.True(t, may, "%s: Default changes %s", file, show(v))

@@ -145,7 +145,7 @@ func decodeMatchesParams(t *testing.T, s *schema.Schema, data []byte) {
 func decodeSchemas(t testing.TB) []*schema.Schema {
 	out := []*schema.Schema{mustSchema(t, decodeSchema)}
 	for _, name := range []string{"kep", "nested", "maps", "types"} {
-		s, err := schema.ParseFile(filepath.Join("testdata/migrate/pairs", name, "new.yaml"))
+		s, err := parseSchemaFile(filepath.Join("testdata/migrate/pairs", name, "new.yaml"))
 		require.NoError(t, err)
 		out = append(out, s)
 	}

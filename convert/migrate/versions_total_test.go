@@ -54,5 +54,5 @@ func TestConvertTotal(t *testing.T) {
 	require.NoError(t, err)
 	require.Len(t, r.Errors, 1, "without Total the result is validated")
 	assert.Equal(t, "/memoryLimitMB", r.Errors[0].Pointer)
-	assert.Equal(t, schema.KindRange, r.Errors[0].Kind)
+	assert.Equal(t, schema.KindInvalid, r.Errors[0].Kind)
 }

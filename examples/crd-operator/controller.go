@@ -57,7 +57,11 @@ func (r *CacheReconciler) check(spec v2.CacheSpec) error {
 	if err != nil {
 		return err
 	}
-	return params.Validate(v2s.Schema, params.Default(v2s.Schema, values))
+	defaulted, err := params.Default(v2s.Schema, values)
+	if err != nil {
+		return err
+	}
+	return params.Validate(v2s.Schema, defaulted)
 }
 
 // SetupWithManager reconciles on changes of the spec (generation), not

@@ -24,7 +24,6 @@ import (
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params/kube"
-	"github.com/paramkit/paramkit/schema"
 )
 
 // TestCRDUpToDate: config/crd is what paramctl crd writes from schemas/
@@ -33,7 +32,7 @@ import (
 func TestCRDUpToDate(t *testing.T) {
 	var vs []kube.CRDVersion
 	for _, name := range []string{"v1", "v2"} {
-		s, err := schema.ParseFile("schemas/" + name + ".yaml")
+		s, err := parseSchemaFile("schemas/" + name + ".yaml")
 		require.NoError(t, err)
 		vs = append(vs, kube.CRDVersion{Name: name, Schema: s, Served: true, Storage: name == "v2"})
 	}

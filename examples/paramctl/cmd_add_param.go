@@ -111,7 +111,7 @@ func runAddParam(e *env, opts any, args []string) int {
 		return e.fail(exitInvalid, "%s: %v", at, err)
 	}
 	out, err := edit.AddProperty(src, at, spec)
-	if _, one := err.(*schema.Error); err != nil && !one {
+	if l := schema.ErrorsOf(err); len(l) > 0 && unusableSchema(l[0].Kind) {
 		return e.failSchema(o.schema, err) // schema.Parse's list: no usable schema
 	}
 	if err != nil {
@@ -155,6 +155,16 @@ func notAPlainSchema(src []byte) string {
 		return "an OperatorVersion manifest: add-param edits the schema file the operator package ships (params.yaml), not the manifest"
 	}
 	return ""
+}
+
+// unusableSchema reports whether an error of edit.AddProperty of this
+// kind is schema.Parse's: the file is no usable schema.
+func unusableSchema(k schema.Kind) bool {
+	switch k {
+	case schema.KindSyntax, schema.KindLimit, schema.KindSchema, schema.KindNotSchema, schema.KindRefused:
+		return true
+	}
+	return false
 }
 
 // failSchema prints why a schema cannot be edited; 2: it is unusable.

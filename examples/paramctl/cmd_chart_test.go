@@ -58,7 +58,7 @@ func TestLintChartJSON(t *testing.T) {
 	require.Len(t, fs, 3)
 	bad := lintName([]string{webChart}, webChart+"/bad-values.yaml")
 	assert.Equal(t, map[string]any{"rule": "chart-values", "severity": "error", "pointer": "/replicaCount", "message": "must be >= 1 but found 0",
-		"kind": "range", "file": bad, "line": float64(1)}, fs[0])
+		"kind": "invalid", "file": bad, "line": float64(1)}, fs[0])
 
 	code, out, _ = paramctl(t, "", "lint", webChart, "--values", webChart+"/bad-values.yaml", "-o", "sarif")
 	assert.Equal(t, 1, code)
@@ -133,7 +133,7 @@ func TestValidateSeveralFiles(t *testing.T) {
 	assert.Equal(t, good+": valid\n"+stream+": doc 0: valid\n", out)
 	assert.Equal(t, bad+":1:1: /replicaCount: must be >= 1 but found 0\n"+
 		bad+`:3:3: /service/type: value must be one of "ClusterIP", "NodePort", "LoadBalancer"`+"\n"+
-		bad+`:5:1: /sidecars: not allowed here: "Logger" (the schema does not declare it)`+"\n"+
+		bad+`:6:3: /sidecars/Logger: not allowed here: "Logger" (the schema does not declare it)`+"\n"+
 		stream+":3:1: doc 1: /replicaCount: expected integer, but got string \"x\"\n", errs)
 
 	code, out, errs = paramctl(t, "", "validate", "--schema", webChart, good, "nope.yaml", bad)
@@ -443,7 +443,7 @@ func TestLintOverlays(t *testing.T) {
 	tests := []cliCase{
 		{name: "each overlay on its own", args: []string{"lint", chart}, code: 1,
 			out: []string{
-				chart + "/ci/drop-values.yaml:1:1: /image: error chart-values: missing required property: \"tag\"\n",
+				chart + "/ci/drop-values.yaml:2:3: /image/tag: error chart-values: missing required property: \"tag\"\n",
 				chart + "/ci/duplicate-values.yaml:2:1: /enabled: warning chart-values: \"enabled\" is given twice (lines 1 and 2): Helm keeps the last value",
 				chart + "/ci/tag-values.yaml:3:3: /image/tag: error chart-values: Helm reads 1.10 as the number 1.1; the schema wants a string: write \"1.10\"\n",
 			},

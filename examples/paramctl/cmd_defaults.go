@@ -60,8 +60,11 @@ func runDefaults(e *env, o any, args []string) int {
 		code int
 	}
 	one := func(d params.Document[defaulted], v any) defaulted {
-		v = params.Default(s, v, dopts...)
-		if err := validate(s, v); err != nil {
+		v, err := params.Default(s, v, dopts...)
+		if err == nil {
+			err = validate(s, v)
+		}
+		if err != nil {
 			return defaulted{errs: errorRecords(d.Locate(err))}
 		}
 		out, err := e.encodeValues(s, v, *opts.output)

@@ -272,7 +272,7 @@ func (l *lister) walk(n *schema.Node, ptr, path string, depth int, inherited str
 			}
 			// Required only where the value must have it: its own scope
 			// ($ref, allOf), not one anyOf/oneOf branch.
-			l.add(p, newRow(p, appendToken(ptr, p.Name()), p.Name(), childPath, depth, inherited, immutable, requiredIn(n.Scope(), p.Name())))
+			l.add(p, newRow(p, appendToken(ptr, p.Name()), p.Name(), childPath, depth, inherited, immutable, requiredIn(scopeOf(n), p.Name())))
 		}
 	}
 	// The items of an array, the values of a map: a row of their own
@@ -460,7 +460,7 @@ func hasProperties(n *schema.Node, depth int) bool {
 		return false
 	}
 	for _, m := range sameValue(n) {
-		if len(m.Properties()) > 0 {
+		for range m.Properties() {
 			return true
 		}
 		if m.Items() != nil && hasProperties(m.Items(), depth+1) {
@@ -483,7 +483,7 @@ func hasProperties(n *schema.Node, depth int) bool {
 func typeLabel(n *schema.Node) string {
 	ts := n.Types()
 	label := strings.Join(ts, "|")
-	scope := n.Scope()
+	scope := scopeOf(n)
 	if len(ts) == 1 && ts[0] == "array" {
 		if it := itemsOf(scope); it != nil && !hasProperties(it, 0) {
 			if t := typeLabel(it); t != "" {
@@ -793,4 +793,13 @@ func (r paramRow) MarshalJSON() ([]byte, error) {
 		out.OwnTrigger = &r.OwnTrigger
 	}
 	return json.Marshal(out)
+}
+
+// scopeOf is n.Scope() as a slice.
+func scopeOf(n *schema.Node) []*schema.Node {
+	var out []*schema.Node
+	for _, m := range n.Scope() {
+		out = append(out, m)
+	}
+	return out
 }

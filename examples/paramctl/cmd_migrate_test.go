@@ -83,7 +83,7 @@ nothing written: 1 document with errors (use --continue to write anyway)
 	assert.NoFileExists(t, outFile)
 	assert.Contains(t, lines[0], `"refused":true`)
 	assert.Contains(t, lines[0], `"errors":[{"pointer":"/hardware/cpu/clockMegahertz","message":"changing number 2593.75`)
-	assert.Contains(t, lines[0], `(allow lossy changes to apply it)","kind":"lossy"}`, "each error says its kind")
+	assert.Contains(t, lines[0], `(allow lossy changes to apply it)","kind":"type"}`, "each error says its kind")
 }
 
 func TestMigrateDryRun(t *testing.T) {

@@ -60,7 +60,7 @@ func TestMigrateVersionsPlainText(t *testing.T) {
 
 func loadTextSchema(t testing.TB, name string) *schema.Schema {
 	t.Helper()
-	s, err := schema.ParseFile(filepath.Join("testdata", "versions", "text-set", name+".yaml"))
+	s, err := parseSchemaFile(filepath.Join("testdata", "versions", "text-set", name+".yaml"))
 	require.NoError(t, err)
 	return s
 }

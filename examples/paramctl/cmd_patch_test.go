@@ -70,7 +70,7 @@ func TestPatchCommandRefusals(t *testing.T) {
 		{"immutable", []string{"--schema", updSchema, "--values", updValues, "--replace", "storage/class=slow"}, exitInvalid,
 			"/storage/class: cannot be changed: /storage is immutable"},
 		{"invalid result", []string{"--schema", updSchema, "--values", updValues, "--remove", "topology/0/datacenterName"}, exitInvalid,
-			"/topology/0: "},
+			"/topology/0/datacenterName: "},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

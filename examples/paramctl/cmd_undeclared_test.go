@@ -65,7 +65,7 @@ additionalProperties: false
 	code, out, errs = updRun(t, "", "update", "--schema", schemaFile, "-P", patchFile)
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
-	assert.Equal(t, "\"\": not allowed here: \"replicsa\" (the schema does not declare it); \"replicsa\": did you mean \"replicas\"?\n", errs)
+	assert.Equal(t, "/replicsa: not allowed here: \"replicsa\" (the schema does not declare it); \"replicsa\": did you mean \"replicas\"?\n", errs)
 
 	code, out, errs = updRun(t, "", "update", "--schema", schemaFile, "--strict", "-p", "labels.tier=web", "-p", "replicas=2")
 	assert.Equal(t, 0, code, errs)
@@ -81,5 +81,5 @@ func TestUndeclaredKeyExplainsAFailure(t *testing.T) {
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
 	assert.Equal(t, "warning: /replicsa: \"replicsa=4\": \"replicsa\" is not declared by the schema; did you mean \"replicas\"?\n"+
-		"\"\": missing required property: \"replicas\"\n", errs)
+		"/replicas: missing required property: \"replicas\"\n", errs)
 }

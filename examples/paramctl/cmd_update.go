@@ -107,7 +107,7 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	res, err := trigger.New(s, triggerOptions(f.defaultPlan, f.plans)...)
 	if err != nil {
 		var c schema.ErrorList
-		if asList(err, &c) && len(c) > 0 && c[0].Kind == schema.KindTriggerConflict {
+		if asList(err, &c) && len(c) > 0 && c[0].Kind == schema.KindConflict {
 			for _, x := range c {
 				fmt.Fprintln(e.stderr, x.Error())
 			}

@@ -60,7 +60,7 @@ func TestValidateCommand(t *testing.T) {
 		{name: "valid", args: []string{"validate", "--schema", demoSchema, "demo/kep-upgraded-values.yaml"}, code: 0, out: []string{"valid"}},
 		{name: "flags after file", args: []string{"validate", "demo/kep-upgraded-values.yaml", "--schema", demoSchema}, code: 0, out: []string{"valid"}},
 		{name: "invalid lists every error", args: []string{"validate", "--schema", demoSchema, "demo/kep-upgraded-invalid.yaml"}, code: 1,
-			err: []string{"/backup/credentials: missing required property: \"password\"", "/backup/enabled: expected boolean, but got string \"yes\"", "/clusterName: expected string"}},
+			err: []string{"/backup/credentials/password: missing required property: \"password\"", "/backup/enabled: expected boolean, but got string \"yes\"", "/clusterName: expected string"}},
 		{name: "stdin", args: []string{"validate", "--schema", demoSchema, "-"}, stdin: "clusterName: x\n", code: 0, out: []string{"valid"}},
 		{name: "stream prefixes doc N", args: []string{"validate", "--schema", demoSchema, "testdata/stream.yaml"}, code: 1,
 			out: []string{"doc 0: valid"}, err: []string{"doc 1: /clusterName: expected string, but got number 5", "doc 2: /backup/enabled: expected boolean, but got string \"maybe\""}},
@@ -106,7 +106,7 @@ func TestValidateJSONOutput(t *testing.T) {
 		ptrs = append(ptrs, e.Pointer)
 		assert.NotEmpty(t, e.Kind)
 	}
-	assert.Equal(t, []string{"", "/backup/enabled"}, ptrs, "the root pointer is \"\"")
+	assert.Equal(t, []string{"/clusterName", "/backup/enabled"}, ptrs, "a missing required property at its own pointer")
 }
 
 func TestDefaultsCommand(t *testing.T) {

@@ -253,7 +253,11 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 	if a.deadline("before filling in defaults") {
 		return
 	}
-	work = params.Default(ver.Schema(), work)
+	work, err := params.Default(ver.Schema(), work)
+	if err != nil {
+		a.denyInvalid(err)
+		return
+	}
 	var ops []any
 	switch {
 	case !present:
@@ -270,11 +274,14 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 
 func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.OperatorVersion) {
 	raw := ver.Parameters(obj)
-	newV := params.Default(ver.Schema(), raw)
+	newV, err := params.Default(ver.Schema(), raw)
 	if a.deadline("before validating") {
 		return
 	}
-	if err := params.Validate(ver.Schema(), newV); err != nil {
+	if err == nil {
+		err = params.Validate(ver.Schema(), newV)
+	}
+	if err != nil {
 		a.denyInvalid(err)
 		return
 	}
@@ -295,13 +302,20 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 		if oldV == nil {
 			oldV = map[string]any{}
 		}
-		oldV = params.Default(ver.Schema(), oldV)
+		if oldV, err = params.Default(ver.Schema(), oldV); err != nil {
+			a.denyInvalid(err)
+			return
+		}
 		if a.denyImmutable(ver.Schema(), oldV, newV) {
 			return
 		}
 		plan = ver.UpgradePlan()
 	default:
-		oldV := params.Default(ver.Schema(), ver.Parameters(old))
+		oldV, err := params.Default(ver.Schema(), ver.Parameters(old))
+		if err != nil {
+			a.denyInvalid(err)
+			return
+		}
 		if a.denyImmutable(ver.Schema(), oldV, newV) {
 			return
 		}
@@ -309,10 +323,9 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 		if len(changed) == 0 {
 			return // nothing changed: no plan
 		}
-		var err error
 		if plan, err = ver.Triggers().Resolve(changed); err != nil {
 			var conflicts schema.ErrorList
-			if !asList(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindPlanConflict {
+			if !asList(err, &conflicts) || len(conflicts) == 0 || conflicts[0].Kind != schema.KindConflict {
 				a.deny(422, "Invalid", fmt.Sprintf("%s: %v", a.what(), err), nil)
 				return
 			}
@@ -430,7 +443,7 @@ func (a *admission) denyMigration(oldVer, ver *kudo.OperatorVersion, errs schema
 }
 
 // denyPlans refuses changes that trigger several plans: conflicts holds
-// one entry of kind schema.KindPlanConflict per change, its Detail.Plans
+// one entry of kind schema.KindConflict per change, its Detail.Plans
 // the change's plan and then every plan of the update.
 func (a *admission) denyPlans(conflicts schema.ErrorList) {
 	byPlan := map[string][]string{}

@@ -107,7 +107,11 @@ func Read(data []byte, o Options) (Doc, error) {
 		}
 		var le *JSONLimitError
 		if errors.As(err, &le) {
-			return Doc{}, &problem.Error{Kind: problem.Limit, Pointer: le.Pointer, Message: le.Msg}
+			kind := problem.Limit
+			if le.Duplicate {
+				kind = problem.Syntax
+			}
+			return Doc{}, &problem.Error{Kind: kind, Pointer: le.Pointer, Message: le.Msg}
 		}
 		jerr = err
 	}

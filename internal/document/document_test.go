@@ -71,12 +71,20 @@ func TestLimitsAreLimitErrors(t *testing.T) {
 		deep += "["
 	}
 	for _, src := range []string{
-		`{"a": 1, "a": 2}`, "a: 1\na: 2\n", `{"a": 1e999999999}`, "a: 1e999999999\n", deep,
+		`{"a": 1e999999999}`, "a: 1e999999999\n", deep,
 	} {
 		_, err := Read([]byte(src), Options{})
 		var pe *problem.Error
 		require.True(t, errors.As(err, &pe), "%q: %v", src, err)
 		assert.Equal(t, problem.Limit, pe.Kind, "%q: %v", src, err)
+	}
+	// A duplicate key is a fault of the text, located as a limit is.
+	for _, src := range []string{`{"a": 1, "a": 2}`, "a: 1\na: 2\n", "b: {a: 1, a: 2}\n"} {
+		_, err := Read([]byte(src), Options{})
+		var pe *problem.Error
+		require.True(t, errors.As(err, &pe), "%q: %v", src, err)
+		assert.Equal(t, problem.Syntax, pe.Kind, "%q: %v", src, err)
+		assert.Contains(t, pe.Message, "duplicate key")
 	}
 	_, err := Read(make([]byte, MaxDocumentBytes+1), Options{})
 	var pe *problem.Error
@@ -246,9 +254,14 @@ func TestLoneCRIsOneLineBreakForEveryReader(t *testing.T) {
 func TestIsLimit(t *testing.T) {
 	for _, src := range []string{`{"a": 1, "a": 2}`, "a: 1\na: 2\n"} {
 		_, err := Read([]byte(src), Options{})
-		assert.True(t, IsLimit(err), "%q", src)
+		assert.False(t, IsLimit(err), "%q: a duplicate key Read reports is syntax", src)
 	}
-	_, err := DecodeJSON([]byte(`{"a": 1, "a": 2}`))
+	node, err := ParseNode([]byte("a: 1\na: 2\n"))
+	if err == nil {
+		_, err = ToValue(node, nil)
+	}
+	assert.True(t, IsLimit(err), "the readers below Read refuse a duplicate key as a limit")
+	_, err = DecodeJSON([]byte(`{"a": 1, "a": 2}`))
 	assert.True(t, IsLimit(err))
 	_, err = ParseFlow("{a: 1, a: 2}")
 	assert.True(t, IsLimit(err))

@@ -22,7 +22,11 @@ func yamlError(data []byte, err error, jerr error) *problem.Error {
 		return &problem.Error{Kind: problem.Syntax, Message: err.Error()}
 	}
 	if ye.Limit {
-		return &problem.Error{Kind: problem.Limit, Pointer: ye.Pointer, Line: ye.Line, Column: ye.Column, Message: ye.Msg}
+		kind := problem.Limit
+		if ye.Duplicate {
+			kind = problem.Syntax
+		}
+		return &problem.Error{Kind: kind, Pointer: ye.Pointer, Line: ye.Line, Column: ye.Column, Message: ye.Msg}
 	}
 	if ye.Line > 0 || ye.Pointer != "" {
 		// Located by a node: exact already.

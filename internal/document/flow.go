@@ -184,7 +184,9 @@ func (p *flowParser) mapping(depth int) (*yaml.Node, error) {
 		}
 		k.Style = yaml.DoubleQuotedStyle // keys are always strings
 		if seen[k.Value] {
-			return nil, p.limit(fmt.Sprintf("duplicate key %q", k.Value))
+			e := p.limit(fmt.Sprintf("duplicate key %q", k.Value)).(*nodeError)
+			e.Duplicate = true
+			return nil, e
 		}
 		seen[k.Value] = true
 		p.ws()

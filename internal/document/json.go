@@ -24,6 +24,9 @@ func (e *jsonSyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e
 type JSONLimitError struct {
 	Pointer string
 	Msg     string
+	// Duplicate is set for a duplicate key: a fault of the text
+	// (problem.Syntax), not a limit, though located as one.
+	Duplicate bool
 }
 
 // Error gives the pointer, quoted, and what is wrong there.
@@ -254,7 +257,9 @@ func (d *jsonDecoder) object(depth int) (any, error) {
 		d.ws()
 		d.stack = append(d.stack, k)
 		if _, dup := m[k]; dup {
-			return nil, d.limit(fmt.Sprintf("duplicate key %q", k))
+			e := d.limit(fmt.Sprintf("duplicate key %q", k)).(*JSONLimitError)
+			e.Duplicate = true
+			return nil, e
 		}
 		v, err := d.value(depth)
 		if err != nil {

@@ -36,11 +36,16 @@ type nodeError struct {
 	// depth, alias expansion, number range) or holds a duplicate key:
 	// a refusal, as opposed to text that is simply not YAML.
 	Limit bool
+	// Duplicate is set, with Limit, for a duplicate key: located and
+	// refused as a limit is, but a fault of the text (problem.Syntax).
+	Duplicate bool
 }
 
 // IsLimit reports whether err, from any reader of this package, is a
 // refusal by one of the limits (size, depth, alias expansion, number
-// range, a duplicate key) rather than text that is not YAML or JSON.
+// range, a duplicate key) rather than text that is not YAML or JSON. Read
+// gives a duplicate key as a *problem.Error of kind problem.Syntax, which
+// is no limit.
 func IsLimit(err error) bool {
 	var ne *nodeError
 	var je *JSONLimitError
@@ -220,7 +225,9 @@ func (c *converter) mapping(n *yaml.Node, t Typer, depth int, out map[string]any
 		k := kn.Value
 		c.push(k)
 		if _, dup := out[k]; dup && !merged[k] {
-			return c.limitAt(kn, fmt.Sprintf("duplicate key %q", k))
+			e := c.limitAt(kn, fmt.Sprintf("duplicate key %q", k)).(*nodeError)
+			e.Duplicate = true
+			return e
 		}
 		delete(merged, k)
 		var kt Typer

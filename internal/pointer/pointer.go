@@ -180,3 +180,18 @@ func Quote(p string) string {
 	}
 	return p
 }
+
+// Parent splits p into its parent's pointer and its last token,
+// unescaped (/a/b~1c gives /a and b/c); ok is false for the root and for
+// a pointer that is not RFC 6901.
+func Parent(p string) (parent, last string, ok bool) {
+	i := strings.LastIndexByte(p, '/')
+	if i < 0 {
+		return "", "", false
+	}
+	tok, err := Unescape(p[i+1:])
+	if err != nil {
+		return "", "", false
+	}
+	return p[:i], tok, true
+}

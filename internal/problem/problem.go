@@ -24,9 +24,9 @@ type Kind string
 
 // The kinds the internal packages report.
 const (
-	Syntax   Kind = "syntax"    // malformed YAML or JSON (schema.KindSyntax)
-	Limit    Kind = "limit"     // a size, depth or count limit was passed (schema.KindLimit)
-	NotPlain Kind = "not-plain" // a Go value that cannot be a parameter value (schema.KindNotPlain)
+	Syntax   Kind = "syntax" // malformed YAML or JSON (schema.KindSyntax)
+	Limit    Kind = "limit"  // a size, depth or count limit was passed (schema.KindLimit)
+	NotPlain Kind = "usage"  // a Go value that cannot be a parameter value (schema.KindUsage)
 )
 
 // Error is one failure at one place: the JSON pointer it is about, the

@@ -89,7 +89,7 @@ type Status struct {
 	// Warnings are notes for the person reading the gates, about the gate
 	// itself (Pointer ""): a deprecated gate's warning (kind
 	// schema.KindDeprecated), an enabled: false that a stable gate ignores
-	// (kind schema.KindGate). Read their Message.
+	// (kind schema.KindGated). Read their Message.
 	Warnings []*schema.Error
 }
 
@@ -233,7 +233,7 @@ func newGates(list []Gate) *Set {
 			st.Warnings = append(st.Warnings, schema.NewError(schema.KindDeprecated, "", "%s", gateDeprecation(gate)))
 		}
 		if gate.PreRelease == stageStable && gate.Enabled != nil && !*gate.Enabled {
-			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGate, "", "enabled: false has no effect: a stable gate is always on"))
+			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGated, "", "enabled: false has no effect: a stable gate is always on"))
 		}
 		g.status[i] = st
 		for _, fp := range gate.FieldPaths {

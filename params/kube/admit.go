@@ -115,7 +115,7 @@ func (a *admission) what() string {
 
 func (a *admission) run() error {
 	if a.s.Root() == nil {
-		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema made by schema.Parse, ParseFile or FromValue"))
+		return a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Admit needs a schema made by schema.Parse or FromValue"))
 	}
 	if a.req.Operation != opCreate && a.req.Operation != opUpdate {
 		return nil
@@ -154,7 +154,10 @@ func (a *admission) run() error {
 			return err
 		}
 	}
-	values := params.Default(a.s, raw)
+	values, err := params.Default(a.s, raw)
+	if err != nil {
+		return err
+	}
 	if err := a.deadline("while filling in defaults"); err != nil {
 		return err
 	}

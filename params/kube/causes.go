@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"encoding/json"
 	"strconv"
 	"strings"
 
@@ -35,23 +34,21 @@ func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
 		}
 	}
 	for _, e := range schema.ErrorsOf(err) {
+		// A missing required property and a forbidden one come at the
+		// property's own pointer (schema.KindRequired, KindAdditional).
 		switch e.Kind {
 		case schema.KindRequired:
-			if names, ok := namesIn(e.Message, "missing required propert", ""); ok {
-				for _, n := range names {
-					add(StatusCause{Type: "FieldValueRequired", Field: fieldPath(field, e.Pointer, n), Message: "Required value"})
-				}
+			if e.Keyword == "required" {
+				add(StatusCause{Type: "FieldValueRequired", Field: fieldPath(field, e.Pointer), Message: "Required value"})
 				continue
 			}
 		case schema.KindAdditional:
-			if names, ok := namesIn(e.Message, "not allowed here: ", " (the schema does not declare it)"); ok {
-				for _, n := range names {
-					msg := "Forbidden: not allowed here (the schema does not declare it)"
-					if s != nil && len(out) < maxCauses {
-						msg += didYouMean(s, e.Pointer, n)
-					}
-					add(StatusCause{Type: "FieldValueForbidden", Field: fieldPath(field, e.Pointer, n), Message: msg})
+			if e.Keyword == "additionalProperties" {
+				msg := "Forbidden: not allowed here (the schema does not declare it)"
+				if parent, key, ok := pointer.Parent(e.Pointer); s != nil && ok && len(out) < maxCauses {
+					msg += didYouMean(s, parent, key)
 				}
+				add(StatusCause{Type: "FieldValueForbidden", Field: fieldPath(field, e.Pointer), Message: msg})
 				continue
 			}
 			// An error at the property's own pointer: the closest
@@ -67,50 +64,23 @@ func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
 	return out, total
 }
 
-// namesIn reads the property names a message lists as JSON strings
-// joined by ", " after prefix (and up to ": " after it, for "property:"
-// or "properties:") and before suffix.
-func namesIn(msg, prefix, suffix string) ([]string, bool) {
-	rest, ok := strings.CutPrefix(msg, prefix)
-	if !ok {
-		return nil, false
-	}
-	if i := strings.Index(rest, ": "); i >= 0 && !strings.HasPrefix(rest, `"`) {
-		rest = rest[i+2:]
-	}
-	if suffix != "" {
-		i := strings.Index(rest, suffix)
-		if i < 0 {
-			return nil, false
-		}
-		rest = rest[:i]
-	}
-	var names []string
-	if json.Unmarshal([]byte("["+rest+"]"), &names) != nil || len(names) == 0 {
-		return nil, false
-	}
-	return names, true
-}
-
 // causeType is Kubernetes' CauseType for an error.
 func causeType(e *schema.Error) string {
 	switch e.Kind {
 	case schema.KindRequired:
 		return "FieldValueRequired"
-	case schema.KindImmutable, schema.KindPlanConflict, schema.KindAdditional:
+	case schema.KindImmutable, schema.KindConflict, schema.KindAdditional:
 		return "FieldValueForbidden"
 	case schema.KindEnum, schema.KindUndeclared:
 		return "FieldValueNotSupported"
 	case schema.KindType:
 		return "FieldValueTypeInvalid"
-	case schema.KindUnique:
-		return "FieldValueDuplicate"
-	case schema.KindLength:
-		if e.Detail != nil {
-			kw := e.Detail.Keyword
-			if strings.HasSuffix(kw, "/maxLength") || strings.HasSuffix(kw, "/maxItems") || strings.HasSuffix(kw, "/maxProperties") {
-				return "FieldValueTooLong"
-			}
+	case schema.KindInvalid:
+		switch e.Keyword {
+		case "uniqueItems":
+			return "FieldValueDuplicate"
+		case "maxLength", "maxItems", "maxProperties":
+			return "FieldValueTooLong"
 		}
 	}
 	return "FieldValueInvalid"
@@ -142,9 +112,9 @@ func didYouMean(s *schema.Schema, p, key string) string {
 	if n == nil {
 		return ""
 	}
-	names := make([]string, 0, len(n.Properties()))
-	for _, c := range n.Properties() {
-		names = append(names, c.Name())
+	var names []string
+	for name := range n.Properties() {
+		names = append(names, name)
 	}
 	near := suggest.Closest(key, names)
 	if len(near) == 0 {

@@ -49,7 +49,7 @@ import (
 // plain data (maps, slices, json.Number).
 func CRDSchema(s *schema.Schema) (map[string]any, error) {
 	if s.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "kube: CRDSchema needs a schema made by schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "kube: CRDSchema needs a schema made by schema.Parse or FromValue")
 	}
 	g := &crdGen{root: s.Document()}
 	out := g.node(s.Document(), "", false, "", map[string]bool{})

@@ -23,7 +23,7 @@ var (
 // 1.8446744073709552e+19), which JSON Schema would still call an
 // integer. A number on a node that allows integers and not other numbers,
 // written with a fraction or an exponent and beyond int64's range, is an
-// error of kind schema.KindRange at its pointer: refused, never stored
+// error of kind schema.KindInvalid at its pointer: refused, never stored
 // rounded. nil when there is none.
 func roundedIntegers(s *schema.Schema, values any) schema.ErrorList {
 	if s == nil {
@@ -46,7 +46,7 @@ func roundedIntegers(s *schema.Schema, values any) schema.ErrorList {
 			}
 		case json.Number:
 			if rounded(n, x) {
-				out = append(out, schema.NewError(schema.KindRange, p,
+				out = append(out, schema.NewError(schema.KindInvalid, p,
 					"%s is an integer beyond int64 that the apiserver has already rounded (it keeps integers as int64, others as float64); refused rather than stored rounded: keep the value within -9223372036854775808..9223372036854775807", secret.Text(n.Secret(), x.String())))
 			}
 		}

@@ -56,13 +56,13 @@ func ExampleAdmit() {
 	for _, c := range resp.Result.Details.Causes {
 		fmt.Println(c.Type, c.Field)
 	}
-	fmt.Println(resp.Result.Details.Causes[0].Message)
+	fmt.Println(resp.Result.Details.Causes[1].Message)
 	out, _ := review.Respond(resp)
 	fmt.Println(len(out) < 1024)
 	// Output:
 	// true [{"op":"replace","path":"/spec/parameters","value":{"engine":"redis","maxEntries":9007199254740993}}]
-	// FieldValueForbidden spec.parameters.maxEntrie
 	// FieldValueNotSupported spec.parameters.engine
+	// FieldValueForbidden spec.parameters.maxEntrie
 	// Forbidden: not allowed here (the schema does not declare it); did you mean "maxEntries"?
 	// true
 }

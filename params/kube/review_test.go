@@ -178,9 +178,11 @@ func FuzzAdmitPatch(f *testing.F) {
 		if !resp.Allowed {
 			return // not an object, or a value the schema refuses
 		}
-		want := params.Default(s, pv)
+		want, err := params.Default(s, pv)
+		require.NoError(t, err)
 		if pv == nil {
-			want = params.Default(s, map[string]any{})
+			want, err = params.Default(s, map[string]any{})
+			require.NoError(t, err)
 		}
 		if len(resp.Patch) == 0 {
 			assert.True(t, params.Identical(pv, want), "no patch, yet defaults to fill in")

@@ -69,14 +69,14 @@ func (p Property) value() map[string]any {
 //
 // hide is set where the property is a secret (an object above it says
 // writeOnly or format: password): its values are then never quoted.
-func (p Property) check(d schema.Dialect, hide bool) error {
+func (p Property) check(d string, hide bool) error {
 	if !slices.Contains(jsonTypes, p.Type) {
 		return fmt.Errorf("type %q is not a JSON Schema type (use %s)", p.Type, strings.Join(jsonTypes, ", "))
 	}
 	if err := value.CheckNumbers(p.Default); err != nil {
 		return fmt.Errorf("default: %v", err)
 	}
-	typeOnly, err := schema.FromValue(map[string]any{"$schema": string(d), "type": p.Type})
+	typeOnly, err := schema.FromValue(map[string]any{"$schema": d, "type": p.Type})
 	if err != nil {
 		return err
 	}
@@ -127,12 +127,14 @@ func compactJSON(v any) string { return string(encode.JSON(v, nil, "")) }
 // comments but may change spacing. A parent defined through $ref gets the
 // property in the definition it refers to (every use of it sees it).
 //
-// A document that is no usable schema gives schema.Parse's ErrorList; a
-// property that cannot be added gives a *schema.Error whose Pointer is at
-// (KindPath for a malformed path, KindTriggerConflict for a trigger other
-// than the one above it, KindInvalid for a default the schema refuses
-// there, KindSchema for an edit that would not compile, KindUsage for any
-// other refusal).
+// Every failure is a schema.ErrorList's Err (read it with
+// schema.ErrorsOf): a document that is no usable schema gives
+// schema.Parse's list (kinds KindSyntax, KindLimit, KindSchema,
+// KindNotSchema, KindRefused); a property that cannot be added gives one
+// entry whose Pointer is at (KindUsage for a malformed path or an edit
+// that would not compile, KindConflict for a trigger other than the one
+// above it, KindInvalid for a default the schema refuses there, KindUsage
+// for any other refusal).
 func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 	s, err := schema.Parse(doc)
 	if err != nil {
@@ -140,18 +142,18 @@ func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 	}
 	// Every refusal below is about the property asked for at at.
 	fail := func(kind schema.Kind, format string, a ...any) ([]byte, error) {
-		return nil, schema.NewError(kind, at, format, a...)
+		return nil, schema.ErrorList{schema.NewError(kind, at, format, a...)}.Err()
 	}
 	toks, err := pointer.Split(at)
 	if err != nil {
-		return fail(schema.KindPath, "%v", err)
+		return fail(schema.KindUsage, "%v", err)
 	}
 	if len(toks) == 0 {
-		return fail(schema.KindPath, "the path names no property: give one such as /backup/retentionDays")
+		return fail(schema.KindUsage, "the path names no property: give one such as /backup/retentionDays")
 	}
 	for _, t := range toks {
 		if t == "" {
-			return fail(schema.KindPath, "a property name may not be empty")
+			return fail(schema.KindUsage, "a property name may not be empty")
 		}
 	}
 	hide := s.SecretAt(at)
@@ -161,7 +163,7 @@ func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 	plan, perr := planAddition(s, toks, p)
 	if perr != nil {
 		perr.Pointer = at
-		return nil, perr
+		return nil, schema.ErrorList{perr}.Err()
 	}
 	out, spliceErr, err := applyPlan(doc, plan)
 	if err != nil {
@@ -171,7 +173,7 @@ func AddProperty(doc []byte, at string, p Property) ([]byte, error) {
 	// and accept the default where the property now stands.
 	ns, err := schema.Parse(out)
 	if err != nil {
-		return fail(schema.KindSchema, "the edited schema does not compile: %v", err)
+		return fail(schema.KindUsage, "the edited schema does not compile: %v", err)
 	}
 	if !value.Equal(ns.Document(), plan.want) {
 		why := ""
@@ -226,7 +228,7 @@ func planAddition(s *schema.Schema, toks []string, p Property) (*addition, *sche
 		for _, a := range ancestors {
 			for _, m := range a.Scope() {
 				if m.Trigger() != "" && m.Trigger() != p.Trigger {
-					return nil, schema.NewError(schema.KindTriggerConflict, "", "trigger %q conflicts with trigger %q at %s: a parameter inherits the plan above it", p.Trigger, m.Trigger(), m.Pointer()+"/trigger")
+					return nil, schema.NewError(schema.KindConflict, "", "trigger %q conflicts with trigger %q at %s: a parameter inherits the plan above it", p.Trigger, m.Trigger(), m.Pointer()+"/trigger")
 				}
 			}
 		}

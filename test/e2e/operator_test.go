@@ -532,7 +532,7 @@ func TestOperator(t *testing.T) {
 		require.Equal(t, http.StatusOK, r.code, "%s", r.body)
 		in := o.status("my-instance", "deploy", "False")
 		c := condition(in)
-		assert.Equal(t, "Range", c["reason"])
+		assert.Equal(t, "Invalid", c["reason"])
 		assert.Contains(t, c["message"], "spec.parameters.nodeCount: ")
 		o.status("typo", "upgrade", "True") // nodeCount 3 is still fine
 

@@ -48,7 +48,11 @@ func BenchmarkReconcileParamkit(b *testing.B) {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := params.Validate(ov.Schema(), params.Default(ov.Schema(), v)); err != nil {
+		dv, err := params.Default(ov.Schema(), v)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := params.Validate(ov.Schema(), dv); err != nil {
 			b.Fatal(err)
 		}
 	}

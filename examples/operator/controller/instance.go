@@ -48,7 +48,7 @@ import (
 const OperatorVersionIndex = "spec.operatorVersion.name"
 
 // Condition reasons besides those of paramkit's error kinds
-// ((schema.Kind).Reason: Range, Type, Required, ...).
+// ((schema.Kind).Reason: Invalid, Type, Required, ...).
 const (
 	ReasonValid                   = "Valid"
 	ReasonOperatorVersionNotFound = "OperatorVersionNotFound"
@@ -239,7 +239,11 @@ func (r *InstanceReconciler) check(ctx context.Context, in *v1beta2.Instance) me
 			return c
 		}
 	}
-	if err := params.Validate(ov.Schema(), params.Default(ov.Schema(), values)); err != nil {
+	defaulted, err := params.Default(ov.Schema(), values)
+	if err == nil {
+		err = params.Validate(ov.Schema(), defaulted)
+	}
+	if err != nil {
 		errs := schema.ErrorsOf(err)
 		msgs := make([]string, 0, len(errs))
 		for _, e := range errs {

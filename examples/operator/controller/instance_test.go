@@ -91,7 +91,7 @@ func TestReconcileWritesStatus(t *testing.T) {
 		{"no plan execution: an install", newInstance("i", "my-operator-0.2.0", ``, ""),
 			"deploy", metav1.ConditionTrue, controller.ReasonValid, ""},
 		{"invalid", newInstance("i", "my-operator-0.2.0", `{"clusterName":"prod","nodeCount":0}`, "deploy"),
-			"deploy", metav1.ConditionFalse, "Range", "spec.parameters.nodeCount: "},
+			"deploy", metav1.ConditionFalse, "Invalid", "spec.parameters.nodeCount: "},
 		{"wrong type", newInstance("i", "my-operator-0.2.0", `{"clusterName":"prod","backup":{"enabled":"yes"}}`, "deploy"),
 			"deploy", metav1.ConditionFalse, "Type", "spec.parameters.backup.enabled: "},
 		{"no operator version", newInstance("i", "my-operator-9", `{}`, "deploy"),
@@ -157,7 +157,7 @@ func TestAnEditedOperatorVersionRechecksItsInstances(t *testing.T) {
 	a := reconcileAndGet(t, r, c, "a")
 	cond := meta.FindStatusCondition(a.Status.Conditions, v1beta2.ConditionParametersValid)
 	assert.Equal(t, metav1.ConditionFalse, cond.Status)
-	assert.Equal(t, "Range", cond.Reason)
+	assert.Equal(t, "Invalid", cond.Reason)
 	assert.Contains(t, cond.Message, "spec.parameters.nodeCount: ")
 	b := reconcileAndGet(t, r, c, "b")
 	assert.Equal(t, metav1.ConditionTrue, meta.FindStatusCondition(b.Status.Conditions, v1beta2.ConditionParametersValid).Status)

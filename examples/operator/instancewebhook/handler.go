@@ -300,7 +300,7 @@ func causeType(k schema.Kind) metav1.CauseType {
 	switch k {
 	case schema.KindRequired:
 		return metav1.CauseTypeFieldValueRequired
-	case schema.KindImmutable, schema.KindPlanConflict:
+	case schema.KindImmutable, schema.KindConflict:
 		return metav1.CauseTypeForbidden
 	case schema.KindEnum, schema.KindUndeclared, schema.KindAdditional:
 		return metav1.CauseTypeFieldValueNotSupported

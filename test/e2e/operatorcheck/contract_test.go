@@ -303,7 +303,7 @@ func TestOperatorContract(t *testing.T) {
 		c.ok(c.api.call(t, http.MethodPatch, ov, map[string]any{"spec": map[string]any{"parameters": map[string]any{"properties": map[string]any{"nodeCount": map[string]any{"maximum": 5}}}}}))
 		in := c.status("a", "backup", "False") // nodeCount 7
 		cond := condition(in)
-		assert.Equal(t, "Range", cond["reason"])
+		assert.Equal(t, "Invalid", cond["reason"])
 		assert.Contains(t, cond["message"], "spec.parameters.nodeCount")
 		c.status("up", "upgrade", "True") // nodeCount 4
 		// A new required parameter without a default.

@@ -18,7 +18,7 @@ func Structured(n *schema.Node) bool {
 	}
 	branches := false
 	for _, sc := range n.Scope() {
-		if len(sc.Properties()) > 0 || len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil {
+		if HasProperties(sc) || len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil {
 			return true
 		}
 		branches = branches || len(sc.AnyOf()) > 0 || len(sc.OneOf()) > 0
@@ -32,7 +32,7 @@ func structuredIn(n *schema.Node, depth int, seen map[*schema.Node]bool) bool {
 	}
 	seen[n] = true
 	for _, sc := range n.Scope() {
-		if len(sc.Properties()) > 0 || len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil {
+		if HasProperties(sc) || len(sc.PatternProperties()) > 0 || sc.AdditionalProperties() != nil {
 			return true
 		}
 	}
@@ -119,4 +119,12 @@ func addProps(n *schema.Node, out *[]Prop, idx map[string]int) {
 		}
 		(*out)[i].Defs = append((*out)[i].Defs, p)
 	}
+}
+
+// HasProperties reports whether n declares any property.
+func HasProperties(n *schema.Node) bool {
+	for range n.Properties() {
+		return true
+	}
+	return false
 }

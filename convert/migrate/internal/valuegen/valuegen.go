@@ -31,7 +31,7 @@ import (
 // say) defeat it.
 func Random(s *schema.Schema, rnd *rand.Rand) (any, error) {
 	if s.Root() == nil {
-		return nil, schema.NewError(schema.KindUsage, "", "no schema: make one with schema.Parse, ParseFile or FromValue")
+		return nil, schema.NewError(schema.KindUsage, "", "no schema: make one with schema.Parse or FromValue")
 	}
 	if rnd == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "no source of randomness: pass a *rand.Rand")
@@ -93,7 +93,7 @@ func (g *valueGenerator) value(n *schema.Node, depth int) any {
 	types := n.Types()
 	var own bool
 	for _, sc := range n.Scope() {
-		if len(sc.Type()) > 0 || len(sc.Properties()) > 0 || sc.Items() != nil || len(sc.PrefixItems()) > 0 {
+		if len(sc.Type()) > 0 || shape.HasProperties(sc) || sc.Items() != nil || len(sc.PrefixItems()) > 0 {
 			own = true
 		}
 	}

@@ -154,9 +154,9 @@ func (c *Chart) withSubcharts(hv *helmValues, valuesFile string, chartVals, user
 		return nil, err
 	}
 	root.Subs = subs
-	for _, m := range helmvalues.Missing(root) {
-		hv.warnings = append(hv.warnings, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: chartFile,
-			Message: fmt.Sprintf("dependency %q is not in charts/: helm template refuses the chart until helm dependency build; its values are not checked", m)})
+	if missing := helmvalues.Missing(root); len(missing) > 0 {
+		return nil, schema.ErrorIn(chartFile, schema.NewError(schema.KindIO, "",
+			"found in Chart.yaml, but missing in charts/ directory: %s (helm template refuses the chart until helm dependency build)", strings.Join(missing, ", ")))
 	}
 	if err := helmvalues.Process(root, user); err != nil {
 		return nil, schema.ErrorIn(chartFile, schema.NewError(schema.KindSyntax, "", "%v", err))

@@ -41,6 +41,9 @@ func readSubcharts(fsys fs.FS, dir string) ([]*subchartFiles, error) {
 	}
 	var out []*subchartFiles
 	for _, e := range entries {
+		if strings.IndexAny(e.Name(), "._") == 0 {
+			continue // Helm's loader ignores them too
+		}
 		sub := path.Join(dir, "charts", e.Name())
 		if !e.IsDir() {
 			if strings.HasSuffix(e.Name(), ".tgz") || strings.HasSuffix(e.Name(), ".tar.gz") {
@@ -50,7 +53,9 @@ func readSubcharts(fsys fs.FS, dir string) ([]*subchartFiles, error) {
 		}
 		meta, err := fs.ReadFile(fsys, path.Join(sub, chartFile))
 		if errors.Is(err, fs.ErrNotExist) {
-			continue // Helm's loader skips a folder that is no chart? It refuses it; lint's chart-file says why.
+			// Helm refuses the chart ("Chart.yaml file is missing");
+			// paramctl leaves the folder out.
+			continue
 		}
 		if err != nil {
 			return nil, ioError(err)
@@ -220,9 +225,7 @@ func (hv *helmValues) judgeTree(c *helmvalues.Chart, values map[string]any, pref
 		if err != nil {
 			return nil, schema.ErrorIn(schemaFile, err)
 		}
-		for _, f := range hv.judgeAt(s, values, prefix) {
-			out = append(out, f)
-		}
+		out = append(out, hv.judgeAt(s, values, prefix)...)
 	}
 	subs := append([]*helmvalues.Chart(nil), c.Subs...)
 	sort.SliceStable(subs, func(i, j int) bool { return subs[i].Name < subs[j].Name })

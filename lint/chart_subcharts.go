@@ -10,6 +10,7 @@ import (
 
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/secret"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -249,6 +250,9 @@ func (hv *helmValues) judgeTree(c *helmvalues.Chart, values map[string]any, pref
 		}
 		out = append(out, fs...)
 	}
+	if len(prefix) == 0 {
+		hv.hideSecretSets(out)
+	}
 	return out, nil
 }
 
@@ -323,4 +327,47 @@ func withoutSubchartKeys(fs []Finding, keys map[string]bool) []Finding {
 		out = append(out, f)
 	}
 	return out
+}
+
+// hideSecretSets hides the value of each --set assignment a finding
+// names where the assignment writes what the schema of the chart or of
+// any subchart holds as a secret (a parent's global reaches every
+// subchart).
+func (hv *helmValues) hideSecretSets(fs []Finding) {
+	if hv.tree == nil {
+		return
+	}
+	hidden := map[string]bool{}
+	for _, src := range hv.sources {
+		if src.flag == "" {
+			continue
+		}
+		for _, p := range src.paths {
+			if treeHoldsSecret(hv.tree, p) {
+				hidden[src.name] = true
+			}
+		}
+	}
+	for i := range fs {
+		if hidden[fs[i].File] {
+			fs[i].File = secret.Assignment(true, fs[i].File)
+		}
+	}
+}
+
+func treeHoldsSecret(c *helmvalues.Chart, p []string) bool {
+	if c.Schema != nil {
+		if s, err := schema.Parse(c.Schema); err == nil && s.HoldsSecretAt(pointer.Join(p...)) {
+			return true
+		}
+	}
+	for _, sub := range c.Subs {
+		if len(p) > 1 && sub.Name == p[0] && treeHoldsSecret(sub, p[1:]) {
+			return true
+		}
+		if len(p) > 0 && p[0] == "global" && treeHoldsSecret(sub, p) {
+			return true
+		}
+	}
+	return false
 }

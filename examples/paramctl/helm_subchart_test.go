@@ -102,6 +102,13 @@ func TestValuesSubchartPlaces(t *testing.T) {
 			}
 		})
 	}
+	t.Run("a --set that writes a subchart's secret is named without its value", func(t *testing.T) {
+		code, _, errs := paramctl(t, "", "values", parent, "--set", "sub.password=hunter2,sub.replicas=0")
+		assert.Equal(t, 1, code, errs)
+		assert.Contains(t, errs, "--set sub.password=(value hidden): /sub/replicas: error:")
+		assert.Contains(t, errs, "--set sub.password=(value hidden): /sub/password: error:")
+		assert.NotContains(t, errs, "hunter2")
+	})
 	t.Run("a packaged subchart is refused", func(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "charts"), 0o755))

@@ -283,7 +283,11 @@ func (hv *helmValues) judgeAt(s *schema.Schema, values map[string]any, prefix []
 				continue
 			}
 		}
-		if note := hv.numberNote(s, hv.place(&out[i]), out[i].Pointer); note != "" {
+		src := hv.place(&out[i])
+		if s.HoldsSecretAt(rel) {
+			continue // a secret's text is never quoted
+		}
+		if note := hv.numberNote(nil, src, out[i].Pointer); note != "" {
 			out[i].Message += " (" + note + ")"
 		}
 	}

@@ -109,6 +109,14 @@ func TestValuesSubchartPlaces(t *testing.T) {
 		assert.Contains(t, errs, "--set sub.password=(value hidden): /sub/password: error:")
 		assert.NotContains(t, errs, "hunter2")
 	})
+	t.Run("a subchart's number as Helm reads it", func(t *testing.T) {
+		f := filepath.Join(t.TempDir(), "x.yaml")
+		require.NoError(t, os.WriteFile(f, []byte("sub:\n  replicas: 1e-400\n"), 0o644))
+		code, _, errs := paramctl(t, "", "values", parent, "-f", f)
+		assert.Equal(t, 1, code, errs)
+		assert.Contains(t, errs, f+":2:3: /sub/replicas: error: subchart sub:")
+		assert.Contains(t, errs, "(Helm reads 1e-400 as the number 0: every YAML number goes through a float64)")
+	})
 	t.Run("a packaged subchart is refused", func(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "charts"), 0o755))

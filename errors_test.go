@@ -173,12 +173,12 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 		{"params.ParseText", func() error { _, err := params.ParseText(s.Lookup("/tags"), "[a, "); return err }},
 		{"params.ParseText not UTF-8", func() error { _, err := params.ParseText(nil, "\xff"); return err }},
 		{"params.ParseText out of range", func() error { _, err := params.ParseText(s.Lookup("/replicas"), "1e99999999"); return err }},
-		{"params.String missing", func() error { _, err := params.Get[string](old, "/none"); return err }},
-		{"params.Int64 wrong type", func() error { _, err := params.Get[int64](old, "/id"); return err }},
-		{"params.Bool bad pointer", func() error { _, err := params.Get[bool](old, "id"); return err }},
-		{"params.Float wrong type", func() error { _, err := params.Get[float64](old, "/id"); return err }},
-		{"params.Map wrong type", func() error { _, err := params.Get[map[string]any](old, "/id"); return err }},
-		{"params.Slice missing", func() error { _, err := params.Get[[]any](old, "/tags"); return err }},
+		{"params.String missing", func() error { _, err := params.String(old, "/none"); return err }},
+		{"params.Int64 wrong type", func() error { _, err := params.Int64(old, "/id"); return err }},
+		{"params.Bool bad pointer", func() error { _, err := params.Bool(old, "id"); return err }},
+		{"params.Float wrong type", func() error { _, err := params.Float(old, "/id"); return err }},
+		{"params.Map wrong type", func() error { _, err := params.Map(old, "/id"); return err }},
+		{"params.Slice missing", func() error { _, err := params.Slice(old, "/tags"); return err }},
 
 		// Updates, -p and patch operations.
 		{"Update.Run -p nothing before =", func() error { _, err := (&params.Update{Schema: s, Set: []string{"=1"}}).Run(); return err }},
@@ -303,14 +303,13 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 			_, err = migrate.New(bad)
 			return err
 		}},
-		{"Migration.Migrate", func() error { r := m.Migrate(map[string]any{"a": jsonNum("1")}); return r.Err() }},
-		{"Migration.MigrateDocument syntax", func() error { r := m.MigrateDocument([]byte("a: [")); return r.Err() }},
+		{"Migration.Migrate", func() error { _, err := m.Migrate(map[string]any{"a": jsonNum("1")}); return err }},
+		{"Migration.MigrateDocument syntax", func() error { _, err := m.MigrateDocument([]byte("a: [")); return err }},
 		{"migrate.Reader", func() error {
 			var first error
 			err := migrate.Reader(context.Background(), m, strings.NewReader("a: x\n---\na: [\n"), 1, func(d params.Document[migrate.Result]) error {
-				r := d.Value
 				if first == nil {
-					first = r.Err()
+					first = d.Err
 				}
 				return nil
 			})
@@ -496,8 +495,8 @@ func TestSentinelsAreReachable(t *testing.T) {
 			require.NoError(t, err)
 			m, err := migrate.New(s, migrate.StepHooks(0, func(_, _ any) (any, error) { return nil, context.Canceled }, nil))
 			require.NoError(t, err)
-			r := m.Migrate(map[string]any{})
-			return r.Err()
+			_, err = m.Migrate(map[string]any{})
+			return err
 		}, context.Canceled, schema.KindInvalid},
 	}
 	for _, tt := range tests {

@@ -62,9 +62,9 @@ properties:
 		fmt.Println(err)
 		return
 	}
-	res := m.MigrateDocument([]byte("clusterName: prod\nreplicas: 0\n"))
+	res, err := m.MigrateDocument([]byte("clusterName: prod\nreplicas: 0\n"))
 	fmt.Println("migrated:", res.Values)
-	for _, e := range res.Errors {
+	for _, e := range schema.ErrorsOf(err) {
 		fmt.Println(e)
 	}
 	// Output:

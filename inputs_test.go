@@ -152,8 +152,8 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"params.MarshalJSON": func() []any { v := in(inputValue()); params.MarshalJSON(s, v, ""); return []any{v} },
 		"params.MarshalYAML": func() []any { v := in(inputValue()); _, _ = params.MarshalYAML(s, v); return []any{v} },
-		"params.Map":         func() []any { v := in(inputValue()); _, _ = params.Get[map[string]any](v, "/backup"); return []any{v} },
-		"params.Slice":       func() []any { v := in(inputValue()); _, _ = params.Get[[]any](v, "/nodes"); return []any{v} },
+		"params.Map":         func() []any { v := in(inputValue()); _, _ = params.Map(v, "/backup"); return []any{v} },
+		"params.Slice":       func() []any { v := in(inputValue()); _, _ = params.Slice(v, "/nodes"); return []any{v} },
 		"params.Update.Run/edits": func() []any {
 			o := in(old())
 			p := in(map[string]any{"backup": map[string]any{"enabled": false}, "comment": nil})

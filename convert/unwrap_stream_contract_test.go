@@ -23,7 +23,7 @@ func TestUnwrapReaderCancelContract(t *testing.T) {
 			if err != nil {
 				return err
 			}
-			n, err := params.Get[int64](c.Document, "/N")
+			n, err := params.Int64(c.Document, "/N")
 			if err != nil {
 				return err
 			}

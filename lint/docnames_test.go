@@ -24,42 +24,45 @@ import (
 func TestDocsNameRealLintIdentifiers(t *testing.T) {
 	names := map[string]bool{} // NAME and TYPE.METHOD
 	fset := token.NewFileSet()
-	pkgs, err := parser.ParseDir(fset, ".", func(fi fs.FileInfo) bool { return !strings.HasSuffix(fi.Name(), "_test.go") }, parser.ParseComments)
+	files, err := filepath.Glob("*.go")
 	require.NoError(t, err)
 	var docs []*ast.CommentGroup
-	for _, p := range pkgs {
-		for _, f := range p.Files {
-			docs = append(docs, f.Comments...)
-			for _, d := range f.Decls {
-				switch d := d.(type) {
-				case *ast.FuncDecl:
-					if d.Recv == nil {
-						names[d.Name.Name] = true
-						continue
-					}
-					typ := d.Recv.List[0].Type
-					if st, ok := typ.(*ast.StarExpr); ok {
-						typ = st.X
-					}
-					if id, ok := typ.(*ast.Ident); ok {
-						names[id.Name+"."+d.Name.Name] = true
-					}
-				case *ast.GenDecl:
-					for _, s := range d.Specs {
-						switch s := s.(type) {
-						case *ast.TypeSpec:
-							names[s.Name.Name] = true
-							if st, ok := s.Type.(*ast.StructType); ok {
-								for _, f := range st.Fields.List {
-									for _, n := range f.Names {
-										names[s.Name.Name+"."+n.Name] = true
-									}
+	for _, name := range files {
+		if strings.HasSuffix(name, "_test.go") {
+			continue
+		}
+		f, err := parser.ParseFile(fset, name, nil, parser.ParseComments)
+		require.NoError(t, err)
+		docs = append(docs, f.Comments...)
+		for _, d := range f.Decls {
+			switch d := d.(type) {
+			case *ast.FuncDecl:
+				if d.Recv == nil {
+					names[d.Name.Name] = true
+					continue
+				}
+				typ := d.Recv.List[0].Type
+				if st, ok := typ.(*ast.StarExpr); ok {
+					typ = st.X
+				}
+				if id, ok := typ.(*ast.Ident); ok {
+					names[id.Name+"."+d.Name.Name] = true
+				}
+			case *ast.GenDecl:
+				for _, s := range d.Specs {
+					switch s := s.(type) {
+					case *ast.TypeSpec:
+						names[s.Name.Name] = true
+						if st, ok := s.Type.(*ast.StructType); ok {
+							for _, f := range st.Fields.List {
+								for _, n := range f.Names {
+									names[s.Name.Name+"."+n.Name] = true
 								}
 							}
-						case *ast.ValueSpec:
-							for _, n := range s.Names {
-								names[n.Name] = true
-							}
+						}
+					case *ast.ValueSpec:
+						for _, n := range s.Names {
+							names[n.Name] = true
 						}
 					}
 				}

@@ -24,9 +24,9 @@
 //	r, err := (&params.Update{Schema: s, Old: old, Patches: []any{patch}, Set: []string{"nodeCount=5"}}).Run()
 //	// r.Values, r.Plan, r.Changed, r.Warnings
 //
-// Typed getters for operator code (ExampleGet):
+// Typed getters for operator code (ExampleString):
 //
-//	n, err := params.Get[int64](v, "/nodeCount")
+//	n, err := params.Int64(v, "/nodeCount")
 //
 // Every error is a *schema.Error or a schema.ErrorList's Err: one loop over
 // schema.ErrorsOf(err) prints any of them (Example_errors).

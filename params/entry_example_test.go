@@ -48,13 +48,13 @@ properties:
 
 // The typed getter reads a value at a JSON pointer and says which pointer
 // was missing or of the wrong type.
-func ExampleGet() {
+func ExampleString() {
 	v, _ := params.Decode(nil, []byte(`{"nodeCount": 3, "backup": {"enabled": true}}`))
-	n, err := params.Get[int64](v, "/nodeCount")
+	n, err := params.Int64(v, "/nodeCount")
 	fmt.Println(n, err)
-	on, err := params.Get[bool](v, "/backup/enabled")
+	on, err := params.Bool(v, "/backup/enabled")
 	fmt.Println(on, err)
-	_, err = params.Get[string](v, "/backup/schedule")
+	_, err = params.String(v, "/backup/schedule")
 	fmt.Println(err)
 	// Output:
 	// 3 <nil>

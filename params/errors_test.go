@@ -72,11 +72,11 @@ func TestOneErrorTypeFromEveryEntryPoint(t *testing.T) {
 		{"Decode: syntax", func() error { _, err := params.Decode(s, []byte("a: [1,\n")); return err }(), schema.KindSyntax, ""},
 		{"Decode: limit", func() error { _, err := params.Decode(s, []byte(`{"a":1e999999999}`)); return err }(), schema.KindLimit, "/a"},
 		{"Decode: second document", func() error { _, err := params.Decode(s, []byte("a: 1\n---\nb: 2\n")); return err }(), schema.KindSyntax, ""},
-		{"getter: missing", getter(func() error { _, err := params.Get[string](old, "/nope"); return err }), schema.KindNotFound, "/nope"},
-		{"getter: type", getter(func() error { _, err := params.Get[bool](old, "/name"); return err }), schema.KindType, "/name"},
-		{"getter: malformed pointer", getter(func() error { _, err := params.Get[map[string]any](old, "nope"); return err }), schema.KindUsage, "nope"},
+		{"getter: missing", getter(func() error { _, err := params.String(old, "/nope"); return err }), schema.KindNotFound, "/nope"},
+		{"getter: type", getter(func() error { _, err := params.Bool(old, "/name"); return err }), schema.KindType, "/name"},
+		{"getter: malformed pointer", getter(func() error { _, err := params.Map(old, "nope"); return err }), schema.KindUsage, "nope"},
 		{"getter: range", getter(func() error {
-			_, err := params.Get[int64](map[string]any{"n": jsonNumber("1e30")}, "/n")
+			_, err := params.Int64(map[string]any{"n": jsonNumber("1e30")}, "/n")
 			return err
 		}), schema.KindInvalid, "/n"},
 		{"gates: rules", func() error {
@@ -161,7 +161,7 @@ properties:
 	_, err := (&params.Update{Schema: s, Old: map[string]any{"name": "old"}, Set: []string{"name=new"}}).Run()
 	print(err)
 
-	_, err = params.Get[int64](v, "/missing")
+	_, err = params.Int64(v, "/missing")
 	print(err)
 
 	_, err = params.Decode(s, []byte(`{"replicas": 1e999999999}`))

@@ -12,49 +12,6 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// Get is the typed getter for operator code: it reads the value at the
-// JSON pointer ptr of v (RFC 6901, "" is the whole document) as a T and
-// says exactly which pointer was missing or of the wrong type. T is one
-// of:
-//
-//   - string, bool;
-//   - int64: an integer; a number with a fraction, or one outside the
-//     int64 range, is an error rather than a silent truncation;
-//   - float64, for code that wants one: any number a float64 holds even
-//     approximately (within ±1.8e308);
-//   - json.Number: any number, with its exact text;
-//   - map[string]any, []any: an object or an array, shared, not copied.
-//
-// The error is a *schema.Error of kind schema.KindNotFound (nothing
-// there), schema.KindType (another JSON type), schema.KindUsage (a
-// malformed pointer) or schema.KindInvalid (a number that does not fit).
-func Get[T string | bool | int64 | float64 | json.Number | map[string]any | []any](v any, ptr string) (T, error) {
-	var zero T
-	var x any
-	var err error
-	switch any(zero).(type) {
-	case string:
-		x, err = getString(v, ptr)
-	case bool:
-		x, err = getBool(v, ptr)
-	case int64:
-		x, err = getInt64(v, ptr)
-	case float64:
-		x, err = getFloat(v, ptr)
-	case json.Number:
-		x, err = getNumber(v, ptr)
-	case map[string]any:
-		x, err = getMap(v, ptr)
-	default: // []any
-		x, err = getSlice(v, ptr)
-	}
-	if err != nil {
-		return zero, err
-	}
-	t, _ := x.(T)
-	return t, nil
-}
-
 // getError is a failed typed read, as a *schema.Error: kind
 // schema.KindNotFound when nothing is at ptr, schema.KindType when the
 // value is of another JSON type than want, schema.KindUsage for a malformed
@@ -78,8 +35,13 @@ func get(v any, ptr, want string) (any, error) {
 	return x, nil
 }
 
-// getString returns the string at ptr.
-func getString(v any, ptr string) (string, error) {
+// String returns the string at the JSON pointer ptr of v (RFC 6901, ""
+// is the whole document). Like every typed getter (Int64, Bool, Float,
+// Map, Slice), its error is a *schema.Error naming ptr: kind
+// schema.KindNotFound when nothing is there, schema.KindType for another
+// JSON type, schema.KindUsage for a malformed pointer, schema.KindInvalid
+// for a number that does not fit.
+func String(v any, ptr string) (string, error) {
 	x, err := get(v, ptr, "string")
 	if err != nil {
 		return "", err
@@ -91,8 +53,8 @@ func getString(v any, ptr string) (string, error) {
 	return s, nil
 }
 
-// getBool returns the boolean at ptr.
-func getBool(v any, ptr string) (bool, error) {
+// Bool returns the boolean at ptr; errors as String says.
+func Bool(v any, ptr string) (bool, error) {
 	x, err := get(v, ptr, "boolean")
 	if err != nil {
 		return false, err
@@ -104,9 +66,10 @@ func getBool(v any, ptr string) (bool, error) {
 	return b, nil
 }
 
-// getInt64 returns the integer at ptr. A number with a fraction, or one
-// outside the int64 range, is an error rather than a silent truncation.
-func getInt64(v any, ptr string) (int64, error) {
+// Int64 returns the integer at ptr. A number with a fraction, or one
+// outside the int64 range, is an error rather than a silent truncation;
+// other errors as String says.
+func Int64(v any, ptr string) (int64, error) {
 	x, err := get(v, ptr, "integer")
 	if err != nil {
 		return 0, err
@@ -128,10 +91,10 @@ func getInt64(v any, ptr string) (int64, error) {
 	return r.Num().Int64(), nil
 }
 
-// getFloat returns the number at ptr as a float64, for code that wants one.
+// Float returns the number at ptr as a float64, for code that wants one.
 // A number a float64 cannot hold even approximately (beyond ±1.8e308) is
-// an error.
-func getFloat(v any, ptr string) (float64, error) {
+// an error; other errors as String says.
+func Float(v any, ptr string) (float64, error) {
 	x, err := get(v, ptr, "number")
 	if err != nil {
 		return 0, err
@@ -152,8 +115,8 @@ func getFloat(v any, ptr string) (float64, error) {
 	return f, nil
 }
 
-// getMap returns the object at ptr (shared, not copied).
-func getMap(v any, ptr string) (map[string]any, error) {
+// Map returns the object at ptr (shared, not copied); errors as String says.
+func Map(v any, ptr string) (map[string]any, error) {
 	x, err := get(v, ptr, "object")
 	if err != nil {
 		return nil, err
@@ -165,8 +128,9 @@ func getMap(v any, ptr string) (map[string]any, error) {
 	return m, nil
 }
 
-// getSlice returns the array at ptr (shared, not copied).
-func getSlice(v any, ptr string) ([]any, error) {
+// Slice returns the array at ptr (shared, not copied); errors as String
+// says.
+func Slice(v any, ptr string) ([]any, error) {
 	x, err := get(v, ptr, "array")
 	if err != nil {
 		return nil, err
@@ -176,17 +140,4 @@ func getSlice(v any, ptr string) ([]any, error) {
 		return nil, typeError(ptr, "array", x)
 	}
 	return a, nil
-}
-
-// getNumber returns the number at ptr with its exact text.
-func getNumber(v any, ptr string) (json.Number, error) {
-	x, err := get(v, ptr, "number")
-	if err != nil {
-		return "", err
-	}
-	n, ok := x.(json.Number)
-	if !ok {
-		return "", typeError(ptr, "number", x)
-	}
-	return n, nil
 }

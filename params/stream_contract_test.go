@@ -37,7 +37,7 @@ func TestDecodeReaderCancelContract(t *testing.T) {
 	require.NoError(t, err)
 	streamtest.Check(t, streamtest.Text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
 		return params.DecodeReader(ctx, s, r, workers, func(d params.Document[any]) error {
-			n, err := params.Get[int64](d.Value, "/n")
+			n, err := params.Int64(d.Value, "/n")
 			if err != nil {
 				return err
 			}

@@ -125,7 +125,7 @@
 //     schema itself), schema text that is no value (a pattern, a bound),
 //     key names, string lengths, and what is said where no schema is
 //     known (unwrapping by
-//     guess, a malformed `-p` key, the typed getter params.Get, JSON
+//     guess, a malformed `-p` key, the typed getters (params.Int64, …), JSON
 //     syntax errors, which have no pointer).
 //   - KUDO's v1beta1 Parameter (name, displayName, description, required,
 //     default, trigger, value-type, immutable, enum) has no field that marks

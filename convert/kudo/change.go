@@ -43,8 +43,8 @@ func (v *OperatorVersion) Update(old, desired any) (params.Result, error) {
 // their old pointers and their values hidden where a schema marks them
 // secret (a caller warns about them: they are gone from Values); Lossy
 // the values whose type change lost something (refused, and so never
-// there, unless the migration allows it). Every failure is the error (the
-// Result is then zero): the migration's problems (with the new pointers),
+// there, unless the migration allows it). Every failure is the error, read
+// with schema.ErrorsOf (the Result is then zero, unlike a migration's): the migration's problems (with the new pointers),
 // the validation's, or kind schema.KindImmutable.
 func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migrate.Result, error) {
 	if v == nil || v.migration == nil || from == nil || from.schema == nil {
@@ -53,9 +53,9 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 	if desired == nil {
 		desired = map[string]any{}
 	}
-	moved := v.migration.MigrateHiding(desired, from.schema)
-	if !moved.OK() {
-		return migrate.Result{}, moved.Err()
+	moved, err := v.migration.MigrateHiding(desired, from.schema)
+	if err != nil {
+		return migrate.Result{}, err
 	}
 	values, err := params.Default(v.schema, orEmpty(moved.Values))
 	if err != nil {
@@ -67,8 +67,9 @@ func (v *OperatorVersion) Upgrade(from *OperatorVersion, old, desired any) (migr
 	if old != nil {
 		// Old values that do not fit this version stay at their new
 		// place as they were (the migration's errors are the new values'
-		// business, checked above): they still count for immutability.
-		m := v.migration.MigrateHiding(old, from.schema)
+		// business, checked above; the Result is meaningful with them):
+		// they still count for immutability.
+		m, _ := v.migration.MigrateHiding(old, from.schema)
 		oldValues, err := params.Default(v.schema, orEmpty(m.Values))
 		if err != nil {
 			return migrate.Result{}, err

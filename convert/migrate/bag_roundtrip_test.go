@@ -71,8 +71,8 @@ func TestRoundTripIdentity(t *testing.T) {
 					x, err := randomValue(start, rnd)
 					require.NoError(t, err)
 					x = withPlainScalars(start.Root(), x, rnd)
-					mid := there(x)
-					got := back(mid.Values)
+					mid := got(there(x))
+					got := got(back(mid.Values))
 					if !identical(got.Values, plainScalarsMeaning(x)) {
 						require.Failf(t, "round trip changed the values", "in:  %s\nmid: %s\nout: %s\ndiff: %v",
 							show(x), show(mid.Values), show(got.Values), bagDiff(x, got.Values))

@@ -22,13 +22,13 @@ func nestedLossless(t *testing.T) *Migration {
 func TestBagKeepsWhatTheOldVersionCannotHold(t *testing.T) {
 	m := nestedLossless(t)
 	x := map[string]any{"cluster": map[string]any{"name": "prod"}, "tolerations": []any{"gpu"}}
-	d := m.Down(x)
+	d := got(m.Down(x))
 	require.True(t, d.OK(), "%v", d.Errors)
 	dm := d.Values.(map[string]any)
 	require.Contains(t, dm, bagKey)
 	require.Equal(t, map[string]any{"clusterName": "prod"}, dm["cluster"])
 	require.Equal(t, []Dropped{{Pointer: "/tolerations", Value: []any{"gpu"}}}, d.Dropped)
-	u := m.Migrate(d.Values)
+	u := got(m.Migrate(d.Values))
 	require.True(t, u.OK(), "%v", u.Errors)
 	require.Equal(t, x, u.Values, "the bag is popped and applied; nothing is left of it")
 }
@@ -43,26 +43,26 @@ func TestChangesMadeMeanwhileWinOverTheBag(t *testing.T) {
 	// ratio 7 is an integer in the new version; down it is 7 too. timeout
 	// "soon" cannot be a number in the old version: the bag keeps it.
 	x := map[string]any{"ratio": json.Number("7"), "timeout": "soon", "port": "yes"}
-	d := m.Down(x)
+	d := got(m.Down(x))
 	dm := d.Values.(map[string]any)
 	require.NotContains(t, dm, "timeout")
 	require.NotContains(t, dm, "port", "a value that does not fit is left out in lossless mode")
 	require.Equal(t, json.Number("7"), dm["ratio"])
 	dm["ratio"] = json.Number("8")
-	u := m.Migrate(dm)
+	u := got(m.Migrate(dm))
 	require.Equal(t, map[string]any{"ratio": json.Number("8"), "timeout": "soon", "port": "yes"}, u.Values)
 
 	// A value that went down lossy (2.5 is not an integer... the other way
 	// round: old 2.5 to new integer 2) comes back exactly unless changed.
 	y := map[string]any{"ratio": json.Number("2.5")}
-	up := m.Migrate(y)
+	up := got(m.Migrate(y))
 	require.Equal(t, json.Number("2"), up.Values.(map[string]any)["ratio"])
 	require.Len(t, up.Lossy, 1)
 	require.False(t, up.Lossy[0].Refused, "lossless mode allows lossy changes: the bag keeps the original")
-	require.Equal(t, y, m.Down(up.Values).Values)
+	require.Equal(t, y, got(m.Down(up.Values)).Values)
 	changed := up.Values.(map[string]any)
 	changed["ratio"] = json.Number("3")
-	require.Equal(t, map[string]any{"ratio": json.Number("3")}, m.Down(changed).Values)
+	require.Equal(t, map[string]any{"ratio": json.Number("3")}, got(m.Down(changed)).Values)
 }
 
 // TestBagSurvivesYAML: the bag is plain values and comes back through the
@@ -70,13 +70,13 @@ func TestChangesMadeMeanwhileWinOverTheBag(t *testing.T) {
 func TestBagSurvivesYAML(t *testing.T) {
 	m := nestedLossless(t)
 	x := map[string]any{"zone": "007", "tolerations": []any{"yes", json.Number("1.10"), nil, true}, "logging": map[string]any{}}
-	d := m.Down(x)
+	d := got(m.Down(x))
 	text, err := params.MarshalYAML(m.steps[0].from, d.Values)
 	require.NoError(t, err)
 	back, err := params.Decode(m.steps[0].from, text)
 	require.NoError(t, err)
 	require.True(t, identical(d.Values, back), "%s", text)
-	require.True(t, identical(x, m.Migrate(back).Values))
+	require.True(t, identical(x, got(m.Migrate(back)).Values))
 }
 
 func TestMalformedBag(t *testing.T) {
@@ -84,7 +84,7 @@ func TestMalformedBag(t *testing.T) {
 	for _, bag := range []any{"x", []any{"x"}, []any{map[string]any{"step": "s"}},
 		[]any{map[string]any{"step": "s", "dir": "up"}},
 		[]any{map[string]any{"step": "s", "dir": "up", "patch": []any{map[string]any{"pointer": "nope"}}}}} {
-		r := m.Migrate(map[string]any{bagKey: bag})
+		r := got(m.Migrate(map[string]any{bagKey: bag}))
 		require.NotEmpty(t, r.Errors)
 		require.Equal(t, "/"+bagKey, r.Errors[0].Pointer)
 		require.True(t, strings.HasPrefix(r.Errors[0].Message, "malformed property bag"), r.Errors[0].Message)
@@ -96,7 +96,7 @@ func TestBagNeedsAnObject(t *testing.T) {
 	new := mustSchema(t, `type: string`)
 	m, err := New(new, FromVersion(old), Lossless())
 	require.NoError(t, err)
-	r := m.Migrate([]any{"x"})
+	r := got(m.Migrate([]any{"x"}))
 	require.NotEmpty(t, r.Errors)
 	require.Contains(t, r.Errors[0].Message, "property bag cannot be kept")
 }
@@ -116,11 +116,11 @@ func TestHubAndSpokes(t *testing.T) {
 		x, err := randomValue(v1, rnd)
 		require.NoError(t, err)
 		x.(map[string]any)["UNKNOWN"] = "kept" // 0.1 values 0.2 and 0.3 cannot hold
-		hub := from1.Migrate(x)
-		at2 := from2.Down(hub.Values)
-		hub2 := from2.Migrate(at2.Values)
+		hub := got(from1.Migrate(x))
+		at2 := got(from2.Down(hub.Values))
+		hub2 := got(from2.Migrate(at2.Values))
 		require.True(t, identical(hub.Values, hub2.Values), "hub %s\nhub again %s", show(hub.Values), show(hub2.Values))
-		back := from1.Down(hub2.Values)
+		back := got(from1.Down(hub2.Values))
 		require.True(t, identical(x, back.Values), "in %s\nout %s", show(x), show(back.Values))
 	}
 }
@@ -131,7 +131,7 @@ func TestHookErrors(t *testing.T) {
 		return nil, errors.New("boom")
 	}, nil))
 	require.NoError(t, err)
-	r := m.Migrate(map[string]any{"a": "x"})
+	r := got(m.Migrate(map[string]any{"a": "x"}))
 	require.Len(t, r.Errors, 1)
 	require.Equal(t, `"": hook: boom`, r.Errors[0].Error())
 	require.Equal(t, map[string]any{"a": "x"}, r.Values, "a failing hook leaves the generated values")
@@ -140,6 +140,6 @@ func TestHookErrors(t *testing.T) {
 		return nil, &schema.Error{Pointer: "/a", Message: "not allowed"}
 	}, nil))
 	require.NoError(t, err)
-	r = m.Migrate(map[string]any{"a": "x"})
+	r = got(m.Migrate(map[string]any{"a": "x"}))
 	require.Equal(t, "/a: not allowed", r.Errors[0].Error())
 }

@@ -94,7 +94,7 @@ func TestVersionSetConvertDocumentText(t *testing.T) {
 	require.Equal(t, "007", want.(map[string]any)["code"], "a string node types it")
 	require.Equal(t, json.Number("7"), want.(map[string]any)["legacyCode"])
 
-	down, err := set.ConvertDocument([]byte(textDocV2), "v2", "v1")
+	down, err := conv(set.ConvertDocument([]byte(textDocV2), "v2", "v1"))
 	require.NoError(t, err)
 	require.True(t, down.OK(), "%v", down.Errors)
 	requirePlainResult(t, down)
@@ -110,9 +110,9 @@ func TestVersionSetConvertDocumentText(t *testing.T) {
 	written := writeYAML(t, down.Values)
 	assert.Contains(t, string(written), "value: \"007\"\n", "the bag keeps the string v2 typed")
 	assert.Contains(t, string(written), "value: 7\n", "and the number the text means")
-	for name, up := range map[string]func() (Result, error){
-		"in memory":    func() (Result, error) { return set.Convert(down.Values, "v1", "v2") },
-		"through YAML": func() (Result, error) { return set.ConvertDocument(written, "v1", "v2") },
+	for name, up := range map[string]func() (outcome, error){
+		"in memory":    func() (outcome, error) { return conv(set.Convert(down.Values, "v1", "v2")) },
+		"through YAML": func() (outcome, error) { return conv(set.ConvertDocument(written, "v1", "v2")) },
 	} {
 		up, err := up()
 		require.NoError(t, err)
@@ -152,7 +152,7 @@ properties:
 	require.NoError(t, err)
 	doc := []byte("name: 1.10\ncode: 007\ncount: 0x1F\nvia: 007\nlegacy: 007\n")
 
-	r, err := set.ConvertDocument(doc, "v1", "v2")
+	r, err := conv(set.ConvertDocument(doc, "v1", "v2"))
 	require.NoError(t, err)
 	require.True(t, r.OK(), "%v", r.Errors)
 	requirePlainResult(t, r)
@@ -160,7 +160,7 @@ properties:
 	assert.Equal(t, []Dropped{{Pointer: "/legacy", Value: json.Number("7")}}, r.Dropped, "no node types legacy")
 
 	// v1 → v2 (hub) → v3: moved has no type in v3; v2's string node typed it.
-	r, err = set.ConvertDocument(doc, "v1", "v3")
+	r, err = conv(set.ConvertDocument(doc, "v1", "v3"))
 	require.NoError(t, err)
 	require.True(t, r.OK(), "%v", r.Errors)
 	requirePlainResult(t, r)
@@ -171,7 +171,7 @@ properties:
 	// which v2's string node does not take.
 	in, err := params.Decode(v1, doc)
 	require.NoError(t, err)
-	r, err = set.Convert(in, "v1", "v2")
+	r, err = conv(set.Convert(in, "v1", "v2"))
 	require.NoError(t, err)
 	assert.NotContains(t, r.Values, "code")
 	assert.Contains(t, r.Dropped, Dropped{Pointer: "/code", Value: json.Number("7")})
@@ -191,13 +191,13 @@ func TestLosslessMigrateDocumentText(t *testing.T) {
 	oldDoc := []byte("name: demo\nreplicas: 007\ncode: 007\nextra: {zone: 007, l: [yes, ~]}\nlegacyCode: 0x1F\nlegacy: [1.10, {big: 9007199254740993}]\n")
 	want, err := params.Decode(v1, oldDoc)
 	require.NoError(t, err)
-	up := m.MigrateDocument(oldDoc)
+	up := got(m.MigrateDocument(oldDoc))
 	require.True(t, up.OK(), "%v", up.Errors)
 	requirePlainResult(t, up)
 	assert.Equal(t, "007", up.Values.(map[string]any)["code"], "v2's string node types the text")
 	assert.Equal(t, map[string]any{"zone": json.Number("7"), "l": []any{"yes", nil}}, up.Values.(map[string]any)["extra"])
 	require.Contains(t, up.Dropped, Dropped{Pointer: "/legacyCode", Value: json.Number("31")})
-	down := m.Down(up.Values)
+	down := got(m.Down(up.Values))
 	require.True(t, down.OK(), "%v", down.Errors)
 	requirePlainResult(t, down)
 	// The values are what the document means; the bag keeps v2's "007",
@@ -208,11 +208,11 @@ func TestLosslessMigrateDocumentText(t *testing.T) {
 	// new → old → new, the old values written as YAML in between.
 	in, err := params.Decode(v2, []byte(textDocV2))
 	require.NoError(t, err)
-	down = m.Down(in)
+	down = got(m.Down(in))
 	require.True(t, down.OK(), "%v", down.Errors)
 	requirePlainResult(t, down)
 	require.Contains(t, down.Dropped, Dropped{Pointer: "/legacyCode", Value: json.Number("7")})
-	up = m.MigrateDocument(writeYAML(t, down.Values))
+	up = got(m.MigrateDocument(writeYAML(t, down.Values)))
 	require.True(t, up.OK(), "%v", up.Errors)
 	requirePlainResult(t, up)
 	require.True(t, identical(in, up.Values), "in:  %s\nout: %s", show(in), show(up.Values))

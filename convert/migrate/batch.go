@@ -11,8 +11,9 @@ import (
 // `---` stream read from r document by document, as MigrateDocument does
 // for one, on workers goroutines (all cores when workers <= 0), and calls
 // emit on each document in input order, from the calling goroutine, with
-// its Result as Document.Value and the Result's errors as Document.Err
-// (Result.Err), with lines of the whole stream. It holds a fixed window
+// MigrateDocument's Result as Document.Value and its error as
+// Document.Err, with lines of the whole stream (Document.Value is then
+// meaningful as Result says). It holds a fixed window
 // of documents, whatever the stream's length. It keeps the cancellation
 // contract of params' package documentation (as params.MapStream, which
 // it runs on): nil means every document was migrated and emitted;
@@ -23,8 +24,8 @@ func Reader(ctx context.Context, m *Migration, r io.Reader, workers int, emit fu
 		return e
 	}
 	return params.MapStream(ctx, r, workers, func(d params.Document[Result]) (Result, error) {
-		res := m.MigrateDocument(d.Text)
-		d.Locate(res.Errors.Err())
-		return res, res.Err()
+		res, err := m.MigrateDocument(d.Text)
+		d.Locate(err)
+		return res, err
 	}, emit)
 }

@@ -40,15 +40,16 @@ func kepUpgradeMigration(t testing.TB) *Migration {
 
 // readAll migrates a stream of the documents with Reader and returns
 // the results in the order emit got them.
-func readAll(t testing.TB, m *Migration, docs [][]byte, workers int) []Result {
+func readAll(t testing.TB, m *Migration, docs [][]byte, workers int) []outcome {
 	return readStream(t, m, joinDocs(docs), workers)
 }
 
 // readStream migrates a `---` stream with Reader.
-func readStream(t testing.TB, m *Migration, stream []byte, workers int) []Result {
-	var res []Result
+// Each document's Err is the outcome's errors.
+func readStream(t testing.TB, m *Migration, stream []byte, workers int) []outcome {
+	var res []outcome
 	err := Reader(context.Background(), m, bytes.NewReader(stream), workers, func(d params.Document[Result]) error {
-		r := d.Value
+		r := got(d.Value, d.Err)
 		if d.Index != len(res) {
 			return fmt.Errorf("document %d emitted as %d", len(res), d.Index)
 		}
@@ -212,10 +213,10 @@ func TestMigrateDocumentResultsOutliveReuse(t *testing.T) {
 		{"hook returns its input", keepInput, "CLUSTER_NAME: first\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			r := c.m.MigrateDocument([]byte(c.doc))
+			r := got(c.m.MigrateDocument([]byte(c.doc)))
 			before := copyResult(r)
 			for i := 0; i < 3; i++ {
-				c.m.MigrateDocument([]byte("CLUSTER_NAME: later\nGONE:\n  a: later\nOTHER: later\n"))
+				got(c.m.MigrateDocument([]byte("CLUSTER_NAME: later\nGONE:\n  a: later\nOTHER: later\n")))
 			}
 			require.Equal(t, before, r)
 			require.NotContains(t, fmt.Sprint(r), "later")

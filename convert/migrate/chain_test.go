@@ -43,7 +43,7 @@ func chainMigration(t *testing.T, opts ...Option) *Migration {
 
 func TestChainTracesDroppedValuesBackToTheInput(t *testing.T) {
 	m := chainMigration(t)
-	r := m.MigrateDocument([]byte("CLUSTER_NAME: prod\nOLD:\n  x: a\n  y: b\nGONE: 1\n"))
+	r := got(m.MigrateDocument([]byte("CLUSTER_NAME: prod\nOLD:\n  x: a\n  y: b\nGONE: 1\n")))
 	require.True(t, r.OK(), "%v", r.Errors)
 	require.Equal(t, map[string]any{"cluster": map[string]any{"name": "prod"}}, r.Values)
 	// GONE is dropped by the first step, OLD/y by the first step (v2's
@@ -59,13 +59,13 @@ func TestChainTracesDroppedValuesBackToTheInput(t *testing.T) {
 func TestChainTracesLossyChangesToTheOutput(t *testing.T) {
 	m := chainMigration(t)
 	// Refused by the first step and met again by the second: reported once.
-	r := m.MigrateDocument([]byte("SPEED: 2.5\n"))
+	r := got(m.MigrateDocument([]byte("SPEED: 2.5\n")))
 	require.Equal(t, []Lossy{{Pointer: "/perf/speed", From: json.Number("2.5"), To: json.Number("2"), Refused: true}}, r.Lossy)
 	require.Len(t, r.Errors, 1)
 	require.Equal(t, "/perf/speed", r.Errors[0].Pointer)
 	require.True(t, strings.Contains(r.Errors[0].Message, "refused"))
 
-	r = chainMigration(t, AllowLossy()).MigrateDocument([]byte("SPEED: 2.5\n"))
+	r = got(chainMigration(t, AllowLossy()).MigrateDocument([]byte("SPEED: 2.5\n")))
 	require.True(t, r.OK(), "%v", r.Errors)
 	require.Equal(t, map[string]any{"perf": map[string]any{"speed": json.Number("2")}}, r.Values)
 }
@@ -75,7 +75,7 @@ func TestChainTracesLossyChangesToTheOutput(t *testing.T) {
 // typed by an intermediate node keeps that type and changes from there.
 func TestTextIsTypedWhereItIsPlaced(t *testing.T) {
 	m := chainMigration(t)
-	r := m.MigrateDocument([]byte("CODE: 007\nTYPED: 007\n"))
+	r := got(m.MigrateDocument([]byte("CODE: 007\nTYPED: 007\n")))
 	require.True(t, r.OK(), "%v", r.Errors)
 	require.Equal(t, map[string]any{"code": "007", "typed": "7"}, r.Values)
 }
@@ -118,7 +118,7 @@ properties:
 	m, err := New(new, FromVersion(old), Lossless(), StepHooks(0, up, down))
 	require.NoError(t, err)
 	in := map[string]any{"owner": "Ada Lovelace", "size": json.Number("3")}
-	r := m.Migrate(in)
+	r := got(m.Migrate(in))
 	require.True(t, r.OK(), "%v", r.Errors)
 	require.Equal(t, map[string]any{"owner": map[string]any{"first": "Ada", "last": "Lovelace"}, "replicas": json.Number("3")}, r.Values)
 	// The hook saw the old values and the generated new ones (the owner
@@ -126,7 +126,7 @@ properties:
 	// step leaves it out).
 	require.Equal(t, in, sawUp[0])
 	require.Equal(t, map[string]any{"replicas": json.Number("3")}, sawUp[1])
-	d := m.Down(r.Values)
+	d := got(m.Down(r.Values))
 	require.True(t, d.OK(), "%v", d.Errors)
 	require.Equal(t, in, d.Values)
 	require.Equal(t, r.Values, sawDown[0])

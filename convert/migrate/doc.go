@@ -26,8 +26,8 @@
 // a `---` stream of many documents (ExampleReader):
 //
 //	m, err := migrate.New(target, migrate.FromVersion(old), migrate.ThroughVersions(mid...))
-//	r := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy, r.Errors
-//	err = migrate.Reader(ctx, m, r, 0, func(d params.Document[migrate.Result]) error { ... })
+//	r, err := m.MigrateDocument(data) // r.Values, r.Dropped, r.Lossy; schema.ErrorsOf(err)
+//	err = migrate.Reader(ctx, m, in, 0, func(d params.Document[migrate.Result]) error { ... }) // d.Value, d.Err
 //
 // Conversion between any two versions of a set served at once, both ways
 // (ExampleNewVersionSet, ExampleVersionSet_Convert):
@@ -39,6 +39,13 @@
 // one (an operator's upgrade); a VersionSet converts between named
 // versions in both directions (a conversion webhook, a storage
 // migration). New's documentation says more.
+//
+// Every one of them (Migrate, MigrateDocument, MigrateHiding, Down, and a
+// set's Convert, ConvertDocument, ConvertObject, ConvertObjectDocument)
+// returns (Result, error): the error holds every failure, read with
+// schema.ErrorsOf; the Result is the report (values, dropped, lossy), and
+// with an error it is meaningful exactly when the errors are about the
+// values (see Result). kudo's OperatorVersion.Upgrade has the same shape.
 //
 // Options are of one type, Option; each function names those that apply
 // to it and refuses others, naming them. Property tests of conversions
@@ -60,7 +67,8 @@
 // in it: a value that maps nowhere is in Result.Dropped (its old pointer
 // and value); a type change that loses information (a number to an
 // integer by truncation) is in Result.Lossy (the new pointer, from and to)
-// and is refused unless AllowLossy is given. A change is lossy by value:
+// and is refused (an error of kind schema.KindType, its Detail holding
+// both values) unless AllowLossy is given. A change is lossy by value:
 // 2593.0 to 2593 is not. Down-conversion keeps what an older version
 // cannot hold in a property bag under the top-level key x-paramkit-bag
 // (see "The property bag"), so that new → old → new is the identity

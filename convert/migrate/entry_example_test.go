@@ -29,18 +29,18 @@ properties:
 	if err != nil {
 		panic(err) // a schema whose old names conflict
 	}
-	r := m.MigrateDocument([]byte(`{"replicas": "3", "name": "zk", "zone": "a"}`))
+	r, err := m.MigrateDocument([]byte(`{"replicas": "3", "name": "zk", "zone": "a"}`))
 	out, _ := params.MarshalYAML(v2, r.Values)
 	fmt.Print(string(out))
 	for _, d := range r.Dropped {
 		fmt.Println("dropped", d.Pointer)
 	}
-	fmt.Println("ok:", r.OK())
+	fmt.Println("error:", err)
 	// Output:
 	// nodeCount: 3
 	// name: zk
 	// dropped /zone
-	// ok: true
+	// error: <nil>
 }
 
 // Migration through versions in between, oldest first, so that no version
@@ -61,8 +61,8 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	r := m.Migrate(map[string]any{"port": json.Number("8080")})
-	fmt.Println(r.Values, r.Err())
+	r, err := m.Migrate(map[string]any{"port": json.Number("8080")})
+	fmt.Println(r.Values, err)
 	// Output:
 	// map[server:map[listen:map[port:8080]]] <nil>
 }
@@ -83,9 +83,9 @@ func ExampleNewVersionSet() {
 	// v2 map[nodeCount:3] map[replicas:3]
 }
 
-// A Result is a value: its methods work on what Migrate returns, with no
-// variable in between.
-func ExampleResult_OK() {
+// Every failure is the error, one *schema.Error per problem
+// (schema.ErrorsOf); the Result still says what became of the values.
+func ExampleMigration_Migrate() {
 	v2, _ := schema.Parse([]byte(`
 type: object
 properties:
@@ -95,9 +95,15 @@ properties:
 	if err != nil {
 		panic(err)
 	}
-	fmt.Println(m.Migrate(map[string]any{"replicas": json.Number("3")}).OK())
-	fmt.Println(m.Migrate(map[string]any{"replicas": "three"}).Err())
+	r, err := m.Migrate(map[string]any{"replicas": json.Number("3")})
+	fmt.Println(r.Values, err)
+	r, err = m.Migrate(map[string]any{"replicas": "three"})
+	for _, e := range schema.ErrorsOf(err) {
+		fmt.Println(e.Pointer, e.Kind)
+	}
+	fmt.Println(r.Values)
 	// Output:
-	// true
-	// /nodeCount: string "three" does not fit here: expected integer
+	// map[nodeCount:3] <nil>
+	// /nodeCount type
+	// map[nodeCount:three]
 }

@@ -50,7 +50,7 @@ func TestMigrationErrorsAreSchemaErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r := tt.m(t).MigrateDocument([]byte(tt.doc))
+			r := got(tt.m(t).MigrateDocument([]byte(tt.doc)))
 			require.False(t, r.OK())
 			err := r.Err()
 			require.Error(t, err)
@@ -67,7 +67,7 @@ func TestMigrationErrorsAreSchemaErrors(t *testing.T) {
 			}
 		})
 	}
-	ok := chainMigration(t).MigrateDocument([]byte("CLUSTER_NAME: prod\n"))
+	ok := got(chainMigration(t).MigrateDocument([]byte("CLUSTER_NAME: prod\n")))
 	assert.NoError(t, ok.Err())
 }
 

@@ -77,9 +77,28 @@ type Migration struct {
 	hideFrom *schema.Schema
 }
 
-// Result is what a migration did to one document. Like every Result of
-// the module it is a value: returned by value, its methods on a value
-// receiver, so it is usable as returned (m.Migrate(v).OK()).
+// Result is what a migration or conversion did to one document. Like
+// every Result of the module it is a value, returned by value beside the
+// error: Migrate, MigrateDocument, MigrateHiding, Down, a VersionSet's
+// conversions and kudo's OperatorVersion.Upgrade all return (Result,
+// error).
+//
+// The error holds every failure (schema.ErrorsOf gives them back as a
+// non-empty list of *schema.Error). A Result with a non-nil error is
+// meaningful exactly when the conversion ran, that is when the errors
+// are about the values: values that do not fit their new node, refused
+// lossy changes (kind schema.KindType, Detail holding the value before
+// and after), hook failures, validation errors of the output, an object
+// without kind or with malformed metadata (ConvertObject). Then Values
+// are the output as far as it goes (a value that failed stays as it was
+// at its new place), and Dropped and Lossy are complete: a caller may
+// still write the values (paramctl migrate --continue) or read them (an
+// old version's values checked for immutability). When nothing ran, the
+// Result is the zero Result: a nil or unmade Migration or VersionSet, a
+// Down without FromVersion, an apiVersion that is none (all
+// schema.KindUsage), a document that cannot be read, an unknown version
+// (schema.KindNotFound) or a refused direction (schema.KindRefused); and
+// kudo's Upgrade returns the zero Result with every error.
 type Result struct {
 	// Values are the migrated values (no defaults applied), plain values:
 	// maps, slices, strings, bools, nil and json.Number. In lossless mode
@@ -91,20 +110,7 @@ type Result struct {
 	// Lossy lists changes of type that lost information, by the pointer
 	// of the value in the output, applied or refused.
 	Lossy []Lossy
-	// Errors lists every reason the document could not be migrated
-	// cleanly: values that do not fit, refused lossy changes (kind
-	// schema.KindType, Detail holding the value before and after), hook
-	// failures and validation errors of the result. Empty when the
-	// migration succeeded; Err gives it as one error.
-	Errors schema.ErrorList
 }
-
-// Err returns the errors of the migration as one error (a
-// schema.ErrorList), or nil when it succeeded.
-func (r Result) Err() error { return r.Errors.Err() }
-
-// OK reports whether the document migrated without errors.
-func (r Result) OK() bool { return len(r.Errors) == 0 }
 
 // Dropped is a value of the input that has no place in the target version.
 type Dropped struct {
@@ -132,7 +138,7 @@ type Lossy struct {
 	// Hidden is true when the value is a secret, as for Dropped.
 	Hidden bool
 	// Refused is true when the change was not applied because lossy
-	// changes were not allowed (the Result then has an error for it).
+	// changes were not allowed (the error then has an entry for it).
 	Refused bool
 }
 
@@ -226,13 +232,22 @@ func (m *Migration) unmade() *schema.Error {
 
 // Migrate migrates one document of values of the previous version (plain
 // values: maps, slices, strings, bools, nil and json.Number) to the target
-// version. It never modifies old. A Migration not made by New fails
-// (Result.Errors) with an error of kind schema.KindUsage.
-func (m *Migration) Migrate(old any) Result {
+// version. It never modifies old. The error holds every failure, read
+// with schema.ErrorsOf; the Result is meaningful with it as Result says
+// (the values as migrated, when the errors are about them). A Migration
+// not made by New fails with an error of kind schema.KindUsage and the
+// zero Result.
+func (m *Migration) Migrate(old any) (Result, error) {
 	if e := m.unmade(); e != nil {
-		return Result{Errors: schema.ErrorList{e}}
+		return Result{}, e
 	}
-	return m.run(old, dirUp)
+	return done(m.run(old, dirUp))
+}
+
+// done is the (Result, error) of a run: the error is the run's errors as
+// one error, nil when there are none.
+func done(res Result, errs schema.ErrorList) (Result, error) {
+	return res, errs.Err()
 }
 
 // MigrateHiding is Migrate for values of a version whose schema is known
@@ -241,30 +256,32 @@ func (m *Migration) Migrate(old any) Result {
 // or format: password) is hidden in the Result (see Dropped.Hidden) as a
 // value the migration's own schemas mark. A webhook that caches one
 // Migration per target version uses it with the schema of the version an
-// object is upgraded from.
-func (m *Migration) MigrateHiding(old any, previous *schema.Schema) Result {
+// object is upgraded from. Its Result and error are Migrate's.
+func (m *Migration) MigrateHiding(old any, previous *schema.Schema) (Result, error) {
 	if e := m.unmade(); e != nil {
-		return Result{Errors: schema.ErrorList{e}}
+		return Result{}, e
 	}
 	mm := *m
 	mm.hideFrom = previous
-	return mm.run(old, dirUp)
+	return done(mm.run(old, dirUp))
 }
 
 // Down converts values of the target version back to the oldest version
 // (FromVersion), through the ThroughVersions versions in reverse order. Values the older
 // version cannot hold are reported as dropped, or kept in the property bag
-// in lossless mode. It never modifies v.
-func (m *Migration) Down(v any) Result {
+// in lossless mode. It never modifies v. Its Result and error are
+// Migrate's; a Migration made without FromVersion cannot convert down
+// (kind schema.KindUsage, the zero Result).
+func (m *Migration) Down(v any) (Result, error) {
 	if e := m.unmade(); e != nil {
-		return Result{Errors: schema.ErrorList{e}}
+		return Result{}, e
 	}
 	for _, st := range m.steps {
 		if st.down == nil {
-			return Result{Values: v, Errors: schema.ErrorList{{Kind: schema.KindSchema, Message: "converting down needs the schema of the oldest version (FromVersion)"}}}
+			return Result{}, schema.NewError(schema.KindUsage, "", "migrate: converting down needs the schema of the oldest version (FromVersion)")
 		}
 	}
-	return m.run(v, dirDown)
+	return done(m.run(v, dirDown))
 }
 
 // migStep is one step of a chain: from the older schema (nil when
@@ -325,7 +342,7 @@ func (st *migStep) hook(d migDir) hook {
 }
 
 // run converts through every step in a direction.
-func (m *Migration) run(v any, d migDir) Result {
+func (m *Migration) run(v any, d migDir) (Result, schema.ErrorList) {
 	path := make([]pathStep, len(m.steps))
 	for i, st := range m.steps {
 		if d == dirDown {
@@ -345,9 +362,10 @@ type pathStep struct {
 // runPath converts through the steps of a path (at least one) and
 // assembles the Result: dropped pointers traced back to the input, lossy
 // changes and errors traced forward to the output, then validation of the
-// output.
-func (m *Migration) runPath(v any, path []pathStep) Result {
+// output. The errors come apart from the Result, sorted by pointer.
+func (m *Migration) runPath(v any, path []pathStep) (Result, schema.ErrorList) {
 	var res Result
+	var errs schema.ErrorList
 	traces := make([]*migTrace, 0, len(path))
 	cur := v
 	for i, ps := range path {
@@ -393,7 +411,7 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 		for _, e := range tr.errors {
 			e.Pointer = traceForward(traces[i+1:], e.Pointer)
 			if len(traces) == 1 || once("e", e.Pointer, "\x00", e.Message) {
-				res.Errors = append(res.Errors, e)
+				errs = append(errs, e)
 			}
 		}
 	}
@@ -409,7 +427,7 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 		settleResult(&res)
 	}
 	if !m.total {
-		res.Errors = append(res.Errors, p.validate(res.Values, res.Errors)...)
+		errs = append(errs, p.validate(res.Values, errs)...)
 	}
 	for i := range res.Dropped {
 		if res.Dropped[i].Hidden {
@@ -423,8 +441,8 @@ func (m *Migration) runPath(v any, path []pathStep) Result {
 	}
 	sort.SliceStable(res.Dropped, func(i, j int) bool { return res.Dropped[i].Pointer < res.Dropped[j].Pointer })
 	sort.SliceStable(res.Lossy, func(i, j int) bool { return res.Lossy[i].Pointer < res.Lossy[j].Pointer })
-	sort.SliceStable(res.Errors, func(i, j int) bool { return res.Errors[i].Pointer < res.Errors[j].Pointer })
-	return res
+	sort.SliceStable(errs, func(i, j int) bool { return errs[i].Pointer < errs[j].Pointer })
+	return res, errs
 }
 
 // secretOnPath reports whether a value that step i of a path met at q in

@@ -19,16 +19,17 @@ import (
 // way types one, it means what YAML 1.2 core rules say (007 is 7, yes is
 // "yes"). In lossless mode the document is read by the oldest version's
 // schema (a plain scalar that schema types takes its type there), so that
-// the way back gives the same values again. A document that cannot be
-// read gives a Result whose only error says why.
-func (m *Migration) MigrateDocument(data []byte) Result {
+// the way back gives the same values again. Its Result and error are
+// Migrate's; a document that cannot be read gives the zero Result and an
+// error (one *schema.Error) that says why.
+func (m *Migration) MigrateDocument(data []byte) (Result, error) {
 	if e := m.unmade(); e != nil {
-		return Result{Errors: schema.ErrorList{e}}
+		return Result{}, e
 	}
 	if m.lossless {
 		v, err := decodeDocument(m.steps[0].from, data)
 		if err != nil {
-			return Result{Errors: schema.ErrorList{readError(err)}}
+			return Result{}, readError(err)
 		}
 		return m.Migrate(v)
 	}
@@ -39,13 +40,13 @@ func (m *Migration) MigrateDocument(data []byte) Result {
 	v, filled, err := decodeForMigration(data, into)
 	if err != nil {
 		recycleRoot(into)
-		return Result{Errors: schema.ErrorList{readError(err)}}
+		return Result{}, readError(err)
 	}
-	res := m.Migrate(v)
+	res, errs := m.run(v, dirUp)
 	if !filled || !res.refersTo(into) {
 		recycleRoot(into)
 	}
-	return res
+	return done(res, errs)
 }
 
 // migRootPool keeps top-level maps for MigrateDocument: in a batch they

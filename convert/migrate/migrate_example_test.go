@@ -44,7 +44,7 @@ func ExampleMigration_MigrateDocument() {
 	if err != nil {
 		panic(err) // a schema whose old names conflict
 	}
-	r := m.MigrateDocument([]byte(`
+	r, err := m.MigrateDocument([]byte(`
 CLUSTER_NAME: "my-cluster"
 BACKUP_ENABLED: false
 BACKUP_CREDENTIALS_USERNAME: "some value"
@@ -56,7 +56,7 @@ HARDWARE_PROFILE: dell
 	for _, d := range r.Dropped {
 		fmt.Printf("dropped %s: %v\n", d.Pointer, d.Value)
 	}
-	fmt.Println("errors:", len(r.Errors))
+	fmt.Println("errors:", len(schema.ErrorsOf(err)))
 	// Output:
 	// clusterName: my-cluster
 	// backup:
@@ -84,11 +84,17 @@ properties:
 `))
 	m, _ := migrate.New(new, migrate.FromVersion(old), migrate.Lossless())
 	v := map[string]any{"clusterName": "prod", "backup": map[string]any{"enabled": true, "region": "eu-west-1"}}
-	down := m.Down(v)
+	down, err := m.Down(v)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(down.Values.(map[string]any)["CLUSTER_NAME"], down.Values.(map[string]any)["BACKUP_ENABLED"])
 	_, hasBag := down.Values.(map[string]any)["x-paramkit-bag"]
 	fmt.Println("bag:", hasBag)
-	up := m.Migrate(down.Values)
+	up, err := m.Migrate(down.Values)
+	if err != nil {
+		panic(err)
+	}
 	fmt.Println(up.Values.(map[string]any)["backup"])
 	// Output:
 	// prod true

@@ -97,7 +97,7 @@ func (c *migCase) options() []Option {
 // renderResult writes a Result the way the golden files show it: the
 // values as YAML in the schema's order, then one comment line per report
 // entry.
-func renderResult(t *testing.T, out *schema.Schema, r Result) string {
+func renderResult(t *testing.T, out *schema.Schema, r outcome) string {
 	var b strings.Builder
 	y, err := params.MarshalYAML(out, r.Values)
 	require.NoError(t, err)
@@ -139,10 +139,10 @@ func TestMigrateGolden(t *testing.T) {
 				if c.flags["down"] {
 					v, err := params.Decode(c.target, doc)
 					require.NoError(t, err)
-					b.WriteString(renderResult(t, c.from, m.Down(v)))
+					b.WriteString(renderResult(t, c.from, got(m.Down(v))))
 					continue
 				}
-				b.WriteString(renderResult(t, c.target, m.MigrateDocument(doc)))
+				b.WriteString(renderResult(t, c.target, got(m.MigrateDocument(doc))))
 			}
 			migGolden(t, filepath.Join(dir, "want.txt"), []byte(b.String()))
 		})

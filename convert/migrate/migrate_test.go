@@ -165,7 +165,7 @@ $defs:
 properties:
   backup: {$ref: "#/$defs/cred"}`))
 	require.NoError(t, err)
-	r := m.Migrate(map[string]any{"USER": "admin"})
+	r := got(m.Migrate(map[string]any{"USER": "admin"}))
 	require.Empty(t, r.Errors)
 	require.Equal(t, map[string]any{"backup": map[string]any{"user": "admin"}}, r.Values)
 }
@@ -180,7 +180,7 @@ properties:
 	require.NoError(t, err)
 	in := map[string]any{"A": json.Number("2.5"), "m": map[string]any{"k": []any{"v"}}, "keep": map[string]any{"x": json.Number("1"), "y": true}, "gone": "x"}
 	before := value.DeepCopy(in)
-	r := m.Migrate(in)
+	r := got(m.Migrate(in))
 	require.Equal(t, before, in)
 	// The output shares nothing with the input.
 	r.Values.(map[string]any)["m"].(map[string]any)["k"].([]any)[0] = "changed"
@@ -208,7 +208,7 @@ func countScalars(v any) int {
 
 // nothingDisappears checks the accounting of a plain migration: every
 // scalar of the input is in the output or in a dropped value.
-func nothingDisappears(t testing.TB, in any, r Result) {
+func nothingDisappears(t testing.TB, in any, r outcome) {
 	t.Helper()
 	if m, ok := r.Values.(map[string]any); ok {
 		require.NotContains(t, m, bagKey)
@@ -237,7 +237,7 @@ func TestNothingDisappearsOverGeneratedValues(t *testing.T) {
 		for i := 0; i < roundTrips()/4; i++ {
 			x, err := randomValue(old, rnd)
 			require.NoError(t, err)
-			r := m.Migrate(x)
+			r := got(m.Migrate(x))
 			nothingDisappears(t, x, r)
 		}
 	}
@@ -245,7 +245,7 @@ func TestNothingDisappearsOverGeneratedValues(t *testing.T) {
 
 func TestDownNeedsFrom(t *testing.T) {
 	m := kepUpgradeMigration(t)
-	r := m.Down(map[string]any{"clusterName": "x"})
+	r := got(m.Down(map[string]any{"clusterName": "x"}))
 	require.Len(t, r.Errors, 1)
 	require.Contains(t, r.Errors[0].Message, "From")
 }
@@ -268,11 +268,11 @@ func TestOptionsAreChecked(t *testing.T) {
 // parameters become exactly the structure the KEP shows.
 func TestKEPUpgradeExactly(t *testing.T) {
 	m := kepUpgradeMigration(t)
-	r := m.MigrateDocument([]byte(`CLUSTER_NAME: "my-cluster"
+	r := got(m.MigrateDocument([]byte(`CLUSTER_NAME: "my-cluster"
 BACKUP_ENABLED: false
 BACKUP_CREDENTIALS_USERNAME: "some value"
 BACKUP_CREDENTIALS_PASSWORD: "some password"
-`))
+`)))
 	require.True(t, r.OK(), "%v", r.Errors)
 	require.Empty(t, r.Dropped)
 	require.Empty(t, r.Lossy)
@@ -305,7 +305,7 @@ func TestKEPConversionKeepsInstanceParameters(t *testing.T) {
 	require.NoError(t, err)
 	in := map[string]any{"CLUSTER_NAME": "my-cluster", "BACKUP_ENABLED": false,
 		"BACKUP_CREDENTIALS_USERNAME": "some value", "BACKUP_CREDENTIALS_PASSWORD": "some password"}
-	r := m.Migrate(in)
+	r := got(m.Migrate(in))
 	require.True(t, r.OK())
 	require.Equal(t, in, r.Values)
 }
@@ -367,7 +367,7 @@ func thin(v any, rnd interface{ IntN(int) int }) {
 // plain (json.Number for numbers); anything else is an error, not a panic.
 func TestValuesThatAreNotPlainDoNotPanic(t *testing.T) {
 	m := kepUpgradeMigration(t)
-	r := m.Migrate(map[string]any{"CLUSTER_NAME": 3, "BACKUP_ENABLED": 1.5, "x": struct{}{}})
+	r := got(m.Migrate(map[string]any{"CLUSTER_NAME": 3, "BACKUP_ENABLED": 1.5, "x": struct{}{}}))
 	var msgs []string
 	for _, e := range r.Errors {
 		msgs = append(msgs, e.Error())

@@ -2,9 +2,11 @@ package migrate
 
 import (
 	"fmt"
+	"strconv"
+	"strings"
+
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/schema"
-	"strings"
 )
 
 // objectTarget names what a converted Kubernetes object becomes: its new
@@ -38,7 +40,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to, apiVersion, kind string, o
 	if err != nil {
 		return Result{}, err
 	}
-	return s.convertObject(obj, i, j, target, o), nil
+	return done(s.convertObject(obj, i, j, target, o))
 }
 
 // ConvertObjectDocument reads one YAML or JSON document holding a stored
@@ -46,9 +48,9 @@ func (s *VersionSet) ConvertObject(obj any, from, to, apiVersion, kind string, o
 // does. The document is read as ConvertDocument reads one, by from's
 // schema (which describes the whole object): a YAML plain scalar no node
 // of from types keeps its text until a node of a version on the way types
-// it, and otherwise means what YAML 1.2 core rules say. The error is for
-// what prevents any conversion, or a *schema.Error for a document
-// that cannot be read.
+// it, and otherwise means what YAML 1.2 core rules say. The error is
+// ConvertObject's (Convert's), or a *schema.Error for a document that
+// cannot be read (with the zero Result).
 func (s *VersionSet) ConvertObjectDocument(data []byte, from, to, apiVersion, kind string, opts ...Option) (Result, error) {
 	target := objectTarget{APIVersion: apiVersion, Kind: kind}
 	if err := checkAPIVersion(target.APIVersion); err != nil {
@@ -62,15 +64,15 @@ func (s *VersionSet) ConvertObjectDocument(data []byte, from, to, apiVersion, ki
 	if err != nil {
 		return Result{}, readError(err)
 	}
-	return s.convertObject(obj, i, j, target, o), nil
+	return done(s.convertObject(obj, i, j, target, o))
 }
 
-func (s *VersionSet) convertObject(obj any, i, j int, target objectTarget, o options) Result {
+func (s *VersionSet) convertObject(obj any, i, j int, target objectTarget, o options) (Result, schema.ErrorList) {
 	m, ok := obj.(map[string]any)
 	if !ok {
-		res := Result{Values: obj, Errors: schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}}
+		res := Result{Values: obj}
 		settleResult(&res)
-		return res
+		return res, schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("a Kubernetes object is an object, not %s", typeOfValue(obj))}}
 	}
 	kind, _ := textValue(m["kind"])
 	if target.Kind != "" {
@@ -90,7 +92,7 @@ func (s *VersionSet) convertObject(obj any, i, j int, target objectTarget, o opt
 	if err != nil {
 		errs = append(errs, err)
 	}
-	res := s.run(body, i, j, o, s.refusal(j, i) == nil)
+	res, runErrs := s.run(body, i, j, o, s.refusal(j, i) == nil)
 	out, ok := res.Values.(map[string]any)
 	if !ok {
 		out = map[string]any{}
@@ -101,8 +103,7 @@ func (s *VersionSet) convertObject(obj any, i, j int, target objectTarget, o opt
 		out["metadata"] = meta
 	}
 	res.Values = out
-	res.Errors = append(errs, res.Errors...)
-	return res
+	return res, append(errs, runErrs...)
 }
 
 func checkAPIVersion(av string) error {
@@ -134,29 +135,34 @@ func keepMetadata(v any) (map[string]any, *schema.Error) {
 // RewriteObjects is the operator's start-up rewrite of stored objects (the
 // BareMetalHost v1alpha2 document's chosen approach): given the objects
 // read in the old format, it returns them in the new one and a Result for
-// each (what was dropped, what changed lossily, what failed), changing
-// nothing else. It fails as a whole, before converting anything, when the
-// set refuses the direction or does not know a version; objects that fail
-// keep their Result errors and are not to be written back (Result.OK).
+// each (what was dropped, what changed lossily), changing nothing else.
+// It fails as a whole, before converting anything, when the set refuses
+// the direction or does not know a version (nil slices). Otherwise every
+// object is converted, and the error gathers the failures of all of them,
+// each at its pointer into objects: /3/spec/clockSpeed is object 3's
+// /spec/clockSpeed. An object with an error under its index failed and is
+// not to be written back; its Result is meaningful as Result says.
 func (s *VersionSet) RewriteObjects(objects []any, from, to, apiVersion, kind string, opts ...Option) ([]any, []Result, error) {
 	target := objectTarget{APIVersion: apiVersion, Kind: kind}
-	if _, _, err := s.pair(from, to); err != nil {
-		return nil, nil, err
-	}
-	if err := s.Refused(from, to); err != nil {
-		return nil, nil, err
-	}
 	if err := checkAPIVersion(target.APIVersion); err != nil {
+		return nil, nil, err
+	}
+	i, j, o, err := s.start(from, to, opts)
+	if err != nil {
 		return nil, nil, err
 	}
 	out := make([]any, len(objects))
 	results := make([]Result, len(objects))
-	for i, o := range objects {
-		r, err := s.ConvertObject(o, from, to, target.APIVersion, target.Kind, opts...)
-		if err != nil {
-			return nil, nil, err
+	var errs schema.ErrorList
+	for n, obj := range objects {
+		r, objErrs := s.convertObject(obj, i, j, target, o)
+		out[n], results[n] = r.Values, r
+		at := "/" + strconv.Itoa(n)
+		for _, e := range objErrs {
+			c := *e
+			c.Pointer = at + c.Pointer
+			errs = append(errs, &c)
 		}
-		out[i], results[i] = r.Values, r
 	}
-	return out, results, nil
+	return out, results, errs.Err()
 }

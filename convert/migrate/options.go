@@ -110,7 +110,7 @@ func AllowLossy() Option {
 // node in the target (1.5 where an integer is declared, "x" for a
 // number, a number beyond int64) stays as it is at its new place rather
 // than being truncated, dropped or refused; values that are not an
-// object stay as they are; nothing is validated, and Result.Errors holds
+// object stay as they are; nothing is validated, and the error holds
 // only what a hook returned. What the target cannot hold at all (a key it
 // does not declare, a property an older version lacks) goes to the
 // property bag (the key x-paramkit-bag of the values) when the reverse

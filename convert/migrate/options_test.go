@@ -38,7 +38,7 @@ func TestOptionsApplyWhereTheySay(t *testing.T) {
 			return err
 		},
 		"Conversions": func(o migrate.Option) error {
-			_, err := set.Convert(map[string]any{}, "v1", "v2", o)
+			_, err := conv(set.Convert(map[string]any{}, "v1", "v2", o))
 			return err
 		},
 	}
@@ -84,16 +84,16 @@ func TestAllowLossyInBothFamilies(t *testing.T) {
 	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}}, migrate.CaseInsensitiveNames())
 	require.NoError(t, err)
 	in := map[string]any{"A": json.Number("2.5")}
-	r, err := set.Convert(in, "v1", "v2")
+	r, err := conv(set.Convert(in, "v1", "v2"))
 	require.NoError(t, err)
 	assert.False(t, r.OK(), "refused without AllowLossy")
-	r, err = set.Convert(in, "v1", "v2", migrate.AllowLossy())
+	r, err = conv(set.Convert(in, "v1", "v2", migrate.AllowLossy()))
 	require.NoError(t, err)
 	assert.True(t, r.OK(), "%v", r.Errors)
 
 	m, err := migrate.New(v2, migrate.FromVersion(v1), migrate.AllowLossy())
 	require.NoError(t, err)
-	assert.True(t, m.Migrate(in).OK())
+	assert.True(t, got(m.Migrate(in)).OK())
 }
 
 // A nil option is skipped in every family, as a caller building an
@@ -106,11 +106,11 @@ func TestNilOptionsAreSkipped(t *testing.T) {
 	set, err := migrate.NewVersionSet([]migrate.Version{{Name: "v1", Schema: v1}, {Name: "v2", Schema: v2}}, nil, migrate.CaseInsensitiveNames())
 	require.NoError(t, err)
 	in := map[string]any{"A": json.Number("2.5")}
-	r, err := set.Convert(in, "v1", "v2", nil, migrate.AllowLossy())
+	r, err := conv(set.Convert(in, "v1", "v2", nil, migrate.AllowLossy()))
 	require.NoError(t, err)
 	assert.True(t, r.OK(), "%v", r.Errors)
 
 	m, err := migrate.New(v2, nil, migrate.FromVersion(v1), migrate.AllowLossy())
 	require.NoError(t, err)
-	assert.True(t, m.Migrate(in).OK())
+	assert.True(t, got(m.Migrate(in)).OK())
 }

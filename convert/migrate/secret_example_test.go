@@ -13,7 +13,10 @@ func ExampleMigration_MigrateHiding() {
 	previous, _ := schema.Parse([]byte(`{properties: {password: {type: string, writeOnly: true}, name: {type: string}}}`))
 	target, _ := schema.Parse([]byte(`{properties: {name: {type: string}}}`))
 	m, _ := migrate.New(target)
-	r := m.MigrateHiding(map[string]any{"name": "a", "password": "hunter2"}, previous)
+	r, err := m.MigrateHiding(map[string]any{"name": "a", "password": "hunter2"}, previous)
+	if err != nil {
+		panic(err)
+	}
 	for _, d := range r.Dropped {
 		fmt.Println(d.Pointer, d.Hidden, d.Value)
 	}

@@ -23,7 +23,7 @@ func secretSchema(t *testing.T, text string) *schema.Schema {
 
 // resultText is everything a Result can show: its errors and its report,
 // as a program would print them.
-func resultText(t *testing.T, r migrate.Result) string {
+func resultText(t *testing.T, r outcome) string {
 	t.Helper()
 	raw, err := json.Marshal(struct {
 		D []migrate.Dropped
@@ -90,7 +90,7 @@ func TestMigrationHidesSecrets(t *testing.T) {
 			require.NoError(t, err)
 			in, err := params.Decode(nil, []byte(tc.input))
 			require.NoError(t, err)
-			r := m.Migrate(in)
+			r := got(m.Migrate(in))
 			assert.NotContains(t, resultText(t, r), tc.secret)
 			if tc.dropped {
 				require.Len(t, r.Dropped, 1)
@@ -119,7 +119,7 @@ func TestMigrationQuotesPlainValues(t *testing.T) {
 	require.NoError(t, err)
 	in, err := params.Decode(nil, []byte(`{"pin": 8675.309, "pw": "visible"}`))
 	require.NoError(t, err)
-	r := m.Migrate(in)
+	r := got(m.Migrate(in))
 	require.Len(t, r.Dropped, 1)
 	assert.False(t, r.Dropped[0].Hidden)
 	assert.Equal(t, "visible", r.Dropped[0].Value)
@@ -138,10 +138,10 @@ func TestMigrateHiding(t *testing.T) {
 	in, err := params.Decode(nil, []byte(`{"pin": 8675.309, "pw": "S3cr3tXYZ"}`))
 	require.NoError(t, err)
 
-	plain := m.Migrate(in)
+	plain := got(m.Migrate(in))
 	assert.Contains(t, resultText(t, plain), "8675.309", "without the previous schema nothing says these are secrets")
 
-	r := m.MigrateHiding(in, previous)
+	r := got(m.MigrateHiding(in, previous))
 	text := resultText(t, r)
 	assert.NotContains(t, text, "8675")
 	assert.NotContains(t, text, "S3cr3tXYZ")
@@ -174,13 +174,13 @@ func TestMigrationNeverQuotesSecrets(t *testing.T) {
 			{"db": sec},
 			{"pw": []any{sec}, "pin": true},
 		} {
-			text := resultText(t, m.Migrate(in))
+			text := resultText(t, got(m.Migrate(in)))
 			require.NotContains(t, text, sec, "%v", in)
 			require.NotContains(t, text, string(num)[:6], "%v", in)
 		}
 		// Down: the value goes back through the versions that mark it.
 		for _, in := range []map[string]any{{"code2": sec}, {"code2": num}, {"code2": []any{sec}}} {
-			text := resultText(t, m.Down(in))
+			text := resultText(t, got(m.Down(in)))
 			require.NotContains(t, text, sec, "%v", in)
 			require.NotContains(t, text, string(num)[:6], "%v", in)
 		}

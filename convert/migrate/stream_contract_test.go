@@ -26,10 +26,10 @@ func TestReaderCancelContract(t *testing.T) {
 	streamtest.Check(t, text, func(ctx context.Context, r io.Reader, workers int, emit func(int) error) error {
 		return migrate.Reader(ctx, m, r, workers, func(d params.Document[migrate.Result]) error {
 			res := d.Value
-			if err := res.Err(); err != nil {
-				return err
+			if d.Err != nil {
+				return d.Err
 			}
-			name, err := params.Get[string](res.Values, "/clusterName")
+			name, err := params.String(res.Values, "/clusterName")
 			if err != nil {
 				return err
 			}

@@ -17,12 +17,12 @@ func ExampleReader() {
 	m, _ := migrate.New(s)
 	in := strings.NewReader("CLUSTER_NAME: a\n---\nCLUSTER_NAME: [b\n---\nCLUSTER_NAME: c\n")
 	err := migrate.Reader(context.Background(), m, in, 0, func(d params.Document[migrate.Result]) error {
-		r := d.Value
-		if !r.OK() {
-			fmt.Println(d.Index, r.Errors[0].Line, r.Errors[0].Kind)
+		if d.Err != nil {
+			e := schema.ErrorsOf(d.Err)[0]
+			fmt.Println(d.Index, e.Line, e.Kind)
 			return nil
 		}
-		fmt.Println(d.Index, r.Values)
+		fmt.Println(d.Index, d.Value.Values)
 		return nil
 	})
 	fmt.Println(err)

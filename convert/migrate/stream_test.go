@@ -38,23 +38,23 @@ func TestReaderMatchesMigrateDocument(t *testing.T) {
 		line += 1 + strings.Count(doc, "\n")
 		docs = append(docs, []byte(doc))
 	}
-	want := make([]migrate.Result, len(docs))
+	want := make([]outcome, len(docs))
 	for i, d := range docs {
-		want[i] = m.MigrateDocument(d)
+		want[i] = got(m.MigrateDocument(d))
 	}
-	var got []migrate.Result
+	var emitted []outcome
 	err = migrate.Reader(context.Background(), m, strings.NewReader(b.String()), 3, func(d params.Document[migrate.Result]) error {
-		r := d.Value
-		assert.Equal(t, len(got), d.Index)
-		got = append(got, r)
+		r := got(d.Value, d.Err)
+		assert.Equal(t, len(emitted), d.Index)
+		emitted = append(emitted, r)
 		return nil
 	})
 	require.NoError(t, err)
-	require.Len(t, got, len(want))
+	require.Len(t, emitted, len(want))
 	for i := range want {
-		assert.Equal(t, want[i].Values, got[i].Values, i)
-		require.Len(t, got[i].Errors, len(want[i].Errors), i)
-		for j, e := range got[i].Errors {
+		assert.Equal(t, want[i].Values, emitted[i].Values, i)
+		require.Len(t, emitted[i].Errors, len(want[i].Errors), i)
+		for j, e := range emitted[i].Errors {
 			// The same error, on the document's line in the stream.
 			w := *want[i].Errors[j]
 			if w.Line > 0 {

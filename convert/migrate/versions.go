@@ -245,9 +245,11 @@ func (s *VersionSet) path(i, j int) []pathStep {
 // Convert converts values of version from to version to, through the hub.
 // The property bag is kept when the reverse conversion is allowed (it
 // carries what to cannot hold back to from); when the reverse is refused
-// nothing would ever read it, so the result carries none. The error is
-// for what prevents any conversion (an unknown version, a refused
-// direction); what goes wrong with the values is in the Result.
+// nothing would ever read it, so the result carries none. The error holds
+// every failure: what prevents any conversion (an unknown version, kind
+// schema.KindNotFound; a refused direction, schema.KindRefused; the zero
+// Result with them) and what goes wrong with the values (the Result then
+// holds the values as converted, as Result says).
 //
 // The only option that applies is AllowLossy (to every conversion of the
 // set: Convert, ConvertDocument, ConvertObject, ConvertObjectDocument and
@@ -261,7 +263,7 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, er
 	if err != nil {
 		return Result{}, err
 	}
-	return s.run(v, i, j, o, s.refusal(j, i) == nil), nil
+	return done(s.run(v, i, j, o, s.refusal(j, i) == nil))
 }
 
 // ConvertDocument reads one YAML or JSON document of values of version
@@ -278,8 +280,8 @@ func (s *VersionSet) Convert(v any, from, to string, opts ...Option) (Result, er
 // report alike. A round trip to and from another version so gives back
 // the values the document means.
 //
-// The error is for what prevents any conversion, as with Convert, or a
-// *schema.Error for a document that cannot be read.
+// The error is Convert's, or a *schema.Error for a document that cannot
+// be read (with the zero Result).
 func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Option) (Result, error) {
 	i, j, o, err := s.start(from, to, opts)
 	if err != nil {
@@ -289,7 +291,7 @@ func (s *VersionSet) ConvertDocument(data []byte, from, to string, opts ...Optio
 	if err != nil {
 		return Result{}, readError(err)
 	}
-	return s.run(v, i, j, o, s.refusal(j, i) == nil), nil
+	return done(s.run(v, i, j, o, s.refusal(j, i) == nil))
 }
 
 // start checks a conversion from → to and gathers its options.
@@ -310,8 +312,9 @@ func (s *VersionSet) start(from, to string, opts []Option) (i, j int, o options,
 // run converts along the path i → hub → j, as Migration.run does along a
 // chain: dropped values are reported at their pointer in the source,
 // lossy changes and errors at their pointer in the target. Text no node
-// on the way typed is settled in the Result (settleResult).
-func (s *VersionSet) run(v any, i, j int, o options, keepBag bool) Result {
+// on the way typed is settled in the Result (settleResult). The errors
+// come apart from the Result.
+func (s *VersionSet) run(v any, i, j int, o options, keepBag bool) (Result, schema.ErrorList) {
 	path := s.path(i, j)
 	if o.total {
 		if _, isObject := v.(map[string]any); !isObject || len(path) == 0 {
@@ -319,7 +322,7 @@ func (s *VersionSet) run(v any, i, j int, o options, keepBag bool) Result {
 			// are, whatever they are.
 			res := Result{Values: v}
 			settleResult(&res)
-			return res
+			return res, nil
 		}
 		m := &Migration{lossless: keepBag, keepText: true, total: true}
 		return m.runPath(v, path)
@@ -330,14 +333,15 @@ func (s *VersionSet) run(v any, i, j int, o options, keepBag bool) Result {
 		settleResult(&res)
 		target := s.versions[j].Schema
 		meant := res.Values
+		var errs schema.ErrorList
 		if i > 0 {
-			res.Errors = s.steps[i-1].up.validate(meant, nil)
+			errs = s.steps[i-1].up.validate(meant, nil)
 		} else if len(s.steps) > 0 {
-			res.Errors = s.steps[0].down.validate(meant, nil)
+			errs = s.steps[0].down.validate(meant, nil)
 		} else if err := target.Validate(stripBag(meant)); err != nil {
-			res.Errors = validationErrors(err)
+			errs = validationErrors(err)
 		}
-		return res
+		return res, errs
 	}
 	// Values come from decodeDocument (or mean what they say): text is
 	// carried as written wherever no node types it, then settled.
@@ -393,7 +397,7 @@ func (s *VersionSet) Losses(from, to string, samples int) ([]string, error) {
 		if err != nil {
 			break
 		}
-		r := s.run(x, i, j, options{allowLossy: true}, false)
+		r, _ := s.run(x, i, j, options{allowLossy: true}, false)
 		for _, d := range r.Dropped {
 			found[wildIndices(x, d.Pointer)] = true
 		}

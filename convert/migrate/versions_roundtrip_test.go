@@ -35,10 +35,10 @@ func TestVersionSetRoundTrip(t *testing.T) {
 					x = withPlainScalars(v.Schema.Root(), x, rnd)
 					in := value.DeepCopy(x)
 					want := plainScalarsMeaning(in)
-					up, err := s.Convert(x, name, s.Hub(), AllowLossy())
+					up, err := conv(s.Convert(x, name, s.Hub(), AllowLossy()))
 					require.NoError(t, err)
 					require.True(t, up.OK(), "%s → hub: %v\nin: %s", name, up.Errors, show(in))
-					back, err := s.Convert(up.Values, s.Hub(), name, AllowLossy())
+					back, err := conv(s.Convert(up.Values, s.Hub(), name, AllowLossy()))
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s: %v", name, back.Errors)
 					if !identical(back.Values, want) {
@@ -49,10 +49,10 @@ func TestVersionSetRoundTrip(t *testing.T) {
 					// Through YAML, as paramctl does: the document as its
 					// author wrote it, the hub's values as paramkit writes
 					// them.
-					up2, err := s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossy())
+					up2, err := conv(s.ConvertDocument(yamlWithText(t, x), name, s.Hub(), AllowLossy()))
 					require.NoError(t, err)
 					require.True(t, identical(up.Values, up2.Values), "read from YAML: %s\nin memory:      %s", show(up2.Values), show(up.Values))
-					back, err = s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossy())
+					back, err = conv(s.ConvertDocument(writeYAML(t, up2.Values), s.Hub(), name, AllowLossy()))
 					require.NoError(t, err)
 					require.True(t, back.OK(), "hub → %s through YAML: %v", name, back.Errors)
 					require.True(t, identical(back.Values, want), "through YAML\nin:  %s\nout: %s", show(want), show(back.Values))
@@ -78,7 +78,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 				}
 				t.Run(dir+"/"+from+"-"+to, func(t *testing.T) {
 					if s.Refused(from, to) != nil {
-						_, err := s.Convert(map[string]any{}, from, to)
+						_, err := conv(s.Convert(map[string]any{}, from, to))
 						require.Error(t, err)
 						return
 					}
@@ -89,7 +89,7 @@ func TestVersionSetEveryPair(t *testing.T) {
 						x, err := randomValue(v.Schema, rnd)
 						require.NoError(t, err)
 						x = withPlainScalars(v.Schema.Root(), x, rnd)
-						r := s.run(x, i, j, options{allowLossy: true}, false)
+						r := got2(s.run(x, i, j, options{allowLossy: true}, false))
 						// The only error allowed is a value the target's range
 						// cannot take (a clock speed beyond int32): reported,
 						// with its pointer.
@@ -104,14 +104,14 @@ func TestVersionSetEveryPair(t *testing.T) {
 						// The bag makes the losses come back: with it, to → from
 						// restores x whenever the reverse is allowed.
 						if s.refusal(j, i) == nil {
-							withBag := s.run(x, i, j, options{allowLossy: true}, true)
-							back := s.run(withBag.Values, j, i, options{allowLossy: true}, true)
+							withBag := got2(s.run(x, i, j, options{allowLossy: true}, true))
+							back := got2(s.run(withBag.Values, j, i, options{allowLossy: true}, true))
 							require.True(t, identical(back.Values, plainScalarsMeaning(x)), "%s → %s → %s\nin:  %s\nout: %s", from, to, from, show(x), show(back.Values))
 						}
 						if len(r.Dropped) == 0 && len(r.Lossy) == 0 && s.refusal(j, i) == nil {
 							// Nothing reported lost: the way back without a bag
 							// must give everything back.
-							back := s.run(r.Values, j, i, options{allowLossy: true}, false)
+							back := got2(s.run(r.Values, j, i, options{allowLossy: true}, false))
 							// Numbers compare by value: 2593.0 to 2593 loses nothing.
 							require.True(t, value.Equal(plainScalarsMeaning(back.Values), plainScalarsMeaning(x)), "a loss went unreported: %s → %s\nin:  %s\nmid: %s\nout: %s",
 								from, to, show(x), show(r.Values), show(back.Values))

@@ -99,13 +99,13 @@ func TestVersionSetConvert(t *testing.T) {
 
 	// v1 → v3 goes through the hub v2: renamed twice, size truncated
 	// (refused without AllowLossy), legacyMode dropped.
-	r, err := s.Convert(v1, "v1", "v3")
+	r, err := conv(s.Convert(v1, "v1", "v3"))
 	require.NoError(t, err)
 	require.False(t, r.OK())
 	require.Len(t, r.Lossy, 1)
 	assert.True(t, r.Lossy[0].Refused)
 
-	r, err = s.Convert(v1, "v1", "v3", AllowLossy())
+	r, err = conv(s.Convert(v1, "v1", "v3", AllowLossy()))
 	require.NoError(t, err)
 	require.True(t, r.OK(), "%v", r.Errors)
 	got := stripBag(r.Values).(map[string]any)
@@ -117,15 +117,15 @@ func TestVersionSetConvert(t *testing.T) {
 	assert.Contains(t, r.Values, bagKey, "v3 → v1 is allowed, so what v3 cannot hold is kept")
 
 	// And back: the bag restores exactly what went in.
-	back, err := s.Convert(r.Values, "v3", "v1", AllowLossy())
+	back, err := conv(s.Convert(r.Values, "v3", "v1", AllowLossy()))
 	require.NoError(t, err)
 	require.True(t, back.OK(), "%v", back.Errors)
 	assert.Equal(t, show(v1), show(back.Values))
 
-	_, err = s.Convert(v1, "v1", "v9")
+	_, err = conv(s.Convert(v1, "v1", "v9"))
 	require.ErrorContains(t, err, `no version "v9"`)
 
-	same, err := s.Convert(v1, "v1", "v1")
+	same, err := conv(s.Convert(v1, "v1", "v1"))
 	require.NoError(t, err)
 	assert.True(t, same.OK())
 	assert.Equal(t, show(v1), show(same.Values))
@@ -134,13 +134,13 @@ func TestVersionSetConvert(t *testing.T) {
 func TestVersionSetRefusesDowngrade(t *testing.T) {
 	s, err := LoadVersionSet(os.DirFS("testdata/bmh/set"))
 	require.NoError(t, err)
-	_, err = s.Convert(map[string]any{}, "v1alpha2", "v1alpha1")
+	_, err = conv(s.Convert(map[string]any{}, "v1alpha2", "v1alpha1"))
 	var re *schema.Error
 	require.ErrorAs(t, err, &re)
 	assert.Equal(t, schema.KindRefused, re.Kind)
 	assert.Equal(t, "conversion from v1alpha2 to v1alpha1 is refused: v1alpha2 is upgrade-only (downgrade: false), it cannot be converted to an older version", err.Error())
 	// Upgrades carry no property bag: nothing could ever read it back.
-	r, err := s.Convert(mustJSON(t, `{"spec":{"hardwareProfile":"dell"}}`), "v1alpha1", "v1alpha2")
+	r, err := conv(s.Convert(mustJSON(t, `{"spec":{"hardwareProfile":"dell"}}`), "v1alpha1", "v1alpha2"))
 	require.NoError(t, err)
 	assert.NotContains(t, r.Values, bagKey)
 	require.Len(t, r.Dropped, 1)
@@ -164,7 +164,7 @@ func TestVersionSetHooks(t *testing.T) {
 	hooked[1].Up = up // the pair v1 → v2
 	s, err := NewVersionSet(hooked)
 	require.NoError(t, err)
-	r, err := s.Convert(mustJSON(t, `{"legacyMode":true}`), "v1", "v2")
+	r, err := conv(s.Convert(mustJSON(t, `{"legacyMode":true}`), "v1", "v2"))
 	require.NoError(t, err)
 	assert.Equal(t, "gold", stripBag(r.Values).(map[string]any)["tier"])
 
@@ -183,7 +183,7 @@ func TestVersionSetCaseInsensitive(t *testing.T) {
 
 	exact, err := NewVersionSet(vs)
 	require.NoError(t, err)
-	r, err := exact.Convert(mustJSON(t, `{"ClockSpeed":1.5,"Spec":{"Name":"x"}}`), "v1", "v2")
+	r, err := conv(exact.Convert(mustJSON(t, `{"ClockSpeed":1.5,"Spec":{"Name":"x"}}`), "v1", "v2"))
 	require.NoError(t, err)
 	assert.Len(t, r.Dropped, 2, "exact names only by default")
 
@@ -194,11 +194,11 @@ func TestVersionSetCaseInsensitive(t *testing.T) {
 		"v2: /spec takes /Spec (names matched ignoring case)",
 		"v2: /spec/name takes /Spec/Name (names matched ignoring case)",
 	}, folded.Notes())
-	r, err = folded.Convert(mustJSON(t, `{"ClockSpeed":1.5,"Spec":{"Name":"x"}}`), "v1", "v2")
+	r, err = conv(folded.Convert(mustJSON(t, `{"ClockSpeed":1.5,"Spec":{"Name":"x"}}`), "v1", "v2"))
 	require.NoError(t, err)
 	assert.Empty(t, r.Dropped)
 	assert.Equal(t, `{"clockSpeed":1.5,"spec":{"name":"x"}}`, show(stripBag(r.Values)))
-	back, err := folded.Convert(r.Values, "v2", "v1")
+	back, err := conv(folded.Convert(r.Values, "v2", "v1"))
 	require.NoError(t, err)
 	assert.Equal(t, `{"ClockSpeed":1.5,"Spec":{"Name":"x"}}`, show(back.Values))
 }

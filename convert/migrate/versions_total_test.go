@@ -38,7 +38,7 @@ func TestConvertTotal(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, err := s.Convert(tt.in, tt.from, tt.to, Total())
+			r, err := conv(s.Convert(tt.in, tt.from, tt.to, Total()))
 			require.NoError(t, err)
 			assert.Empty(t, r.Errors)
 			got := r.Values
@@ -50,7 +50,7 @@ func TestConvertTotal(t *testing.T) {
 			assert.Equal(t, tt.want, got)
 		})
 	}
-	r, err := s.Convert(map[string]any{"maxMemoryMB": num("8")}, "v1", "v2")
+	r, err := conv(s.Convert(map[string]any{"maxMemoryMB": num("8")}, "v1", "v2"))
 	require.NoError(t, err)
 	require.Len(t, r.Errors, 1, "without Total the result is validated")
 	assert.Equal(t, "/memoryLimitMB", r.Errors[0].Pointer)

@@ -103,10 +103,10 @@ func runMigrate(e *env, raw any, args []string) int {
 	if len(o.via) > 0 {
 		first, _ = e.schemaOrFail(o.via[0])
 	}
-	return e.migrateStreamed(o, target, args[0], func(doc []byte) (migrate.Result, error) {
-		r := m.MigrateDocument(doc)
+	return e.migrateStreamed(o, target, args[0], func(doc []byte) (migrate.Result, schema.ErrorList, error) {
+		r, err := m.MigrateDocument(doc)
 		hideUnknownDrops(&r, first)
-		return r, nil
+		return r, schema.ErrorsOf(err), nil
 	})
 }
 
@@ -134,19 +134,21 @@ const unknownDropNote = "note: a dropped value is not shown when its schema is u
 // migrated is one document's result with its output, made by a worker:
 // the documents as YAML, or the `-o json` line.
 type migrated struct {
-	res migrate.Result
-	out []byte
-	err error // the run cannot go on (exit 2)
+	res  migrate.Result
+	errs schema.ErrorList // the document's errors (res as migrate.Result says)
+	out  []byte
+	err  error // the run cannot go on (exit 2)
 }
 
-// migrateStreamed migrates the stream in file with conv, on all cores
+// migrateStreamed migrates the stream in file with conv (a document's
+// Result, its errors, and an error that stops the run), on all cores
 // through a bounded window of documents, then reports and writes as
 // migrateFinish says: nothing when a document failed (unless --continue)
 // or on --dry-run, else all of it, to --output whole or not at all.
 // Reports go out as documents come; documents held back until every one
 // passed are spooled to a temporary file (beside --output, renamed into
 // place at the end).
-func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file string, conv func([]byte) (migrate.Result, error)) int {
+func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file string, conv func([]byte) (migrate.Result, schema.ErrorList, error)) int {
 	defer streamGC()()
 	in, err := e.openInput(file)
 	if err != nil {
@@ -185,9 +187,9 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 	var st migrateStats
 	var first *migrated // held until a second document says "doc N: "
 	put := func(i int, r *migrated, many bool) {
-		st.add(&r.res)
+		st.add(&r.res, r.errs)
 		if o.format != "json" {
-			migrateWriteReport(report, i, many, &r.res)
+			migrateWriteReport(report, i, many, &r.res, r.errs)
 		}
 		if out != nil && r.out != nil {
 			if o.format != "json" && i > 0 {
@@ -197,19 +199,19 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 		}
 	}
 	err = params.MapStream(context.Background(), in, 0, func(d params.Document[migrated]) (migrated, error) {
-		res, err := conv(d.Text)
+		res, errs, err := conv(d.Text)
 		if err != nil {
 			return migrated{err: err}, nil
 		}
-		d.Locate(res.Errors.Err())
-		r := migrated{res: res}
+		d.Locate(errs.Err())
+		r := migrated{res: res, errs: errs}
 		switch {
 		case o.format == "json":
 			var b bytes.Buffer
-			migrateWriteJSON(&b, target, &r.res, !o.dryRun)
+			migrateWriteJSON(&b, target, &r.res, r.errs, !o.dryRun)
 			r.out = b.Bytes()
 		case o.dryRun:
-		case res.Values == nil && !res.OK():
+		case res.Values == nil && len(errs) > 0:
 			// Not migrated (unreadable, say): written as it was, so that
 			// nothing disappears from the stream.
 			r.out = d.Text
@@ -325,9 +327,9 @@ type migrateStats struct {
 	unknown                      int // dropped values not shown (notShown)
 }
 
-func (st *migrateStats) add(r *migrate.Result) {
+func (st *migrateStats) add(r *migrate.Result, errs schema.ErrorList) {
 	st.docs++
-	if !r.OK() {
+	if len(errs) > 0 {
 		st.failed++
 	}
 	st.dropped += len(r.Dropped)
@@ -359,7 +361,7 @@ func (e *env) migrateSchemaFailure(path string, err error) int {
 
 // migrateWriteReport writes a document's report as text lines:
 // POINTER: dropped VALUE, POINTER: lossy FROM -> TO, POINTER: message.
-func migrateWriteReport(w io.Writer, i int, many bool, r *migrate.Result) {
+func migrateWriteReport(w io.Writer, i int, many bool, r *migrate.Result, errs schema.ErrorList) {
 	prefix := ""
 	if many {
 		prefix = fmt.Sprintf("doc %d: ", i)
@@ -371,8 +373,8 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *migrate.Result) {
 		}
 		fmt.Fprintf(w, "%s%s: dropped %s\n", prefix, migrateShowPtr(d.Pointer), migrateShowValue(d.Value, d.Hidden))
 	}
-	// A refused lossy change is also an error of the Result: one line
-	// says both.
+	// A refused lossy change is also one of the errors: one line says
+	// both.
 	refused := map[string]bool{}
 	for _, l := range r.Lossy {
 		note := ""
@@ -382,7 +384,7 @@ func migrateWriteReport(w io.Writer, i int, many bool, r *migrate.Result) {
 		}
 		fmt.Fprintf(w, "%s%s: lossy %s -> %s%s\n", prefix, migrateShowPtr(l.Pointer), migrateShowValue(l.From, l.Hidden), migrateShowValue(l.To, l.Hidden), note)
 	}
-	for _, err := range r.Errors {
+	for _, err := range errs {
 		if refused[err.Pointer] && strings.Contains(err.Message, "loses information; refused") {
 			continue
 		}
@@ -417,7 +419,7 @@ func migrateShowPtr(p string) string {
 // {"values":…,"dropped":[{"pointer","value"}],"lossy":[{"pointer","from","to","refused"}],"errors":[{"pointer","message"}]},
 // without "values" when nothing is written; a secret value is left out of
 // its entry, which says "hidden": true instead.
-func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result, withValues bool) {
+func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result, errs schema.ErrorList, withValues bool) {
 	b.WriteByte('{')
 	if withValues {
 		b.WriteString(`"values":`)
@@ -448,7 +450,7 @@ func migrateWriteJSON(b *bytes.Buffer, target *schema.Schema, r *migrate.Result,
 			mustBytes(params.MarshalJSON(nil, l.From, "")), mustBytes(params.MarshalJSON(nil, l.To, "")), l.Refused)
 	}
 	b.WriteString(`],"errors":[`)
-	for i, err := range r.Errors {
+	for i, err := range errs {
 		if i > 0 {
 			b.WriteByte(',')
 		}

@@ -60,7 +60,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 	if o.allowLossy {
 		copts = append(copts, migrate.AllowLossy())
 	}
-	return e.migrateStreamed(o, to.Schema, file, func(doc []byte) (migrate.Result, error) {
+	return e.migrateStreamed(o, to.Schema, file, func(doc []byte) (migrate.Result, schema.ErrorList, error) {
 		var r migrate.Result
 		var err error
 		if o.apiVersion != "" {
@@ -69,8 +69,14 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}
 		if de, ok := readFailure(err); ok {
-			return migrate.Result{Errors: schema.ErrorList{de}}, nil // its line becomes the stream's
+			return migrate.Result{}, schema.ErrorList{de}, nil // its line becomes the stream's
 		}
-		return r, err
+		var se *schema.Error
+		if errors.As(err, &se) && se.Kind == schema.KindUsage {
+			// Nothing converted, not for this document's sake (an
+			// apiVersion that is none): the run cannot go on.
+			return r, nil, err
+		}
+		return r, schema.ErrorsOf(err), nil
 	})
 }

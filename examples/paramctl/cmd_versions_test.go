@@ -69,6 +69,15 @@ func TestMigrateVersions(t *testing.T) {
 	require.Len(t, lines, 2)
 	assert.Equal(t, `{"dropped":[{"pointer":"/spec/hardwareProfile","value":"dell"},{"pointer":"/status/hardwareProfile","value":"dell"}],"lossy":[{"pointer":"/status/hardware/cpu/clockMegahertz","from":2593.75,"to":2593,"refused":false}],"errors":[]}`, lines[0])
 
+	// An apiVersion that is none stops the run (exit 2): no document is to
+	// blame, so none is reported as failed.
+	code, out, errOut = paramctl(t, "", "migrate", "--versions", "demo/bmh-set", "--from", "v1alpha1", "--to", "v1alpha2",
+		"--api-version", "a/b/c", "--allow-lossy", "demo/bmh-hosts-v1alpha1.yaml")
+	assert.Equal(t, 2, code)
+	assert.Empty(t, out)
+	assert.Contains(t, errOut, "not an apiVersion")
+	assert.NotContains(t, errOut, "doc 0:")
+
 	// Upgrade only.
 	code, _, errOut = paramctl(t, "", "migrate", "--versions", "demo/bmh-set", "--from", "v1alpha2", "--to", "v1alpha1", "demo/bmh-hosts-v1alpha1.yaml")
 	assert.Equal(t, 1, code)

@@ -225,9 +225,9 @@ func (a *admission) mutateInstance(obj object, ver, oldVer *kudo.OperatorVersion
 		work = p
 	}
 	if oldVer != nil {
-		res := ver.Migration().MigrateHiding(work, oldVer.Schema()) // the old version's secrets stay out of messages too
-		if !res.OK() {
-			a.denyMigration(oldVer, ver, res.Errors)
+		res, err := ver.Migration().MigrateHiding(work, oldVer.Schema()) // the old version's secrets stay out of messages too
+		if err != nil {
+			a.denyMigration(oldVer, ver, schema.ErrorsOf(err))
 			return
 		}
 		work = res.Values
@@ -298,7 +298,10 @@ func (a *admission) validateInstance(obj, old object, ver, oldVer *kudo.Operator
 	case oldVer != nil:
 		// An upgrade runs one plan whatever changed; immutable values are
 		// compared after moving the old ones to their new places.
-		oldV := ver.Migration().Migrate(oldVer.Parameters(old)).Values
+		// Old values that do not fit stay at their new place (the
+		// Result is meaningful with the migration's errors).
+		moved, _ := ver.Migration().Migrate(oldVer.Parameters(old))
+		oldV := moved.Values
 		if oldV == nil {
 			oldV = map[string]any{}
 		}

@@ -113,11 +113,12 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		in[propbag.Key] = layers
 	}
 	res, err := set.Convert(in, from, to, migrate.Total())
-	if err != nil {
-		return err
-	}
-	if len(res.Errors) > 0 {
-		return schema.ErrorIn("kube: converting "+field+" from "+from+" to "+to, res.Errors.Err())
+	switch {
+	case err != nil && res.Values == nil:
+		return err // nothing converted: an unknown or refused version
+	case err != nil:
+		// A total conversion fails on the values only by a hook's error.
+		return schema.ErrorIn("kube: converting "+field+" from "+from+" to "+to, err)
 	}
 	out := res.Values
 	delete(kept, field)

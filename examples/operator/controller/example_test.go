@@ -15,11 +15,11 @@ func Example_typedGetters() {
 	if err != nil {
 		panic(err)
 	}
-	name, _ := params.Get[string](values, "/clusterName")
-	bytes, _ := params.Get[int64](values, "/storageBytes")
-	backup, _ := params.Get[bool](values, "/backup/enabled")
+	name, _ := params.String(values, "/clusterName")
+	bytes, _ := params.Int64(values, "/storageBytes")
+	backup, _ := params.Bool(values, "/backup/enabled")
 	fmt.Println(name, bytes, backup)
-	_, err = params.Get[int64](values, "/clusterName")
+	_, err = params.Int64(values, "/clusterName")
 	fmt.Println(err)
 	// Output:
 	// prod 9007199254740993 false

@@ -25,15 +25,7 @@ func (hv *helmValues) numberNote(s *schema.Schema, src *valuesSource, ptr string
 	if !ok || !isNum {
 		return ""
 	}
-	rel := ptr
-	if len(src.prefix) > 0 {
-		toks, err := pointer.Split(ptr)
-		if err != nil || len(toks) < len(src.prefix) {
-			return ""
-		}
-		rel = pointer.Join(toks[len(src.prefix):]...)
-	}
-	n := nodeAt(src.node, rel)
+	n := nodeAt(src.node, src.within(ptr))
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
 		return ""
 	}

@@ -284,6 +284,12 @@ func (hv *helmValues) judgeAt(s *schema.Schema, values map[string]any, prefix []
 			}
 		}
 		src := hv.place(&out[i])
+		if out[i].Kind == schema.KindType && src != nil {
+			if msg := hv.twoReadings(s, src, out[i].Pointer, rel); msg != "" {
+				out[i].Message = "subchart " + prefix[len(prefix)-1] + ": " + msg
+				continue
+			}
+		}
 		if s.HoldsSecretAt(rel) {
 			continue // a secret's text is never quoted
 		}
@@ -374,4 +380,17 @@ func treeHoldsSecret(c *helmvalues.Chart, p []string) bool {
 		}
 	}
 	return false
+}
+
+// within is a pointer into the whole values as a pointer into the
+// source's own file (below a subchart values file's place).
+func (src *valuesSource) within(ptr string) string {
+	if len(src.prefix) == 0 {
+		return ptr
+	}
+	toks, err := pointer.Split(ptr)
+	if err != nil || len(toks) < len(src.prefix) {
+		return ptr
+	}
+	return pointer.Join(toks[len(src.prefix):]...)
 }

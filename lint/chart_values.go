@@ -318,7 +318,7 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 		src := hv.place(&out[i])
 		out[i].File = hv.shownName(s, out[i].File)
 		if out[i].Kind == schema.KindType && src != nil {
-			if msg := hv.twoReadings(s, src, out[i].Pointer); msg != "" {
+			if msg := hv.twoReadings(s, src, out[i].Pointer, out[i].Pointer); msg != "" {
 				out[i].Message = msg
 				continue
 			}
@@ -415,7 +415,9 @@ func (src *valuesSource) locate(toks []string) (line, col, depth int) {
 // twoReadings is the message for a type error where Helm's reading of a
 // plain scalar differs from paramkit's schema-typed one: how Helm reads
 // it and how to write it so that both agree.
-func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr string) string {
+// ptr points into the whole values, rel into the values s judges (a
+// subchart's).
+func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr, rel string) string {
 	v, ok := pointer.Get(hv.values, ptr)
 	if !ok {
 		return ""
@@ -432,10 +434,10 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr strin
 		return ""
 	}
 	wantsString := false
-	if n := s.Lookup(ptr); n != nil && n.Allows("string") {
+	if n := s.Lookup(rel); n != nil && n.Allows("string") {
 		wantsString = true
 	}
-	secret := s.SecretAt(ptr)
+	secret := s.SecretAt(rel)
 	if src.node == nil {
 		if src.flag != "set" || !wantsString {
 			return ""
@@ -445,7 +447,7 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr strin
 		}
 		return fmt.Sprintf("--set reads %s as %s; the schema wants a string: give it with --set-string", jsonText(v), as)
 	}
-	n := nodeAt(src.node, ptr)
+	n := nodeAt(src.node, src.within(ptr))
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
 		return ""
 	}

@@ -117,6 +117,17 @@ func TestValuesSubchartPlaces(t *testing.T) {
 		assert.Contains(t, errs, f+":2:3: /sub/replicas: error: subchart sub:")
 		assert.Contains(t, errs, "(Helm reads 1e-400 as the number 0: every YAML number goes through a float64)")
 	})
+	t.Run("a subchart's string node Helm reads as a number", func(t *testing.T) {
+		ghost := filepath.Join(helmTestdata, "subcharts", "ghost")
+		f := filepath.Join(t.TempDir(), "x.yaml")
+		require.NoError(t, os.WriteFile(f, []byte("mysql:\n  auth:\n    username: 1.10\n"), 0o644))
+		code, _, errs := paramctl(t, "", "values", ghost, "-f", f)
+		assert.Equal(t, 1, code, errs)
+		assert.Contains(t, errs, f+`:3:5: /mysql/auth/username: error: subchart mysql: Helm reads 1.10 as the number 1.1; the schema wants a string: write "1.10"`)
+		code, _, errs = paramctl(t, "", "values", ghost, "--set", "mysql.auth.username=1234")
+		assert.Equal(t, 1, code, errs)
+		assert.Contains(t, errs, "--set reads 1234 as the number 1234; the schema wants a string: give it with --set-string")
+	})
 	t.Run("a packaged subchart is refused", func(t *testing.T) {
 		dir := t.TempDir()
 		require.NoError(t, os.MkdirAll(filepath.Join(dir, "charts"), 0o755))

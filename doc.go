@@ -84,6 +84,17 @@
 // list to print, whichever function returned it. Package schema's doc,
 // "Errors", says the rest.
 //
+// # What v1 covers
+//
+// The compatibility promise of v1 is the library packages listed above:
+// every exported name (testdata/api.txt records them, and TestAPIRecord
+// keeps the record honest) and what their package docs promise. A v1.x
+// release adds to them and removes or changes nothing. Not covered:
+// anything under examples/ (paramctl's commands, flags, exit codes and
+// output formats, the webhook server, the operators, which may change in
+// a minor version), internal packages, and the wording of messages: match
+// on an error's Kind, Pointer and Keyword, never on its text.
+//
 // The paramctl command in examples/paramctl shows every piece at work; run
 // `go run ./examples/paramctl demo`.
 package paramkit

@@ -43,6 +43,9 @@ type Chart struct {
 	// ReadFile reads the file a --set-file assignment names; nil
 	// refuses --set-file.
 	ReadFile func(name string) ([]byte, error)
+
+	// subcharts are the folders under charts/ ReadChart found.
+	subcharts []*subchartFiles
 }
 
 // HelmSet is one of Helm's --set family given beside a chart: Flag is
@@ -91,6 +94,9 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 		return nil, ioError(err)
 	}
 	c := &Chart{Metadata: meta, SchemaFile: chartSchemaFile, ValuesFile: chartValuesFile}
+	if c.subcharts, err = readSubcharts(fsys, "."); err != nil {
+		return nil, err
+	}
 	overlays, err := fs.Glob(fsys, chartOverlays)
 	if err != nil {
 		return nil, ioError(err)
@@ -151,6 +157,13 @@ func (c *Chart) Lint(sets ...*Set) ([]Finding, error) {
 	if c.Schema == nil {
 		fs := append(meta, Finding{Rule: chartValuesRule.ID, Severity: Info, File: chartFile,
 			Message: "the chart has no " + chartSchemaFile + ": nothing checks the values users give"})
+		if len(c.subcharts) > 0 { // Helm still checks each subchart's values against its schema
+			vs, err := chartValues(c, valuesFile)
+			if err != nil {
+				return nil, err
+			}
+			fs = append(fs, vs...)
+		}
 		sortFindings(fs)
 		return fs, nil
 	}

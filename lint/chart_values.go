@@ -5,6 +5,7 @@ import (
 
 	"encoding/json"
 	"fmt"
+	"path"
 	"slices"
 	"sort"
 
@@ -46,7 +47,13 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 		return nil, nil, err
 	}
 	out := hv.warnings
-	if c.Schema != nil {
+	if hv.tree != nil {
+		fs, err := hv.judgeTree(hv.tree, hv.values, nil, orDefault(c.SchemaFile, chartSchemaFile))
+		if err != nil {
+			return hv.values, nil, err
+		}
+		out = append(out, fs...)
+	} else if c.Schema != nil {
 		s, err := schema.Parse(c.Schema)
 		if err != nil {
 			return hv.values, nil, schema.ErrorIn(orDefault(c.SchemaFile, chartSchemaFile), err)
@@ -63,16 +70,25 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 // causes elsewhere says so). Nothing when the schema does not compile
 // (its findings say why).
 func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
-	s, err := schema.Parse(c.Schema)
-	if err != nil {
-		return nil, nil
+	var s *schema.Schema
+	if c.Schema != nil || len(c.subcharts) == 0 {
+		var err error
+		if s, err = schema.Parse(c.Schema); err != nil {
+			return nil, nil
+		}
 	}
 	hv, err := c.helmValues(valuesFile)
 	if err != nil {
 		return nil, err
 	}
-	out := append(hv.warnings, hv.judge(s)...)
-	out = append(out, valuesDrift(s, c.Values, valuesFile, out)...)
+	judged, err := hv.judgeChart(s, valuesFile)
+	if err != nil {
+		return nil, err
+	}
+	out := append(hv.warnings, judged...)
+	if s != nil {
+		out = append(out, withoutSubchartKeys(valuesDrift(s, c.Values, valuesFile, out), c.subchartKeys())...)
+	}
 	seen := map[Finding]bool{}
 	for _, f := range out {
 		seen[f] = true
@@ -84,7 +100,11 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 		if err != nil {
 			return nil, err
 		}
-		for _, f := range append(ohv.warnings, ohv.judge(s)...) {
+		ojudged, err := ohv.judgeChart(s, valuesFile)
+		if err != nil {
+			return nil, err
+		}
+		for _, f := range append(ohv.warnings, ojudged...) {
 			if seen[f] {
 				continue
 			}
@@ -146,12 +166,21 @@ type valuesSource struct {
 	node  *yaml.Node
 	flag  string
 	paths [][]string
+	// prefix is where a subchart's values.yaml sits in the values (its
+	// name or alias, below its parents'); dir is its folder's path.
+	prefix []string
+	dir    string
 }
 
 type helmValues struct {
 	values   map[string]any
 	sources  []valuesSource
 	warnings []Finding
+	// top is the index in sources of the chart's own values file (after
+	// its subcharts' values files); tree the chart with its enabled
+	// subcharts, nil for a chart without any.
+	top  int
+	tree *helmvalues.Chart
 }
 
 // helmValues reads and merges the chart's values as Helm does.
@@ -186,6 +215,12 @@ func (c *Chart) helmValues(valuesFile string) (*helmValues, error) {
 			probe, _ := helmvalues.Apply(flag, set.Value, map[string]any{}, func(string) ([]byte, error) { return nil, nil })
 			hv.sources = append(hv.sources, valuesSource{name: name, flag: flag, paths: leafPaths(probe, nil, nil)})
 		}
+	}
+	if len(c.subcharts) > 0 {
+		if hv.tree, err = c.withSubcharts(hv, valuesFile, chartVals, user); err != nil {
+			return nil, err
+		}
+		return hv, nil
 	}
 	hv.values = helmvalues.Coalesce(chartVals, user)
 	return hv, nil
@@ -283,9 +318,13 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 		src := hv.place(&out[i])
 		out[i].File = hv.shownName(s, out[i].File)
 		if out[i].Kind == schema.KindType && src != nil {
-			if msg := hv.twoReadings(s, src, out[i].Pointer); msg != "" {
+			if msg := hv.twoReadings(s, src, out[i].Pointer, out[i].Pointer); msg != "" {
 				out[i].Message = msg
+				continue
 			}
+		}
+		if note := hv.numberNote(s, src, out[i].Pointer); note != "" {
+			out[i].Message += " (" + note + ")"
 		}
 	}
 	return out
@@ -318,7 +357,7 @@ func (hv *helmValues) place(f *Finding) *valuesSource {
 	if err != nil {
 		toks = nil
 	}
-	f.File = hv.sources[0].name
+	f.File = hv.sources[hv.top].name
 	best := -1
 	for j := len(hv.sources) - 1; j >= 0; j-- {
 		src := &hv.sources[j]
@@ -337,6 +376,18 @@ func (hv *helmValues) place(f *Finding) *valuesSource {
 
 // locate says how many tokens of the path the source writes and where.
 func (src *valuesSource) locate(toks []string) (line, col, depth int) {
+	if len(src.prefix) > 0 {
+		if len(toks) < len(src.prefix) || !slices.Equal(toks[:len(src.prefix)], src.prefix) {
+			return 0, 0, -1
+		}
+		sub := *src
+		sub.prefix = nil
+		line, col, depth = sub.locate(toks[len(src.prefix):])
+		if depth < 0 {
+			return 0, 0, -1
+		}
+		return line, col, depth + len(src.prefix)
+	}
 	if src.node != nil {
 		for d := len(toks); d >= 0; d-- {
 			if l, c, ok := document.Locate(src.node, pointer.Join(toks[:d]...)); ok {
@@ -364,7 +415,9 @@ func (src *valuesSource) locate(toks []string) (line, col, depth int) {
 // twoReadings is the message for a type error where Helm's reading of a
 // plain scalar differs from paramkit's schema-typed one: how Helm reads
 // it and how to write it so that both agree.
-func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr string) string {
+// ptr points into the whole values, rel into the values s judges (a
+// subchart's).
+func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr, rel string) string {
 	v, ok := pointer.Get(hv.values, ptr)
 	if !ok {
 		return ""
@@ -381,10 +434,10 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr strin
 		return ""
 	}
 	wantsString := false
-	if n := s.Lookup(ptr); n != nil && n.Allows("string") {
+	if n := s.Lookup(rel); n != nil && n.Allows("string") {
 		wantsString = true
 	}
-	secret := s.SecretAt(ptr)
+	secret := s.SecretAt(rel)
 	if src.node == nil {
 		if src.flag != "set" || !wantsString {
 			return ""
@@ -394,7 +447,7 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr strin
 		}
 		return fmt.Sprintf("--set reads %s as %s; the schema wants a string: give it with --set-string", jsonText(v), as)
 	}
-	n := nodeAt(src.node, ptr)
+	n := nodeAt(src.node, src.within(ptr))
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
 		return ""
 	}
@@ -462,4 +515,12 @@ func nodeAt(n *yaml.Node, ptr string) *yaml.Node {
 		n = next
 	}
 	return n
+}
+
+// judgeChart is judge, or judgeTree for a chart with subcharts.
+func (hv *helmValues) judgeChart(s *schema.Schema, valuesFile string) ([]Finding, error) {
+	if hv.tree == nil {
+		return hv.judge(s), nil
+	}
+	return hv.judgeTree(hv.tree, hv.values, nil, path.Join(path.Dir(valuesFile), chartSchemaFile))
 }

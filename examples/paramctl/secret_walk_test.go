@@ -77,6 +77,10 @@ func secretWalkFiles(t *testing.T) func(string) string {
 		"chart/templates/note.yaml": "password: {{ .Values.password }}\n",
 		// A schema whose secret object gains keys from values.yaml.
 		"secret-object.schema.json": `{"type":"object","properties":{"db":{"type":"object","writeOnly":true,"properties":{"user":{"type":"string"}}}}}`,
+		// RFC 6902 documents: one whose test of a secret fails, one that
+		// writes secrets breaking their nodes' rules.
+		"test-secret.json":  `[{"op":"test","path":"/password","value":"SECRETvalue46"}]`,
+		"write-secret.json": `[{"op":"replace","path":"/password","value":"SECRETvalue47"},{"op":"add","path":"/db","value":{"user":"SECRETvalue48","port":"SECRETvalue49"}},{"op":"copy","from":"/password","path":"/name"}]`,
 	}
 	for name, text := range files {
 		p := filepath.Join(dir, filepath.FromSlash(name))
@@ -164,6 +168,9 @@ func secretWalkCases(f func(string) string) map[string][]walkCase {
 			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--replace", "password=SECRETvalue23", "--add", "db={user: SECRETvalue24}"}},
 			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--replace", "/token=SECRETvalue25", "-o", "json"}},
 			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--remove", "password", "--replace", "db/port=SECRETvalue26"}},
+			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--json-patch", f("test-secret.json")}},
+			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--json-patch", f("write-secret.json")}},
+			{args: []string{"patch", "--schema", f("schema.yaml"), "--values", f("good.yaml"), "--json-patch", f("write-secret.json"), "-o", "json"}},
 		},
 		"schema": {
 			// The chart's schema is the document (its enum holds a marker).

@@ -169,54 +169,8 @@ func Coalesce(chart, user map[string]any) map[string]any {
 	if v == nil {
 		v = map[string]any{}
 	}
-	vc, _ := deepCopy(chart).(map[string]any)
-	for key, val := range vc {
-		if value, ok := v[key]; ok {
-			if value == nil {
-				delete(v, key)
-			} else if dest, ok := value.(map[string]any); ok {
-				if src, ok := val.(map[string]any); ok {
-					cleanNilValues(src)
-					coalesceTables(dest, src)
-				}
-			}
-			continue
-		}
-		if val == nil {
-			continue
-		}
-		if sub, ok := val.(map[string]any); ok {
-			cleanNilValues(sub)
-		}
-		v[key] = val
-	}
+	coalesceValues(&Chart{Values: chart}, v, false)
 	return v
-}
-
-// coalesceTables is Helm's coalesceTablesFullKey with merge false.
-func coalesceTables(dst, src map[string]any) {
-	srcNonNil := map[string]bool{}
-	for k, v := range src {
-		if v != nil {
-			srcNonNil[k] = true
-		}
-	}
-	for k, v := range dst {
-		if v == nil {
-			src[k] = nil
-		}
-	}
-	for k, val := range src {
-		dv, ok := dst[k]
-		switch {
-		case ok && dv == nil && srcNonNil[k]:
-			delete(dst, k)
-		case !ok:
-			dst[k] = val
-		case isTable(val) && isTable(dv):
-			coalesceTables(dv.(map[string]any), val.(map[string]any))
-		}
-	}
 }
 
 func cleanNilValues(m map[string]any) {

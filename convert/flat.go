@@ -204,8 +204,8 @@ func (c *flatConverter) convert(raw any) (*Converted, error) {
 		}
 		return nil, schema.ErrorList{{Kind: schema.KindSchema, Message: fmt.Sprintf("expected a v1beta1 params file, an OperatorVersion or a parameter schema, not %s", kindName(raw))}}.Err()
 	}
-	kind, _ := scalarText(root["kind"])
-	apiVersion, _ := scalarText(root["apiVersion"])
+	kind, _ := document.ScalarText(root["kind"])
+	apiVersion, _ := document.ScalarText(root["apiVersion"])
 	spec, _ := root["spec"].(map[string]any)
 	_, hasParams := root["parameters"]
 	switch {

@@ -84,7 +84,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 		c.fail(ptr, "a parameter must be a mapping with at least a name, not %s", kindName(v))
 		return p
 	}
-	name, ok := scalarText(m["name"])
+	name, ok := document.ScalarText(m["name"])
 	if !ok || name == "" {
 		at := ptr
 		if _, present := m["name"]; present {
@@ -98,7 +98,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 	who := fmt.Sprintf("parameter %q", name)
 
 	text := func(k string) string {
-		s, ok := scalarText(m[k])
+		s, ok := document.ScalarText(m[k])
 		if !ok {
 			c.fail(pointer.Append(ptr, k), "%s: %s must be text, not %s", who, k, kindName(m[k]))
 		}
@@ -134,7 +134,7 @@ func (c *flatConverter) param(v any, ptr string) (p param) {
 		if !present || isNull(tv) {
 			continue
 		}
-		s, _ := scalarText(tv)
+		s, _ := document.ScalarText(tv)
 		t, known := v1Types[s]
 		if !known {
 			c.fail(pointer.Append(ptr, k), "%s: unknown type %s: use string, integer, number, boolean, array or map", who, describe(tv))
@@ -321,7 +321,7 @@ func (c *flatConverter) convertsAll(typ string, def any, enum []any) bool {
 func convertValue(v any, typ string) (any, string) {
 	switch typ {
 	case "string":
-		s, ok := scalarText(v)
+		s, ok := document.ScalarText(v)
 		if !ok {
 			return nil, fmt.Sprintf("is %s, but the parameter's type is string", kindName(v))
 		}
@@ -332,7 +332,7 @@ func convertValue(v any, typ string) (any, string) {
 		case json.Number:
 			n = t
 		case document.Text, string:
-			s, _ := scalarText(t)
+			s, _ := document.ScalarText(t)
 			num, ok, err := number.ParseCore(s)
 			if err != nil {
 				return nil, fmt.Sprintf("%q: %v", s, err)
@@ -353,7 +353,7 @@ func convertValue(v any, typ string) (any, string) {
 		case bool:
 			return t, ""
 		case document.Text, string:
-			s, _ := scalarText(t)
+			s, _ := document.ScalarText(t)
 			if b, ok := document.Bool(s); ok {
 				return b, ""
 			}
@@ -369,7 +369,7 @@ func convertValue(v any, typ string) (any, string) {
 			}
 			return r, ""
 		case document.Text, string:
-			s, _ := scalarText(t)
+			s, _ := document.ScalarText(t)
 			return textCollection(s, typ)
 		}
 		return nil, fmt.Sprintf("is %s, not %s", kindName(v), article(typ))
@@ -410,7 +410,7 @@ func article(typ string) string {
 
 // describe shows a raw value in a message.
 func describe(v any) string {
-	if s, ok := scalarText(v); ok {
+	if s, ok := document.ScalarText(v); ok {
 		if _, isStr := v.(string); isStr {
 			return fmt.Sprintf("the string %q", s)
 		}
@@ -425,7 +425,7 @@ func describe(v any) string {
 // textOf is a raw value as v1beta1 text: scalars as written, collections
 // as compact JSON.
 func textOf(v any) string {
-	if s, ok := scalarText(v); ok {
+	if s, ok := document.ScalarText(v); ok {
 		return s
 	}
 	return string(encode.JSON(document.Resolve(v), nil, ""))

@@ -1,9 +1,6 @@
 package convert
 
 import (
-	"encoding/json"
-	"strconv"
-
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
@@ -34,28 +31,6 @@ func scalar(v any) any {
 		return p.Value()
 	}
 	return v
-}
-
-// scalarText returns the text of a scalar as its author wrote it: a plain
-// scalar verbatim, a string as is, a number's digits, a boolean's word.
-// null gives "" and ok; collections give ok false.
-func scalarText(v any) (string, bool) {
-	switch t := v.(type) {
-	case document.Text:
-		if t.Value() == nil {
-			return "", true
-		}
-		return string(t), true
-	case string:
-		return t, true
-	case json.Number:
-		return string(t), true
-	case bool:
-		return strconv.FormatBool(t), true
-	case nil:
-		return "", true
-	}
-	return "", false
 }
 
 // isNull reports a null: an absent value, a plain null word, an explicit !!null.

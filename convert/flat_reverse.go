@@ -42,7 +42,7 @@ func ToV1beta1(data []byte) (*Converted, error) {
 	if !ok {
 		return nil, schema.NewError(schema.KindNotSchema, "", errNotOperatorVersion+": the input is %s", kindName(raw))
 	}
-	kind, _ := scalarText(root["kind"])
+	kind, _ := document.ScalarText(root["kind"])
 	if kind != "" && kind != "OperatorVersion" {
 		return nil, schema.NewError(schema.KindNotSchema, "/kind", errNotOperatorVersion+": the input is of kind %s", kind)
 	}

@@ -43,8 +43,8 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 			return nil, schema.ErrorList{{Kind: schema.KindType, Message: fmt.Sprintf("expected a mapping of parameter values or an Instance, not %s", kindName(raw))}}.Err()
 		}
 	}
-	kind, _ := scalarText(root["kind"])
-	apiVersion, _ := scalarText(root["apiVersion"])
+	kind, _ := document.ScalarText(root["kind"])
+	apiVersion, _ := document.ScalarText(root["apiVersion"])
 	spec, _ := root["spec"].(map[string]any)
 	instance := kind == "Instance" || (kind == "" && spec != nil && isInstanceSpec(spec))
 	switch {
@@ -80,7 +80,7 @@ func Unwrap(s *schema.Schema, data []byte) (*Converted, error) {
 		}
 	case map[string]any:
 		for k, v := range m {
-			t, ok := scalarText(v)
+			t, ok := document.ScalarText(v)
 			if !ok {
 				errs = append(errs, &schema.Error{Pointer: pointer.Append(base, k), Kind: schema.KindType, Message: fmt.Sprintf("a v1beta1 parameter value is text, not %s", kindName(v))})
 				continue

@@ -8,7 +8,6 @@ package crdread
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"strconv"
 	"strings"
@@ -63,7 +62,7 @@ func IsCRD(data []byte) bool {
 		return false
 	}
 	m, _ := d.Value.(map[string]any)
-	kind, _ := scalarText(m["kind"])
+	kind, _ := document.ScalarText(m["kind"])
 	return kind == "CustomResourceDefinition"
 }
 
@@ -162,24 +161,4 @@ func subOrder(order map[string][]string, prefix string) map[string][]string {
 		}
 	}
 	return out
-}
-
-// scalarText is the text of a scalar as its author wrote it.
-func scalarText(v any) (string, bool) {
-	switch t := v.(type) {
-	case document.Text:
-		if t.Value() == nil {
-			return "", true
-		}
-		return string(t), true
-	case string:
-		return t, true
-	case json.Number:
-		return string(t), true
-	case bool:
-		return strconv.FormatBool(t), true
-	case nil:
-		return "", true
-	}
-	return "", false
 }

@@ -114,10 +114,32 @@ func writeJSON(b *bytes.Buffer, v any, o Orderer, indent string, depth int) {
 }
 
 func writeString(b *bytes.Buffer, s string) {
+	if plainASCII(s) {
+		// Most keys and values: written as they are, without an encoder
+		// of their own (which made writing a patch cost more than
+		// computing it).
+		b.Grow(len(s) + 2)
+		b.WriteByte('"')
+		b.WriteString(s)
+		b.WriteByte('"')
+		return
+	}
 	enc := json.NewEncoder(b)
 	enc.SetEscapeHTML(false)
 	_ = enc.Encode(s)
 	b.Truncate(b.Len() - 1) // Encode's newline
+}
+
+// plainASCII reports whether s is printable ASCII that JSON writes
+// between quotes as it is: no quote, backslash or control character
+// (encoding/json without HTML escaping writes such a string unchanged).
+func plainASCII(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f || c == '"' || c == '\\' {
+			return false
+		}
+	}
+	return true
 }
 
 // YAMLNode builds a YAML node for v.

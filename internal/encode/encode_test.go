@@ -1,7 +1,9 @@
 package encode
 
 import (
+	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -29,4 +31,35 @@ func TestYAMLQuotesWhatWouldBeMisread(t *testing.T) {
 	out, err = YAML(map[string]any{"big": json.Number("123456789012345678901234567890"), "f": json.Number("1.50")}, nil)
 	require.NoError(t, err)
 	assert.Equal(t, "big: 123456789012345678901234567890\nf: 1.50\n", string(out))
+}
+
+// writeString writes what encoding/json writes without HTML escaping:
+// plain ASCII directly, everything else through the encoder.
+func TestWriteStringAsEncodingJSON(t *testing.T) {
+	for _, s := range []string{"", "plain", "<&>", "a\"b", `a\b`, "tab\there", "\x00\x1f", "\x7f", "é", "\u2028", "\xff", "~ {}[]:,"} {
+		assert.Equal(t, stdString(t, s), stringJSON(s), "%q", s)
+	}
+}
+
+func FuzzWriteString(f *testing.F) {
+	for _, s := range []string{"", "plain", "a\"b", "\x7f", "\xffé\u2029"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		require.Equal(t, stdString(t, s), stringJSON(s))
+	})
+}
+
+func stringJSON(s string) string {
+	var b bytes.Buffer
+	writeString(&b, s)
+	return b.String()
+}
+
+func stdString(t *testing.T, s string) string {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	require.NoError(t, enc.Encode(s))
+	return strings.TrimSuffix(b.String(), "\n")
 }

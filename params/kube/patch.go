@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"slices"
 	"strconv"
+	"strings"
 
 	"github.com/go-openapi/jsonpointer"
 
@@ -35,20 +36,90 @@ import (
 // cannot follow a path through an empty token such as /a//b. Neither
 // value is changed; the operations share parts of to.
 func JSONPatch(base string, from, to any) []any {
+	if base != "" {
+		// The sizes first, without building either patch: most of the
+		// time one of them is not wanted.
+		d := patchSize{limit: replaceSize(len(base), to)}
+		d.diff(len(base), from, to)
+		if d.ops >= 2 && d.limit <= d.size {
+			return []any{map[string]any{"op": "replace", "path": base, "value": to}}
+		}
+	}
 	var ops []any
 	diffPatch(base, from, to, &ops)
-	if len(ops) < 2 || base == "" {
-		return ops
-	}
-	many := 0
-	for _, op := range ops {
-		many += jsonSize(op)
-	}
-	whole := map[string]any{"op": "replace", "path": base, "value": to}
-	if jsonSize(whole) <= many {
-		return []any{whole}
-	}
 	return ops
+}
+
+// The sizes (jsonSize) of the operations diffPatch builds, given the
+// length of their path and the size of their value.
+func replaceSize(path int, v any) int { return 35 + path + jsonSize(v) }
+func addSize(path int, v any) int     { return 31 + path + jsonSize(v) }
+func removeSize(path int) int         { return 25 + path }
+
+// patchSize walks from and to as diffPatch does, counting its operations
+// and adding up their jsonSize instead of building them. It stops once
+// there are two operations larger together than limit: the single
+// replace is then the patch.
+type patchSize struct {
+	ops, size, limit int
+}
+
+func (d *patchSize) done() bool { return d.ops >= 2 && d.size >= d.limit }
+
+func (d *patchSize) diff(path int, from, to any) {
+	fm, fok := from.(map[string]any)
+	tm, tok := to.(map[string]any)
+	if fok && tok {
+		for k, fv := range fm {
+			if d.done() {
+				return
+			}
+			tv, ok := tm[k]
+			kp := path + 1 + escapedLen(k)
+			switch {
+			case !ok:
+				d.ops++
+				d.size += removeSize(kp)
+			case k == "":
+				if !params.Identical(fv, tv) {
+					d.ops++
+					d.size += replaceSize(path+1, tv)
+				}
+			default:
+				d.diff(kp, fv, tv)
+			}
+		}
+		for k, tv := range tm {
+			if d.done() {
+				return
+			}
+			if _, ok := fm[k]; !ok {
+				d.ops++
+				d.size += addSize(path+1+escapedLen(k), tv)
+			}
+		}
+		return
+	}
+	fa, fok := from.([]any)
+	ta, tok := to.([]any)
+	if fok && tok && len(fa) == len(ta) {
+		for i := range fa {
+			if d.done() {
+				return
+			}
+			d.diff(path+1+len(strconv.Itoa(i)), fa[i], ta[i])
+		}
+		return
+	}
+	if !params.Identical(from, to) {
+		d.ops++
+		d.size += replaceSize(path, to)
+	}
+}
+
+// escapedLen is len(jsonpointer.Escape(k)): "~" and "/" take two bytes.
+func escapedLen(k string) int {
+	return len(k) + strings.Count(k, "~") + strings.Count(k, "/")
 }
 
 // jsonSize is about the length of v as compact JSON (a string's escapes

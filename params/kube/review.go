@@ -182,8 +182,16 @@ func DecodeReview[R AdmissionReview | ConversionReview](ctx context.Context, bod
 }
 
 func decodeAdmissionReview(ctx context.Context, body []byte, r *AdmissionReview) error {
-	if err := decodeEnvelope(ctx, body, r); err != nil {
-		return err
+	if err := ctx.Err(); err != nil {
+		return deadlineError(ctx, "before reading the review")
+	}
+	if !fastAdmissionReview(body, r) {
+		*r = AdmissionReview{}
+		if err := decodeEnvelope(ctx, body, r); err != nil {
+			return err
+		}
+	} else if err := ctx.Err(); err != nil {
+		return deadlineError(ctx, "while reading the review")
 	}
 	if r.Kind != admissionReviewKind || (r.APIVersion != admissionV1 && r.APIVersion != admissionV1beta1) {
 		return fmt.Errorf("expected an AdmissionReview of %s (or %s), got kind %s apiVersion %s",

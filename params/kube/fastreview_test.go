@@ -1,0 +1,83 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+)
+
+// apiserverReview is an AdmissionReview as kube-apiserver v1.37 writes
+// one (every key of the request, oldObject null on a CREATE).
+const apiserverReview = `{"kind":"AdmissionReview","apiVersion":"admission.k8s.io/v1","request":{"uid":"0e0b4b1c-2c63-4f3a-a1de-39a4c3f9d6b1",` +
+	`"kind":{"group":"kudo.dev","version":"v1beta2","kind":"Instance"},"resource":{"group":"kudo.dev","version":"v1beta2","resource":"instances"},` +
+	`"requestKind":{"group":"kudo.dev","version":"v1beta2","kind":"Instance"},"requestResource":{"group":"kudo.dev","version":"v1beta2","resource":"instances"},` +
+	`"name":"forty","namespace":"latency","operation":"CREATE","userInfo":{"username":"admin","groups":["system:masters","system:authenticated"]},` +
+	`"object":{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"forty","namespace":"latency"},"spec":{"operatorVersion":{"name":"forty-1.0.0"},"parameters":{"n":9007199254740993,"s":"é"}}},` +
+	`"oldObject":null,"dryRun":false,"options":{"kind":"CreateOptions","apiVersion":"meta.k8s.io/v1","fieldManager":"kubectl-create"}}}`
+
+// The fast path takes what the apiserver sends; everything it takes,
+// it reads as encoding/json does.
+func TestFastAdmissionReviewTakesTheAPIServersReview(t *testing.T) {
+	for _, body := range []string{apiserverReview, admissionBodyInternal, `{}`, `{"request":{}}`,
+		`{"request":{"uid":"u","requestKind":null,"dryRun":true}}`, " \n{\"kind\" : \"AdmissionReview\" }\t"} {
+		var fast AdmissionReview
+		require.True(t, fastAdmissionReview([]byte(body), &fast), "%s", body)
+		var slow AdmissionReview
+		require.NoError(t, json.Unmarshal([]byte(body), &slow))
+		assert.Equal(t, slow, fast)
+	}
+}
+
+// What the fast path leaves to the general one: it never judges.
+func TestFastAdmissionReviewLeavesTheRest(t *testing.T) {
+	for name, body := range map[string]string{
+		"escape in a string":   strings.Replace(apiserverReview, `"forty"`, `"fo\u0072ty"`, 1),
+		"key in another case":  strings.Replace(apiserverReview, `"uid"`, `"UID"`, 1),
+		"repeated uid":         strings.Replace(apiserverReview, `"name":"forty"`, `"uid":"x"`, 1),
+		"repeated object":      strings.Replace(apiserverReview, `"oldObject":null`, `"object":{}`, 1),
+		"unknown key":          strings.Replace(apiserverReview, `"dryRun"`, `"dryrun2"`, 1),
+		"response":             `{"response":{"uid":"u","allowed":true}}`,
+		"null request":         `{"request":null}`,
+		"number for a string":  `{"request":{"uid":1}}`,
+		"invalid JSON inside":  strings.Replace(apiserverReview, `9007199254740993`, `01`, 1),
+		"control character":    "{\"kind\":\"a\tb\"}",
+		"invalid UTF-8":        "{\"kind\":\"\xff\"}",
+		"trailing text":        apiserverReview + "x",
+		"unterminated":         apiserverReview[:len(apiserverReview)-1],
+		"not an object":        `[]`,
+		"dryRun not a boolean": `{"request":{"dryRun":"yes"}}`,
+		"repeated key in kind": `{"request":{"kind":{"kind":"a","kind":"b"}}}`,
+		"literal run together": `{"request":{"dryRun":truex}}`,
+		"empty":                ``,
+	} {
+		var r AdmissionReview
+		assert.False(t, fastAdmissionReview([]byte(body), &r), name)
+	}
+}
+
+// FuzzFastAdmissionReview: where the fast path reads a body, the body is
+// JSON, its envelope repeats no key, and encoding/json reads the same.
+func FuzzFastAdmissionReview(f *testing.F) {
+	for _, s := range []string{apiserverReview, admissionBodyInternal, `{"request":{"dryRun":null,"requestKind":null}}`, `{"request":{"kind":{}}}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var fast AdmissionReview
+		if !fastAdmissionReview(body, &fast) {
+			return
+		}
+		require.True(t, json.Valid(body), "%q", body)
+		require.NoError(t, checkEnvelope(context.Background(), body))
+		var slow AdmissionReview
+		require.NoError(t, json.Unmarshal(body, &slow))
+		assert.Equal(t, slow, fast)
+	})
+}
+
+const admissionBodyInternal = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1",
+ "kind":{"group":"example.paramkit.dev","version":"v2","kind":"Cache"},"operation":"CREATE",
+ "object":{"spec":{"parameters":{"n":9007199254740993}}}}}`

@@ -1,7 +1,6 @@
 package kube
 
 import (
-	"context"
 	"encoding/json"
 	"unicode/utf8"
 )
@@ -243,16 +242,158 @@ func (p *fastParser) literal(word string) bool {
 
 func (p *fastParser) null() bool { return p.literal("null") }
 
-// raw returns a copy of the value at p.i, which must be valid JSON.
+// raw returns a copy of the value at p.i, which must be valid JSON
+// nested no deeper than encoding/json reads (its 10,000 levels counted
+// from the review, whose request is at level 2).
 func (p *fastParser) raw() (json.RawMessage, bool) {
-	s := &scanner{b: p.b, i: p.i, ctx: context.Background()}
-	if !s.skip() {
+	start := p.i
+	if !p.value(2) {
 		return nil, false
 	}
-	v := p.b[p.i:s.i]
-	if !json.Valid(v) {
-		return nil, false
+	return append(json.RawMessage(nil), p.b[start:p.i]...), true
+}
+
+// maxNesting is encoding/json's limit on nested objects and arrays.
+const maxNesting = 10000
+
+// value reads any JSON value at p.i, strictly, as json.Valid judges it;
+// depth is the number of objects and arrays around it.
+func (p *fastParser) value(depth int) bool {
+	if p.i >= len(p.b) {
+		return false
 	}
-	p.i = s.i
-	return append(json.RawMessage(nil), v...), true
+	switch c := p.b[p.i]; {
+	case c == '{' || c == '[':
+		if depth >= maxNesting {
+			return false
+		}
+		end := byte('}')
+		if c == '[' {
+			end = ']'
+		}
+		p.i++
+		p.ws()
+		if p.i < len(p.b) && p.b[p.i] == end {
+			p.i++
+			return true
+		}
+		for {
+			if c == '{' {
+				if !p.anyString() {
+					return false
+				}
+				p.ws()
+				if p.i >= len(p.b) || p.b[p.i] != ':' {
+					return false
+				}
+				p.i++
+				p.ws()
+			}
+			if !p.value(depth + 1) {
+				return false
+			}
+			p.ws()
+			if p.i >= len(p.b) {
+				return false
+			}
+			switch p.b[p.i] {
+			case ',':
+				p.i++
+				p.ws()
+			case end:
+				p.i++
+				return true
+			default:
+				return false
+			}
+		}
+	case c == '"':
+		return p.anyString()
+	case c == '-' || c >= '0' && c <= '9':
+		return p.number()
+	case c == 't':
+		return p.literal("true")
+	case c == 'f':
+		return p.literal("false")
+	case c == 'n':
+		return p.null()
+	}
+	return false
+}
+
+// anyString reads a string with any escapes JSON allows.
+func (p *fastParser) anyString() bool {
+	if p.i >= len(p.b) || p.b[p.i] != '"' {
+		return false
+	}
+	for j := p.i + 1; j < len(p.b); j++ {
+		switch c := p.b[j]; {
+		case c == '"':
+			p.i = j + 1
+			return true
+		case c < 0x20:
+			return false
+		case c == '\\':
+			j++
+			if j >= len(p.b) {
+				return false
+			}
+			switch p.b[j] {
+			case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+			case 'u':
+				if j+4 >= len(p.b) {
+					return false
+				}
+				for _, h := range p.b[j+1 : j+5] {
+					if !isHex(h) {
+						return false
+					}
+				}
+				j += 4
+			default:
+				return false
+			}
+		}
+	}
+	return false
+}
+
+func isHex(c byte) bool { return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F' }
+
+// number reads -?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?
+func (p *fastParser) number() bool {
+	b, i := p.b, p.i
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	digits := func() bool {
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		return i > start
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case !digits():
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		if !digits() {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		if !digits() {
+			return false
+		}
+	}
+	p.i = i
+	return true
 }

@@ -81,3 +81,44 @@ func FuzzFastAdmissionReview(f *testing.F) {
 const admissionBodyInternal = `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u1",
  "kind":{"group":"example.paramkit.dev","version":"v2","kind":"Cache"},"operation":"CREATE",
  "object":{"spec":{"parameters":{"n":9007199254740993}}}}}`
+
+// fastValid is the fast path's value reader on a whole document.
+func fastValid(b []byte) bool {
+	p := &fastParser{b: b}
+	p.ws()
+	if !p.value(0) {
+		return false
+	}
+	p.ws()
+	return p.i == len(p.b)
+}
+
+// The fast path's value reader judges JSON as json.Valid does, its
+// depth limit included.
+func TestFastValueIsJSONValid(t *testing.T) {
+	for _, s := range []string{`0`, `-0.5e+10`, `01`, `-`, `1.`, `1e`, `.5`, `"\u00e9\n\/"`, `"\x"`, `"\u12"`, "\"\x01\"",
+		"\"\xff\"", `[1,]`, `{"a":1,}`, `{"a" 1}`, `{1:2}`, `[] `, ` {"a":[true,false,null,{"b":"c"}]}`, `tru`, `nul`, `[1 2]`, ``, `   `,
+		strings.Repeat("[", maxNesting) + strings.Repeat("]", maxNesting),
+		strings.Repeat("[", maxNesting+1) + strings.Repeat("]", maxNesting+1),
+		strings.Repeat(`{"a":`, maxNesting) + "1" + strings.Repeat("}", maxNesting)} {
+		assert.Equal(t, json.Valid([]byte(s)), fastValid([]byte(s)), "%.40q", s)
+	}
+	// An object nested so deep that the review is too deep for
+	// encoding/json, though the object alone is not.
+	deep := `{"request":{"object":` + strings.Repeat("[", maxNesting-1) + strings.Repeat("]", maxNesting-1) + `}}`
+	var r AdmissionReview
+	assert.False(t, fastAdmissionReview([]byte(deep), &r))
+	assert.Error(t, json.Unmarshal([]byte(deep), &r))
+	deepest := `{"request":{"object":` + strings.Repeat("[", maxNesting-2) + strings.Repeat("]", maxNesting-2) + `}}`
+	assert.True(t, fastAdmissionReview([]byte(deepest), &r))
+	assert.NoError(t, json.Unmarshal([]byte(deepest), &r))
+}
+
+func FuzzFastValue(f *testing.F) {
+	for _, s := range []string{`{"a":[1,-2.5e3,"x\u00e9"],"b":null}`, `[tru]`, `"\"`, `-01`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, b []byte) {
+		require.Equal(t, json.Valid(b), fastValid(b), "%q", b)
+	})
+}

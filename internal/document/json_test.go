@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -86,4 +87,36 @@ func FuzzDecodeJSON(f *testing.F) {
 			t.Fatalf("DecodeJSON refused valid JSON %q: %v", data, err)
 		}
 	})
+}
+
+// Objects of every width up to past where a map leaves its first group
+// of slots: each read whole, nested ones too, and a repeated key refused
+// at its pointer wherever it comes.
+func TestDecodeJSONObjectWidths(t *testing.T) {
+	for n := 1; n <= 34; n++ {
+		var b strings.Builder
+		b.WriteString(`{"outer":{`)
+		want := map[string]any{}
+		for i := range n {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			k := fmt.Sprintf("k%02d", i)
+			fmt.Fprintf(&b, `%q:{"in":[%d,{"x":%d}]}`, k, i, i)
+			want[k] = map[string]any{"in": []any{json.Number(fmt.Sprint(i)), map[string]any{"x": json.Number(fmt.Sprint(i))}}}
+		}
+		b.WriteString(`},"after":true}`)
+		v, err := DecodeJSON([]byte(b.String()))
+		require.NoError(t, err, n)
+		assert.Equal(t, map[string]any{"outer": want, "after": true}, v, n)
+
+		for _, at := range []int{0, n / 2, n - 1} {
+			dup := strings.Replace(b.String(), `},"after"`, fmt.Sprintf(`,"k%02d":1},"after"`, at), 1)
+			_, err := DecodeJSON([]byte(dup))
+			var le *JSONLimitError
+			require.ErrorAs(t, err, &le, "%d members, k%02d twice", n, at)
+			assert.True(t, le.Duplicate)
+			assert.Equal(t, fmt.Sprintf("/outer/k%02d", at), le.Pointer)
+		}
+	}
 }

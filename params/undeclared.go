@@ -41,9 +41,17 @@ type keyCheck struct {
 	// error once it is done, and the walk stops.
 	lazy    bool
 	pending []pendingKey
-	ctx     context.Context
-	keys    int
-	err     error
+	// keep, when above zero, bounds pending to the keep undeclared keys
+	// first in pointer order, as a heap whose root is the last of them:
+	// a hostile object of 150,000 undeclared keys then holds 64 of them,
+	// not all (a wide review peaked paramctl's heap at 80 MB). had holds
+	// the keys not to count (the old values'); found counts the rest.
+	keep  int
+	had   map[string]bool
+	found int
+	ctx   context.Context
+	keys  int
+	err   error
 
 	// declNode and decl cache declares for the last one-node place
 	// asked about: walkAll asks for every key of an object.
@@ -97,7 +105,7 @@ func (k *keyCheck) key(p place, parent, key, input string) (c place, allowed boo
 	case c.free() && k.declares(p):
 		ptr := pointer.Append(parent, key)
 		if k.lazy {
-			k.pending = append(k.pending, pendingKey{ptr: ptr, p: p, key: key})
+			k.record(pendingKey{ptr: ptr, p: p, key: key})
 			return c, allowed
 		}
 		if k.seen[ptr] {
@@ -400,35 +408,74 @@ func (k *keyCheck) first(s *schema.Schema, v, old any, limit int) ([]*schema.Err
 			return nil, 0
 		}
 	}
-	var had map[string]bool
 	if old != nil {
 		k.walkAll(s.Root(), old, make([]string, 0, 16))
-		had = make(map[string]bool, len(k.pending))
+		k.had = make(map[string]bool, len(k.pending))
 		for _, p := range k.pending {
-			had[p.ptr] = true
+			k.had[p.ptr] = true
 		}
-		k.pending = nil
+		k.pending, k.found = nil, 0
 	}
+	k.keep = max(limit, 0)
 	k.walkAll(s.Root(), v, make([]string, 0, 16))
 	if k.err != nil {
 		return nil, 0
 	}
-	keep := k.pending[:0]
+	slices.SortFunc(k.pending, func(a, b pendingKey) int { return strings.Compare(a.ptr, b.ptr) }) // one walk: every pointer once
 	for _, p := range k.pending {
-		if !had[p.ptr] {
-			keep = append(keep, p)
-		}
-	}
-	k.pending = keep
-	slices.SortFunc(keep, func(a, b pendingKey) int { return strings.Compare(a.ptr, b.ptr) }) // one walk: every pointer once
-	n := len(keep)
-	if limit > 0 {
-		n = min(limit, n)
-	}
-	for _, p := range keep[:n] {
 		k.warnings = append(k.warnings, undeclaredWarning(p.p, p.ptr, p.key))
 	}
-	return k.warnings, len(keep) - n
+	return k.warnings, k.found - len(k.pending)
+}
+
+// record notes an undeclared key a lazy walk found: all of them, or
+// with keep set only the keep first in pointer order (a max-heap on the
+// pointer, so that the last of those kept is at the root).
+func (k *keyCheck) record(pk pendingKey) {
+	if k.had[pk.ptr] {
+		return
+	}
+	k.found++
+	switch {
+	case k.keep <= 0 || len(k.pending) < k.keep:
+		k.pending = append(k.pending, pk)
+		if k.keep > 0 {
+			k.up(len(k.pending) - 1)
+		}
+	case pk.ptr < k.pending[0].ptr:
+		k.pending[0] = pk
+		k.down(0)
+	}
+}
+
+func (k *keyCheck) up(i int) {
+	h := k.pending
+	for i > 0 {
+		parent := (i - 1) / 2
+		if h[parent].ptr >= h[i].ptr {
+			return
+		}
+		h[parent], h[i] = h[i], h[parent]
+		i = parent
+	}
+}
+
+func (k *keyCheck) down(i int) {
+	h := k.pending
+	for {
+		largest, l, r := i, 2*i+1, 2*i+2
+		if l < len(h) && h[l].ptr > h[largest].ptr {
+			largest = l
+		}
+		if r < len(h) && h[r].ptr > h[largest].ptr {
+			largest = r
+		}
+		if largest == i {
+			return
+		}
+		h[i], h[largest] = h[largest], h[i]
+		i = largest
+	}
 }
 
 // walkAll is walk without the merge patch's reading of null.

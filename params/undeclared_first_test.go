@@ -4,7 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -48,13 +50,14 @@ func TestUndeclaredFirstBoundsItsWork(t *testing.T) {
 		wantWarn   int
 		wantMore   int
 		wantFirst  string
-		wantPended int
+		wantPended int // undeclared keys found
+		wantKept   int // of which held at once: the limit at most
 	}{
 		{name: "none", n: 0, limit: 10},
-		{name: "few", n: 3, limit: 10, wantWarn: 3, wantFirst: "/u0", wantPended: 3},
-		{name: "wide", n: 150_000, limit: 256, wantWarn: 256, wantMore: 150_000 - 256, wantFirst: "/u0", wantPended: 150_000},
-		{name: "no limit", n: 5, limit: 0, wantWarn: 5, wantFirst: "/u0", wantPended: 5},
-		{name: "update keeps old keys quiet", n: 4, old: map[string]any{"u0": json1, "u1": json1}, limit: 1, wantWarn: 1, wantMore: 1, wantFirst: "/u2", wantPended: 2},
+		{name: "few", n: 3, limit: 10, wantWarn: 3, wantFirst: "/u0", wantPended: 3, wantKept: 3},
+		{name: "wide", n: 150_000, limit: 256, wantWarn: 256, wantMore: 150_000 - 256, wantFirst: "/u0", wantPended: 150_000, wantKept: 256},
+		{name: "no limit", n: 5, limit: 0, wantWarn: 5, wantFirst: "/u0", wantPended: 5, wantKept: 5},
+		{name: "update keeps old keys quiet", n: 4, old: map[string]any{"u0": json1, "u1": json1}, limit: 1, wantWarn: 1, wantMore: 1, wantFirst: "/u2", wantPended: 2, wantKept: 1},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			k := keyCheck{lazy: true, ctx: context.Background()}
@@ -63,7 +66,8 @@ func TestUndeclaredFirstBoundsItsWork(t *testing.T) {
 			assert.Equal(t, tc.wantWarn, len(ws), "warnings returned")
 			assert.Equal(t, tc.wantWarn, len(k.warnings), "warnings built (each with its suggestion)")
 			assert.Equal(t, tc.wantMore, more)
-			assert.Equal(t, tc.wantPended, len(k.pending), "undeclared keys found")
+			assert.Equal(t, tc.wantPended, k.found, "undeclared keys found")
+			assert.Equal(t, tc.wantKept, len(k.pending), "undeclared keys held")
 			if tc.wantFirst != "" {
 				assert.Equal(t, tc.wantFirst, ws[0].Pointer)
 				assert.Equal(t, schema.KindUndeclared, ws[0].Kind)
@@ -136,4 +140,31 @@ func (c *countdownCtx) Err() error {
 	}
 	c.left--
 	return nil
+}
+
+// With a limit, Undeclared holds only the keys first in pointer order
+// while it walks; what it returns is still the start of the whole list,
+// whatever order the maps hand their keys in, with or without old values.
+func TestUndeclaredLimitIsTheStartOfTheList(t *testing.T) {
+	s, err := schema.Parse([]byte(wideSchema))
+	require.NoError(t, err)
+	v := wideValues(300)
+	v["backup"].(map[string]any)["b"] = json1
+	v["nested"] = map[string]any{"x": json1, "y": map[string]any{"z": json1}}
+	old := map[string]any{"u7": json1, "u1a": json1, "backup": map[string]any{"b": json1}}
+	for _, o := range []any{nil, old} {
+		all, more, err := Undeclared(context.Background(), s, v, o, 0)
+		require.NoError(t, err)
+		require.Zero(t, more)
+		require.True(t, slices.IsSortedFunc(all, func(a, b *schema.Error) int { return strings.Compare(a.Pointer, b.Pointer) }))
+		for _, limit := range []int{1, 2, 3, 7, 64, len(all) - 1, len(all), len(all) + 5} {
+			for range 5 { // maps hand out their keys in another order each time
+				ws, more, err := Undeclared(context.Background(), s, v, o, limit)
+				require.NoError(t, err)
+				n := min(limit, len(all))
+				assert.Equal(t, all[:n], ws, "limit %d, old %v", limit, o != nil)
+				assert.Equal(t, len(all)-n, more, "limit %d", limit)
+			}
+		}
+	}
 }

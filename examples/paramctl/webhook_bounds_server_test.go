@@ -81,7 +81,7 @@ func TestBoundedAnswersThroughTheServer(t *testing.T) {
 		body   []byte
 		copies int
 	}{
-		{fmt.Sprintf("%d undeclared keys", keys), wideReview(t, shortKeys(keys)), 1},
+		{fmt.Sprintf("%d undeclared keys, six reviews at once", keys), wideReview(t, shortKeys(keys)), 6},
 		{"a 2 MiB key", wideReview(t, wideKEP(0, 2<<20)), 1},
 	}
 	for _, c := range cases {

@@ -122,3 +122,30 @@ func FuzzFastValue(f *testing.F) {
 		require.Equal(t, json.Valid(b), fastValid(b), "%q", b)
 	})
 }
+
+// BenchmarkReadAdmissionReview: the review the apiserver sends, read by
+// the fast path and by the general one (checkEnvelope, then
+// encoding/json), which read the same (FuzzFastAdmissionReview).
+//
+//	go test -run XXX -bench ReadAdmissionReview -benchmem ./params/kube
+func BenchmarkReadAdmissionReview(b *testing.B) {
+	body := []byte(apiserverReview)
+	b.Run("fast", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var r AdmissionReview
+			if !fastAdmissionReview(body, &r) {
+				b.Fatal("not read")
+			}
+		}
+	})
+	b.Run("encoding-json", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			var r AdmissionReview
+			if err := decodeEnvelope(context.Background(), body, &r); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+}

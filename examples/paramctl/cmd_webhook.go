@@ -28,6 +28,7 @@ type webhookOptions struct {
 	guess                           bool
 	maxReview, maxConversion        int64
 	maxInFlight                     int64
+	maxAtOnce                       int
 	enableHTTP2                     bool
 	verbose                         bool
 	review, endpoint                string
@@ -47,7 +48,7 @@ var webhookListening func(net.Addr)
 func init() {
 	register(&command{
 		name: "webhook",
-		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [--max-body-bytes-in-flight N] [--enable-http2] [-v]\n" +
+		usage: "--cert FILE --key FILE [--addr ADDR] --schemas DIR [--client-ca FILE [--convert-without-client-cert]] [--gates FILE] [--guess-without-schema] [--max-review-bytes N] [--max-conversion-bytes N] [--max-body-bytes-in-flight N] [--max-reviews-at-once N] [--enable-http2] [-v]\n" +
 			"       paramctl webhook --schemas DIR [--gates FILE] [--guess-without-schema] --review FILE [--endpoint validate|mutate] [--round-trip]",
 		short: "serve admission (/validate, /mutate) and conversion (/convert) webhooks over HTTPS, or answer one review offline",
 		setup: func(fs *flag.FlagSet) any {
@@ -63,6 +64,7 @@ func init() {
 			fs.Int64Var(&o.maxReview, "max-review-bytes", DefaultMaxReviewBytes, "largest /validate and /mutate body, `N` bytes")
 			fs.Int64Var(&o.maxConversion, "max-conversion-bytes", DefaultMaxConversionBytes, "largest /convert body, `N` bytes")
 			fs.Int64Var(&o.maxInFlight, "max-body-bytes-in-flight", DefaultMaxBodyBytesInFlight, "request body bytes held at once across all requests, `N` (at least the largest body limit); beyond it a request gets 429 with Retry-After")
+			fs.IntVar(&o.maxAtOnce, "max-reviews-at-once", 0, "reviews worked on at once, `N` (0: twice the CPUs); a review beyond it waits for a turn until its deadline, then gets 503 with Retry-After")
 			fs.BoolVar(&o.enableHTTP2, "enable-http2", false, "offer HTTP/2 besides HTTP/1.1 (off by default since CVE-2023-44487; streams per connection are bounded)")
 			fs.BoolVar(&o.verbose, "v", false, "log every refusal and server event")
 			fs.StringVar(&o.review, "review", "", "answer the AdmissionReview or ConversionReview in `FILE` (- for standard input) and print the response, without serving")
@@ -93,6 +95,9 @@ func runWebhook(e *env, opts any, args []string) int {
 	}
 	if o.maxReview <= 0 || o.maxConversion <= 0 {
 		return e.fail(exitUsage, "--max-review-bytes and --max-conversion-bytes must be positive")
+	}
+	if o.maxAtOnce < 0 {
+		return e.fail(exitUsage, "--max-reviews-at-once %d: give a number of reviews, or 0 for twice the CPUs", o.maxAtOnce)
 	}
 	if o.maxInFlight < max(o.maxReview, o.maxConversion) {
 		return e.fail(exitUsage, "--max-body-bytes-in-flight %d is less than the largest body limit %d: such a body could never be read", o.maxInFlight, max(o.maxReview, o.maxConversion))
@@ -139,6 +144,7 @@ func runWebhook(e *env, opts any, args []string) int {
 		GuessWithoutSchema: o.guess,
 		MaxReviewBytes:     o.maxReview,
 		MaxConversionBytes: o.maxConversion,
+		MaxReviewsAtOnce:   o.maxAtOnce,
 		Logger:             log,
 	})
 	if err != nil {

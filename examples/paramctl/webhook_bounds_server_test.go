@@ -165,3 +165,68 @@ func BenchmarkWideReview(b *testing.B) {
 		})
 	}
 }
+
+// A review beyond MaxReviewsAtOnce waits for a turn until its deadline,
+// then gets 503 with Retry-After; once a turn is free, reviews go on.
+func TestReviewsAtOnceWaitForATurn(t *testing.T) {
+	working := make(chan struct{}, 1)
+	hanging := ResolverFunc(func(ctx context.Context, ns, name string) (*kudo.OperatorVersion, error) {
+		working <- struct{}{}
+		return blockingResolver(ctx, ns, name)
+	})
+	ts := startServer(t, testHandler(t, func(o *Options) { o.Resolver = hanging; o.MaxReviewsAtOnce = 1 }), nil)
+	body := wideReview(t, `{"clusterName":"prod"}`)
+	post := func(timeout string) (int, http.Header, string) {
+		resp, err := ts.Client.Post(ts.URL+"/validate?timeout="+timeout, "application/json", bytes.NewReader(body))
+		require.NoError(t, err)
+		defer resp.Body.Close()
+		out, _ := io.ReadAll(resp.Body)
+		return resp.StatusCode, resp.Header, string(out)
+	}
+	holding := make(chan int, 1)
+	go func() { // holds the only turn for 2 s (its schema source hangs)
+		code, _, _ := post("2s")
+		holding <- code
+	}()
+	<-working // the first review has the turn, and hangs for 2 s
+	code, header, out := post("200ms")
+	assert.Equal(t, http.StatusServiceUnavailable, code, out)
+	assert.Equal(t, "1", header.Get("Retry-After"))
+	assert.Contains(t, out, "works on 1 reviews at once")
+	assert.Equal(t, http.StatusOK, <-holding, "the first review answered (a denial for its timeout)")
+	code, _, out = post("1s")
+	assert.Equal(t, http.StatusOK, code, "the turn is free again: %s", out)
+	<-working // and this review had it
+}
+
+// The turns bound the memory of reviews worked on at once: six reviews
+// of 150,000 keys sent at once, one at a time, grow the heap (garbage
+// included) by well under what six at a time do.
+func TestReviewsAtOnceBoundTheHeap(t *testing.T) {
+	keys := 150_000
+	if raceEnabled {
+		keys = 30_000 // the same shape in seconds under -race
+	}
+	body := wideReview(t, shortKeys(keys))
+	peak := map[int]float64{}
+	for _, atOnce := range []int{6, 1} {
+		ts := startServer(t, testHandler(t, func(o *Options) { o.MaxReviewsAtOnce = atOnce }), nil)
+		heap := watchHeap()
+		var wg sync.WaitGroup
+		for range 6 {
+			wg.Go(func() {
+				resp, err := ts.Client.Post(ts.URL+"/validate?timeout=60s", "application/json", bytes.NewReader(body))
+				if !assert.NoError(t, err) {
+					return
+				}
+				defer resp.Body.Close()
+				out, _ := io.ReadAll(resp.Body)
+				assert.Equal(t, http.StatusOK, resp.StatusCode, "%.300s", out)
+			})
+		}
+		wg.Wait()
+		peak[atOnce] = float64(heap.growth()) / 1e6
+		t.Logf("six reviews of %d bytes, %d at a time: heap peak growth %.1f MB", len(body), atOnce, peak[atOnce])
+	}
+	assert.Less(t, peak[1], peak[6]*0.6, "one at a time holds less than six at a time")
+}

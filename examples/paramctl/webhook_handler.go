@@ -10,6 +10,7 @@ import (
 	"io"
 	"log/slog"
 	"net/http"
+	"runtime"
 	"runtime/debug"
 	"strconv"
 	"time"
@@ -30,6 +31,13 @@ const (
 	// maxReviewTimeout caps what ?timeout= may ask for.
 	maxReviewTimeout = 5 * time.Minute
 )
+
+// DefaultMaxReviewsAtOnce is the number of reviews a Handler works on at
+// once when Options.MaxReviewsAtOnce is zero: twice the CPUs Go uses.
+// The work is CPU-bound, so more at once is no faster, and each holds
+// the values it decodes (about 35 MB for a 1.5 MB review of 150,000
+// keys), which the body budget does not count.
+func DefaultMaxReviewsAtOnce() int { return max(2*runtime.GOMAXPROCS(0), 2) }
 
 // Options configure a Handler.
 type Options struct {
@@ -58,6 +66,12 @@ type Options struct {
 	// operator can record the resolved plan there. Dry-run requests change
 	// nothing outside the response, so they never reach it.
 	OnAdmission func(ctx context.Context, d Decision)
+	// MaxReviewsAtOnce bounds the reviews worked on at once over HTTP
+	// (DefaultMaxReviewsAtOnce() when zero). A review beyond it waits,
+	// its body read, until one finishes or its deadline passes; then it
+	// is answered 503 with Retry-After. Bodies waiting are bounded by
+	// the server's body budget (Server.MaxBodyBytesInFlight).
+	MaxReviewsAtOnce int
 	// Gates, when set, are the field-level feature gates /mutate applies
 	// to every object it admits, against oldObject on updates, exactly as
 	// `paramctl gates` does: a warning per dropped field, and the audit
@@ -88,6 +102,8 @@ type Decision struct {
 type Handler struct {
 	opts Options
 	log  *slog.Logger
+	// turns holds a token per review being worked on over HTTP.
+	turns chan struct{}
 	// serve answers a review body; tests wrap it to time the handling
 	// apart from reading the request and writing the answer.
 	serve func(ctx context.Context, path string, body []byte) ([]byte, error)
@@ -108,7 +124,10 @@ func NewHandler(opts Options) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	h := &Handler{opts: opts, log: log}
+	if opts.MaxReviewsAtOnce <= 0 {
+		opts.MaxReviewsAtOnce = DefaultMaxReviewsAtOnce()
+	}
+	h := &Handler{opts: opts, log: log, turns: make(chan struct{}, opts.MaxReviewsAtOnce)}
 	h.serve = h.ServeReview
 	return h, nil
 }
@@ -212,6 +231,10 @@ func (h *Handler) serveReview(w http.ResponseWriter, r *http.Request, limit int6
 		return
 	}
 	defer cancel()
+	if !h.takeTurn(ctx, w) {
+		return
+	}
+	defer func() { <-h.turns }()
 	out, err := h.serve(ctx, r.URL.Path, body)
 	if err != nil {
 		code := http.StatusBadRequest
@@ -224,6 +247,24 @@ func (h *Handler) serveReview(w http.ResponseWriter, r *http.Request, limit int6
 	w.Header().Set("Content-Type", "application/json")
 	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
 	_, _ = w.Write(out)
+}
+
+// takeTurn waits for one of the Handler's turns at working on a review
+// until ctx ends; then it answers 503 itself and returns false.
+func (h *Handler) takeTurn(ctx context.Context, w http.ResponseWriter) bool {
+	select {
+	case h.turns <- struct{}{}:
+		return true // a free turn is taken even past the deadline: the review then says which step it reached
+	default:
+	}
+	select {
+	case h.turns <- struct{}{}:
+		return true
+	case <-ctx.Done():
+		w.Header().Set("Retry-After", "1")
+		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server works on %d reviews at once and none finished before this review's deadline: retry later", cap(h.turns)))
+		return false
+	}
 }
 
 // ServeReview answers one review body as the endpoint path ("/validate",

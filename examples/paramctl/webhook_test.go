@@ -35,6 +35,7 @@ func TestWebhookUsage(t *testing.T) {
 		{"bad certificate", []string{"webhook", "--cert", key, "--key", key, "--schemas", dir}, "--cert " + key},
 		{"stray argument", []string{"webhook", "x", "--cert", cert, "--key", key, "--schemas", dir}, `webhook takes no arguments, got "x"`},
 		{"bad limit", []string{"webhook", "--cert", cert, "--key", key, "--schemas", dir, "--max-review-bytes", "0"}, "must be positive"},
+		{"negative reviews at once", []string{"webhook", "--cert", cert, "--key", key, "--schemas", dir, "--max-reviews-at-once", "-1"}, "--max-reviews-at-once -1: give a number of reviews"},
 		{"budget under a limit", []string{"webhook", "--cert", cert, "--key", key, "--schemas", dir, "--max-body-bytes-in-flight", "1000"}, "--max-body-bytes-in-flight 1000 is less than the largest body limit 67108864"},
 	}
 	for _, c := range cases {

@@ -172,29 +172,42 @@ func (p *fastParser) object(each func(key []byte) bool) bool {
 		if !ok {
 			return false
 		}
-		p.ws()
-		if p.i >= len(p.b) || p.b[p.i] != ':' {
+		if !p.colon() || !each(key) {
 			return false
 		}
-		p.i++
-		p.ws()
-		if !each(key) {
-			return false
+		if more, ok := p.next('}'); !more {
+			return ok
 		}
-		p.ws()
-		if p.i >= len(p.b) {
-			return false
-		}
+	}
+}
+
+// colon reads the colon after a key, with the space around it.
+func (p *fastParser) colon() bool {
+	p.ws()
+	if p.i >= len(p.b) || p.b[p.i] != ':' {
+		return false
+	}
+	p.i++
+	p.ws()
+	return true
+}
+
+// next reads what follows a member or an element: a comma, then more
+// is to come, or end, which closes the object or array; ok is false for
+// anything else.
+func (p *fastParser) next(end byte) (more, ok bool) {
+	p.ws()
+	if p.i < len(p.b) {
 		switch p.b[p.i] {
 		case ',':
 			p.i++
-		case '}':
+			return true, true
+		case end:
 			p.i++
-			return true
-		default:
-			return false
+			return false, true
 		}
 	}
+	return false, false
 }
 
 // plain reads a string without escapes or control characters, in valid
@@ -278,30 +291,17 @@ func (p *fastParser) value(depth int) bool {
 				if !p.anyString() {
 					return false
 				}
-				p.ws()
-				if p.i >= len(p.b) || p.b[p.i] != ':' {
+				if !p.colon() {
 					return false
 				}
-				p.i++
-				p.ws()
 			}
 			if !p.value(depth + 1) {
 				return false
 			}
+			if more, ok := p.next(end); !more {
+				return ok
+			}
 			p.ws()
-			if p.i >= len(p.b) {
-				return false
-			}
-			switch p.b[p.i] {
-			case ',':
-				p.i++
-				p.ws()
-			case end:
-				p.i++
-				return true
-			default:
-				return false
-			}
 		}
 	case c == '"':
 		return p.anyString()

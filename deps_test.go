@@ -14,7 +14,7 @@ import (
 // internal/helmvalues reads chart values headed for Helm with it
 // (DESIGN.md, "Two readings of values").
 func TestCoreImportsNoKubernetes(t *testing.T) {
-	for file, imps := range goImports(t, "schema", "params", "convert", "trigger", "lint", "internal") {
+	for file, imps := range goImports(t, "schema", "params", "convert", "trigger", "lint", "kube", "internal") {
 		for _, p := range imps {
 			if p == "sigs.k8s.io/yaml" && strings.HasPrefix(file, "internal/helmvalues/") {
 				continue
@@ -51,6 +51,47 @@ func TestPublicPackagesDeclareNoInternalAliases(t *testing.T) {
 	for _, line := range apiListing(t, ".") {
 		if alias.MatchString(line) {
 			t.Errorf("%s: an alias of an internal type", line)
+		}
+	}
+}
+
+// layers ranks the library's top-level folders from the bottom up: a
+// package may import a package of a lower layer or of its own folder,
+// never one above it. The folder a package sits in says which layer it
+// belongs to, so a package that needs a higher layer moves up (as kube
+// moved out of params, which it stands above: it imports lint and
+// convert/migrate).
+var layers = []string{"schema", "trigger", "params", "convert", "lint", "kube"}
+
+// TestLayers: no import of a library package (its non-test files) runs
+// back up a layer. Tests may import what they compare against.
+func TestLayers(t *testing.T) {
+	rank := map[string]int{}
+	for i, l := range layers {
+		rank[l] = i
+	}
+	top := func(path string) string { return strings.SplitN(path, "/", 2)[0] }
+	for file, imps := range goImports(t, layers...) {
+		if strings.HasSuffix(file, "_test.go") || isInternal(file) {
+			continue
+		}
+		from := top(file)
+		for _, p := range imps {
+			if !strings.HasPrefix(p, modulePath+"/") {
+				continue
+			}
+			rel := strings.TrimPrefix(p, modulePath+"/")
+			to := top(rel)
+			r, ok := rank[to]
+			if !ok {
+				if to != "internal" {
+					t.Errorf("%s imports %s: a package outside the layers (%v)", file, p, layers)
+				}
+				continue
+			}
+			if to != from && r > rank[from] {
+				t.Errorf("%s imports %s: %s stands above %s; move the code down or the importer up", file, p, to, from)
+			}
 		}
 	}
 }

@@ -24,11 +24,6 @@
 //   - [github.com/paramkit/paramkit/params/gates]: field-level feature
 //     gates on Kubernetes objects' fields (which fields a create or update
 //     may persist). Its doc: what a gate decides.
-//   - [github.com/paramkit/paramkit/params/kube]: a schema-typed field of
-//     a Kubernetes object (spec.parameters): the review wire shapes,
-//     admission with an exact JSON patch, capped warnings and denial
-//     causes with Kubernetes cause types and field paths, the client-CA
-//     guard; no k8s.io import. Its doc: bounded answers, deadlines.
 //   - [github.com/paramkit/paramkit/convert]: the v1beta1 format: flat
 //     parameters to a schema and back, unwrapping v1beta1 string values
 //     (flow collections, safe guessing), reading a schema from whatever
@@ -48,6 +43,11 @@
 //     cluster-app, structural), KUDO packages, Helm charts and CRDs, and
 //     silencing findings. Its doc: the rule sets, what can be linted,
 //     silencing.
+//   - [github.com/paramkit/paramkit/kube]: a schema-typed field of
+//     a Kubernetes object (spec.parameters): the review wire shapes,
+//     admission with an exact JSON patch, capped warnings and denial
+//     causes with Kubernetes cause types and field paths, the client-CA
+//     guard; no k8s.io import. Its doc: bounded answers, deadlines.
 //
 // Under examples/ (no importable package of this module: examples are
 // main packages or modules of their own): paramctl, the command-line tool

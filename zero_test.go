@@ -19,10 +19,10 @@ import (
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/convert/migrate/migratetest"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/schema/edit"
 	"github.com/paramkit/paramkit/trigger"
@@ -207,7 +207,7 @@ func TestZeroValues(t *testing.T) {
 		{"gates.New(nil)", anyErr, func() error { _, err := gates.New(nil); return err }},
 		{"gates.Parse(nil)", anyErr, func() error { _, err := gates.Parse(nil); return err }},
 
-		// params/kube
+		// kube
 		{"kube.Admit(zero)", usage, func() error {
 			_, err := kube.Admit(ctx, zero, &kube.AdmissionRequest{})
 			return err

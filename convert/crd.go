@@ -7,7 +7,7 @@ import (
 
 // loadCRD compiles one version's schema of a CustomResourceDefinition
 // manifest (the storage version's when version is ""); errors point into
-// the manifest. Listing a manifest's versions is params/kube's
+// the manifest. Listing a manifest's versions is kube's
 // CRDVersions.
 func loadCRD(data []byte, version string) (*schema.Schema, error) {
 	v, err := crdread.Pick(data, version)

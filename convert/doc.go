@@ -55,7 +55,7 @@
 // LoadSchema reads a v1beta2 schema (YAML or JSON), a v1beta1 params.yaml
 // in either format, an OperatorVersion of either version, or a
 // CustomResourceDefinition at its storage version, errors pointing into
-// the manifest (params/kube's CRDVersions reads every version). ReadSchema reads the same from a file of an
+// the manifest (kube's CRDVersions reads every version). ReadSchema reads the same from a file of an
 // fs.FS, and from a folder: a KUDO package (its params.yaml) or a Helm
 // chart (its values.schema.json). They are the one way to read a schema
 // from what a user has: paramctl and migrate.LoadVersionSet read schemas

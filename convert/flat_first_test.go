@@ -195,7 +195,7 @@ spec:
 `
 
 // TestLoadSchemaCRD: a CRD manifest is read at its storage version,
-// errors pointing into the manifest; params/kube's CRDVersions (tested
+// errors pointing into the manifest; kube's CRDVersions (tested
 // there) reads the others.
 func TestLoadSchemaCRD(t *testing.T) {
 	s, err := LoadSchema([]byte(twoVersionCRD))

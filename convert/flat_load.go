@@ -17,7 +17,7 @@ import (
 //   - a CustomResourceDefinition manifest: its storage version's
 //     openAPIV3Schema (the only version's when there is one); errors
 //     point into the manifest (/spec/versions/1/schema/openAPIV3Schema/...).
-//     params/kube's CRDVersions reads every version of a manifest, for a
+//     kube's CRDVersions reads every version of a manifest, for a
 //     caller that wants another one.
 //
 // v1beta1 input is converted on the fly as FromV1beta1 does; an

@@ -86,7 +86,7 @@
 //
 // A text value that breaks one of these limits is an error even where its
 // node would take the text as a string. Webhooks add their own bounds
-// (request bodies, timeouts; package params/kube bounds their answers).
+// (request bodies, timeouts; package kube bounds their answers).
 //
 // # Secrets in messages
 //

@@ -116,7 +116,7 @@ func AllowLossy() Option {
 // property bag (the key x-paramkit-bag of the values) when the reverse
 // conversion is allowed, so that converting back gives exactly what went
 // in; a malformed bag is ignored. A conversion webhook keeps the bag in
-// an annotation (params/kube's Convert does). For a VersionSet's
+// an annotation (kube's Convert does). For a VersionSet's
 // conversions.
 func Total() Option {
 	return func(o *options) {

@@ -17,7 +17,7 @@ import (
 // the bag, a malformed bag is ignored; without it the same values are
 // errors, as before.
 func TestConvertTotal(t *testing.T) {
-	s, err := LoadVersionSet(os.DirFS("../../params/kube/testdata/cache"))
+	s, err := LoadVersionSet(os.DirFS("../../kube/testdata/cache"))
 	require.NoError(t, err)
 	num := func(s string) json.Number { return json.Number(s) }
 	tests := []struct {

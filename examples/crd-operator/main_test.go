@@ -22,8 +22,8 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/lint"
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // TestCRDUpToDate: config/crd is what paramctl crd writes from schemas/

@@ -10,7 +10,7 @@ import (
 
 	v1 "github.com/paramkit/paramkit/examples/crd-operator/api/v1"
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // Scheme holds the built-in types and both versions of the Cache.

@@ -63,7 +63,7 @@ import (
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
 	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // options are the command line's.

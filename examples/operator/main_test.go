@@ -31,8 +31,8 @@ import (
 	"github.com/paramkit/paramkit/examples/operator/hookserver"
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // TestConversionOfAnInstanceWhoseOperatorVersionIsGone: the apiserver

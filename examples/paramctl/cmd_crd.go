@@ -6,8 +6,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 

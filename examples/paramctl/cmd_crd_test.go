@@ -9,15 +9,15 @@ import (
 	"github.com/stretchr/testify/require"
 )
 
-const crdSet = "../../params/kube/testdata/cache"
+const crdSet = "../../kube/testdata/cache"
 
 var crdFlags = []string{"--versions", crdSet, "--group", "example.paramkit.dev", "--kind", "Cache", "--plural", "caches",
 	"--conversion-service", "cache-system/cache-webhook"}
 
-// TestCRD: a field's schema, a whole CRD (the golden file of params/kube),
+// TestCRD: a field's schema, a whole CRD (the golden file of kube),
 // --output and --check for CI, usage errors.
 func TestCRD(t *testing.T) {
-	golden, err := os.ReadFile("../../params/kube/testdata/crd/caches.yaml")
+	golden, err := os.ReadFile("../../kube/testdata/crd/caches.yaml")
 	require.NoError(t, err)
 	tests := []cliCase{
 		{name: "field schema", args: []string{"crd", crdSet + "/v2.yaml"}, code: exitOK,

@@ -12,8 +12,8 @@ import (
 	"go.yaml.in/yaml/v3"
 
 	"github.com/paramkit/paramkit/convert"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/lint"
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 

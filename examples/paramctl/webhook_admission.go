@@ -8,8 +8,8 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )

@@ -18,7 +18,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert/kudo"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // The bounded answers of issue #26 (item 2, in the handler) seen from a

@@ -11,7 +11,7 @@ import (
 	"time"
 
 	"github.com/paramkit/paramkit/examples/internal/testcert"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // Only the apiserver may call: a server of your own (here httptest's)

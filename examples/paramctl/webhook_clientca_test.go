@@ -24,7 +24,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/examples/internal/testcert"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // lockedBuffer collects log output written from several goroutines.
@@ -45,7 +45,7 @@ func (b *lockedBuffer) String() string {
 	return b.buf.String()
 }
 
-// caRecheck is how long a ClientCA (package params/kube) waits before it
+// caRecheck is how long a ClientCA (package kube) waits before it
 // looks at its file again: a test that rewrites the file waits so long.
 const caRecheck = 1100 * time.Millisecond
 

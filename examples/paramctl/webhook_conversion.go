@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/paramkit/paramkit/convert/kudo"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // Convert answers a conversion request: every object to

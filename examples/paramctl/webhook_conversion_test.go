@@ -12,8 +12,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // instanceJSON is an Instance of operator version ov with the parameters

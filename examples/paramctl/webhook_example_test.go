@@ -6,7 +6,7 @@ import (
 	"fmt"
 
 	"github.com/paramkit/paramkit/convert/kudo"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 

@@ -10,8 +10,8 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // addGoldenSeeds adds the golden requests whose name starts with prefix.

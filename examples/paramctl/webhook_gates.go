@@ -7,9 +7,9 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // SpecUnchangedAnnotation is the audit annotation /mutate sets when field

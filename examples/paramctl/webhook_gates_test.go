@@ -12,9 +12,9 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
-	"github.com/paramkit/paramkit/params/kube"
 )
 
 // The feature-gate document's parent/child table, all eight rows, through

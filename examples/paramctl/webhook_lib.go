@@ -3,8 +3,8 @@ package main
 import (
 	"unicode/utf8"
 
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 

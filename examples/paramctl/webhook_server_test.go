@@ -23,7 +23,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/internal/testcert"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 func readGolden(t *testing.T, name string) []byte {

@@ -1,7 +1,7 @@
 // Package crdread reads the schemas a CustomResourceDefinition manifest
 // declares, one per version. It is shared by the packages that read a
 // schema from a CRD: convert.LoadSchema (one version, compiled), lint
-// (every version, as written) and params/kube's CRDVersions (the public
+// (every version, as written) and kube's CRDVersions (the public
 // listing). Its errors are *problem.Error values, which each public
 // package turns into a *schema.Error through schema.ErrorsOf.
 package crdread

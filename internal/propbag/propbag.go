@@ -1,7 +1,7 @@
 // Package propbag names the property bag of convert/migrate: the
 // reserved top-level key of a values document under which a lossless
 // conversion keeps what the version it converts to cannot hold (see
-// convert/migrate's package documentation). params/kube moves it to an
+// convert/migrate's package documentation). kube moves it to an
 // annotation and back.
 package propbag
 

@@ -18,7 +18,7 @@
 //     668 MB of the operator's memory before.)
 //   - Budget, if set, reads every body before its handler runs, within
 //     the path's limit: the place for a server-wide budget of body bytes
-//     in flight, such as params/kube's (*BodyBudget).Limit.
+//     in flight, such as kube's (*BodyBudget).Limit.
 //
 // Registration goes through controller-runtime's DefaultServer, so the
 // webhook metrics (controller_runtime_webhook_*) stay as they were.
@@ -75,7 +75,7 @@ type Options struct {
 	// Budget, when set, wraps every registered handler with the path's
 	// body limit, in place of the server's own bounded reading: it must
 	// refuse a body above limit and should read it as it arrives (as
-	// params/kube's (*BodyBudget).Limit does).
+	// kube's (*BodyBudget).Limit does).
 	Budget func(limit int64, next http.Handler) http.Handler
 }
 

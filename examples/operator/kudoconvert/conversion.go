@@ -8,7 +8,7 @@ import (
 	"runtime/debug"
 
 	"github.com/paramkit/paramkit/convert/kudo"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // The kudo.dev group and the versions the webhook converts between.

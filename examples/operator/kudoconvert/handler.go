@@ -4,7 +4,7 @@
 // by the schema of the Instance's operator version, both ways and
 // losslessly; OperatorVersions go from the v1beta1 parameter list to a
 // schema and back. It is the same conversion `paramctl webhook` serves
-// (examples/paramctl), on the wire shapes of params/kube.
+// (examples/paramctl), on the wire shapes of kube.
 package kudoconvert
 
 import (
@@ -18,7 +18,7 @@ import (
 	"time"
 
 	"github.com/paramkit/paramkit/convert/kudo"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // maxConversionBytes bounds the body of a conversion review: a LIST

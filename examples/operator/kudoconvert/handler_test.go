@@ -13,7 +13,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 

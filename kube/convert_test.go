@@ -16,7 +16,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/convert/migrate/migratetest"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -283,7 +283,7 @@ func convRoundTrips() int {
 // at random: v1 → v2 → v1 and v2 → v1 → v2 for the Cache, and every pair
 // of a three-version set whose hub is not the newest version.
 func TestConvertRoundTrip(t *testing.T) {
-	for si, dir := range []string{"testdata/cache", "../../convert/migrate/testdata/versions/three"} {
+	for si, dir := range []string{"testdata/cache", "../convert/migrate/testdata/versions/three"} {
 		set, err := migrate.LoadVersionSet(os.DirFS(dir))
 		require.NoError(t, err)
 		for _, from := range set.Order() {

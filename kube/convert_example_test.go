@@ -5,7 +5,7 @@ import (
 	"os"
 
 	"github.com/paramkit/paramkit/convert/migrate"
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // A v2 Cache read by a v1 client: ttlSeconds, which v1 cannot hold,

@@ -4,7 +4,7 @@ import (
 	"context"
 	"testing"
 
-	"github.com/paramkit/paramkit/params/kube"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // BenchmarkDecodeAdmissionReview: the envelope check and decoding of a

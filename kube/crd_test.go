@@ -11,8 +11,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/lint"
-	"github.com/paramkit/paramkit/params/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -138,7 +138,7 @@ func TestCRDSchemaRefuses(t *testing.T) {
 // TestCRDSchemaRealSchemas: schemas written by others (the KEP's
 // examples) translate, and each whole CRD passes the structural set.
 func TestCRDSchemaRealSchemas(t *testing.T) {
-	files, err := filepath.Glob("../../schema/testdata/kep/*.yaml")
+	files, err := filepath.Glob("../schema/testdata/kep/*.yaml")
 	require.NoError(t, err)
 	files = append(files, "../testdata/update/cluster-schema.yaml")
 	n := 0

@@ -127,7 +127,7 @@ func FuzzFastValue(f *testing.F) {
 // the fast path and by the general one (checkEnvelope, then
 // encoding/json), which read the same (FuzzFastAdmissionReview).
 //
-//	go test -run XXX -bench ReadAdmissionReview -benchmem ./params/kube
+//	go test -run XXX -bench ReadAdmissionReview -benchmem ./kube
 func BenchmarkReadAdmissionReview(b *testing.B) {
 	body := []byte(apiserverReview)
 	b.Run("fast", func(b *testing.B) {

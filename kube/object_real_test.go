@@ -124,3 +124,48 @@ func BenchmarkJudgeHTTPRoute(b *testing.B) {
 		}
 	}
 }
+
+// TestJudgeAgreesWithApiserver: on every object of the corpus, the
+// verdict is the apiserver's (test/e2e's TestVerdictOracle records it in
+// objects.apiserver.json from a real kube-apiserver), and every field the
+// apiserver names is named.
+func TestJudgeAgreesWithApiserver(t *testing.T) {
+	oracle, err := os.ReadFile(filepath.Join(realDir, "objects.apiserver.json"))
+	if os.IsNotExist(err) {
+		t.Skip("objects.apiserver.json is not recorded yet: run test/e2e's TestVerdictOracle with -update-oracle")
+	}
+	require.NoError(t, err)
+	var want []struct {
+		Document int
+		Kind     string
+		Valid    bool
+		Code     int
+		Fields   []string
+		Message  string
+	}
+	require.NoError(t, json.Unmarshal(oracle, &want))
+	golden, err := os.ReadFile(filepath.Join(realDir, "objects.golden.json"))
+	require.NoError(t, err)
+	var got []realVerdict
+	require.NoError(t, json.Unmarshal(golden, &got))
+	require.Len(t, got, len(want))
+	agree := 0
+	for i, w := range want {
+		if w.Code == 0 {
+			continue // no CRD of the corpus: nothing was sent
+		}
+		g := got[i]
+		named := map[string]bool{}
+		for _, e := range g.Errors {
+			named[e.Field] = true
+		}
+		ok := assert.Equal(t, w.Valid, g.Valid, "document %d (%s): the apiserver says %q", i, w.Kind, w.Message)
+		for _, f := range w.Fields {
+			ok = assert.True(t, named[f], "document %d: the apiserver names %s (%q); paramkit names %v", i, f, w.Message, g.Errors) && ok
+		}
+		if ok {
+			agree++
+		}
+	}
+	t.Logf("%d of %d objects: the apiserver's verdict and fields", agree, len(want))
+}

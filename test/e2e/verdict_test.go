@@ -119,7 +119,9 @@ func waitCRDEstablished(t *testing.T, k *kube, name string) {
 		r, err := k.api.do(context.Background(), http.MethodGet, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+name, "", nil)
 		require.NoError(t, err)
 		var crd struct {
-			Status struct{ Conditions []struct{ Type, Status string } }
+			Status struct {
+				Conditions []struct{ Type, Status string }
+			}
 		}
 		require.NoError(t, json.Unmarshal(r.body, &crd))
 		for _, c := range crd.Status.Conditions {

@@ -100,7 +100,7 @@ func (e *env) loadObjectJudge(paths []string, old string, mode string) (*objectJ
 	for _, f := range files {
 		data, err := e.readInput(f)
 		if err != nil {
-			if len(paths) == 1 && len(files) == 1 {
+			if len(paths) == 1 {
 				return nil, exitOK // the ordinary schema path says it
 			}
 			fmt.Fprintln(e.stderr, err)
@@ -125,7 +125,8 @@ func (e *env) loadObjectJudge(paths []string, old string, mode string) (*objectJ
 		}
 	}
 	switch {
-	case len(j.defs) == 0 && len(files) == 1:
+	case len(j.defs) == 0 && len(paths) == 1:
+		// A schema, a chart or a package folder: validated as values.
 		return nil, exitOK
 	case len(j.defs) == 0:
 		return nil, e.fail(exitUsage, "validate: %s holds no CustomResourceDefinition", strings.Join(paths, ", "))

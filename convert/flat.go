@@ -173,6 +173,12 @@ func FromV1beta1(data []byte, opts ...Option) (*Converted, error) {
 	if err != nil {
 		return nil, err
 	}
+	return fromRaw(raw, order, data, cfg)
+}
+
+// fromRaw is FromV1beta1 on a document already read as readRaw reads it
+// (LoadSchema reads its input once and dispatches by shape).
+func fromRaw(raw any, order map[string][]string, data []byte, cfg options) (*Converted, error) {
 	c := &flatConverter{cfg: cfg, order: order}
 	out, err := c.convert(raw)
 	if err != nil {

@@ -84,6 +84,32 @@
 // list to print, whichever function returned it. Package schema's doc,
 // "Errors", says the rest.
 //
+// # Contexts
+//
+// One rule says which functions take a context.Context (always first):
+// those that wait on something outside the values they are given, or
+// whose work can grow beyond one pass over their input.
+//
+//   - Functions that read a stream take one: params.DecodeReader,
+//     params.MapStream, convert.UnwrapReader, migrate.Reader (package
+//     params, "Streams", gives the cancellation contract).
+//   - Functions that call code the caller supplies, which may block on a
+//     cluster or a network, take one and pass it on: kudo.ConvertObject's
+//     resolve, kube.ConvertReview's convert.
+//   - Functions that answer a request under a deadline take the request's
+//     context: kube.Admit, kube.DecodeReview.
+//   - params.Undeclared takes one: with no limit it builds a "did you
+//     mean" suggestion for every undeclared key, work that grows with the
+//     keys times the declared names, so a hostile object can make it run
+//     long; it stops when the context ends.
+//
+// Functions on values already in memory take none: schema.Parse and
+// Validate, params.Decode, Default, Validate and Update.Run,
+// migrate.Migration.Migrate and VersionSet.Convert, trigger's and lint's
+// functions. Their work is one pass (or a few) over a document the
+// reading limits bound (package schema, "Limits on input"), and a caller under a
+// deadline checks its context between calls, as kube.Admit does.
+//
 // # What v1 covers
 //
 // The compatibility promise of v1 is the library packages listed above:

@@ -336,11 +336,11 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 		{"VersionSet.Convert refused", func() error { _, err := set.Convert(map[string]any{}, "v2", "v1"); return err }},
 		{"VersionSet.ConvertDocument syntax", func() error { _, err := set.ConvertDocument([]byte("a: ["), "v1", "v2"); return err }},
 		{"VersionSet.ConvertObject bad apiVersion", func() error {
-			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", "a/b/c", "")
+			_, err := set.ConvertObject(map[string]any{}, "v1", "v2", migrate.ObjectTarget{APIVersion: "a/b/c"})
 			return err
 		}},
 		{"VersionSet.ConvertObjectDocument syntax", func() error {
-			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", "x/v2", "")
+			_, err := set.ConvertObjectDocument([]byte("a: ["), "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2"})
 			return err
 		}},
 		{"VersionSet.RewriteObjects unknown version", func() error {
@@ -400,11 +400,11 @@ func TestPublicErrorsAreSchemaErrors(t *testing.T) {
 		{"kudo.Load syntax", func() error { _, err := kudoversion.Load("v1", []byte("spec: [")); return err }},
 		{"kudo.Load not an operator version", func() error { _, err := kudoversion.Load("v1", []byte("kind: Pod\nspec: {}\n")); return err }},
 		{"kudo.ConvertObject not an object", func() error {
-			_, err := kudoversion.ConvertObject(context.Background(), []byte("[1]"), "kudo.dev/v1beta2", false, nil)
+			_, err := kudoversion.ConvertObject(context.Background(), []byte("[1]"), "kudo.dev/v1beta2", nil)
 			return err
 		}},
 		{"kudo.ConvertObject no schema", func() error {
-			_, err := kudoversion.ConvertObject(context.Background(), []byte(`{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","spec":{"operatorVersion":{"name":"x"},"parameters":{}}}`), "kudo.dev/v1beta2", false,
+			_, err := kudoversion.ConvertObject(context.Background(), []byte(`{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","spec":{"operatorVersion":{"name":"x"},"parameters":{}}}`), "kudo.dev/v1beta2",
 				func(context.Context, string, string) (*kudoversion.OperatorVersion, error) {
 					return nil, errors.New("gone")
 				})

@@ -209,7 +209,7 @@ func TestFunctionsLeaveTheirInputsAlone(t *testing.T) {
 		},
 		"migrate.VersionSet.ConvertObject": func() []any {
 			obj := in(map[string]any{"apiVersion": "x/v1", "kind": "K", "metadata": map[string]any{"name": "n"}, "name": "a", "replicas": json.Number("2")})
-			_, _ = vs.ConvertObject(obj, "v1", "v2", "x/v2", "K")
+			_, _ = vs.ConvertObject(obj, "v1", "v2", migrate.ObjectTarget{APIVersion: "x/v2", Kind: "K"})
 			return []any{obj}
 		},
 		"migrate.VersionSet.RewriteObjects": func() []any {

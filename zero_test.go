@@ -391,11 +391,11 @@ func TestZeroValues(t *testing.T) {
 		{"migrate.LoadVersionSet(nil)", usage, func() error { _, err := migrate.LoadVersionSet(nil); return err }},
 		{"migrate.VersionSet{}.ConvertDocument", usage, func() error { _, err := (&migrate.VersionSet{}).ConvertDocument(nil, "a", "b"); return err }},
 		{"migrate.VersionSet{}.ConvertObject", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", "", "")
+			_, err := (&migrate.VersionSet{}).ConvertObject(nil, "a", "b", migrate.ObjectTarget{})
 			return err
 		}},
 		{"migrate.VersionSet{}.ConvertObjectDocument", usage, func() error {
-			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", "", "")
+			_, err := (&migrate.VersionSet{}).ConvertObjectDocument(nil, "a", "b", migrate.ObjectTarget{})
 			return err
 		}},
 		{"migrate.VersionSet{}.RewriteObjects", usage, func() error {

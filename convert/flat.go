@@ -12,14 +12,30 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// The apiVersions of KUDO's two parameter formats, and the annotation in
-// which ToV1beta1 keeps the whole v1beta2 parameter schema (compact JSON,
-// keys in their original order) because a flat v1beta1 list cannot hold
-// it; FromV1beta1 restores the schema from it and removes it.
+// The apiVersions of KUDO's two parameter formats.
 const (
-	apiV1beta1           = kudoparams.V1beta1
-	apiV1beta2           = kudoparams.V1beta2
-	parametersAnnotation = kudoparams.ParametersAnnotation
+	apiV1beta1 = kudoparams.V1beta1
+	apiV1beta2 = kudoparams.V1beta2
+)
+
+// The annotations stored on KUDO objects in a cluster, keeping what the
+// other parameter format cannot hold. Their keys are part of the API: a
+// stored object carries them across upgrades.
+const (
+	// ParametersAnnotation is the annotation in which ToV1beta1 keeps
+	// the whole v1beta2 parameter schema of an OperatorVersion (compact
+	// JSON, keys in their original order) because a flat v1beta1 list
+	// cannot hold it; FromV1beta1 restores the schema from it and removes
+	// it. On an Instance, kudo.ConvertObject keeps in it the v1beta2
+	// values that have no exact v1beta1 text.
+	ParametersAnnotation = kudoparams.ParametersAnnotation
+	// ListAnnotation is the OperatorVersion annotation in which a
+	// conversion webhook (kudo.ConvertObject) keeps the v1beta1 parameter
+	// list an old client wrote, so that ToV1beta1 gives that client back
+	// its own list (its order, and fields it left out) while the schema is
+	// unchanged. A stored object keeps no key order, so the schema alone
+	// cannot carry the list's.
+	ListAnnotation = kudoparams.ListAnnotation
 )
 
 // schemaTitle is the title the KEP gives a converted schema.
@@ -42,13 +58,6 @@ func (n Note) String() string {
 	}
 	return n.Pointer + ": " + n.Message
 }
-
-// listAnnotation is the OperatorVersion annotation in which a conversion
-// webhook (convert/kudo) keeps the v1beta1 parameter list an old client
-// wrote, so that ToV1beta1 gives that client back its own list (its
-// order, and fields it left out) while the schema is unchanged. A stored
-// object keeps no key order, so the schema alone cannot carry the list's.
-const listAnnotation = kudoparams.ListAnnotation
 
 // Converted is the outcome of a conversion: the document, what the
 // converter decided, and the document written out with its keys in a
@@ -113,7 +122,7 @@ func (c *Converted) schemaJSON() []byte {
 //   - an OperatorVersion (`spec.parameters` a list); the result is the
 //     same object with apiVersion kudo.dev/v1beta2 and the schema in
 //     spec.parameters. If ToV1beta1 made it, the schema kept in the
-//     parametersAnnotation is restored; parameters an old client changed
+//     [ParametersAnnotation] is restored; parameters an old client changed
 //     in the list take the changed fields from the list;
 //   - a params.yaml in KUDO's first format: a mapping from each
 //     parameter's name to its fields (`memory: {default: 1Gi}`); it
@@ -164,6 +173,12 @@ func FromV1beta1(data []byte, opts ...Option) (*Converted, error) {
 	if err != nil {
 		return nil, err
 	}
+	return fromRaw(raw, order, data, cfg)
+}
+
+// fromRaw is FromV1beta1 on a document already read as readRaw reads it
+// (LoadSchema reads its input once and dispatches by shape).
+func fromRaw(raw any, order map[string][]string, data []byte, cfg options) (*Converted, error) {
 	c := &flatConverter{cfg: cfg, order: order}
 	out, err := c.convert(raw)
 	if err != nil {
@@ -373,7 +388,7 @@ func withAPIVersionFirst(order map[string][]string) map[string][]string {
 	return out
 }
 
-// takeAnnotation removes the parametersAnnotation from an object's
+// takeAnnotation removes the ParametersAnnotation from an object's
 // metadata and returns its text.
 func takeAnnotation(doc map[string]any) (string, bool) {
 	md, _ := doc["metadata"].(map[string]any)
@@ -384,12 +399,12 @@ func takeAnnotation(doc map[string]any) (string, bool) {
 	if anns == nil {
 		return "", false
 	}
-	v, ok := anns[parametersAnnotation]
+	v, ok := anns[ParametersAnnotation]
 	if !ok {
 		return "", false
 	}
 	// ToV1beta1 may have created annotations and metadata to hold it.
-	delete(anns, parametersAnnotation)
+	delete(anns, ParametersAnnotation)
 	if len(anns) == 0 {
 		delete(md, "annotations")
 	}

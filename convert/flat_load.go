@@ -20,7 +20,10 @@ import (
 //     kube's CRDVersions reads every version of a manifest, for a
 //     caller that wants another one.
 //
-// v1beta1 input is converted on the fly as FromV1beta1 does; an
+// The input is read once and dispatched by its shape: a CRD's versions
+// and a v1beta1 conversion work on that one reading (a JSON Schema as
+// written is then compiled from its bytes by schema.Parse, which types
+// its scalars). v1beta1 input is converted on the fly as FromV1beta1 does; an
 // OperatorVersion that declares no parameters gives the schema of an
 // empty parameter object. Webhooks and command lines read every schema
 // through it; ReadSchema reads a file or folder (a KUDO package, a Helm
@@ -34,14 +37,21 @@ import (
 // point into the input: a schema inside an OperatorVersion is reported
 // under /spec/parameters.
 func LoadSchema(data []byte) (*schema.Schema, error) {
-	if crdread.IsCRD(data) {
-		return loadCRD(data, "")
-	}
-	c, err := FromV1beta1(data)
+	// The input is read once, with plain scalars kept as text and key
+	// order recorded, and the shape of that one reading decides: a CRD's
+	// versions and a v1beta1 file's conversion both work on it.
+	d, err := readDoc(data)
 	if err != nil {
 		if de, ok := err.(*schema.Error); ok { // unreadable input
 			return nil, schema.ErrorList{de}.Err()
 		}
+		return nil, err
+	}
+	if crdread.IsCRDValue(d.Value) {
+		return loadCRDDoc(d)
+	}
+	c, err := fromRaw(d.Value, d.Order, data, options{})
+	if err != nil {
 		return nil, err
 	}
 	if !c.Changed && c.schemaPtr == "" {

@@ -1,6 +1,7 @@
 package convert
 
 import (
+	"github.com/paramkit/paramkit/internal/crdread"
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
@@ -13,14 +14,24 @@ import (
 // and records the source order of every mapping's keys. The
 // error is a *schema.Error: the input cannot be read at all.
 func readRaw(data []byte) (any, map[string][]string, error) {
-	d, err := document.Read(data, document.Options{KeepText: true, Order: true})
+	d, err := readDoc(data)
 	if err != nil {
-		return nil, nil, readError(err)
-	}
-	if d.Empty {
-		return nil, nil, schema.NewError(schema.KindSyntax, "", "the input holds no document")
+		return nil, nil, err
 	}
 	return d.Value, d.Order, nil
+}
+
+// readDoc reads one document with plain scalars kept as text and the
+// key order recorded: what FromV1beta1 and a CRD's reader both need.
+func readDoc(data []byte) (document.Doc, error) {
+	d, err := document.Read(data, crdread.ReadOptions())
+	if err != nil {
+		return document.Doc{}, readError(err)
+	}
+	if d.Empty {
+		return document.Doc{}, schema.NewError(schema.KindSyntax, "", "the input holds no document")
+	}
+	return d, nil
 }
 
 // scalar types a plain scalar by YAML 1.2 core rules and leaves any

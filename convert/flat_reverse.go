@@ -28,7 +28,7 @@ const errNotOperatorVersion = "converting to v1beta1 needs an OperatorVersion ma
 // unknown fields changes nothing.
 //
 // The whole schema, which the list cannot hold, goes into the
-// parametersAnnotation so that FromV1beta1 restores it exactly; every
+// [ParametersAnnotation] so that FromV1beta1 restores it exactly; every
 // other field of the object stays as it was, apart from apiVersion.
 // An OperatorVersion that already holds a list comes back unchanged.
 // Input that is not an OperatorVersion manifest gives a *schema.Error of
@@ -94,13 +94,13 @@ func ToV1beta1(data []byte) (*Converted, error) {
 		anns = map[string]any{}
 		md["annotations"] = anns
 	}
-	anns[parametersAnnotation] = string(encode.JSON(schemaDoc, encode.ByKeyOrder(sOrder), ""))
+	anns[ParametersAnnotation] = string(encode.JSON(schemaDoc, encode.ByKeyOrder(sOrder), ""))
 	if kept, keptOrder, ok := keptList(anns, schemaDoc); ok {
 		// The schema is what this very list converts to: give the old
 		// client its own list back, in its order and with its fields.
 		listAny, listOrder = kept, keptOrder
 	}
-	delete(anns, listAnnotation)
+	delete(anns, ListAnnotation)
 	docSpec["parameters"] = listAny
 	doc["apiVersion"] = apiV1beta1
 
@@ -243,7 +243,7 @@ var keywordOf = map[string]string{
 // parameter added to the list is converted afresh, one removed from it is
 // gone. Only conversion errors in what changed count.
 func (c *flatConverter) restore(ann string, ps []param) (any, map[string][]string, schema.ErrorList) {
-	annPtr := pointer.Join("metadata", "annotations", parametersAnnotation)
+	annPtr := pointer.Join("metadata", "annotations", ParametersAnnotation)
 	fresh := func() (any, map[string][]string, schema.ErrorList) {
 		if errs := errsOf(ps); len(errs) > 0 {
 			return nil, nil, errs
@@ -439,10 +439,10 @@ func errsIn(p param, ch map[string]bool) schema.ErrorList {
 	return out
 }
 
-// keptList returns the v1beta1 list kept in the listAnnotation when it
+// keptList returns the v1beta1 list kept in the ListAnnotation when it
 // still converts to exactly schemaDoc.
 func keptList(anns map[string]any, schemaDoc any) ([]any, map[string][]string, bool) {
-	text, _ := anns[listAnnotation].(string)
+	text, _ := anns[ListAnnotation].(string)
 	if text == "" {
 		return nil, nil, false
 	}

@@ -80,7 +80,7 @@ func TestToV1beta1WritesAFlatListAndKeepsTheSchema(t *testing.T) {
 	assert.Equal(t, map[string]any{"name": "backup", "value-type": "map"}, listEntry(t, doc, "backup"))
 	assert.Equal(t, map[string]any{"name": "port", "default": "8080"}, listEntry(t, doc, "port"))
 	assert.Equal(t, map[string]any{"name": "enabled", "default": "false", "value-type": "boolean", "immutable": true}, listEntry(t, doc, "enabled"))
-	ann, ok := pointer.Get(doc, pointer.Join("metadata", "annotations", parametersAnnotation))
+	ann, ok := pointer.Get(doc, pointer.Join("metadata", "annotations", ParametersAnnotation))
 	require.True(t, ok)
 	kept := plainDoc(t, []byte(ann.(string)))
 	orig := plainDoc(t, []byte(richOperatorVersion))
@@ -202,7 +202,7 @@ func TestOldClientEditsAreHonoured(t *testing.T) {
 	})
 	t.Run("unreadable annotation", func(t *testing.T) {
 		up, _ := edit(t, func(doc map[string]any) {
-			doc["metadata"].(map[string]any)["annotations"].(map[string]any)[parametersAnnotation] = "{not json"
+			doc["metadata"].(map[string]any)["annotations"].(map[string]any)[ParametersAnnotation] = "{not json"
 		})
 		props := up.Schema.(map[string]any)["properties"].(map[string]any)
 		assert.Equal(t, json.Number("3"), props["nodes"].(map[string]any)["default"])

@@ -13,8 +13,7 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// conversionAnnotation, "conversion.paramkit.dev/kept", is the
-// annotation in which Convert keeps what the
+// ConversionAnnotation is the annotation in which Convert keeps what the
 // version an object is converted to cannot hold (a property only a newer
 // version has, a key no version declares), as autoscaling/v1 keeps an
 // HPA's v2 metrics in an annotation. Its value is a JSON object from the
@@ -22,7 +21,7 @@ import (
 // migrate's package documentation, "The property bag"); Convert reads it back when the object is converted
 // again and removes what it restored. The user's parameters never hold
 // it.
-const conversionAnnotation = "conversion.paramkit.dev/kept"
+const ConversionAnnotation = "conversion.paramkit.dev/kept"
 
 // Convert converts the schema-typed field of one Kubernetes object (its
 // JSON, as a conversion webhook receives it) to apiVersion: the field,
@@ -30,7 +29,7 @@ const conversionAnnotation = "conversion.paramkit.dev/kept"
 // object's apiVersion names to the one apiVersion names through set (its
 // version names are the versions of apiVersion: v1, v2), and the result
 // is the object with only apiVersion, the field and the annotation
-// conversion.paramkit.dev/kept changed. Numbers keep their text everywhere in the object.
+// [ConversionAnnotation] changed. Numbers keep their text everywhere in the object.
 //
 // Conversion is total, as a conversion webhook's must be (the apiserver
 // converts every write, and a failed conversion is a 500 for the user):
@@ -38,7 +37,7 @@ const conversionAnnotation = "conversion.paramkit.dev/kept"
 // Validation is admission's job, which then names what the user wrote.
 // A value that does not fit its new place stays as it is there
 // (migrate.Total); a value that has no place in the target travels in
-// the annotation conversion.paramkit.dev/kept (a JSON object from the
+// the annotation [ConversionAnnotation] (a JSON object from the
 // field's pointer to the layers of the field's property bag, see
 // migrate's package documentation, "The property bag"; the user's
 // parameters never hold it) and is restored when the object is converted
@@ -152,12 +151,12 @@ func lookupField(obj map[string]any, toks []string) (map[string]any, string, any
 	return nil, "", nil, false
 }
 
-// readKept reads conversionAnnotation: the bags by field pointer. An
+// readKept reads ConversionAnnotation: the bags by field pointer. An
 // annotation that is not what Convert writes is ignored (and replaced on
 // the next write), never a failure.
 func readKept(obj map[string]any) map[string]any {
 	ann := annotations(obj)
-	raw, ok := ann[conversionAnnotation].(string)
+	raw, ok := ann[ConversionAnnotation].(string)
 	if !ok {
 		return map[string]any{}
 	}
@@ -170,13 +169,13 @@ func readKept(obj map[string]any) map[string]any {
 	return kept
 }
 
-// writeKept sets conversionAnnotation to kept, or removes it when kept is
+// writeKept sets ConversionAnnotation to kept, or removes it when kept is
 // empty (and the annotations with it when nothing else is left).
 func writeKept(obj, kept map[string]any) error {
 	ann := annotations(obj)
 	if len(kept) == 0 {
-		if _, had := ann[conversionAnnotation]; had {
-			delete(ann, conversionAnnotation)
+		if _, had := ann[ConversionAnnotation]; had {
+			delete(ann, ConversionAnnotation)
 			if len(ann) == 0 {
 				meta, _ := obj["metadata"].(map[string]any)
 				delete(meta, "annotations")
@@ -203,7 +202,7 @@ func writeKept(obj, kept map[string]any) error {
 		ann = map[string]any{}
 		meta["annotations"] = ann
 	}
-	ann[conversionAnnotation] = string(raw)
+	ann[ConversionAnnotation] = string(raw)
 	return nil
 }
 

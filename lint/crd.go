@@ -110,8 +110,8 @@ func lintCRD(data []byte, sets []*Set) ([]Finding, error) {
 			out = append(out, f)
 		}
 	}
-	sortFindings(out)
 	locate(data, out)
+	sortFindings(out)
 	return out, nil
 }
 

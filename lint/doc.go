@@ -54,8 +54,9 @@
 // leave it, so every rule is covered (see package schema, "Secrets in
 // messages").
 //
-// Findings come in one order on every run: by place in the document, then
-// pointer. Linting is fast enough to run on save: a 270 KiB cluster-app
+// Findings come in one order on every run: by file (for a package or a
+// chart), by place in the document (line, then column, where known), then
+// pointer, then rule. Linting is fast enough to run on save: a 270 KiB cluster-app
 // values schema with ~1,600 properties is linted with the kudo and
 // cluster-app sets in 62–64 ms on an idle 2-core machine
 // (BenchmarkLintLarge), 56–58 ms of which is the JSON Schema engine

@@ -119,21 +119,26 @@ type Set struct {
 
 // Finding order: by pointer, then rule id, then message, so output is stable.
 func sortFindings(fs []Finding) {
-	sort.SliceStable(fs, func(i, j int) bool {
-		if fs[i].File != fs[j].File {
-			return fs[i].File < fs[j].File
-		}
-		if fs[i].Line != fs[j].Line && fs[i].File != "" {
-			return fs[i].Line < fs[j].Line
-		}
-		if fs[i].Pointer != fs[j].Pointer {
-			return fs[i].Pointer < fs[j].Pointer
-		}
-		if fs[i].Rule != fs[j].Rule {
-			return fs[i].Rule < fs[j].Rule
-		}
-		return fs[i].Message < fs[j].Message
-	})
+	sort.SliceStable(fs, func(i, j int) bool { return findingLess(fs[i], fs[j]) })
+}
+
+// findingLess is the one order of findings (DESIGN "Order"): by file, by
+// place in it (line, then column; a finding without a line first), then
+// pointer, then rule, then message.
+func findingLess(a, b Finding) bool {
+	switch {
+	case a.File != b.File:
+		return a.File < b.File
+	case a.Line != b.Line:
+		return a.Line < b.Line
+	case a.Column != b.Column:
+		return a.Column < b.Column
+	case a.Pointer != b.Pointer:
+		return a.Pointer < b.Pointer
+	case a.Rule != b.Rule:
+		return a.Rule < b.Rule
+	}
+	return a.Message < b.Message
 }
 
 // Pass is what a rule's Run sees: the schema and a way to report.

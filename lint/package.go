@@ -209,7 +209,7 @@ type pkgInfo struct {
 // finding about a parameter, of any rule, names the parameter, as KUDO's
 // verifier does (`parameter "backup.enabled": …`). A v1beta1
 // params file that cannot be converted gives findings of the rule
-// kudo-params (see kudoParams). The error is for a params file that
+// kudo-params of the Kudo set. The error is for a params file that
 // cannot be read or is no schema at all.
 func (pkg *Package) Lint(sets ...*Set) ([]Finding, error) {
 	if pkg == nil {

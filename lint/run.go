@@ -64,7 +64,8 @@ func copySet(s *Set) *Set {
 }
 
 // Run runs every rule of the sets over a schema document and returns the
-// findings sorted by pointer, each distinct finding once. s is the
+// findings sorted by pointer (Run has no source text, so no places), then
+// rule, each distinct finding once. s is the
 // compiled schema, or nil when the document does not compile (rules then
 // see only doc); doc may be nil when s is given. A rule listed in several
 // sets runs once. A rule that panics becomes an error finding instead of
@@ -105,6 +106,7 @@ func Document(data []byte, sets ...*Set) ([]Finding, error) {
 	}
 	fs, err := lintDocument(data, sets)
 	locate(data, fs)
+	sortFindings(fs) // by place, now that the places are known
 	return fs, err
 }
 

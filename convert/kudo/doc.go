@@ -35,5 +35,5 @@
 //	ov, err := kudo.Load("", manifest)             // or kudo.FromObject(u.Object)
 //	r, err := ov.Update(oldParams, newParams)       // r.Values, r.Plan, r.Changed
 //	u, err := ov.Upgrade(prev, oldParams, newParams) // u.Values, u.Dropped (a migrate.Result); plan ov.UpgradePlan()
-//	out, err := kudo.ConvertObject(ctx, obj, "kudo.dev/v1beta2", false, resolve) // a conversion webhook's object
+//	out, err := kudo.ConvertObject(ctx, obj, "kudo.dev/v1beta2", resolve) // a conversion webhook's object
 package kudo

@@ -106,18 +106,18 @@ func ExampleConvertObject() {
 	}
 	v1beta1 := []byte(`{"apiVersion": "kudo.dev/v1beta1", "kind": "Instance", "metadata": {"name": "zk"},
 	  "spec": {"operatorVersion": {"name": "zk-1.0"}, "parameters": {"replicas": "3", "version": "1.10"}}}`)
-	up, err := kudo.ConvertObject(context.Background(), v1beta1, "kudo.dev/v1beta2", false, resolve)
+	up, err := kudo.ConvertObject(context.Background(), v1beta1, "kudo.dev/v1beta2", resolve)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(string(up))
-	down, err := kudo.ConvertObject(context.Background(), up, "kudo.dev/v1beta1", false, resolve)
+	down, err := kudo.ConvertObject(context.Background(), up, "kudo.dev/v1beta1", resolve)
 	if err != nil {
 		panic(err)
 	}
 	fmt.Println(string(down))
 
-	_, err = kudo.ConvertObject(context.Background(), bytes.Replace(v1beta1, []byte("zk-1.0"), []byte("gone-1.0"), 1), "kudo.dev/v1beta2", false, resolve)
+	_, err = kudo.ConvertObject(context.Background(), bytes.Replace(v1beta1, []byte("zk-1.0"), []byte("gone-1.0"), 1), "kudo.dev/v1beta2", resolve)
 	fmt.Println(err)
 	// Output:
 	// {"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"zk"},"spec":{"operatorVersion":{"name":"zk-1.0"},"parameters":{"replicas":3,"version":"1.10"}}}

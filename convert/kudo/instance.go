@@ -27,11 +27,6 @@ const (
 	v1beta2 = kudoparams.V1beta2
 )
 
-// parametersAnnotation holds what v1beta1 cannot: an OperatorVersion's
-// whole schema (convert.ToV1beta1 writes it), an Instance's values that
-// have no exact v1beta1 text.
-const parametersAnnotation = kudoparams.ParametersAnnotation
-
 // maxAnnotationBytes is the apiserver's limit on all annotations of an
 // object together.
 const maxAnnotationBytes = 256 << 10
@@ -47,7 +42,7 @@ const maxAnnotationBytes = 256 << 10
 // named in spec.operatorVersion.name, which resolve finds. Both ways are
 // lossless: a v1beta2 value no v1beta1 text carries (a null where the
 // schema takes only strings, a value its node refuses) rides in
-// parametersAnnotation on the way down, and the way up takes it
+// [convert.ParametersAnnotation] on the way down, and the way up takes it
 // back while the text is still the one written on the way down, so an
 // old client's edit always wins. Text that cannot take its node's type
 // stays the string it was.
@@ -55,17 +50,23 @@ const maxAnnotationBytes = 256 << 10
 // resolve returns (nil, nil) when the operator version has no schema and
 // the parameters are to be converted by safe guessing instead (the
 // rules of convert.UnwrapValues without a schema, keeping only numbers a kube-apiserver writes
-// back exactly); any error it returns refuses the object. guess chooses
-// the same guessing for an Instance that names no operator version
-// (without guess that is refused).
+// back exactly); any error it returns refuses the object. The option
+// GuessWithoutOperatorVersion chooses the same guessing for an Instance
+// that names no operator version (without it that is refused).
 //
 // OperatorVersion parameters go from the v1beta1 list to a schema and
-// back (the whole schema rides in parametersAnnotation on the way
+// back (the whole schema rides in [convert.ParametersAnnotation] on the way
 // down). An error is a *schema.Error naming the object (Kind
 // namespace/name); it wraps the error of resolve, so errors.Is sees a
 // resolver's sentinel through it.
-func ConvertObject(ctx context.Context, raw []byte, to string, guess bool, resolve func(ctx context.Context, namespace, name string) (*OperatorVersion, error)) ([]byte, error) {
-	out, err := convertObject(ctx, raw, to, guess, resolve)
+func ConvertObject(ctx context.Context, raw []byte, to string, resolve func(ctx context.Context, namespace, name string) (*OperatorVersion, error), opts ...Option) ([]byte, error) {
+	var o options
+	for _, opt := range opts {
+		if opt != nil {
+			opt(&o)
+		}
+	}
+	out, err := convertObject(ctx, raw, to, o.guess, resolve)
 	if err != nil {
 		return nil, asSchemaError(err)
 	}
@@ -124,7 +125,7 @@ func convertObject(ctx context.Context, raw []byte, to string, guess bool, resol
 func convertInstance(ctx context.Context, o object, to string, guess bool, resolve func(ctx context.Context, namespace, name string) (*OperatorVersion, error)) error {
 	p, present := o.parameters()
 	if !present {
-		o.deleteAnnotation(parametersAnnotation)
+		o.deleteAnnotation(convert.ParametersAnnotation)
 		return nil
 	}
 	m, ok := p.(map[string]any)
@@ -141,20 +142,20 @@ func convertInstance(ctx context.Context, o object, to string, guess bool, resol
 	if to == v1beta2 {
 		bag, _ := decodeBag(o)
 		o.spec()["parameters"] = unwrapParameters(m, bag, c)
-		o.deleteAnnotation(parametersAnnotation)
+		o.deleteAnnotation(convert.ParametersAnnotation)
 		return nil
 	}
 	texts, bag := wrapParameters(m, c)
 	o.spec()["parameters"] = texts
 	if bag == nil {
-		o.deleteAnnotation(parametersAnnotation)
+		o.deleteAnnotation(convert.ParametersAnnotation)
 		return nil
 	}
 	raw := string(mustBytes(params.MarshalJSON(nil, bag, "")))
 	if len(raw) > maxAnnotationBytes {
-		return fmt.Errorf("the parameters %v have no exact v1beta1 text and are too large (%d bytes) to keep in annotation %s (the apiserver allows %d bytes of annotations)", sortedKeys(bag), len(raw), parametersAnnotation, maxAnnotationBytes)
+		return fmt.Errorf("the parameters %v have no exact v1beta1 text and are too large (%d bytes) to keep in annotation %s (the apiserver allows %d bytes of annotations)", sortedKeys(bag), len(raw), convert.ParametersAnnotation, maxAnnotationBytes)
 	}
-	o.setAnnotation(parametersAnnotation, raw)
+	o.setAnnotation(convert.ParametersAnnotation, raw)
 	return nil
 }
 
@@ -382,20 +383,20 @@ func unwrapParameters(p map[string]any, bag map[string]any, c codec) map[string]
 	return out
 }
 
-// decodeBag reads the parametersAnnotation; a bag that cannot be read is
+// decodeBag reads the convert.ParametersAnnotation; a bag that cannot be read is
 // ignored (the texts then decide), reported by the error.
 func decodeBag(o object) (map[string]any, error) {
-	raw, ok := o.annotation(parametersAnnotation)
+	raw, ok := o.annotation(convert.ParametersAnnotation)
 	if !ok {
 		return nil, nil
 	}
 	v, err := params.Decode(nil, []byte(raw))
 	if err != nil {
-		return nil, fmt.Errorf("annotation %s cannot be read: %w", parametersAnnotation, err)
+		return nil, fmt.Errorf("annotation %s cannot be read: %w", convert.ParametersAnnotation, err)
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", parametersAnnotation, aType(v))
+		return nil, fmt.Errorf("annotation %s is %s, not a JSON object", convert.ParametersAnnotation, aType(v))
 	}
 	return m, nil
 }
@@ -597,7 +598,7 @@ func storable(v any) bool {
 
 // convertOperatorVersion converts an OperatorVersion between the v1beta1
 // parameter list and the v1beta2 schema (the whole schema rides in
-// parametersAnnotation on the way down, so the way up restores
+// convert.ParametersAnnotation on the way down, so the way up restores
 // it exactly).
 func convertOperatorVersion(raw []byte, to string) ([]byte, error) {
 	var c *convert.Converted

@@ -8,6 +8,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -112,7 +113,7 @@ func FuzzConvertObject(f *testing.F) {
 		}
 		raw := mustBytes(params.MarshalJSON(nil, map[string]any{"apiVersion": v1beta2, "kind": "Instance", "metadata": map[string]any{"name": "i"},
 			"spec": map[string]any{"operatorVersion": map[string]any{"name": "op-1.0"}, "parameters": want}}, ""))
-		down, err := ConvertObject(context.Background(), raw, v1beta1, false, resolve)
+		down, err := ConvertObject(context.Background(), raw, v1beta1, resolve)
 		if err != nil {
 			var se *schema.Error
 			if !errors.As(err, &se) {
@@ -120,7 +121,7 @@ func FuzzConvertObject(f *testing.F) {
 			}
 			return // too large for the annotation
 		}
-		up, err := ConvertObject(context.Background(), down, v1beta2, false, resolve)
+		up, err := ConvertObject(context.Background(), down, v1beta2, resolve)
 		if err != nil {
 			t.Fatalf("up: %v", err)
 		}
@@ -132,7 +133,7 @@ func FuzzConvertObject(f *testing.F) {
 		if !params.Equal(want, got) {
 			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down)
 		}
-		if _, ok := o.annotation(parametersAnnotation); ok {
+		if _, ok := o.annotation(convert.ParametersAnnotation); ok {
 			t.Fatalf("the annotation is left on the v1beta2 object")
 		}
 	})

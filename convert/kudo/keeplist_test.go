@@ -24,7 +24,7 @@ func storedForm(t *testing.T, data []byte) []byte {
 
 func convertOV(t *testing.T, data []byte, to string) []byte {
 	t.Helper()
-	out, err := kudo.ConvertObject(context.Background(), data, to, false, nil)
+	out, err := kudo.ConvertObject(context.Background(), data, to, nil)
 	require.NoError(t, err)
 	return out
 }

@@ -9,9 +9,12 @@ import (
 	"github.com/paramkit/paramkit/schema"
 )
 
-// objectTarget names what a converted Kubernetes object becomes: its new
-// apiVersion (GROUP/VERSION) and, when the kind changes, its new kind.
-type objectTarget struct {
+// ObjectTarget names what a Kubernetes object converted by
+// VersionSet.ConvertObject becomes. A struct, so that what a conversion
+// can set grows without changing ConvertObject's signature.
+type ObjectTarget struct {
+	// APIVersion is the object's new apiVersion, GROUP/VERSION (or a
+	// core VERSION); required.
 	APIVersion string
 	// Kind replaces the object's kind when not empty.
 	Kind string
@@ -28,11 +31,13 @@ var keptMetadata = []string{"name", "generateName", "namespace", "labels", "anno
 // version to. The versions' schemas describe the whole object (as a CRD
 // version's openAPIV3Schema does); apiVersion, kind and metadata are set
 // aside, the rest converts as Convert does, and the object is put back
-// together with apiVersion (GROUP/VERSION) and kind (the object's own
-// when "") and the metadata its author set (see keptMetadata), so that
-// the result can be applied to a cluster. The input is not modified.
-func (s *VersionSet) ConvertObject(obj any, from, to, apiVersion, kind string, opts ...Option) (Result, error) {
-	target := objectTarget{APIVersion: apiVersion, Kind: kind}
+// together with target's apiVersion and kind (the object's own when
+// target.Kind is "") and the metadata its author set (name, generateName,
+// namespace, labels, annotations, ownerReferences, finalizers; what the
+// server sets, such as uid, resourceVersion and managedFields, is left
+// out), so that the result can be applied to a cluster. The input is not
+// modified.
+func (s *VersionSet) ConvertObject(obj any, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
@@ -51,8 +56,7 @@ func (s *VersionSet) ConvertObject(obj any, from, to, apiVersion, kind string, o
 // it, and otherwise means what YAML 1.2 core rules say. The error is
 // ConvertObject's (Convert's), or a *schema.Error for a document that
 // cannot be read (with the zero Result).
-func (s *VersionSet) ConvertObjectDocument(data []byte, from, to, apiVersion, kind string, opts ...Option) (Result, error) {
-	target := objectTarget{APIVersion: apiVersion, Kind: kind}
+func (s *VersionSet) ConvertObjectDocument(data []byte, from, to string, target ObjectTarget, opts ...Option) (Result, error) {
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return Result{}, err
 	}
@@ -67,7 +71,7 @@ func (s *VersionSet) ConvertObjectDocument(data []byte, from, to, apiVersion, ki
 	return done(s.convertObject(obj, i, j, target, o))
 }
 
-func (s *VersionSet) convertObject(obj any, i, j int, target objectTarget, o options) (Result, schema.ErrorList) {
+func (s *VersionSet) convertObject(obj any, i, j int, target ObjectTarget, o options) (Result, schema.ErrorList) {
 	m, ok := obj.(map[string]any)
 	if !ok {
 		res := Result{Values: obj}
@@ -143,7 +147,7 @@ func keepMetadata(v any) (map[string]any, *schema.Error) {
 // /spec/clockSpeed. An object with an error under its index failed and is
 // not to be written back; its Result is meaningful as Result says.
 func (s *VersionSet) RewriteObjects(objects []any, from, to, apiVersion, kind string, opts ...Option) ([]any, []Result, error) {
-	target := objectTarget{APIVersion: apiVersion, Kind: kind}
+	target := ObjectTarget{APIVersion: apiVersion, Kind: kind}
 	if err := checkAPIVersion(target.APIVersion); err != nil {
 		return nil, nil, err
 	}

@@ -124,7 +124,7 @@ func TestConversionsGivePlainValues(t *testing.T) {
 							obj[k] = e
 						}
 					}
-					r, err = conv(s.ConvertObjectDocument(yamlWithText(t, obj), from, to, "example.com/"+to, "", AllowLossy()))
+					r, err = conv(s.ConvertObjectDocument(yamlWithText(t, obj), from, to, ObjectTarget{APIVersion: "example.com/" + to}, AllowLossy()))
 					require.NoError(t, err)
 					requirePlainResult(t, r)
 				}

@@ -36,12 +36,12 @@ func TestOneResultShape(t *testing.T) {
 		{"Convert, a refused lossy change", func() (Result, error) { return set.Convert(map[string]any{"N": json.Number("2.5")}, "v1", "v2") }, schema.KindType, true},
 		{"ConvertDocument, a refused lossy change", func() (Result, error) { return set.ConvertDocument([]byte("N: 2.5\n"), "v1", "v2") }, schema.KindType, true},
 		{"ConvertObject, an object without kind", func() (Result, error) {
-			return set.ConvertObject(map[string]any{"N": json.Number("1")}, "v1", "v2", "x/v2", "")
+			return set.ConvertObject(map[string]any{"N": json.Number("1")}, "v1", "v2", ObjectTarget{APIVersion: "x/v2"})
 		}, schema.KindRequired, true},
 		{"MigrateDocument, unreadable", func() (Result, error) { return m.MigrateDocument([]byte("N: [")) }, schema.KindSyntax, false},
 		{"ConvertDocument, unreadable", func() (Result, error) { return set.ConvertDocument([]byte("N: ["), "v1", "v2") }, schema.KindSyntax, false},
 		{"Convert, an unknown version", func() (Result, error) { return set.Convert(lossy, "v1", "v9") }, schema.KindNotFound, false},
-		{"ConvertObject, not an apiVersion", func() (Result, error) { return set.ConvertObject(lossy, "v1", "v2", "a/b/c", "") }, schema.KindUsage, false},
+		{"ConvertObject, not an apiVersion", func() (Result, error) { return set.ConvertObject(lossy, "v1", "v2", ObjectTarget{APIVersion: "a/b/c"}) }, schema.KindUsage, false},
 		{"Migrate, an unmade Migration", func() (Result, error) { return (&Migration{}).Migrate(lossy) }, schema.KindUsage, false},
 		{"Down, without FromVersion", func() (Result, error) {
 			m, err := New(target)

@@ -1,14 +1,18 @@
 package main
 
 import (
+	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/examples/internal/testcert"
+	"github.com/paramkit/paramkit/params"
 )
 
 const crdSet = "../../kube/testdata/cache"
@@ -35,6 +39,32 @@ func TestCRD(t *testing.T) {
 	for _, c := range tests {
 		t.Run(c.name, func(t *testing.T) { c.run(t) })
 	}
+
+	// -o json on a whole CRD prints the golden manifest as JSON: the same
+	// values, no YAML (it printed YAML, the flag ignored).
+	t.Run("whole CRD json", func(t *testing.T) {
+		var out, errb bytes.Buffer
+		e := &env{stdin: strings.NewReader(""), stdout: &out, stderr: &errb}
+		require.Equal(t, exitOK, e.dispatch(append([]string{"crd", "-o", "json"}, crdFlags...)), errb.String())
+		require.True(t, json.Valid(out.Bytes()), "not JSON: %s", out.String())
+		assert.True(t, strings.HasPrefix(out.String(), "{\n"), "%s", out.String())
+		got, err := params.Decode(nil, out.Bytes())
+		require.NoError(t, err)
+		want, err := params.Decode(nil, golden)
+		require.NoError(t, err)
+		assert.Equal(t, want, got)
+
+		file := filepath.Join(t.TempDir(), "caches.json")
+		cliCase{args: append([]string{"crd", "-o", "json", "--output", file}, crdFlags...), code: exitOK}.run(t)
+		written, err := os.ReadFile(file)
+		require.NoError(t, err)
+		assert.Equal(t, out.String(), string(written))
+		cliCase{args: append([]string{"crd", "-o", "json", "--check", file}, crdFlags...), code: exitOK, err: []string{"up to date"}}.run(t)
+		cliCase{args: append([]string{"crd", "--check", file}, crdFlags...), code: exitInvalid, err: []string{"stale"}}.run(t)
+	})
+	t.Run("bad format", func(t *testing.T) {
+		cliCase{args: append([]string{"crd", "-o", "xml"}, crdFlags...), code: exitUsage, err: []string{"-o must be yaml or json"}}.run(t)
+	})
 
 	dir := t.TempDir()
 	file := filepath.Join(dir, "caches.yaml")

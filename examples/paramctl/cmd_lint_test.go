@@ -168,7 +168,9 @@ func TestLintTerminal(t *testing.T) {
 	code := e.dispatch([]string{"lint", lintExample})
 	assert.Equal(t, 1, code)
 	s := unroot(out.String())
-	assert.True(t, strings.HasPrefix(s, lintExample+":28:9: /properties/backup/properties/enabled/trigger: \x1b[31merror\x1b[0m kudo-trigger-conflict: "), "%q", s)
+	// Findings come by place in the file: line 8 (required) before line 28.
+	assert.True(t, strings.HasPrefix(s, lintExample+":8:3: /required/1: \x1b[33mwarning\x1b[0m kudo-required: "), "%q", s)
+	assert.Contains(t, s, "\n"+lintExample+":28:9: /properties/backup/properties/enabled/trigger: \x1b[31merror\x1b[0m kudo-trigger-conflict: ")
 	assert.Contains(t, s, "\x1b[33mwarning\x1b[0m kudo-misspelt-keyword")
 	assert.Equal(t, "4 errors, 2 warnings, 0 info\n", errb.String())
 

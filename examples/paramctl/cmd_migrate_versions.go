@@ -64,7 +64,7 @@ func runMigrateVersions(e *env, o *migrateOptions, file string) int {
 		var r migrate.Result
 		var err error
 		if o.apiVersion != "" {
-			r, err = set.ConvertObjectDocument(doc, o.from, o.to, o.apiVersion, o.kind, copts...)
+			r, err = set.ConvertObjectDocument(doc, o.from, o.to, migrate.ObjectTarget{APIVersion: o.apiVersion, Kind: o.kind}, copts...)
 		} else {
 			r, err = set.ConvertDocument(doc, o.from, o.to, copts...)
 		}

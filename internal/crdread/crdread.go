@@ -73,10 +73,27 @@ func IsCRD(data []byte) bool {
 // NotSchema for a manifest that is no CRD, NotFound for one that declares
 // no schema.
 func Versions(data []byte) ([]Version, error) {
-	d, err := document.Read(data, document.Options{KeepText: true, Order: true})
+	d, err := document.Read(data, ReadOptions())
 	if err != nil {
 		return nil, document.AsProblem(err)
 	}
+	return VersionsOf(d)
+}
+
+// ReadOptions are the options VersionsOf needs a document read with.
+func ReadOptions() document.Options { return document.Options{KeepText: true, Order: true} }
+
+// IsCRDValue reports whether v, a document read with ReadOptions, is a
+// CustomResourceDefinition manifest.
+func IsCRDValue(v any) bool {
+	m, _ := v.(map[string]any)
+	kind, _ := document.ScalarText(m["kind"])
+	return kind == "CustomResourceDefinition"
+}
+
+// VersionsOf is Versions on a document already read with ReadOptions, so
+// that a caller that dispatches by shape reads its input once.
+func VersionsOf(d document.Doc) ([]Version, error) {
 	if d.Empty {
 		return nil, &problem.Error{Kind: problem.Syntax, Message: "the input holds no document"}
 	}

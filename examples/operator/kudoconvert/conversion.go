@@ -64,7 +64,17 @@ func conversionFailure(uid, msg string) *kube.ConversionResponse {
 }
 
 func (h *Handler) convertObject(ctx context.Context, raw []byte, to string) ([]byte, error) {
-	return kudo.ConvertObject(ctx, raw, to, h.opts.GuessWithoutSchema, h.resolve)
+	return kudo.ConvertObject(ctx, raw, to, h.resolve, guessWithoutOperatorVersion(h.opts.GuessWithoutSchema))
+}
+
+// guessWithoutOperatorVersion is kudo.ConvertObject's option for the
+// handler's GuessWithoutSchema: an Instance that names no operator
+// version converts by safe guessing.
+func guessWithoutOperatorVersion(guess bool) kudo.Option {
+	if !guess {
+		return nil
+	}
+	return kudo.GuessWithoutOperatorVersion()
 }
 
 // resolve finds the operator version an Instance names for

@@ -104,7 +104,7 @@ func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 		// line and column first, as the package schema promises.
 		list.Sort()
 		if d.Index > 0 {
-			return doc.Value, schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
+			return doc.Value, schema.WrapError(fmt.Sprintf("doc %d", d.Index), list.Err())
 		}
 		return doc.Value, list.Err()
 	}
@@ -139,7 +139,7 @@ func locate(d Document[any], list schema.ErrorList) {
 func decodeError(s *schema.Schema, err error, i int) error {
 	err = hideValueIn(s, publicError(err))
 	if i > 0 {
-		return schema.ErrorIn(fmt.Sprintf("doc %d", i), err)
+		return schema.WrapError(fmt.Sprintf("doc %d", i), err)
 	}
 	return err
 }

@@ -578,12 +578,13 @@ const (
 	// maxLength, minItems, maxItems, minProperties, maxProperties,
 	// contains, minContains, maxContains), a pattern (also under
 	// propertyNames), a format (or contentEncoding, contentMediaType), a
-	// repeated item (uniqueItems), a failure of anyOf, oneOf, allOf, not
-	// or if/then/else where no single keyword of an alternative is the
-	// reason, or a false schema (Keyword ""). It is also any other reason
-	// a value is invalid (text that is not UTF-8, a number that does not
-	// fit the Go type asked for), and the kind ErrorsOf gives an error of
-	// another package.
+	// repeated item (uniqueItems), a value that passes no alternative of
+	// anyOf or oneOf (one error at the value's pointer, its message
+	// naming the alternative that came closest and why that fails), or
+	// more than one of oneOf, a failure of not, or a false schema
+	// (Keyword ""). It is also any other reason a value is invalid (text
+	// that is not UTF-8, a number that does not fit the Go type asked
+	// for). An error of another package is KindForeign.
 	KindInvalid Kind = "invalid"
 	// KindImmutable is a change to an immutable field.
 	KindImmutable Kind = "immutable"

@@ -125,6 +125,9 @@ func (v *validateRun) file(name string) int {
 		file = name
 	}
 	err = params.DecodeReader(context.Background(), v.s, in, 0, func(d params.Document[any]) error {
+		if errors.Is(d.Err, params.ErrNoDocument) {
+			return nil // said below, as a usage error (exit 2)
+		}
 		r := verdict(d, inputName(name))
 		r.File = file
 		total++

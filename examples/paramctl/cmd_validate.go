@@ -7,7 +7,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -16,21 +18,26 @@ type validateOpts struct {
 	schema     *string
 	output     *string
 	crdVersion *string
+	versions   *string
 }
 
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema FILE [--crd-version VERSION] [-o text|json] FILE...",
+		usage: "--schema FILE [--crd-version VERSION] [--versions DIR] [-o text|json] FILE...",
 		short: "validate each document of each values file (a --- stream) as given (no defaults applied)",
 		long: `With several files, every verdict names its file: text lines start with FILE: (FILE:LINE:COL:
 where the place is known), and each -o json verdict carries "file". Every file is read,
-whatever the verdict on the others; the exit status is the worst one.`,
+whatever the verdict on the others; the exit status is the worst one.
+With --versions DIR (a version set, as migrate --versions reads it), a document that is
+invalid against --schema but valid against versions of the set gets a hint naming them
+and the migrate command that upgrades it (its verdict and the exit status stay the same).`,
 		setup: func(fs *flag.FlagSet) any {
 			return &validateOpts{
 				schema:     fs.String("schema", "", "the parameter schema `FILE` (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
 				output:     fs.String("o", "text", "output `FORMAT`: text or json"),
 				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates (default: the storage version)"),
+				versions:   fs.String("versions", "", "a version set `DIR` (as migrate --versions reads it): an invalid document that fits one of its versions gets a hint to upgrade it"),
 			}
 		},
 		run: runValidate,
@@ -44,6 +51,9 @@ type validateResult struct {
 	Document int           `json:"document"`
 	Valid    bool          `json:"valid"`
 	Errors   []errorRecord `json:"errors"`
+	// Fits names the versions of --versions an invalid document is
+	// valid against, oldest first.
+	Fits []string `json:"fits,omitempty"`
 	// unreadable: the document cannot be read at all (exit 2).
 	unreadable bool
 }
@@ -81,8 +91,14 @@ func runValidate(e *env, o any, args []string) int {
 	if s == nil {
 		return code
 	}
+	var set *migrate.VersionSet
+	if *opts.versions != "" {
+		if set, code = e.versionSetOrFail(*opts.versions, false); set == nil {
+			return code
+		}
+	}
 	defer streamGC()()
-	v := &validateRun{e: e, s: s, json: *opts.output == "json", many: len(args) > 1}
+	v := &validateRun{e: e, s: s, set: set, versions: *opts.versions, json: *opts.output == "json", many: len(args) > 1}
 	worst := exitOK
 	for _, name := range args {
 		if c := v.file(name); c > worst {
@@ -97,9 +113,12 @@ func runValidate(e *env, o any, args []string) int {
 
 // validateRun is one validate command over its files.
 type validateRun struct {
-	e    *env
-	s    *schema.Schema
-	json bool
+	e   *env
+	s   *schema.Schema
+	set *migrate.VersionSet // --versions, or nil
+	// versions is the folder of set.
+	versions string
+	json     bool
 	// many is true when several files are given: verdicts name their file.
 	many bool
 	n    int // verdicts printed as JSON
@@ -130,6 +149,9 @@ func (v *validateRun) file(name string) int {
 		}
 		r := verdict(d, inputName(name))
 		r.File = file
+		if !r.Valid && !r.unreadable && v.set != nil {
+			r.Fits, _ = v.set.Fits(d.Value) // a set LoadVersionSet made: no error
+		}
 		total++
 		if !r.Valid {
 			if r.unreadable {
@@ -189,6 +211,15 @@ func (v *validateRun) show(r *validateResult, manyDocs bool) {
 	}
 	for _, er := range r.Errors {
 		fmt.Fprintf(e.stderr, "%s%s%s: %s\n", filePrefix(r.File, er.line, er.column), prefix, displayPointer(er.Pointer), er.Message)
+	}
+	if len(r.Fits) > 0 {
+		from, to := r.Fits[len(r.Fits)-1], v.set.Hub()
+		upgrade := ""
+		if from != to {
+			upgrade = fmt.Sprintf(": upgrade it with paramctl migrate --versions %s --from %s --to %s", v.versions, from, to)
+		}
+		fmt.Fprintf(e.stderr, "%s%shint: this document is %s of %s (valid against it, not against --schema)%s\n",
+			filePrefix(r.File, 0, 0), prefix, strings.Join(r.Fits, ", "), v.versions, upgrade)
 	}
 }
 

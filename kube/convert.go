@@ -117,7 +117,7 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		return err // nothing converted: an unknown or refused version
 	case err != nil:
 		// A total conversion fails on the values only by a hook's error.
-		return schema.ErrorIn("kube: converting "+field+" from "+from+" to "+to, err)
+		return schema.WrapError("kube: converting "+field+" from "+from+" to "+to, err)
 	}
 	out := res.Values
 	delete(kept, field)

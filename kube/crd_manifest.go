@@ -154,7 +154,7 @@ func (c CRD) Manifest() ([]byte, error) {
 	for _, v := range c.Versions {
 		fs, err := CRDSchema(v.Schema)
 		if err != nil {
-			return nil, schema.ErrorIn("version "+v.Name, err)
+			return nil, schema.WrapError("version "+v.Name, err)
 		}
 		obj := wrapField(fs, field)
 		obj["properties"].(map[string]any)["status"] = statusSchema()

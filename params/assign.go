@@ -828,7 +828,7 @@ func (e *editor) member(m map[string]any, p place, a *assignment, i int, ptr str
 	key := a.Path[i]
 	c, allowed := e.keys.key(p, parentOf(ptr), key, a.Input)
 	if !allowed {
-		e.failKind(schema.KindAdditional, ptr, a.Input, "the schema does not allow a property %q here%s", key, forbidSuggestion(p, key))
+		e.failKind(schema.KindAdditional, ptr, a.Input, "not allowed here: %q (the schema does not declare it)%s", key, forbidSuggestion(p, key))
 		return nil, false
 	}
 	x, ok := e.set(m[key], c, a, i+1, ptr)
@@ -1008,7 +1008,7 @@ func (e *editor) operate(v any, o *operation) (any, bool) {
 			return v, true
 		}
 		if !allowed {
-			e.failKind(schema.KindAdditional, target, o.Input, "the schema does not allow a property %q here%s", last, forbidSuggestion(p, last))
+			e.failKind(schema.KindAdditional, target, o.Input, "not allowed here: %q (the schema does not declare it)%s", last, forbidSuggestion(p, last))
 			return nil, false
 		}
 		c[last] = e.text(cp, target, &o.assignment)

@@ -17,7 +17,11 @@ import (
 )
 
 // Decode reads exactly one YAML or JSON document, typed by the schema (s
-// may be nil: YAML 1.2 core rules then apply).
+// may be nil: YAML 1.2 core rules then apply). Input that holds no
+// document (empty, or blanks and comments only) is refused with an error
+// of kind schema.KindSyntax, as DecodeReader refuses it. The errors of
+// what is then done with the value (Validate, Update.Run, Undeclared)
+// get their lines in data from Locate.
 func Decode(s *schema.Schema, data []byte) (any, error) {
 	if err := zeroSchema(s); err != nil {
 		return nil, err
@@ -38,7 +42,7 @@ func Decode(s *schema.Schema, data []byte) (any, error) {
 	}
 	switch len(docs) {
 	case 0:
-		return nil, schema.NewError(schema.KindSyntax, "", "the input holds no document")
+		return nil, errNoDocument()
 	case 1:
 		return docs[0], nil
 	}
@@ -104,7 +108,7 @@ func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 		// line and column first, as the package schema promises.
 		list.Sort()
 		if d.Index > 0 {
-			return doc.Value, schema.ErrorIn(fmt.Sprintf("doc %d", d.Index), list.Err())
+			return doc.Value, schema.WrapError(fmt.Sprintf("doc %d", d.Index), list.Err())
 		}
 		return doc.Value, list.Err()
 	}
@@ -114,21 +118,55 @@ func decodeValidateRaw(s *schema.Schema, d Document[any]) (any, error) {
 // locate gives the errors without a line the line and column of their
 // pointer in the document's text, as lines of the whole stream.
 func locate(d Document[any], list schema.ErrorList) {
+	locateIn(d.Text, d.Line, list)
+}
+
+// Locate gives each error of l that has no line yet the line and column
+// of its pointer in data, the text of the one document the values were
+// decoded from (what Decode read), as DecodeReader gives them for a
+// document of a stream; then it sorts l (ErrorList.Sort: by line first).
+// A pointer that is not in the text (a missing required property, a key
+// an update adds) gets the place of its nearest ancestor that is; the
+// root pointer keeps no line (the document is the whole file). It
+// changes the entries of l in place and leaves them alone when data is
+// not one readable document.
+//
+// It is how a command that reads one file prints `FILE:LINE:` before each
+// error: the errors of Validate, of Update.Run and ApplyJSONPatch on
+// values decoded from data (their pointers are into the new values,
+// located in the old text), and warnings (Result.Warnings, Undeclared):
+//
+//	v, err := params.Decode(s, data)
+//	...
+//	l := schema.ErrorsOf(params.Validate(s, v))
+//	params.Locate(data, l)
+//	for _, e := range schema.ErrorsOf(schema.ErrorIn(file, l.Err())) {
+//		fmt.Printf("%s:%d: %s: %s\n", e.File, e.Line, e.Pointer, e.Message)
+//	}
+func Locate(data []byte, l schema.ErrorList) {
+	locateIn(data, 1, l)
+	l.Sort()
+}
+
+// locateIn gives the errors of list without a line the line and column
+// of their pointer in text, a document whose first line is line first of
+// its file.
+func locateIn(text []byte, first int, list schema.ErrorList) {
 	var node *yaml.Node
 	for _, e := range list {
-		if e.Line > 0 || e.Pointer == "" {
+		if e == nil || e.Line > 0 || e.Pointer == "" {
 			continue // the root is where the document starts
 		}
 		if node == nil {
 			var err error
-			if node, err = document.ParseNode(d.Text); err != nil {
+			if node, err = document.ParseNode(text); err != nil || node == nil {
 				return
 			}
 		}
 		// Where the pointer is not in the text (a missing required
 		// property), its nearest ancestor's place.
 		if line, col, _ := document.Locate(node, e.Pointer); line > 0 {
-			e.Line, e.Column = line+d.Line-1, col
+			e.Line, e.Column = line+first-1, col
 		}
 	}
 }
@@ -139,7 +177,7 @@ func locate(d Document[any], list schema.ErrorList) {
 func decodeError(s *schema.Schema, err error, i int) error {
 	err = hideValueIn(s, publicError(err))
 	if i > 0 {
-		return schema.ErrorIn(fmt.Sprintf("doc %d", i), err)
+		return schema.WrapError(fmt.Sprintf("doc %d", i), err)
 	}
 	return err
 }

@@ -29,7 +29,11 @@
 //	n, err := params.Int64(v, "/nodeCount")
 //
 // Every error is a *schema.Error or a schema.ErrorList's Err: one loop over
-// schema.ErrorsOf(err) prints any of them (Example_errors).
+// schema.ErrorsOf(err) prints any of them (Example_errors). Errors of a
+// stream carry lines; for values decoded from one document, Locate gives
+// the errors and warnings of Validate, Update.Run and Undeclared the
+// lines of their pointers in its text (ExampleLocate), and
+// schema.ErrorIn names the file.
 //
 // Zero values are refused, never a panic: a function given a Schema not
 // made by schema.Parse or FromValue (a zero &schema.Schema{};

@@ -82,7 +82,7 @@ func TestOneErrorTypeFromEveryEntryPoint(t *testing.T) {
 		{"gates: rules", func() error {
 			_, err := gates.Parse([]byte("- {name: a, preRelease: nope, fieldPaths: [.spec.x]}\n"))
 			return err
-		}(), schema.KindGate, "/0/preRelease"},
+		}(), schema.KindGateList, "/0/preRelease"},
 		{"gates: syntax", func() error { _, err := gates.Parse([]byte("- [\n")); return err }(), schema.KindSyntax, ""},
 	}
 	for _, tt := range tests {

@@ -95,10 +95,10 @@ func TestSetThroughBranches(t *testing.T) {
 		{name: "oneOf objects: string branch keeps 007", set: []string{"shape.name=007"}, want: map[string]string{"/shape": `{"name": "007"}`}},
 		{name: "patternProperties through $ref", old: "pools: {abc: {}}", set: []string{"/pools/abc/minSize=2"}, want: map[string]string{"/pools/abc/minSize": `2`}},
 		{name: "no branch allows the key", old: "pools: {pool0: {}}", set: []string{"pools.pool0.nope=1"},
-			errs: []string{`/pools/pool0/nope: "pools.pool0.nope=1": the schema does not allow a property "nope" here`}},
+			errs: []string{`/pools/pool0/nope: "pools.pool0.nope=1": not allowed here: "nope" (the schema does not declare it)`}},
 		{name: "no branch allows it, with the closest names", old: "pools: {pool0: {}}", set: []string{"pools.pool0.maxSze=1"},
-			errs: []string{`the schema does not allow a property "maxSze" here; did you mean "maxSize"?`}},
-		{name: "no pattern matches", set: []string{"pools.Bad_Name.maxSize=1"}, errs: []string{`does not allow a property "Bad_Name"`}},
+			errs: []string{`not allowed here: "maxSze" (the schema does not declare it); did you mean "maxSize"?`}},
+		{name: "no pattern matches", set: []string{"pools.Bad_Name.maxSize=1"}, errs: []string{`not allowed here: "Bad_Name" (the schema does not declare it)`}},
 		{name: "a text no branch takes", old: "storage: {kind: disk}", set: []string{"storage.size=abc"}, errs: []string{"/storage/size"}},
 	})
 }

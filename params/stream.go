@@ -109,11 +109,15 @@ func MapStream[T any](ctx context.Context, r io.Reader, workers int, work func(D
 // errors (every one, as Validate gives them), each with the line and
 // column of its pointer in the whole stream where the text has it. Past
 // the first document the text of Err starts with "doc N: "
-// (schema.ErrorIn), so that returning it from emit names the document.
+// (schema.WrapError), so that returning it from emit names the document.
 //
 // A document that could not be read at all has a nil Value and an Err of
 // kind schema.KindSyntax or schema.KindLimit (kinds validation never
-// gives). A document that cannot be read, or is not valid, does not stop
+// gives). A stream that holds no document at all (empty, or blanks and
+// comments only) is refused as Decode refuses it: emit gets one document
+// (Index 0, Line 1, no Text) whose Err, of kind schema.KindSyntax,
+// wraps ErrNoDocument, so that a caller checking files never calls an
+// empty one valid. A document that cannot be read, or is not valid, does not stop
 // the run: emit decides. s may be nil: YAML 1.2 core rules then type
 // plain scalars and nothing is validated.
 //
@@ -127,9 +131,30 @@ func DecodeReader(ctx context.Context, s *schema.Schema, r io.Reader, workers in
 	if err := zeroSchema(s); err != nil {
 		return err
 	}
-	return MapStream(ctx, r, workers, func(d Document[any]) (any, error) {
+	emitted := false
+	err := MapStream(ctx, r, workers, func(d Document[any]) (any, error) {
 		return decodeValidateRaw(s, d)
-	}, emit)
+	}, func(d Document[any]) error {
+		emitted = true
+		return emit(d)
+	})
+	if err != nil || emitted {
+		return err
+	}
+	return emit(Document[any]{Line: 1, Err: errNoDocument()})
+}
+
+// ErrNoDocument is wrapped by the error of input that holds no document
+// at all (empty, or blanks and comments only): Decode's, and the Err of
+// the one document DecodeReader emits for such a stream, a *schema.Error
+// of kind schema.KindSyntax. A caller for whom an empty file means "no
+// values" tests for it with errors.Is.
+var ErrNoDocument = errors.New("the input holds no document")
+
+// errNoDocument is the error of input that holds no document (Decode,
+// DecodeReader).
+func errNoDocument() error {
+	return schema.NewError(schema.KindSyntax, "", "%w", ErrNoDocument)
 }
 
 // streamUsage is the KindUsage error of a stream function called without

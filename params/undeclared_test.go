@@ -149,9 +149,9 @@ func TestForbiddenKeyErrorSuggests(t *testing.T) {
 		msg  string
 	}{
 		{"-p", edits{set: []string{"strict.enabeld=true"}}, "/strict/enabeld",
-			`the schema does not allow a property "enabeld" here; did you mean "enabled"?`},
+			`not allowed here: "enabeld" (the schema does not declare it); did you mean "enabled"?`},
 		{"add", edits{ops: []string{"add strict.enabeld=true"}}, "/strict/enabeld",
-			`the schema does not allow a property "enabeld" here; did you mean "enabled"?`},
+			`not allowed here: "enabeld" (the schema does not declare it); did you mean "enabled"?`},
 		{"-P", edits{patches: []string{"strict: {enabeld: true}\n"}}, "/strict/enabeld",
 			`not allowed here: "enabeld" (the schema does not declare it); "enabeld": did you mean "enabled"?`},
 		{"-P, nothing near", edits{patches: []string{"strict: {zzzzzzzz: true}\n"}}, "/strict/zzzzzzzz",

@@ -136,8 +136,8 @@
 //
 // This package holds paramkit's one error type, for every package
 // (schema, params, convert, trigger, lint and the packages below them):
-// every failure a caller can act on is an *[Error] — the JSON pointer, the
-// line and column where known, a [Kind] a program can switch on
+// every failure a caller can act on is an *[Error] — the file, the JSON
+// pointer, the line and column where known, a [Kind] a program can switch on
 // ([KindRequired], [KindType], [KindInvalid], [KindImmutable],
 // [KindConflict], [KindSyntax], [KindUsage], …; never empty; a failure
 // of validation names its keyword in [Error.Keyword]) and the message
@@ -154,11 +154,15 @@
 //		fmt.Printf("%s: %s (%s)\n", e.Pointer, e.Message, e.Kind)
 //	}
 //
-// [ErrorsOf] gives the entries of any error as a list; [NewError] makes
-// one and never leaves Kind empty; [ErrorIn] names one of several inputs
-// (a file, `doc 2`) and keeps the type. errors.Is finds what an Error
+// [ErrorsOf] gives the entries of any error as a list, every branch of
+// errors.Join and of a `%w` chain included, so that a command that joins
+// the errors of its files prints each with its file and line; an error
+// of another package becomes an entry of [KindForeign] with its text
+// unchanged. [NewError] makes one and never leaves Kind empty;
+// [ErrorIn] sets the file an error is in ([Error.File], never written
+// into the message) and keeps the type. errors.Is finds what an Error
 // wraps: params.ErrMalformed for a `-p` that is no assignment, fs.ErrNotExist
-// for a missing file. Data a failure carries beyond its message (where
+// for a missing file, the foreign error of a KindForeign entry. Data a failure carries beyond its message (where
 // the failing keyword is in the schema, the two plans of a conflict, a
 // lossy change's old and new value) is in [Error.Detail]. A missing
 // required property and a property the schema forbids are errors at the

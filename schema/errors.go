@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"strings"
@@ -26,6 +27,11 @@ import (
 // *Error where it calls them, through ErrorsOf. No error of an internal
 // type reaches a caller (TestPublicErrorsAreSchemaErrors).
 type Error struct {
+	// File names the file the failure is in, as the caller named it
+	// (ErrorIn sets it), or "" when the error is about no file or the
+	// caller gave none. It is never part of Message; Error() writes it
+	// first.
+	File string `json:"file,omitempty"`
 	// Pointer locates the failure (RFC 6901; "" is the root): into the
 	// schema document for schema problems, into the parameter values for
 	// validation and update problems, into the input for migration and
@@ -36,7 +42,9 @@ type Error struct {
 	Line   int `json:"line,omitempty"`
 	Column int `json:"column,omitempty"`
 	// Kind says what sort of failure this is, for a program to switch on
-	// (KindRequired, KindType, …). It is never empty. Validation kinds are
+	// (KindRequired, KindType, …). It is never empty in an Error paramkit
+	// returns; an Error built as a literal without one reads as
+	// KindInvalid (Error and its JSON form say so). Validation kinds are
 	// derived from the failing keyword, never from message text.
 	Kind Kind `json:"kind"`
 	// Keyword names the schema keyword whose check failed ("minimum",
@@ -54,9 +62,15 @@ type Error struct {
 
 	// wrapped is the error this one wraps (Unwrap), or nil.
 	wrapped error
-	// in names the input of several the error is about ("values.yaml: ",
-	// "doc 2: "), written before the rest of Error()'s text (see ErrorIn).
+	// in is what a wrapping error wrote before the error's text ("doc 2:
+	// ", or "chart: " from ErrorIn for an error that already names its
+	// file): Error() writes it first; ErrorsOf moves it into the Message
+	// of the copies it returns (not for KindForeign, whose Message is the
+	// foreign error's text).
 	in string
+	// sub is what a wrapping error inside the file wrote ("doc 2: "):
+	// Error() writes it after File, before the rest.
+	sub string
 }
 
 // ErrorDetail is the data some failures carry beside their message. Each
@@ -115,39 +129,72 @@ func NewError(kind Kind, pointer, format string, a ...any) *Error {
 // message` when it comes from a typed assignment, `"INPUT": message` when
 // its KEY is no path), or `line N: message`
 // for a problem located only by its line. An input that cannot be read at
-// all, a refused conversion, a bad call or a missing thing (kinds
-// KindSyntax, KindLimit, KindIO, KindUsage, KindRefused and KindNotFound
-// with neither pointer nor line) is about no place in a document: the
-// message alone.
+// all, a refused conversion, a bad call, a missing thing or an error of
+// another package (kinds KindSyntax, KindLimit, KindIO, KindUsage,
+// KindRefused, KindNotFound and KindForeign with neither pointer nor
+// line) is about no place in a document: the message alone (for
+// KindForeign, the foreign error's text unchanged). With a File, the
+// text starts with `FILE: ` (`values.yaml: /a: message`, `values.yaml:
+// line 3: message`), as fmt.Errorf("%s: %w", file, err) writes it.
+//
+// An Error with no Kind reads as KindInvalid, one with no Message as its
+// kind's name: the zero Error prints `"": invalid`.
 func (e *Error) Error() string {
 	if e == nil {
 		return "<nil>"
 	}
-	if e.in != "" {
-		return e.in + e.located()
+	text := e.sub + e.located()
+	if e.File != "" {
+		text = e.File + ": " + text
 	}
-	return e.located()
+	return e.in + text
 }
 
-// located is Error() without the input's name.
+// kind is e.Kind, KindInvalid when it is empty.
+func (e *Error) kind() Kind {
+	if e.Kind == "" {
+		return KindInvalid
+	}
+	return e.Kind
+}
+
+// message is e.Message, the kind's name when it is empty.
+func (e *Error) message() string {
+	if e.Message == "" {
+		return string(e.kind())
+	}
+	return e.Message
+}
+
+// located is Error() without the file and the input's name.
 func (e *Error) located() string {
+	msg := e.message()
 	if e.Line > 0 && e.Pointer == "" {
-		return fmt.Sprintf("line %d: %s", e.Line, e.Message)
+		return fmt.Sprintf("line %d: %s", e.Line, msg)
 	}
 	if e.Detail != nil && e.Detail.Input != "" {
 		if e.Pointer == "" {
 			// An assignment never sets the root: its KEY was no path.
-			return fmt.Sprintf("%q: %s", e.Detail.Input, e.Message)
+			return fmt.Sprintf("%q: %s", e.Detail.Input, msg)
 		}
-		return fmt.Sprintf("%s: %q: %s", pointer.Quote(e.Pointer), e.Detail.Input, e.Message)
+		return fmt.Sprintf("%s: %q: %s", pointer.Quote(e.Pointer), e.Detail.Input, msg)
 	}
 	if e.Pointer == "" && e.Line == 0 {
 		switch e.Kind {
-		case KindSyntax, KindLimit, KindRefused, KindIO, KindUsage, KindNotFound:
-			return e.Message
+		case KindSyntax, KindLimit, KindRefused, KindIO, KindUsage, KindNotFound, KindForeign:
+			return msg
 		}
 	}
-	return fmt.Sprintf("%s: %s", pointer.Quote(e.Pointer), e.Message)
+	return fmt.Sprintf("%s: %s", pointer.Quote(e.Pointer), msg)
+}
+
+// MarshalJSON writes the Error's fields (see the struct tags), with the
+// kind an empty Kind reads as (KindInvalid): "kind" is never "".
+func (e *Error) MarshalJSON() ([]byte, error) {
+	type plain Error // the fields without this method
+	c := plain(*e)
+	c.Kind = e.kind()
+	return json.Marshal(&c)
 }
 
 // Unwrap returns the error this one wraps, or nil: the sentinel a
@@ -267,13 +314,22 @@ func (e *listError) Unwrap() []error {
 }
 
 // ErrorsOf returns every *Error that err holds, so that any error of
-// paramkit prints with one loop and no type switch: the entries of a
-// list (ErrorList.Err), or the one *Error, found through wrapping. Context before
-// their text (what a wrapping error such as fmt.Errorf("doc 2: %w", err)
-// says first, or the name ErrorIn gave) is kept in copies of them, at the
-// start of each Message. An error of another type becomes one
-// entry of KindInvalid with its text as the message, wrapping it (errors.Is
-// still finds it); nil gives nil.
+// paramkit prints with one loop and no type switch: the entries of a list
+// (ErrorList.Err), the one *Error, and every entry of every branch of
+// errors.Join and of fmt.Errorf with several %w, found through wrapping
+// at any depth, in the order the errors hold them; nil gives nil.
+//
+// Context before their text (what a wrapping error such as
+// fmt.Errorf("doc 2: %w", err) says first) is kept in copies of them, at
+// the start of each Message; the caller's errors are never changed. The
+// File an entry carries (ErrorIn) stays in its File field, never in the
+// Message.
+//
+// An error of another package (an *fs.PathError, context.Canceled, a
+// chain of fmt.Errorf around one that holds no paramkit error) keeps its
+// identity: it becomes one entry of KindForeign whose Message is its
+// text, unchanged, and whose Unwrap returns it, so that errors.Is and
+// errors.As find it through the entry.
 //
 // It is also the one place where the internal readers' errors become
 // *Error values: every paramkit package passes them through it.
@@ -281,63 +337,98 @@ func ErrorsOf(err error) ErrorList {
 	l := errorsOf(err)
 	copied := false
 	for i, e := range l {
-		if e == nil || e.in == "" {
+		if e == nil || e.in+e.sub == "" || e.Kind == KindForeign {
 			continue
 		}
 		if !copied {
 			l, copied = append(ErrorList(nil), l...), true // never change the caller's list
 		}
 		c := *e
-		c.Message, c.in = e.in+e.Message, ""
+		c.Message, c.in, c.sub = e.in+e.sub+e.Message, "", ""
 		l[i] = &c
 	}
 	return l
 }
 
 // errorsOf is ErrorsOf with the context before each entry's text (what an
-// error wrapping it says first, the name ErrorIn gave) kept apart from
-// its Message, in copies.
+// error wrapping it says first) kept apart from its Message, in copies.
 func errorsOf(err error) ErrorList {
 	if err == nil {
 		return nil
 	}
-	var le *listError
-	if errors.As(err, &le) {
-		l := le.l
-		ctx := wrapContext(err, le.Error())
-		if ctx == "" || len(l) == 0 {
-			return l
+	var out ErrorList
+	collect(err, "", &out)
+	return out
+}
+
+// collect appends the entries err holds to out, ctx written before each
+// one's text (in a copy where ctx is not empty).
+func collect(err error, ctx string, out *ErrorList) {
+	add := func(e *Error) {
+		if e == nil {
+			return
 		}
-		out := make(ErrorList, len(l))
-		for i, e := range l {
-			if e == nil {
-				continue
-			}
+		if ctx != "" {
 			c := *e
 			c.in = ctx + e.in
-			out[i] = &c
+			e = &c
 		}
-		return out
+		*out = append(*out, e)
 	}
-	var e *Error
-	if errors.As(err, &e) {
-		if ctx := wrapContext(err, e.Error()); ctx != "" {
-			c := *e
-			c.in = ctx + e.in
-			return ErrorList{&c}
+	switch x := err.(type) {
+	case *Error:
+		add(x)
+		return
+	case *listError:
+		for _, e := range x.l {
+			add(e)
 		}
-		return ErrorList{e}
-	}
-	var pe *problem.Error
-	if errors.As(err, &pe) {
-		e := &Error{Pointer: pe.Pointer, Line: pe.Line, Column: pe.Column, Kind: Kind(pe.Kind), Message: pe.Message}
+		return
+	case *problem.Error:
+		e := &Error{Pointer: x.Pointer, Line: x.Line, Column: x.Column, Kind: Kind(x.Kind), Message: x.Message}
 		if e.Kind == "" {
 			e.Kind = KindInvalid
 		}
-		e.in = wrapContext(err, pe.Error())
-		return ErrorList{e}
+		add(e)
+		return
 	}
-	return ErrorList{{Kind: KindInvalid, Message: err.Error(), wrapped: err}}
+	if !holdsOwn(err) {
+		add(&Error{Kind: KindForeign, Message: err.Error(), wrapped: err})
+		return
+	}
+	switch u := err.(type) {
+	case interface{ Unwrap() []error }:
+		// errors.Join, or fmt.Errorf with several %w: each branch.
+		for _, x := range u.Unwrap() {
+			if x != nil {
+				collect(x, ctx, out)
+			}
+		}
+	case interface{ Unwrap() error }:
+		inner := u.Unwrap()
+		collect(inner, ctx+wrapContext(err, inner.Error()), out)
+	default:
+		// A type of its own with an As method: what errors.As finds.
+		var e *Error
+		var le *listError
+		switch {
+		case errors.As(err, &le):
+			collect(le, ctx, out)
+		case errors.As(err, &e):
+			add(e)
+		default:
+			add(&Error{Kind: KindForeign, Message: err.Error(), wrapped: err})
+		}
+	}
+}
+
+// holdsOwn reports whether err holds an error of paramkit: an *Error, a
+// list, or an internal reader's error, at any depth.
+func holdsOwn(err error) bool {
+	var e *Error
+	var le *listError
+	var pe *problem.Error
+	return errors.As(err, &e) || errors.As(err, &le) || errors.As(err, &pe)
 }
 
 // wrapContext is what err, which wraps an error whose text is own,
@@ -350,27 +441,56 @@ func wrapContext(err error, own string) string {
 	return strings.TrimSuffix(full, own)
 }
 
-// ErrorIn returns err as the error of one of several inputs, named where
-// (a file, "doc 2"): its text, and that of each entry, starts with
-// "where: ", as if err had been wrapped with fmt.Errorf("%s: %w", where,
-// err), but the result is a *Error (a list's Err for several) that keeps
-// the entries' Pointer, Line, Kind and Message as they are. ErrorsOf puts
-// the name at the start of each Message. An error of another type is
-// taken in as ErrorsOf takes it; nil gives nil.
-func ErrorIn(where string, err error) error {
+// ErrorIn returns err as the error of the file named file: each entry, in
+// a copy, has File set (an entry that already names a file keeps it, and
+// file is then written before its text, as a folder before a file of
+// it). Its text, and that of each entry, reads `FILE: ...` as if err had
+// been wrapped with fmt.Errorf("%s: %w", file, err), but the result is a
+// *Error (a list's Err for several) whose entries keep their Pointer,
+// Line, Kind and Message as they are: the file is never written into a
+// Message. An error of another package is taken in as ErrorsOf takes it
+// (KindForeign); nil gives nil.
+func ErrorIn(file string, err error) error {
 	if err == nil {
 		return nil
 	}
 	l := errorsOf(err)
-	out := make(ErrorList, len(l))
-	for i, e := range l {
+	out := make(ErrorList, 0, len(l))
+	for _, e := range l {
 		if e == nil {
 			continue
 		}
 		c := *e
-		c.in = where + ": " + e.in
-		out[i] = &c
+		if c.File == "" {
+			// What a wrapping error inside the file said first stays
+			// after the file's name, as fmt.Errorf would write it.
+			c.File, c.sub, c.in = file, e.in+e.sub, ""
+		} else {
+			c.in = file + ": " + e.in
+		}
+		out = append(out, &c)
 	}
+	if len(out) == 1 {
+		return out[0]
+	}
+	return out.Err()
+}
+
+// WrapError returns err with context written before its text and that
+// of each entry (`doc 2: /a: message`), as fmt.Errorf("%s: %w", context,
+// err) writes it, but as a *Error (a list's Err for several) whose
+// entries keep their File, Pointer, Line, Kind and Message: a function of
+// paramkit that says which of several documents or steps an error is
+// about still returns paramkit's error type. ErrorsOf puts the context at
+// the start of each entry's Message, as it does for fmt.Errorf's. For the
+// file an error is in, use ErrorIn. An error of another package is taken
+// in as ErrorsOf takes it (KindForeign); nil gives nil.
+func WrapError(context string, err error) error {
+	if err == nil {
+		return nil
+	}
+	var out ErrorList
+	collect(err, context+": ", &out)
 	if len(out) == 1 {
 		return out[0]
 	}
@@ -388,13 +508,13 @@ func ErrorIn(where string, err error) error {
 // KindInvalid, and the Keyword field of the Error names the keyword that
 // failed ("maximum", "pattern", "uniqueItems", "anyOf", ...).
 //
-// Warnings and errors: KindGated and KindDeprecated are the warning
-// kinds (Kind.Warning reports it); an Error of either only ever comes in
-// a Warnings field of a result (params.Result.Warnings,
-// gates.Result.Warnings, gates.Set's Warnings), never in a function's
-// error. Every other kind is an error's. One kind is both:
-// KindUndeclared is a warning of an update (in its Warnings) and the
-// error of a strict one. Whatever a function's error holds is an error.
+// Warnings and errors: KindGateEffect, KindDeprecated and KindUndeclared
+// are the warning kinds (Kind.Warning reports it). An Error of the first
+// two only ever comes in a Warnings field of a result
+// (params.Result.Warnings, gates.Result.Warnings, gates.Set's Warnings),
+// never in a function's error; KindUndeclared is a warning of an update
+// (in its Warnings) and the error of a strict one. Every other kind is an
+// error's. Whatever a function's error holds is an error.
 type Kind string
 
 // The kinds of Error.
@@ -458,12 +578,13 @@ const (
 	// maxLength, minItems, maxItems, minProperties, maxProperties,
 	// contains, minContains, maxContains), a pattern (also under
 	// propertyNames), a format (or contentEncoding, contentMediaType), a
-	// repeated item (uniqueItems), a failure of anyOf, oneOf, allOf, not
-	// or if/then/else where no single keyword of an alternative is the
-	// reason, or a false schema (Keyword ""). It is also any other reason
-	// a value is invalid (text that is not UTF-8, a number that does not
-	// fit the Go type asked for), and the kind ErrorsOf gives an error of
-	// another package.
+	// repeated item (uniqueItems), a value that passes no alternative of
+	// anyOf or oneOf (one error at the value's pointer, its message
+	// naming the alternative that came closest and why that fails), or
+	// more than one of oneOf, a failure of not, or a false schema
+	// (Keyword ""). It is also any other reason a value is invalid (text
+	// that is not UTF-8, a number that does not fit the Go type asked
+	// for). An error of another package is KindForeign.
 	KindInvalid Kind = "invalid"
 	// KindImmutable is a change to an immutable field.
 	KindImmutable Kind = "immutable"
@@ -474,21 +595,33 @@ const (
 	// pointer), or an update whose changes trigger several plans
 	// (Detail holds the change's plan and every plan of the update).
 	KindConflict Kind = "conflict"
-	// KindGate is a wrong feature gate list.
-	KindGate Kind = "gate"
-	// KindGated is a warning: a field that a disabled feature gate kept
-	// from changing (dropped, or its stored value kept), or a gate
-	// setting that has no effect (enabled: false on a stable gate).
-	KindGated Kind = "gated"
+	// KindGateList is a wrong feature gate list (params/gates reading
+	// one): a gate without a name, an unknown stage, a gate named twice.
+	KindGateList Kind = "gate-list"
+	// KindGateEffect is a warning of what a feature gate did to a change:
+	// a field that a disabled gate kept from changing (dropped, or its
+	// stored value kept), or a gate setting that has no effect (enabled:
+	// false on a stable gate).
+	KindGateEffect Kind = "gate-effect"
 	// KindDeprecated is a warning: a deprecated feature gate, or a field
 	// of one that a change touches.
 	KindDeprecated Kind = "deprecated"
+	// KindForeign is an error of another package that ErrorsOf took in
+	// (an *fs.PathError, context.Canceled, a caller's own error): its
+	// Message is that error's text, unchanged, and Unwrap returns it, so
+	// that errors.Is and errors.As find it. It says nothing about the
+	// values; a program switches on the error Unwrap gives.
+	KindForeign Kind = "foreign"
 )
 
-// Warning reports whether k is a warning kind (KindGated,
-// KindDeprecated): one that only ever comes in the Warnings of a result,
-// never in an error.
-func (k Kind) Warning() bool { return k == KindGated || k == KindDeprecated }
+// Warning reports whether k is a warning kind (KindGateEffect,
+// KindDeprecated, KindUndeclared): one that comes in the Warnings of a
+// result. KindUndeclared is also the error of a strict update
+// (params.Update.Strict); whatever a function's error holds is an error, of
+// whatever kind.
+func (k Kind) Warning() bool {
+	return k == KindGateEffect || k == KindDeprecated || k == KindUndeclared
+}
 
 // Reason returns the kind as a Kubernetes condition reason: its words in
 // CamelCase (not-found is NotFound, io is IO), valid for

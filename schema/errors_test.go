@@ -10,7 +10,6 @@ import (
 	"go/token"
 	"regexp"
 	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -137,7 +136,7 @@ func TestErrorsOf(t *testing.T) {
 	plain := errors.New("plain")
 	other := schema.ErrorsOf(plain)
 	require.Len(t, other, 1)
-	assert.Equal(t, schema.KindInvalid, other[0].Kind)
+	assert.Equal(t, schema.KindForeign, other[0].Kind)
 	assert.Equal(t, "plain", other[0].Message)
 	assert.Same(t, plain, other[0].Unwrap())
 }
@@ -198,7 +197,7 @@ var conditionReason = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])
 // CamelCase reason metav1.Condition accepts.
 func TestKindReasonIsAConditionReason(t *testing.T) {
 	kinds := kindConstants(t)
-	require.Len(t, kinds, 19)
+	require.Len(t, kinds, 20)
 	want := map[schema.Kind]string{
 		schema.KindConflict:  "Conflict",
 		schema.KindNotSchema: "NotSchema",
@@ -256,9 +255,9 @@ func kindConstants(t *testing.T) map[string]schema.Kind {
 	return out
 }
 
-// TestErrorIn: the error of one of several inputs reads as if wrapped
-// with the input's name, and is still a *schema.Error (or ErrorList) with
-// its own fields; ErrorsOf puts the name into each message.
+// TestErrorIn: the error of a file reads as if wrapped with the file's
+// name, and is still a *schema.Error (or ErrorList) with its own fields
+// and the file in its File field, never in the Message.
 func TestErrorIn(t *testing.T) {
 	e := &schema.Error{Line: 2, Column: 3, Kind: schema.KindSyntax, Message: "a trailing comma"}
 	in := schema.ErrorIn("values.schema.json", e)
@@ -267,26 +266,37 @@ func TestErrorIn(t *testing.T) {
 	assert.Equal(t, "values.schema.json: line 2: a trailing comma", in.Error())
 	assert.Equal(t, fmt.Errorf("values.schema.json: %w", e).Error(), in.Error(), "as fmt.Errorf would write it")
 	assert.Equal(t, 2, got.Line)
+	assert.Equal(t, "values.schema.json", got.File)
 	assert.Equal(t, "a trailing comma", got.Message, "the message is the entry's own")
 	assert.Equal(t, "line 2: a trailing comma", e.Error(), "the original is not changed")
-	assert.Equal(t, "values.schema.json: a trailing comma", schema.ErrorsOf(in)[0].Message)
+	assert.Empty(t, e.File, "the original is not changed")
+	assert.Equal(t, "a trailing comma", schema.ErrorsOf(in)[0].Message, "the file stays out of the message")
+	assert.Equal(t, "values.schema.json", schema.ErrorsOf(in)[0].File)
 
 	twice := schema.ErrorIn("chart", in)
 	assert.Equal(t, "chart: values.schema.json: line 2: a trailing comma", twice.Error())
+	assert.Equal(t, "values.schema.json", schema.ErrorsOf(twice)[0].File, "the inner file is the one the error is in")
 
 	l := schema.ErrorList{{Pointer: "/a", Kind: schema.KindType, Message: "x"}, {Pointer: "/b", Kind: schema.KindType, Message: "y"}}
-	inErr := schema.ErrorIn("doc 2", l.Err())
+	inErr := schema.ErrorIn("v.yaml", l.Err())
 	var inList schema.ErrorList
 	require.True(t, problem.As(inErr, &inList))
-	assert.Equal(t, "doc 2: /a: x\ndoc 2: /b: y", inErr.Error())
+	assert.Equal(t, "v.yaml: /a: x\nv.yaml: /b: y", inErr.Error())
 	assert.Equal(t, "x", inList[0].Message)
+	assert.Equal(t, "v.yaml", inList[1].File)
 	assert.Equal(t, "/a: x", l[0].Error(), "the original list is not changed")
+
+	// A wrapping error inside the file: its words stay after the name.
+	docIn := schema.ErrorIn("v.yaml", fmt.Errorf("doc 2: %w", l[0]))
+	assert.Equal(t, "v.yaml: doc 2: /a: x", docIn.Error())
+	assert.Equal(t, fmt.Errorf("v.yaml: %w", fmt.Errorf("doc 2: %w", l[0])).Error(), docIn.Error())
 
 	sentinel := errors.New("boom")
 	foreign := schema.ErrorIn("f", sentinel)
-	assert.True(t, strings.HasPrefix(foreign.Error(), "f: "), foreign.Error())
+	assert.Equal(t, "f: boom", foreign.Error())
 	assert.ErrorIs(t, foreign, sentinel)
-	assert.Equal(t, schema.KindInvalid, schema.ErrorsOf(foreign)[0].Kind)
+	assert.Equal(t, schema.KindForeign, schema.ErrorsOf(foreign)[0].Kind)
+	assert.Equal(t, "boom", schema.ErrorsOf(foreign)[0].Message)
 	assert.NoError(t, schema.ErrorIn("x", nil))
 }
 

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/url"
 	"sort"
 	"strconv"
@@ -49,8 +50,7 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 	if !errors.As(err, &ve) {
 		return ErrorList{{Kind: KindInvalid, Message: err.Error()}}.Err()
 	}
-	var out ErrorList
-	for _, leaf := range leaves(ve) {
+	leaf := func(leaf *jsonschema.ValidationError, inAlt bool) []*Error {
 		kw, alt := keywordOf(leaf.KeywordLocation)
 		kind, keyword := kindOf(kw), kw
 		if alt != "" {
@@ -73,9 +73,8 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 				}
 			}
 		}
-		if split := perProperty(e, kw, leaf.Message, v, doc); alt == "" && split != nil {
-			out = append(out, split...)
-			continue
+		if split := perProperty(e, kw, leaf.Message, v, doc); !inAlt && alt == "" && split != nil {
+			return split
 		}
 		if showValue && kw == "type" {
 			// Show the offending scalar: `expected boolean, but got string "yes"`.
@@ -85,8 +84,26 @@ func engineErrors(err error, v any, doc any, showValue bool, isSecret func(inst,
 				}
 			}
 		}
-		out = append(out, e)
+		if inAlt {
+			e.Kind, e.Keyword = kindOf(kw), kw // read by closest
+		}
+		return []*Error{e}
 	}
+	var walk func(x *jsonschema.ValidationError, inAlt bool) []*Error
+	walk = func(x *jsonschema.ValidationError, inAlt bool) []*Error {
+		if len(x.Causes) == 0 {
+			return leaf(x, inAlt)
+		}
+		if kw := lastToken(x.KeywordLocation); kw == "oneOf" || kw == "anyOf" {
+			return []*Error{alternatives(x, kw, func(c *jsonschema.ValidationError) []*Error { return walk(c, true) })}
+		}
+		var out []*Error
+		for _, c := range x.Causes {
+			out = append(out, walk(c, inAlt)...)
+		}
+		return out
+	}
+	out := ErrorList(walk(ve, false))
 	// Sorted first, so that of two failures with one message at one
 	// place (two patternProperties refusing a key) the same one is kept.
 	return dedupe(sortErrors(out)).Err()
@@ -255,6 +272,101 @@ func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {
 	return out
 }
 
+// lastToken is the last token of a JSON pointer, as written.
+func lastToken(p string) string {
+	return p[strings.LastIndexByte(p, '/')+1:]
+}
+
+// alternatives turns the failure x of an anyOf or oneOf (keyword kw)
+// that no alternative passed into one error at the value's pointer,
+// naming the alternative that came closest and why it fails, instead of
+// one error for each alternative (which contradict each other: "expected
+// integer", "expected string"). errs gives the errors of one
+// alternative's failure. The closest alternative is, in this order: one
+// whose type fits the value, one whose const and enum keywords below the
+// value it meets (a discriminator such as kind: pg), one with the fewest
+// failures, the first.
+func alternatives(x *jsonschema.ValidationError, kw string, errs func(*jsonschema.ValidationError) []*Error) *Error {
+	inst := enginePointer(x.InstanceLocation)
+	type branch struct {
+		index int
+		errs  []*Error
+	}
+	var branches []*branch
+	byIndex := map[int]*branch{}
+	prefix := x.KeywordLocation + "/"
+	for _, c := range x.Causes {
+		rest, ok := strings.CutPrefix(c.KeywordLocation, prefix)
+		if !ok {
+			continue
+		}
+		tok, _, _ := strings.Cut(rest, "/")
+		i, err := strconv.Atoi(tok)
+		if err != nil {
+			continue
+		}
+		b := byIndex[i]
+		if b == nil {
+			b = &branch{index: i}
+			byIndex[i] = b
+			branches = append(branches, b)
+		}
+		b.errs = append(b.errs, errs(c)...)
+	}
+	score := func(b *branch) (wrongType, mismatch, n int) {
+		for _, e := range b.errs {
+			switch {
+			case e.Kind == KindType && e.Pointer == inst:
+				wrongType++
+			case e.Kind == KindEnum && e.Pointer != inst:
+				mismatch++ // a discriminator below the value
+			}
+		}
+		return wrongType, mismatch, len(b.errs)
+	}
+	var best *branch
+	for _, b := range branches {
+		if best == nil {
+			best = b
+			continue
+		}
+		t1, m1, n1 := score(b)
+		t0, m0, n0 := score(best)
+		if t1 < t0 || t1 == t0 && (m1 < m0 || m1 == m0 && (n1 < n0 || n1 == n0 && b.index < best.index)) {
+			best = b
+		}
+	}
+	e := &Error{Pointer: inst, Kind: KindInvalid, Keyword: kw,
+		Detail: &ErrorDetail{SchemaPointer: pointerOf(x.AbsoluteKeywordLocation)}}
+	if best == nil || len(best.errs) == 0 {
+		e.Message = "fails every alternative of " + kw
+		return e
+	}
+	sortErrors(best.errs)
+	// Where the closest alternative's first failure is in the schema.
+	if d := best.errs[0].Detail; d != nil && d.SchemaPointer != "" {
+		e.Detail.SchemaPointer = d.SchemaPointer
+	} else {
+		e.Detail.SchemaPointer += "/" + strconv.Itoa(best.index)
+	}
+	const most = 3
+	var why []string
+	for i, b := range best.errs {
+		if i == most {
+			why = append(why, "and "+strconv.Itoa(len(best.errs)-most)+" more")
+			break
+		}
+		if b.Pointer != inst {
+			why = append(why, pointer.Quote(b.Pointer)+": "+b.Message)
+		} else {
+			why = append(why, b.Message)
+		}
+	}
+	e.Message = "fails every alternative of " + kw + "; the closest, " + kw + "/" + strconv.Itoa(best.index) +
+		", fails: " + strings.Join(why, "; ")
+	return e
+}
+
 // engineMessage is the message for a failure of keyword kw, whose
 // engine text is m, of the value at inst in v; the keyword stands at
 // kwPtr in the schema document doc. Schema text (a pattern, a format, an
@@ -323,6 +435,11 @@ func engineMessage(kw, m string, v any, inst string, doc any, kwPtr string) stri
 			if list, ok := extraNames(strings.TrimSuffix(rest, " not allowed"), obj); ok {
 				return "not allowed here: " + strings.Join(list, ", ") + " (the schema does not declare it)"
 			}
+		}
+	case "oneOf":
+		var i, j int
+		if n, _ := fmt.Sscanf(m, "valid against schemas at indexes %d and %d", &i, &j); n == 2 {
+			return fmt.Sprintf("matches more than one alternative of oneOf: oneOf/%d and oneOf/%d", i, j)
 		}
 	case "dependentRequired", "dependencies":
 		// At .../dependentRequired/NAME/INDEX stands the name required.

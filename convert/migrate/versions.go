@@ -110,7 +110,7 @@ func newVersionSet(versions []Version, o options) (*VersionSet, error) {
 		}
 		st, err := newMigStep(from, to)
 		if err != nil {
-			return nil, schema.ErrorIn("migrate: version "+s.versions[i+1].Name, err)
+			return nil, schema.WrapError("migrate: version "+s.versions[i+1].Name, err)
 		}
 		st.to = s.versions[i+1].Schema
 		st.upHook, st.downHook = s.versions[i+1].Up, s.versions[i+1].Down

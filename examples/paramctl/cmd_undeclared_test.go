@@ -60,7 +60,7 @@ additionalProperties: false
 	code, out, errs := updRun(t, "", "update", "--schema", schemaFile, "-p", "replicsa=4")
 	assert.Equal(t, 1, code)
 	assert.Empty(t, out)
-	assert.Equal(t, "/replicsa: \"replicsa=4\": the schema does not allow a property \"replicsa\" here; did you mean \"replicas\"?\n", errs)
+	assert.Equal(t, "/replicsa: \"replicsa=4\": not allowed here: \"replicsa\" (the schema does not declare it); did you mean \"replicas\"?\n", errs)
 
 	code, out, errs = updRun(t, "", "update", "--schema", schemaFile, "-P", patchFile)
 	assert.Equal(t, 1, code)

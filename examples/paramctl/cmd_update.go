@@ -128,6 +128,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 		// this update's business (DecodeReader's verdict is ignored).
 		var docs []params.Document[any]
 		err = params.DecodeReader(context.Background(), s, bytes.NewReader(data), 0, func(d params.Document[any]) error {
+			if errors.Is(d.Err, params.ErrNoDocument) {
+				return nil // empty: no values set
+			}
 			if unreadable(d) {
 				return d.Err
 			}

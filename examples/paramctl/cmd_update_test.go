@@ -290,7 +290,7 @@ func TestUpdateCommandHelmSetRefusals(t *testing.T) {
 		stderr []string
 	}{
 		{"no branch allows the key", []string{"-p", "nodePools.pool0.maxSze=7"}, exitInvalid,
-			[]string{`/nodePools/pool0/maxSze: "nodePools.pool0.maxSze=7": the schema does not allow a property "maxSze" here; did you mean "maxSize"?`}},
+			[]string{`/nodePools/pool0/maxSze: "nodePools.pool0.maxSze=7": not allowed here: "maxSze" (the schema does not declare it); did you mean "maxSize"?`}},
 		{"the other branch's key fails validation", []string{"-p", "nodePools.pool0.limits.cpu=2"}, exitInvalid, []string{"/nodePools/pool0"}},
 		{"not an index", []string{"-p", "hosts[x].name=a"}, exitInvalid, []string{`"[x]" is no index`, "write `\\[` for a literal bracket"}},
 		{"index too large", []string{"-p", "tags[70000]=a"}, exitInvalid, []string{"larger than 65536"}},

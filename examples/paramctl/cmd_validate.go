@@ -7,7 +7,9 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -16,6 +18,7 @@ type validateOpts struct {
 	schemas         multiFlag
 	output          *string
 	crdVersion      *string
+	versions        *string
 	old             *string
 	fieldValidation *string
 }
@@ -23,11 +26,14 @@ type validateOpts struct {
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema FILE [--crd-version VERSION] [--old OLD] [--field-validation Strict|Warn|Ignore] [-o text|json] FILE...",
+		usage: "--schema FILE [--crd-version VERSION] [--versions DIR] [--old OLD] [--field-validation Strict|Warn|Ignore] [-o text|json] FILE...",
 		short: "validate each document of each values file (a --- stream) as given (no defaults applied); Kubernetes objects against their CRDs as kube-apiserver does",
 		long: `With several files, every verdict names its file: text lines start with FILE: (FILE:LINE:COL:
 where the place is known), and each -o json verdict carries "file". Every file is read,
 whatever the verdict on the others; the exit status is the worst one.
+With --versions DIR (a version set, as migrate --versions reads it), a document that is
+invalid against --schema but valid against versions of the set gets a hint naming them
+and the migrate command that upgrades it (its verdict and the exit status stay the same).
 
 With CustomResourceDefinitions as --schema (repeatable, or a folder of them) and no
 --crd-version, each document that is a Kubernetes object (apiVersion, kind) is judged as
@@ -39,6 +45,7 @@ Kubernetes field path) and "type" (the cause type) to each error, and "warnings"
 			o := &validateOpts{
 				output:          fs.String("o", "text", "output `FORMAT`: text or json"),
 				crdVersion:      fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates the documents as values (default: objects are judged by their own version; documents that are no objects by the storage version)"),
+				versions:        fs.String("versions", "", "a version set `DIR` (as migrate --versions reads it): an invalid document that fits one of its versions gets a hint to upgrade it"),
 				old:             fs.String("old", "", "with CRDs as --schema, the stored object(s) `OLD` (a --- stream): each object is judged as an update of the stored object of its kind, namespace and name (of its kind, when OLD holds one)"),
 				fieldValidation: fs.String("field-validation", "Strict", "with CRDs as --schema, what an unknown field is, as the apiserver's fieldValidation `MODE`: Strict (an error), Warn (a warning) or Ignore; it is pruned in every mode"),
 			}
@@ -58,6 +65,9 @@ type validateResult struct {
 	Errors   []errorRecord `json:"errors"`
 	// Warnings are an object's warnings (Kubernetes objects only).
 	Warnings *[]errorRecord `json:"warnings,omitempty"`
+	// Fits names the versions of --versions an invalid document is
+	// valid against, oldest first.
+	Fits []string `json:"fits,omitempty"`
 	// unreadable: the document cannot be read at all (exit 2).
 	unreadable bool
 }
@@ -116,7 +126,15 @@ func runValidate(e *env, o any, args []string) int {
 		}
 		v.s = s
 	}
+	var set *migrate.VersionSet
+	if *opts.versions != "" {
+		var code int
+		if set, code = e.versionSetOrFail(*opts.versions, false); set == nil {
+			return code
+		}
+	}
 	defer streamGC()()
+	v.set, v.versions = set, *opts.versions
 	worst := exitOK
 	for _, name := range args {
 		c := 0
@@ -137,9 +155,12 @@ func runValidate(e *env, o any, args []string) int {
 
 // validateRun is one validate command over its files.
 type validateRun struct {
-	e    *env
-	s    *schema.Schema
-	json bool
+	e   *env
+	s   *schema.Schema
+	set *migrate.VersionSet // --versions, or nil
+	// versions is the folder of set.
+	versions string
+	json     bool
 	// many is true when several files are given: verdicts name their file.
 	many bool
 	n    int // verdicts printed as JSON
@@ -167,8 +188,14 @@ func (v *validateRun) file(name string) int {
 		file = name
 	}
 	err = params.DecodeReader(context.Background(), v.s, in, 0, func(d params.Document[any]) error {
+		if errors.Is(d.Err, params.ErrNoDocument) {
+			return nil // said below, as a usage error (exit 2)
+		}
 		r := verdict(d, inputName(name))
 		r.File = file
+		if !r.Valid && !r.unreadable && v.set != nil {
+			r.Fits, _ = v.set.Fits(d.Value) // a set LoadVersionSet made: no error
+		}
 		total++
 		if !r.Valid {
 			if r.unreadable {
@@ -233,6 +260,15 @@ func (v *validateRun) show(r *validateResult, manyDocs bool) {
 	}
 	for _, er := range r.Errors {
 		fmt.Fprintf(e.stderr, "%s%s%s: %s\n", filePrefix(r.File, er.line, er.column), prefix, displayPointer(er.Pointer), er.Message)
+	}
+	if len(r.Fits) > 0 {
+		from, to := r.Fits[len(r.Fits)-1], v.set.Hub()
+		upgrade := ""
+		if from != to {
+			upgrade = fmt.Sprintf(": upgrade it with paramctl migrate --versions %s --from %s --to %s", v.versions, from, to)
+		}
+		fmt.Fprintf(e.stderr, "%s%shint: this document is %s of %s (valid against it, not against --schema)%s\n",
+			filePrefix(r.File, 0, 0), prefix, strings.Join(r.Fits, ", "), v.versions, upgrade)
 	}
 }
 

@@ -18,7 +18,7 @@ type Result struct {
 	// was kept). Never nil.
 	Dropped []string
 	// Warnings are for the client (Error() reads `POINTER: message`), the
-	// one type of warnings of the module: one of kind schema.KindGated for
+	// one type of warnings of the module: one of kind schema.KindGateEffect for
 	// each dropped pointer and each value that could not be kept, and one
 	// of kind schema.KindDeprecated for each field of a deprecated gate
 	// that the update touches. Never nil.
@@ -72,11 +72,11 @@ func (g *Set) restore(res *Result, obj, stored any, p gatedPath) {
 	case !inOld:
 		gateDelete(res.Object, p.toks)
 		res.Dropped = append(res.Dropped, p.ptr)
-		res.Warnings = append(res.Warnings, schema.NewError(schema.KindGated, p.ptr, "dropped: feature gate %s is disabled", name))
+		res.Warnings = append(res.Warnings, schema.NewError(schema.KindGateEffect, p.ptr, "dropped: feature gate %s is disabled", name))
 	case inNew && value.Equal(newV, oldV):
 	default:
 		if !gateSet(&res.Object, p.toks, value.DeepCopy(oldV)) {
-			res.Warnings = append(res.Warnings, schema.NewError(schema.KindGated, p.ptr, "the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", name))
+			res.Warnings = append(res.Warnings, schema.NewError(schema.KindGateEffect, p.ptr, "the stored value cannot be kept, the new object has no object to hold it: feature gate %s is disabled", name))
 			return
 		}
 		what := "not updated"
@@ -84,7 +84,7 @@ func (g *Set) restore(res *Result, obj, stored any, p gatedPath) {
 			what = "not removed"
 		}
 		res.Dropped = append(res.Dropped, p.ptr)
-		res.Warnings = append(res.Warnings, schema.NewError(schema.KindGated, p.ptr, "%s, the stored value is kept: feature gate %s is disabled", what, name))
+		res.Warnings = append(res.Warnings, schema.NewError(schema.KindGateEffect, p.ptr, "%s, the stored value is kept: feature gate %s is disabled", what, name))
 	}
 }
 

@@ -402,7 +402,7 @@ func TestGatesApplyWarningKinds(t *testing.T) {
 `)
 	res := g.Apply(gateObj(t, "spec: {plain: 1}"), gateObj(t, "spec: {}"))
 	require.Len(t, res.Warnings, 2)
-	assert.Equal(t, schema.KindGated, res.Warnings[0].Kind)
+	assert.Equal(t, schema.KindGateEffect, res.Warnings[0].Kind)
 	assert.Equal(t, "/spec/plain", res.Warnings[0].Pointer)
 	assert.Equal(t, schema.KindDeprecated, res.Warnings[1].Kind)
 	assert.Equal(t, "/spec/plain", res.Warnings[1].Pointer)

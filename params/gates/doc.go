@@ -13,7 +13,7 @@
 //	res := set.Apply(newObject, storedObject) // storedObject nil on create
 //	// res.Object is what to persist, res.Warnings what to tell the client
 //
-// Errors are *schema.Error values (kind schema.KindGate for a gate that
+// Errors are *schema.Error values (kind schema.KindGateList for a gate that
 // breaks the rules), in a schema.ErrorList, each with its JSON pointer.
 //
 // # What a gate decides

@@ -89,7 +89,7 @@ type Status struct {
 	// Warnings are notes for the person reading the gates, about the gate
 	// itself (Pointer ""): a deprecated gate's warning (kind
 	// schema.KindDeprecated), an enabled: false that a stable gate ignores
-	// (kind schema.KindGated). Read their Message.
+	// (kind schema.KindGateEffect). Read their Message.
 	Warnings []*schema.Error
 }
 
@@ -127,7 +127,7 @@ type gatedPath struct {
 //
 // Input that is not YAML or JSON gives a *schema.Error of kind
 // schema.KindSyntax or schema.KindLimit; gates that break the rules give a
-// schema.ErrorList with every problem (kind schema.KindGate), in file
+// schema.ErrorList with every problem (kind schema.KindGateList), in file
 // order, each with its JSON pointer into the file.
 func Parse(data []byte) (*Set, error) {
 	doc, err := params.Decode(nil, data)
@@ -233,7 +233,7 @@ func newGates(list []Gate) *Set {
 			st.Warnings = append(st.Warnings, schema.NewError(schema.KindDeprecated, "", "%s", gateDeprecation(gate)))
 		}
 		if gate.PreRelease == stageStable && gate.Enabled != nil && !*gate.Enabled {
-			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGated, "", "enabled: false has no effect: a stable gate is always on"))
+			st.Warnings = append(st.Warnings, schema.NewError(schema.KindGateEffect, "", "enabled: false has no effect: a stable gate is always on"))
 		}
 		g.status[i] = st
 		for _, fp := range gate.FieldPaths {

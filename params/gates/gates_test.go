@@ -143,7 +143,7 @@ func TestGateEffectiveState(t *testing.T) {
 			assert.Equal(t, tc.reason, st.Reason)
 			hasNote := false
 			for _, w := range st.Warnings {
-				hasNote = hasNote || strings.Contains(w.Message, "a stable gate is always on") && w.Kind == schema.KindGated && w.Kind.Warning()
+				hasNote = hasNote || strings.Contains(w.Message, "a stable gate is always on") && w.Kind == schema.KindGateEffect && w.Kind.Warning()
 			}
 			assert.Equal(t, tc.stableIgnoresOff, hasNote, "warnings: %q", st.Warnings)
 		})

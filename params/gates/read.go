@@ -27,7 +27,7 @@ type gateChecker struct {
 }
 
 func (c *gateChecker) errorf(ptr, format string, a ...any) {
-	c.errs = append(c.errs, &schema.Error{Pointer: ptr, Kind: schema.KindGate, Message: fmt.Sprintf(format, a...)})
+	c.errs = append(c.errs, &schema.Error{Pointer: ptr, Kind: schema.KindGateList, Message: fmt.Sprintf(format, a...)})
 }
 
 var gateKeys = []string{"name", "preRelease", "prerelease", "enabled", "default", "fieldPaths", "deprecatedWarning"}

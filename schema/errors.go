@@ -483,6 +483,16 @@ const (
 	// KindDeprecated is a warning: a deprecated feature gate, or a field
 	// of one that a change touches.
 	KindDeprecated Kind = "deprecated"
+	// KindForbidden is a value an x-kubernetes-validations rule with
+	// reason FieldValueForbidden refuses (Kubernetes' cause type
+	// FieldValueForbidden).
+	KindForbidden Kind = "forbidden"
+	// KindDuplicate is a repeated item of an x-kubernetes-list-type set,
+	// an item of a list-type map whose x-kubernetes-list-map-keys repeat
+	// an earlier item's, or a value a rule with reason
+	// FieldValueDuplicate refuses (Kubernetes' cause type
+	// FieldValueDuplicate). The Pointer is the repeating item's.
+	KindDuplicate Kind = "duplicate"
 )
 
 // Warning reports whether k is a warning kind (KindGated,

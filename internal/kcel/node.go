@@ -3,7 +3,6 @@ package kcel
 import (
 	"encoding/json"
 	"strconv"
-	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
 )
@@ -344,12 +343,4 @@ func (n *Node) WithTypeAndObjectMeta() Schema {
 	c.withMetaCached = nil
 	n.withMetaCached = &c
 	return &c
-}
-
-// secretText is the value text a message shows for a secret.
-func secretText(s string, hidden bool) string {
-	if hidden {
-		return "(value hidden)"
-	}
-	return strings.TrimSpace(s)
 }

@@ -299,14 +299,19 @@ func maxCardinality(minSize int64) uint64 {
 // update (hasOld: an update whose old value exists), within the
 // apiserver's runtime budget of one object. It returns the failures in
 // the order found.
-func (v *Validator) Validate(ctx context.Context, obj, old any, hasOld bool) []Problem {
+//
+// hidden, when not nil, reports whether the value at a pointer is or may
+// hold a secret: a rule on such a value gives its message, never its
+// messageExpression (which could quote the value). Nodes marked
+// writeOnly or format password (and their ancestors) count without it.
+func (v *Validator) Validate(ctx context.Context, obj, old any, hasOld bool, hidden func(ptr string) bool) []Problem {
 	if v == nil {
 		return nil
 	}
 	if !hasOld {
 		old = nil
 	}
-	st := &state{ctx: ctx, budget: RuntimeCELCostBudget}
+	st := &state{ctx: ctx, budget: RuntimeCELCostBudget, hidden: hidden}
 	v.validate(st, "", obj, old, false)
 	return st.out
 }
@@ -315,6 +320,7 @@ type state struct {
 	ctx    context.Context
 	budget int64
 	out    []Problem
+	hidden func(string) bool
 }
 
 func (st *state) add(p Problem) { st.out = append(st.out, p) }
@@ -451,7 +457,7 @@ func (v *Validator) expressions(st *state, ptr string, obj, old any, secret bool
 			at = pointer.Append(at, t)
 		}
 		detail, ok := "", false
-		if c.msgProgram != nil && !secret {
+		if c.msgProgram != nil && !secret && !v.node.holdsSecret(0) && (st.hidden == nil || !st.hidden(ptr)) {
 			m, err := evalMessage(st, c.msgProgram, act)
 			if err == nil {
 				detail, ok = m, true

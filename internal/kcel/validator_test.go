@@ -70,7 +70,7 @@ func TestValidateRules(t *testing.T) {
 			if tt.old != "" {
 				old = doc(t, tt.old)
 			}
-			got := v.Validate(context.Background(), doc(t, tt.obj), old, tt.hasOld)
+			got := v.Validate(context.Background(), doc(t, tt.obj), old, tt.hasOld, nil)
 			assert.Equal(t, tt.want, got)
 		})
 	}

@@ -131,3 +131,26 @@ func (s *Schema) ValidateUpdate(v, old any) error {
 	}
 	return s.validate(v, old, true)
 }
+
+// CheckRules compiles every x-kubernetes-validations rule of a schema
+// document (plain values, as FromValue takes them) as kube-apiserver
+// v1.37 does when a CustomResourceDefinition with the document as a
+// version's openAPIV3Schema is created: in the environment for new
+// expressions, with self typed from the structural schema (apiVersion,
+// kind and metadata.name visible at the root), each rule a bool and each
+// messageExpression a string, and the estimated cost of each (times how
+// often it may run) and of all together within the apiserver's budgets.
+// Each Error points into doc, below at (the document's own pointer in a
+// larger one, "" for none), at the rule's "rule" or "messageExpression":
+// KindSchema for what does not compile, KindForbidden for a cost over
+// the budget, in the apiserver's words. The list is nil when every rule
+// compiles. Keys of doc the apiserver would refuse otherwise are not
+// checked here (lint's structural set does that).
+func CheckRules(doc any, at string) ErrorList {
+	var out ErrorList
+	for _, p := range kcel.Check(kcel.Read(doc, at)) {
+		e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
+		out = append(out, e)
+	}
+	return out
+}

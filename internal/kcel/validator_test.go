@@ -75,3 +75,42 @@ func TestValidateRules(t *testing.T) {
 		})
 	}
 }
+
+func TestCheck(t *testing.T) {
+	tests := []struct {
+		name   string
+		schema string
+		want   []Problem
+	}{
+		{name: "compiles", schema: `{"type":"object","properties":{"a":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.a > 1","messageExpression":"self.a > 5 ? 'a is big' : 'a is small'"}]}`},
+		{name: "messageExpression of unbounded cost", schema: `{"type":"object","properties":{"a":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.a > 1","messageExpression":"'a is ' + string(self.a)"}]}`,
+			want: []Problem{{Pointer: "/x-kubernetes-validations/0/messageExpression", Kind: KindForbidden, Keyword: "messageExpression", SchemaPointer: "/x-kubernetes-validations/0",
+				Message: "estimated messageExpression cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"},
+				{Pointer: "/x-kubernetes-validations/0/messageExpression", Kind: KindForbidden, Keyword: "messageExpression", Message: "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"},
+				{Pointer: "", Kind: KindForbidden, Keyword: "x-kubernetes-validations", Message: "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"}}},
+		{name: "metadata name is visible at the root", schema: `{"type":"object","x-kubernetes-validations":[{"rule":"self.metadata.name.size() < 10"}]}`},
+		{name: "undeclared reference", schema: `{"type":"object","properties":{"a":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.b > 1"}]}`,
+			want: []Problem{{Pointer: "/x-kubernetes-validations/0/rule", Kind: KindSchema, Keyword: "rule", SchemaPointer: "/x-kubernetes-validations/0",
+				Message: "compilation failed: ERROR: <input>:1:5: undefined field 'b'\n | self.b > 1\n | ....^"}}},
+		{name: "not a bool", schema: `{"type":"object","properties":{"a":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.a"}]}`,
+			want: []Problem{{Pointer: "/x-kubernetes-validations/0/rule", Kind: KindSchema, Keyword: "rule", SchemaPointer: "/x-kubernetes-validations/0",
+				Message: "cel expression must evaluate to a bool"}}},
+		{name: "messageExpression not a string", schema: `{"type":"object","properties":{"a":{"type":"integer"}},"x-kubernetes-validations":[{"rule":"self.a > 1","messageExpression":"self.a"}]}`,
+			want: []Problem{{Pointer: "/x-kubernetes-validations/0/messageExpression", Kind: KindSchema, Keyword: "messageExpression", SchemaPointer: "/x-kubernetes-validations/0",
+				Message: "messageExpression must evaluate to a string"}}},
+		{name: "includes is not yet for new expressions", schema: `{"type":"object","properties":{"a":{"type":"array","items":{"type":"integer"}}},"x-kubernetes-validations":[{"rule":"self.a.includes(1)"}]}`,
+			want: []Problem{{Pointer: "/x-kubernetes-validations/0/rule", Kind: KindSchema, Keyword: "rule", SchemaPointer: "/x-kubernetes-validations/0",
+				Message: "compilation failed: ERROR: <input>:1:16: undeclared reference to 'includes' (in container '')\n | self.a.includes(1)\n | ...............^"}}},
+		{name: "cost over the budget", schema: `{"type":"object","properties":{"a":{"type":"array","items":{"type":"string"}}},"x-kubernetes-validations":[{"rule":"self.a.all(x, self.a.all(y, x != y || x == y))"}]}`,
+			want: []Problem{{Pointer: "/x-kubernetes-validations/0/rule", Kind: KindForbidden, Keyword: "rule", SchemaPointer: "/x-kubernetes-validations/0",
+				Message: "estimated rule cost exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"},
+				{Pointer: "/x-kubernetes-validations/0/rule", Kind: KindForbidden, Keyword: "rule", Message: "contributed to estimated rule cost total exceeding cost limit for entire OpenAPIv3 schema"},
+				{Pointer: "", Kind: KindForbidden, Keyword: "x-kubernetes-validations", Message: "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema exceeds budget by factor of more than 100x (try simplifying the rule, or adding maxItems, maxProperties, and maxLength where arrays, maps, and strings are declared)"}}},
+		{name: "maxItems bounds the cost", schema: `{"type":"object","properties":{"a":{"type":"array","maxItems":10,"items":{"type":"string","maxLength":10}}},"x-kubernetes-validations":[{"rule":"self.a.all(x, self.a.all(y, x != y || x == y))"}]}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			assert.Equal(t, tt.want, Check(Read(doc(t, tt.schema), "")))
+		})
+	}
+}

@@ -2,6 +2,7 @@ package kcel
 
 import (
 	"context"
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -113,4 +114,14 @@ func TestCheck(t *testing.T) {
 			assert.Equal(t, tt.want, Check(Read(doc(t, tt.schema), "")))
 		})
 	}
+}
+
+func jsonNumber(s string) any { return json.Number(s) }
+
+func anyText(v any) string {
+	if n, ok := v.(json.Number); ok {
+		return string(n)
+	}
+	s, _ := v.(string)
+	return s
 }

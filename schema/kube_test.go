@@ -2,6 +2,7 @@ package schema_test
 
 import (
 	"encoding/json"
+	"fmt"
 	"strings"
 	"testing"
 
@@ -184,4 +185,39 @@ func TestKubernetesOptionMarksFormats(t *testing.T) {
 	// JSON Schema's duration is ISO 8601; the apiserver's is Go's.
 	assert.NotEmpty(t, kerrs(plain.Validate(v)))
 	assert.Equal(t, []kerr{{"/n", schema.KindInvalid, "format", "must fit in a 32-bit integer (format int32: -2147483648 to 2147483647): 4294967296"}}, kerrs(kube.Validate(v)))
+}
+
+// ExampleSchema_ValidateUpdate: a transition rule runs only on an update,
+// where the old value exists.
+func ExampleSchema_ValidateUpdate() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  storageClass:
+    type: string
+    x-kubernetes-validations:
+    - rule: self == oldSelf
+      message: storageClass is immutable
+`))
+	fmt.Println(s.Validate(map[string]any{"storageClass": "slow"}))
+	err := s.ValidateUpdate(map[string]any{"storageClass": "slow"}, map[string]any{"storageClass": "fast"})
+	for _, e := range schema.ErrorsOf(err) {
+		fmt.Printf("%s: %s (%s, %s)\n", e.Pointer, e.Message, e.Kind, e.Keyword)
+	}
+	// Output:
+	// <nil>
+	// /storageClass: storageClass is immutable (invalid, x-kubernetes-validations)
+}
+
+// ExampleCheckRules: compile a CRD schema's rules as the apiserver does
+// when the CRD is created.
+func ExampleCheckRules() {
+	var doc any
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"replicas":{"type":"integer"}},
+		"x-kubernetes-validations":[{"rule":"self.replica > 0"}]}`), &doc)
+	for _, e := range schema.CheckRules(doc, "") {
+		fmt.Printf("%s: %s\n", e.Pointer, strings.SplitN(e.Message, "\n", 2)[0])
+	}
+	// Output:
+	// /x-kubernetes-validations/0/rule: compilation failed: ERROR: <input>:1:5: undefined field 'replica'
 }

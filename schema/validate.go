@@ -254,8 +254,17 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-// Valid reports whether v satisfies the schema.
-func (s *Schema) Valid(v any) bool { return s.compiledOK() && s.compiled.Validate(v) == nil }
+// Valid reports whether v satisfies the schema: whether Validate
+// returns nil.
+func (s *Schema) Valid(v any) bool {
+	if !s.compiledOK() {
+		return false
+	}
+	if s.kubeOf() != nil {
+		return s.Validate(v) == nil
+	}
+	return s.compiled.Validate(v) == nil
+}
 
 // leaves returns the innermost causes: the specific reasons.
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {

@@ -51,7 +51,7 @@ var structuralSet = &Set{
 		structuralRule(rulePattern, Error, "every pattern is a valid Go (RE2) regular expression"),
 		structuralRule(ruleDefault, Error, "defaults are pruned (no unknown fields), valid against their schema, and not inside top-level metadata; defaults under additionalProperties, which the apiserver applies unchecked, are checked as warnings"),
 		structuralRule(ruleValidation, Error, "x-kubernetes-validations entries have a rule, single-line messages, a known reason and a valid fieldPath, use oldSelf only where old values correlate (not in items of a non-map list), and set optionalOldSelf only with oldSelf"),
-		structuralRule(ruleCEL, Info, "CEL rules in x-kubernetes-validations are not compiled here; the apiserver compiles them and refuses syntax, type and cost errors"),
+		structuralRule(ruleCEL, Error, "every x-kubernetes-validations rule and messageExpression compiles as the apiserver compiles it when the CRD is created (CEL syntax, undeclared references, types, a rule that is no bool, a messageExpression that is no string) and the estimated cost of each and of all together is within the apiserver's budgets"),
 		structuralRule(ruleFormat, Warning, "formats are ones the apiserver recognises for the type (it warns about others and ignores them)"),
 		structuralIntegerRange,
 	},
@@ -196,6 +196,7 @@ func analyzeStructural(doc any) []sfinding {
 		a.rootCompleteness(root)
 		a.defaultsWalk(root, true, false, false)
 		a.formatWalk(root, 0)
+		a.celChecks(root)
 	}
 	return a.findings
 }

@@ -1,12 +1,11 @@
 package lint
 
-// The checks of x-kubernetes-validations rules, and the little of CEL
-// they need: whether a rule names oldSelf (a scan of its tokens, skipping
-// string literals and comments) and whether a fieldPath is a valid path.
-// cel-go, which the apiserver compiles rules with, is not used: it is no
-// dependency DESIGN.md allows the core module, and these two questions
-// need its lexer only; the compiling itself (syntax, types, cost) is left
-// to the apiserver, as the structural-cel finding says.
+// The checks of x-kubernetes-validations rules: those that need no CEL
+// (messages, reasons, fieldPath, where oldSelf may be used: a scan of the
+// rule's tokens, skipping string literals and comments), and the
+// compiling itself, as the apiserver compiles rules when a CRD is
+// created (schema.CheckRules: cel-go configured as kube-apiserver v1.37
+// configures it; syntax, undeclared references, types, estimated cost).
 
 import (
 	"bufio"
@@ -14,6 +13,9 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/schema"
 )
 
 var (
@@ -63,10 +65,52 @@ func (a *sanalysis) validationRuleChecks(n *kNode, c sctx) {
 		} else if !uses && r.optionalOldSelf != nil {
 			a.add(ruleValidation, Error, rp("optionalOldSelf"), fInvalid(*r.optionalOldSelf, "may not be set if oldSelf is not used in rule"))
 		}
-		a.add(ruleCEL, Info, rp("rule"), "CEL rule not compiled here: the apiserver compiles it and refuses syntax, type and cost errors")
-		if strings.TrimSpace(r.messageExpression) != "" {
-			a.add(ruleCEL, Info, rp("messageExpression"), "CEL messageExpression not compiled here: the apiserver compiles it and refuses syntax, type and cost errors")
+	}
+}
+
+// celChecks compiles every rule below root as the apiserver does when
+// the CRD is created. As the apiserver, it leaves out the rules of a node
+// where schema errors were found at it or below it (their types may be
+// wrong, and the messages would not help).
+func (a *sanalysis) celChecks(root *kNode) {
+	sub, ok := pointer.Get(a.doc, root.ptr)
+	if !ok {
+		return
+	}
+	errs := schema.CheckRules(sub, root.ptr)
+	if len(errs) == 0 {
+		return
+	}
+	var schemaErrs []string
+	for _, f := range a.findings {
+		if f.sev == Error && f.rule != ruleCEL {
+			schemaErrs = append(schemaErrs, f.ptr)
 		}
+	}
+	for _, e := range errs {
+		node := e.Pointer
+		if i := strings.Index(node, "/x-kubernetes-validations"); i >= 0 {
+			node = node[:i]
+		}
+		skip := false
+		for _, p := range schemaErrs {
+			if pointer.HasPrefix(p, node) {
+				skip = true
+				break
+			}
+		}
+		if skip {
+			continue
+		}
+		msg := e.Message
+		switch e.Kind {
+		case schema.KindForbidden:
+			msg = fForbidden(msg)
+		default:
+			text, _ := pointer.Get(a.doc, e.Pointer)
+			msg = fInvalid(text, msg)
+		}
+		a.add(ruleCEL, Error, e.Pointer, msg)
 	}
 }
 

@@ -120,7 +120,7 @@ func TestStructuralGolden(t *testing.T) {
 				goldenFindings(t, strings.TrimSuffix(f, ".yaml")+".golden.json", fs)
 			}
 			// A passing schema has no errors or warnings at all, and no
-			// finding of the rule (infos note uncompiled CEL rules).
+			// finding of the rule.
 			pass := filepath.Join(dir, "pass.yaml")
 			doc := yamlFile(t, pass)
 			passFs := lintStructural(doc)
@@ -129,9 +129,7 @@ func TestStructuralGolden(t *testing.T) {
 			}
 			for _, f := range passFs {
 				assert.Equal(t, Info, f.Severity, "%s should pass: %+v", pass, f)
-				if rule != ruleCEL {
-					assert.NotEqual(t, rule, f.Rule, "%s should pass: %+v", pass, f)
-				}
+				assert.NotEqual(t, rule, f.Rule, "%s should pass: %+v", pass, f)
 			}
 		})
 		covered[rule] = true
@@ -289,21 +287,16 @@ func TestStructuralCases(t *testing.T) {
 		{"property key with slash", `{type: object, properties: {"a/b": {type: int}}}`,
 			[]want{{ruleType, "error", "/properties/a~1b/type", `Unsupported value: "int"`}}},
 		{"rule with oldSelf in atomic list items", `{type: object, properties: {l: {type: array, items: {type: string, x-kubernetes-validations: [{rule: "self == oldSelf"}]}}}}`, []want{
-			{ruleCEL, "info", "/properties/l/items/x-kubernetes-validations/0/rule", "CEL rule not compiled"},
 			{ruleValidation, "error", "/properties/l/items/x-kubernetes-validations/0/rule", `oldSelf cannot be used on the uncorrelatable portion of the schema within "/properties/l"`},
 		}},
 		{"oldSelf as a field name", `{type: object, properties: {o: {type: object, properties: {oldSelf: {type: string}}, x-kubernetes-validations: [{rule: "self.oldSelf != ''", optionalOldSelf: true}]}}}`, []want{
-			{ruleCEL, "info", "/properties/o/x-kubernetes-validations/0/rule", "CEL rule not compiled"},
 			{ruleValidation, "error", "/properties/o/x-kubernetes-validations/0/optionalOldSelf", "may not be set if oldSelf is not used in rule"},
 		}},
-		{"fieldPath into a map", `{type: object, properties: {m: {type: object, additionalProperties: {type: object, properties: {x: {type: string}}}, x-kubernetes-validations: [{rule: "true", fieldPath: ".k.x"}]}}}`,
-			[]want{{ruleCEL, "info", "/properties/m/x-kubernetes-validations/0/rule", "CEL rule not compiled"}}},
+		{"fieldPath into a map", `{type: object, properties: {m: {type: object, additionalProperties: {type: object, properties: {x: {type: string}}}, x-kubernetes-validations: [{rule: "true", fieldPath: ".k.x"}]}}}`, nil},
 		{"fieldPath past a scalar", `{type: object, properties: {m: {type: object, properties: {x: {type: string}}, x-kubernetes-validations: [{rule: "true", fieldPath: ".x.y"}]}}}`, []want{
-			{ruleCEL, "info", "/properties/m/x-kubernetes-validations/0/rule", "CEL rule not compiled"},
 			{ruleValidation, "error", "/properties/m/x-kubernetes-validations/0/fieldPath", "fieldPath must be a valid path"},
 		}},
 		{"x-kubernetes-validations in a junctor", `{type: object, properties: {a: {type: integer}}, allOf: [{x-kubernetes-validations: [{rule: "true"}]}]}`, []want{
-			{ruleCEL, "info", "/allOf/0/x-kubernetes-validations/0/rule", "CEL rule not compiled"},
 			{ruleJunctor, "error", "/allOf/0/x-kubernetes-validations", "must be empty to be structural"},
 		}},
 		{"format on an integer", `{type: object, properties: {a: {type: integer, format: date}}}`,
@@ -431,17 +424,13 @@ func TestStructuralKEPExamples(t *testing.T) {
 	}
 }
 
-// TestStructuralTypicalCRD: a controller-gen style CRD schema passes; the
-// only findings are the notes that its CEL rules are not compiled.
+// TestStructuralTypicalCRD: a controller-gen style CRD schema passes,
+// its CEL rules compiled as the apiserver compiles them.
 func TestStructuralTypicalCRD(t *testing.T) {
 	doc := yamlFile(t, filepath.Join("testdata", "structural", "crd-typical.yaml"))
 	fs := lintStructural(doc)
 	requireResolves(t, doc, fs)
-	require.NotEmpty(t, fs)
-	for _, f := range fs {
-		assert.Equal(t, ruleCEL, f.Rule, "%+v", f)
-		assert.Equal(t, Info, f.Severity, "%+v", f)
-	}
+	assert.Empty(t, fs)
 }
 
 // TestStructuralSameWithCompiledSchema: the set reads only the document,

@@ -74,7 +74,7 @@ func ApplyJSONPatch(s *schema.Schema, values any, patch []byte) (any, error) {
 			return nil, schema.ErrorList{err}.Err()
 		}
 	}
-	if _, err := validate(s, doc); err != nil {
+	if _, err := validate(s, doc, nil); err != nil {
 		return nil, err
 	}
 	return doc, nil

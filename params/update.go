@@ -162,12 +162,19 @@ func (u *Update) Run() (Result, error) {
 	}
 
 	d := edits{s: s, desired: desired, patches: patches, set: assignments, ops: ops}
+	var old any
 	if !install {
 		d.base = oldV
+		old = defaults(s, oldV, u.Defaults, false)
 	}
 	v, ed, verr := d.run(func(v any) (any, error) {
 		v = defaults(s, v, u.Defaults, true) // v is this run's own copy
-		return v, Validate(s, v)
+		if install {
+			return v, Validate(s, v)
+		}
+		// The old values, defaulted, for transition rules (oldSelf).
+		_, err := validate(s, v, &old)
+		return v, err
 	})
 	if len(ed.errs) > 0 {
 		return Result{}, ed.errs.Err()
@@ -182,7 +189,6 @@ func (u *Update) Run() (Result, error) {
 		return Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
-	old := defaults(s, oldV, u.Defaults, false)
 	changed := value.Diff(old, v)
 	if errs := immutable(s, old, v, changed); len(errs) > 0 {
 		return Result{}, ed.keys.also(errs.Err())

@@ -21,14 +21,36 @@ import (
 // `nullable: true`.
 func Validate(s *schema.Schema, v any, opts ...Option) error {
 	if optionsOf(opts).structural {
-		return validateStructural(s, v)
+		return validateStructural(s, v, nil)
 	}
-	_, err := validate(s, v)
+	_, err := validate(s, v, nil)
 	return err
 }
 
-// validate is Validate, returning also v as the plain value it checked.
-func validate(s *schema.Schema, v any) (any, error) {
+// ValidateUpdate is Validate for the new value of an update whose value
+// before was old: a schema's x-kubernetes-validations transition rules
+// (those naming oldSelf) run too, as kube-apiserver runs them on an
+// update (see schema.Schema.ValidateUpdate); Validate runs none, as on a
+// create. Old is converted to plain values as v is; a nil old is an
+// update from nothing (no transition rule runs).
+func ValidateUpdate(s *schema.Schema, v, old any, opts ...Option) error {
+	o, err := value.Plain(old)
+	if err != nil {
+		return schema.ErrorList{notPlain(err, "in the old values: ")}.Err()
+	}
+	if o == nil {
+		return Validate(s, v, opts...)
+	}
+	if optionsOf(opts).structural {
+		return validateStructural(s, v, &o)
+	}
+	_, err = validate(s, v, &o)
+	return err
+}
+
+// validate is Validate, returning also v as the plain value it checked;
+// old, when not nil, is the plain value before an update.
+func validate(s *schema.Schema, v any, old *any) (any, error) {
 	if !value.Sound(v) { // the common case skips this: one walk, no allocation
 		var err error
 		if v, err = value.Plain(v); err != nil {
@@ -40,6 +62,9 @@ func validate(s *schema.Schema, v any) (any, error) {
 		if p, ok := value.InvalidUTF8(v); ok {
 			return v, schema.ErrorList{{Pointer: p, Kind: schema.KindInvalid, Message: "the string is not valid UTF-8"}}.Err()
 		}
+	}
+	if old != nil && s != nil {
+		return v, s.ValidateUpdate(v, *old)
 	}
 	return v, validateSound(s, v)
 }
@@ -54,8 +79,8 @@ func validateSound(s *schema.Schema, v any) error {
 
 // validateStructural is Validate with Structural: null is accepted
 // wherever the governing node says `nullable: true`.
-func validateStructural(s *schema.Schema, v any) error {
-	v, err := validate(s, v)
+func validateStructural(s *schema.Schema, v any, old *any) error {
+	v, err := validate(s, v, old)
 	if err == nil || s == nil {
 		return err
 	}

@@ -132,6 +132,43 @@
 //     a secret, so a converted params.yaml has none: add `writeOnly: true`
 //     to the v1beta2 schema.
 //
+// # Kubernetes extensions: CEL rules, list types, formats
+//
+// A schema that carries any x-kubernetes-* keyword, or that was read with
+// the [Kubernetes] option (a CRD version's openAPIV3Schema), is judged as
+// kube-apiserver v1.37 judges a custom resource, wherever it validates:
+//
+//   - x-kubernetes-validations rules are compiled once (on the first
+//     validation) and evaluated with cel-go configured as the apiserver
+//     configures it: self typed from the structural schema (objects with
+//     declared fields, maps, lists; format byte as bytes, duration as
+//     duration, date and date-time as timestamp; int-or-string as dyn), the
+//     Kubernetes libraries (lists, regex, strings and sets at the
+//     apiserver's versions, URLs, IPs and CIDRs, format), the per-rule
+//     runtime cost limit and the per-object budget; message,
+//     messageExpression, reason and fieldPath as the apiserver uses them.
+//     Numbers are read exactly: an integer is an int64 from its digits.
+//   - x-kubernetes-list-type set refuses a repeated item, map a repeat of
+//     the x-kubernetes-list-map-keys ([KindDuplicate], at the second one).
+//   - formats are the apiserver's, not JSON Schema's: int32 and int64
+//     ranges, byte as base64, duration as Go and Scala durations ("1h30m",
+//     "3 days"), date-time, uuid, ipv4, cidr, k8s-short-name, ….
+//
+// A failed rule is an [Error] whose Keyword is x-kubernetes-validations
+// and whose Detail.SchemaPointer names the rule; its Kind follows the
+// rule's reason ([KindInvalid], [KindRequired], [KindForbidden],
+// [KindDuplicate]). A rule that does not compile is an Error of
+// [KindSchema] at the value it was to judge. [Schema.Validate] judges a
+// value as created: transition rules (those naming oldSelf) do not run.
+// [Schema.ValidateUpdate] judges it as an update from an old value: they
+// run where the node has a value in both (map-list items correlated by
+// their keys), and a rule that fails on a value left unchanged is not
+// reported, as the apiserver ratchets it. [CheckRules] compiles every
+// rule as the apiserver does when a CRD is created (undeclared
+// references, types, estimated cost) for lint's structural set. A secret
+// (writeOnly, format password) is never quoted: a rule on a value that
+// is or holds one gives its message, never its messageExpression.
+//
 // # Errors
 //
 // This package holds paramkit's one error type, for every package

@@ -612,6 +612,16 @@ const (
 	// that errors.Is and errors.As find it. It says nothing about the
 	// values; a program switches on the error Unwrap gives.
 	KindForeign Kind = "foreign"
+	// KindForbidden is a value an x-kubernetes-validations rule with
+	// reason FieldValueForbidden refuses (Kubernetes' cause type
+	// FieldValueForbidden).
+	KindForbidden Kind = "forbidden"
+	// KindDuplicate is a repeated item of an x-kubernetes-list-type set,
+	// an item of a list-type map whose x-kubernetes-list-map-keys repeat
+	// an earlier item's, or a value a rule with reason
+	// FieldValueDuplicate refuses (Kubernetes' cause type
+	// FieldValueDuplicate). The Pointer is the repeating item's.
+	KindDuplicate Kind = "duplicate"
 )
 
 // Warning reports whether k is a warning kind (KindGateEffect,

@@ -197,8 +197,10 @@ var conditionReason = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])
 // CamelCase reason metav1.Condition accepts.
 func TestKindReasonIsAConditionReason(t *testing.T) {
 	kinds := kindConstants(t)
-	require.Len(t, kinds, 20)
+	require.Len(t, kinds, 22)
 	want := map[schema.Kind]string{
+		schema.KindForbidden: "Forbidden",
+		schema.KindDuplicate: "Duplicate",
 		schema.KindConflict:  "Conflict",
 		schema.KindNotSchema: "NotSchema",
 		schema.KindNotFound:  "NotFound",

@@ -66,13 +66,17 @@ type Schema struct {
 	sub             subschemas // see ValidateAt
 	secretsOnce     sync.Once  // see hasSecrets
 	secrets         bool
+	kubeMarked      bool      // Kubernetes option: formats as the apiserver checks them
+	kubeOnce        sync.Once // see kubeOf
+	kube            *kubeChecks
 }
 
 // Option changes how a schema is read.
 type Option func(*config)
 
 type config struct {
-	dialect string
+	dialect    string
+	kubernetes bool
 }
 
 // DefaultDialect sets the dialect of a document without $schema, given
@@ -138,7 +142,7 @@ func decodeDocument(data []byte) (any, map[string][]string, error) {
 }
 
 func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
-	s := &Schema{doc: doc, nodes: map[string]*Node{}}
+	s := &Schema{doc: doc, nodes: map[string]*Node{}, kubeMarked: cfg.kubernetes}
 	var errs ErrorList
 	var draft *jsonschema.Draft
 	s.dialect, draft = dialectOf(cfg.dialect)

@@ -27,12 +27,26 @@ func (s *Schema) Validate(v any) error {
 	if !s.compiledOK() {
 		return ErrorList{errNotCompiled()}.Err()
 	}
+	return s.validate(v, nil, false)
+}
+
+// validate is Validate, with the value before an update (hasOld) for
+// the transition rules of x-kubernetes-validations.
+func (s *Schema) validate(v, old any, hasOld bool) error {
+	k := s.kubeOf()
 	if f := s.fastCheck(); f != nil {
 		if ok, sure := fastValid(f, v); ok && sure {
-			return nil
+			if k == nil {
+				return nil
+			}
+			return k.errors(s, nil, v, old, hasOld).Err()
 		}
 	}
-	return engineErrors(s.compiled.Validate(v), v, s.doc, true, s.secretLeaf)
+	err := engineErrors(s.compiled.Validate(v), v, s.doc, true, s.secretLeaf)
+	if k == nil {
+		return err
+	}
+	return k.errors(s, ErrorsOf(err), v, old, hasOld).Err()
 }
 
 // engineErrors turns the engine's verdict on v into an ErrorList, or nil;
@@ -257,8 +271,17 @@ func jsonString(s string) string {
 	return b.String()
 }
 
-// Valid reports whether v satisfies the schema.
-func (s *Schema) Valid(v any) bool { return s.compiledOK() && s.compiled.Validate(v) == nil }
+// Valid reports whether v satisfies the schema: whether Validate
+// returns nil.
+func (s *Schema) Valid(v any) bool {
+	if !s.compiledOK() {
+		return false
+	}
+	if s.kubeOf() != nil {
+		return s.Validate(v) == nil
+	}
+	return s.compiled.Validate(v) == nil
+}
 
 // leaves returns the innermost causes: the specific reasons.
 func leaves(ve *jsonschema.ValidationError) []*jsonschema.ValidationError {

@@ -1,0 +1,176 @@
+package kcel
+
+// The formats a kube-apiserver v1.37 checks in a custom resource
+// (apiextensions-apiserver's supported formats, checked as kube-openapi's
+// strfmt registry checks them; adapted: Apache License 2.0, the
+// Kubernetes Authors).
+
+import (
+	"encoding/json"
+	"math"
+	"math/big"
+	"net"
+	"net/mail"
+	"net/netip"
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+var (
+	rxUUID3    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?3[0-9a-f]{3}-?[0-9a-f]{4}-?[0-9a-f]{12}$`)
+	rxUUID4    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?4[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxUUID5    = regexp.MustCompile(`(?i)^[0-9a-f]{8}-?[0-9a-f]{4}-?5[0-9a-f]{3}-?[89ab][0-9a-f]{3}-?[0-9a-f]{12}$`)
+	rxHostname = regexp.MustCompile(`^([a-zA-Z0-9\p{S}\p{L}]((-?[a-zA-Z0-9\p{S}\p{L}]{0,62})?)|([a-zA-Z0-9\p{S}\p{L}](([a-zA-Z0-9-\p{S}\p{L}]{0,61}[a-zA-Z0-9\p{S}\p{L}])?)(\.)){1,}([a-zA-Z\p{L}]){2,63})$`)
+	rxHexColor = regexp.MustCompile(`^#?([0-9a-fA-F]{3}|[0-9a-fA-F]{6})$`)
+	rxSSN      = regexp.MustCompile(`^\d{3}[- ]?\d{2}[- ]?\d{4}$`)
+	rxBSONID   = regexp.MustCompile(`^[0-9a-fA-F]{24}$`)
+	rxLongName = regexp.MustCompile(`^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$`)
+	rxRGB      = regexp.MustCompile(`^rgb\(\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*,\s*(0|[1-9]\d?|1\d\d?|2[0-4]\d|25[0-5])\s*\)$`)
+)
+
+// stringFormats are the string formats the apiserver checks, by name
+// with dashes removed (go-openapi's normalization); a format not here is
+// not checked (the apiserver strips it).
+var stringFormats = map[string]func(string) bool{
+	"bsonobjectid": rxBSONID.MatchString,
+	"uri":          isRequestURI,
+	"email":        isEmail,
+	"hostname":     isHostname,
+	"ipv4":         func(s string) bool { return parseIPSloppy(s) != nil && strings.Contains(s, ".") },
+	"ipv6":         func(s string) bool { ip := net.ParseIP(s); return ip != nil && strings.Contains(s, ":") },
+	"cidr":         isCIDRSloppy,
+	"mac":          func(s string) bool { _, err := net.ParseMAC(s); return err == nil },
+	"uuid":         IsUUID,
+	"uuid3":        rxUUID3.MatchString,
+	"uuid4":        rxUUID4.MatchString,
+	"uuid5":        rxUUID5.MatchString,
+	"hexcolor":     rxHexColor.MatchString,
+	"rgbcolor":     rxRGB.MatchString,
+	"ssn":          rxSSN.MatchString,
+	"byte":         IsBase64,
+	"password":     func(string) bool { return true },
+	"date":         IsDate,
+	"duration":     IsDuration,
+	"datetime":     IsDateTime,
+	"k8sshortname": func(s string) bool { return len(s) <= 63 && dns1123LabelRegexp.MatchString(s) },
+	"k8slongname":  func(s string) bool { return len(s) <= 253 && rxLongName.MatchString(s) },
+	"isbn":         func(string) bool { return true }, // not checked here
+	"isbn10":       func(string) bool { return true }, // not checked here
+	"isbn13":       func(string) bool { return true }, // not checked here
+	"creditcard":   func(string) bool { return true }, // not checked here
+}
+
+// FormatChecked reports whether the apiserver checks a format on a node
+// of the type.
+func FormatChecked(typ, format string) bool {
+	switch typ {
+	case "", "string":
+		_, ok := stringFormats[strings.ReplaceAll(format, "-", "")]
+		return ok
+	case "integer":
+		return format == "int32" || format == "int64"
+	}
+	return false
+}
+
+// CheckFormat checks a value against its node's format as the apiserver
+// does; it returns "" when the value passes (or the format is not one the
+// apiserver checks), else what it must be ("must be of type byte").
+func CheckFormat(typ, format string, v any) string {
+	if format == "" {
+		return ""
+	}
+	switch x := v.(type) {
+	case string:
+		if typ != "" && typ != "string" {
+			return ""
+		}
+		name := strings.ReplaceAll(format, "-", "")
+		if ok, known := stringFormats[name]; known && !ok(x) {
+			return "must be of type " + name
+		}
+	case json.Number:
+		if typ != "integer" {
+			return ""
+		}
+		r, ok := new(big.Rat).SetString(string(x))
+		if !ok || !r.IsInt() {
+			return ""
+		}
+		n := r.Num()
+		switch format {
+		case "int32":
+			if !n.IsInt64() || n.Int64() < math.MinInt32 || n.Int64() > math.MaxInt32 {
+				return "must fit in a 32-bit integer (format int32: -2147483648 to 2147483647)"
+			}
+		case "int64":
+			if !n.IsInt64() {
+				return "must fit in a 64-bit integer (format int64: -9223372036854775808 to 9223372036854775807)"
+			}
+		}
+	}
+	return ""
+}
+
+func isRequestURI(s string) bool {
+	_, err := url.ParseRequestURI(s)
+	return err == nil
+}
+
+func isEmail(s string) bool {
+	addr, err := mail.ParseAddress(s)
+	return err == nil && addr.Address != ""
+}
+
+func isHostname(s string) bool {
+	if !rxHostname.MatchString(s) || len(s) > 255 {
+		return false
+	}
+	for _, p := range strings.Split(s, ".") {
+		if len(p) > 63 {
+			return false
+		}
+	}
+	return true
+}
+
+// parseIPSloppy parses an IP address, tolerating leading zeros in IPv4
+// octets as Kubernetes does for compatibility with go < 1.17.
+func parseIPSloppy(s string) net.IP {
+	if ip := net.ParseIP(s); ip != nil {
+		return ip
+	}
+	if strings.Contains(s, ":") {
+		return nil
+	}
+	parts := strings.Split(s, ".")
+	if len(parts) != 4 {
+		return nil
+	}
+	for i, p := range parts {
+		t := strings.TrimLeft(p, "0")
+		if t == "" && p != "" {
+			t = "0"
+		}
+		parts[i] = t
+	}
+	return net.ParseIP(strings.Join(parts, "."))
+}
+
+func isCIDRSloppy(s string) bool {
+	i := strings.IndexByte(s, '/')
+	if i < 0 {
+		return false
+	}
+	ip := parseIPSloppy(s[:i])
+	if ip == nil {
+		return false
+	}
+	addr := ip.String()
+	if _, err := netip.ParsePrefix(addr + s[i:]); err != nil {
+		_, _, err = net.ParseCIDR(addr + s[i:])
+		return err == nil
+	}
+	return true
+}

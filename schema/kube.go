@@ -1,0 +1,156 @@
+package schema
+
+import (
+	"context"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/kcel"
+)
+
+// Kubernetes marks the schema as a Kubernetes structural schema (a CRD
+// version's openAPIV3Schema): its formats are then checked as
+// kube-apiserver checks them (int32 and int64 ranges, byte as base64,
+// date-time, duration as Go and Scala durations, k8s-short-name, …)
+// instead of as JSON Schema's format vocabulary. A schema that carries
+// any x-kubernetes-* keyword is marked without the option.
+func Kubernetes() Option { return func(c *config) { c.kubernetes = true } }
+
+// kubeChecks are the Kubernetes extensions of a schema: its
+// x-kubernetes-validations rules compiled, list types and formats.
+type kubeChecks struct {
+	root    *kcel.Node
+	rules   *kcel.Validator
+	formats bool
+	lists   bool
+}
+
+// kubeOf builds the schema's Kubernetes checks on first use; nil when
+// the schema has none.
+func (s *Schema) kubeOf() *kubeChecks {
+	s.kubeOnce.Do(func() {
+		marked, lists := scanKube(s.doc, 0)
+		marked = marked || s.kubeMarked
+		if !marked {
+			return
+		}
+		root := kcel.Read(s.doc, "")
+		s.kube = &kubeChecks{root: root, rules: kcel.Compile(root, false), formats: true, lists: lists}
+	})
+	return s.kube
+}
+
+// scanKube reports whether a schema document carries any x-kubernetes-*
+// keyword, and whether any of them is a list type.
+func scanKube(v any, depth int) (kube, lists bool) {
+	if depth > 200 {
+		return false, false
+	}
+	switch t := v.(type) {
+	case map[string]any:
+		for k, c := range t {
+			if strings.HasPrefix(k, "x-kubernetes-") {
+				kube = true
+				if k == "x-kubernetes-list-type" {
+					lists = true
+				}
+			}
+			ck, cl := scanKube(c, depth+1)
+			kube, lists = kube || ck, lists || cl
+		}
+	case []any:
+		for _, c := range t {
+			ck, cl := scanKube(c, depth+1)
+			kube, lists = kube || ck, lists || cl
+		}
+	}
+	return kube, lists
+}
+
+// errors adds to the engine's errors of v those of the Kubernetes
+// extensions: the apiserver's formats (which replace the engine's format
+// errors), list types and x-kubernetes-validations rules (transition
+// rules only when hasOld).
+func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool) ErrorList {
+	var out ErrorList
+	for _, e := range engine {
+		if k.formats && e.Keyword == "format" {
+			continue // the apiserver's formats are checked below
+		}
+		out = append(out, e)
+	}
+	var problems []kcel.Problem
+	if k.formats || k.lists {
+		problems = kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt})
+	}
+	problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt)...)
+	for _, p := range problems {
+		e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
+		if p.SchemaPointer != "" {
+			e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer}
+		}
+		out = append(out, e)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	return dedupe(sortErrors(out))
+}
+
+func quoteValue(v any) string {
+	if t := scalarText(v); t != "" {
+		return t
+	}
+	return jsonText(v)
+}
+
+func kindOfProblem(k string) Kind {
+	switch k {
+	case kcel.KindRequired:
+		return KindRequired
+	case kcel.KindForbidden:
+		return KindForbidden
+	case kcel.KindDuplicate:
+		return KindDuplicate
+	case kcel.KindSchema:
+		return KindSchema
+	}
+	return KindInvalid
+}
+
+// ValidateUpdate checks a new value against the schema as Validate does,
+// and also runs the x-kubernetes-validations transition rules (those
+// naming oldSelf) with old as the value before the update, as
+// kube-apiserver does on an update: a rule runs where its node has a
+// value in both (list items correlated by x-kubernetes-list-map-keys,
+// map entries by key), and a rule that fails on a value left unchanged
+// is not reported (the apiserver's ratcheting). Validate runs no
+// transition rule: it judges a value that has no old one (a create).
+func (s *Schema) ValidateUpdate(v, old any) error {
+	if !s.compiledOK() {
+		return ErrorList{errNotCompiled()}.Err()
+	}
+	return s.validate(v, old, true)
+}
+
+// CheckRules compiles every x-kubernetes-validations rule of a schema
+// document (plain values, as FromValue takes them) as kube-apiserver
+// v1.37 does when a CustomResourceDefinition with the document as a
+// version's openAPIV3Schema is created: in the environment for new
+// expressions, with self typed from the structural schema (apiVersion,
+// kind and metadata.name visible at the root), each rule a bool and each
+// messageExpression a string, and the estimated cost of each (times how
+// often it may run) and of all together within the apiserver's budgets.
+// Each Error points into doc, below at (the document's own pointer in a
+// larger one, "" for none), at the rule's "rule" or "messageExpression":
+// KindSchema for what does not compile, KindForbidden for a cost over
+// the budget, in the apiserver's words. The list is nil when every rule
+// compiles. Keys of doc the apiserver would refuse otherwise are not
+// checked here (lint's structural set does that).
+func CheckRules(doc any, at string) ErrorList {
+	var out ErrorList
+	for _, p := range kcel.Check(kcel.Read(doc, at)) {
+		e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
+		out = append(out, e)
+	}
+	return out
+}

@@ -1,0 +1,223 @@
+package schema_test
+
+import (
+	"encoding/json"
+	"fmt"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/schema"
+)
+
+// gatewaySchema is a Kubernetes structural schema in the manner of
+// Gateway API: CEL rules with messages, reasons and field paths, a
+// transition rule, list types and the apiserver's formats.
+const gatewaySchema = `
+type: object
+properties:
+  name:
+    type: string
+    x-kubernetes-validations:
+    - rule: self == oldSelf
+      message: name is immutable
+  replicas: {type: integer, format: int32}
+  minReplicas: {type: integer}
+  timeout: {type: string, format: duration}
+  caBundle: {type: string, format: byte}
+  hostnames:
+    type: array
+    x-kubernetes-list-type: set
+    items: {type: string}
+  listeners:
+    type: array
+    x-kubernetes-list-type: map
+    x-kubernetes-list-map-keys: [name]
+    items:
+      type: object
+      required: [name]
+      properties:
+        name: {type: string}
+        port: {type: integer}
+        tls:
+          type: object
+          properties:
+            mode: {type: string}
+            certificateRefs: {type: array, items: {type: string}}
+          x-kubernetes-validations:
+          - rule: "self.mode != 'Terminate' || has(self.certificateRefs)"
+            messageExpression: "'certificateRefs must be set when mode is ' + self.mode"
+            fieldPath: .certificateRefs
+            reason: FieldValueRequired
+  tokens:
+    type: array
+    x-kubernetes-list-type: set
+    items: {type: string, writeOnly: true}
+  password:
+    type: string
+    format: password
+    x-kubernetes-validations:
+    - rule: size(self) >= 8
+      messageExpression: "'too short: ' + self"
+x-kubernetes-validations:
+- rule: "!has(self.replicas) || !has(self.minReplicas) || self.replicas >= self.minReplicas"
+  message: replicas must be at least minReplicas
+- rule: "!has(self.hostnames) || self.hostnames.all(h, h.endsWith('.example.com'))"
+  message: hostnames must end in .example.com
+  fieldPath: .hostnames
+  reason: FieldValueForbidden
+`
+
+type kerr struct {
+	Pointer string
+	Kind    schema.Kind
+	Keyword string
+	Message string
+}
+
+func kerrs(err error) []kerr {
+	var out []kerr
+	for _, e := range schema.ErrorsOf(err) {
+		out = append(out, kerr{e.Pointer, e.Kind, e.Keyword, e.Message})
+	}
+	return out
+}
+
+func kubeValue(t testing.TB, text string) any {
+	t.Helper()
+	d := json.NewDecoder(strings.NewReader(text))
+	d.UseNumber()
+	var v any
+	require.NoError(t, d.Decode(&v))
+	return v
+}
+
+func TestKubernetesExtensionsValidate(t *testing.T) {
+	s, err := schema.Parse([]byte(gatewaySchema))
+	require.NoError(t, err)
+	tests := []struct {
+		name  string
+		value string
+		want  []kerr
+	}{
+		{name: "valid", value: `{"name":"gw","replicas":3,"minReplicas":2,"timeout":"1h30m","caBundle":"aGVsbG8=","hostnames":["a.example.com","b.example.com"],
+			"listeners":[{"name":"http","port":80},{"name":"https","port":443,"tls":{"mode":"Terminate","certificateRefs":["c"]}}]}`},
+		{name: "rule on the root", value: `{"replicas":1,"minReplicas":2}`, want: []kerr{
+			{"", schema.KindInvalid, "x-kubernetes-validations", "replicas must be at least minReplicas"}}},
+		{name: "integers compared exactly", value: `{"replicas":2147483647,"minReplicas":2147483647}`},
+		{name: "int32 overflow", value: `{"replicas":2147483648}`, want: []kerr{
+			{"/replicas", schema.KindInvalid, "format", "must fit in a 32-bit integer (format int32: -2147483648 to 2147483647): 2147483648"}}},
+		{name: "byte is base64", value: `{"caBundle":"not base64!"}`, want: []kerr{
+			{"/caBundle", schema.KindInvalid, "format", `must be of type byte: "not base64!"`}}},
+		{name: "duration as the apiserver reads it", value: `{"timeout":"3 days"}`},
+		{name: "duration refused", value: `{"timeout":"soon"}`, want: []kerr{
+			{"/timeout", schema.KindInvalid, "format", `must be of type duration: "soon"`}}},
+		{name: "set duplicates", value: `{"hostnames":["a.example.com","b.example.com","a.example.com","a.example.com"]}`, want: []kerr{
+			{"/hostnames/2", schema.KindDuplicate, "x-kubernetes-list-type", `Duplicate value: "a.example.com"`}}},
+		{name: "map keys repeat", value: `{"listeners":[{"name":"a","port":1},{"name":"a","port":2}]}`, want: []kerr{
+			{"/listeners/1", schema.KindDuplicate, "x-kubernetes-list-map-keys", `Duplicate value: {"name":"a"}`}}},
+		{name: "reason and field path", value: `{"hostnames":["a.example.org"]}`, want: []kerr{
+			{"/hostnames", schema.KindForbidden, "x-kubernetes-validations", "hostnames must end in .example.com"}}},
+		{name: "message expression", value: `{"listeners":[{"name":"a","tls":{"mode":"Terminate"}}]}`, want: []kerr{
+			{"/listeners/0/tls/certificateRefs", schema.KindRequired, "x-kubernetes-validations", "certificateRefs must be set when mode is Terminate"}}},
+		{name: "secrets never quoted", value: `{"tokens":["s3cret","s3cret"],"password":"abc"}`, want: []kerr{
+			{"/password", schema.KindInvalid, "x-kubernetes-validations", "failed rule: size(self) >= 8"},
+			{"/tokens/1", schema.KindDuplicate, "x-kubernetes-list-type", "Duplicate value: (value hidden)"}}},
+		{name: "transition rule not run without an old value", value: `{"name":"other"}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := kerrs(s.Validate(kubeValue(t, tt.value)))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestValidateUpdateRunsTransitionRules(t *testing.T) {
+	s, err := schema.Parse([]byte(gatewaySchema))
+	require.NoError(t, err)
+	tests := []struct {
+		name     string
+		old, new string
+		want     []kerr
+	}{
+		{name: "unchanged", old: `{"name":"gw"}`, new: `{"name":"gw","replicas":2}`},
+		{name: "changed", old: `{"name":"gw"}`, new: `{"name":"other"}`, want: []kerr{
+			{"/name", schema.KindInvalid, "x-kubernetes-validations", "name is immutable"}}},
+		{name: "added where the old value had none", old: `{}`, new: `{"name":"gw"}`},
+		{name: "unchanged invalid value ratchets", old: `{"replicas":1,"minReplicas":2}`, new: `{"replicas":1,"minReplicas":2}`},
+		{name: "changed invalid value refused", old: `{"replicas":1,"minReplicas":2}`, new: `{"replicas":0,"minReplicas":2}`, want: []kerr{
+			{"", schema.KindInvalid, "x-kubernetes-validations", "replicas must be at least minReplicas"}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := kerrs(s.ValidateUpdate(kubeValue(t, tt.new), kubeValue(t, tt.old)))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+func TestKubernetesRuleThatDoesNotCompile(t *testing.T) {
+	s, err := schema.Parse([]byte(`
+type: object
+properties:
+  a: {type: integer}
+x-kubernetes-validations:
+- rule: self.b > 1
+`))
+	require.NoError(t, err)
+	list := schema.ErrorsOf(s.Validate(kubeValue(t, `{"a":1}`)))
+	require.Len(t, list, 1)
+	assert.Equal(t, schema.KindSchema, list[0].Kind)
+	assert.Contains(t, list[0].Message, "undefined field 'b'")
+	assert.Equal(t, "/x-kubernetes-validations/0", list[0].Detail.SchemaPointer)
+}
+
+func TestKubernetesOptionMarksFormats(t *testing.T) {
+	doc := `{"type":"object","properties":{"n":{"type":"integer","format":"int32"},"d":{"type":"string","format":"duration"}}}`
+	plain, err := schema.Parse([]byte(doc))
+	require.NoError(t, err)
+	kube, err := schema.Parse([]byte(doc), schema.Kubernetes())
+	require.NoError(t, err)
+	v := kubeValue(t, `{"n":4294967296,"d":"1h"}`)
+	// JSON Schema's duration is ISO 8601; the apiserver's is Go's.
+	assert.NotEmpty(t, kerrs(plain.Validate(v)))
+	assert.Equal(t, []kerr{{"/n", schema.KindInvalid, "format", "must fit in a 32-bit integer (format int32: -2147483648 to 2147483647): 4294967296"}}, kerrs(kube.Validate(v)))
+}
+
+// ExampleSchema_ValidateUpdate: a transition rule runs only on an update,
+// where the old value exists.
+func ExampleSchema_ValidateUpdate() {
+	s, _ := schema.Parse([]byte(`
+type: object
+properties:
+  storageClass:
+    type: string
+    x-kubernetes-validations:
+    - rule: self == oldSelf
+      message: storageClass is immutable
+`))
+	fmt.Println(s.Validate(map[string]any{"storageClass": "slow"}))
+	err := s.ValidateUpdate(map[string]any{"storageClass": "slow"}, map[string]any{"storageClass": "fast"})
+	for _, e := range schema.ErrorsOf(err) {
+		fmt.Printf("%s: %s (%s, %s)\n", e.Pointer, e.Message, e.Kind, e.Keyword)
+	}
+	// Output:
+	// <nil>
+	// /storageClass: storageClass is immutable (invalid, x-kubernetes-validations)
+}
+
+// ExampleCheckRules: compile a CRD schema's rules as the apiserver does
+// when the CRD is created.
+func ExampleCheckRules() {
+	var doc any
+	_ = json.Unmarshal([]byte(`{"type":"object","properties":{"replicas":{"type":"integer"}},
+		"x-kubernetes-validations":[{"rule":"self.replica > 0"}]}`), &doc)
+	for _, e := range schema.CheckRules(doc, "") {
+		fmt.Printf("%s: %s\n", e.Pointer, strings.SplitN(e.Message, "\n", 2)[0])
+	}
+	// Output:
+	// /x-kubernetes-validations/0/rule: compilation failed: ERROR: <input>:1:5: undefined field 'replica'
+}

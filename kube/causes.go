@@ -69,8 +69,10 @@ func causeType(e *schema.Error) string {
 	switch e.Kind {
 	case schema.KindRequired:
 		return "FieldValueRequired"
-	case schema.KindImmutable, schema.KindConflict, schema.KindAdditional:
+	case schema.KindImmutable, schema.KindConflict, schema.KindAdditional, schema.KindForbidden:
 		return "FieldValueForbidden"
+	case schema.KindDuplicate:
+		return "FieldValueDuplicate"
 	case schema.KindEnum, schema.KindUndeclared:
 		return "FieldValueNotSupported"
 	case schema.KindType:

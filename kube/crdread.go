@@ -30,7 +30,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 		js, err := v.JSON()
 		if err == nil {
 			var s *schema.Schema
-			if s, err = schema.Parse(js); err == nil {
+			if s, err = schema.Parse(js, schema.Kubernetes()); err == nil {
 				out = append(out, CRDVersion{Name: v.Name, Schema: s, Served: v.Served, Storage: v.Storage, Pointer: v.Pointer})
 				continue
 			}

@@ -185,8 +185,12 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //   - nulls of non-nullable fields dropped and defaults applied as the
 //     apiserver defaults; status dropped on a create and kept as stored
 //     on an update where the status subresource is on;
-//   - validation by the version's schema (Kubernetes' reading of it:
-//     nullable, x-kubernetes-int-or-string).
+//   - validation by the version's schema as Kubernetes reads it
+//     (nullable, x-kubernetes-int-or-string, the apiserver's formats, list
+//     types), then its x-kubernetes-validations CEL rules, transition
+//     rules (oldSelf) against the stored object on an update; as the
+//     apiserver, the rules do not run on an object already refused for a
+//     type, a required or enum value, or a length.
 //
 // The error is for what is not an object at all (text that cannot be
 // read, a document that is not a map): the apiserver would not get that
@@ -305,7 +309,22 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		return j.verdict(obj)
 	}
 	obj, _ = dv.(map[string]any)
-	if err := params.Validate(s, obj, params.Structural()); err != nil {
+	var verr error
+	if old != nil {
+		// Transition rules (oldSelf) judge the change against the stored
+		// object, as the apiserver holds it: pruned and defaulted.
+		stored := value.DeepCopy(old).(map[string]any)
+		var none []string
+		pruneObject(stored, s.Root(), "", true, &none, 0)
+		do, err := params.Default(s, stored, params.Structural())
+		if err != nil {
+			do = stored
+		}
+		verr = params.ValidateUpdate(s, obj, do, params.Structural())
+	} else {
+		verr = params.Validate(s, obj, params.Structural())
+	}
+	if err := verr; err != nil {
 		for _, e := range schema.ErrorsOf(err) {
 			j.errs = append(j.errs, j.hint(e, ver.schema))
 		}

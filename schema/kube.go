@@ -82,7 +82,15 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 	if k.formats || k.lists {
 		problems = kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt})
 	}
-	problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt)...)
+	if k.rules != nil && blocking(out) {
+		// As the apiserver: a value already refused for its shape is not
+		// given to the rules, which would only fail on it (a string where
+		// a rule reads an int); one error says the rules did not run.
+		out = append(out, &Error{Kind: KindInvalid, Keyword: "x-kubernetes-validations",
+			Message: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"})
+	} else {
+		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt)...)
+	}
 	for _, p := range problems {
 		e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
 		if p.SchemaPointer != "" {
@@ -94,6 +102,25 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 		return nil
 	}
 	return dedupe(sortErrors(out))
+}
+
+// blocking reports whether errors hold one that keeps kube-apiserver from
+// running x-kubernetes-validations rules (apiextensions-apiserver's
+// hasBlockingErr: a wrong type, a missing required value, a value outside
+// an enum, too long or too many).
+func blocking(l ErrorList) bool {
+	for _, e := range l {
+		switch e.Kind {
+		case KindType, KindRequired, KindEnum:
+			return true
+		case KindInvalid:
+			switch e.Keyword {
+			case "maxLength", "maxItems", "maxProperties":
+				return true
+			}
+		}
+	}
+	return false
 }
 
 func quoteValue(v any) string {

@@ -221,3 +221,48 @@ func ExampleCheckRules() {
 	// Output:
 	// /x-kubernetes-validations/0/rule: compilation failed: ERROR: <input>:1:5: undefined field 'replica'
 }
+
+// TestRulesNotRunOnABlockedValue: as kube-apiserver, rules do not run on
+// a value refused for its type, a missing required value, a value
+// outside the enum or one too long; one error says so. Other errors (a
+// minimum) do not block them.
+func TestRulesNotRunOnABlockedValue(t *testing.T) {
+	s, err := schema.Parse([]byte(`
+type: object
+required: [port]
+properties:
+  port: {type: integer, minimum: 1}
+  name: {type: string, maxLength: 3}
+x-kubernetes-validations:
+- rule: self.port > 10
+  message: port must be over 10
+`))
+	require.NoError(t, err)
+	const notChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+	for _, tc := range []struct {
+		value string
+		want  []string
+	}{
+		{`{"port": "80"}`, []string{"/port", `"": ` + notChecked}},
+		{`{"name": "x"}`, []string{"/port", `"": ` + notChecked}},
+		{`{"port": 20, "name": "long"}`, []string{"/name", `"": ` + notChecked}},
+		{`{"port": 0}`, []string{"/port", `"": port must be over 10`}},
+		{`{"port": 5}`, []string{`"": port must be over 10`}},
+		{`{"port": 20}`, nil},
+	} {
+		dec := json.NewDecoder(strings.NewReader(tc.value))
+		dec.UseNumber()
+		var v any
+		require.NoError(t, dec.Decode(&v))
+		var got []string
+		for _, e := range schema.ErrorsOf(s.Validate(v)) {
+			p := e.Pointer
+			if p == "" {
+				got = append(got, `"": `+e.Message)
+				continue
+			}
+			got = append(got, p)
+		}
+		assert.ElementsMatch(t, tc.want, got, tc.value)
+	}
+}

@@ -173,3 +173,25 @@ func TestEmptyInputIsRefusedAlike(t *testing.T) {
 	err = params.DecodeReader(context.Background(), s, bytes.NewReader(nil), 1, func(d params.Document[any]) error { return stop })
 	assert.ErrorIs(t, err, stop)
 }
+
+// FuzzLocate: Locate never panics, whatever the text and the pointers,
+// and a line it gives is within the text.
+func FuzzLocate(f *testing.F) {
+	for _, seed := range []struct{ text, ptr string }{
+		{"a:\n  b: 1\n", "/a/b"}, {"{\"a\": [1, 2]}", "/a/1"}, {"a: [\n", "/a"}, {"", "/x"},
+		{"---\na: 1\n---\nb: 2\n", "/b"}, {"a: &x {b: 1}\nc: *x\n", "/c/b"}, {"- 1\n- 2\n", "/5"}, {"a: 1", "not a pointer"},
+	} {
+		f.Add([]byte(seed.text), seed.ptr)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, ptr string) {
+		l := schema.ErrorList{{Pointer: ptr, Kind: schema.KindType, Message: "m"}, nil, {Pointer: "", Kind: schema.KindType, Message: "root"}}
+		params.Locate(data, l)
+		// YAML's line breaks: \n, \r\n and a lone \r.
+		lines := bytes.Count(data, []byte("\n")) + bytes.Count(data, []byte("\r")) - bytes.Count(data, []byte("\r\n")) + 1
+		for _, e := range l {
+			if e != nil && e.Line > lines {
+				t.Fatalf("line %d past the text's %d lines", e.Line, lines)
+			}
+		}
+	})
+}

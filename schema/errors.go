@@ -286,7 +286,8 @@ func (l ErrorList) Err() error {
 // first: the root of a document, or a list with no lines at all), then
 // pointer (array indices by number), then where the failing keyword is
 // in the schema, then message. Validate's list is in this order;
-// params.DecodeReader sorts again once the lines of the text are known.
+// params.DecodeReader and params.Locate sort again once the lines of the
+// text are known. A nil entry goes last.
 func (l ErrorList) Sort() { sortErrors(l) }
 
 // listError is the error Err returns for a non-empty list.

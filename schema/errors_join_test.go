@@ -176,3 +176,13 @@ func TestWrapError(t *testing.T) {
 	assert.NoError(t, schema.WrapError("x", nil))
 	assert.Equal(t, "/a: x", l[0].Error(), "the caller's list is not changed")
 }
+
+// TestSortKeepsNilEntriesLast: a list a caller built with nil entries
+// sorts without a panic, the nil entries last.
+func TestSortKeepsNilEntriesLast(t *testing.T) {
+	b := &schema.Error{Pointer: "/b", Kind: schema.KindType, Message: "m"}
+	a := &schema.Error{Pointer: "/a", Kind: schema.KindType, Message: "m"}
+	l := schema.ErrorList{nil, b, nil, a}
+	l.Sort()
+	assert.Equal(t, schema.ErrorList{a, b, nil, nil}, l)
+}

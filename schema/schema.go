@@ -254,6 +254,11 @@ func sortErrors(l ErrorList) ErrorList {
 }
 
 func compareErrors(a, b *Error) int {
+	switch {
+	case a == nil || b == nil:
+		// A nil entry (a list a caller built) goes last, never a panic.
+		return cmp.Compare(boolInt(a == nil), boolInt(b == nil))
+	}
 	if c := cmp.Compare(a.Line, b.Line); c != 0 {
 		return c
 	}
@@ -267,6 +272,13 @@ func compareErrors(a, b *Error) int {
 		return c
 	}
 	return strings.Compare(a.Message, b.Message)
+}
+
+func boolInt(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 func keywordOfError(e *Error) string {

@@ -126,3 +126,21 @@ func didYouMean(s *schema.Schema, p, key string) string {
 	}
 	return "; did you mean " + strings.Join(q, " or ") + "?"
 }
+
+// CauseType is Kubernetes' cause type (metav1.CauseType) for an error of
+// paramkit's: FieldValueRequired, FieldValueInvalid,
+// FieldValueNotSupported, FieldValueForbidden, FieldValueDuplicate,
+// FieldValueTooLong or FieldValueTypeInvalid, as admission denials carry
+// them. An unknown field refused under Strict field validation
+// (schema.KindUndeclared in a Verdict's Errors) has none: the apiserver
+// answers it with a BadRequest that carries no cause, and CauseType
+// returns "" for it.
+func CauseType(e *schema.Error) string {
+	if e == nil {
+		return ""
+	}
+	if e.Kind == schema.KindUndeclared {
+		return ""
+	}
+	return causeType(e)
+}

@@ -1,7 +1,11 @@
 package kube
 
 import (
+	"crypto/x509"
+	"encoding/base64"
 	"encoding/json"
+	"encoding/pem"
+	"net/url"
 	"sort"
 	"strconv"
 	"strings"
@@ -30,7 +34,24 @@ type CRD struct {
 	// 443; empty: no conversion (strategy None), only possible when the
 	// versions' schemas are the same.
 	ConversionService, ConversionPath string
+	// ConversionURL is the conversion webhook's URL instead of a Service
+	// (https://host:port/convert, a webhook outside the cluster); it
+	// excludes ConversionService.
+	ConversionURL string
+	// CABundle is the PEM of the CA that signed the conversion webhook's
+	// serving certificate, written as the clientConfig's caBundle; empty:
+	// the apiserver's own trust (or cert-manager's injection).
+	CABundle []byte
+	// CertManager names the cert-manager Certificate (NAMESPACE/NAME)
+	// whose CA cert-manager's CA injector copies into the caBundle: the
+	// annotation cert-manager.io/inject-ca-from.
+	CertManager string
 }
+
+// CertManagerInjectAnnotation is the annotation by which cert-manager's
+// CA injector fills a CRD's or webhook configuration's caBundle from a
+// Certificate (NAMESPACE/NAME).
+const CertManagerInjectAnnotation = "cert-manager.io/inject-ca-from"
 
 // CRDVersion is one version of a CRD: the schema of its field, and
 // whether the apiserver serves and stores it (exactly one version is
@@ -98,8 +119,33 @@ func (c CRD) Manifest() ([]byte, error) {
 		usage("exactly one version is stored, not %d", storage)
 	}
 	ns, name, ok := strings.Cut(c.ConversionService, "/")
-	if c.ConversionService != "" && (!ok || ns == "" || name == "") {
+	if c.ConversionService != "" && (!ok || ns == "" || name == "" || strings.Contains(name, "/")) {
 		usage("the conversion service is NAMESPACE/NAME, not %q", c.ConversionService)
+	}
+	if c.ConversionURL != "" {
+		if c.ConversionService != "" {
+			usage("a conversion webhook has a service or a URL, not both")
+		}
+		if err := checkWebhookURL(c.ConversionURL); err != "" {
+			usage("the conversion URL %q: %s", c.ConversionURL, err)
+		}
+	}
+	if len(c.CABundle) > 0 {
+		if c.ConversionService == "" && c.ConversionURL == "" {
+			usage("a caBundle needs a conversion webhook (a service or a URL)")
+		}
+		if err := checkPEMCertificates(c.CABundle); err != "" {
+			usage("the CA bundle: %s", err)
+		}
+	}
+	if c.CertManager != "" {
+		cns, cname, ok := strings.Cut(c.CertManager, "/")
+		if !ok || cns == "" || cname == "" || strings.Contains(cname, "/") {
+			usage("the cert-manager Certificate is NAMESPACE/NAME, not %q", c.CertManager)
+		}
+		if len(c.CABundle) > 0 {
+			usage("cert-manager injects the caBundle: give a CA bundle or a Certificate, not both")
+		}
 	}
 	if len(errs) > 0 {
 		return nil, errs.Err()
@@ -132,25 +178,36 @@ func (c CRD) Manifest() ([]byte, error) {
 		"scope":    scope,
 		"versions": versions,
 	}
-	if c.ConversionService != "" {
-		path := c.ConversionPath
-		if path == "" {
-			path = "/convert"
+	if c.ConversionService != "" || c.ConversionURL != "" {
+		cc := map[string]any{}
+		if c.ConversionURL != "" {
+			cc["url"] = c.ConversionURL
+		} else {
+			path := c.ConversionPath
+			if path == "" {
+				path = "/convert"
+			}
+			cc["service"] = map[string]any{"namespace": ns, "name": name, "path": path, "port": jsonInt(443)}
+		}
+		if len(c.CABundle) > 0 {
+			cc["caBundle"] = base64.StdEncoding.EncodeToString(c.CABundle)
 		}
 		spec["conversion"] = map[string]any{
 			"strategy": "Webhook",
 			"webhook": map[string]any{
 				"conversionReviewVersions": []any{"v1"},
-				"clientConfig": map[string]any{
-					"service": map[string]any{"namespace": ns, "name": name, "path": path, "port": jsonInt(443)},
-				},
+				"clientConfig":             cc,
 			},
 		}
+	}
+	meta := map[string]any{"name": c.Plural + "." + c.Group}
+	if c.CertManager != "" {
+		meta["annotations"] = map[string]any{CertManagerInjectAnnotation: c.CertManager}
 	}
 	doc := map[string]any{
 		"apiVersion": "apiextensions.k8s.io/v1",
 		"kind":       "CustomResourceDefinition",
-		"metadata":   map[string]any{"name": c.Plural + "." + c.Group},
+		"metadata":   meta,
 		"spec":       spec,
 	}
 	return encode.YAML(doc, crdOrder{})
@@ -229,3 +286,52 @@ func (o crdOrder) Key(k string) encode.Orderer {
 func (o crdOrder) Elem(int) encode.Orderer { return crdOrder{} }
 
 func jsonInt(i int) json.Number { return json.Number(strconv.Itoa(i)) }
+
+// checkWebhookURL says what the apiserver refuses in a webhook's URL
+// (k8s.io/apiserver's ValidateWebhookURL): an https URL with a host and no
+// user, query or fragment; "" when it is fine.
+func checkWebhookURL(raw string) string {
+	u, err := url.Parse(raw)
+	switch {
+	case err != nil:
+		return err.Error()
+	case u.Scheme != "https":
+		return "the scheme must be https"
+	case u.Host == "":
+		return "a host is required"
+	case u.User != nil:
+		return "user information is not permitted in the URL"
+	case u.Fragment != "" || strings.Contains(raw, "#"):
+		return "fragments are not permitted in the URL"
+	case u.RawQuery != "" || strings.Contains(raw, "?"):
+		return "query parameters are not permitted in the URL"
+	}
+	return ""
+}
+
+// checkPEMCertificates says what is wrong with a CA bundle: it must hold
+// PEM certificates and nothing else; "" when it is fine.
+func checkPEMCertificates(data []byte) string {
+	n := 0
+	for rest := data; ; {
+		var b *pem.Block
+		b, rest = pem.Decode(rest)
+		if b == nil {
+			if len(strings.TrimSpace(string(rest))) > 0 {
+				return "text that is no PEM block"
+			}
+			break
+		}
+		if b.Type != "CERTIFICATE" {
+			return "a PEM block of type " + b.Type + ", not CERTIFICATE"
+		}
+		if _, err := x509.ParseCertificate(b.Bytes); err != nil {
+			return err.Error()
+		}
+		n++
+	}
+	if n == 0 {
+		return "no PEM certificate"
+	}
+	return ""
+}

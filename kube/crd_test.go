@@ -1,11 +1,20 @@
 package kube_test
 
 import (
+	"crypto/ecdsa"
+	"crypto/elliptic"
+	"crypto/rand"
+	"crypto/x509"
+	"crypto/x509/pkix"
+	"encoding/base64"
+	"encoding/pem"
 	"flag"
+	"math/big"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -158,6 +167,56 @@ func TestCRDSchemaRealSchemas(t *testing.T) {
 	}
 }
 
+// testCA is a CA certificate's PEM.
+func testCA(t testing.TB) []byte {
+	t.Helper()
+	key, err := ecdsa.GenerateKey(elliptic.P256(), rand.Reader)
+	require.NoError(t, err)
+	tmpl := &x509.Certificate{SerialNumber: big.NewInt(1), Subject: pkix.Name{CommonName: "test CA"},
+		NotBefore: time.Now(), NotAfter: time.Now().Add(time.Hour), IsCA: true, BasicConstraintsValid: true}
+	der, err := x509.CreateCertificate(rand.Reader, tmpl, tmpl, &key.PublicKey, key)
+	require.NoError(t, err)
+	return pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: der})
+}
+
+// TestCRDManifestClientConfig: the conversion webhook reached by URL or
+// by Service, with a caBundle of the CA given, or cert-manager's
+// injection annotation.
+func TestCRDManifestClientConfig(t *testing.T) {
+	ca := testCA(t)
+	for _, tc := range []struct {
+		name string
+		edit func(c *kube.CRD)
+		want []string
+		not  []string
+	}{
+		{"service", func(c *kube.CRD) {}, []string{"service:", "name: cache-webhook", "path: /convert", "port: 443"}, []string{"url:", "caBundle", "annotations"}},
+		{"URL and CA bundle", func(c *kube.CRD) {
+			c.ConversionService, c.ConversionURL, c.CABundle = "", "https://webhook.example.com:9443/convert", ca
+		}, []string{"url: https://webhook.example.com:9443/convert", "caBundle: " + base64.StdEncoding.EncodeToString(ca)}, []string{"service:"}},
+		{"cert-manager", func(c *kube.CRD) { c.CertManager = "cache-system/cache-serving-cert" },
+			[]string{"annotations:\n    cert-manager.io/inject-ca-from: cache-system/cache-serving-cert"}, []string{"caBundle"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			c := cacheCRD(t)
+			tc.edit(&c)
+			out, err := c.Manifest()
+			require.NoError(t, err)
+			for _, w := range tc.want {
+				assert.Contains(t, string(out), strings.ReplaceAll(w, `\n`, "\n"))
+			}
+			for _, n := range tc.not {
+				assert.NotContains(t, string(out), n)
+			}
+			// What the apiserver reads: the manifest is a CRD whose
+			// conversion names the same webhook.
+			vs, err := kube.CRDVersions(out)
+			require.NoError(t, err)
+			assert.Len(t, vs, len(c.Versions))
+		})
+	}
+}
+
 // TestCRDManifestUsage: what the CRD lacks is a usage error naming it.
 func TestCRDManifestUsage(t *testing.T) {
 	base := cacheCRD(t)
@@ -172,6 +231,14 @@ func TestCRDManifestUsage(t *testing.T) {
 		{"bad service", func(c *kube.CRD) { c.ConversionService = "svc" }, "NAMESPACE/NAME"},
 		{"bad field", func(c *kube.CRD) { c.Field = "/metadata/x" }, "below spec"},
 		{"bad scope", func(c *kube.CRD) { c.Scope = "Global" }, "Namespaced or Cluster"},
+		{"service and URL", func(c *kube.CRD) { c.ConversionURL = "https://h/convert" }, "a service or a URL, not both"},
+		{"http URL", func(c *kube.CRD) { c.ConversionService, c.ConversionURL = "", "http://h/convert" }, "the scheme must be https"},
+		{"URL with a query", func(c *kube.CRD) { c.ConversionService, c.ConversionURL = "", "https://h/convert?x=1" }, "query parameters"},
+		{"URL with a user", func(c *kube.CRD) { c.ConversionService, c.ConversionURL = "", "https://u:p@h/convert" }, "user information"},
+		{"CA bundle not PEM", func(c *kube.CRD) { c.CABundle = []byte("not a certificate") }, "no PEM block"},
+		{"CA bundle without webhook", func(c *kube.CRD) { c.ConversionService, c.CABundle = "", testCA(t) }, "needs a conversion webhook"},
+		{"bad Certificate", func(c *kube.CRD) { c.CertManager = "cert" }, "NAMESPACE/NAME"},
+		{"bundle and cert-manager", func(c *kube.CRD) { c.CertManager, c.CABundle = "ns/cert", testCA(t) }, "not both"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

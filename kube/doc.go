@@ -74,6 +74,20 @@
 // a manifest, each schema compiled and located in the manifest
 // (convert.LoadSchema reads a manifest's storage version alone).
 //
+// # The apiserver's verdict
+//
+// ReadDefinition compiles a CustomResourceDefinition once; its Judge
+// judges an object (a manifest as kubectl sends it) as kube-apiserver
+// judges a create, or an update given the stored object, in the
+// apiserver's order: the object read as kubectl reads YAML, its identity
+// (group, kind, a served version, whose schema then judges it), its
+// metadata, unknown fields pruned and reported as the fieldValidation
+// mode says (Strict, Warn, Ignore), nulls dropped and defaults applied,
+// status as the subresource leaves it, then validation by the version's
+// schema as Kubernetes reads it. Errors carry the object's pointer, from
+// which FieldPath gives the field path the apiserver names, and
+// CauseType the cause type.
+//
 // # Options
 //
 // Admit takes options of the package's one Option type: Field (the

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/examples/internal/testcert"
 	"github.com/paramkit/paramkit/params"
 )
 
@@ -74,4 +75,28 @@ func TestCRD(t *testing.T) {
 	have, err := os.ReadFile(file)
 	require.NoError(t, err)
 	assert.Equal(t, "stale\n", string(have), "--check changes nothing")
+}
+
+// TestCRDWebhookTrust: --url, --ca-bundle and --cert-manager reach the
+// manifest; mistakes in them are usage errors.
+func TestCRDWebhookTrust(t *testing.T) {
+	base := []string{"crd", "--versions", crdSet, "--group", "example.paramkit.dev", "--kind", "Cache", "--plural", "caches"}
+	code, out, errOut := paramctl(t, "", append(base, "--conversion-service", "ns/svc", "--cert-manager", "ns/serving-cert")...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "annotations:\n    cert-manager.io/inject-ca-from: ns/serving-cert\n")
+	caFile, _, _, err := testcert.Write(t.TempDir(), "webhook")
+	require.NoError(t, err)
+	code, out, errOut = paramctl(t, "", append(base, "--url", "https://hook.example.com:9443/convert", "--ca-bundle", caFile)...)
+	require.Equal(t, 0, code, errOut)
+	assert.Contains(t, out, "url: https://hook.example.com:9443/convert")
+	assert.Contains(t, out, "caBundle: ")
+	for _, bad := range [][]string{
+		{"--url", "http://hook/convert"},
+		{"--url", "https://hook/convert", "--conversion-service", "ns/svc"},
+		{"--cert-manager", "cert"},
+		{"--conversion-service", "ns/svc", "--ca-bundle", "cmd_crd_test.go"},
+	} {
+		code, _, errOut = paramctl(t, "", append(base, bad...)...)
+		assert.Equal(t, 2, code, "%v: %s", bad, errOut)
+	}
 }

@@ -13,25 +13,37 @@ import (
 )
 
 type validateOpts struct {
-	schema     *string
-	output     *string
-	crdVersion *string
+	schemas         multiFlag
+	output          *string
+	crdVersion      *string
+	old             *string
+	fieldValidation *string
 }
 
 func init() {
 	register(&command{
 		name:  "validate",
-		usage: "--schema FILE [--crd-version VERSION] [-o text|json] FILE...",
-		short: "validate each document of each values file (a --- stream) as given (no defaults applied)",
+		usage: "--schema FILE [--crd-version VERSION] [--old OLD] [--field-validation Strict|Warn|Ignore] [-o text|json] FILE...",
+		short: "validate each document of each values file (a --- stream) as given (no defaults applied); Kubernetes objects against their CRDs as kube-apiserver does",
 		long: `With several files, every verdict names its file: text lines start with FILE: (FILE:LINE:COL:
 where the place is known), and each -o json verdict carries "file". Every file is read,
-whatever the verdict on the others; the exit status is the worst one.`,
+whatever the verdict on the others; the exit status is the worst one.
+
+With CustomResourceDefinitions as --schema (repeatable, or a folder of them) and no
+--crd-version, each document that is a Kubernetes object (apiVersion, kind) is judged as
+kube-apiserver judges a create (an update with --old): by the CRD of its apiVersion and
+kind, identity, metadata, unknown fields (--field-validation, Strict as kubectl's
+default), defaults, status and the version's schema. -o json adds "field" (the
+Kubernetes field path) and "type" (the cause type) to each error, and "warnings".`,
 		setup: func(fs *flag.FlagSet) any {
-			return &validateOpts{
-				schema:     fs.String("schema", "", "the parameter schema `FILE` (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works)"),
-				output:     fs.String("o", "text", "output `FORMAT`: text or json"),
-				crdVersion: fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates (default: the storage version)"),
+			o := &validateOpts{
+				output:          fs.String("o", "text", "output `FORMAT`: text or json"),
+				crdVersion:      fs.String("crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema validates the documents as values (default: objects are judged by their own version; documents that are no objects by the storage version)"),
+				old:             fs.String("old", "", "with CRDs as --schema, the stored object(s) `OLD` (a --- stream): each object is judged as an update of the stored object of its kind, namespace and name (of its kind, when OLD holds one)"),
+				fieldValidation: fs.String("field-validation", "Strict", "with CRDs as --schema, what an unknown field is, as the apiserver's fieldValidation `MODE`: Strict (an error), Warn (a warning) or Ignore; it is pruned in every mode"),
 			}
+			fs.Var(&o.schemas, "schema", "the parameter schema `FILE` (YAML or JSON; a v1beta1 params.yaml or OperatorVersion also works); CRDs: repeatable, or a folder of them")
+			return o
 		},
 		run: runValidate,
 	})
@@ -44,12 +56,18 @@ type validateResult struct {
 	Document int           `json:"document"`
 	Valid    bool          `json:"valid"`
 	Errors   []errorRecord `json:"errors"`
+	// Warnings are an object's warnings (Kubernetes objects only).
+	Warnings *[]errorRecord `json:"warnings,omitempty"`
 	// unreadable: the document cannot be read at all (exit 2).
 	unreadable bool
 }
 
 type errorRecord struct {
-	Pointer string      `json:"pointer"`
+	Pointer string `json:"pointer"`
+	// Field and Type are the Kubernetes field path and cause type of an
+	// object's error.
+	Field   string      `json:"field,omitempty"`
+	Type    string      `json:"type,omitempty"`
 	Message string      `json:"message"`
 	Kind    schema.Kind `json:"kind,omitempty"`
 	// line and column locate the error in its file where known (text
@@ -60,7 +78,7 @@ type errorRecord struct {
 func runValidate(e *env, o any, args []string) int {
 	opts := o.(*validateOpts)
 	switch {
-	case *opts.schema == "":
+	case len(opts.schemas) == 0:
 		return e.fail(exitUsage, "validate needs --schema; usage: paramctl validate %s", commands["validate"].usage)
 	case len(args) == 0:
 		return e.fail(exitUsage, "validate needs the FILE of values to validate (- for standard input); usage: paramctl validate %s", commands["validate"].usage)
@@ -77,15 +95,37 @@ func runValidate(e *env, o any, args []string) int {
 	if stdin > 1 {
 		return e.fail(exitUsage, "validate reads standard input (-) once, not %d times", stdin)
 	}
-	s, code := e.schemaVersionOrFail(*opts.schema, *opts.crdVersion)
-	if s == nil {
-		return code
+	v := &validateRun{e: e, json: *opts.output == "json", many: len(args) > 1}
+	if *opts.crdVersion == "" {
+		j, code := e.loadObjectJudge(opts.schemas, *opts.old, *opts.fieldValidation)
+		if code != exitOK {
+			return code
+		}
+		v.objects = j
+	}
+	if v.objects == nil {
+		switch {
+		case len(opts.schemas) > 1:
+			return e.fail(exitUsage, "validate takes several --schema only as CustomResourceDefinitions (Kubernetes objects judged by the CRD of their kind)")
+		case *opts.old != "":
+			return e.fail(exitUsage, "--old needs CustomResourceDefinitions as --schema (and no --crd-version)")
+		}
+		s, code := e.schemaVersionOrFail(opts.schemas[0], *opts.crdVersion)
+		if s == nil {
+			return code
+		}
+		v.s = s
 	}
 	defer streamGC()()
-	v := &validateRun{e: e, s: s, json: *opts.output == "json", many: len(args) > 1}
 	worst := exitOK
 	for _, name := range args {
-		if c := v.file(name); c > worst {
+		c := 0
+		if v.objects != nil {
+			c = v.fileObjects(name)
+		} else {
+			c = v.file(name)
+		}
+		if c > worst {
 			worst = c
 		}
 	}
@@ -103,6 +143,8 @@ type validateRun struct {
 	// many is true when several files are given: verdicts name their file.
 	many bool
 	n    int // verdicts printed as JSON
+	// objects judges Kubernetes objects (CRDs as --schema), else nil.
+	objects *objectJudge
 }
 
 // file validates the documents of one file and returns its exit status.
@@ -179,6 +221,11 @@ func (v *validateRun) show(r *validateResult, manyDocs bool) {
 	prefix := ""
 	if manyDocs {
 		prefix = fmt.Sprintf("doc %d: ", r.Document)
+	}
+	if r.Warnings != nil {
+		for _, er := range *r.Warnings {
+			fmt.Fprintf(e.stderr, "%s%swarning: %s: %s\n", filePrefix(r.File, er.line, er.column), prefix, displayPointer(er.Pointer), er.Message)
+		}
 	}
 	if r.Valid {
 		fmt.Fprintf(e.stdout, "%s%svalid\n", filePrefix(r.File, 0, 0), prefix)

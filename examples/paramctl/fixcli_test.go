@@ -153,7 +153,7 @@ func TestUsageLineListsEveryFlag(t *testing.T) {
 	// What the issue saw: the usage after "validate needs --schema".
 	code, _, errs := paramctl(t, "", "validate", "x.yaml")
 	assert.Equal(t, exitUsage, code)
-	assert.Contains(t, errs, "validate needs --schema; usage: paramctl validate --schema FILE [--crd-version VERSION] [-o text|json] FILE")
+	assert.Contains(t, errs, "validate needs --schema; usage: paramctl validate --schema FILE [--crd-version VERSION] [--old OLD] [--field-validation Strict|Warn|Ignore] [-o text|json] FILE")
 	_, _, errs = paramctl(t, "", "lint")
 	assert.Contains(t, errs, "[--list-rules]")
 }

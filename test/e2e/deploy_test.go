@@ -148,16 +148,19 @@ func TestOperatorDeployment(t *testing.T) {
 	got := strings.Fields(out)
 	sort.Strings(got)
 	want := []string{
+		"certificate.cert-manager.io/paramkit-operator-ca",
 		"certificate.cert-manager.io/paramkit-operator-serving-cert",
 		"clusterrole.rbac.authorization.k8s.io/paramkit-operator",
 		"clusterrolebinding.rbac.authorization.k8s.io/paramkit-operator",
 		"customresourcedefinition.apiextensions.k8s.io/instances.kudo.dev",
 		"customresourcedefinition.apiextensions.k8s.io/operatorversions.kudo.dev",
 		"deployment.apps/paramkit-operator",
+		"issuer.cert-manager.io/paramkit-operator-ca",
 		"issuer.cert-manager.io/paramkit-operator-selfsigned",
 		"mutatingwebhookconfiguration.admissionregistration.k8s.io/paramkit-operator-mutating",
 		"namespace/paramkit-system",
 		"networkpolicy.networking.k8s.io/paramkit-operator-allow-webhook-traffic",
+		"poddisruptionbudget.policy/paramkit-operator",
 		"role.rbac.authorization.k8s.io/paramkit-operator-leader-election",
 		"rolebinding.rbac.authorization.k8s.io/paramkit-operator-leader-election",
 		"service/paramkit-operator-webhook",

@@ -1,0 +1,572 @@
+package kube
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"math/big"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/kubectlyaml"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Definition is a CustomResourceDefinition compiled to judge objects of
+// its kind as kube-apiserver judges them (Judge): its group, names and
+// scope, and each version's schema compiled once. It is safe for
+// concurrent use and cannot be changed through what it hands out.
+type Definition struct {
+	group, kind, plural string
+	namespaced          bool
+	versions            []definitionVersion
+}
+
+type definitionVersion struct {
+	name            string
+	served, storage bool
+	status          bool // the status subresource is on
+	schema          *schema.Schema
+}
+
+// ReadDefinition reads a CustomResourceDefinition manifest (YAML or
+// JSON; apiextensions.k8s.io/v1, or v1beta1) and compiles the schema of
+// each of its versions. The error is a *schema.Error or schema.ErrorList
+// pointing into the manifest, as CRDVersions gives.
+func ReadDefinition(manifest []byte) (*Definition, error) {
+	vs, err := CRDVersions(manifest)
+	if err != nil {
+		return nil, err
+	}
+	d, err := document.Read(manifest, document.Options{})
+	if err != nil {
+		return nil, schema.ErrorsOf(document.AsProblem(err)).Err()
+	}
+	doc, _ := document.Resolve(d.Value).(map[string]any)
+	spec, _ := doc["spec"].(map[string]any)
+	names, _ := spec["names"].(map[string]any)
+	def := &Definition{}
+	def.group, _ = spec["group"].(string)
+	def.kind, _ = names["kind"].(string)
+	def.plural, _ = names["plural"].(string)
+	scope, _ := spec["scope"].(string)
+	def.namespaced = scope != "Cluster"
+	var errs schema.ErrorList
+	if def.group == "" {
+		errs = append(errs, schema.NewError(schema.KindNotSchema, "/spec/group", "the CustomResourceDefinition names no group"))
+	}
+	if def.kind == "" {
+		errs = append(errs, schema.NewError(schema.KindNotSchema, "/spec/names/kind", "the CustomResourceDefinition names no kind"))
+	}
+	if len(errs) > 0 {
+		return nil, errs.Err()
+	}
+	// The status subresource: per version (v1), or for all (v1beta1's
+	// spec.subresources).
+	_, common := subresources(spec)["status"]
+	raw, _ := spec["versions"].([]any)
+	status := map[string]bool{}
+	for _, r := range raw {
+		m, _ := r.(map[string]any)
+		name, _ := m["name"].(string)
+		_, own := subresources(m)["status"]
+		status[name] = own || common
+	}
+	for _, v := range vs {
+		st, ok := status[v.Name]
+		if !ok {
+			st = common
+		}
+		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema})
+	}
+	return def, nil
+}
+
+func subresources(m map[string]any) map[string]any {
+	s, _ := m["subresources"].(map[string]any)
+	return s
+}
+
+// Group is the API group of the kind (example.com).
+func (d *Definition) Group() string { return d.group }
+
+// Kind is the kind the definition defines (Widget).
+func (d *Definition) Kind() string { return d.kind }
+
+// Namespaced reports whether objects of the kind live in a namespace.
+func (d *Definition) Namespaced() bool { return d.namespaced }
+
+// Versions are the names of the versions that declare a schema, in
+// manifest order.
+func (d *Definition) Versions() []string {
+	out := make([]string, len(d.versions))
+	for i, v := range d.versions {
+		out[i] = v.name
+	}
+	return out
+}
+
+// Defines reports whether an object of apiVersion and kind is of this
+// definition's group and kind (whatever its version), so that a caller
+// holding several definitions picks the one that judges an object.
+func (d *Definition) Defines(apiVersion, kind string) bool {
+	group, _ := splitAPIVersion(apiVersion)
+	return d != nil && group == d.group && kind == d.kind
+}
+
+// FieldValidation is what Judge does with a field the schema does not
+// declare, as the apiserver's fieldValidation parameter says: every such
+// field is pruned, and Strict (kubectl's default) refuses the object
+// naming each, Warn names each in a warning, Ignore says nothing.
+type FieldValidation string
+
+// The field validation modes of the apiserver.
+const (
+	FieldValidationStrict FieldValidation = "Strict"
+	FieldValidationWarn   FieldValidation = "Warn"
+	FieldValidationIgnore FieldValidation = "Ignore"
+)
+
+// JudgeOptions are the request around an object: an update's stored
+// object and the field validation mode. The zero value is a create under
+// Strict field validation.
+type JudgeOptions struct {
+	// Old is the stored object (YAML or JSON) for an update; nil for a
+	// create.
+	Old []byte
+	// FieldValidation is Strict when empty.
+	FieldValidation FieldValidation
+}
+
+// Verdict is the apiserver's verdict on one object.
+type Verdict struct {
+	// Object is the object as the apiserver would store it: pruned,
+	// defaulted, status as the subresource leaves it. It is nil when the
+	// object was refused before its schema could be applied (its
+	// identity).
+	Object map[string]any
+	// Errors refuse the object; each has its pointer in the object (its
+	// Kubernetes field path from FieldPath("")), the line in the text
+	// where known, and a Kind (CauseType gives Kubernetes' cause type).
+	// They are sorted by place in the document, then pointer.
+	Errors schema.ErrorList
+	// Warnings are what the apiserver would warn of (unknown fields
+	// under FieldValidationWarn).
+	Warnings schema.ErrorList
+}
+
+// Valid reports whether the apiserver would accept the object.
+func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
+
+// Judge judges one object (a YAML or JSON document) as kube-apiserver
+// judges a create, or an update when o.Old is set, of a custom resource
+// under this definition, in the apiserver's order:
+//
+//   - the object is read as kubectl sends it (sigs.k8s.io/yaml: yes is a
+//     boolean, 1.10 is 1.1, an unquoted 2160 is a number), and where
+//     paramkit's schema-typed reading differs at a refused value the
+//     error says how to write it (quote it);
+//   - its identity: apiVersion and kind name the definition's group and
+//     kind and a served version, whose schema then judges it;
+//   - metadata as the apiserver checks a custom resource's: name or
+//     generateName (lowercase RFC 1123 subdomain), namespace, labels,
+//     annotations and their total size, finalizers, owner references;
+//   - unknown fields pruned by the structural schema
+//     (x-kubernetes-preserve-unknown-fields and
+//     x-kubernetes-embedded-resource honoured), reported as
+//     o.FieldValidation says;
+//   - nulls of non-nullable fields dropped and defaults applied as the
+//     apiserver defaults; status dropped on a create and kept as stored
+//     on an update where the status subresource is on;
+//   - validation by the version's schema (Kubernetes' reading of it:
+//     nullable, x-kubernetes-int-or-string).
+//
+// The error is for what is not an object at all (text that cannot be
+// read, a document that is not a map): the apiserver would not get that
+// far. A nil or zero Definition gives an error of kind schema.KindUsage.
+func (d *Definition) Judge(ctx context.Context, object []byte, o *JudgeOptions) (*Verdict, error) {
+	if d == nil || d.kind == "" {
+		return nil, schema.NewError(schema.KindUsage, "", "kube: Judge on a Definition not made by ReadDefinition")
+	}
+	if ctx == nil {
+		return nil, schema.NewError(schema.KindUsage, "", "kube: Judge needs a context")
+	}
+	if o == nil {
+		o = &JudgeOptions{}
+	}
+	mode := o.FieldValidation
+	switch mode {
+	case "":
+		mode = FieldValidationStrict
+	case FieldValidationStrict, FieldValidationWarn, FieldValidationIgnore:
+	default:
+		return nil, schema.NewError(schema.KindUsage, "", "kube: field validation %q is none of Strict, Warn and Ignore", mode)
+	}
+	obj, err := readObject(object)
+	if err != nil {
+		return nil, err
+	}
+	var old map[string]any
+	if o.Old != nil {
+		if old, err = readObject(o.Old); err != nil {
+			return nil, fmt.Errorf("the stored object: %w", err)
+		}
+	}
+	j := &judgement{def: d, text: object}
+	v := j.run(ctx, obj, old, mode)
+	return v, ctx.Err()
+}
+
+// readObject reads a manifest document as kubectl does; it must be a map.
+func readObject(data []byte) (map[string]any, error) {
+	v, err := kubectlyaml.Read(data)
+	if err != nil {
+		return nil, schema.NewError(schema.KindSyntax, "", "%s", err)
+	}
+	m, ok := v.(map[string]any)
+	if !ok {
+		return nil, schema.NewError(schema.KindType, "", "a Kubernetes object is a map of apiVersion, kind, metadata and its fields, not %s", jsonKind(v))
+	}
+	return m, nil
+}
+
+func jsonKind(v any) string {
+	switch v.(type) {
+	case nil:
+		return "null"
+	case []any:
+		return "a list"
+	case string:
+		return "a string"
+	case bool:
+		return "a boolean"
+	}
+	return "a number"
+}
+
+// judgement is one Judge call.
+type judgement struct {
+	def      *Definition
+	text     []byte
+	node     *yaml.Node // the text parsed by paramkit, for lines; lazily
+	parsed   bool
+	errs     schema.ErrorList
+	warnings schema.ErrorList
+}
+
+func (j *judgement) fail(kind schema.Kind, ptr, format string, args ...any) *schema.Error {
+	e := schema.NewError(kind, ptr, format, args...)
+	j.errs = append(j.errs, e)
+	return e
+}
+
+func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode FieldValidation) *Verdict {
+	ver := j.identity(obj)
+	if ver == nil {
+		return j.verdict(nil)
+	}
+	validateMetadata(j, obj, old)
+	// Status: the main resource does not write it where the subresource
+	// is on.
+	if ver.status {
+		if old == nil {
+			delete(obj, "status")
+		} else if st, ok := old["status"]; ok {
+			obj["status"] = value.DeepCopy(st)
+		} else {
+			delete(obj, "status")
+		}
+	}
+	s := ver.schema
+	var pruned []string
+	pruneObject(obj, s.Root(), "", true, &pruned, 0)
+	for _, p := range pruned {
+		fp := schema.NewError(schema.KindUndeclared, p, "").FieldPath("")
+		switch mode {
+		case FieldValidationStrict:
+			j.fail(schema.KindUndeclared, p, "unknown field %q", fp)
+		case FieldValidationWarn:
+			j.warnings = append(j.warnings, schema.NewError(schema.KindUndeclared, p, "unknown field %q", fp))
+		}
+	}
+	if ctx.Err() != nil {
+		return j.verdict(obj)
+	}
+	dv, err := params.Default(s, obj, params.Structural())
+	if err != nil {
+		j.errs = append(j.errs, schema.ErrorsOf(err)...)
+		return j.verdict(obj)
+	}
+	obj, _ = dv.(map[string]any)
+	if err := params.Validate(s, obj, params.Structural()); err != nil {
+		for _, e := range schema.ErrorsOf(err) {
+			j.errs = append(j.errs, j.hint(e, ver.schema))
+		}
+	}
+	kubeNumbers(j, obj, s.Root(), "", 0)
+	return j.verdict(obj)
+}
+
+// verdict sorts what was found by place in the document and returns it.
+func (j *judgement) verdict(obj map[string]any) *Verdict {
+	j.locate(j.errs)
+	j.locate(j.warnings)
+	j.errs.Sort()
+	j.warnings.Sort()
+	return &Verdict{Object: obj, Errors: j.errs, Warnings: j.warnings}
+}
+
+// locate gives each error the line and column of its pointer in the
+// text, as paramkit reads it (the nearest ancestor where the value is
+// not written).
+func (j *judgement) locate(l schema.ErrorList) {
+	if len(l) == 0 {
+		return
+	}
+	if !j.parsed {
+		j.parsed = true
+		j.node, _ = document.ParseNode(j.text)
+	}
+	if j.node == nil {
+		return
+	}
+	for _, e := range l {
+		if e.Line == 0 {
+			e.Line, e.Column, _ = document.Locate(j.node, e.Pointer)
+		}
+	}
+}
+
+// identity checks apiVersion and kind against the definition and
+// returns the version that judges the object, or nil (an error said why).
+func (j *judgement) identity(obj map[string]any) *definitionVersion {
+	d := j.def
+	av, ok := obj["apiVersion"].(string)
+	if !ok || av == "" {
+		j.fail(schema.KindRequired, "/apiVersion", "Object 'apiVersion' is missing: a %s has apiVersion %s/VERSION", d.kind, d.group)
+		return nil
+	}
+	kind, ok := obj["kind"].(string)
+	if !ok || kind == "" {
+		j.fail(schema.KindRequired, "/kind", "Object 'Kind' is missing: this definition's kind is %s", d.kind)
+		return nil
+	}
+	group, version := splitAPIVersion(av)
+	if group != d.group || kind != d.kind {
+		j.fail(schema.KindNotFound, "/kind", "no %s in %s: the CustomResourceDefinition defines %s in group %s", kind, av, d.kind, d.group)
+		return nil
+	}
+	var served []string
+	var ver *definitionVersion
+	for i := range d.versions {
+		v := &d.versions[i]
+		if v.served {
+			served = append(served, v.name)
+			if v.name == version {
+				ver = v
+			}
+		}
+	}
+	if ver == nil {
+		j.fail(schema.KindNotFound, "/apiVersion", "the server could not find the requested resource: %s is not a served version of %s (served: %s)", version, d.kind, strings.Join(served, ", "))
+		return nil
+	}
+	return ver
+}
+
+// hint adds to a validation error at a value that paramkit's
+// schema-typed reading would have read as the schema wants (an unquoted
+// 2160 on a string field) how to write it so that kubectl sends that.
+func (j *judgement) hint(e *schema.Error, s *schema.Schema) *schema.Error {
+	if e.Kind != schema.KindType || e.Pointer == "" || s.SecretAt(e.Pointer) {
+		return e
+	}
+	typed, err := params.Decode(s, j.text)
+	if err != nil {
+		return e
+	}
+	want, ok := pointer.Get(typed, e.Pointer)
+	if !ok {
+		return e
+	}
+	str, isStr := want.(string)
+	if !isStr || s.Lookup(e.Pointer) == nil || !s.Lookup(e.Pointer).Allows("string") {
+		return e
+	}
+	c := *e
+	c.Message = fmt.Sprintf("%s (kubectl reads the unquoted %s as %s: write %q to send a string)", e.Message, str, kubectlWord(str), str)
+	return &c
+}
+
+// kubectlWord says what kubectl's YAML 1.1 reading makes of text.
+func kubectlWord(text string) string {
+	v, err := kubectlyaml.Read([]byte("v: " + text))
+	if m, ok := v.(map[string]any); ok && err == nil {
+		return jsonKind(m["v"])
+	}
+	return "another type"
+}
+
+// pruneObject removes, in place, the fields of x that the structural
+// schema n does not declare, adding their pointers to pruned: keys of an
+// object with properties (or none) and no additionalProperties schema,
+// unless x-kubernetes-preserve-unknown-fields keeps them. The root and
+// embedded resources keep apiVersion, kind and metadata; metadata keeps
+// ObjectMeta's fields.
+func pruneObject(x any, n *schema.Node, ptr string, root bool, pruned *[]string, depth int) {
+	if n == nil || depth > document.MaxDepth {
+		return
+	}
+	switch t := x.(type) {
+	case map[string]any:
+		embedded := root || boolKeyword(n, "x-kubernetes-embedded-resource")
+		preserve := boolKeyword(n, "x-kubernetes-preserve-unknown-fields")
+		ap := n.AdditionalProperties()
+		for _, k := range sortedKeys(t) {
+			p := ptr + "/" + pointer.Escape(k)
+			if embedded && (k == "apiVersion" || k == "kind") {
+				continue
+			}
+			if embedded && k == "metadata" {
+				pruneMetadata(t[k], p, pruned)
+				if root {
+					continue
+				}
+			}
+			if c := n.Property(k); c != nil {
+				pruneObject(t[k], c, p, false, pruned, depth+1)
+				continue
+			}
+			if ap != nil && !ap.IsFalse() {
+				pruneObject(t[k], ap, p, false, pruned, depth+1)
+				continue
+			}
+			if preserve || (embedded && k == "metadata") {
+				continue
+			}
+			delete(t, k)
+			*pruned = append(*pruned, p)
+		}
+	case []any:
+		items := n.Items()
+		for i, e := range t {
+			pruneObject(e, items, fmt.Sprintf("%s/%d", ptr, i), false, pruned, depth+1)
+		}
+	}
+}
+
+// objectMetaFields are the JSON names of metav1.ObjectMeta's fields.
+var objectMetaFields = map[string]bool{
+	"name": true, "generateName": true, "namespace": true, "selfLink": true, "uid": true,
+	"resourceVersion": true, "generation": true, "creationTimestamp": true, "deletionTimestamp": true,
+	"deletionGracePeriodSeconds": true, "labels": true, "annotations": true, "ownerReferences": true,
+	"finalizers": true, "managedFields": true,
+}
+
+func pruneMetadata(x any, ptr string, pruned *[]string) {
+	m, ok := x.(map[string]any)
+	if !ok {
+		return
+	}
+	for _, k := range sortedKeys(m) {
+		if !objectMetaFields[k] {
+			delete(m, k)
+			*pruned = append(*pruned, ptr+"/"+pointer.Escape(k))
+		}
+	}
+}
+
+func boolKeyword(n *schema.Node, name string) bool {
+	v, _ := n.Keyword(name)
+	b, _ := v.(bool)
+	return b
+}
+
+func sortedKeys(m map[string]any) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+func sortStrings(s []string) { sort.Strings(s) }
+
+// kubeNumbers refuses what the apiserver's decoding and OpenAPI
+// validation refuse where JSON Schema accepts: a node marked
+// x-kubernetes-int-or-string holds an integer or a string (8080.5 and
+// true are neither), and an integer node holds an integer the apiserver
+// decodes as one (an int64; 1e+23, which kubectl sends for
+// 99999999999999999999999, decodes as a float and is refused).
+func kubeNumbers(j *judgement, x any, n *schema.Node, ptr string, depth int) {
+	if n == nil || x == nil || depth > document.MaxDepth {
+		return
+	}
+	if boolKeyword(n, "x-kubernetes-int-or-string") {
+		switch t := x.(type) {
+		case string:
+			return
+		case json.Number:
+			if _, err := strconv.ParseInt(t.String(), 10, 64); err == nil {
+				return
+			}
+		}
+		j.fail(schema.KindType, ptr, "must be of type integer or string, not %s", jsonKindOf(x))
+		return
+	}
+	if num, ok := x.(json.Number); ok && n.Allows("integer") && !n.Allows("number") {
+		if _, err := strconv.ParseInt(num.String(), 10, 64); err != nil && integral(num) && !(n.Format() == "int64" && inFloatRange(num)) {
+			j.fail(schema.KindType, ptr, "must be of type integer: the apiserver decodes %s as a floating-point number", num)
+		}
+		return
+	}
+	switch t := x.(type) {
+	case map[string]any:
+		ap := n.AdditionalProperties()
+		for k, v := range t {
+			c := n.Property(k)
+			if c == nil {
+				c = ap
+			}
+			kubeNumbers(j, v, c, ptr+"/"+pointer.Escape(k), depth+1)
+		}
+	case []any:
+		for i, e := range t {
+			kubeNumbers(j, e, n.Items(), fmt.Sprintf("%s/%d", ptr, i), depth+1)
+		}
+	}
+}
+
+// integral reports whether number text is an integer in value (1e+23 is,
+// 1.5 is not); JSON Schema's integer.
+func integral(n json.Number) bool {
+	r, ok := new(big.Rat).SetString(n.String())
+	return ok && r.IsInt()
+}
+
+// inFloatRange reports whether an integral number is one a float64 holds
+// exactly as a JSON integer (go-openapi's IsFloat64AJSONInteger bounds).
+func inFloatRange(n json.Number) bool {
+	r, ok := new(big.Rat).SetString(n.String())
+	if !ok {
+		return false
+	}
+	limit := new(big.Rat).SetInt64(1<<53 - 1)
+	return r.Cmp(limit) <= 0 && r.Cmp(new(big.Rat).Neg(limit)) >= 0
+}
+
+func jsonKindOf(v any) string {
+	switch v.(type) {
+	case map[string]any:
+		return "an object"
+	}
+	return jsonKind(v)
+}

@@ -1,0 +1,271 @@
+package kube
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// The apiserver's rules for a custom resource's metadata
+// (k8s.io/apimachinery/pkg/api/validation.ValidateObjectMeta with
+// NameIsDNSSubdomain, and util/validation), with its messages.
+const (
+	dns1123LabelFmt     = "[a-z0-9]([-a-z0-9]*[a-z0-9])?"
+	dns1123SubdomainFmt = dns1123LabelFmt + "(\\." + dns1123LabelFmt + ")*"
+	qualifiedNameFmt    = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]"
+	labelValueFmt       = "(" + qualifiedNameFmt + ")?"
+
+	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" + dns1123SubdomainFmt + "')"
+	dns1123LabelMsg     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" + dns1123LabelFmt + "')"
+	qualifiedNameMsg    = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + qualifiedNameFmt + "')"
+	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '" + labelValueFmt + "')"
+
+	// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB.
+	totalAnnotationSizeLimit = 256 * 1024
+)
+
+var (
+	dns1123SubdomainRE = regexp.MustCompile("^" + dns1123SubdomainFmt + "$")
+	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
+	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
+	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
+)
+
+// dnsSubdomain is IsDNS1123Subdomain's list of messages.
+func dnsSubdomain(v string) []string {
+	var out []string
+	if len(v) > 253 {
+		out = append(out, "must be no more than 253 characters")
+	}
+	if !dns1123SubdomainRE.MatchString(v) {
+		out = append(out, dns1123SubdomainMsg)
+	}
+	return out
+}
+
+// qualifiedName is IsQualifiedName's list of messages.
+func qualifiedName(v string) []string {
+	var out []string
+	name := v
+	if i := strings.IndexByte(v, '/'); i >= 0 {
+		prefix := v[:i]
+		name = v[i+1:]
+		if strings.Contains(name, "/") {
+			return []string{"a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + qualifiedNameFmt + "') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
+		}
+		if prefix == "" {
+			out = append(out, "prefix part must be non-empty")
+		} else {
+			for _, m := range dnsSubdomain(prefix) {
+				out = append(out, "prefix part "+m)
+			}
+		}
+	}
+	switch {
+	case name == "":
+		out = append(out, "name part must be non-empty")
+	case len(name) > 63:
+		out = append(out, "name part must be no more than 63 characters")
+	}
+	if name != "" && !qualifiedNameRE.MatchString(name) {
+		out = append(out, qualifiedNameMsg)
+	}
+	return out
+}
+
+// invalid records the apiserver's "Invalid value" at a field.
+func (j *judgement) invalid(ptr string, v any, msgs ...string) {
+	for _, m := range msgs {
+		j.fail(schema.KindInvalid, ptr, "Invalid value: %s: %s", quoteValue(v), m)
+	}
+}
+
+func quoteValue(v any) string {
+	switch t := v.(type) {
+	case string:
+		return fmt.Sprintf("%q", t)
+	case nil:
+		return "null"
+	}
+	return fmt.Sprint(v)
+}
+
+// validateMetadata checks the object's metadata as the apiserver checks a
+// custom resource's, and on an update that name and namespace stay.
+func validateMetadata(j *judgement, obj, old map[string]any) {
+	raw, present := obj["metadata"]
+	meta, ok := raw.(map[string]any)
+	if present && raw != nil && !ok {
+		j.fail(schema.KindType, "/metadata", "must be of type object, not %s", jsonKindOf(raw))
+		return
+	}
+	str := func(key string) (string, bool) {
+		v, ok := meta[key]
+		if !ok || v == nil {
+			return "", true
+		}
+		s, isStr := v.(string)
+		if !isStr {
+			j.fail(schema.KindType, "/metadata/"+key, "must be of type string, not %s", jsonKindOf(v))
+		}
+		return s, isStr
+	}
+	name, nameOK := str("name")
+	gen, genOK := str("generateName")
+	ns, nsOK := str("namespace")
+	if genOK && gen != "" {
+		// A prefix: a trailing dash is allowed.
+		j.invalid("/metadata/generateName", gen, dnsSubdomain(maskTrailingDash(gen))...)
+	}
+	switch {
+	case !nameOK:
+	case name == "" && gen == "":
+		j.fail(schema.KindRequired, "/metadata/name", "Required value: name or generateName is required")
+	case name != "":
+		j.invalid("/metadata/name", name, dnsSubdomain(name)...)
+	}
+	if nsOK && ns != "" && j.def.namespaced {
+		var msgs []string
+		if len(ns) > 63 {
+			msgs = append(msgs, "must be no more than 63 characters")
+		}
+		if !dns1123LabelRE.MatchString(ns) {
+			msgs = append(msgs, dns1123LabelMsg)
+		}
+		j.invalid("/metadata/namespace", ns, msgs...)
+	}
+	if labels, ok := stringMap(j, meta, "labels"); ok {
+		for _, k := range sortedStringKeys(labels) {
+			j.invalid("/metadata/labels", k, qualifiedName(k)...)
+			v := labels[k]
+			var msgs []string
+			if len(v) > 63 {
+				msgs = append(msgs, "must be no more than 63 characters")
+			}
+			if !labelValueRE.MatchString(v) {
+				msgs = append(msgs, labelValueMsg)
+			}
+			j.invalid("/metadata/labels", v, msgs...)
+		}
+	}
+	if ann, ok := stringMap(j, meta, "annotations"); ok {
+		total := 0
+		for _, k := range sortedStringKeys(ann) {
+			j.invalid("/metadata/annotations", k, qualifiedName(strings.ToLower(k))...)
+			total += len(k) + len(ann[k])
+		}
+		if total > totalAnnotationSizeLimit {
+			j.fail(schema.KindInvalid, "/metadata/annotations", "Too long: must have at most %d bytes", totalAnnotationSizeLimit)
+		}
+	}
+	if raw, ok := meta["finalizers"]; ok && raw != nil {
+		list, isList := raw.([]any)
+		if !isList {
+			j.fail(schema.KindType, "/metadata/finalizers", "must be of type array, not %s", jsonKindOf(raw))
+		}
+		for i, f := range list {
+			s, isStr := f.(string)
+			if !isStr {
+				j.fail(schema.KindType, pointer.AppendIndex("/metadata/finalizers", i), "must be of type string, not %s", jsonKindOf(f))
+				continue
+			}
+			j.invalid("/metadata/finalizers", s, qualifiedName(s)...)
+		}
+	}
+	ownerReferences(j, meta)
+	if old != nil {
+		oldMeta, _ := old["metadata"].(map[string]any)
+		for _, key := range []string{"name", "namespace"} {
+			was, _ := oldMeta[key].(string)
+			now, _ := meta[key].(string)
+			if key == "namespace" && !j.def.namespaced {
+				continue
+			}
+			if was != now && now != "" {
+				j.fail(schema.KindImmutable, "/metadata/"+key, "Invalid value: %q: field is immutable", now)
+			}
+		}
+	}
+}
+
+// maskTrailingDash is apimachinery's: a generateName prefix may end in a
+// dash, so its last two characters are checked as one letter (sic).
+func maskTrailingDash(name string) string {
+	if len(name) > 1 && strings.HasSuffix(name, "-") {
+		return name[:len(name)-2] + "a"
+	}
+	return name
+}
+
+// stringMap reads metadata's labels or annotations: a map of strings; a
+// value of another type is an error at its own pointer.
+func stringMap(j *judgement, meta map[string]any, key string) (map[string]string, bool) {
+	raw, ok := meta[key]
+	if !ok || raw == nil {
+		return nil, false
+	}
+	m, isMap := raw.(map[string]any)
+	if !isMap {
+		j.fail(schema.KindType, "/metadata/"+key, "must be of type object, not %s", jsonKindOf(raw))
+		return nil, false
+	}
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		s, isStr := v.(string)
+		if !isStr && v != nil {
+			j.fail(schema.KindType, "/metadata/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", jsonKindOf(v), quoteValue(v))
+			continue
+		}
+		out[k] = s
+	}
+	return out, true
+}
+
+func sortedStringKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sortStrings(keys)
+	return keys
+}
+
+// ownerReferences checks metadata.ownerReferences as
+// ValidateOwnerReferences does: apiVersion, kind, name and uid given, at
+// most one controller.
+func ownerReferences(j *judgement, meta map[string]any) {
+	raw, ok := meta["ownerReferences"]
+	if !ok || raw == nil {
+		return
+	}
+	list, isList := raw.([]any)
+	if !isList {
+		j.fail(schema.KindType, "/metadata/ownerReferences", "must be of type array, not %s", jsonKindOf(raw))
+		return
+	}
+	var controllers []string
+	for i, r := range list {
+		p := pointer.AppendIndex("/metadata/ownerReferences", i)
+		m, isMap := r.(map[string]any)
+		if !isMap {
+			j.fail(schema.KindType, p, "must be of type object, not %s", jsonKindOf(r))
+			continue
+		}
+		for _, key := range []string{"apiVersion", "kind", "name", "uid"} {
+			s, _ := m[key].(string)
+			if s == "" {
+				j.fail(schema.KindInvalid, "/metadata/ownerReferences/"+key, "Invalid value: \"\": %s must not be empty", map[string]string{"apiVersion": "version", "kind": "kind", "name": "name", "uid": "uid"}[key])
+			}
+		}
+		if c, _ := m["controller"].(bool); c {
+			name, _ := m["name"].(string)
+			controllers = append(controllers, name)
+		}
+	}
+	if len(controllers) > 1 {
+		j.fail(schema.KindInvalid, "/metadata/ownerReferences", "Only one reference can have Controller set to true. Found \"true\" in references for %s", strings.Join(controllers, " and "))
+	}
+}

@@ -1,0 +1,209 @@
+//go:build e2e
+
+package e2e
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/require"
+	"sigs.k8s.io/yaml"
+)
+
+var updateOracle = flag.Bool("update-oracle", false, "rewrite kube/testdata/verdict/*/objects.apiserver.json from the apiserver's verdicts")
+
+// oracleDirs are the corpora of kube.Definition.Judge: CRDs and an
+// objects.yaml stream each. kube's TestJudgeAgreesWithApiserver compares
+// paramkit's verdicts with the apiserver's recorded here.
+var oracleDirs = []string{"../../kube/testdata/verdict/real"}
+
+// oracleVerdict is the apiserver's verdict on one object of a corpus: a
+// server-side dry run of a create with fieldValidation=Strict (kubectl's
+// default), the object sent as kubectl sends it (sigs.k8s.io/yaml).
+type oracleVerdict struct {
+	Document int    `json:"document"`
+	Kind     string `json:"kind"`
+	// Valid is true when the dry run succeeded (201).
+	Valid bool `json:"valid"`
+	// Code is the HTTP status (0 where no CRD of the corpus defines the
+	// kind: nothing was sent).
+	Code int `json:"code"`
+	// Fields are the field paths the apiserver named: its causes' fields,
+	// and the fields of a strict decoding error's "unknown field" list.
+	Fields []string `json:"fields"`
+	// Message is the apiserver's message, for a reader.
+	Message string `json:"message,omitempty"`
+}
+
+// TestVerdictOracle records the apiserver's verdict on every object of
+// each corpus (with -update-oracle), or checks that the recorded verdicts
+// are still the apiserver's.
+func TestVerdictOracle(t *testing.T) {
+	k, _ := bareKube(t)
+	for _, dir := range oracleDirs {
+		t.Run(filepath.Base(dir), func(t *testing.T) {
+			plural := installCorpusCRDs(t, k, dir)
+			data, err := os.ReadFile(filepath.Join(dir, "objects.yaml"))
+			require.NoError(t, err)
+			var got []oracleVerdict
+			for i, doc := range splitYAMLDocs(data) {
+				got = append(got, dryRunCreate(t, k, plural, i, doc))
+			}
+			out, err := json.MarshalIndent(got, "", "  ")
+			require.NoError(t, err)
+			out = append(out, '\n')
+			file := filepath.Join(dir, "objects.apiserver.json")
+			if *updateOracle {
+				require.NoError(t, os.WriteFile(file, out, 0o644))
+				return
+			}
+			want, err := os.ReadFile(file)
+			require.NoError(t, err, "record it with -update-oracle")
+			require.JSONEq(t, string(want), string(out), "the apiserver's verdicts changed: rerun with -update-oracle and read the diff")
+		})
+	}
+}
+
+// installCorpusCRDs applies every CRD of dir (server-side apply) and
+// waits until each is established; it returns the plural of each
+// group/kind.
+func installCorpusCRDs(t *testing.T, k *kube, dir string) map[string]string {
+	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
+	require.NoError(t, err)
+	plural := map[string]string{}
+	for _, f := range files {
+		if filepath.Base(f) == "objects.yaml" {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		require.NoError(t, err)
+		for _, doc := range splitYAMLDocs(data) {
+			var crd struct {
+				Kind     string
+				Metadata struct{ Name string }
+				Spec     struct {
+					Group string
+					Names struct{ Kind, Plural string }
+				}
+			}
+			require.NoError(t, yaml.Unmarshal(doc, &crd), f)
+			if crd.Kind != "CustomResourceDefinition" {
+				continue
+			}
+			r, err := k.api.do(context.Background(), http.MethodPatch,
+				"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+crd.Metadata.Name+"?fieldManager=paramkit-e2e&force=true",
+				"application/apply-patch+yaml", doc)
+			require.NoError(t, err)
+			require.Less(t, r.code, 300, "%s: %s", f, r.body)
+			waitCRDEstablished(t, k, crd.Metadata.Name)
+			plural[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Names.Plural
+		}
+	}
+	return plural
+}
+
+func waitCRDEstablished(t *testing.T, k *kube, name string) {
+	deadline := time.Now().Add(time.Minute)
+	for {
+		r, err := k.api.do(context.Background(), http.MethodGet, "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+name, "", nil)
+		require.NoError(t, err)
+		var crd struct {
+			Status struct {
+				Conditions []struct{ Type, Status string }
+			}
+		}
+		require.NoError(t, json.Unmarshal(r.body, &crd))
+		for _, c := range crd.Status.Conditions {
+			if c.Type == "Established" && c.Status == "True" {
+				// Discovery of the new resource lags a little behind.
+				time.Sleep(500 * time.Millisecond)
+				return
+			}
+		}
+		require.True(t, time.Now().Before(deadline), "CRD %s not established: %s", name, r.body)
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// splitYAMLDocs splits a stream at lines "---", skipping documents of
+// blanks and comments only.
+func splitYAMLDocs(data []byte) [][]byte {
+	var out [][]byte
+	for _, d := range regexp.MustCompile(`(?m)^---[ \t]*$`).Split(string(data), -1) {
+		keep := false
+		for _, l := range strings.Split(d, "\n") {
+			if s := strings.TrimSpace(l); s != "" && !strings.HasPrefix(s, "#") {
+				keep = true
+			}
+		}
+		if keep {
+			out = append(out, []byte(d))
+		}
+	}
+	return out
+}
+
+var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
+
+// dryRunCreate sends one object as kubectl does and reads the verdict.
+func dryRunCreate(t *testing.T, k *kube, plural map[string]string, i int, doc []byte) oracleVerdict {
+	js, err := yaml.YAMLToJSON(doc)
+	require.NoError(t, err)
+	var head struct {
+		APIVersion string
+		Kind       string
+		Metadata   struct{ Namespace string }
+	}
+	require.NoError(t, json.Unmarshal(js, &head))
+	v := oracleVerdict{Document: i, Kind: head.Kind, Fields: []string{}}
+	group, version, _ := strings.Cut(head.APIVersion, "/")
+	p, ok := plural[group+"/"+head.Kind]
+	if !ok {
+		v.Message = "no CRD of the corpus defines it"
+		return v
+	}
+	ns := head.Metadata.Namespace
+	if ns == "" {
+		ns = "default"
+	}
+	path := fmt.Sprintf("/apis/%s/%s/namespaces/%s/%s?dryRun=All&fieldValidation=Strict", group, version, ns, p)
+	r, err := k.api.do(context.Background(), http.MethodPost, path, "application/json", js)
+	require.NoError(t, err)
+	v.Code = r.code
+	v.Valid = r.code == http.StatusCreated
+	if v.Valid {
+		return v
+	}
+	var st struct {
+		Message string
+		Details struct {
+			Causes []struct{ Field, Reason, Message string }
+		}
+	}
+	if json.Unmarshal(r.body, &st) == nil {
+		v.Message = st.Message
+		for _, c := range st.Details.Causes {
+			if c.Field != "" {
+				v.Fields = append(v.Fields, c.Field)
+			}
+		}
+		for _, m := range unknownField.FindAllStringSubmatch(st.Message, -1) {
+			v.Fields = append(v.Fields, m[1])
+		}
+	} else {
+		v.Message = string(bytes.TrimSpace(r.body))
+	}
+	sort.Strings(v.Fields)
+	return v
+}

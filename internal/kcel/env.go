@@ -44,6 +44,7 @@ func baseOptions(kind envKind) []cel.EnvOption {
 		Lists(ListsVersion(listsVersion)),
 		cel.CrossTypeNumericComparisons(true),
 		cel.OptionalTypes(),
+		QuantityLib(),
 		cel.ASTValidators(
 			cel.ValidateDurationLiterals(),
 			cel.ValidateTimestampLiterals(),

@@ -247,7 +247,8 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 			unitCost := uint64(1)
 			lhs := args[0]
 			switch lhs.(type) {
-			case *IP, IP,
+			case *Quantity, Quantity,
+				*IP, IP,
 				*CIDR, CIDR,
 				*Format, Format, // Formats have a small max size. Format takes pointer receiver.
 				*URL, URL, // TODO: Computing the actual cost is expensive, and changing this would be a breaking change
@@ -514,7 +515,7 @@ func (l *CostEstimator) EstimateCallCost(function, overloadId string, target *ch
 				}
 				if t.Kind() == types.StructKind {
 					switch t {
-					case nil: // quantity, semver and authz types are not offered here
+					case QuantityType: // O(1); semver and authz types are not offered here
 						return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}}
 					case FormatType:
 						return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: MaxFormatSize}.MultiplyByCostFactor(common.StringTraversalCostFactor)}

@@ -190,6 +190,41 @@ func TestFormatLibrary(t *testing.T) {
 	})
 }
 
+func TestQuantityLibrary(t *testing.T) {
+	runLib(t, []libCase{
+		{expr: "isQuantity('1.5Gi')", want: true},
+		{expr: "isQuantity('100m')", want: true},
+		{expr: "isQuantity('1e3')", want: true},
+		{expr: "isQuantity('-0.5')", want: true},
+		{expr: "isQuantity('1.5.5')", want: false},
+		{expr: "isQuantity('1 Gi')", want: false},
+		{expr: "isQuantity('1Gb')", want: false},
+		{expr: "isQuantity('')", want: false},
+		{expr: "isQuantity('.5')", want: true},
+		{expr: "quantity('1Gi').asInteger()", want: int64(1073741824)},
+		{expr: "quantity('1k').asInteger()", want: int64(1000)},
+		{expr: "quantity('1.5').isInteger()", want: false},
+		{expr: "quantity('1.5').asInteger()", err: "cannot convert value to integer"},
+		{expr: "quantity('10E18').isInteger()", want: false},
+		{expr: "quantity('500m').asApproximateFloat()", want: 0.5},
+		{expr: "quantity('0.1n').asApproximateFloat()", want: 1e-9},
+		{expr: "sign(quantity('-1n'))", want: int64(-1)}, // a function, not a method, as the apiserver declares it
+		{expr: "quantity('-1n').sign()", err: "found no matching overload for 'sign'"},
+		{expr: "sign(quantity('0'))", want: int64(0)},
+		{expr: "quantity('1Gi').isGreaterThan(quantity('1G'))", want: true},
+		{expr: "quantity('1G').isLessThan(quantity('1Gi'))", want: true},
+		{expr: "quantity('1000m').compareTo(quantity('1'))", want: int64(0)},
+		{expr: "quantity('1000m') == quantity('1')", want: true},
+		{expr: "quantity('1Ki').add(quantity('24')) == quantity('1048')", want: true},
+		{expr: "quantity('1').add(2).asInteger()", want: int64(3)},
+		{expr: "sign(quantity('1').sub(quantity('1500m')))", want: int64(-1)},
+		{expr: "quantity('10').sub(3).asInteger()", want: int64(7)},
+		{expr: "quantity('16Ei').asInteger()", want: int64(9223372036854775807)},
+		{expr: "quantity('x')", err: "quantities must match"},
+		{expr: "quantity('1Qi')", err: "quantities must match"},
+	})
+}
+
 func TestFormatChecks(t *testing.T) {
 	tests := []struct {
 		typ, format string

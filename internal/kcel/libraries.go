@@ -38,6 +38,7 @@ func KnownLibraries() []Library {
 		listsLib,
 		regexLib,
 		urlsLib,
+		quantityLib,
 		ipLib,
 		cidrsLib,
 		formatLib,

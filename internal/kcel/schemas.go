@@ -116,11 +116,7 @@ func SchemaDeclType(s Schema, isResourceRoot bool) *DeclType {
 		minSerializedSize := int64(2)
 		for name, prop := range s.Properties() {
 			var enumValues []interface{}
-			if prop.Enum() != nil {
-				for _, e := range prop.Enum() {
-					enumValues = append(enumValues, e)
-				}
-			}
+			enumValues = append(enumValues, prop.Enum()...)
 			if fieldType := SchemaDeclType(prop, prop.IsXEmbeddedResource()); fieldType != nil {
 				if propName, ok := Escape(name); ok {
 					fields[propName] = NewDeclField(propName, fieldType, required[name], enumValues, prop.Default())

@@ -34,6 +34,7 @@ type URL struct {
 
 var (
 	URLObject = decls.NewObjectType("kubernetes.URL")
+	//lint:ignore SA1019 the apiserver's own type value of URL, kept as it has it
 	typeValue = types.NewTypeValue("kubernetes.URL")
 	URLType   = cel.ObjectType("kubernetes.URL")
 )

@@ -294,6 +294,7 @@ type ObjectValue struct {
 // ConvertToType is an implementation of the CEL ref.Val interface method.
 func (o *ObjectValue) ConvertToType(t ref.Type) ref.Val {
 	if t == types.TypeType {
+		//lint:ignore SA1019 as the apiserver's ObjectValue does
 		return types.NewObjectTypeValue(o.objectType.TypeName())
 	}
 	if t.TypeName() == o.objectType.TypeName() {

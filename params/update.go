@@ -77,6 +77,18 @@ type Update struct {
 	// Result.Warnings): Run then fails with them (kind
 	// schema.KindUndeclared).
 	Strict bool
+	// Sparse makes Result.Values sparse: the values as the user wrote
+	// them (Old, or Desired) with the edits made, defaults not
+	// materialized, as convert/migrate's Result.Values are. Defaults still
+	// take part everywhere else: the result is validated, checked for
+	// immutability and planned with its defaults applied, exactly as
+	// without Sparse, so Sparse changes nothing but what Values hold (a
+	// key set only by a default stays out of them). Write sparse values
+	// back to a file (params/edit does) so that a later change of a
+	// schema's default reaches the values the user never set; apply
+	// Default to them where a whole state is needed (an operator's
+	// templates).
+	Sparse bool
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
 	// default plan trigger.Deploy, built on every Run: build it once per
 	// schema when running many updates (it costs more than the update).
@@ -86,7 +98,9 @@ type Update struct {
 // Result is what an update produced. Like every Result of the module it
 // is a value, returned by value (the zero Result with an error).
 type Result struct {
-	// Values are the new values, defaulted and valid.
+	// Values are the new values, defaulted and valid; with
+	// Update.Sparse, valid once defaulted but holding no default the
+	// user did not write.
 	Values any
 	// Plan is the one plan the changes trigger; "" when nothing changed.
 	Plan string
@@ -165,9 +179,18 @@ func (u *Update) Run() (Result, error) {
 	if !install {
 		d.base = oldV
 	}
+	var sparse any // the last passing result before its defaults
 	v, ed, verr := d.run(func(v any) (any, error) {
+		var before any
+		if u.Sparse {
+			before = value.DeepCopy(v)
+		}
 		v = defaults(s, v, u.Defaults, true) // v is this run's own copy
-		return v, Validate(s, v)
+		err := Validate(s, v)
+		if err == nil {
+			sparse = before
+		}
+		return v, err
 	})
 	if len(ed.errs) > 0 {
 		return Result{}, ed.errs.Err()
@@ -178,8 +201,14 @@ func (u *Update) Run() (Result, error) {
 	if verr != nil {
 		return Result{}, ed.keys.also(validationErrors(verr, ed.notes, &ed.keys))
 	}
+	// Defaults stay in v for immutability and the plan; the caller gets
+	// the sparse values when asked.
+	out := v
+	if u.Sparse {
+		out = sparse
+	}
 	if install {
-		return Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
+		return Result{Values: out, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
 	old := defaults(s, oldV, u.Defaults, false)
@@ -204,7 +233,7 @@ func (u *Update) Run() (Result, error) {
 		}
 		return Result{}, ed.keys.also(errs.Err())
 	}
-	return Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
+	return Result{Values: out, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }
 
 // parseSet reads the assignments of Update.Set: the first malformed one

@@ -248,7 +248,8 @@ type Edit struct {
 }
 
 // Apply returns the text with the edits made. Edits must not overlap;
-// insertions at the same offset keep their order. Text written with "\n"
+// insertions at the same offset keep their order, and stand before the
+// rest of a replacement that starts there. Text written with "\n"
 // gets the file's "\r\n" where the file uses it.
 func (d *Doc) Apply(edits []Edit) []byte {
 	order := make([]int, len(edits))
@@ -256,11 +257,16 @@ func (d *Doc) Apply(edits []Edit) []byte {
 		order[i] = i
 	}
 	// Highest offset first, so earlier offsets stay valid; at the same
-	// offset the later edit first, so the texts keep their order.
+	// offset a replacement first (text inserted there then stands before
+	// what it left), then the later insertion first, so the texts keep
+	// their order.
 	sort.SliceStable(order, func(x, y int) bool {
 		a, b := edits[order[x]], edits[order[y]]
 		if a.At != b.At {
 			return a.At > b.At
+		}
+		if ra, rb := a.End > a.At, b.End > b.At; ra != rb {
+			return ra
 		}
 		return order[x] > order[y]
 	})

@@ -1,0 +1,1001 @@
+package edit
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	yaml "go.yaml.in/yaml/v3"
+
+	"github.com/paramkit/paramkit/internal/encode"
+	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/splice"
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/internal/order"
+	"github.com/paramkit/paramkit/schema"
+)
+
+// Values returns the values file src (YAML or JSON), which reads as old,
+// edited so that it reads as new: new is the result of an ordinary update
+// of old (params.Update with Sparse set, so that no default the user
+// never wrote is written), whatever the update was made of.
+//
+// Only the text of the values that differ changes. Comments, key order,
+// quoting, blank lines and indentation stay: a changed scalar is rewritten
+// in place (in its old quoting where that reads back the same); a new key
+// goes where the schema orders it among its siblings, with the file's
+// indentation (a key the schema does not declare goes last); a removed
+// key takes its comment lines with it (those just above it, and the
+// commented-out lines indented below it, as Helm charts write them). A
+// value whose shape changes (a scalar becoming an object, a list changing
+// length) is written anew in the file's style. A JSON file stays JSON.
+//
+// Values reads with s as params.Decode does (s may be nil: YAML 1.2 core
+// rules), so a scalar is written as it must be to read back as intended:
+// a string that would read as another type is quoted, a number keeps its
+// exact text. The result is checked before it is returned: decoding it
+// gives new exactly (numbers by their text).
+//
+// Every failure is a schema.ErrorList's Err (read it with
+// schema.ErrorsOf): src that is no YAML or JSON document gives kind
+// schema.KindSyntax; old that is not what src reads as, a part of new
+// that is no value, or a file that cannot be edited in place (a change
+// inside a YAML anchor that aliases elsewhere share, a layout the editor
+// cannot place text in) gives kind schema.KindUsage at the value's
+// pointer, naming no value. src is not changed.
+func Values(s *schema.Schema, src []byte, old, new any) ([]byte, error) {
+	oldV, err := value.Plain(old)
+	if err != nil {
+		return nil, usage("", "the old values: %v", err)
+	}
+	newV, err := value.Plain(new)
+	if err != nil {
+		return nil, usage("", "the new values: %v", err)
+	}
+	d, err := splice.Parse(src)
+	if err != nil {
+		return nil, schema.ErrorList{schema.NewError(schema.KindSyntax, "", "%v", err)}.Err()
+	}
+	var read any
+	if d.Root != nil {
+		if read, err = params.Decode(s, src); err != nil {
+			return nil, schema.ErrorsOf(err).Err()
+		}
+	}
+	if !value.Identical(read, oldV) && !(read == nil && isEmptyMap(oldV)) {
+		return nil, usage("", "the old values are not what the file holds: give the values the file reads as")
+	}
+	if value.Identical(oldV, newV) {
+		return slices.Clone(src), nil
+	}
+	var root *schema.Node
+	if s != nil {
+		root = s.Root()
+	}
+	e := &editor{d: d, unit: strings.Repeat(" ", d.Step)}
+	var out []byte
+	if d.Root == nil {
+		out, err = e.wholeDocument(s, newV)
+		if err != nil {
+			return nil, err
+		}
+	} else {
+		if err := e.value(d.Root, nil, "", root, oldV, newV, d.JSON); err != nil {
+			return nil, usage(pointerOf(err), "cannot edit the file in place: %v", err)
+		}
+		out = d.Apply(e.edits)
+	}
+	// The result must read back as exactly the new values.
+	got, err := params.Decode(s, out)
+	if err != nil || !value.Identical(got, newV) {
+		at := ""
+		if err == nil {
+			if diff := value.Diff(got, newV); len(diff) > 0 {
+				at = diff[0]
+			}
+		}
+		return nil, usage(at, "cannot edit the file in place: the edited text would not read back as the new values (an unusual layout); write the file whole with params.MarshalYAML")
+	}
+	return out, nil
+}
+
+func isEmptyMap(v any) bool {
+	m, ok := v.(map[string]any)
+	return ok && len(m) == 0
+}
+
+func usage(ptr, format string, a ...any) error {
+	return schema.ErrorList{schema.NewError(schema.KindUsage, ptr, format, a...)}.Err()
+}
+
+// placeError is a failure to place text at a pointer.
+type placeError struct {
+	ptr string
+	msg string
+}
+
+func (p *placeError) Error() string {
+	if p.ptr == "" {
+		return p.msg
+	}
+	return pointer.Quote(p.ptr) + ": " + p.msg
+}
+
+func fail(ptr, format string, a ...any) error {
+	return &placeError{ptr: ptr, msg: fmt.Sprintf(format, a...)}
+}
+
+func pointerOf(err error) string {
+	var p *placeError
+	if errors.As(err, &p) {
+		return p.ptr
+	}
+	return ""
+}
+
+// editor collects the edits that turn the old text into the new.
+type editor struct {
+	d     *splice.Doc
+	unit  string // one indentation step
+	edits []splice.Edit
+}
+
+func (e *editor) add(at, end int, text string) {
+	e.edits = append(e.edits, splice.Edit{At: at, End: end, Text: text})
+}
+
+// wholeDocument writes the values after what an empty (or comment-only)
+// file holds.
+func (e *editor) wholeDocument(s *schema.Schema, v any) ([]byte, error) {
+	doc, err := params.MarshalYAML(s, v)
+	if err != nil {
+		return nil, err
+	}
+	out := slices.Clone(e.d.Src)
+	if len(out) > 0 && out[len(out)-1] != '\n' {
+		out = append(out, '\n')
+	}
+	if e.d.CRLF() {
+		doc = bytes.ReplaceAll(doc, []byte("\n"), []byte("\r\n"))
+	}
+	return append(out, doc...), nil
+}
+
+// value edits node n (the value of key when it stands in a mapping) from
+// o to v. flow is set inside a flow collection or a JSON document.
+func (e *editor) value(n, key *yaml.Node, ptr string, sn *schema.Node, o, v any, flow bool) error {
+	if value.Identical(o, v) {
+		return nil
+	}
+	if n.Anchor != "" {
+		return fail(ptr, "the value is a YAML anchor that aliases elsewhere share")
+	}
+	mark := len(e.edits)
+	var err error
+	om, isMap := o.(map[string]any)
+	nm, toMap := v.(map[string]any)
+	ol, isList := o.([]any)
+	nl, toList := v.([]any)
+	switch {
+	case isMap && toMap && n.Kind == yaml.MappingNode && len(n.Content) > 0:
+		err = e.mapping(n, ptr, sn, om, nm, flow || n.Style&yaml.FlowStyle != 0)
+	case isList && toList && n.Kind == yaml.SequenceNode && len(ol) != len(nl) && len(ol) > 0 && len(nl) > 0 && len(n.Content) == len(ol) &&
+		!flow && n.Style&yaml.FlowStyle == 0:
+		err = e.blockSequence(n, ptr, sn, ol, nl)
+	case isList && toList && n.Kind == yaml.SequenceNode && len(ol) == len(nl) && len(nl) > 0 && len(n.Content) == len(nl):
+		inFlow := flow || n.Style&yaml.FlowStyle != 0
+		for i := range nl {
+			if err = e.value(n.Content[i], nil, pointer.Append(ptr, strconv.Itoa(i)), elem(sn, i), ol[i], nl[i], inFlow); err != nil {
+				break
+			}
+		}
+	default:
+		return e.replace(n, key, ptr, sn, v, flow)
+	}
+	if err == nil {
+		return nil
+	}
+	// The collection could not be edited entry by entry: write it anew.
+	e.edits = e.edits[:mark]
+	if rerr := e.replace(n, key, ptr, sn, v, flow); rerr != nil {
+		return err
+	}
+	return nil
+}
+
+func elem(sn *schema.Node, i int) *schema.Node {
+	if sn == nil {
+		return nil
+	}
+	return sn.Elem(i)
+}
+
+func child(sn *schema.Node, k string) *schema.Node {
+	if sn == nil {
+		return nil
+	}
+	return sn.Child(k)
+}
+
+type entry struct {
+	i    int // index of the entry in the mapping
+	k, v *yaml.Node
+}
+
+// mapping edits the entries of a mapping: removes, changes, adds.
+func (e *editor) mapping(n *yaml.Node, ptr string, sn *schema.Node, om, nm map[string]any, flow bool) error {
+	var entries, kept []entry
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k := n.Content[i]
+		if k.Tag == "!!merge" || k.Kind != yaml.ScalarNode {
+			return fail(ptr, "a merge key or a complex key")
+		}
+		en := entry{i / 2, k, n.Content[i+1]}
+		entries = append(entries, en)
+		if _, ok := nm[k.Value]; ok {
+			kept = append(kept, en)
+		}
+	}
+	if len(kept) == 0 {
+		return fail(ptr, "no key stays")
+	}
+	// The kept entries' own edits first: where a new sibling goes at the
+	// offset where a new key of theirs goes (the end of their last line),
+	// Apply puts the later insertion first, so theirs stays inside.
+	for _, en := range kept {
+		k := en.k.Value
+		if err := e.value(en.v, en.k, pointer.Append(ptr, k), child(sn, k), om[k], nm[k], flow); err != nil {
+			return err
+		}
+	}
+	if err := e.insert(n, ptr, sn, kept, om, nm, flow); err != nil {
+		return err
+	}
+	return e.remove(n, ptr, entries, nm, flow)
+}
+
+// remove deletes the entries new no longer has.
+func (e *editor) remove(n *yaml.Node, ptr string, entries []entry, nm map[string]any, flow bool) error {
+	if flow || e.d.JSON {
+		last := -1 // the last entry kept
+		for j, en := range entries {
+			if _, ok := nm[en.k.Value]; ok {
+				last = j
+			}
+		}
+		for j, en := range entries {
+			if _, ok := nm[en.k.Value]; ok {
+				continue
+			}
+			if j > last {
+				// The entries after the last one kept go with the comma
+				// before them, in one cut.
+				from, err := e.end(entries[last].v, true)
+				if err != nil {
+					return err
+				}
+				to, err := e.end(entries[len(entries)-1].v, true)
+				if err != nil {
+					return err
+				}
+				e.add(from, to, "")
+				break
+			}
+			e.add(e.d.Start(en.k), e.d.Start(entries[j+1].k), "")
+		}
+		return nil
+	}
+	for _, en := range entries {
+		if _, ok := nm[en.k.Value]; ok {
+			continue
+		}
+		from, err := e.headStart(en.k)
+		if err != nil {
+			return fail(pointer.Append(ptr, en.k.Value), "%v", err)
+		}
+		to, err := e.extentEnd(en)
+		if err != nil {
+			return err
+		}
+		// A removed block between blank lines takes one of them along.
+		fromLine, toLine := e.d.LineOf(from), e.d.LineOf(to)
+		if to == e.d.LineStart(toLine) && toLine <= e.d.Lines() && to < len(e.d.Src) &&
+			strings.TrimSpace(e.d.Line(toLine)) == "" && (fromLine == 1 || strings.TrimSpace(e.d.Line(fromLine-1)) == "") {
+			to = e.d.LineStart(toLine + 1)
+		}
+		e.add(from, to, "")
+	}
+	return nil
+}
+
+// insert adds the keys new has and old had not, each after the last kept
+// sibling the schema orders before it (before the first kept one when
+// none is), keys the schema does not declare after the last.
+func (e *editor) insert(n *yaml.Node, ptr string, sn *schema.Node, kept []entry, om, nm map[string]any, flow bool) error {
+	var added []string
+	for k := range nm {
+		if _, ok := om[k]; !ok {
+			added = append(added, k)
+		}
+	}
+	if len(added) == 0 {
+		return nil
+	}
+	rank := order.Rank(sn)
+	rankOf := func(k string) int {
+		if r, ok := rank[k]; ok {
+			return r
+		}
+		return len(rank)
+	}
+	sort.Slice(added, func(a, b int) bool {
+		ra, rb := rankOf(added[a]), rankOf(added[b])
+		if ra != rb {
+			return ra < rb
+		}
+		return added[a] < added[b]
+	})
+	// Group the new keys by the kept entry they follow (-1: before the
+	// first kept one).
+	groups := map[int][]string{}
+	var anchors []int
+	for _, k := range added {
+		r := rankOf(k)
+		after := -1
+		for j, en := range kept {
+			if r == len(rank) || rankOf(en.k.Value) < r {
+				after = j
+			}
+		}
+		if _, ok := groups[after]; !ok {
+			anchors = append(anchors, after)
+		}
+		groups[after] = append(groups[after], k)
+	}
+	for _, a := range anchors {
+		if err := e.insertGroup(n, ptr, sn, kept, a, groups[a], nm, flow); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (e *editor) insertGroup(n *yaml.Node, ptr string, sn *schema.Node, kept []entry, after int, keys []string, nm map[string]any, flow bool) error {
+	first := kept[0].k
+	if flow || e.d.JSON {
+		multiline := false
+		if start := e.d.Start(n); start < len(e.d.Src) && (e.d.Src[start] == '{') {
+			if c, err := splice.MatchingClose(e.d.Src, start); err == nil {
+				multiline = bytes.IndexByte(e.d.Src[start:c], '\n') >= 0
+			}
+		}
+		indent := ""
+		sep := ", "
+		if multiline {
+			indent = strings.Repeat(" ", first.Column-1)
+			if first.Line == n.Line {
+				indent = e.d.LineIndent(n.Line) + e.unit
+			}
+			sep = ",\n" + indent
+		}
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = e.flowEntry(k, nm[k], child(sn, k), indent, multiline)
+		}
+		text := strings.Join(parts, sep)
+		if after < 0 {
+			at := e.d.Start(first)
+			e.add(at, at, text+sep)
+			return nil
+		}
+		at, err := e.end(kept[after].v, true)
+		if err != nil {
+			return err
+		}
+		e.add(at, at, sep+text)
+		return nil
+	}
+	col := first.Column
+	if after < 0 {
+		at, err := e.headStart(first)
+		if err != nil {
+			return fail(ptr, "%v", err)
+		}
+		text, err := e.blockEntries(keys, nm, sn, col)
+		if err != nil {
+			return err
+		}
+		e.add(at, at, text)
+		return nil
+	}
+	at, err := e.extentEnd(kept[after])
+	if err != nil {
+		return err
+	}
+	text, err := e.blockEntries(keys, nm, sn, col)
+	if err != nil {
+		return err
+	}
+	if at == len(e.d.Src) && at > 0 && e.d.Src[at-1] != '\n' {
+		text = "\n" + text
+	}
+	e.add(at, at, text)
+	return nil
+}
+
+// blockEntries renders "key: value" lines at column col.
+func (e *editor) blockEntries(keys []string, nm map[string]any, sn *schema.Node, col int) (string, error) {
+	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, k := range keys {
+		kn := encode.YAMLNode(k, nil)
+		m.Content = append(m.Content, kn, e.yamlNode(nm[k], child(sn, k)))
+	}
+	text, err := e.encode(m)
+	if err != nil {
+		return "", err
+	}
+	return indentLines(text, strings.Repeat(" ", col-1), true), nil
+}
+
+// yamlNode builds the node new text is written from: keys in schema order,
+// strings with line breaks double-quoted (a block scalar's indentation
+// would not follow the file's).
+func (e *editor) yamlNode(v any, sn *schema.Node) *yaml.Node {
+	n := encode.YAMLNode(v, order.At(sn))
+	var fix func(n *yaml.Node)
+	fix = func(n *yaml.Node) {
+		if n.Kind == yaml.ScalarNode && n.Tag == "!!str" && strings.ContainsAny(n.Value, "\n\r") {
+			n.Style = yaml.DoubleQuotedStyle
+		}
+		for _, c := range n.Content {
+			fix(c)
+		}
+	}
+	fix(n)
+	return n
+}
+
+func (e *editor) encode(n *yaml.Node) (string, error) {
+	var b bytes.Buffer
+	enc := yaml.NewEncoder(&b)
+	enc.SetIndent(len(e.unit))
+	if err := enc.Encode(n); err != nil {
+		return "", err
+	}
+	if err := enc.Close(); err != nil {
+		return "", err
+	}
+	return b.String(), nil
+}
+
+// indentLines puts prefix before every line of text (but the first, unless
+// first is set); the result ends in a line break when text did.
+func indentLines(text, prefix string, first bool) string {
+	var b strings.Builder
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if line == "" {
+			continue
+		}
+		if i > 0 || first {
+			b.WriteString(prefix)
+		}
+		b.WriteString(line)
+	}
+	return b.String()
+}
+
+// flowEntry renders "key: value" for a flow mapping or a JSON object.
+func (e *editor) flowEntry(k string, v any, sn *schema.Node, indent string, multiline bool) string {
+	if e.d.JSON {
+		unit := ""
+		if multiline {
+			unit = e.unit
+		}
+		return string(encode.JSON(k, nil, "")) + ": " + encode.HandwrittenJSON(v, order.At(sn), indent, unit)
+	}
+	return flowScalar(k) + ": " + e.flowText(v, sn)
+}
+
+// flowText renders a value in YAML flow style on one line.
+func (e *editor) flowText(v any, sn *schema.Node) string {
+	switch t := v.(type) {
+	case map[string]any:
+		keys := make([]string, 0, len(t))
+		for k := range t {
+			keys = append(keys, k)
+		}
+		keys = order.At(sn).Order(sortedStrings(keys))
+		parts := make([]string, len(keys))
+		for i, k := range keys {
+			parts[i] = flowScalar(k) + ": " + e.flowText(t[k], child(sn, k))
+		}
+		return "{" + strings.Join(parts, ", ") + "}"
+	case []any:
+		parts := make([]string, len(t))
+		for i, x := range t {
+			parts[i] = e.flowText(x, elem(sn, i))
+		}
+		return "[" + strings.Join(parts, ", ") + "]"
+	case string:
+		return flowScalar(t)
+	}
+	return scalarText(v)
+}
+
+func sortedStrings(s []string) []string {
+	sort.Strings(s)
+	return s
+}
+
+// scalarText writes a non-string scalar.
+func scalarText(v any) string {
+	switch t := v.(type) {
+	case nil:
+		return "null"
+	case bool:
+		return strconv.FormatBool(t)
+	case json.Number:
+		return string(t)
+	case map[string]any:
+		return "{}"
+	case []any:
+		return "[]"
+	}
+	return string(encode.JSON(v, nil, ""))
+}
+
+// plainString reports that s written plain reads back as the string s.
+func plainString(s string) bool {
+	n := encode.YAMLNode(s, nil)
+	return n.Style == 0 && !strings.ContainsAny(s, "\n\r\t") && plainReads(s)
+}
+
+// plainReads reports that s is a plain scalar a YAML parser reads as the
+// text s (whatever type the schema then gives it).
+func plainReads(s string) bool {
+	if s == "" || strings.TrimSpace(s) != s {
+		return false
+	}
+	var n yaml.Node
+	if err := yaml.Unmarshal([]byte("k: "+s+"\n"), &n); err != nil || len(n.Content) != 1 {
+		return false
+	}
+	m := n.Content[0]
+	if m.Kind != yaml.MappingNode || len(m.Content) != 2 {
+		return false
+	}
+	c := m.Content[1]
+	return c.Kind == yaml.ScalarNode && c.Style == 0 && c.Value == s
+}
+
+// flowScalar writes a string for a flow collection: plain when that is
+// safe there, else double-quoted.
+func flowScalar(s string) string {
+	if plainString(s) && !strings.ContainsAny(s, ",[]{}#:") {
+		return s
+	}
+	return string(encode.JSON(s, nil, ""))
+}
+
+// stringText writes a string in place of the scalar n, in n's quoting
+// where that reads back the same.
+func (e *editor) stringText(n *yaml.Node, sn *schema.Node, s string, flow bool) string {
+	if n != nil && n.Kind == yaml.ScalarNode {
+		switch n.Style {
+		case yaml.DoubleQuotedStyle:
+			return string(encode.JSON(s, nil, ""))
+		case yaml.SingleQuotedStyle:
+			if !strings.ContainsAny(s, "\n\r") {
+				return "'" + strings.ReplaceAll(s, "'", "''") + "'"
+			}
+		case 0:
+			// A plain scalar stays plain where it reads back as this string:
+			// a YAML string anyway, or text the schema types as a string.
+			if flow {
+				if !strings.ContainsAny(s, ",[]{}#") && plainReads(s) && (plainString(s) || stringOnly(sn)) {
+					return s
+				}
+				return string(encode.JSON(s, nil, ""))
+			}
+			if plainString(s) || stringOnly(sn) && plainReads(s) {
+				return s
+			}
+		}
+	}
+	if flow {
+		return flowScalar(s)
+	}
+	out, err := e.encode(e.yamlNode(s, sn))
+	if err != nil || strings.Count(strings.TrimSuffix(out, "\n"), "\n") > 0 {
+		return string(encode.JSON(s, nil, ""))
+	}
+	return strings.TrimSuffix(out, "\n")
+}
+
+// stringOnly reports that the schema node takes strings only, so that any
+// plain scalar there reads as a string.
+func stringOnly(sn *schema.Node) bool {
+	if sn == nil {
+		return false
+	}
+	ts := sn.Types()
+	return len(ts) == 1 && ts[0] == "string"
+}
+
+// replace writes v in place of the node n.
+func (e *editor) replace(n, key *yaml.Node, ptr string, sn *schema.Node, v any, flow bool) error {
+	if n.Anchor != "" {
+		return fail(ptr, "the value is a YAML anchor that aliases elsewhere share")
+	}
+	start, end, err := e.span(n, key, flow)
+	if err != nil {
+		return fail(ptr, "%v", err)
+	}
+	if e.d.JSON {
+		unit := e.unit
+		if e.d.OneLine {
+			unit = ""
+		}
+		e.add(start, end, encode.HandwrittenJSON(v, order.At(sn), e.d.LineIndent(e.d.LineOf(start)), unit))
+		return nil
+	}
+	m, isMap := v.(map[string]any)
+	l, isList := v.([]any)
+	collection := isMap && len(m) > 0 || isList && len(l) > 0
+	if !collection || flow || n.Style&yaml.FlowStyle != 0 && len(n.Content) > 0 {
+		var text string
+		switch {
+		case collection:
+			text = e.flowText(v, sn)
+		case isString(v):
+			text = e.stringText(n, sn, v.(string), flow)
+		default:
+			text = scalarText(v)
+		}
+		if key != nil && !flow && (n.Kind != yaml.ScalarNode || emptyValue(n, key)) {
+			// A block value under its key, or an empty one: the value
+			// goes on the key's line.
+			kend, err := e.end(key, false)
+			if err != nil {
+				return fail(ptr, "%v", err)
+			}
+			e.add(kend, end, ": "+text)
+			return nil
+		}
+		e.add(start, end, text)
+		return nil
+	}
+	block, err := e.encode(e.yamlNode(v, sn))
+	if err != nil {
+		return fail(ptr, "%v", err)
+	}
+	block = strings.TrimSuffix(block, "\n")
+	sameKind := n.Kind == yaml.MappingNode && isMap || n.Kind == yaml.SequenceNode && isList
+	if key == nil || sameKind && n.Line > key.Line {
+		// In the old collection's place, lines at its column.
+		e.add(start, end, indentLines(block, strings.Repeat(" ", n.Column-1), false))
+		return nil
+	}
+	// A new block under the key, one step in.
+	kend, err := e.end(key, false)
+	if err != nil {
+		return fail(ptr, "%v", err)
+	}
+	indent := strings.Repeat(" ", key.Column-1) + e.unit
+	e.add(kend, end, ":\n"+indentLines(block, indent, true))
+	return nil
+}
+
+// emptyValue reports a mapping value written as nothing (key: and no
+// value), which reads as null.
+func emptyValue(n, key *yaml.Node) bool {
+	return key != nil && n.Kind == yaml.ScalarNode && n.Value == "" && n.Style == 0 && n.Tag == "!!null"
+}
+
+func isString(v any) bool {
+	_, ok := v.(string)
+	return ok
+}
+
+// span returns where the text of the node n starts and ends; an empty
+// value (key: with nothing after it) spans nothing just after the colon.
+func (e *editor) span(n, key *yaml.Node, flow bool) (int, int, error) {
+	if emptyValue(n, key) {
+		kend, err := e.end(key, flow)
+		if err != nil {
+			return 0, 0, err
+		}
+		colon := bytes.IndexByte(e.d.Src[kend:], ':')
+		if colon < 0 {
+			return 0, 0, fmt.Errorf("cannot find the colon after the key")
+		}
+		at := kend + colon + 1
+		// An empty value really is nothing: the rest of the line is space
+		// or a comment.
+		rest := e.d.Src[at:]
+		if i := bytes.IndexByte(rest, '\n'); i >= 0 {
+			rest = rest[:i]
+		}
+		if t := strings.TrimSpace(string(rest)); t != "" && !strings.HasPrefix(t, "#") {
+			if flow {
+				return 0, 0, fmt.Errorf("an empty value in a flow collection")
+			}
+		}
+		return at, at, nil
+	}
+	end, err := e.end(n, flow)
+	if err != nil {
+		return 0, 0, err
+	}
+	return e.d.Start(n), end, nil
+}
+
+// end returns the offset just after the text of node n.
+func (e *editor) end(n *yaml.Node, flow bool) (int, error) {
+	src := e.d.Src
+	start := e.d.Start(n)
+	if n.Kind == yaml.AliasNode {
+		if start < len(src) && src[start] == '*' {
+			return start + 1 + len(n.Value), nil
+		}
+		return 0, fmt.Errorf("cannot find an alias")
+	}
+	p := e.skipProperties(start)
+	switch n.Kind {
+	case yaml.MappingNode, yaml.SequenceNode:
+		if n.Style&yaml.FlowStyle != 0 || flow || e.d.JSON {
+			c, err := splice.MatchingClose(src, p)
+			if err != nil {
+				return 0, err
+			}
+			return c + 1, nil
+		}
+		if len(n.Content) == 0 {
+			return 0, fmt.Errorf("an empty block collection")
+		}
+		return e.end(n.Content[len(n.Content)-1], false)
+	case yaml.ScalarNode:
+		switch n.Style {
+		case yaml.DoubleQuotedStyle:
+			if p >= len(src) || src[p] != '"' {
+				return 0, fmt.Errorf("cannot find a quoted scalar")
+			}
+			for i := p + 1; i < len(src); i++ {
+				switch src[i] {
+				case '\\':
+					i++
+				case '"':
+					return i + 1, nil
+				}
+			}
+		case yaml.SingleQuotedStyle:
+			if p >= len(src) || src[p] != '\'' {
+				return 0, fmt.Errorf("cannot find a quoted scalar")
+			}
+			for i := p + 1; i < len(src); i++ {
+				if src[i] == '\'' {
+					if i+1 < len(src) && src[i+1] == '\'' {
+						i++
+						continue
+					}
+					return i + 1, nil
+				}
+			}
+		case yaml.LiteralStyle, yaml.FoldedStyle:
+			return e.indentedEnd(n.Line, func(string) bool { return true }), nil
+		default:
+			end := plainEnd(src, p, flow || e.d.JSON)
+			if string(src[p:end]) == n.Value || n.Tag != "!!str" && strings.TrimSpace(string(src[p:end])) != "" {
+				return end, nil
+			}
+			// A plain scalar over several lines.
+			return e.indentedEnd(n.Line, func(line string) bool {
+				return !strings.HasPrefix(strings.TrimSpace(line), "#")
+			}), nil
+		}
+		return 0, fmt.Errorf("an unclosed quoted scalar")
+	}
+	return 0, fmt.Errorf("a node of an unknown kind")
+}
+
+// skipProperties skips an anchor and a tag before a node's content.
+func (e *editor) skipProperties(p int) int {
+	src := e.d.Src
+	for p < len(src) && (src[p] == '&' || src[p] == '!') {
+		for p < len(src) && !splice.IsSpace(src[p]) {
+			p++
+		}
+		for p < len(src) && splice.IsSpace(src[p]) {
+			p++
+		}
+	}
+	return p
+}
+
+// plainEnd finds the end of a plain scalar on its line: before a comment,
+// trailing space, and in flow context before , ] }.
+func plainEnd(src []byte, p int, flow bool) int {
+	i := p
+	for ; i < len(src) && src[i] != '\n' && src[i] != '\r'; i++ {
+		if src[i] == '#' && i > p && (src[i-1] == ' ' || src[i-1] == '\t') {
+			break
+		}
+		if flow && (src[i] == ',' || src[i] == ']' || src[i] == '}') {
+			break
+		}
+		if src[i] == ':' && (i+1 == len(src) || splice.IsSpace(src[i+1]) || flow && src[i+1] == ',') {
+			break
+		}
+	}
+	for i > p && (src[i-1] == ' ' || src[i-1] == '\t') {
+		i--
+	}
+	return i
+}
+
+// indentedEnd is the end of the text that continues the line l on the
+// following lines indented deeper than l (blank lines within), those
+// that cont accepts.
+func (e *editor) indentedEnd(l int, cont func(line string) bool) int {
+	base := len(e.d.LineIndent(l))
+	last := l
+	for x := l + 1; x <= e.d.Lines(); x++ {
+		line := e.d.Line(x)
+		if strings.TrimSpace(line) == "" {
+			continue
+		}
+		if len(line)-len(strings.TrimLeft(line, " ")) <= base || !cont(line) {
+			break
+		}
+		last = x
+	}
+	return e.d.LineStart(last) + len(e.d.Line(last))
+}
+
+// headStart is where the lines of a block mapping's key start: the
+// comment lines just above it at its indentation belong to it.
+func (e *editor) headStart(k *yaml.Node) (int, error) {
+	if strings.TrimSpace(e.d.Line(k.Line)[:e.d.Start(k)-e.d.LineStart(k.Line)]) != "" {
+		return 0, fmt.Errorf("the key does not start its line")
+	}
+	indent := k.Column - 1
+	l := k.Line
+	for l > 1 {
+		line := e.d.Line(l - 1)
+		t := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(t, "#") || len(line)-len(t) != indent {
+			break
+		}
+		l--
+	}
+	return e.d.LineStart(l), nil
+}
+
+// extentEnd is where the lines of a block mapping's entry end: after the
+// line its value ends on, and the comment lines indented deeper than the
+// key just below it (commented-out keys of its value).
+func (e *editor) extentEnd(en entry) (int, error) {
+	_, end, err := e.span(en.v, en.k, false)
+	if err != nil {
+		return 0, err
+	}
+	l := e.d.LineOf(end)
+	if end == e.d.LineStart(l) && l > 1 {
+		l-- // the value ends at a line break
+	}
+	indent := en.k.Column - 1
+	for l+1 <= e.d.Lines() {
+		line := e.d.Line(l + 1)
+		t := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(t, "#") || len(line)-len(t) <= indent {
+			break
+		}
+		l++
+	}
+	return e.d.LineStart(l + 1), nil
+}
+
+// blockSequence edits a block sequence that grows or shrinks at its end:
+// the items both have are edited in place, new items are appended after
+// the last one, items past the new end are removed with their comments.
+func (e *editor) blockSequence(n *yaml.Node, ptr string, sn *schema.Node, ol, nl []any) error {
+	for i := range min(len(ol), len(nl)) {
+		if err := e.value(n.Content[i], nil, pointer.Append(ptr, strconv.Itoa(i)), elem(sn, i), ol[i], nl[i], false); err != nil {
+			return err
+		}
+	}
+	if len(nl) > len(ol) {
+		last := n.Content[len(n.Content)-1]
+		_, dash, err := e.dash(last)
+		if err != nil {
+			return fail(ptr, "%v", err)
+		}
+		at, err := e.itemEnd(last, dash)
+		if err != nil {
+			return err
+		}
+		var b strings.Builder
+		if at == len(e.d.Src) && at > 0 && e.d.Src[at-1] != '\n' {
+			b.WriteByte('\n')
+		}
+		for i := len(ol); i < len(nl); i++ {
+			text, err := e.itemText(nl[i], elem(sn, i), dash)
+			if err != nil {
+				return fail(pointer.Append(ptr, strconv.Itoa(i)), "%v", err)
+			}
+			b.WriteString(text)
+		}
+		e.add(at, at, b.String())
+		return nil
+	}
+	for i := len(nl); i < len(ol); i++ {
+		item := n.Content[i]
+		from, dash, err := e.dash(item)
+		if err != nil {
+			return fail(pointer.Append(ptr, strconv.Itoa(i)), "%v", err)
+		}
+		to, err := e.itemEnd(item, dash)
+		if err != nil {
+			return err
+		}
+		e.add(from, to, "")
+	}
+	return nil
+}
+
+// dash finds the dash of a block sequence's item, which must start its
+// line: it returns where the item's lines start (its comment lines above
+// at the dash's indentation included) and the dash's indentation.
+func (e *editor) dash(item *yaml.Node) (from, indent int, err error) {
+	lineStart := e.d.LineStart(item.Line)
+	at := e.d.Start(item)
+	before := string(e.d.Src[lineStart:at])
+	d := strings.LastIndexByte(before, '-')
+	if d < 0 || strings.TrimSpace(before[:d]) != "" || strings.TrimSpace(before[d+1:]) != "" {
+		return 0, 0, fmt.Errorf("a list item that does not start its line")
+	}
+	l := item.Line
+	for l > 1 {
+		line := e.d.Line(l - 1)
+		t := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(t, "#") || len(line)-len(t) != d {
+			break
+		}
+		l--
+	}
+	return e.d.LineStart(l), d, nil
+}
+
+// itemEnd is where an item's lines end: after the line it ends on and
+// the comment lines indented deeper than its dash below it.
+func (e *editor) itemEnd(item *yaml.Node, dash int) (int, error) {
+	end, err := e.end(item, false)
+	if err != nil {
+		return 0, err
+	}
+	l := e.d.LineOf(end)
+	for l+1 <= e.d.Lines() {
+		line := e.d.Line(l + 1)
+		t := strings.TrimLeft(line, " ")
+		if !strings.HasPrefix(t, "#") || len(line)-len(t) <= dash {
+			break
+		}
+		l++
+	}
+	return e.d.LineStart(l + 1), nil
+}
+
+// itemText renders "- value" lines with the dash at column dash+1.
+func (e *editor) itemText(v any, sn *schema.Node, dash int) (string, error) {
+	text, err := e.encode(&yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Content: []*yaml.Node{e.yamlNode(v, sn)}})
+	if err != nil {
+		return "", err
+	}
+	return indentLines(text, strings.Repeat(" ", dash), true), nil
+}

@@ -1,0 +1,161 @@
+package edit_test
+
+import (
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/edit"
+	"github.com/paramkit/paramkit/schema"
+)
+
+const appSchema = `
+type: object
+properties:
+  name: {type: string, default: app}
+  replicas: {type: integer, default: 1}
+  image:
+    type: object
+    properties:
+      registry: {type: string}
+      repository: {type: string}
+      tag: {type: string}
+      pullPolicy: {type: string}
+  ports:
+    type: array
+    items: {type: integer}
+  resources:
+    type: object
+  env:
+    type: object
+    additionalProperties: {type: string}
+  debug: {type: boolean}
+  extra: {}
+`
+
+// update runs a sparse update of src and edits src with its result.
+func update(t *testing.T, s *schema.Schema, src string, set, ops []string) (string, any) {
+	t.Helper()
+	old, err := params.Decode(s, []byte(src))
+	if err != nil {
+		old = map[string]any{}
+	}
+	r, err := (&params.Update{Schema: s, Old: old, Set: set, Operations: ops, Sparse: true}).Run()
+	require.NoError(t, err)
+	out, err := edit.Values(s, []byte(src), old, r.Values)
+	require.NoError(t, err)
+	return string(out), r.Values
+}
+
+func TestValues(t *testing.T) {
+	s, err := schema.Parse([]byte(appSchema))
+	require.NoError(t, err)
+	tests := []struct {
+		name string
+		src  string
+		set  []string
+		ops  []string
+		want string
+	}{
+		{name: "a scalar in place, its comment kept",
+			src:  "# app\nname: web # the name\nreplicas: 2\n",
+			set:  []string{"replicas=5"},
+			want: "# app\nname: web # the name\nreplicas: 5\n"},
+		{name: "double quotes kept",
+			src:  "image:\n  tag: \"1.0\"\n",
+			set:  []string{"image.tag=1.1"},
+			want: "image:\n  tag: \"1.1\"\n"},
+		{name: "single quotes kept",
+			src:  "image:\n  tag: '1.0'\n",
+			set:  []string{"image.tag=it's"},
+			want: "image:\n  tag: 'it''s'\n"},
+		{name: "plain stays plain on a string node",
+			src:  "image:\n  tag: v1\n",
+			set:  []string{"image.tag=1.10"},
+			want: "image:\n  tag: 1.10\n"},
+		{name: "a new key in schema order with the file's indentation",
+			src:  "image:\n    registry: docker.io\n    tag: v1\n",
+			set:  []string{"image.repository=nginx"},
+			want: "image:\n    registry: docker.io\n    repository: nginx\n    tag: v1\n"},
+		{name: "a new key before the first",
+			src:  "# head\n\n# the tag\nimage:\n  tag: v1\n",
+			set:  []string{"name=web"},
+			want: "# head\n\nname: web\n# the tag\nimage:\n  tag: v1\n"},
+		{name: "a new object",
+			src:  "name: web\ndebug: true\n",
+			set:  []string{"image.tag=v2"},
+			want: "name: web\nimage:\n  tag: v2\ndebug: true\n"},
+		{name: "an undeclared key goes last",
+			src:  "name: web\ndebug: true\n",
+			set:  []string{"zzz=1"},
+			want: "name: web\ndebug: true\nzzz: 1\n"},
+		{name: "a removed key takes its comments",
+			src:  "name: web\n\n# resources\n# of the pod\nresources: {}\n  # limits:\n  #   cpu: 100m\n\ndebug: true\n",
+			ops:  []string{"remove resources"},
+			want: "name: web\n\ndebug: true\n"},
+		{name: "into an empty object",
+			src:  "resources: {}\ndebug: true\n",
+			set:  []string{"resources.cpu=1"},
+			want: "resources:\n  cpu: 1\ndebug: true\n"},
+		{name: "a key into a nested object and a sibling after it",
+			src:  "image:\n  registry: r\nreplicas: 1\n",
+			set:  []string{"image.tag=t", "ports=[80]"},
+			want: "image:\n  registry: r\n  tag: t\nreplicas: 1\nports:\n  - 80\n"},
+		{name: "a list grows",
+			src:  "ports:\n  - 80 # http\n",
+			ops:  []string{"add ports=443"},
+			want: "ports:\n  - 80 # http\n  - 443\n"},
+		{name: "a list shrinks",
+			src:  "ports:\n  # first\n  - 80 # http\n  # second\n  - 443\n  # third\n  - 8080\nname: x\n",
+			ops:  []string{"remove ports[2]", "remove ports[1]"},
+			want: "ports:\n  # first\n  - 80 # http\nname: x\n"},
+		{name: "a list element in place",
+			src:  "ports:\n- 80 # http\n- 81\n",
+			set:  []string{"ports[1]=82"},
+			want: "ports:\n- 80 # http\n- 82\n"},
+		{name: "an empty value",
+			src:  "name:\ndebug: true\n",
+			set:  []string{"name=x"},
+			want: "name: x\ndebug: true\n"},
+		{name: "a string that reads as a bool on an open node is quoted",
+			src:  "extra: a\n",
+			set:  []string{"extra=\"true\""},
+			want: "extra: \"true\"\n"},
+		{name: "a block scalar replaced",
+			src:  "extra: |\n  line one\n  line two\ndebug: true\n",
+			set:  []string{"extra=one"},
+			want: "extra: one\ndebug: true\n"},
+		{name: "a flow mapping",
+			src:  "env: {A: a, B: b}\n",
+			set:  []string{"env.B=c", "env.C=d"},
+			want: "env: {A: a, B: c, C: d}\n"},
+		{name: "JSON stays JSON",
+			src:  "{\n  \"name\": \"web\",\n  \"image\": {\"tag\": \"v1\"}\n}\n",
+			set:  []string{"replicas=3", "image.tag=v2"},
+			want: "{\n  \"name\": \"web\",\n  \"replicas\": 3,\n  \"image\": {\"tag\": \"v2\"}\n}\n"},
+		{name: "JSON removal",
+			src:  "{\n  \"name\": \"web\",\n  \"debug\": true\n}\n",
+			ops:  []string{"remove debug"},
+			want: "{\n  \"name\": \"web\"\n}\n"},
+		{name: "CRLF kept",
+			src:  "name: web\r\ndebug: true\r\n",
+			set:  []string{"replicas=2"},
+			want: "name: web\r\nreplicas: 2\r\ndebug: true\r\n"},
+		{name: "an empty file",
+			src:  "# nothing yet\n",
+			set:  []string{"name=x"},
+			want: "# nothing yet\nname: x\n"},
+		{name: "no trailing newline",
+			src:  "name: web",
+			set:  []string{"debug=true"},
+			want: "name: web\ndebug: true\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, _ := update(t, s, tt.src, tt.set, tt.ops)
+			assert.Equal(t, tt.want, got)
+		})
+	}
+}

@@ -35,8 +35,8 @@ properties:
   extra: {}
 `
 
-// update runs a sparse update of src and edits src with its result.
-func update(t *testing.T, s *schema.Schema, src string, set, ops []string) (string, any) {
+// runEdit runs a sparse update of src and edits src with its result.
+func runEdit(t *testing.T, s *schema.Schema, src string, set, ops []string) (string, any) {
 	t.Helper()
 	old, err := params.Decode(s, []byte(src))
 	if err != nil {
@@ -154,7 +154,7 @@ func TestValues(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got, _ := update(t, s, tt.src, tt.set, tt.ops)
+			got, _ := runEdit(t, s, tt.src, tt.set, tt.ops)
 			assert.Equal(t, tt.want, got)
 		})
 	}

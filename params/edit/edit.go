@@ -114,10 +114,12 @@ func usage(ptr, format string, a ...any) error {
 	return schema.ErrorList{schema.NewError(schema.KindUsage, ptr, format, a...)}.Err()
 }
 
-// placeError is a failure to place text at a pointer.
+// placeError is a failure to place text at a pointer. A hard one (an
+// anchor) also stops the collections above from being written anew.
 type placeError struct {
-	ptr string
-	msg string
+	ptr  string
+	msg  string
+	hard bool
 }
 
 func (p *placeError) Error() string {
@@ -129,6 +131,15 @@ func (p *placeError) Error() string {
 
 func fail(ptr, format string, a ...any) error {
 	return &placeError{ptr: ptr, msg: fmt.Sprintf(format, a...)}
+}
+
+func anchorError(ptr string) error {
+	return &placeError{ptr: ptr, msg: "the value is a YAML anchor that aliases elsewhere share: edit it by hand", hard: true}
+}
+
+func hard(err error) bool {
+	var p *placeError
+	return errors.As(err, &p) && p.hard
 }
 
 func pointerOf(err error) string {
@@ -174,7 +185,7 @@ func (e *editor) value(n, key *yaml.Node, ptr string, sn *schema.Node, o, v any,
 		return nil
 	}
 	if n.Anchor != "" {
-		return fail(ptr, "the value is a YAML anchor that aliases elsewhere share")
+		return anchorError(ptr)
 	}
 	mark := len(e.edits)
 	var err error
@@ -201,8 +212,15 @@ func (e *editor) value(n, key *yaml.Node, ptr string, sn *schema.Node, o, v any,
 	if err == nil {
 		return nil
 	}
-	// The collection could not be edited entry by entry: write it anew.
+	// The collection could not be edited entry by entry: write it anew,
+	// unless that would lose comments (or an anchor is inside).
 	e.edits = e.edits[:mark]
+	if hard(err) {
+		return err
+	}
+	if start, end, serr := e.span(n, key, flow); serr != nil || hasComment(e.d.Src[start:end]) {
+		return err
+	}
 	if rerr := e.replace(n, key, ptr, sn, v, flow); rerr != nil {
 		return err
 	}
@@ -243,7 +261,25 @@ func (e *editor) mapping(n *yaml.Node, ptr string, sn *schema.Node, om, nm map[s
 		}
 	}
 	if len(kept) == 0 {
-		return fail(ptr, "no key stays")
+		if len(nm) == 0 || flow || e.d.JSON {
+			return e.replace(n, nil, ptr, sn, nm, flow)
+		}
+		// Every key changes: the new ones go where the first old one was.
+		keys := make([]string, 0, len(nm))
+		for k := range nm {
+			keys = append(keys, k)
+		}
+		keys = order.At(sn).Order(sortedStrings(keys))
+		at, err := e.headStart(entries[0].k)
+		if err != nil {
+			return fail(ptr, "%v", err)
+		}
+		text, err := e.blockEntries(keys, nm, sn, entries[0].k.Column)
+		if err != nil {
+			return err
+		}
+		e.add(at, at, text)
+		return e.remove(n, ptr, entries, nm, flow)
 	}
 	// The kept entries' own edits first: where a new sibling goes at the
 	// offset where a new key of theirs goes (the end of their last line),
@@ -631,7 +667,7 @@ func stringOnly(sn *schema.Node) bool {
 // replace writes v in place of the node n.
 func (e *editor) replace(n, key *yaml.Node, ptr string, sn *schema.Node, v any, flow bool) error {
 	if n.Anchor != "" {
-		return fail(ptr, "the value is a YAML anchor that aliases elsewhere share")
+		return anchorError(ptr)
 	}
 	start, end, err := e.span(n, key, flow)
 	if err != nil {
@@ -998,4 +1034,16 @@ func (e *editor) itemText(v any, sn *schema.Node, dash int) (string, error) {
 		return "", err
 	}
 	return indentLines(text, strings.Repeat(" ", dash), true), nil
+}
+
+// hasComment reports a comment in text: a # at a line's start or after
+// white space (maybe inside a quoted string: then the answer is
+// cautious).
+func hasComment(text []byte) bool {
+	for i, c := range text {
+		if c == '#' && (i == 0 || splice.IsSpace(text[i-1])) {
+			return true
+		}
+	}
+	return false
 }

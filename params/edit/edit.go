@@ -87,7 +87,12 @@ func Values(s *schema.Schema, src []byte, old, new any) ([]byte, error) {
 		}
 	} else {
 		if err := e.value(d.Root, nil, "", root, oldV, newV, d.JSON); err != nil {
-			return nil, usage(pointerOf(err), "cannot edit the file in place: %v", err)
+			ptr, msg := pointerOf(err), err.Error()
+			var pe *placeError
+			if errors.As(err, &pe) {
+				msg = pe.msg
+			}
+			return nil, usage(ptr, "cannot edit the file in place: %s", msg)
 		}
 		out = d.Apply(e.edits)
 	}
@@ -631,15 +636,14 @@ func (e *editor) stringText(n *yaml.Node, sn *schema.Node, s string, flow bool) 
 				return "'" + strings.ReplaceAll(s, "'", "''") + "'"
 			}
 		case 0:
-			// A plain scalar stays plain where it reads back as this string:
-			// a YAML string anyway, or text the schema types as a string.
+			// A plain scalar stays plain where no YAML reader takes the
+			// text for anything but a string: 1.10 is quoted even on a
+			// string node, which paramkit would read as "1.10", since Helm
+			// reads the same file by YAML's rules alone.
 			if flow {
-				if !strings.ContainsAny(s, ",[]{}#") && plainReads(s) && (plainString(s) || stringOnly(sn)) {
-					return s
-				}
-				return string(encode.JSON(s, nil, ""))
+				return flowScalar(s)
 			}
-			if plainString(s) || stringOnly(sn) && plainReads(s) {
+			if plainString(s) {
 				return s
 			}
 		}
@@ -652,16 +656,6 @@ func (e *editor) stringText(n *yaml.Node, sn *schema.Node, s string, flow bool) 
 		return string(encode.JSON(s, nil, ""))
 	}
 	return strings.TrimSuffix(out, "\n")
-}
-
-// stringOnly reports that the schema node takes strings only, so that any
-// plain scalar there reads as a string.
-func stringOnly(sn *schema.Node) bool {
-	if sn == nil {
-		return false
-	}
-	ts := sn.Types()
-	return len(ts) == 1 && ts[0] == "string"
 }
 
 // replace writes v in place of the node n.

@@ -71,10 +71,14 @@ func TestValues(t *testing.T) {
 			src:  "image:\n  tag: '1.0'\n",
 			set:  []string{"image.tag=it's"},
 			want: "image:\n  tag: 'it''s'\n"},
-		{name: "plain stays plain on a string node",
+		{name: "plain stays plain where YAML reads a string",
+			src:  "image:\n  tag: v1\n",
+			set:  []string{"image.tag=v2"},
+			want: "image:\n  tag: v2\n"},
+		{name: "text YAML reads as a number is quoted, even on a string node (Helm reads it by YAML's rules)",
 			src:  "image:\n  tag: v1\n",
 			set:  []string{"image.tag=1.10"},
-			want: "image:\n  tag: 1.10\n"},
+			want: "image:\n  tag: \"1.10\"\n"},
 		{name: "a new key in schema order with the file's indentation",
 			src:  "image:\n    registry: docker.io\n    tag: v1\n",
 			set:  []string{"image.repository=nginx"},
@@ -156,6 +160,44 @@ func TestValues(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			got, _ := runEdit(t, s, tt.src, tt.set, tt.ops)
 			assert.Equal(t, tt.want, got)
+		})
+	}
+}
+
+// TestValuesRefused: what cannot be edited in place is refused with the
+// value's pointer and kind schema.KindUsage, naming no value.
+func TestValuesRefused(t *testing.T) {
+	s, err := schema.Parse([]byte(appSchema))
+	require.NoError(t, err)
+	tests := []struct {
+		name, src string
+		old, new  any
+		ptr, msg  string
+	}{
+		{name: "an anchor aliases share", src: "name: &n web\nextra: *n\n",
+			old: map[string]any{"name": "web", "extra": "web"}, new: map[string]any{"name": "api", "extra": "web"},
+			ptr: "/name", msg: "cannot edit the file in place: the value is a YAML anchor that aliases elsewhere share"},
+		{name: "old is not what the file holds", src: "name: web\n",
+			old: map[string]any{"name": "api"}, new: map[string]any{"name": "x"},
+			msg: "the old values are not what the file holds"},
+		{name: "no document", src: "a: [",
+			old: map[string]any{}, new: map[string]any{"name": "x"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := edit.Values(s, []byte(tt.src), tt.old, tt.new)
+			require.Error(t, err)
+			assert.Nil(t, out)
+			list := schema.ErrorsOf(err)
+			require.Len(t, list, 1)
+			if tt.msg == "" {
+				assert.Equal(t, schema.KindSyntax, list[0].Kind)
+				return
+			}
+			assert.Equal(t, schema.KindUsage, list[0].Kind)
+			assert.Equal(t, tt.ptr, list[0].Pointer)
+			assert.Contains(t, list[0].Message, tt.msg)
+			assert.NotContains(t, list[0].Message, "web")
 		})
 	}
 }

@@ -17,6 +17,7 @@ topology:
     labels:
       - key: Usage
         value: "primary"
+# chosen at install
 storage:
   class: fast
 `
@@ -34,17 +35,23 @@ func TestUpdateWrite(t *testing.T) {
 		stderr string
 	}{
 		{name: "a -p change, no default written", args: []string{"update", "-p", "topology/0/labels/0/value=secondary", "-p", "nodeCount=5"},
-			want:   "# production cluster\nclusterName: prod # do not change\nnodeCount: 5\ntopology:\n  - datacenterName: dc1\n    labels:\n      - key: Usage\n        value: \"secondary\"\nstorage:\n  class: fast\n",
+			want:   "# production cluster\nclusterName: prod # do not change\nnodeCount: 5\ntopology:\n  - datacenterName: dc1\n    labels:\n      - key: Usage\n        value: \"secondary\"\n# chosen at install\nstorage:\n  class: fast\n",
 			stderr: "plan: deploy (changed /nodeCount, /topology/0/labels/0/value)\nVALUES: written\n"},
 		{name: "patch --add appends, --remove takes the key", args: []string{"patch", "--add", "topology={datacenterName: dc2}", "--remove", "topology/0/labels"},
-			want:   "# production cluster\nclusterName: prod # do not change\ntopology:\n  - datacenterName: dc1\n  - datacenterName: dc2\nstorage:\n  class: fast\n",
+			want:   "# production cluster\nclusterName: prod # do not change\ntopology:\n  - datacenterName: dc1\n  - datacenterName: dc2\n# chosen at install\nstorage:\n  class: fast\n",
 			stderr: "plan: deploy (changed /topology)\nVALUES: written\n"},
+		{name: "a -P null removes a key", args: []string{"update", "-P", "PATCH"},
+			want:   "# production cluster\nclusterName: prod # do not change\n# chosen at install\nstorage:\n  class: fast\n",
+			stderr: "plan: deploy (changed /topology)\nVALUES: written\n"},
+		{name: "--json-patch", args: []string{"patch", "--json-patch", "JSONPATCH"},
+			want:   "# production cluster\nclusterName: prod # do not change\ntopology:\n  - datacenterName: dc1\n    labels:\n      - key: Usage\n        value: \"primary\"\n      - key: Tier\n        value: gold\n# chosen at install\nstorage:\n  class: fast\n",
+			stderr: "plan: deploy (changed /topology/0/labels)\nVALUES: written\n"},
 		{name: "nothing changed leaves the file", args: []string{"update", "-p", "clusterName=prod"},
 			want: writeValues, stderr: "plan: none (nothing changed)\nVALUES: unchanged\n"},
 		{name: "a refused update writes nothing", args: []string{"update", "-p", "storage.class=slow"},
 			code: exitInvalid, want: writeValues},
 		{name: "-o json prints the report", args: []string{"update", "-p", "nodeCount=4", "-o", "json"},
-			want:   "# production cluster\nclusterName: prod # do not change\nnodeCount: 4\ntopology:\n  - datacenterName: dc1\n    labels:\n      - key: Usage\n        value: \"primary\"\nstorage:\n  class: fast\n",
+			want:   "# production cluster\nclusterName: prod # do not change\nnodeCount: 4\ntopology:\n  - datacenterName: dc1\n    labels:\n      - key: Usage\n        value: \"primary\"\n# chosen at install\nstorage:\n  class: fast\n",
 			stdout: `{"values":{"clusterName":"prod","nodeCount":4,"topology":[{"datacenterName":"dc1","labels":[{"key":"Usage","value":"primary"}]}],"storage":{"class":"fast"}},"plan":"deploy","changed":["/nodeCount"]}`},
 	}
 	for _, tt := range tests {
@@ -52,7 +59,14 @@ func TestUpdateWrite(t *testing.T) {
 			dir := t.TempDir()
 			file := filepath.Join(dir, "values.yaml")
 			require.NoError(t, os.WriteFile(file, []byte(writeValues), 0o644))
-			args := append([]string{tt.args[0], "--schema", updSchema, "--values", file, "--write"}, tt.args[1:]...)
+			patch := filepath.Join(dir, "patch.yaml")
+			require.NoError(t, os.WriteFile(patch, []byte("topology: null\n"), 0o644))
+			jsonPatch := filepath.Join(dir, "patch.json")
+			require.NoError(t, os.WriteFile(jsonPatch, []byte(`[{"op":"add","path":"/topology/0/labels/-","value":{"key":"Tier","value":"gold"}}]`), 0o644))
+			args := []string{tt.args[0], "--schema", updSchema, "--values", file, "--write"}
+			for _, a := range tt.args[1:] {
+				args = append(args, strings.NewReplacer("JSONPATCH", jsonPatch, "PATCH", patch).Replace(a))
+			}
 			code, stdout, stderr := updRun(t, "", args...)
 			assert.Equal(t, tt.code, code, stderr)
 			got, err := os.ReadFile(file)

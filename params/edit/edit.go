@@ -199,7 +199,7 @@ func (e *editor) value(n, key *yaml.Node, ptr string, sn *schema.Node, o, v any,
 	ol, isList := o.([]any)
 	nl, toList := v.([]any)
 	switch {
-	case isMap && toMap && n.Kind == yaml.MappingNode && len(n.Content) > 0:
+	case isMap && toMap && n.Kind == yaml.MappingNode && len(n.Content) > 0 && len(nm) > 0:
 		err = e.mapping(n, ptr, sn, om, nm, flow || n.Style&yaml.FlowStyle != 0)
 	case isList && toList && n.Kind == yaml.SequenceNode && len(ol) != len(nl) && len(ol) > 0 && len(nl) > 0 && len(n.Content) == len(ol) &&
 		!flow && n.Style&yaml.FlowStyle == 0:
@@ -266,8 +266,8 @@ func (e *editor) mapping(n *yaml.Node, ptr string, sn *schema.Node, om, nm map[s
 		}
 	}
 	if len(kept) == 0 {
-		if len(nm) == 0 || flow || e.d.JSON {
-			return e.replace(n, nil, ptr, sn, nm, flow)
+		if flow || e.d.JSON {
+			return fail(ptr, "no key stays") // written anew above
 		}
 		// Every key changes: the new ones go where the first old one was.
 		keys := make([]string, 0, len(nm))

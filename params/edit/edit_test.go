@@ -1,6 +1,7 @@
 package edit_test
 
 import (
+	"encoding/json"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -151,6 +152,35 @@ func TestValues(t *testing.T) {
 			src:  "# nothing yet\n",
 			set:  []string{"name=x"},
 			want: "# nothing yet\nname: x\n"},
+		{name: "one-line JSON",
+			src:  "{\"name\": \"web\", \"ports\": [80]}\n",
+			set:  []string{"replicas=2"},
+			ops:  []string{"add ports=443"},
+			want: "{\"name\": \"web\", \"replicas\": 2, \"ports\": [80, 443]}\n"},
+		{name: "a flow list grows",
+			src:  "ports: [80] # web\n",
+			ops:  []string{"add ports=443"},
+			want: "ports: [80, 443] # web\n"},
+		{name: "the last key of an object removed leaves {}",
+			src:  "image:\n  # the tag\n  tag: v1\nname: web\n",
+			ops:  []string{"remove image/tag"},
+			want: "image: {}\nname: web\n"},
+		{name: "a document marker and a quoted key",
+			src:  "---\n\"name\": web\nenv:\n  \"a.b\": x\n",
+			set:  []string{"env/a.b=z", "name=api"},
+			want: "---\n\"name\": api\nenv:\n  \"a.b\": z\n"},
+		{name: "y is quoted: YAML 1.1 reads it as true",
+			src:  "env:\n  A: x\n",
+			set:  []string{"env.A=y"},
+			want: "env:\n  A: \"y\"\n"},
+		{name: "a key into an object in a list",
+			src:  "extra:\n  - name: a\n    port: 1\n",
+			set:  []string{"extra/0/tls=true"},
+			want: "extra:\n  - name: a\n    port: 1\n    tls: true\n"},
+		{name: "every key of an object replaced",
+			src:  "env:\n  # old\n  A: a\ndebug: true\n",
+			ops:  []string{"remove env/A", "add env/B=b"},
+			want: "env:\n  B: b\ndebug: true\n"},
 		{name: "no trailing newline",
 			src:  "name: web",
 			set:  []string{"debug=true"},
@@ -200,4 +230,15 @@ func TestValuesRefused(t *testing.T) {
 			assert.NotContains(t, list[0].Message, "web")
 		})
 	}
+}
+
+// TestValuesNilSchema: without a schema, YAML 1.2 core rules type the
+// file, and new keys go after the others.
+func TestValuesNilSchema(t *testing.T) {
+	src := []byte("# c\nb: 1\na: x\n")
+	old, err := params.Decode(nil, src)
+	require.NoError(t, err)
+	out, err := edit.Values(nil, src, old, map[string]any{"b": json.Number("2"), "a": "x", "c": "true"})
+	require.NoError(t, err)
+	assert.Equal(t, "# c\nb: 2\na: x\nc: \"true\"\n", string(out))
 }

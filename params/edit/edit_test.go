@@ -242,3 +242,27 @@ func TestValuesNilSchema(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "# c\nb: 2\na: x\nc: \"true\"\n", string(out))
 }
+
+// TestValuesZero: zero and nil inputs give errors or the file back, never
+// a panic.
+func TestValuesZero(t *testing.T) {
+	out, err := edit.Values(nil, nil, nil, nil)
+	require.NoError(t, err)
+	assert.Empty(t, out)
+
+	_, err = edit.Values(&schema.Schema{}, []byte("a: 1\n"), map[string]any{"a": json.Number("1")}, map[string]any{})
+	require.Error(t, err)
+	assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
+
+	_, err = edit.Values(&schema.Schema{}, nil, nil, map[string]any{"a": "x"})
+	require.Error(t, err)
+	assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
+
+	_, err = edit.Values(nil, []byte("a: 1\n"), map[string]any{"a": json.Number("1")}, map[string]any{"a": make(chan int)})
+	require.Error(t, err)
+	assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
+
+	_, err = edit.Values(nil, []byte("a: 1\n---\nb: 2\n"), nil, nil)
+	require.Error(t, err)
+	assert.Equal(t, schema.KindSyntax, schema.ErrorsOf(err)[0].Kind)
+}

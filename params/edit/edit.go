@@ -488,6 +488,13 @@ func (e *editor) replace(n, key *yaml.Node, ptr string, sn *schema.Node, v any, 
 	m, isMap := v.(map[string]any)
 	l, isList := v.([]any)
 	collection := isMap && len(m) > 0 || isList && len(l) > 0
+	if str, ok := v.(string); ok && !flow && n.Kind == yaml.ScalarNode && n.Style&(yaml.LiteralStyle|yaml.FoldedStyle) != 0 {
+		// A block scalar stays one where the new text can be one.
+		if text, ok := literalBlock(str, e.d.LineIndent(n.Line)+e.unit); ok {
+			e.add(start, end, text)
+			return nil
+		}
+	}
 	if !collection || flow || n.Style&yaml.FlowStyle != 0 && len(n.Content) > 0 {
 		var text string
 		switch {

@@ -212,3 +212,31 @@ func (e *editor) itemText(v any, sn *schema.Node, dash int) (string, error) {
 	}
 	return indentLines(text, strings.Repeat(" ", dash), true), nil
 }
+
+// literalBlock writes s as a literal block scalar (`|` or `|-`) whose
+// lines are indented by indent; false where s cannot be one plainly
+// (leading space or a line break of its own at the start, more than one
+// line break at the end, carriage returns, tabs leading a line).
+func literalBlock(s, indent string) (string, bool) {
+	if !strings.Contains(s, "\n") || strings.ContainsRune(s, '\r') || strings.HasPrefix(s, " ") ||
+		strings.HasPrefix(s, "\n") || strings.HasSuffix(s, "\n\n") {
+		return "", false
+	}
+	header := "|-"
+	body := s
+	if strings.HasSuffix(s, "\n") {
+		header, body = "|", strings.TrimSuffix(s, "\n")
+	}
+	var b strings.Builder
+	b.WriteString(header)
+	for _, line := range strings.Split(body, "\n") {
+		if strings.HasPrefix(line, "\t") {
+			return "", false
+		}
+		b.WriteString("\n")
+		if line != "" {
+			b.WriteString(indent + line)
+		}
+	}
+	return b.String(), true
+}

@@ -301,6 +301,11 @@ func (e *editor) mapping(n *yaml.Node, ptr string, sn *schema.Node, om, nm map[s
 
 // remove deletes the entries new no longer has.
 func (e *editor) remove(n *yaml.Node, ptr string, entries []entry, nm map[string]any, flow bool) error {
+	for _, en := range entries {
+		if _, ok := nm[en.k.Value]; !ok && (hasAnchor(en.k) || hasAnchor(en.v)) {
+			return anchorError(pointer.Append(ptr, en.k.Value))
+		}
+	}
 	if flow || e.d.JSON {
 		last := -1 // the last entry kept
 		for j, en := range entries {
@@ -470,7 +475,7 @@ func (e *editor) insertGroup(n *yaml.Node, ptr string, sn *schema.Node, kept []e
 
 // replace writes v in place of the node n.
 func (e *editor) replace(n, key *yaml.Node, ptr string, sn *schema.Node, v any, flow bool) error {
-	if n.Anchor != "" {
+	if hasAnchor(n) {
 		return anchorError(ptr)
 	}
 	start, end, err := e.span(n, key, flow)
@@ -590,4 +595,21 @@ func (e *editor) blockSequence(n *yaml.Node, ptr string, sn *schema.Node, ol, nl
 		e.add(from, to, "")
 	}
 	return nil
+}
+
+// hasAnchor reports an anchor in n or below it: removing its text would
+// leave aliases elsewhere without it.
+func hasAnchor(n *yaml.Node) bool {
+	if n.Anchor != "" {
+		return true
+	}
+	if n.Kind == yaml.AliasNode {
+		return false
+	}
+	for _, c := range n.Content {
+		if hasAnchor(c) {
+			return true
+		}
+	}
+	return false
 }

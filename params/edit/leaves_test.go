@@ -202,3 +202,77 @@ func TestChartsEveryKeyRemoved(t *testing.T) {
 		})
 	}
 }
+
+// TestChartsEveryObjectGrows adds a key to each object of real charts'
+// values.yaml files, one at a time: one line is added (a key the schema
+// does not declare goes last), an empty `key: {}` opens into a block, a
+// flow object gets it on its line (all 632 objects of the five charts
+// when this was written). PARAMKIT_ALL_LEAVES=1 tries every object, else
+// an even spread of them.
+func TestChartsEveryObjectGrows(t *testing.T) {
+	for _, chart := range []string{"traefik", "alertmanager", "cert-manager", "prometheus-mysql-exporter", "cluster-aws"} {
+		t.Run(chart, func(t *testing.T) {
+			dir := filepath.Join(charts, chart)
+			src, err := os.ReadFile(filepath.Join(dir, "values.yaml"))
+			require.NoError(t, err)
+			raw, err := os.ReadFile(filepath.Join(dir, "values.schema.json"))
+			require.NoError(t, err)
+			s, err := schema.Parse(raw)
+			require.NoError(t, err)
+			old, err := params.Decode(s, src)
+			require.NoError(t, err)
+			var objects []string
+			var walk func(v any, ptr string)
+			walk = func(v any, ptr string) {
+				switch t := v.(type) {
+				case map[string]any:
+					objects = append(objects, ptr)
+					for k, x := range t {
+						walk(x, pointer.Append(ptr, k))
+					}
+				case []any:
+					for i, x := range t {
+						walk(x, pointer.Append(ptr, strconv.Itoa(i)))
+					}
+				}
+			}
+			walk(old, "")
+			sort.Strings(objects)
+			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(objects) > 30 {
+				var some []string
+				for i, p := range objects {
+					if i%(len(objects)/30+1) == 0 {
+						some = append(some, p)
+					}
+				}
+				objects = some
+			}
+			refused := 0
+			for _, p := range objects {
+				nv := value.DeepCopy(old)
+				x, _ := pointer.Get(nv, p)
+				m := x.(map[string]any)
+				wasEmpty := len(m) == 0
+				m["zzNew"] = "added"
+				out, err := edit.Values(s, src, old, nv)
+				if err != nil {
+					assert.Contains(t, err.Error(), "anchor", p)
+					refused++
+					continue
+				}
+				gone, came := changedLines(string(src), string(out))
+				switch {
+				case wasEmpty:
+					assert.Equal(t, 1, gone, p)
+					assert.Equal(t, 2, came, "%s:\n%s", p, lineDiff(string(src), string(out)))
+				case gone == 1:
+					assert.Equal(t, 1, came, "%s: a flow object:\n%s", p, lineDiff(string(src), string(out)))
+				default:
+					assert.Zero(t, gone, "%s:\n%s", p, lineDiff(string(src), string(out)))
+					assert.Equal(t, 1, came, "%s:\n%s", p, lineDiff(string(src), string(out)))
+				}
+			}
+			t.Logf("%d objects, %d refused (anchors)", len(objects), refused)
+		})
+	}
+}

@@ -70,10 +70,10 @@ func TestChartsEveryLeaf(t *testing.T) {
 			// (919, one refused: alertmanager's anchored
 			// containerPortName); the suite tries an even spread of them,
 			// the anchors always.
-			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(ptrs) > 30 {
+			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(ptrs) > 15 {
 				var some []string
 				for i, p := range ptrs {
-					if i%(len(ptrs)/30+1) == 0 || strings.Contains(p, "containerPortName") {
+					if i%(len(ptrs)/15+1) == 0 || strings.Contains(p, "containerPortName") {
 						some = append(some, p)
 					}
 				}
@@ -167,10 +167,10 @@ func TestChartsEveryKeyRemoved(t *testing.T) {
 			}
 			walk(old, "")
 			sort.Strings(keys)
-			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(keys) > 30 {
+			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(keys) > 15 {
 				var some []string
 				for i, p := range keys {
-					if i%(len(keys)/30+1) == 0 || strings.Contains(p, "containerPortName") {
+					if i%(len(keys)/15+1) == 0 || strings.Contains(p, "containerPortName") {
 						some = append(some, p)
 					}
 				}
@@ -238,10 +238,10 @@ func TestChartsEveryObjectGrows(t *testing.T) {
 			}
 			walk(old, "")
 			sort.Strings(objects)
-			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(objects) > 30 {
+			if os.Getenv("PARAMKIT_ALL_LEAVES") == "" && len(objects) > 15 {
 				var some []string
 				for i, p := range objects {
-					if i%(len(objects)/30+1) == 0 {
+					if i%(len(objects)/15+1) == 0 {
 						some = append(some, p)
 					}
 				}

@@ -553,6 +553,32 @@ func isString(v any) bool {
 // the items both have are edited in place, new items are appended after
 // the last one, items past the new end are removed with their comments.
 func (e *editor) blockSequence(n *yaml.Node, ptr string, sn *schema.Node, ol, nl []any) error {
+	// Items removed or inserted in one run, the others as they were: only
+	// those items' lines change.
+	p := 0
+	for p < min(len(ol), len(nl)) && value.Identical(ol[p], nl[p]) {
+		p++
+	}
+	if d := len(ol) - len(nl); d > 0 && p < len(nl) && identicalLists(ol[p+d:], nl[p:]) {
+		return e.removeItems(n, ptr, p, p+d)
+	}
+	if d := len(nl) - len(ol); d > 0 && p < len(ol) && identicalLists(ol[p:], nl[p+d:]) {
+		item := n.Content[p]
+		from, dash, err := e.dash(item)
+		if err != nil {
+			return fail(ptr, "%v", err)
+		}
+		var b strings.Builder
+		for i := p; i < p+d; i++ {
+			text, err := e.itemText(nl[i], elem(sn, i), dash)
+			if err != nil {
+				return fail(pointer.Append(ptr, strconv.Itoa(i)), "%v", err)
+			}
+			b.WriteString(text)
+		}
+		e.add(from, from, b.String())
+		return nil
+	}
 	for i := range min(len(ol), len(nl)) {
 		if err := e.value(n.Content[i], nil, pointer.Append(ptr, strconv.Itoa(i)), elem(sn, i), ol[i], nl[i], false); err != nil {
 			return err
@@ -582,19 +608,40 @@ func (e *editor) blockSequence(n *yaml.Node, ptr string, sn *schema.Node, ol, nl
 		e.add(at, at, b.String())
 		return nil
 	}
-	for i := len(nl); i < len(ol); i++ {
+	return e.removeItems(n, ptr, len(nl), len(ol))
+}
+
+// removeItems removes the items [from, to) of a block sequence with their
+// comment lines.
+func (e *editor) removeItems(n *yaml.Node, ptr string, from, to int) error {
+	for i := from; i < to; i++ {
 		item := n.Content[i]
-		from, dash, err := e.dash(item)
+		if hasAnchor(item) {
+			return anchorError(pointer.Append(ptr, strconv.Itoa(i)))
+		}
+		start, dash, err := e.dash(item)
 		if err != nil {
 			return fail(pointer.Append(ptr, strconv.Itoa(i)), "%v", err)
 		}
-		to, err := e.itemEnd(item, dash)
+		end, err := e.itemEnd(item, dash)
 		if err != nil {
 			return err
 		}
-		e.add(from, to, "")
+		e.add(start, end, "")
 	}
 	return nil
+}
+
+func identicalLists(a, b []any) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if !value.Identical(a[i], b[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // hasAnchor reports an anchor in n or below it: removing its text would

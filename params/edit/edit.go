@@ -30,9 +30,13 @@ import (
 // goes where the schema orders it among its siblings, with the file's
 // indentation (a key the schema does not declare goes last); a removed
 // key takes its comment lines with it (those just above it, and the
-// commented-out lines indented below it, as Helm charts write them). A
-// value whose shape changes (a scalar becoming an object, a list changing
-// length) is written anew in the file's style. A JSON file stays JSON.
+// commented-out lines indented below it, as Helm charts write them);
+// items added to or removed from a block list, at its end or in one run
+// inside it, change only their own lines; a block scalar (|) stays one. A
+// value whose shape changes (a scalar becoming an object, `{}` filled) is
+// written anew in the file's style. A JSON file stays JSON. Where writing
+// a collection anew would lose a comment inside it, Values refuses rather
+// than lose it.
 //
 // Values reads with s as params.Decode does (s may be nil: YAML 1.2 core
 // rules), so a scalar is written as it must be to read back as intended:
@@ -44,9 +48,9 @@ import (
 // schema.ErrorsOf): src that is no YAML or JSON document gives kind
 // schema.KindSyntax; old that is not what src reads as, a part of new
 // that is no value, or a file that cannot be edited in place (a change
-// inside a YAML anchor that aliases elsewhere share, a layout the editor
-// cannot place text in) gives kind schema.KindUsage at the value's
-// pointer, naming no value. src is not changed.
+// to or a removal of a YAML anchor that aliases elsewhere share, a layout
+// the editor cannot place text in) gives kind schema.KindUsage at the
+// value's pointer, naming no value. src is not changed.
 func Values(s *schema.Schema, src []byte, old, new any) ([]byte, error) {
 	oldV, err := value.Plain(old)
 	if err != nil {

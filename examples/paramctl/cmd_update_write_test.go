@@ -110,3 +110,50 @@ func TestUpdateWriteAnchor(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, src, string(got))
 }
+
+// TestUpdateWriteChart: on real charts' values.yaml files (Helm charts,
+// comments everywhere), update --write changes exactly the lines of the
+// changed values: no default of the schema is written.
+func TestUpdateWriteChart(t *testing.T) {
+	tests := []struct {
+		chart string
+		set   []string
+		lines map[string]string // old line -> new line
+	}{
+		{chart: "traefik", set: []string{"deployment.replicas=3", "log.level=DEBUG"}, lines: map[string]string{
+			`  replicas: 1  # @schema type:[integer, null];minimum:0`:                                    `  replicas: 3  # @schema type:[integer, null];minimum:0`,
+			`  level: "INFO"  # @schema enum:[TRACE,DEBUG,INFO,WARN,ERROR,FATAL,PANIC]; default: "INFO"`: `  level: "DEBUG"  # @schema enum:[TRACE,DEBUG,INFO,WARN,ERROR,FATAL,PANIC]; default: "INFO"`,
+		}},
+		{chart: "cert-manager", set: []string{"replicaCount=2"}, lines: map[string]string{
+			`replicaCount: 1`: `replicaCount: 2`,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.chart, func(t *testing.T) {
+			dir := filepath.Join("testdata", "helm", "charts", tt.chart)
+			src, err := os.ReadFile(filepath.Join(dir, "values.yaml"))
+			require.NoError(t, err)
+			file := filepath.Join(t.TempDir(), "values.yaml")
+			require.NoError(t, os.WriteFile(file, src, 0o644))
+			args := []string{"update", "--schema", filepath.Join(dir, "values.schema.json"), "--values", file, "--write"}
+			for _, s := range tt.set {
+				args = append(args, "-p", s)
+			}
+			code, stdout, stderr := updRun(t, "", args...)
+			require.Equal(t, exitOK, code, stderr)
+			assert.Empty(t, stdout)
+			got, err := os.ReadFile(file)
+			require.NoError(t, err)
+			before, after := strings.Split(string(src), "\n"), strings.Split(string(got), "\n")
+			require.Len(t, after, len(before), "no line added or removed")
+			changed := 0
+			for i := range before {
+				if before[i] != after[i] {
+					changed++
+					assert.Equal(t, tt.lines[before[i]], after[i], "line %d", i+1)
+				}
+			}
+			assert.Equal(t, len(tt.lines), changed)
+		})
+	}
+}

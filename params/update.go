@@ -87,7 +87,9 @@ type Update struct {
 	// back to a file (params/edit does) so that a later change of a
 	// schema's default reaches the values the user never set; apply
 	// Default to them where a whole state is needed (an operator's
-	// templates).
+	// templates). Defaulted values stay the default because that whole
+	// state is what operators, the admission webhook's mutation and the
+	// callers before Sparse read.
 	Sparse bool
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
 	// default plan trigger.Deploy, built on every Run: build it once per

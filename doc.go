@@ -21,6 +21,10 @@
 //     rules, flow collections, exact numbers (json.Number), defaults,
 //     immutability, updates (`-p`, `-P`, Helm's syntax, undeclared keys),
 //     streams and their cancellation contract, Go values.
+//   - [github.com/paramkit/paramkit/params/edit]: an update written into a
+//     values file in place (only the changed values' lines differ;
+//     comments, key order, quoting and layout kept; new keys in schema
+//     order).
 //   - [github.com/paramkit/paramkit/params/gates]: field-level feature
 //     gates on Kubernetes objects' fields (which fields a create or update
 //     may persist). Its doc: what a gate decides.

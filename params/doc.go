@@ -171,6 +171,15 @@
 // `=`) is a *schema.Error of kind schema.KindUsage wrapping ErrMalformed;
 // a bad path or value is an error of its own kind.
 //
+// Sparse results. Result.Values are the defaulted values, what an
+// operator's templates read. With Update.Sparse they are the values as the
+// user wrote them plus the change, no default materialized, as
+// convert/migrate's results are: write those back to a values file
+// (package params/edit edits one in place), so that a later change of a
+// schema's default still reaches every value the user never set. Sparse
+// changes nothing else: validation, immutability, Changed and the plan
+// are those of the defaulted values; Default gives the whole state back.
+//
 // Undeclared keys. A typo such as `-p replicsa=4` would otherwise be
 // written silently wherever the schema leaves additional properties open,
 // as most schemas do. A key is undeclared when its parent lists

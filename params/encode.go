@@ -3,6 +3,7 @@ package params
 import (
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params/internal/order"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -44,50 +45,4 @@ func MarshalJSON(s *schema.Schema, v any, indent string) ([]byte, error) {
 	return out, nil
 }
 
-func ordererFor(s *schema.Schema) encode.Orderer {
-	if s == nil {
-		return nil
-	}
-	return nodeOrderer{s.Root()}
-}
-
-type nodeOrderer struct{ n *schema.Node }
-
-func (o nodeOrderer) Order(keys []string) []string {
-	if o.n == nil {
-		return keys
-	}
-	present := make(map[string]bool, len(keys))
-	for _, k := range keys {
-		present[k] = true
-	}
-	out := make([]string, 0, len(keys))
-	for _, sc := range o.n.Scope() {
-		for _, p := range sc.Properties() {
-			if present[p.Name()] {
-				out = append(out, p.Name())
-				delete(present, p.Name())
-			}
-		}
-	}
-	for _, k := range keys {
-		if present[k] {
-			out = append(out, k)
-		}
-	}
-	return out
-}
-
-func (o nodeOrderer) Key(k string) encode.Orderer {
-	if o.n == nil {
-		return nil
-	}
-	return nodeOrderer{o.n.Child(k)}
-}
-
-func (o nodeOrderer) Elem(i int) encode.Orderer {
-	if o.n == nil {
-		return nil
-	}
-	return nodeOrderer{o.n.Elem(i)}
-}
+func ordererFor(s *schema.Schema) encode.Orderer { return order.For(s) }

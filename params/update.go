@@ -77,6 +77,20 @@ type Update struct {
 	// Result.Warnings): Run then fails with them (kind
 	// schema.KindUndeclared).
 	Strict bool
+	// Sparse makes Result.Values sparse: the values as the user wrote
+	// them (Old, or Desired) with the edits made, defaults not
+	// materialized, as convert/migrate's Result.Values are. Defaults still
+	// take part everywhere else: the result is validated, checked for
+	// immutability and planned with its defaults applied, exactly as
+	// without Sparse, so Sparse changes nothing but what Values hold (a
+	// key set only by a default stays out of them). Write sparse values
+	// back to a file (params/edit does) so that a later change of a
+	// schema's default reaches the values the user never set; apply
+	// Default to them where a whole state is needed (an operator's
+	// templates). Defaulted values stay the default because that whole
+	// state is what operators, the admission webhook's mutation and the
+	// callers before Sparse read.
+	Sparse bool
 	// Triggers resolves the plan; nil means trigger.New(Schema) with the
 	// default plan trigger.Deploy, built on every Run: build it once per
 	// schema when running many updates (it costs more than the update).
@@ -86,7 +100,9 @@ type Update struct {
 // Result is what an update produced. Like every Result of the module it
 // is a value, returned by value (the zero Result with an error).
 type Result struct {
-	// Values are the new values, defaulted and valid.
+	// Values are the new values, defaulted and valid; with
+	// Update.Sparse, valid once defaulted but holding no default the
+	// user did not write.
 	Values any
 	// Plan is the one plan the changes trigger; "" when nothing changed.
 	Plan string
@@ -167,13 +183,23 @@ func (u *Update) Run() (Result, error) {
 		d.base = oldV
 		old = defaults(s, oldV, u.Defaults, false)
 	}
+	var sparse any // the last passing result before its defaults
 	v, ed, verr := d.run(func(v any) (any, error) {
-		v = defaults(s, v, u.Defaults, true) // v is this run's own copy
-		if install {
-			return v, Validate(s, v)
+		var before any
+		if u.Sparse {
+			before = value.DeepCopy(v)
 		}
-		// The old values, defaulted, for transition rules (oldSelf).
-		_, err := validate(s, v, &old)
+		v = defaults(s, v, u.Defaults, true) // v is this run's own copy
+		var err error
+		if install {
+			err = Validate(s, v)
+		} else {
+			// The old values, defaulted, for transition rules (oldSelf).
+			_, err = validate(s, v, &old)
+		}
+		if err == nil {
+			sparse = before
+		}
 		return v, err
 	})
 	if len(ed.errs) > 0 {
@@ -185,8 +211,14 @@ func (u *Update) Run() (Result, error) {
 	if verr != nil {
 		return Result{}, ed.keys.also(validationErrors(verr, ed.notes, &ed.keys))
 	}
+	// Defaults stay in v for immutability and the plan; the caller gets
+	// the sparse values when asked.
+	out := v
+	if u.Sparse {
+		out = sparse
+	}
 	if install {
-		return Result{Values: v, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
+		return Result{Values: out, Plan: trigger.Deploy, Changed: []string{""}, Warnings: ed.keys.warnings}, nil
 	}
 
 	changed := value.Diff(old, v)
@@ -210,7 +242,7 @@ func (u *Update) Run() (Result, error) {
 		}
 		return Result{}, ed.keys.also(errs.Err())
 	}
-	return Result{Values: v, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
+	return Result{Values: out, Plan: plan, Changed: changed, Warnings: ed.keys.warnings}, nil
 }
 
 // parseSet reads the assignments of Update.Set: the first malformed one

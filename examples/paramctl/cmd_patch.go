@@ -18,7 +18,7 @@ type patchOptions struct {
 func init() {
 	register(&command{
 		name:  "patch",
-		usage: "--schema FILE --values FILE [--add PATH=VALUE]... [--remove PATH]... [--replace PATH=VALUE]... [--json-patch FILE] [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
+		usage: "--schema FILE --values FILE [--write] [--add PATH=VALUE]... [--remove PATH]... [--replace PATH=VALUE]... [--json-patch FILE] [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
 		short: "apply add/remove/replace operations in order (or an RFC 6902 JSON Patch file), then the same checks as update",
 		setup: func(fs *flag.FlagSet) any {
 			o := &patchOptions{}

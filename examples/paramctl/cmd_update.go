@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/params/edit"
 	"github.com/paramkit/paramkit/schema"
 	"github.com/paramkit/paramkit/trigger"
 )
@@ -21,6 +22,7 @@ type pipelineFlags struct {
 	defaultPlan, plans     string
 	structural             bool
 	strict                 bool
+	write                  bool
 }
 
 func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
@@ -31,6 +33,7 @@ func (f *pipelineFlags) declare(fs *flag.FlagSet, valuesUsage string) {
 	fs.StringVar(&f.plans, "plans", "", "the operator's plan `NAMES`, comma-separated: the default plan is then \"update\" when there is one, else \"deploy\" (KUDO's rule)")
 	fs.BoolVar(&f.structural, "structural", false, "default as a kube-apiserver defaults a CRD object")
 	fs.BoolVar(&f.strict, "strict", false, "refuse (exit 1) keys the schema does not declare, instead of warning on standard error")
+	fs.BoolVar(&f.write, "write", false, "write the change into the --values file in place (only the changed values' lines differ; comments, order and quoting stay; no default is written) instead of printing the new values")
 }
 
 type updateOptions struct {
@@ -42,7 +45,7 @@ type updateOptions struct {
 func init() {
 	register(&command{
 		name:  "update",
-		usage: "--schema FILE [--values FILE] [-P FILE]... [-p KEY=VALUE]... [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
+		usage: "--schema FILE [--values FILE [--write]] [-P FILE]... [-p KEY=VALUE]... [--default-plan PLAN] [--plans NAMES] [--structural] [--strict] [-o yaml|json]",
 		short: "apply -P merge patches and -p assignments, default, validate, check immutability; print the new values (standard output) and the plan with the changed pointers (standard error)",
 		setup: func(fs *flag.FlagSet) any {
 			o := &updateOptions{}
@@ -84,6 +87,10 @@ type pipeline struct {
 	// malformed starts the message of a malformed edit ("-p " for
 	// update, whose assignments do not say they are -p).
 	malformed string
+	// write names the values file to edit in place (--write); src is
+	// its text.
+	write string
+	src   []byte
 }
 
 // preparePipeline reads the schema and the current values and builds the
@@ -94,6 +101,9 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	}
 	if needValues && f.values == "" {
 		return nil, e.fail(exitUsage, "%s needs --values; usage: paramctl %s %s", cmd, cmd, commands[cmd].usage)
+	}
+	if f.write && (f.values == "" || f.values == "-") {
+		return nil, e.fail(exitUsage, "%s --write needs --values FILE, the file to edit in place (not standard input); usage: paramctl %s %s", cmd, cmd, commands[cmd].usage)
 	}
 	if f.output != "yaml" && f.output != "json" {
 		return nil, e.fail(exitUsage, "unknown output format %q (want yaml or json)", f.output)
@@ -119,11 +129,17 @@ func (e *env) preparePipeline(f *pipelineFlags, cmd string, needValues bool) (*p
 	if f.structural {
 		p.u.Defaults = append(p.u.Defaults, params.Structural())
 	}
+	if f.write {
+		// The file gets what the user wrote plus the change: defaults
+		// still validate and plan, but none is written.
+		p.write, p.u.Sparse = f.values, true
+	}
 	if f.values != "" {
 		data, err := e.readInput(f.values)
 		if err != nil {
 			return nil, e.fail(exitUsage, "--values %s", withFile(f.values, err))
 		}
+		p.src = data
 		// The current values are read as given: their validity is not
 		// this update's business (DecodeReader's verdict is ignored).
 		var docs []params.Document[any]
@@ -208,6 +224,9 @@ func (e *env) finishPipeline(p *pipeline) int {
 		fmt.Fprintf(e.stderr, "warning: %s\n", w.Error())
 	}
 	s := p.u.Schema
+	if p.write != "" {
+		return e.writeValues(p, r)
+	}
 	if p.output == "json" {
 		out := updateJSON{Values: mustBytes(params.MarshalJSON(s, r.Values, "")), Changed: r.Changed}
 		if r.Plan != "" {
@@ -223,6 +242,40 @@ func (e *env) finishPipeline(p *pipeline) int {
 	// The values alone go to standard output, so pipes keep working; what
 	// a person reads beside them goes to standard error.
 	printPlan(e.stderr, r.Plan, r.Changed)
+	return exitOK
+}
+
+// writeValues edits the --values file in place with the update's result
+// (sparse: no default the user never wrote) through the atomic writer;
+// nothing changed leaves the file untouched. -o json prints the report
+// (with the values as written) on standard output; otherwise standard
+// output stays empty and standard error says what was written.
+func (e *env) writeValues(p *pipeline, r params.Result) int {
+	out, err := edit.Values(p.u.Schema, p.src, p.u.Old, r.Values)
+	if err != nil {
+		for _, x := range schema.ErrorsOf(err) {
+			fmt.Fprintf(e.stderr, "%s: %s: %s\n", p.write, displayPointer(x.Pointer), x.Message)
+		}
+		return exitInvalid
+	}
+	if !bytes.Equal(out, p.src) {
+		if err := writeFileAtomic(p.write, out); err != nil {
+			return e.fail(exitUsage, "--write %s", withFile(p.write, err))
+		}
+	}
+	if p.output == "json" {
+		res := updateJSON{Values: mustBytes(params.MarshalJSON(p.u.Schema, r.Values, "")), Changed: r.Changed}
+		if r.Plan != "" {
+			res.Plan = &r.Plan
+		}
+		return e.writeJSON(res)
+	}
+	printPlan(e.stderr, r.Plan, r.Changed)
+	if bytes.Equal(out, p.src) {
+		fmt.Fprintf(e.stderr, "%s: unchanged\n", p.write)
+	} else {
+		fmt.Fprintf(e.stderr, "%s: written\n", p.write)
+	}
 	return exitOK
 }
 

@@ -338,7 +338,7 @@ func applyPlan(src []byte, a *addition) (out []byte, spliceErr, err error) {
 	if spliceErr == nil {
 		return out, nil, nil
 	}
-	if ed.json {
+	if ed.JSON {
 		return nil, nil, spliceErr
 	}
 	out, err = ed.reencode(a)

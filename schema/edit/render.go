@@ -12,6 +12,7 @@ import (
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/splice"
 	yaml "go.yaml.in/yaml/v3"
 )
 
@@ -50,7 +51,7 @@ func (ed *editor) blockEntry(e entryKV) (string, error) {
 	m := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{encode.YAMLNode(e.key, nil), vn}}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(ed.step)
+	enc.SetIndent(ed.Step)
 	if err := enc.Encode(m); err != nil {
 		return "", err
 	}
@@ -79,10 +80,10 @@ func flowScalarLists(n *yaml.Node) {
 
 // flowEntry renders "key: value" for a flow mapping or a JSON object.
 func (ed *editor) flowEntry(e entryKV, indent string, multiline bool) string {
-	if ed.json {
+	if ed.JSON {
 		ind := ""
 		if multiline {
-			ind = strings.Repeat(" ", ed.step)
+			ind = strings.Repeat(" ", ed.Step)
 		}
 		return string(encode.JSON(e.key, nil, "")) + ": " + encode.HandwrittenJSON(e.val, specOrder{}, indent, ind)
 	}
@@ -110,7 +111,7 @@ func encodeNode(n *yaml.Node) string {
 
 // scalar renders a string as a YAML or JSON scalar.
 func (ed *editor) scalar(s string) string {
-	if ed.json {
+	if ed.JSON {
 		return string(encode.JSON(s, nil, ""))
 	}
 	return strings.TrimSuffix(encodeNode(encode.YAMLNode(s, nil)), "\n")
@@ -120,7 +121,7 @@ func (ed *editor) scalar(s string) string {
 // and comments stay, spacing may not. It is the fallback where splicing
 // cannot find its way (anchors, odd layouts).
 func (ed *editor) reencode(a *addition) ([]byte, error) {
-	root, err := document.ParseNode(ed.src)
+	root, err := document.ParseNode(ed.Src)
 	if err != nil {
 		return nil, err
 	}
@@ -133,7 +134,7 @@ func (ed *editor) reencode(a *addition) ([]byte, error) {
 		var next *yaml.Node
 		switch holder.Kind {
 		case yaml.MappingNode:
-			next = member(holder, t)
+			next = splice.Member(holder, t)
 		case yaml.SequenceNode:
 			if i, err := pointer.Index(t, len(holder.Content)); err == nil {
 				next = holder.Content[i]
@@ -152,14 +153,14 @@ func (ed *editor) reencode(a *addition) ([]byte, error) {
 	}
 	entry := encode.YAMLNode(a.entry, specOrder{})
 	flowScalarLists(entry)
-	if props := member(holder, "properties"); props != nil && props.Kind == yaml.MappingNode {
+	if props := splice.Member(holder, "properties"); props != nil && props.Kind == yaml.MappingNode {
 		props.Content = append(props.Content, encode.YAMLNode(a.name, nil), entry)
 	} else {
 		pm := &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{encode.YAMLNode(a.name, nil), entry}}
 		holder.Content = append(holder.Content, encode.YAMLNode("properties", nil), pm)
 	}
 	if a.required != "" {
-		if req := member(holder, "required"); req != nil && req.Kind == yaml.SequenceNode {
+		if req := splice.Member(holder, "required"); req != nil && req.Kind == yaml.SequenceNode {
 			req.Content = append(req.Content, encode.YAMLNode(a.required, nil))
 		} else {
 			holder.Content = append(holder.Content, encode.YAMLNode("required", nil),
@@ -168,7 +169,7 @@ func (ed *editor) reencode(a *addition) ([]byte, error) {
 	}
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
-	enc.SetIndent(ed.step)
+	enc.SetIndent(ed.Step)
 	if err := enc.Encode(root); err != nil {
 		return nil, err
 	}

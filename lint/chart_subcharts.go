@@ -290,6 +290,10 @@ func (hv *helmValues) judgeAt(s *schema.Schema, values map[string]any, prefix []
 				continue
 			}
 		}
+		if hv.hint(s, &out[i], src, rel) {
+			out[i].Message = "subchart " + prefix[len(prefix)-1] + ": " + out[i].Message
+			continue
+		}
 		if s.HoldsSecretAt(rel) {
 			continue // a secret's text is never quoted
 		}

@@ -323,6 +323,9 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 				continue
 			}
 		}
+		if hv.hint(s, &out[i], src, out[i].Pointer) {
+			continue
+		}
 		if note := hv.numberNote(s, src, out[i].Pointer); note != "" {
 			out[i].Message += " (" + note + ")"
 		}

@@ -666,7 +666,10 @@ type generator struct {
 	// weak the types of its empty values ("", [], {}), which say nothing
 	// unless something else does, and are then accepted beside it.
 	strong, weak map[string]typeSet
-	secrets      []string
+	// nullItems are the list paths ("…/[]") with a null element: Helm
+	// keeps a null inside a list, so the items get no type.
+	nullItems map[string]bool
+	secrets   []string
 }
 
 // generateSchema builds values.schema.json for values.yaml's bytes alone.
@@ -692,7 +695,7 @@ func generateSchemaFrom(data []byte, src schemaSources) (*generatedSchema, error
 		return nil, err
 	}
 	lines := strings.Split(string(data), "\n")
-	g := &generator{info: commentInfo(data), values: values, strong: map[string]typeSet{}, weak: map[string]typeSet{}}
+	g := &generator{info: commentInfo(data), values: values, strong: map[string]typeSet{}, weak: map[string]typeSet{}, nullItems: map[string]bool{}}
 	g.observe(values, nil, true)
 	commented, cinfo := commentedKeys(data, lines)
 	var shape any = values
@@ -852,6 +855,9 @@ func (g *generator) observe(v any, path []string, fromText bool) {
 		}
 		g.strong[pk] |= tArray
 		for _, e := range x {
+			if e == nil {
+				g.nullItems[pathKey(append(slices.Clip(path), "[]"))] = true
+			}
 			g.observe(e, append(slices.Clip(path), "[]"), fromText)
 		}
 	case string:
@@ -1004,6 +1010,9 @@ func (g *generator) shape(o *jsonObject, ts typeSet, v any, path []string) {
 func (g *generator) items(l []any, path []string) *jsonObject {
 	o := newObject()
 	ts := g.types(path)
+	if g.nullItems[pathKey(path)] {
+		ts = 0 // a null element: any type
+	}
 	if len(ts.names()) == 1 {
 		o.set("type", ts.names()[0])
 	}

@@ -445,7 +445,10 @@ func TestSchemaCommand(t *testing.T) {
 // them, the schema compiles and accepts the values it came from.
 func FuzzGenerateSchema(f *testing.F) {
 	seeds := []string{"", "a: 1\n", "a: [1, b]\n", "# -- (int) x\na:\n", "a: &x {b: 1}\nc: *x\n", "a:\n  - b: 1\n  - b: x\n",
-		"a: 1.10\nb: yes\nc: 0x1F\n", "--- \na: 1\n---\nb: 2\n", "a: {b: [[], {}]}\n", "'': 1\n", "a~/b: 1\n", "a: 1\na: x\n"}
+		"a: 1.10\nb: yes\nc: 0x1F\n", "--- \na: 1\n---\nb: 2\n", "a: {b: [[], {}]}\n", "'': 1\n", "a~/b: 1\n", "a: 1\na: x\n",
+		// Commented-out keys (issue 36).
+		"# nameOverride:\n# -- (int) n\n# limit: 10\na:\n  b: 1\n  # c:\n  #   d: [1, x]\n# a.e -- text\n",
+		"r: {}\n  # limits:\n  #   cpu: 1\n# x: |\n#   y\nz: |\n  # w: 1\n", "#\n#:\n# :\n# '': 1\n# \"a\": [\n", "a:\n  # b: 1\n---\n# c: 2\nd: 1\n"}
 	for _, c := range realCharts {
 		if data, err := os.ReadFile(filepath.Join(helmTestdata, "charts", c, "values.yaml")); err == nil && c == "prometheus-mysql-exporter" {
 			seeds = append(seeds, string(data))

@@ -241,3 +241,27 @@ func keysOf(m map[string]any) []string {
 	}
 	return out
 }
+
+// TestSchemaUpdateEvidence: updating a hand-written schema follows the
+// generator's rules: commented-out keys and overlay keys are added, a
+// "" default with a number in an overlay as a type list, an empty one
+// with no type; what the schema declares stays as written.
+func TestSchemaUpdateEvidence(t *testing.T) {
+	existing := []byte(`{"type": "object", "properties": {"port": {"type": "string", "title": "Port"}}}` + "\n")
+	ov, err := readHelmValues([]byte("port: 80\nmyDomain: x.io\nservicePort: 8080\n"))
+	require.NoError(t, err)
+	g, err := generateSchemaFrom([]byte("port: \"\"\nservicePort: \"\"\n# nameOverride:\n# -- Pods kept\n# revisionHistoryLimit: 10\n"), schemaSources{overlays: []overlayValues{{name: "ci/a.yaml", values: ov}}})
+	require.NoError(t, err)
+	up, err := updateSchema(existing, g.root)
+	require.NoError(t, err)
+	assert.Equal(t, []string{"/servicePort", "/nameOverride", "/revisionHistoryLimit", "/myDomain"}, up.added)
+	var s map[string]any
+	require.NoError(t, json.Unmarshal(up.out, &s))
+	assert.Equal(t, "string", prop(t, s, "port")["type"], "declared: kept as written")
+	assert.Equal(t, []any{"integer", "string"}, prop(t, s, "servicePort")["type"])
+	assert.Nil(t, prop(t, s, "nameOverride")["type"])
+	assert.Equal(t, "integer", prop(t, s, "revisionHistoryLimit")["type"])
+	assert.Equal(t, "Pods kept.", prop(t, s, "revisionHistoryLimit")["description"])
+	assert.Equal(t, "string", prop(t, s, "myDomain")["type"])
+	assert.True(t, isSubsequence(existing, up.out))
+}

@@ -8,6 +8,8 @@ import (
 	"strconv"
 	"strings"
 
+	yaml "go.yaml.in/yaml/v3"
+
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/problem"
@@ -97,7 +99,13 @@ func chartFileFindings(data []byte) []Finding {
 		switch v := m[key].(type) {
 		case nil, string:
 		case float64:
-			out = append(out, at("/"+key, Error, `%s should be of type string but it's of type float64: quote it ("%v")`, key, v))
+			// The advice keeps the user's text (1.0, not the 1 Helm
+			// holds): quoted, it means what was written.
+			text := strconv.FormatFloat(v, 'g', -1, 64)
+			if n := nodeAt(node, "/"+key); n != nil && n.Kind == yaml.ScalarNode && n.Value != "" {
+				text = n.Value
+			}
+			out = append(out, at("/"+key, Error, `%s should be of type string but it's of type float64: quote it (%q)`, key, text))
 		default:
 			out = append(out, at("/"+key, Error, "%s should be of type string but it's of type %T", key, v))
 		}

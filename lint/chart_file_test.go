@@ -25,7 +25,7 @@ func TestChartMetadata(t *testing.T) {
 		{"apiVersion v3", "apiVersion: v3\nname: a\nversion: 1.0.0\n", []want{{1, "/apiVersion", Error, `apiVersion 'v3' is not valid. The value must be either "v1" or "v2"`}}},
 		{"broken YAML", "apiVersion: v2\nname: a\ndescription: [x\n", []want{{3, "", Error, "unable to parse YAML: line 3: the '[' here is never closed (expected ',' or ']')"}}},
 		{"a float version", "apiVersion: v2\nname: a\nversion: 1.0\n", []want{
-			{3, "/version", Error, `version should be of type string but it's of type float64: quote it ("1")`},
+			{3, "/version", Error, `version should be of type string but it's of type float64: quote it ("1.0")`},
 			{3, "/version", Warning, "version '1' is not a valid SemVerV2"}}},
 		{"a loose version", "apiVersion: v2\nname: a\nversion: v1.2\n", []want{{3, "/version", Warning, "version 'v1.2' is not a valid SemVerV2"}}},
 		{"type", "apiVersion: v1\nname: a\nversion: 1.0.0\ntype: service\n", []want{{4, "/type", Error, "chart.metadata.type must be application or library"}}},

@@ -5,12 +5,14 @@ import (
 	"fmt"
 	"io/fs"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -204,13 +206,18 @@ type subValues struct {
 // readFileAs reads a subchart's values.yaml as Helm does, without
 // adding it to the sources (it goes below its place).
 func (hv *helmValues) readFileAs(name string, data []byte) (*subValues, error) {
-	n := len(hv.sources)
+	if r, ok := hv.memo.subValues(name, data); ok {
+		hv.warnings = append(hv.warnings, r.warnings...)
+		return &subValues{values: value.DeepCopy(r.values).(map[string]any), source: r.source}, nil
+	}
+	n, w := len(hv.sources), len(hv.warnings)
 	v, err := hv.readFile(name, data)
 	if err != nil {
 		return nil, err
 	}
 	src := hv.sources[n]
 	hv.sources = hv.sources[:n]
+	hv.memo.keepSubValues(name, data, memoValues{values: value.DeepCopy(v).(map[string]any), source: src, warnings: slices.Clone(hv.warnings[w:])})
 	return &subValues{values: v, source: src}, nil
 }
 
@@ -222,7 +229,7 @@ func (hv *helmValues) readFileAs(name string, data []byte) (*subValues, error) {
 func (hv *helmValues) judgeTree(c *helmvalues.Chart, values map[string]any, prefix []string, schemaFile string) ([]Finding, error) {
 	var out []Finding
 	if c.Schema != nil {
-		s, err := schema.Parse(c.Schema)
+		s, err := hv.memo.parse(c.Schema)
 		if err != nil {
 			return nil, schema.ErrorIn(schemaFile, err)
 		}
@@ -289,6 +296,10 @@ func (hv *helmValues) judgeAt(s *schema.Schema, values map[string]any, prefix []
 				out[i].Message = "subchart " + prefix[len(prefix)-1] + ": " + msg
 				continue
 			}
+		}
+		if hv.hint(s, &out[i], src, rel) {
+			out[i].Message = "subchart " + prefix[len(prefix)-1] + ": " + out[i].Message
+			continue
 		}
 		if s.HoldsSecretAt(rel) {
 			continue // a secret's text is never quoted

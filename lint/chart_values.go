@@ -42,7 +42,7 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 	if c == nil {
 		return nil, nil, schema.NewError(schema.KindUsage, "", "lint: no chart")
 	}
-	hv, err := c.helmValues(orDefault(c.ValuesFile, chartValuesFile))
+	hv, err := c.helmValues(orDefault(c.ValuesFile, chartValuesFile), newChartMemo())
 	if err != nil {
 		return nil, nil, err
 	}
@@ -70,14 +70,17 @@ func (c *Chart) HelmValues() (map[string]any, []Finding, error) {
 // causes elsewhere says so). Nothing when the schema does not compile
 // (its findings say why).
 func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
+	// One memo for the whole run: each overlay's reading reuses the
+	// subcharts' values files and compiled schemas the first computed.
+	memo := newChartMemo()
 	var s *schema.Schema
 	if c.Schema != nil || len(c.subcharts) == 0 {
 		var err error
-		if s, err = schema.Parse(c.Schema); err != nil {
+		if s, err = memo.parse(c.Schema); err != nil {
 			return nil, nil
 		}
 	}
-	hv, err := c.helmValues(valuesFile)
+	hv, err := c.helmValues(valuesFile, memo)
 	if err != nil {
 		return nil, err
 	}
@@ -96,7 +99,7 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 	for _, o := range c.Overlays {
 		oc := *c
 		oc.ExtraValues = append(append([]ValuesFile(nil), c.ExtraValues...), o)
-		ohv, err := oc.helmValues(valuesFile)
+		ohv, err := oc.helmValues(valuesFile, memo)
 		if err != nil {
 			return nil, err
 		}
@@ -173,6 +176,8 @@ type valuesSource struct {
 }
 
 type helmValues struct {
+	// memo holds what readings of the same chart share (nil: nothing).
+	memo     *chartMemo
 	values   map[string]any
 	sources  []valuesSource
 	warnings []Finding
@@ -184,8 +189,8 @@ type helmValues struct {
 }
 
 // helmValues reads and merges the chart's values as Helm does.
-func (c *Chart) helmValues(valuesFile string) (*helmValues, error) {
-	hv := &helmValues{}
+func (c *Chart) helmValues(valuesFile string, memo *chartMemo) (*helmValues, error) {
+	hv := &helmValues{memo: memo}
 	chartVals, err := hv.readFile(valuesFile, c.Values)
 	if err != nil {
 		return nil, err
@@ -322,6 +327,9 @@ func (hv *helmValues) judge(s *schema.Schema) []Finding {
 				out[i].Message = msg
 				continue
 			}
+		}
+		if hv.hint(s, &out[i], src, out[i].Pointer) {
+			continue
 		}
 		if note := hv.numberNote(s, src, out[i].Pointer); note != "" {
 			out[i].Message += " (" + note + ")"

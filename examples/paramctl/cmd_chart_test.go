@@ -443,7 +443,7 @@ func TestLintOverlays(t *testing.T) {
 	tests := []cliCase{
 		{name: "each overlay on its own", args: []string{"lint", chart}, code: 1,
 			out: []string{
-				chart + "/ci/drop-values.yaml:2:3: /image/tag: error chart-values: missing required property: \"tag\"\n",
+				chart + "/ci/drop-values.yaml:2:3: /image/tag: error chart-values: missing required property: \"tag\" (the null at ci/drop-values.yaml:2 removed the key: Helm deletes a key set to null; remove that line to keep the chart's default)\n",
 				chart + "/ci/duplicate-values.yaml:2:1: /enabled: warning chart-values: \"enabled\" is given twice (lines 1 and 2): Helm keeps the last value",
 				chart + "/ci/tag-values.yaml:3:3: /image/tag: error chart-values: Helm reads 1.10 as the number 1.1; the schema wants a string: write \"1.10\"\n",
 			},

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/paramkit/paramkit/lint"
@@ -300,6 +301,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path stri
 		if err != nil {
 			return lintReport{}, e.fail(exitUsage, "%s: %v", dir, err)
 		}
+		ciOverlays := chart.Overlays
 		if len(o.values) > 0 {
 			// The files given replace ci/*.yaml: layered when named,
 			// each on its own when a glob names them.
@@ -335,7 +337,19 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path stri
 		if err != nil {
 			return lintReport{}, e.fail(exitUsage, "%s", chartError(dir, chart, err))
 		}
-		return root.report(dir, true, fs), exitOK
+		rep := root.report(dir, true, fs)
+		// The chart's overlays this run left out: what a baseline or
+		// ignore entry says of them is not this run's business.
+		linted := map[string]bool{}
+		for _, v := range append(slices.Clone(chart.Overlays), chart.ExtraValues...) {
+			linted[filepath.ToSlash(filepath.Clean(v.Name))] = true
+		}
+		for _, v := range ciOverlays {
+			if !linted[filepath.ToSlash(filepath.Clean(v.Name))] {
+				rep.skipped = append(rep.skipped, root.name(filepath.Join(dir, filepath.FromSlash(v.Name))))
+			}
+		}
+		return rep, exitOK
 	}
 	if len(o.values) > 0 {
 		return lintReport{}, e.fail(exitUsage, "--values is for a Helm chart folder, and %s is none", path)

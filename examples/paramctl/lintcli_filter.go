@@ -23,6 +23,72 @@ type lintReport struct {
 	Findings []lint.Finding
 	// folder is true when File is a chart or package folder.
 	folder bool
+	// skipped are files of the folder this run left out (a chart's
+	// overlays --charts did not pick), named as File is: entries about
+	// them speak for no file of this run.
+	skipped []string
+}
+
+// covers reports whether a file (named from the root, as findings name
+// it) is one this report linted: the report's file, or a file below its
+// folder that the run did not leave out.
+func (r lintReport) covers(file string) bool {
+	if file == r.File {
+		return true
+	}
+	if !r.folder || (r.File != "." && !strings.HasPrefix(file, r.File+"/")) {
+		return false
+	}
+	for _, s := range r.skipped {
+		if file == s {
+			return false
+		}
+	}
+	return true
+}
+
+// skippedGlob reports whether a glob relative to the folder names only
+// files the run left out.
+func (r lintReport) skippedGlob(rel string) bool {
+	if strings.ContainsAny(rel, "*?[") || len(r.skipped) == 0 {
+		return false
+	}
+	for _, s := range r.skipped {
+		if s == r.File+"/"+rel {
+			return true
+		}
+	}
+	return false
+}
+
+// mayCover reports whether a file glob of an ignore entry can match a
+// file this report linted: a glob without "/" names a file below any
+// folder ("values.yaml"); otherwise the glob's leading segments must
+// match the report's (a "**" matches the rest).
+func (r lintReport) mayCover(glob string) bool {
+	if !strings.Contains(glob, "/") || r.File == "." {
+		return true
+	}
+	gs, fs := strings.Split(glob, "/"), strings.Split(r.File, "/")
+	if r.folder && (gs[0] == "ci" || gs[0] == "templates" || gs[0] == "crds") {
+		// Named from the chart or package folder: ci/x.yaml.
+		ok, _ := path.Match(gs[0], fs[0])
+		if !ok {
+			return !r.skippedGlob(strings.Join(gs, "/"))
+		}
+	}
+	if !strings.ContainsAny(glob, "*?[") {
+		return r.covers(glob)
+	}
+	for i := 0; i < len(gs) && i < len(fs); i++ {
+		if gs[i] == "**" {
+			return true
+		}
+		if ok, _ := path.Match(gs[i], fs[i]); !ok {
+			return false
+		}
+	}
+	return r.folder || len(gs) == len(fs)
 }
 
 // inFolder is a finding's file relative to the report's folder ("" when
@@ -64,6 +130,11 @@ type lintFilter struct {
 	// usedIgnore and usedBaseline count, by index, what each Ignore and
 	// Baseline entry dropped over every apply (see unused).
 	usedIgnore, usedBaseline map[int]int
+	// inRunIgnore and inRunBaseline mark, by index, the entries that
+	// speak for a file some apply's report linted: only those can be
+	// stale. An entry about another chart of a partial run (--charts, the
+	// Action's changed input) is neither applied nor stale.
+	inRunIgnore, inRunBaseline map[int]bool
 }
 
 // silenced counts the findings a filter dropped, by reason.
@@ -91,6 +162,17 @@ func (f *lintFilter) apply(r lintReport) (lintReport, silenced) {
 	var n silenced
 	if f.usedIgnore == nil {
 		f.usedIgnore, f.usedBaseline = map[int]int{}, map[int]int{}
+		f.inRunIgnore, f.inRunBaseline = map[int]bool{}, map[int]bool{}
+	}
+	for i, ig := range f.Ignore {
+		if ig.File == "" || r.mayCover(ig.File) {
+			f.inRunIgnore[i] = true
+		}
+	}
+	for i, b := range f.Baseline {
+		if b.File == "" || r.covers(b.File) {
+			f.inRunBaseline[i] = true
+		}
 	}
 	kept := make([]lint.Finding, 0, len(r.Findings))
 	for _, fd := range r.Findings {
@@ -99,7 +181,7 @@ func (f *lintFilter) apply(r lintReport) (lintReport, silenced) {
 			n.Disabled++
 		case f.ignored(r, fd):
 			n.Ignored++
-		case f.inBaseline(fd):
+		case f.inBaseline(r, fd):
 			n.Baseline++
 		default:
 			fd.Severity = f.severityOf(fd.Rule, fd.Severity)
@@ -111,17 +193,18 @@ func (f *lintFilter) apply(r lintReport) (lintReport, silenced) {
 }
 
 // unused returns the indexes of the Ignore and Baseline entries that
-// dropped no finding in any apply so far: stale entries (the finding was
-// fixed, the rule renamed), which a team should remove lest they hide a
-// new finding at that place later.
+// dropped no finding in any apply so far, of those that speak for a file
+// an apply's report linted: stale entries (the finding was fixed, the
+// rule renamed), which a team should remove lest they hide a new finding
+// at that place later.
 func (f *lintFilter) unused() (ignore, baseline []int) {
 	for i := range f.Ignore {
-		if f.usedIgnore[i] == 0 {
+		if f.usedIgnore[i] == 0 && f.inRunIgnore[i] {
 			ignore = append(ignore, i)
 		}
 	}
 	for i := range f.Baseline {
-		if f.usedBaseline[i] == 0 {
+		if f.usedBaseline[i] == 0 && f.inRunBaseline[i] {
 			baseline = append(baseline, i)
 		}
 	}
@@ -151,6 +234,9 @@ func (f *lintFilter) ignored(r lintReport, fd lint.Finding) bool {
 		if ig.Pointer != "" && !pointerMatch(ig.Pointer, fd.Pointer) {
 			continue
 		}
+		if ig.File != "" && !r.mayCover(ig.File) {
+			continue // an entry about a file this run left out
+		}
 		if f.usedIgnore != nil {
 			f.usedIgnore[i]++
 		}
@@ -160,11 +246,11 @@ func (f *lintFilter) ignored(r lintReport, fd lint.Finding) bool {
 }
 
 // inBaseline reports whether a baseline entry accepts the finding: the
-// same rule and pointer, and the same file (named from the root) where
-// the entry names one.
-func (f *lintFilter) inBaseline(fd lint.Finding) bool {
+// same rule and pointer, and the same file (named from the root, one
+// the report linted) where the entry names one.
+func (f *lintFilter) inBaseline(r lintReport, fd lint.Finding) bool {
 	for i, b := range f.Baseline {
-		if b.Rule != fd.Rule || b.Pointer != fd.Pointer || (b.File != "" && b.File != fd.File) {
+		if b.Rule != fd.Rule || b.Pointer != fd.Pointer || (b.File != "" && (b.File != fd.File || !r.covers(b.File))) {
 			continue
 		}
 		if f.usedBaseline != nil {

@@ -173,3 +173,43 @@ func FuzzReadBaseline(f *testing.F) {
 		}
 	})
 }
+
+// TestLintReportScope: which files and file globs a report speaks for
+// (issue 36 item 3): its own file, the files below its folder but those
+// the run left out.
+func TestLintReportScope(t *testing.T) {
+	web := lintReport{File: "charts/web", folder: true, skipped: []string{"charts/web/ci/b.yaml"}}
+	schemaFile := lintReport{File: "schemas/s.yaml"}
+	root := lintReport{File: ".", folder: true}
+	for _, c := range []struct {
+		r     lintReport
+		file  string
+		glob  bool
+		match bool
+	}{
+		{web, "charts/web/values.yaml", false, true},
+		{web, "charts/web/ci/a.yaml", false, true},
+		{web, "charts/web/ci/b.yaml", false, false},
+		{web, "charts/webapp/values.yaml", false, false},
+		{web, "charts/other/values.yaml", false, false},
+		{web, "schemas/s.yaml", false, false},
+		{schemaFile, "schemas/s.yaml", false, true},
+		{schemaFile, "schemas/t.yaml", false, false},
+		{root, "values.yaml", false, true},
+		{web, "values.yaml", true, true},
+		{web, "charts/*/values.yaml", true, true},
+		{web, "charts/other/**", true, false},
+		{web, "**/values.yaml", true, true},
+		{web, "ci/a.yaml", true, true},
+		{web, "ci/b.yaml", true, false},
+		{web, "charts/web/ci/b.yaml", true, false},
+		{schemaFile, "charts/*/values.yaml", true, false},
+		{schemaFile, "schemas/*.yaml", true, true},
+	} {
+		got := c.r.covers(c.file)
+		if c.glob {
+			got = c.r.mayCover(c.file)
+		}
+		assert.Equal(t, c.match, got, "%s %s", c.r.File, c.file)
+	}
+}

@@ -251,12 +251,13 @@ func commentInfo(data []byte) map[string]keyInfo {
 	heads := headCache{}
 	params := bitnamiParams(lines)
 	dec := yamlv3.NewDecoder(bytes.NewReader(data))
-	order := 0
+	docIndex := 0
 	for {
 		var doc yamlv3.Node
 		if err := dec.Decode(&doc); err != nil {
 			break
 		}
+		docIndex++
 		if len(doc.Content) == 0 {
 			continue
 		}
@@ -272,7 +273,7 @@ func commentInfo(data []byte) map[string]keyInfo {
 					p := append(slices.Clip(path), k.Value)
 					pk := pathKey(p)
 					if _, seen := info[pk]; !seen {
-						order++
+						order := textOrder(docIndex, k.Line, k.Column)
 						desc, docType := heads.of(lines, k.Line)
 						if d, ok := params[strings.Join(p, ".")]; ok && !strings.HasPrefix(heads.raw(lines, k.Line), "# --") {
 							desc = d
@@ -300,6 +301,12 @@ func commentInfo(data []byte) map[string]keyInfo {
 		walk(&doc, nil, 0)
 	}
 	return info
+}
+
+// textOrder orders keys by where the text writes them: document, line,
+// column.
+func textOrder(doc, line, col int) int {
+	return doc<<40 | line<<16 | min(col, 1<<16-1)
 }
 
 // headCache remembers the description above each line: keys of a flow
@@ -369,7 +376,8 @@ var (
 // comment line or commented-out YAML.
 //
 // The type helm-docs' comment may name first ("# -- (int) …") comes back
-// as a JSON type.
+// as a JSON type, and so does helm-tool's "# +docs:type=T" above a plain
+// comment ("any" for unknown).
 func headDescription(lines []string, line int) (desc, docType string) {
 	var block []string
 	for i := line - 2; i >= 0 && i < len(lines); i-- {
@@ -404,22 +412,38 @@ func headDescription(lines []string, line int) (desc, docType string) {
 	// A plain comment: its first paragraph, up to a blank comment line
 	// or commented-out YAML; annotations for tools ("# @…", cert-manager's
 	// helm-tool "# +docs:…") are skipped, "+docs:ignore" hides the key.
+	// helm-tool's "# +docs:type=T" names the type ("unknown": any).
+	for _, l := range block {
+		t := strings.TrimSpace(strings.TrimLeft(l, "#"))
+		if tt, ok := strings.CutPrefix(t, "+docs:type="); ok {
+			tt = strings.ToLower(strings.TrimSpace(tt))
+			if tt == "unknown" || tt == "any" {
+				docType = anyType
+			} else {
+				docType = helmDocsTypes[tt]
+			}
+		}
+	}
 	var parts []string
 	for _, l := range block {
 		t := strings.TrimSpace(strings.TrimLeft(l, "#"))
 		switch {
 		case t == "+docs:ignore":
-			return "", ""
+			return "", docType
 		case strings.HasPrefix(t, "@") || strings.HasPrefix(t, "+docs:"):
 			continue
 		case t == "" && len(parts) > 0, commentedYAML.MatchString(l):
-			return sentence(strings.Join(parts, " ")), ""
+			return sentence(strings.Join(parts, " ")), docType
 		case t != "":
 			parts = append(parts, t)
 		}
 	}
-	return sentence(strings.Join(parts, " ")), ""
+	return sentence(strings.Join(parts, " ")), docType
 }
+
+// anyType is the docType of helm-tool's "+docs:type=unknown": the value
+// may be of any type, whatever values.yaml shows.
+const anyType = "any"
 
 // helmDocsTypes are the types helm-docs' "# -- (TYPE)" names, as JSON
 // types.
@@ -545,25 +569,353 @@ func titleOf(key string) string {
 	return strings.Join(words, " ")
 }
 
-// generator builds a schema from Helm's reading of the values and the
-// YAML text's key order and comments.
-type generator struct {
-	info map[string]keyInfo
+// schemaSources is what a generated schema is built from besides
+// values.yaml: the overlays that are evidence of keys and types (-f
+// files, a chart's ci/*.yaml), and whether the root is closed.
+type schemaSources struct {
+	overlays []overlayValues
+	closed   bool
+	// rootKeys are keys a closed root declares besides global: a
+	// chart's dependencies (their alias or name), tags, and the keys
+	// import-values brings in.
+	rootKeys []string
 }
 
-// generateSchema builds values.schema.json for values.yaml's bytes.
+// overlayValues is one overlay as Helm reads it.
+type overlayValues struct {
+	name   string
+	values map[string]any
+}
+
+// generatedSchema is a generated schema with what went into it.
+type generatedSchema struct {
+	root *jsonObject
+	// values is values.yaml as Helm reads it.
+	values map[string]any
+	// secrets are the values pointers whose key reads as a secret: their
+	// value is not written as default, the property is writeOnly.
+	secrets []string
+	// commented are the values pointers values.yaml declares only in a
+	// comment, sorted.
+	commented []string
+}
+
+// The JSON types, one bit each; a set of them is the evidence at a path.
+type typeSet uint8
+
+const (
+	tArray typeSet = 1 << iota
+	tBoolean
+	tInteger
+	tNumber
+	tObject
+	tString
+)
+
+// typeNames are the bits' names, in the order a type list is written.
+var typeNames = []struct {
+	bit  typeSet
+	name string
+}{{tArray, "array"}, {tBoolean, "boolean"}, {tInteger, "integer"}, {tNumber, "number"}, {tObject, "object"}, {tString, "string"}}
+
+func typeBit(name string) typeSet {
+	for _, t := range typeNames {
+		if t.name == name {
+			return t.bit
+		}
+	}
+	return 0
+}
+
+// names are the set's types in order.
+func (s typeSet) names() []string {
+	var out []string
+	for _, t := range typeNames {
+		if s&t.bit != 0 {
+			out = append(out, t.name)
+		}
+	}
+	return out
+}
+
+// keyword is the set as a type keyword's value: nil for none, a string
+// for one, a list for several.
+func (s typeSet) keyword() any {
+	n := s.names()
+	switch len(n) {
+	case 0:
+		return nil
+	case 1:
+		return n[0]
+	}
+	l := make([]any, len(n))
+	for i, t := range n {
+		l[i] = t
+	}
+	return l
+}
+
+// generator builds a schema from Helm's reading of the values and the
+// YAML text's key order and comments, with the evidence of every source.
+type generator struct {
+	info map[string]keyInfo
+	// values is values.yaml as Helm reads it: the defaults.
+	values map[string]any
+	// strong are the types a path's values show (a non-empty value of
+	// values.yaml, a commented-out key, an overlay, helm-docs' type);
+	// weak the types of its empty values ("", [], {}), which say nothing
+	// unless something else does, and are then accepted beside it.
+	strong, weak map[string]typeSet
+	// nullItems are the list paths ("…/[]") with a null element: Helm
+	// keeps a null inside a list, so the items get no type.
+	nullItems map[string]bool
+	secrets   []string
+}
+
+// generateSchema builds values.schema.json for values.yaml's bytes alone.
 func generateSchema(data []byte) (*jsonObject, map[string]any, error) {
-	values, err := readHelmValues(data)
+	g, err := generateSchemaFrom(data, schemaSources{})
 	if err != nil {
 		return nil, nil, err
 	}
-	g := &generator{info: commentInfo(data)}
+	return g.root, g.values, nil
+}
+
+// generateSchemaFrom builds values.schema.json for values.yaml's bytes,
+// its commented-out keys and the overlays.
+//
+// The schema never refuses what the chart accepts: the root is open
+// unless closed (and then still allows global, which Helm gives every
+// subchart), commented-out keys are declared, and a key's type is the
+// union of what every source shows; an empty value ("", [], {}) or a
+// null alone leaves the type open.
+func generateSchemaFrom(data []byte, src schemaSources) (*generatedSchema, error) {
+	values, err := readHelmValues(data)
+	if err != nil {
+		return nil, err
+	}
+	lines := strings.Split(string(data), "\n")
+	g := &generator{info: commentInfo(data), values: values, strong: map[string]typeSet{}, weak: map[string]typeSet{}, nullItems: map[string]bool{}}
+	g.observe(values, nil, true)
+	commented, cinfo := commentedKeys(data, lines)
+	var shape any = values
+	var commentedPtrs []string
+	for pk, ci := range cinfo {
+		if _, real := g.info[pk]; !real {
+			g.info[pk] = ci
+		}
+	}
+	for _, c := range commented {
+		if _, found := valuesAt(values, c.path); found {
+			continue // values.yaml sets it: its value is the evidence
+		}
+		wrapped := wrapAt(c.path, c.value)
+		shape = unionShape(shape, wrapped)
+		g.observe(c.value, c.path, false)
+		commentedPtrs = append(commentedPtrs, valuesPointer(c.path))
+	}
+	for _, o := range src.overlays {
+		shape = unionShape(shape, o.values)
+		g.observe(o.values, nil, false)
+	}
 	root := newObject()
 	root.set("$schema", draft202012)
 	root.set("type", "object")
-	g.properties(root, values, nil)
-	root.set("additionalProperties", false)
-	return root, values, nil
+	m, _ := shape.(map[string]any)
+	g.properties(root, m, nil)
+	if src.closed {
+		if _, ok := m["global"]; !ok {
+			props, ok := root.get("properties")
+			if !ok {
+				props = newObject()
+				root.set("properties", props)
+			}
+			global := newObject()
+			global.set("type", "object")
+			global.set("title", "Global")
+			global.set("description", "Values Helm shares with every subchart; Helm adds it to the values of a chart used as a subchart.")
+			props.(*jsonObject).set("global", global)
+		}
+		for _, k := range src.rootKeys {
+			if _, ok := m[k]; ok {
+				continue
+			}
+			props, ok := root.get("properties")
+			if !ok {
+				props = newObject()
+				root.set("properties", props)
+			}
+			if _, ok := props.(*jsonObject).get(k); !ok {
+				p := newObject()
+				p.set("title", titleOf(k))
+				p.set("description", "Set by Helm for a dependency of the chart (its values, tags or import-values).")
+				props.(*jsonObject).set(k, p)
+			}
+		}
+		root.set("additionalProperties", false)
+	}
+	sort.Strings(commentedPtrs)
+	return &generatedSchema{root: root, values: values, secrets: g.secrets, commented: slices.Compact(commentedPtrs)}, nil
+}
+
+// valuesPointer is the JSON pointer of a values path.
+func valuesPointer(path []string) string {
+	var b strings.Builder
+	for _, p := range path {
+		b.WriteString("/")
+		b.WriteString(escapeToken(p))
+	}
+	return b.String()
+}
+
+// wrapAt nests v in maps along path.
+func wrapAt(path []string, v any) map[string]any {
+	m := map[string]any{path[len(path)-1]: v}
+	for i := len(path) - 2; i >= 0; i-- {
+		m = map[string]any{path[i]: m}
+	}
+	return m
+}
+
+// valuesAt finds the value at a path of maps (no list on the way).
+func valuesAt(v any, path []string) (any, bool) {
+	for _, k := range path {
+		m, ok := v.(map[string]any)
+		if !ok {
+			return nil, false
+		}
+		if v, ok = m[k]; !ok {
+			return nil, false
+		}
+	}
+	return v, true
+}
+
+// unionShape merges the keys of b into a: maps key by key, lists
+// element after element; where one is a map or a list and the other is
+// not, the map or list stands (its keys and items are declared).
+func unionShape(a, b any) any {
+	am, aIsMap := a.(map[string]any)
+	bm, bIsMap := b.(map[string]any)
+	switch {
+	case aIsMap && bIsMap:
+		out := make(map[string]any, len(am)+len(bm))
+		for k, v := range am {
+			out[k] = v
+		}
+		for k, v := range bm {
+			if old, ok := out[k]; ok {
+				out[k] = unionShape(old, v)
+			} else {
+				out[k] = v
+			}
+		}
+		return out
+	case aIsMap:
+		return a
+	case bIsMap:
+		return b
+	}
+	al, aIsList := a.([]any)
+	bl, bIsList := b.([]any)
+	switch {
+	case aIsList && bIsList:
+		return append(slices.Clip(al), bl...)
+	case aIsList:
+		return a
+	case bIsList:
+		return b
+	case a == nil:
+		return b
+	}
+	return a
+}
+
+// observe records the types v shows at path and below. fromText says
+// the value is values.yaml's own, whose text tells a float (3.0) from an
+// integer.
+func (g *generator) observe(v any, path []string, fromText bool) {
+	pk := pathKey(path)
+	switch x := v.(type) {
+	case map[string]any:
+		if len(x) == 0 {
+			g.weak[pk] |= tObject
+			return
+		}
+		if path != nil {
+			g.strong[pk] |= tObject
+		}
+		for k, e := range x {
+			g.observe(e, append(slices.Clip(path), k), fromText)
+		}
+	case []any:
+		if len(x) == 0 {
+			g.weak[pk] |= tArray
+			return
+		}
+		g.strong[pk] |= tArray
+		for _, e := range x {
+			if e == nil {
+				g.nullItems[pathKey(append(slices.Clip(path), "[]"))] = true
+			}
+			g.observe(e, append(slices.Clip(path), "[]"), fromText)
+		}
+	case string:
+		if x == "" {
+			g.weak[pk] |= tString
+		} else {
+			g.strong[pk] |= tString
+		}
+	case bool:
+		g.strong[pk] |= tBoolean
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") || fromText && g.info[pk].float {
+			g.strong[pk] |= tNumber
+		} else {
+			g.strong[pk] |= tInteger
+		}
+	}
+}
+
+// types is the type set of a path: what its values show, with the empty
+// values beside it; none when only empty values and nulls were seen and
+// no helm-docs type is named. A number covers an integer.
+func (g *generator) types(path []string) typeSet {
+	pk := pathKey(path)
+	if g.info[pk].docType == anyType {
+		return 0
+	}
+	s := g.strong[pk] | typeBit(g.info[pk].docType)
+	if s == 0 {
+		return 0
+	}
+	s |= g.weak[pk]
+	if len(path) > 0 {
+		s |= intOrString(path[len(path)-1], s)
+	}
+	if s&tNumber != 0 {
+		s &^= tInteger
+	}
+	return s
+}
+
+// intOrString widens the types of keys named as Kubernetes' int-or-string
+// fields (a port by number or name, maxUnavailable as 1 or "25%"), which
+// charts pass through to them: a port given as text also takes a number,
+// a disruption budget either.
+func intOrString(key string, s typeSet) typeSet {
+	k := strings.ToLower(key)
+	switch {
+	case k == "maxunavailable" || k == "maxsurge" || k == "minavailable":
+		if s&(tInteger|tString) != 0 {
+			return tInteger | tString
+		}
+	case strings.HasSuffix(k, "port") && !strings.ContainsAny(k, "./"): // not an annotation (prometheus.io/port)
+		if s&tString != 0 {
+			return tInteger
+		}
+	}
+	return 0
 }
 
 // properties writes an object's properties in values.yaml's order.
@@ -579,8 +931,9 @@ func (g *generator) properties(o *jsonObject, m map[string]any, path []string) {
 	o.set("properties", props)
 }
 
-// ordered returns a map's keys in the order values.yaml wrote them;
-// keys the YAML text does not show (a merge key's) follow, sorted.
+// ordered returns a map's keys in the order values.yaml wrote them
+// (commented-out keys where their comment stands); keys the YAML text
+// does not show (a merge key's, an overlay's) follow, sorted.
 func (g *generator) ordered(m map[string]any, path []string) []string {
 	keys := make([]string, 0, len(m))
 	for k := range m {
@@ -590,7 +943,7 @@ func (g *generator) ordered(m map[string]any, path []string) []string {
 		a, aok := g.info[pathKey(append(slices.Clip(path), keys[i]))]
 		b, bok := g.info[pathKey(append(slices.Clip(path), keys[j]))]
 		switch {
-		case aok && bok:
+		case aok && bok && a.order != b.order:
 			return a.order < b.order
 		case aok != bok:
 			return aok
@@ -601,11 +954,12 @@ func (g *generator) ordered(m map[string]any, path []string) []string {
 }
 
 // property is the schema of one key: type, title, description, default.
+// v is the key's shape (every source's keys and items).
 func (g *generator) property(key string, v any, path []string) *jsonObject {
 	o := newObject()
 	info := g.info[pathKey(path)]
-	t := g.typeOf(v, path)
-	if t != "" {
+	ts := g.types(path)
+	if t := ts.keyword(); t != nil {
 		o.set("type", t)
 	}
 	o.set("title", titleOf(key))
@@ -613,148 +967,75 @@ func (g *generator) property(key string, v any, path []string) *jsonObject {
 		o.set("description", info.description)
 	}
 	// A default only where values.yaml gives one: not below a list,
-	// whose elements each hold their own.
-	if !emptyValue(v) && t != "object" && !slices.Contains(path, "[]") {
-		o.set("default", v)
+	// whose elements each hold their own, not for an object, whose keys
+	// carry theirs. A key that reads as a secret gets none.
+	if !slices.Contains(path, "[]") {
+		if dv, ok := valuesAt(g.values, path); ok && !emptyValue(dv) {
+			if _, isMap := dv.(map[string]any); !isMap {
+				if _, isBool := dv.(bool); !isBool && secretKey(key) {
+					o.set("writeOnly", true)
+					g.secrets = append(g.secrets, valuesPointer(path))
+				} else {
+					o.set("default", dv)
+				}
+			}
+		}
 	}
-	g.shape(o, t, v, path)
+	g.shape(o, ts, v, path)
 	return o
 }
 
 // shape adds what lies below an object or an array.
-func (g *generator) shape(o *jsonObject, t string, v any, path []string) {
+func (g *generator) shape(o *jsonObject, ts typeSet, v any, path []string) {
 	switch x := v.(type) {
 	case map[string]any:
 		g.properties(o, x, path)
 	case []any:
-		o.set("items", g.items(x, append(slices.Clip(path), "[]")))
-	default:
-		if t == "array" { // a null typed as a list by its comment
+		if len(x) > 0 {
+			o.set("items", g.items(x, append(slices.Clip(path), "[]")))
+			return
+		}
+	}
+	if ts&tArray != 0 {
+		if _, ok := o.get("items"); !ok {
 			o.set("items", newObject())
 		}
 	}
 }
 
 // items is the schema of a list's elements: their common type, and for
-// objects the properties any element has; a list of mixed types gets an
-// items schema without a type.
+// objects the properties any element has; elements of several types (a
+// number and an integer are a number) get an items schema without a
+// type.
 func (g *generator) items(l []any, path []string) *jsonObject {
 	o := newObject()
-	t := ""
-	for i, e := range l {
-		et := g.typeOf(e, path)
-		switch {
-		case i == 0:
-			t = et
-		case et == t:
-		case et == "number" && t == "integer" || et == "integer" && t == "number":
-			t = "number"
-		default:
-			t = "mixed"
+	ts := g.types(path)
+	if g.nullItems[pathKey(path)] {
+		ts = 0 // a null element: any type
+	}
+	if len(ts.names()) == 1 {
+		o.set("type", ts.names()[0])
+	}
+	var merged any
+	for _, e := range l {
+		merged = unionShape(merged, e)
+	}
+	switch x := merged.(type) {
+	case map[string]any:
+		if ts == tObject {
+			g.properties(o, x, path)
+		}
+	case []any:
+		if ts == tArray {
+			o.set("items", g.items(x, append(slices.Clip(path), "[]")))
 		}
 	}
-	switch t {
-	case "", "mixed":
-		return o
-	case "object":
-		o.set("type", t)
-		merged := map[string]any{}
-		for _, e := range l {
-			mergeShapes(merged, e.(map[string]any))
+	if ts == tArray {
+		if _, ok := o.get("items"); !ok {
+			o.set("items", newObject())
 		}
-		g.properties(o, merged, path)
-	case "array":
-		o.set("type", t)
-		var all []any
-		for _, e := range l {
-			all = append(all, e.([]any)...)
-		}
-		o.set("items", g.items(all, append(slices.Clip(path), "[]")))
-	default:
-		o.set("type", t)
 	}
 	return o
-}
-
-// mergeShapes adds m's keys to into, so that the properties of a list of
-// objects cover every element; where elements disagree on a key's type,
-// the key stands as null (no type).
-func mergeShapes(into, m map[string]any) {
-	for k, v := range m {
-		old, ok := into[k]
-		if !ok {
-			into[k] = v
-			continue
-		}
-		om, oIsMap := old.(map[string]any)
-		vm, vIsMap := v.(map[string]any)
-		switch {
-		case oIsMap && vIsMap:
-			c := maps2(om)
-			mergeShapes(c, vm)
-			into[k] = c
-		case sameKind(old, v):
-			if ol, ok := old.([]any); ok {
-				into[k] = append(slices.Clip(ol), v.([]any)...)
-			}
-		default:
-			into[k] = nil
-		}
-	}
-}
-
-func maps2(m map[string]any) map[string]any {
-	c := make(map[string]any, len(m))
-	for k, v := range m {
-		c[k] = v
-	}
-	return c
-}
-
-func sameKind(a, b any) bool {
-	switch a.(type) {
-	case string:
-		_, ok := b.(string)
-		return ok
-	case bool:
-		_, ok := b.(bool)
-		return ok
-	case json.Number:
-		_, ok := b.(json.Number)
-		return ok
-	case []any:
-		_, ok := b.([]any)
-		return ok
-	case nil:
-		return b == nil
-	}
-	return false
-}
-
-// typeOf is the JSON type Helm gives a value. A number is an integer
-// unless values.yaml wrote it as a float (3.0, 1e3) or Helm holds a
-// fraction; null has no type (Helm drops it, a user may set anything).
-func (g *generator) typeOf(v any, path []string) string {
-	switch x := v.(type) {
-	case map[string]any:
-		return "object"
-	case []any:
-		return "array"
-	case string:
-		return "string"
-	case bool:
-		return "boolean"
-	case json.Number:
-		if strings.ContainsAny(string(x), ".eE") || g.info[pathKey(path)].float {
-			return "number"
-		}
-		return "integer"
-	case nil:
-		// Helm drops a null of values.yaml before it validates: the
-		// type helm-docs' comment names is the one a user's value has.
-		return g.info[pathKey(path)].docType
-	}
-	return ""
 }
 
 // emptyValue reports the values cluster-app R18 forbids as a default
@@ -773,6 +1054,49 @@ func emptyValue(v any) bool {
 		return len(x) == 0
 	case map[string]any:
 		return len(x) == 0
+	}
+	return false
+}
+
+// secretWords are the words of a key that name secret material;
+// secretPairs the two-word names (apiKey, privateKey, accessKey).
+var (
+	secretWords = map[string]bool{"password": true, "passwd": true, "passphrase": true, "secret": true, "token": true,
+		"apikey": true, "credential": true, "credentials": true, "privatekey": true, "pwd": true}
+	secretPairs = map[string]bool{"api key": true, "private key": true, "access key": true, "secret key": true,
+		"signing key": true, "encryption key": true, "auth key": true, "client secret": true, "tls key": true, "ssh key": true}
+	// A key ending in one of these names a secret, it holds none
+	// (existingSecret, passwordSecretName, tokenTTL, secretKeyRef).
+	secretRefWords = map[string]bool{"name": true, "names": true, "ref": true, "reference": true, "path": true, "file": true,
+		"dir": true, "enabled": true, "enable": true, "create": true, "annotations": true, "labels": true, "namespace": true,
+		"mount": true, "ttl": true, "type": true, "provider": true, "policy": true, "length": true, "expiration": true,
+		"audience": true, "field": true, "selector": true, "prefix": true, "source": true, "header": true}
+)
+
+// secretVerbs start a key that says what to do with a secret
+// (existingSecret, createSecret, generateToken), not one.
+var secretVerbs = map[string]bool{"existing": true, "create": true, "generate": true, "use": true, "enable": true,
+	"disable": true, "auto": true, "rotate": true, "mount": true}
+
+// secretKey reports whether a values key reads as a secret: a password,
+// token, secret or key material (password, apiKey, clientSecret,
+// privateKey), not a reference to one (existingSecret, secretName,
+// passwordSecretKey).
+func secretKey(key string) bool {
+	words := strings.Fields(strings.ToLower(titleOf(key)))
+	if len(words) == 0 || secretVerbs[words[0]] || secretRefWords[words[len(words)-1]] {
+		return false
+	}
+	if len(words) >= 2 && words[len(words)-1] == "key" && (words[len(words)-2] == "secret" || words[len(words)-2] == "password") && len(words) > 2 {
+		return false // passwordSecretKey: the key inside a Secret
+	}
+	for i, w := range words {
+		if secretWords[w] {
+			return true
+		}
+		if i > 0 && secretPairs[words[i-1]+" "+w] {
+			return true
+		}
 	}
 	return false
 }

@@ -69,13 +69,15 @@ func TestSchemaTypesAsHelmReads(t *testing.T) {
 		{"007 is YAML 1.1 octal", "x: 007\n", "integer", json.Number("7")},
 		{"0x1F is hex", "x: 0x1F\n", "integer", json.Number("31")},
 		{"0: no default (R18)", "x: 0\n", "integer", nil},
-		{"empty string: no default", "x: \"\"\n", "string", nil},
+		{"empty string: no type, no default", "x: \"\"\n", nil, nil},
+		{"empty string typed by helm-docs, the empty string still allowed", "# -- (int) Port\nx: \"\"\n", []any{"integer", "string"}, nil},
 		{"an empty value is null: no type", "x:\n", nil, nil},
 		{"~ is null", "x: ~\n", nil, nil},
 		{"null typed by helm-docs", "# -- (int) Replicas\nx:\n", "integer", nil},
-		{"helm-docs type does not override the value", "# -- (string) Port\nx: 80\n", "integer", json.Number("80")},
-		{"an empty list", "x: []\n", "array", nil},
-		{"an empty map", "x: {}\n", "object", nil},
+		{"helm-docs type joins the value's", "# -- (string) Port\nx: 80\n", []any{"integer", "string"}, json.Number("80")},
+		{"an empty list: no type", "x: []\n", nil, nil},
+		{"an empty map: no type", "x: {}\n", nil, nil},
+		{"an empty list typed by helm-docs", "# -- (list) Args\nx: []\n", "array", nil},
 		{"a list", "x: [a, b]\n", "array", []any{"a", "b"}},
 		{"a duration", "x: 30s\n", "string", "30s"},
 		{"a huge integer as Helm holds it", "x: 9007199254740993\n", "integer", json.Number("9007199254740992")},
@@ -94,7 +96,7 @@ func TestSchemaShapes(t *testing.T) {
 	s := generated(t, "hosts:\n  - name: a\n    port: 443\n  - name: b\n    paths: [/]\nmixed: [1, two]\nnums: [1, 2.5]\nbase: &b\n  cpu: 1\nres:\n  <<: *b\n  mem: 2\n")
 	assert.Equal(t, "https://json-schema.org/draft/2020-12/schema", s["$schema"])
 	assert.Equal(t, "object", s["type"])
-	assert.Equal(t, false, s["additionalProperties"], "the root is closed (R3)")
+	assert.Nil(t, s["additionalProperties"], "the root is open (issue 36): a subchart gets global, a user any key Helm accepts")
 	hosts := prop(t, s, "hosts")
 	items := hosts["items"].(map[string]any)
 	assert.Equal(t, "object", items["type"])
@@ -259,7 +261,8 @@ func TestSchemaRoundTrip(t *testing.T) {
 // with why (the report lists them too). Every other error-level rule
 // passes on every chart tried.
 var unpassable = map[string]string{
-	"R2-type":                   "a null in values.yaml says nothing of its type (unless helm-docs' comment names one)",
+	"R2-type":                   "a null, \"\", [] or {} in values.yaml says nothing of its type (unless other evidence does)",
+	"R2-single-type":            "the evidence shows several types (a \"\" default and a number, a port by name or number): the schema accepts each",
 	"R16-items-type":            "an empty or mixed list says nothing of its items' one type",
 	"R17-root-properties":       "the root keys are the chart's: only a cluster app has metadata, connectivity, controlPlane, nodePools",
 	"R17-root-unknown":          "the same: a chart's own root keys are not the RFC's",
@@ -274,11 +277,11 @@ func TestSchemaClusterAppLint(t *testing.T) {
 	for _, c := range realCharts {
 		files = append(files, filepath.Join(helmTestdata, "charts", c, "values.yaml"))
 	}
-	must := []string{"R1-dialect", "R2-single-type", "R3-root-closed", "R4-items", "R5-title", "R5-title-case",
+	must := []string{"R1-dialect", "R3-root-closed", "R4-items", "R5-title", "R5-title-case",
 		"R5-title-characters", "R6-description-line-breaks", "R6-description-case", "R9-required-default", "R18-empty-default"}
 	for _, f := range files {
 		t.Run(f, func(t *testing.T) {
-			code, out, errs := paramctl(t, "", "schema", "--fresh", f)
+			code, out, errs := paramctl(t, "", "schema", "--closed", "--fresh", f)
 			require.Equal(t, 0, code, errs)
 			tmp := filepath.Join(t.TempDir(), "values.schema.json")
 			require.NoError(t, os.WriteFile(tmp, []byte(out), 0o644))
@@ -309,15 +312,17 @@ func TestSchemaUpdateInPlace(t *testing.T) {
 	require.NoError(t, err)
 	existing, err := os.ReadFile(filepath.Join(dir, "values.schema.json"))
 	require.NoError(t, err)
-	gen, vals, err := generateSchema(values)
+	gen, _, err := generateSchema(values)
 	require.NoError(t, err)
-	up, err := updateSchema(existing, gen, vals)
+	up, err := updateSchema(existing, gen)
 	require.NoError(t, err)
 	golden(t, filepath.Join(dir, "values.schema.json.golden"), string(up.out))
 
-	assert.Equal(t, []string{"/image/digest", "/tls", "/tls/enabled", "/tls/secretName", "/tls/issuer", "/tls/issuer/kind", "/sidecar/newKnob"}, up.added)
+	// A null key is added without a type (issue 36); the closed root
+	// gets global, which Helm adds to a subchart's values.
+	assert.Equal(t, []string{"/image/digest", "/tls", "/tls/enabled", "/tls/secretName", "/tls/issuer", "/tls/issuer/kind", "/sidecar/newKnob", "/unset", "/global"}, up.added)
 	assert.Equal(t, []string{"/legacyMode"}, up.left)
-	assert.Equal(t, []string{"/unset: not added: values.yaml gives null, which says nothing of its type (add it by hand)"}, up.skipped)
+	assert.Regexp(t, `"unset": \{\s*"title": "Unset"\s*\}`, string(up.out))
 	assert.Empty(t, up.failed)
 	assert.True(t, isSubsequence(existing, up.out), "every byte of the hand-written file is kept, in order")
 	for _, kept := range []string{
@@ -332,7 +337,7 @@ func TestSchemaUpdateInPlace(t *testing.T) {
 
 	// The result accepts the values, and a second run adds nothing.
 	compileSchema(t, up.out)
-	again, err := updateSchema(up.out, gen, vals)
+	again, err := updateSchema(up.out, gen)
 	require.NoError(t, err)
 	assert.Empty(t, again.added)
 	assert.Equal(t, string(up.out), string(again.out))
@@ -401,11 +406,12 @@ func TestSchemaCommand(t *testing.T) {
 	code, _, errs = paramctl(t, "", "schema", "--check", dir)
 	assert.Equal(t, 0, code, errs)
 
-	// A key leaves values.yaml: reported, kept, not stale.
+	// A key leaves values.yaml: kept, not stale, and nothing said about
+	// what did not change (issue 36).
 	require.NoError(t, os.WriteFile(filepath.Join(dir, "values.yaml"), []byte("port: 80\n"), 0o644))
 	code, _, errs = paramctl(t, "", "schema", "--check", dir)
 	assert.Equal(t, 0, code, errs)
-	assert.Contains(t, errs, "/replicas: declared in the schema, not in")
+	assert.Empty(t, errs)
 
 	for _, c := range []struct {
 		name  string
@@ -431,7 +437,7 @@ func TestSchemaCommand(t *testing.T) {
 	t.Run("comment-only values", func(t *testing.T) {
 		code, out, errs := paramctl(t, "# nothing yet\n", "schema", "-")
 		require.Equal(t, 0, code, errs)
-		assert.JSONEq(t, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object","additionalProperties":false}`, out)
+		assert.JSONEq(t, `{"$schema":"https://json-schema.org/draft/2020-12/schema","type":"object"}`, out)
 	})
 }
 
@@ -439,7 +445,10 @@ func TestSchemaCommand(t *testing.T) {
 // them, the schema compiles and accepts the values it came from.
 func FuzzGenerateSchema(f *testing.F) {
 	seeds := []string{"", "a: 1\n", "a: [1, b]\n", "# -- (int) x\na:\n", "a: &x {b: 1}\nc: *x\n", "a:\n  - b: 1\n  - b: x\n",
-		"a: 1.10\nb: yes\nc: 0x1F\n", "--- \na: 1\n---\nb: 2\n", "a: {b: [[], {}]}\n", "'': 1\n", "a~/b: 1\n", "a: 1\na: x\n"}
+		"a: 1.10\nb: yes\nc: 0x1F\n", "--- \na: 1\n---\nb: 2\n", "a: {b: [[], {}]}\n", "'': 1\n", "a~/b: 1\n", "a: 1\na: x\n",
+		// Commented-out keys (issue 36).
+		"# nameOverride:\n# -- (int) n\n# limit: 10\na:\n  b: 1\n  # c:\n  #   d: [1, x]\n# a.e -- text\n",
+		"r: {}\n  # limits:\n  #   cpu: 1\n# x: |\n#   y\nz: |\n  # w: 1\n", "#\n#:\n# :\n# '': 1\n# \"a\": [\n", "a:\n  # b: 1\n---\n# c: 2\nd: 1\n"}
 	for _, c := range realCharts {
 		if data, err := os.ReadFile(filepath.Join(helmTestdata, "charts", c, "values.yaml")); err == nil && c == "prometheus-mysql-exporter" {
 			seeds = append(seeds, string(data))
@@ -455,13 +464,13 @@ func FuzzGenerateSchema(f *testing.F) {
 		checkRoundTrip(t, data)
 		// Updating the generated schema from the same values changes
 		// nothing and reports nothing.
-		gen, values, err := generateSchema(data)
+		gen, _, err := generateSchema(data)
 		if err != nil {
 			return
 		}
 		out, err := renderSchema(gen)
 		require.NoError(t, err)
-		up, err := updateSchema(out, gen, values)
+		up, err := updateSchema(out, gen)
 		require.NoError(t, err)
 		assert.Empty(t, up.added)
 		assert.Empty(t, up.left)
@@ -575,7 +584,9 @@ func helmValueAt(values any, path string) (v any, ok bool) {
 // differs from both only where Helm's reading decides against them or
 // says nothing: a null in values.yaml (they write type null, which
 // refuses any value a user sets; paramctl writes no type, or the one
-// helm-docs' "# -- (TYPE)" names).
+// helm-docs' "# -- (TYPE)" names), and an empty value ("", [], {}),
+// which they type by its kind and paramctl leaves open (issue 36: a ""
+// default refused servicePort: 80).
 func TestSchemaAgreesWithGenerators(t *testing.T) {
 	data, err := os.ReadFile(filepath.Join(schemaTestdata, "generators.json"))
 	require.NoError(t, err)
@@ -584,7 +595,7 @@ func TestSchemaAgreesWithGenerators(t *testing.T) {
 	}
 	require.NoError(t, json.Unmarshal(data, &rec))
 	require.Len(t, rec.Charts, len(realCharts))
-	total, allAgree, withHVSJ, withDadav, nulls := 0, 0, 0, 0, 0
+	total, allAgree, withHVSJ, withDadav, nulls, empties, widened := 0, 0, 0, 0, 0, 0, 0
 	for _, chart := range realCharts {
 		values, err := os.ReadFile(filepath.Join(helmTestdata, "charts", chart, "values.yaml"))
 		require.NoError(t, err)
@@ -616,6 +627,11 @@ func TestSchemaAgreesWithGenerators(t *testing.T) {
 			case found && v == nil:
 				nulls++
 				assert.NotEqual(t, "null", got, "%s %s", chart, path)
+			case found && emptyValue(v) && got == nil:
+				empties++
+			case found && intOrString(path[strings.LastIndex(path, "/")+1:], typeBit(kindName(v))) != 0:
+				widened++
+				assert.IsType(t, []any{}, got, "%s %s: an int-or-string field takes both", chart, path)
 			case h || d:
 				// one of them agrees: the other's own reading (see the report)
 			default:
@@ -623,14 +639,34 @@ func TestSchemaAgreesWithGenerators(t *testing.T) {
 			}
 		}
 	}
-	t.Logf("%d paths compared: all three agree on %d, paramctl and helm-values-schema-json on %d, paramctl and helm-schema on %d; %d differ on a null", total, allAgree, withHVSJ, withDadav, nulls)
+	t.Logf("%d paths compared: all three agree on %d, paramctl and helm-values-schema-json on %d, paramctl and helm-schema on %d; %d differ on a null, %d on an empty value, %d on an int-or-string field", total, allAgree, withHVSJ, withDadav, nulls, empties, widened)
 	assert.Greater(t, total, 1500)
-	// Off the nulls, helm-schema agrees on every path; where
-	// helm-values-schema-json v2.2.1 does not (alertmanager's probe port
-	// "http", which it leaves untyped), Helm reads a string as paramctl
-	// says.
-	assert.Equal(t, total-nulls, withDadav)
-	assert.Equal(t, total-nulls-2, withHVSJ)
+	// Off the nulls, the empty values and the int-or-string fields
+	// (among them alertmanager's probe port "http", which
+	// helm-values-schema-json v2.2.1 leaves untyped), both agree on every
+	// path.
+	assert.Equal(t, total-nulls-empties-widened, withDadav)
+	assert.Equal(t, total-nulls-empties-widened, withHVSJ)
+}
+
+// kindName is the JSON type name of a plain value.
+func kindName(v any) string {
+	switch x := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "boolean"
+	case json.Number:
+		if strings.ContainsAny(string(x), ".eE") {
+			return "number"
+		}
+		return "integer"
+	case []any:
+		return "array"
+	case map[string]any:
+		return "object"
+	}
+	return ""
 }
 
 var regexpSchemaAnnotation = regexp.MustCompile(`[ \t]*# @schema[^\n]*`)
@@ -646,9 +682,9 @@ func reflectEqual(a, b any) bool {
 func TestSchemaUpdateBelowSecret(t *testing.T) {
 	for _, mark := range []string{`"writeOnly": true`, `"format": "password"`} {
 		doc := `{"type": "object", "properties": {"db": {"type": "object", ` + mark + `, "properties": {"user": {"type": "string"}}}}}`
-		gen, vals, err := generateSchema([]byte("db:\n  user: a\n  pass: hunter2\n  more: {x: hunter3}\nopen: visible\n"))
+		gen, _, err := generateSchema([]byte("db:\n  user: a\n  pass: hunter2\n  more: {x: hunter3}\nopen: visible\n"))
 		require.NoError(t, err)
-		up, err := updateSchema([]byte(doc), gen, vals)
+		up, err := updateSchema([]byte(doc), gen)
 		require.NoError(t, err)
 		assert.Equal(t, []string{"/db/pass", "/db/more", "/db/more/x", "/open"}, up.added)
 		assert.NotContains(t, string(up.out), "hunter", mark)

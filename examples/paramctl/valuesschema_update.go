@@ -1,10 +1,10 @@
 package main
 
 // Updating an existing values.schema.json in place (paramctl schema on a
-// chart that has one): keys new in values.yaml are added with
-// schema/edit's AddProperty, one level at a time, which splices the new
-// text in and keeps every other byte of the file; keys the schema
-// declares and values.yaml no longer has are reported, never removed.
+// chart that has one): keys new in values.yaml (its comments, the
+// overlays) are added with schema/edit's AddProperty, one level at a
+// time, which splices the new text in and keeps every other byte of the
+// file; keys the schema declares and values.yaml no longer has are kept.
 
 import (
 	"bytes"
@@ -25,11 +25,12 @@ type schemaUpdate struct {
 	// added are the values pointers of the properties added, parents
 	// before their children.
 	added []string
-	// skipped are keys new in values.yaml that were not added, with why
-	// (a null value says nothing of its type).
-	skipped []string
-	// left are the values pointers the schema declares and values.yaml
-	// does not have.
+	// secrets are the added pointers whose key reads as a secret: added
+	// writeOnly, without their value.
+	secrets []string
+	// left are the values pointers the schema declares and no source
+	// (values.yaml, its comments, the overlays) has. They are kept and
+	// not reported: nothing changed there.
 	left []string
 	// failed are additions schema/edit refused, as "POINTER: message".
 	failed []string
@@ -41,12 +42,15 @@ type updater struct {
 	u   schemaUpdate
 }
 
-// updateSchema adds to the schema document existing what gen (generated
-// from values) declares and it lacks.
+// updateSchema adds to the schema document existing what gen declares
+// and it lacks: keys of values.yaml, of its comments and of the
+// overlays, typed by the same evidence as a generated schema (a null or
+// empty value's key too, with no type). A closed root gets global, which
+// Helm adds to a subchart's values.
 //
 // A document that is no usable schema is refused (schema.Parse's error),
 // before anything is added.
-func updateSchema(existing []byte, gen *jsonObject, values map[string]any) (*schemaUpdate, error) {
+func updateSchema(existing []byte, gen *jsonObject) (*schemaUpdate, error) {
 	if _, err := schema.Parse(existing); err != nil {
 		return nil, err
 	}
@@ -60,21 +64,31 @@ func updateSchema(existing []byte, gen *jsonObject, values map[string]any) (*sch
 	if err := dec.Decode(&doc); err != nil {
 		return nil, err
 	}
-	if _, ok := doc.(map[string]any); !ok {
+	rootMap, ok := doc.(map[string]any)
+	if !ok {
 		return nil, fmt.Errorf("the schema is not a JSON object")
 	}
 	up := &updater{doc: doc, u: schemaUpdate{out: existing}}
-	up.walk(doc, gen, values, "", true, false, 0)
+	up.walk(doc, gen, "", true, false, 0)
+	if rootMap["additionalProperties"] == false {
+		if _, found := propertyIn(up.scope(doc), "global"); !found {
+			g := newObject()
+			g.set("type", "object")
+			g.set("title", "Global")
+			g.set("description", "Values Helm shares with every subchart; Helm adds it to the values of a chart used as a subchart.")
+			up.add("/global", g, false)
+		}
+	}
 	return &up.u, nil
 }
 
 // walk compares the object schema node (of the existing schema) with the
-// generated object schema g for the values m at ptr.
+// generated object schema g at ptr.
 //
 // secret is set below a node the schema marks writeOnly or format:
 // password: what is added there gets no default, so that no value of it
 // is written into the schema.
-func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, root, secret bool, depth int) {
+func (up *updater) walk(node any, g *jsonObject, ptr string, root, secret bool, depth int) {
 	if depth > 64 {
 		return
 	}
@@ -83,9 +97,11 @@ func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, r
 	if !root && !declaresProperties(scope) {
 		return // a free-form object: its keys are the user's
 	}
+	generated := map[string]bool{}
 	if props, ok := g.get("properties"); ok {
 		po := props.(*jsonObject)
 		for _, k := range po.keys {
+			generated[k] = true
 			child := po.vals[k].(*jsonObject)
 			p := ptr + "/" + escapeToken(k)
 			ex, found := propertyIn(scope, k)
@@ -93,13 +109,13 @@ func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, r
 				up.add(p, child, secret)
 				continue
 			}
-			if cm, ok := m[k].(map[string]any); ok {
-				up.walk(ex, child, cm, p, false, secret, depth+1)
+			if _, ok := child.get("properties"); ok {
+				up.walk(ex, child, p, false, secret, depth+1)
 			}
 		}
 	}
 	for _, k := range declaredNames(scope) {
-		if _, ok := m[k]; !ok {
+		if !generated[k] {
 			up.u.left = append(up.u.left, ptr+"/"+escapeToken(k))
 		}
 	}
@@ -108,18 +124,25 @@ func (up *updater) walk(node any, g *jsonObject, m map[string]any, ptr string, r
 // add adds the generated property g at ptr, then what lies below it;
 // without defaults where secret.
 func (up *updater) add(ptr string, g *jsonObject, secret bool) {
-	t, _ := g.get("type")
-	ts, _ := t.(string)
-	if ts == "" {
-		up.u.skipped = append(up.u.skipped, ptr+": not added: values.yaml gives null, which says nothing of its type (add it by hand)")
-		return
+	var p edit.Property
+	switch t, _ := g.get("type"); x := t.(type) {
+	case string:
+		p.Type = x
+	case []any:
+		for _, e := range x {
+			p.Types = append(p.Types, e.(string))
+		}
+	default:
+		p.AnyType = true
 	}
-	p := edit.Property{Type: ts}
 	if v, ok := g.get("title"); ok {
 		p.Title = v.(string)
 	}
 	if v, ok := g.get("description"); ok {
 		p.Description = v.(string)
+	}
+	if v, ok := g.get("writeOnly"); ok && v == true {
+		p.WriteOnly = true
 	}
 	if v, ok := g.get("default"); ok && !secret {
 		p.Default, p.HasDefault = v, true
@@ -131,10 +154,13 @@ func (up *updater) add(ptr string, g *jsonObject, secret bool) {
 	}
 	up.u.out = out
 	up.u.added = append(up.u.added, ptr)
+	if p.WriteOnly {
+		up.u.secrets = append(up.u.secrets, ptr)
+	}
 	if props, ok := g.get("properties"); ok {
 		po := props.(*jsonObject)
 		for _, k := range po.keys {
-			up.add(ptr+"/"+escapeToken(k), po.vals[k].(*jsonObject), secret)
+			up.add(ptr+"/"+escapeToken(k), po.vals[k].(*jsonObject), secret || p.WriteOnly)
 		}
 	}
 }

@@ -18,7 +18,14 @@ import (
 type Property struct {
 	// Type is the JSON Schema type: string, integer, number, boolean,
 	// object, array or null.
-	Type        string
+	Type string
+	// Types, when set, is written in place of Type (which must then be
+	// empty), as a list where it holds several: the property accepts a
+	// value of any of them.
+	Types []string
+	// AnyType writes no type keyword at all (Type and Types must be
+	// empty): the property accepts any value.
+	AnyType     bool
 	Title       string
 	Description string
 	// Default is the default value (plain values, json.Number for
@@ -31,18 +38,27 @@ type Property struct {
 	// trigger above it.
 	Trigger   string
 	Immutable bool
+	// WriteOnly marks the property a secret (writeOnly: true): its
+	// values are never quoted in messages.
+	WriteOnly bool
 	// Enum lists the allowed values; the default must be one of them.
 	Enum []any
 }
 
 // The order keywords of a new property are written in.
-var specKeyOrder = []string{"type", "title", "description", "default", "enum", "trigger", "immutable", "properties", "required"}
+var specKeyOrder = []string{"type", "title", "description", "writeOnly", "default", "enum", "trigger", "immutable", "properties", "required"}
 
 var jsonTypes = []string{"string", "integer", "number", "boolean", "object", "array", "null"}
 
 // value returns the property's schema as plain values.
 func (p Property) value() map[string]any {
-	m := map[string]any{"type": p.Type}
+	m := map[string]any{}
+	if t := p.typeValue(); t != nil {
+		m["type"] = t
+	}
+	if p.WriteOnly {
+		m["writeOnly"] = true
+	}
 	if p.Title != "" {
 		m["title"] = p.Title
 	}
@@ -70,19 +86,39 @@ func (p Property) value() map[string]any {
 // hide is set where the property is a secret (an object above it says
 // writeOnly or format: password): its values are then never quoted.
 func (p Property) check(d string, hide bool) error {
-	if !slices.Contains(jsonTypes, p.Type) {
-		return fmt.Errorf("type %q is not a JSON Schema type (use %s)", p.Type, strings.Join(jsonTypes, ", "))
+	types := []string{p.Type}
+	switch {
+	case p.AnyType:
+		if p.Type != "" || len(p.Types) > 0 {
+			return fmt.Errorf("AnyType excludes a type (%q, %q)", p.Type, p.Types)
+		}
+		types = nil
+	case len(p.Types) > 0:
+		if p.Type != "" {
+			return fmt.Errorf("give either Type or Types, not both")
+		}
+		types = p.Types
 	}
+	for _, t := range types {
+		if !slices.Contains(jsonTypes, t) {
+			return fmt.Errorf("type %q is not a JSON Schema type (use %s)", t, strings.Join(jsonTypes, ", "))
+		}
+	}
+	hide = hide || p.WriteOnly
 	if err := value.CheckNumbers(p.Default); err != nil {
 		return fmt.Errorf("default: %v", err)
 	}
-	typeOnly, err := schema.FromValue(map[string]any{"$schema": d, "type": p.Type})
+	typeOnlyDoc := map[string]any{"$schema": d}
+	if t := p.typeValue(); t != nil {
+		typeOnlyDoc["type"] = t
+	}
+	typeOnly, err := schema.FromValue(typeOnlyDoc)
 	if err != nil {
 		return err
 	}
 	for i, e := range p.Enum {
 		if err := typeOnly.Validate(e); err != nil {
-			return fmt.Errorf("enum value %d (%s) is not of type %s", i, secret.Text(hide, compactJSON(e)), p.Type)
+			return fmt.Errorf("enum value %d (%s) is not of type %s", i, secret.Text(hide, compactJSON(e)), strings.Join(types, " or "))
 		}
 	}
 	v := p.value()
@@ -100,6 +136,24 @@ func (p Property) check(d string, hide bool) error {
 		}
 	}
 	return nil
+}
+
+// typeValue is the type keyword's value: nil for AnyType, a list for
+// several Types, else Type.
+func (p Property) typeValue() any {
+	switch {
+	case p.AnyType:
+		return nil
+	case len(p.Types) == 1:
+		return p.Types[0]
+	case len(p.Types) > 1:
+		l := make([]any, len(p.Types))
+		for i, t := range p.Types {
+			l[i] = t
+		}
+		return l
+	}
+	return p.Type
 }
 
 func firstMessage(err error) string {

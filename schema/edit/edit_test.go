@@ -248,3 +248,50 @@ func TestAddPropertyBelowASecretQuotesNoValue(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), `"visible1"`, "a plain default is still quoted")
 }
+
+// TestAddPropertyTypes: a property of several types (a type list), of any
+// type (no type keyword), and a writeOnly one, in JSON and YAML.
+func TestAddPropertyTypes(t *testing.T) {
+	tests := []struct {
+		name string
+		spec Property
+		want string
+	}{
+		{"several types", Property{Types: []string{"integer", "string"}, Title: "Port", Default: json.Number("80"), HasDefault: true}, `{"type":["integer","string"],"title":"Port","default":80}`},
+		{"one of Types", Property{Types: []string{"string"}}, `{"type":"string"}`},
+		{"any type", Property{AnyType: true, Title: "Name override"}, `{"title":"Name override"}`},
+		{"write only", Property{Type: "string", WriteOnly: true}, `{"type":"string","writeOnly":true}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := AddProperty([]byte(`{"type": "object", "properties": {}}`), "/x", tt.spec)
+			require.NoError(t, err)
+			var doc struct {
+				Properties map[string]json.RawMessage `json:"properties"`
+			}
+			require.NoError(t, json.Unmarshal(out, &doc))
+			assert.JSONEq(t, tt.want, string(doc.Properties["x"]))
+			y, err := AddProperty([]byte(editYAML), "/x", tt.spec)
+			require.NoError(t, err)
+			assert.True(t, onlyInserted(editYAML, string(y)))
+		})
+	}
+	for _, c := range []struct {
+		name string
+		spec Property
+		err  string
+	}{
+		{"AnyType with a type", Property{AnyType: true, Type: "string"}, "AnyType excludes"},
+		{"Type and Types", Property{Type: "string", Types: []string{"integer"}}, "either Type or Types"},
+		{"an unknown type among Types", Property{Types: []string{"integer", "int"}}, `type "int"`},
+		{"a default none of Types takes", Property{Types: []string{"integer", "boolean"}, Default: "x", HasDefault: true}, "does not satisfy"},
+		{"a write-only default is not quoted", Property{Type: "integer", WriteOnly: true, Default: "hunter2", HasDefault: true}, "not shown"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := AddProperty([]byte(editYAML), "/x", c.spec)
+			require.Error(t, err)
+			assert.Contains(t, err.Error(), c.err)
+			assert.NotContains(t, err.Error(), "hunter2")
+		})
+	}
+}

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"flag"
 	"fmt"
-	"os"
 
 	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
@@ -111,7 +110,7 @@ func runCRD(e *env, raw any, args []string) int {
 	manifest = append([]byte(crdHeader), manifest...)
 	switch {
 	case o.check != "":
-		have, err := os.ReadFile(o.check)
+		have, err := e.readInput(o.check)
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}

@@ -309,7 +309,7 @@ func countDocuments(path string) int {
 	}
 	defer f.Close()
 	n := 0
-	err = params.MapStream(context.Background(), f, 1, func(params.Document[struct{}]) (struct{}, error) {
+	err = params.MapStream(context.Background(), newDocLimit(f, maxInputSize), 1, func(params.Document[struct{}]) (struct{}, error) {
 		return struct{}{}, nil
 	}, func(params.Document[struct{}]) error {
 		n++

@@ -165,8 +165,8 @@ type valuesSource struct {
 	name string
 	// file is the text of a values file, parsed for lines when a finding
 	// needs one (tree); nil for an assignment.
-	file *valuesText
-	flag string
+	file  *valuesText
+	flag  string
 	paths [][]string
 	// prefix is where a subchart's values.yaml sits in the values (its
 	// name or alias, below its parents'); dir is its folder's path.

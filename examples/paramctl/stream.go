@@ -65,9 +65,9 @@ type spool struct {
 	atomic *atomicFile // with a target
 }
 
-func newSpool(target string) (*spool, error) {
+func newSpool(target string, opts ...writeOption) (*spool, error) {
 	if target != "" {
-		a, err := createAtomic(target)
+		a, err := createAtomic(target, opts...)
 		if err != nil {
 			return nil, err
 		}

@@ -72,6 +72,7 @@ func runCRD(e *env, raw any, args []string) int {
 		if err != nil {
 			return e.failErrors(exitInvalid, args[0], err)
 		}
+		e.crdSecretNotes(args[0], s)
 		if o.format == "json" {
 			_, _ = e.stdout.Write(append(mustBytes(params.MarshalJSON(nil, out, "  ")), '\n'))
 			return exitOK
@@ -109,6 +110,10 @@ func runCRD(e *env, raw any, args []string) int {
 		}
 		return e.failErrors(code, o.versions, err)
 	}
+	for _, name := range set.Order() {
+		v, _ := set.Version(name)
+		e.crdSecretNotes(o.versions+": version "+name, v.Schema)
+	}
 	manifest = append([]byte(crdHeader), manifest...)
 	switch {
 	case o.check != "":
@@ -130,6 +135,31 @@ func runCRD(e *env, raw any, args []string) int {
 	}
 	_, _ = e.stdout.Write(manifest)
 	return exitOK
+}
+
+// crdSecretNotes says on standard error which defaults of secrets (a
+// writeOnly or format: password node, or an object holding one) the CRD
+// leaves out, as kube.CRDSchema does: a CRD is read by anyone who may list
+// CRDs, and the webhook's defaulting still applies them. The values are
+// never printed.
+func (e *env) crdSecretNotes(file string, s *schema.Schema) {
+	s.Walk(func(n *schema.Node) bool {
+		if !n.HasDefault() {
+			return true
+		}
+		p := n.Pointer()
+		if p == "" {
+			p = `""`
+		}
+		switch {
+		case n.Secret():
+			fmt.Fprintf(e.stderr, "%s: %s: note: the default of a secret (writeOnly or format: password) is left out of the CRD, which anyone who may list CRDs can read; the webhook still applies it\n", file, p)
+			return false // nothing below has a default of its own to say
+		case n.HoldsSecret():
+			fmt.Fprintf(e.stderr, "%s: %s: note: the default leaves out the secrets below it in the CRD, which anyone who may list CRDs can read; the webhook still applies them\n", file, p)
+		}
+		return true
+	})
 }
 
 // failErrors prints each error of err as POINTER: message, naming file

@@ -93,17 +93,6 @@ func readChart(dir string) (*lint.Chart, error) {
 	return lint.ReadChart(root.FS())
 }
 
-// dirFS is a folder to read (a KUDO package, a folder of versions) as an
-// fs.FS confined to it: a symbolic link leading out of it is refused.
-// Close the root when done.
-func dirFS(dir string) (*os.Root, fs.FS, error) {
-	root, err := os.OpenRoot(dir)
-	if err != nil {
-		return nil, nil, pathErr(err)
-	}
-	return root, root.FS(), nil
-}
-
 // limitFS is a file system whose files are refused (errTooLarge) beyond
 // limit bytes: for library functions that read files of a folder on
 // paramctl's behalf (convert.ReadSchema), so that paramctl's limit holds

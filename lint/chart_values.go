@@ -144,17 +144,22 @@ func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []F
 			named[f.Pointer] = true
 		}
 	}
-	node, _ := document.ParseNode(data)
 	var out []Finding
 	undeclared, _, _ := params.Undeclared(context.Background(), s, v, nil, 0) // fails only for a nil or zero schema: no findings
 	for _, w := range undeclared {
 		if named[w.Pointer] {
 			continue
 		}
-		f := Finding{Rule: chartValuesDriftRule.ID, Severity: Warning, File: file, Pointer: w.Pointer,
-			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message}
-		f.Line, f.Column, _ = document.Locate(node, w.Pointer)
-		out = append(out, f)
+		out = append(out, Finding{Rule: chartValuesDriftRule.ID, Severity: Warning, File: file, Pointer: w.Pointer,
+			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	// The node tree, for the lines, only when there is a finding to place.
+	node, _ := document.ParseNode(data)
+	for i := range out {
+		out[i].Line, out[i].Column, _ = document.Locate(node, out[i].Pointer)
 	}
 	return out
 }

@@ -14,7 +14,7 @@ import (
 // a --set-file, a CRD, a config or baseline, standard input) and the
 // largest document of a `---` stream (a stream as a whole may be as long
 // as it likes). The files of a chart folder have Helm's own limit, 5 MiB.
-const maxInputSize = 32 << 20
+const maxInputSize = 16 << 20
 
 // inputLimit is the limit readInput and openInput read with: maxInputSize,
 // unless a test set a smaller one.
@@ -52,16 +52,31 @@ func readBounded(r io.Reader, limit int64) ([]byte, error) {
 			}
 		}
 	}
-	var buf bytes.Buffer
-	buf.Grow(int(min(size, limit)) + 1)
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
-	if err != nil {
-		return nil, err
+	// The buffer never grows beyond limit+1 bytes: /dev/zero costs at
+	// most about twice the limit.
+	buf := make([]byte, 0, min(max(size+1, 512), limit+1))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, &errTooLarge{limit: limit}
+			}
+			grown := make([]byte, len(buf), min(2*int64(cap(buf)), limit+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	if n > limit {
+	if int64(len(buf)) > limit {
 		return nil, &errTooLarge{limit: limit}
 	}
-	return buf.Bytes(), nil
+	return buf, nil
 }
 
 // readFileBounded reads a file as readInput does (at most maxInputSize

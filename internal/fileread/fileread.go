@@ -7,7 +7,6 @@
 package fileread
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -21,7 +20,7 @@ import (
 const ChartFileLimit = 5 << 20
 
 // Limit is the largest file, or document of a stream, read elsewhere.
-const Limit = 32 << 20
+const Limit = 16 << 20
 
 // TooLargeError is a file (or a document of a stream) larger than the
 // limit it was read with. ReadFS returns it inside a *fs.PathError naming
@@ -117,18 +116,46 @@ func Read(r io.Reader, name string, limit int64, info fs.FileInfo) ([]byte, erro
 			return nil, &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Limit: limit}}
 		}
 	}
-	var buf bytes.Buffer
-	// One byte more than the file, so that the end is seen without
-	// growing the buffer; a file that grew since Stat is read on.
-	buf.Grow(int(min(size, limit)) + 1)
-	n, err := buf.ReadFrom(io.LimitReader(r, limit+1))
+	data, err := ReadCapped(r, limit, size)
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			return nil, &fs.PathError{Op: "read", Path: name, Err: err}
+		}
 		return nil, pathError(name, err)
 	}
-	if n > limit {
-		return nil, &fs.PathError{Op: "read", Path: name, Err: &TooLargeError{Limit: limit}}
+	return data, nil
+}
+
+// ReadCapped reads r to its end into a buffer that never grows beyond
+// limit+1 bytes (a *TooLargeError once it would), starting at size+1
+// bytes (size is what Stat said, 0 when unknown), so that a file of known
+// size is read without growing the buffer and /dev/zero costs at most
+// about twice the limit, never more.
+func ReadCapped(r io.Reader, limit, size int64) ([]byte, error) {
+	buf := make([]byte, 0, min(max(size+1, 512), limit+1))
+	for {
+		if len(buf) == cap(buf) {
+			if int64(len(buf)) > limit {
+				return nil, &TooLargeError{Limit: limit}
+			}
+			grown := make([]byte, len(buf), min(2*int64(cap(buf)), limit+1))
+			copy(grown, buf)
+			buf = grown
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
-	return buf.Bytes(), nil
+	if int64(len(buf)) > limit {
+		return nil, &TooLargeError{Limit: limit}
+	}
+	return buf, nil
 }
 
 // pathError is err about the file name as a *fs.PathError (as fs.ReadFile

@@ -2,6 +2,7 @@ package convert
 
 import (
 	"errors"
+	"github.com/paramkit/paramkit/internal/fileread"
 	"io/fs"
 	"path"
 
@@ -48,7 +49,7 @@ func ReadSchema(fsys fs.FS, name string) (*schema.Schema, error) {
 	if src.file == "" {
 		return LoadSchema(kudoparams.NoParameters())
 	}
-	data, err := fs.ReadFile(fsys, src.file)
+	data, err := fileread.ReadFS(fsys, src.file, fileread.Limit, false)
 	if err != nil {
 		return nil, src.in(ioError(err))
 	}
@@ -142,7 +143,7 @@ func (e *notExist) Is(target error) bool { return target == fs.ErrNotExist }
 // isOperatorFile reports whether the file is a KUDO operator.yaml (a file
 // of that name may be anything else too).
 func isOperatorFile(fsys fs.FS, name string) bool {
-	data, err := fs.ReadFile(fsys, name)
+	data, err := fileread.ReadFS(fsys, name, fileread.Limit, false)
 	if err != nil {
 		return false
 	}

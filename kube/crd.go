@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"math"
 	"math/big"
+	"slices"
 	"sort"
 	"strings"
 
@@ -41,6 +42,11 @@ import (
 //   - descriptions, titles, defaults, enums, bounds, patterns and formats
 //     stay; annotations the apiserver does not know ($comment, readOnly,
 //     writeOnly, deprecated, $schema, $id, definitions) go.
+//   - a secret (writeOnly: true or format: password, and what is below
+//     it) keeps no default and no example, and an object's default leaves
+//     out the secrets below it: anyone who may list CRDs reads them (the
+//     webhook's defaulting still applies them); a message about a
+//     secret's enum members hides them.
 //
 // A keyword that validates and has no CRD equivalent (if, contains,
 // patternProperties, dependencies, propertyNames, prefixItems, ...) is an
@@ -57,22 +63,115 @@ func CRDSchema(s *schema.Schema) (map[string]any, error) {
 		sort.SliceStable(g.errs, func(i, j int) bool { return g.errs[i].Pointer < g.errs[j].Pointer })
 		return nil, g.errs.Err()
 	}
-	if err := checkStructural(wrapField(out, "/spec/parameters"), "/properties/spec/properties/parameters"); err != nil {
+	var hidden []string
+	hideSecrets(out, false, &hidden)
+	if err := checkStructural(wrapField(out, "/spec/parameters"), "/properties/spec/properties/parameters", hidden...); err != nil {
 		return nil, err
 	}
 	return out, nil
 }
 
+// crdSecretMark marks, while a CRD schema is made, a node whose paramkit
+// schema said writeOnly: true (a keyword the CRD drops).
+const crdSecretMark = "\x00secret"
+
+// hideSecrets keeps secrets out of a CRD schema, which anyone who may
+// list CRDs reads: a secret node (writeOnly: true or format: password,
+// and everything below it) gets no default and no example, and the
+// default of an object holding one leaves its value out. The webhook's
+// defaulting, which reads the paramkit schema, still applies them. It
+// reports whether the node is or holds a secret.
+//
+// The enum members of a secret node stay (they are the schema's, not a
+// value's), and their texts are added to hidden, for messages about them
+// to hide.
+func hideSecrets(n map[string]any, secret bool, hidden *[]string) bool {
+	if m, _ := n[crdSecretMark].(bool); m {
+		secret = true
+	}
+	delete(n, crdSecretMark)
+	if f, _ := n["format"].(string); f == "password" {
+		secret = true
+	}
+	holds := secret
+	var secretProps []string
+	if props, ok := n["properties"].(map[string]any); ok {
+		for k, p := range props {
+			if pm, ok := p.(map[string]any); ok && hideSecrets(pm, secret, hidden) {
+				holds = true
+				secretProps = append(secretProps, k)
+			}
+		}
+	}
+	for _, k := range []string{"items", "additionalProperties", "not"} {
+		if sub, ok := n[k].(map[string]any); ok && hideSecrets(sub, secret, hidden) {
+			holds = true
+			// Which items or values are secret is not known here:
+			// the whole default goes.
+			secretProps = append(secretProps, "*")
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		if l, ok := n[k].([]any); ok {
+			for _, e := range l {
+				if em, ok := e.(map[string]any); ok && hideSecrets(em, secret, hidden) {
+					holds = true
+					secretProps = append(secretProps, "*")
+				}
+			}
+		}
+	}
+	if secret {
+		delete(n, "default")
+		delete(n, "example")
+		if l, ok := n["enum"].([]any); ok {
+			for _, v := range l {
+				if b, err := json.Marshal(v); err == nil {
+					*hidden = append(*hidden, string(b))
+					if str, ok := v.(string); ok && len(str) >= 4 {
+						*hidden = append(*hidden, str)
+					}
+				}
+			}
+		}
+		return true
+	}
+	if _, has := n["default"]; has && slices.Contains(secretProps, "*") {
+		delete(n, "default")
+	} else if d, ok := n["default"].(map[string]any); ok && len(secretProps) > 0 {
+		{
+			kept := make(map[string]any, len(d))
+			for k, v := range d {
+				if !slices.Contains(secretProps, k) {
+					kept[k] = v
+				}
+			}
+			n["default"] = kept
+		}
+	}
+	if holds {
+		delete(n, "example")
+	}
+	return holds
+}
+
 // checkStructural runs lint's structural set over a whole object schema:
 // an error finding (a default the schema refuses, a pattern Go cannot
 // compile) is a CRD the apiserver would refuse, reported at its pointer
-// in the field's schema (below prefix), never written.
-func checkStructural(objectSchema map[string]any, prefix string) error {
+// in the field's schema (below prefix), never written. Each text of
+// hidden (a secret's, as hideSecrets collects them) is replaced by
+// schema.Hidden in the messages.
+func checkStructural(objectSchema map[string]any, prefix string, hidden ...string) error {
+	sort.Slice(hidden, func(i, j int) bool { return len(hidden[i]) > len(hidden[j]) })
 	var errs schema.ErrorList
 	for _, f := range lint.Run(nil, objectSchema, lint.Structural()) {
 		if f.Severity == lint.Error {
 			ptr := strings.TrimPrefix(f.Pointer, prefix)
-			errs = append(errs, schema.NewError(schema.KindSchema, ptr, "the CRD schema would be refused: %s (%s)", f.Message, f.Rule))
+			msg := f.Message
+			for _, h := range hidden {
+				msg = strings.ReplaceAll(msg, h, schema.Hidden)
+			}
+			errs = append(errs, schema.NewError(schema.KindSchema, ptr, "the CRD schema would be refused: %s (%s)", msg, f.Rule))
 		}
 	}
 	return errs.Err()
@@ -197,6 +296,9 @@ func (g *crdGen) node(v any, ptr string, inItems bool, name string, refs map[str
 		default:
 			out[k] = x
 		}
+	}
+	if w, _ := in["writeOnly"].(bool); w {
+		out[crdSecretMark] = true // for hideSecrets; never written
 	}
 	g.types(out, ptr)
 	g.objects(out)

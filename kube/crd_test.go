@@ -101,7 +101,10 @@ func TestCRDSchemaTranslation(t *testing.T) {
 		{"type implied", `{"properties":{"a":{"enum":[1,2]}}}`, `{"properties":{"a":{"enum":[1,2],"format":"int64","type":"integer"}},"type":"object"}`},
 		{"$ref inlined", `{"type":"object","$defs":{"port":{"type":"integer","maximum":65535}},"properties":{"p":{"$ref":"#/$defs/port","description":"the port"}}}`,
 			`{"properties":{"p":{"description":"the port","format":"int64","maximum":65535,"type":"integer"}},"type":"object"}`},
-		{"annotations go", `{"type":"string","$comment":"c","writeOnly":true,"deprecated":true,"examples":["x","y"]}`, `{"example":"x","type":"string"}`},
+		// A writeOnly node's example is a secret's value: it goes too
+		// (issue 35 item 5); a plain node keeps its first example.
+		{"annotations go", `{"type":"string","$comment":"c","writeOnly":true,"deprecated":true,"examples":["x","y"]}`, `{"type":"string"}`},
+		{"an example stays", `{"type":"string","$comment":"c","deprecated":true,"examples":["x","y"]}`, `{"example":"x","type":"string"}`},
 		{"true", `true`, `{"x-kubernetes-preserve-unknown-fields":true}`},
 	}
 	for _, tt := range tests {

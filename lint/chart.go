@@ -2,6 +2,7 @@ package lint
 
 import (
 	"errors"
+	"github.com/paramkit/paramkit/internal/fileread"
 	"io/fs"
 
 	"github.com/paramkit/paramkit/schema"
@@ -86,7 +87,7 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 	if fsys == nil {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadChart needs a file system")
 	}
-	meta, err := fs.ReadFile(fsys, chartFile)
+	meta, err := readChartFile(fsys, chartFile)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, ioError(errNotChart)
@@ -102,7 +103,7 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 		return nil, ioError(err)
 	}
 	for _, name := range overlays { // fs.Glob sorts them
-		data, err := fs.ReadFile(fsys, name)
+		data, err := readChartFile(fsys, name)
 		if err != nil {
 			return nil, ioError(err)
 		}
@@ -112,7 +113,7 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 		name string
 		dst  *[]byte
 	}{{chartSchemaFile, &c.Schema}, {chartValuesFile, &c.Values}} {
-		data, err := fs.ReadFile(fsys, f.name)
+		data, err := readChartFile(fsys, f.name)
 		switch {
 		case err == nil:
 			*f.dst = data
@@ -121,6 +122,14 @@ func ReadChart(fsys fs.FS) (*Chart, error) {
 		}
 	}
 	return c, nil
+}
+
+// readChartFile reads a file of a chart folder as Helm's loader does:
+// a regular file (after symbolic links) of at most Helm's limit on a chart
+// file (5 MiB); a symbolic link out of a folder opened with os.OpenRoot
+// is refused, saying so.
+func readChartFile(fsys fs.FS, name string) ([]byte, error) {
+	return fileread.ReadFS(fsys, name, fileread.ChartFileLimit, true)
 }
 
 // chartValuesRule is the check helm lint makes of a chart: the default values

@@ -88,7 +88,8 @@ type nullPlace struct {
 func (hv *helmValues) nullAt(ptr string) *nullPlace {
 	for j := len(hv.sources) - 1; j >= 0; j-- {
 		src := &hv.sources[j]
-		if src.node == nil {
+		node := src.tree()
+		if node == nil {
 			continue
 		}
 		toks, err := pointer.Split(ptr)
@@ -97,7 +98,7 @@ func (hv *helmValues) nullAt(ptr string) *nullPlace {
 		}
 		if line, col, depth := src.locate(toks); depth != len(toks) || line == 0 {
 			continue
-		} else if n := nodeAt(src.node, src.within(ptr)); n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		} else if n := nodeAt(node, src.within(ptr)); n != nil && n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 			return &nullPlace{name: src.name, line: line, col: col}
 		}
 	}

@@ -17,7 +17,7 @@ import (
 // value is no number, the text means the number Helm holds, or the value
 // is a secret.
 func (hv *helmValues) numberNote(s *schema.Schema, src *valuesSource, ptr string) string {
-	if src == nil || src.node == nil || (s != nil && s.SecretAt(ptr)) {
+	if src == nil || src.tree() == nil || (s != nil && s.SecretAt(ptr)) {
 		return ""
 	}
 	v, ok := pointer.Get(hv.values, ptr)
@@ -25,7 +25,7 @@ func (hv *helmValues) numberNote(s *schema.Schema, src *valuesSource, ptr string
 	if !ok || !isNum {
 		return ""
 	}
-	n := nodeAt(src.node, src.within(ptr))
+	n := nodeAt(src.tree(), src.within(ptr))
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
 		return ""
 	}

@@ -54,7 +54,7 @@ func readSubcharts(fsys fs.FS, dir string) ([]*subchartFiles, error) {
 			}
 			continue
 		}
-		meta, err := fs.ReadFile(fsys, path.Join(sub, chartFile))
+		meta, err := readChartFile(fsys, path.Join(sub, chartFile))
 		if errors.Is(err, fs.ErrNotExist) {
 			// Helm refuses the chart ("Chart.yaml file is missing");
 			// paramctl leaves the folder out.
@@ -72,7 +72,7 @@ func readSubcharts(fsys fs.FS, dir string) ([]*subchartFiles, error) {
 			name string
 			dst  *[]byte
 		}{{chartSchemaFile, &s.schema}, {chartValuesFile, &s.values}} {
-			data, err := fs.ReadFile(fsys, path.Join(sub, f.name))
+			data, err := readChartFile(fsys, path.Join(sub, f.name))
 			switch {
 			case err == nil:
 				*f.dst = data

@@ -147,17 +147,22 @@ func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []F
 			named[f.Pointer] = true
 		}
 	}
-	node, _ := document.ParseNode(data)
 	var out []Finding
 	undeclared, _, _ := params.Undeclared(context.Background(), s, v, nil, 0) // fails only for a nil or zero schema: no findings
 	for _, w := range undeclared {
 		if named[w.Pointer] {
 			continue
 		}
-		f := Finding{Rule: chartValuesDriftRule.ID, Severity: Warning, File: file, Pointer: w.Pointer,
-			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message}
-		f.Line, f.Column, _ = document.Locate(node, w.Pointer)
-		out = append(out, f)
+		out = append(out, Finding{Rule: chartValuesDriftRule.ID, Severity: Warning, File: file, Pointer: w.Pointer,
+			Message: "values.yaml sets it, values.schema.json does not declare it: " + w.Message})
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	// The node tree, for the lines, only when there is a finding to place.
+	node, _ := document.ParseNode(data)
+	for i := range out {
+		out[i].Line, out[i].Column, _ = document.Locate(node, out[i].Pointer)
 	}
 	return out
 }
@@ -165,8 +170,10 @@ func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []F
 // valuesSource is one writer of values: a file (with its parsed text for
 // lines) or one --set-family assignment (with the paths it wrote).
 type valuesSource struct {
-	name  string
-	node  *yaml.Node
+	name string
+	// file is the text of a values file, parsed for lines when a finding
+	// needs one (tree); nil for an assignment.
+	file  *valuesText
 	flag  string
 	paths [][]string
 	// prefix is where a subchart's values.yaml sits in the values (its
@@ -231,9 +238,38 @@ func (c *Chart) helmValues(valuesFile string, memo *chartMemo) (*helmValues, err
 	return hv, nil
 }
 
-// readFile reads one values file as Helm does, keeps its parsed text for
-// lines, and warns of duplicate keys.
+// valuesText is a values file's text and, once a finding asked for a
+// line, its node tree. The tree (about 16 times the text) is not held
+// while the values are read and judged, so that a large values file costs
+// what its values do.
+type valuesText struct {
+	data   []byte
+	node   *yaml.Node
+	parsed bool
+}
+
+// tree is the file's node tree: nil for no file, or one that does not
+// parse.
+func (src *valuesSource) tree() *yaml.Node {
+	t := src.file
+	if t == nil {
+		return nil
+	}
+	if !t.parsed {
+		t.node, _ = document.ParseNode(t.data)
+		t.parsed = true
+	}
+	return t.node
+}
+
+// readFile reads one values file as Helm does, keeps its text for lines,
+// and warns of duplicate keys.
 func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error) {
+	// The node tree for duplicate keys is dropped before the values are
+	// read: the two are never held together.
+	if n, _ := document.ParseNode(data); n != nil {
+		hv.warnings = append(hv.warnings, duplicateKeys(name, n, "")...)
+	}
 	v, err := helmvalues.Read(data)
 	if err != nil {
 		// The YAML reader's message carries the line where it knows it.
@@ -242,9 +278,7 @@ func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error)
 		}
 		return nil, schema.ErrorIn(name, schema.NewError(schema.KindSyntax, "", "Helm cannot read it: %v", err))
 	}
-	n, _ := document.ParseNode(data)
-	hv.sources = append(hv.sources, valuesSource{name: name, node: n})
-	hv.warnings = append(hv.warnings, duplicateKeys(name, n, "")...)
+	hv.sources = append(hv.sources, valuesSource{name: name, file: &valuesText{data: data}})
 	return v, nil
 }
 
@@ -370,7 +404,7 @@ func (hv *helmValues) place(f *Finding) *valuesSource {
 	for j := len(hv.sources) - 1; j >= 0; j-- {
 		src := &hv.sources[j]
 		line, col, depth := src.locate(toks)
-		if depth == len(toks) && (src.node != nil || depth > 0) {
+		if depth == len(toks) && (src.tree() != nil || depth > 0) {
 			f.File, f.Line, f.Column = src.name, line, col
 			return src
 		}
@@ -396,10 +430,10 @@ func (src *valuesSource) locate(toks []string) (line, col, depth int) {
 		}
 		return line, col, depth + len(src.prefix)
 	}
-	if src.node != nil {
+	if node := src.tree(); node != nil {
 		for d := len(toks); d >= 0; d-- {
-			if l, c, ok := document.Locate(src.node, pointer.Join(toks[:d]...)); ok {
-				if d == 0 && src.node.Kind == yaml.MappingNode && len(src.node.Content) == 0 {
+			if l, c, ok := document.Locate(node, pointer.Join(toks[:d]...)); ok {
+				if d == 0 && node.Kind == yaml.MappingNode && len(node.Content) == 0 {
 					return l, c, 0
 				}
 				return l, c, d
@@ -446,7 +480,8 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr, rel 
 		wantsString = true
 	}
 	secret := s.SecretAt(rel)
-	if src.node == nil {
+	node := src.tree()
+	if node == nil {
 		if src.flag != "set" || !wantsString {
 			return ""
 		}
@@ -455,7 +490,7 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr, rel 
 		}
 		return fmt.Sprintf("--set reads %s as %s; the schema wants a string: give it with --set-string", jsonText(v), as)
 	}
-	n := nodeAt(src.node, src.within(ptr))
+	n := nodeAt(node, src.within(ptr))
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
 		return ""
 	}

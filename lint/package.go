@@ -3,6 +3,7 @@ package lint
 import (
 	"errors"
 	"fmt"
+	"github.com/paramkit/paramkit/internal/fileread"
 	"io/fs"
 	"regexp"
 	"sort"
@@ -69,8 +70,8 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 		return nil, schema.NewError(schema.KindUsage, "", "lint: ReadPackage needs a file system")
 	}
 	p := &Package{ParamsFile: kudoparams.ParamsFile, Templates: map[string][]byte{}}
-	params, perr := fs.ReadFile(fsys, kudoparams.ParamsFile)
-	op, oerr := fs.ReadFile(fsys, kudoparams.OperatorFile)
+	params, perr := fileread.ReadFS(fsys, kudoparams.ParamsFile, fileread.Limit, false)
+	op, oerr := fileread.ReadFS(fsys, kudoparams.OperatorFile, fileread.Limit, false)
 	if perr != nil && oerr != nil {
 		if !errors.Is(perr, fs.ErrNotExist) {
 			return nil, ioError(perr)
@@ -106,7 +107,7 @@ func ReadPackage(fsys fs.FS) (*Package, error) {
 		if d.IsDir() {
 			return nil
 		}
-		data, err := fs.ReadFile(fsys, name)
+		data, err := fileread.ReadFS(fsys, name, fileread.Limit, false)
 		if err != nil {
 			return err
 		}

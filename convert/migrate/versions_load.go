@@ -3,6 +3,7 @@ package migrate
 import (
 	"errors"
 	"fmt"
+	"github.com/paramkit/paramkit/internal/fileread"
 	"io/fs"
 	"path"
 	"sort"
@@ -67,7 +68,7 @@ func LoadVersionSet(fsys fs.FS, opts ...Option) (*VersionSet, error) {
 		files[name] = e.Name()
 	}
 	var versions []Version
-	order, err := fs.ReadFile(fsys, versionsFile)
+	order, err := fileread.ReadFS(fsys, versionsFile, fileread.Limit, false)
 	switch {
 	case err == nil:
 		versions, err = parseVersionsFile(order)

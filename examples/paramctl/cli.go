@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"regexp"
 	"sort"
@@ -33,6 +32,8 @@ type env struct {
 	// the arguments (newLintRoot). The demo sets it to its stand-in for
 	// the repository root.
 	lintRootDir string
+	// maxInput, when above 0, replaces maxInputSize (tests).
+	maxInput int64
 }
 
 // colour reports whether output to stdout may be coloured: a terminal,
@@ -370,25 +371,28 @@ type multiFlag []string
 func (m *multiFlag) String() string     { return strings.Join(*m, ",") }
 func (m *multiFlag) Set(s string) error { *m = append(*m, s); return nil }
 
-// readInput reads a file argument; "-" is standard input. Its error names
+// readInput reads a file argument; "-" is standard input. It reads at most
+// the input limit (maxInputSize): a larger input is refused, never read
+// to the end. Its error names
 // the file once and says what went wrong ("nope.yaml: no such file or
 // directory", not Go's "nope.yaml: open nope.yaml: …"), so callers print
 // it as it is.
 func (e *env) readInput(name string) ([]byte, error) {
 	if name == "-" {
-		data, err := io.ReadAll(e.stdin)
+		data, err := readBounded(e.stdin, e.inputLimit())
 		if err != nil {
 			return nil, &readError{name: "standard input", err: err}
 		}
 		return data, nil
 	}
-	data, err := os.ReadFile(name)
+	f, err := os.Open(name)
 	if err != nil {
-		var pe *fs.PathError
-		if errors.As(err, &pe) {
-			err = pe.Err
-		}
-		return nil, &readError{name: name, err: err}
+		return nil, &readError{name: name, err: pathErr(err)}
+	}
+	defer f.Close()
+	data, err := readBounded(f, e.inputLimit())
+	if err != nil {
+		return nil, &readError{name: name, err: pathErr(err)}
 	}
 	return data, nil
 }

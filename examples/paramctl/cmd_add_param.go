@@ -31,12 +31,13 @@ type addParamOptions struct {
 	enum        multiFlag
 	interactive bool
 	dryRun      bool
+	force       bool
 }
 
 func init() {
 	register(&command{
 		name:  "add-param",
-		usage: "--schema FILE --path PATH --type TYPE [--default VALUE] [--title TEXT] [--description TEXT] [--enum VALUE]... [--required] [--trigger PLAN] [--immutable] [--dry-run] | --schema FILE --interactive",
+		usage: "--schema FILE --path PATH --type TYPE [--default VALUE] [--title TEXT] [--description TEXT] [--enum VALUE]... [--required] [--trigger PLAN] [--immutable] [--dry-run] [--force] | --schema FILE --interactive [--force]",
 		short: "add a parameter to a schema file, keeping its order, comments and layout",
 		setup: func(fs *flag.FlagSet) any {
 			o := &addParamOptions{}
@@ -54,6 +55,7 @@ func init() {
 			fs.BoolVar(&o.immutable, "immutable", false, "the parameter cannot change after installation")
 			fs.Var(&o.enum, "enum", "an allowed `VALUE`, typed by --type (repeatable)")
 			fs.BoolVar(&o.interactive, "interactive", false, "ask for each field, with the flags as defaults")
+			fs.BoolVar(&o.force, "force", false, "replace the schema file even when it is read-only, or its owner cannot be kept")
 			fs.BoolVar(&o.dryRun, "dry-run", false, "print the updated schema instead of writing the file")
 			return o
 		},
@@ -131,7 +133,7 @@ func runAddParam(e *env, opts any, args []string) int {
 		e.stdout.Write(out)
 		return exitOK
 	}
-	if err := writeFileAtomic(o.schema, out); err != nil {
+	if err := writeFileAtomic(o.schema, out, e.writeOptions(o.force)...); err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	if o.interactive {

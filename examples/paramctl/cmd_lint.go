@@ -297,7 +297,7 @@ func runLint(e *env, opts any, args []string) int {
 // report names its files from the root.
 func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path string) (lintReport, int) {
 	if dir := chartDir(path); dir != "" {
-		chart, err := lint.ReadChart(os.DirFS(dir))
+		chart, err := readChart(dir)
 		if err != nil {
 			return lintReport{}, e.fail(exitUsage, "%s: %v", dir, err)
 		}

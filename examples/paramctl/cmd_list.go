@@ -20,12 +20,13 @@ type listOptions struct {
 	crdVersion string
 	write      string
 	check      string
+	force      bool
 }
 
 func init() {
 	register(&command{
 		name:  "list",
-		usage: "--schema S [--crd-version V] [-o table|markdown|json] [--write FILE | --check FILE]",
+		usage: "--schema S [--crd-version V] [-o table|markdown|json] [--write FILE [--force] | --check FILE]",
 		short: "list the parameter tree: name, type, default, required, trigger, immutable, description",
 		long: `-o markdown writes documentation for a README: one table per object, the Trigger and
 Immutable columns only when the schema uses trigger or immutable, enum values and examples
@@ -42,6 +43,7 @@ when that section differs from what --write would put there (for CI).`,
 			fs.StringVar(&o.output, "o", "table", "output format: table, markdown or json")
 			fs.StringVar(&o.crdVersion, "crd-version", "", "with a CustomResourceDefinition as --schema, the `VERSION` whose schema to list (default: the storage version)")
 			fs.StringVar(&o.write, "write", "", "put the markdown between <!-- DOCS_START --> and <!-- DOCS_END --> in `FILE`")
+			fs.BoolVar(&o.force, "force", false, "with --write: replace FILE even when it is read-only, or its owner cannot be kept")
 			fs.StringVar(&o.check, "check", "", "exit 1 when the section between <!-- DOCS_START --> and <!-- DOCS_END --> in `FILE` is stale")
 			return o
 		},
@@ -123,7 +125,7 @@ func runList(e *env, opts any, args []string) int {
 	if docsFile != "" {
 		var b strings.Builder
 		writeParamsMarkdown(&b, s, rows)
-		return e.docsSection(o.write != "", docsFile, b.String())
+		return e.docsSection(o.write != "", o.force, docsFile, b.String())
 	}
 	switch o.output {
 	case "json":
@@ -148,7 +150,7 @@ const (
 // the markdown, a blank line. Line endings follow the file's (CRLF stays
 // CRLF). The file is replaced atomically, and not at all when the section
 // is up to date.
-func (e *env) docsSection(write bool, file, markdown string) int {
+func (e *env) docsSection(write, force bool, file, markdown string) int {
 	data, err := e.readInput(file)
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
@@ -172,8 +174,8 @@ func (e *env) docsSection(write bool, file, markdown string) int {
 	if file == "-" {
 		return e.fail(exitUsage, "--write needs a file, not standard input")
 	}
-	if err := writeFileAtomic(file, updated); err != nil {
-		return e.fail(exitUsage, "%s: %v", file, err)
+	if err := writeFileAtomic(file, updated, e.writeOptions(force)...); err != nil {
+		return e.fail(exitUsage, "%v", err)
 	}
 	fmt.Fprintf(e.stderr, "%s: parameter docs written\n", file)
 	return exitOK

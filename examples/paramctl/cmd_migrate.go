@@ -30,12 +30,13 @@ type migrateOptions struct {
 	apiVersion string
 	kind       string
 	ignoreCase bool
+	force      bool
 }
 
 func init() {
 	register(&command{
 		name:  "migrate",
-		usage: "(--schema FILE [--via FILE]... | --versions DIR --from VERSION --to VERSION [--api-version GROUP/VERSION [--kind KIND]] [--ignore-case]) [--allow-lossy] [--dry-run] [--continue] [--output FILE] [-o yaml|json] FILE",
+		usage: "(--schema FILE [--via FILE]... | --versions DIR --from VERSION --to VERSION [--api-version GROUP/VERSION [--kind KIND]] [--ignore-case]) [--allow-lossy] [--dry-run] [--continue] [--output FILE [--force]] [-o yaml|json] FILE",
 		short: "migrate a stream of value documents to a new version by oldName",
 		long: "Progress: when standard error is a terminal and the stream holds 4000 documents\n" +
 			"or more, migrate shows \"migrated N of M documents\" there while it works; never\n" +
@@ -49,6 +50,7 @@ func init() {
 			fs.BoolVar(&o.dryRun, "dry-run", false, "check every document and print the report; write nothing")
 			fs.BoolVar(&o.cont, "continue", false, "write the documents even when some have errors")
 			fs.StringVar(&o.output, "output", "", "write the documents to `FILE` (whole or not at all) instead of standard output")
+			fs.BoolVar(&o.force, "force", false, "with --output: replace FILE even when it is read-only, or its owner cannot be kept")
 			fs.StringVar(&o.versions, "versions", "", "a version set folder `DIR` (one schema per version, versions.yaml); convert --from A --to B through its hub")
 			fs.StringVar(&o.from, "from", "", "with --versions: the `VERSION` of the documents")
 			fs.StringVar(&o.to, "to", "", "with --versions: the `VERSION` to convert them to")
@@ -169,7 +171,7 @@ func (e *env) migrateStreamed(o *migrateOptions, target *schema.Schema, file str
 		out = e.stdout
 	case o.dryRun:
 	default:
-		if sp, err = newSpool(o.output); err != nil {
+		if sp, err = newSpool(o.output, e.writeOptions(o.force)...); err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
 		defer sp.discard() // after commit or copyTo: nothing left to remove
@@ -309,7 +311,7 @@ func countDocuments(path string) int {
 	}
 	defer f.Close()
 	n := 0
-	err = params.MapStream(context.Background(), f, 1, func(params.Document[struct{}]) (struct{}, error) {
+	err = params.MapStream(context.Background(), newDocLimit(f, maxInputSize), 1, func(params.Document[struct{}]) (struct{}, error) {
 		return struct{}{}, nil
 	}, func(params.Document[struct{}]) error {
 		n++

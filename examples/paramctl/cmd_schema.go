@@ -125,7 +125,7 @@ func runSchema(e *env, opts any, args []string) int {
 
 	var existing []byte
 	if schemaPath != "" && !o.fresh {
-		existing, err = os.ReadFile(schemaPath)
+		existing, err = e.readInput(schemaPath)
 		if err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return e.fail(exitUsage, "%v", err)
 		}
@@ -168,7 +168,7 @@ func runSchema(e *env, opts any, args []string) int {
 		}
 		var cur []byte
 		if o.fresh {
-			if cur, err = os.ReadFile(schemaPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			if cur, err = e.readInput(schemaPath); err != nil && !errors.Is(err, fs.ErrNotExist) {
 				return e.fail(exitUsage, "%v", err)
 			}
 		} else {

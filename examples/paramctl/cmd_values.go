@@ -4,7 +4,6 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"strings"
 
@@ -65,7 +64,7 @@ func runValues(e *env, opts any, args []string) int {
 	if dir == "" {
 		return e.fail(exitUsage, "%s: not a Helm chart folder (it holds no %s)", args[0], chartFile)
 	}
-	chart, err := lint.ReadChart(os.DirFS(dir))
+	chart, err := readChart(dir)
 	if err != nil {
 		return e.fail(exitUsage, "%s: %v", dir, err)
 	}

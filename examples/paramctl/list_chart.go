@@ -1,14 +1,12 @@
 package main
 
 import (
-	"os"
 	"strings"
 
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/go-openapi/jsonpointer"
 
-	"github.com/paramkit/paramkit/lint"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -19,7 +17,7 @@ import (
 // dropped) and the description from a helm-docs comment (`# -- text`,
 // continued by `#` lines) above the key. A secret's default stays hidden.
 func chartDocs(dir string, s *schema.Schema, rows []paramRow) {
-	chart, err := lint.ReadChart(os.DirFS(dir))
+	chart, err := readChart(dir)
 	if err != nil || chart.Values == nil {
 		return
 	}

@@ -57,7 +57,7 @@ func loadSchemaVersion(e *env, path, crdVersion string) (*schema.Schema, error) 
 	if dir == "" {
 		dir = "."
 	}
-	s, err := convert.ReadSchema(os.DirFS(dir), name)
+	s, err := convert.ReadSchema(limitFS{os.DirFS(dir), e.inputLimit()}, name)
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		// Named as the user wrote it, not as the folder's file system does.
@@ -200,7 +200,7 @@ func packageDir(path string) string {
 		return path
 	}
 	if filepath.Base(path) == "operator.yaml" {
-		if data, err := os.ReadFile(path); err == nil && isOperatorFile(data) {
+		if data, err := readFileBounded(path); err == nil && isOperatorFile(data) {
 			return filepath.Dir(path)
 		}
 	}

@@ -9,11 +9,12 @@ import (
 )
 
 // openInput opens a file argument to read as a stream; "-" is standard
-// input. Its errors (and those of reading it) are readErrors, as
+// input. Each document of the stream is bounded by the input limit
+// (maxInputSize), not the stream as a whole. Its errors (and those of reading it) are readErrors, as
 // readInput's.
 func (e *env) openInput(name string) (io.ReadCloser, error) {
 	if name == "-" {
-		return io.NopCloser(&namedReader{r: e.stdin, name: "standard input"}), nil
+		return io.NopCloser(&namedReader{r: newDocLimit(e.stdin, e.inputLimit()), name: "standard input"}), nil
 	}
 	f, err := os.Open(name)
 	if err != nil {
@@ -23,7 +24,7 @@ func (e *env) openInput(name string) (io.ReadCloser, error) {
 		}
 		return nil, &readError{name: name, err: err}
 	}
-	return &namedFile{f: f, name: name}, nil
+	return &namedFile{f: f, r: newDocLimit(f, e.inputLimit()), name: name}, nil
 }
 
 // namedReader makes a read error a readError naming the input.
@@ -46,11 +47,12 @@ func (n *namedReader) Read(p []byte) (int, error) {
 
 type namedFile struct {
 	f    *os.File
+	r    io.Reader // f, each document bounded
 	name string
 }
 
 func (n *namedFile) Read(p []byte) (int, error) {
-	return (&namedReader{r: n.f, name: n.name}).Read(p)
+	return (&namedReader{r: n.r, name: n.name}).Read(p)
 }
 
 func (n *namedFile) Close() error { return n.f.Close() }
@@ -63,9 +65,9 @@ type spool struct {
 	atomic *atomicFile // with a target
 }
 
-func newSpool(target string) (*spool, error) {
+func newSpool(target string, opts ...writeOption) (*spool, error) {
 	if target != "" {
-		a, err := createAtomic(target)
+		a, err := createAtomic(target, opts...)
 		if err != nil {
 			return nil, err
 		}

@@ -182,7 +182,7 @@ func (r *DirResolver) load(name string, prev *dirState) *dirState {
 	if prev != nil && prev.info != nil && sameFile(prev.info, fi) && prev.path == path {
 		return &dirState{checked: now, info: prev.info, path: path, ov: prev.ov, err: prev.err}
 	}
-	data, err := os.ReadFile(path)
+	data, err := readFileBounded(path)
 	if err != nil {
 		return &dirState{checked: now, err: fmt.Errorf("operator version %q: %w", name, err)}
 	}

@@ -179,11 +179,7 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 			if o != nil {
 				ko = o.Key(k)
 			}
-			kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}
-			if needsQuotes(k) {
-				kn.Style = yaml.DoubleQuotedStyle
-			}
-			n.Content = append(n.Content, kn, YAMLNode(t[k], ko))
+			n.Content = append(n.Content, keyNode(k), YAMLNode(t[k], ko))
 		}
 		if len(t) == 0 {
 			n.Style = yaml.FlowStyle
@@ -192,6 +188,15 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 	}
 	raw, _ := json.Marshal(v)
 	return &yaml.Node{Kind: yaml.ScalarNode, Value: string(raw)}
+}
+
+// keyNode is the node of a mapping's key k.
+func keyNode(k string) *yaml.Node {
+	kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}
+	if needsQuotes(k) {
+		kn.Style = yaml.DoubleQuotedStyle
+	}
+	return kn
 }
 
 // needsQuotes is true for strings a YAML 1.1 or 1.2 reader would take for
@@ -221,12 +226,28 @@ func needsQuotes(s string) bool {
 	return true
 }
 
-// YAML writes v as a YAML document.
+// chunkNodes is how many nodes of a large mapping YAML gives the encoder
+// at a time (see yamlChunked).
+const chunkNodes = 4096
+
+// YAML writes v as a YAML document. A large mapping is written a part at
+// a time, in the same bytes: the YAML encoder keeps every event of a
+// document until its end (go.yaml.in/yaml/v3's emitter never drops its
+// queue's head, about 270 bytes an event), which made a 4 MB values file
+// cost 270 MB to print.
 func YAML(v any, o Orderer) ([]byte, error) {
+	if m, ok := v.(map[string]any); ok && countNodes(v, chunkNodes) > chunkNodes {
+		return yamlChunked(m, o, chunkNodes)
+	}
+	return yamlWhole(YAMLNode(v, o))
+}
+
+// yamlWhole writes the document n.
+func yamlWhole(n *yaml.Node) ([]byte, error) {
 	var b bytes.Buffer
 	enc := yaml.NewEncoder(&b)
 	enc.SetIndent(2)
-	if err := enc.Encode(YAMLNode(v, o)); err != nil {
+	if err := enc.Encode(n); err != nil {
 		return nil, err
 	}
 	if err := enc.Close(); err != nil {

@@ -93,8 +93,8 @@ type Reviews struct {
 	// (DefaultMaxConversionBytes when zero).
 	MaxConversionBytes int64
 	// AtOnce is the most reviews worked on at once (DefaultReviewsAtOnce
-	// when zero; at least 2, so that a small review always has a turn
-	// costly ones cannot take).
+	// when zero). With 1 there is no turn costly reviews cannot take, and
+	// a small review may wait for a costly one to finish.
 	AtOnce int
 	// SmallBytes is the largest body of a small review
 	// (DefaultSmallReviewBytes when zero).
@@ -117,7 +117,7 @@ func (rv *Reviews) init() {
 		if n <= 0 {
 			n = DefaultReviewsAtOnce()
 		}
-		rv.turns = newTurns(max(n, 2))
+		rv.turns = newTurns(n)
 		rv.log = rv.Logger
 		if rv.log == nil {
 			rv.log = slog.New(slog.DiscardHandler)
@@ -255,23 +255,30 @@ func (rv *Reviews) handler(limit int64, answer func(ctx context.Context, body []
 			bodyError(w, http.StatusRequestEntityTooLarge, tooLarge(r.URL.Path, limit))
 			return
 		}
-		deadline, _ := ctx.Deadline()
-		deadline = earlier(deadline, time.Now().Add(rv.Budget.timeout()))
+		// The body must arrive by the review's deadline, and within the
+		// budget's read timeout and the server's own (which a read
+		// deadline of ours would replace).
+		readFor := rv.Budget.timeout()
 		if srv, ok := r.Context().Value(http.ServerContextKey).(*http.Server); ok && srv.ReadTimeout > 0 {
-			// Never later than the server's own bound on reading a
-			// request, which a read deadline of ours would replace.
-			deadline = earlier(deadline, time.Now().Add(srv.ReadTimeout))
+			readFor = min(readFor, srv.ReadTimeout)
 		}
+		deadline, _ := ctx.Deadline()
+		reviewFirst := !time.Now().Add(readFor).Before(deadline)
+		deadline = earlier(deadline, time.Now().Add(readFor))
 		body, held, pooled, err := rv.Budget.read(w, r, limit, deadline)
 		defer rv.Budget.used.Add(-held)
 		defer putBuffer(pooled)
 		if err != nil {
-			if errors.Is(err, os.ErrDeadlineExceeded) && ctx.Err() != nil {
+			if errors.Is(err, os.ErrDeadlineExceeded) {
 				if r.ProtoMajor == 1 {
 					w.Header().Set("Connection", "close")
 				}
-				rv.log.Info("refused a review whose body did not arrive within its deadline", "path", r.URL.Path, "remote", r.RemoteAddr, "timeout", timeout)
-				bodyError(w, http.StatusGatewayTimeout, fmt.Sprintf("the review's deadline (%s) passed before its body arrived", timeout))
+				rv.log.Info("refused a review whose body did not arrive in time", "path", r.URL.Path, "remote", r.RemoteAddr, "timeout", timeout)
+				if reviewFirst {
+					bodyError(w, http.StatusGatewayTimeout, fmt.Sprintf("the review's deadline (%s) passed before its body arrived", timeout))
+				} else {
+					bodyError(w, http.StatusRequestTimeout, fmt.Sprintf("the request body did not arrive within %s", readFor))
+				}
 				return
 			}
 			rv.log.Info("refused a review body", "path", r.URL.Path, "remote", r.RemoteAddr, "error", err)

@@ -297,3 +297,20 @@ func (c *Certificate) GetCertificate(*tls.ClientHelloInfo) (*tls.Certificate, er
 	}
 	return c.cert.Load(), nil
 }
+
+// Ready returns nil once the server accepts TLS connections, else an
+// error saying why not: a readiness check (controller-runtime's
+// healthz.Checker takes it as is), as the apiserver calls the webhook
+// for every write it guards.
+func (s *Server) Ready(*http.Request) error {
+	addr := s.ListenAddr()
+	if addr == nil {
+		return errors.New("the webhook server has not started yet")
+	}
+	d := &net.Dialer{Timeout: 10 * time.Second}
+	conn, err := tls.DialWithDialer(d, "tcp", addr.String(), &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // a readiness dial: no data is sent
+	if err != nil {
+		return fmt.Errorf("the webhook server is not reachable: %w", err)
+	}
+	return conn.Close()
+}

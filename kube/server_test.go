@@ -16,6 +16,7 @@ import (
 	"net/http"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 	"time"
 
@@ -133,4 +134,17 @@ func TestServerNeedsItsFiles(t *testing.T) {
 	assert.ErrorContains(t, s.ListenAndServe(context.Background()), "HTTPS only")
 	s = &Server{Addr: "127.0.0.1:0", Handler: http.NotFoundHandler(), CertFile: "nope.pem", KeyFile: "nope.key"}
 	assert.ErrorContains(t, s.ListenAndServe(context.Background()), "nope.pem")
+}
+
+// Ready fails until the server listens, then passes.
+func TestServerReady(t *testing.T) {
+	dir := t.TempDir()
+	newAuthority(t, "ca").servingPair(t, dir, "s", "both")
+	s := &Server{CertFile: filepath.Join(dir, "tls.crt"), KeyFile: filepath.Join(dir, "tls.key"), Handler: http.NotFoundHandler()}
+	assert.ErrorContains(t, s.Ready(nil), "not started")
+	startTestServer(t, s)
+	for s.ListenAddr() == nil {
+		runtime.Gosched()
+	}
+	assert.NoError(t, s.Ready(nil))
 }

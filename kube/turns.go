@@ -7,7 +7,7 @@ import (
 )
 
 // turns hands out the turns at working on a review: at most n at once,
-// costly reviews at most n-1 of them, waiting reviews served smallest
+// costly reviews at most n-1 of them (all of them when n is 1), waiting reviews served smallest
 // first (then first come, first served).
 type turns struct {
 	n int
@@ -19,7 +19,7 @@ type turns struct {
 	waiting waitQueue
 }
 
-func newTurns(n int) *turns { return &turns{n: n} }
+func newTurns(n int) *turns { return &turns{n: max(n, 1)} }
 
 // waiter is a review waiting for a turn.
 type waiter struct {
@@ -33,7 +33,7 @@ type waiter struct {
 
 // fits reports whether a review may start now.
 func (t *turns) fits(costly bool) bool {
-	return t.busy < t.n && (!costly || t.costly < t.n-1)
+	return t.busy < t.n && (!costly || t.costly < max(t.n-1, 1))
 }
 
 func (t *turns) start(costly bool) {

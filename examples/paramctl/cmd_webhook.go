@@ -139,19 +139,20 @@ func runWebhook(e *env, opts any, args []string) int {
 		return code
 	}
 	h, err := NewHandler(Options{
-		Resolver:           resolver,
-		Gates:              set,
-		GuessWithoutSchema: o.guess,
-		MaxReviewBytes:     o.maxReview,
-		MaxConversionBytes: o.maxConversion,
-		MaxReviewsAtOnce:   o.maxAtOnce,
-		Logger:             log,
+		Resolver:             resolver,
+		Gates:                set,
+		GuessWithoutSchema:   o.guess,
+		MaxReviewBytes:       o.maxReview,
+		MaxConversionBytes:   o.maxConversion,
+		MaxReviewsAtOnce:     o.maxAtOnce,
+		MaxBodyBytesInFlight: o.maxInFlight,
+		Logger:               log,
 	})
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	srv := &Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA,
-		MaxBodyBytesInFlight: o.maxInFlight, EnableHTTP2: o.enableHTTP2}
+		EnableHTTP2: o.enableHTTP2}
 	defer tuneGC(o.maxInFlight)()
 	if o.convertWithoutClientCert {
 		srv.PathsWithoutClientCert = []string{"/convert"}

@@ -314,3 +314,28 @@ func BenchmarkCostlyReview(b *testing.B) {
 		}
 	}
 }
+
+// ConvertReview refuses what admission refuses: an object nested deeper
+// than 1,000 levels, before converting any.
+func TestConvertReviewDepth(t *testing.T) {
+	deep := func(n int) json.RawMessage {
+		return json.RawMessage(`{"apiVersion":"v1","spec":` + strings.Repeat("[", n-1) + strings.Repeat("]", n-1) + "}")
+	}
+	calls := 0
+	conv := func(_ context.Context, obj []byte, _ string) ([]byte, error) { calls++; return obj, nil }
+	cases := []struct {
+		depth  int
+		status string
+	}{{1000, "Success"}, {1001, "Failure"}, {5000, "Failure"}}
+	for _, c := range cases {
+		calls = 0
+		resp := kube.ConvertReview(context.Background(), &kube.ConversionRequest{UID: "u", DesiredAPIVersion: "v2",
+			Objects: []json.RawMessage{[]byte(`{"apiVersion":"v1"}`), deep(c.depth)}}, conv)
+		assert.Equal(t, c.status, resp.Result.Status, "depth %d", c.depth)
+		if c.status == "Failure" {
+			assert.Equal(t, 0, calls, "nothing converted")
+			assert.Contains(t, resp.Result.Message, "object 1 of 2 nests deeper than 1000 levels")
+			assert.Empty(t, resp.ConvertedObjects)
+		}
+	}
+}

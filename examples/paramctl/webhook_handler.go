@@ -129,7 +129,9 @@ func NewHandler(opts Options) (*Handler, error) {
 	}
 	h := &Handler{opts: opts, log: log, timed: func(work func()) { work() }}
 	rv := &kube.Reviews{
-		Budget:             &kube.BodyBudget{Bytes: opts.MaxBodyBytesInFlight},
+		// A body must arrive within the server's read timeout (and the
+		// review's deadline).
+		Budget:             &kube.BodyBudget{Bytes: opts.MaxBodyBytesInFlight, ReadTimeout: kube.DefaultReadTimeout},
 		MaxReviewBytes:     opts.MaxReviewBytes,
 		MaxConversionBytes: opts.MaxConversionBytes,
 		AtOnce:             opts.MaxReviewsAtOnce,

@@ -73,7 +73,7 @@ func (b *BodyBudget) Limit(limit int64, next http.Handler) http.Handler {
 			bodyError(w, http.StatusRequestEntityTooLarge, tooLarge(r.URL.Path, limit))
 			return
 		}
-		body, held, pooled, err := b.read(w, r, limit)
+		body, held, pooled, err := b.read(w, r, limit, time.Now().Add(b.timeout()))
 		defer b.used.Add(-held)
 		if err != nil {
 			putBuffer(pooled)
@@ -110,14 +110,14 @@ func putBuffer(b *[]byte) {
 // read reads r's body within limit, holding budget for every byte of buffer
 // it uses; held is what it holds, to be given back by the caller, and
 // pooled the buffer of buffers the body is in, if it is, to be given back
-// once nothing reads it any more.
-func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64) (body []byte, held int64, pooled *[]byte, err error) {
+// once nothing reads it any more. The body must arrive by deadline.
+func (b *BodyBudget) read(w http.ResponseWriter, r *http.Request, limit int64, deadline time.Time) (body []byte, held int64, pooled *[]byte, err error) {
 	if r.Body == nil || r.Body == http.NoBody {
 		return nil, 0, nil, nil
 	}
 	limit = max(limit, 0)
 	rc := http.NewResponseController(w)
-	if rc.SetReadDeadline(time.Now().Add(b.timeout())) == nil {
+	if rc.SetReadDeadline(deadline) == nil {
 		defer func() {
 			if err == nil {
 				// The body is in: lift the deadline, which would cancel

@@ -20,7 +20,9 @@ import (
 // deadline: convert gets it, and once it has passed the review fails
 // with code 504 and reason Timeout (as Admit answers), saying how far it
 // got, also when convert failed because of it (a schema lookup cut
-// short). The response is never nil.
+// short). An object nested deeper than 1,000 levels (the limit
+// everywhere paramkit reads values) fails the review before any is
+// converted. The response is never nil.
 func ConvertReview(ctx context.Context, req *ConversionRequest, convert func(ctx context.Context, object []byte, apiVersion string) ([]byte, error)) *ConversionResponse {
 	if req == nil {
 		return &ConversionResponse{ConvertedObjects: []json.RawMessage{}, Result: *failure(400, "BadRequest", "the review has no request", nil)}
@@ -30,6 +32,11 @@ func ConvertReview(ctx context.Context, req *ConversionRequest, convert func(ctx
 	}
 	if convert == nil {
 		return fail(500, "InternalError", "kube.ConvertReview needs a function that converts an object")
+	}
+	if err := checkDepths(req); err != nil {
+		// Admission refuses an object nested this deep: conversion does
+		// not carry one either.
+		return fail(400, "BadRequest", err.Error())
 	}
 	out := make([]json.RawMessage, len(req.Objects))
 	for i, o := range req.Objects {

@@ -50,6 +50,27 @@
 //     prefix (a key of two megabytes is not echoed), so that an
 //     admission answer stays under 256 KiB.
 //
+// # Serving hostile clients
+//
+// Reviews makes the net/http handlers of a webhook's paths (Admission
+// with an AdmitFunc such as Admit, Conversion with a ConvertFunc such as
+// ConvertReview) and Server serves them over HTTPS; paramctl webhook and
+// both example operators use them, so every server has the same bounds:
+//
+//   - bodies read as their bytes arrive within a path's limit and a
+//     budget of body bytes for the whole server (BodyBudget);
+//   - the review's ?timeout= counted from the first byte of the body;
+//   - at most AtOnce reviews worked on at once, served fairly: waiting
+//     reviews get turns smallest body first and costly ones (above
+//     SmallBytes) never hold the last turn, so a small valid review is
+//     answered within its deadline however many costly ones wait;
+//   - repeated envelope keys refused, answers and warnings capped, an
+//     AdmitFunc's error always a denial, objects nested deeper than 1,000
+//     levels refused by conversion as by admission;
+//   - the TLS handshake and headers within ReadHeaderTimeout, HTTP/2 off
+//     unless asked, and the serving certificate (Certificate) read again
+//     when cert-manager rotates its files.
+//
 // # Only the apiserver may call
 //
 // ClientCA admits only callers with a client certificate a certificate

@@ -32,8 +32,12 @@ import (
 	"flag"
 	"fmt"
 	"log/slog"
+	"net"
+	"net/http"
 	"os"
+	"path/filepath"
 	goruntime "runtime"
+	"strconv"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -41,7 +45,6 @@ import (
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	ctrlwebhook "sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/paramkit/paramkit/kube"
 )
@@ -103,26 +106,23 @@ func (o *options) bind(fs *flag.FlagSet) {
 
 // manager turns the flags into the manager's options (as
 // examples/operator does): leader election and its timing, the metrics
-// and probe addresses, and a webhook server that speaks HTTP/1.1 unless
-// --enable-http2 and, with --webhook-client-ca, asks callers for client
-// certificates (the returned ClientCA then guards admission).
-func (o options) manager() (ctrl.Options, *kube.ClientCA, error) {
+// and probe addresses, the metrics server speaking HTTP/1.1 unless
+// --enable-http2. The webhook server is not controller-runtime's: see
+// webhookServer.
+func (o options) manager() (ctrl.Options, error) {
 	var http1 []func(*tls.Config)
 	if !o.enableHTTP2 {
 		http1 = append(http1, func(c *tls.Config) { c.NextProtos = []string{"http/1.1"} })
 	}
-	tlsOpts := append([]func(*tls.Config){}, http1...)
 	if _, err := os.Stat("/var/run/secrets/kubernetes.io/serviceaccount/namespace"); err != nil && o.leaderElectionNamespace == "" {
 		o.leaderElectionNamespace = "default" // out of a cluster
 	}
-	var clientCA *kube.ClientCA
 	if o.webhookClientCA != "" {
-		var err error
-		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = kube.NewClientCA(o.webhookClientCA, log); err != nil {
-			return ctrl.Options{}, nil, err
+		// Checked before the manager starts, so that a bad file stops it
+		// at once (the server reads it again when it starts).
+		if _, err := kube.NewClientCA(o.webhookClientCA, nil); err != nil {
+			return ctrl.Options{}, err
 		}
-		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
 	}
 	return ctrl.Options{
 		Scheme:                        Scheme(),
@@ -135,7 +135,33 @@ func (o options) manager() (ctrl.Options, *kube.ClientCA, error) {
 		LeaseDuration:                 &o.leaseDuration,
 		RenewDeadline:                 &o.renewDeadline,
 		RetryPeriod:                   &o.retryPeriod,
-		WebhookServer: ctrlwebhook.NewServer(ctrlwebhook.Options{Host: o.webhookHost, Port: o.webhookPort,
-			CertDir: o.webhookCertDir, CertName: "tls.crt", KeyName: "tls.key", TLSOpts: tlsOpts}),
-	}, clientCA, nil
+	}, nil
+}
+
+// webhookServer is the webhook server of the flags: kube.Server (TLS
+// handshake and headers within 10 s, HTTP/1.1 unless --enable-http2, the
+// certificate in --webhook-cert-dir read again when cert-manager rotates
+// it, with --webhook-client-ca only the apiserver's client certificate on
+// the admission paths; the conversion path stays open, as kube-apiserver
+// presents no client certificate to CRD conversion webhooks).
+func (o options) webhookServer(h http.Handler) webhookServer {
+	dir := o.webhookCertDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs") // controller-runtime's default
+	}
+	return webhookServer{&kube.Server{
+		Addr:                   net.JoinHostPort(o.webhookHost, strconv.Itoa(o.webhookPort)),
+		CertFile:               filepath.Join(dir, "tls.crt"),
+		KeyFile:                filepath.Join(dir, "tls.key"),
+		Handler:                h,
+		ClientCAFile:           o.webhookClientCA,
+		PathsWithoutClientCert: []string{ConvertPath},
+		EnableHTTP2:            o.enableHTTP2,
+		Logger:                 o.log("webhook-server"),
+	}}
+}
+
+// log is a logger of the manager's, named.
+func (o options) log(name string) *slog.Logger {
+	return slog.New(logr.ToSlogHandler(ctrl.Log.WithName(name)))
 }

@@ -19,7 +19,6 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
 	"github.com/paramkit/paramkit/kube"
@@ -55,9 +54,7 @@ func mux(t *testing.T) http.Handler {
 	t.Helper()
 	set, err := Versions()
 	require.NoError(t, err)
-	srv := webhook.NewServer(webhook.Options{})
-	Register(srv, set, nil, &kube.BodyBudget{})
-	return srv.WebhookMux()
+	return Handler(set, &kube.Reviews{})
 }
 
 func post(t *testing.T, h http.Handler, path string, body any) map[string]any {
@@ -198,4 +195,22 @@ func TestFlags(t *testing.T) {
 	assert.Equal(t, 4, o.maxConcurrentReconciles)
 	assert.False(t, o.enableHTTP2)
 	assert.GreaterOrEqual(t, o.maxConcurrentReconciles, 2)
+}
+
+// TestWebhookBounds: the operator's endpoints are kube.Reviews': an
+// envelope with two objects is refused (last wins, before), and a body
+// trickling past ?timeout= is not waited for.
+func TestWebhookBounds(t *testing.T) {
+	h := mux(t)
+	twice := `{"apiVersion":"admission.k8s.io/v1","kind":"AdmissionReview","request":{"uid":"u","operation":"CREATE",` +
+		`"kind":{"group":"example.paramkit.dev","version":"v2","kind":"Cache"},"object":{"spec":{"parameters":{"engine":"nope"}}},"object":{"spec":{"parameters":{}}}}}`
+	for _, path := range []string{MutatePath, ValidatePath} {
+		rec := httptest.NewRecorder()
+		h.ServeHTTP(rec, httptest.NewRequest(http.MethodPost, path, strings.NewReader(twice)))
+		assert.Equal(t, http.StatusBadRequest, rec.Code, path)
+		assert.Contains(t, rec.Body.String(), `repeats the key "object"`, path)
+	}
+	rec := httptest.NewRecorder()
+	h.ServeHTTP(rec, httptest.NewRequest(http.MethodGet, "/healthz", nil))
+	assert.Equal(t, "ok\n", rec.Body.String())
 }

@@ -29,7 +29,7 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	opts, clientCA, err := o.manager()
+	opts, err := o.manager()
 	if err != nil {
 		return err
 	}
@@ -41,14 +41,17 @@ func run(ctx context.Context, o options) error {
 	if err != nil {
 		return err
 	}
-	Register(mgr.GetWebhookServer(), set, clientCA, &kube.BodyBudget{Bytes: o.maxBodyInFlight})
+	hooks := o.webhookServer(Handler(set, &kube.Reviews{Budget: &kube.BodyBudget{Bytes: o.maxBodyInFlight}, Logger: o.log("webhook")}))
+	if err := mgr.Add(hooks); err != nil {
+		return err
+	}
 	if err := (&CacheReconciler{Client: mgr.GetClient(), Set: set}).SetupWithManager(mgr, o.maxConcurrentReconciles); err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
 		return err
 	}
-	if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+	if err := mgr.AddReadyzCheck("webhook", hooks.Ready); err != nil {
 		return err
 	}
 	return mgr.Start(ctx)

@@ -3,25 +3,24 @@ package main
 import (
 	"context"
 	"embed"
+	"fmt"
 	"io"
 	"net/http"
-
-	"sigs.k8s.io/controller-runtime/pkg/webhook"
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/schema"
 )
 
-// The webhook paths, as config/webhook and config/crd name them, and
-// their body limits: an admission review is bounded by the apiserver's
-// own request limit; a conversion review of a LIST carries many objects.
+// The webhook paths, as config/webhook and config/crd name them. Their
+// body limits are kube.Reviews': an admission review is bounded by the
+// apiserver's own request limit (3 MiB); a conversion review of a LIST
+// carries many objects (64 MiB).
 const (
 	MutatePath         = "/mutate-example-paramkit-dev-cache"
 	ValidatePath       = "/validate-example-paramkit-dev-cache"
 	ConvertPath        = "/convert"
-	maxReviewBytes     = 3 << 20
-	maxConversionBytes = 64 << 20
+	maxConversionBytes = kube.DefaultMaxConversionBytes
 )
 
 // schemas holds the parameter schema of each version and versions.yaml
@@ -45,57 +44,43 @@ func Versions() (*migrate.VersionSet, error) {
 	return migrate.NewVersionSet(vs)
 }
 
-// Register serves admission and conversion on the webhook server. A
-// request is judged by the schema of its own version, so that a v1 user
-// reads v1's names. With clientCA, admission answers only the callers it
-// signed; conversion stays open (kube-apiserver presents no client
-// certificate to CRD conversion webhooks). Every body is read within
-// budget.
-func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.ClientCA, budget *kube.BodyBudget) {
-	guard := func(h http.Handler) http.Handler {
-		if clientCA == nil {
-			return h
-		}
-		return clientCA.Require(h)
-	}
+// Handler serves admission and conversion, and /healthz, through the
+// handlers of rv (kube.Reviews: a body budget, the review's deadline from
+// the first byte, fair turns, capped answers, repeated envelope keys
+// refused). A request is judged by the schema of its own version, so
+// that a v1 user reads v1's names; an error of kube.Admit denies the
+// request (Reviews never drops it). Serve it with kube.Server; with a
+// client CA, leave ConvertPath open (kube-apiserver presents no client
+// certificate to CRD conversion webhooks).
+func Handler(set *migrate.VersionSet, rv *kube.Reviews) http.Handler {
 	admit := func(opts ...kube.Option) http.Handler {
-		return budget.Limit(maxReviewBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
-			review, err := kube.DecodeReview[kube.AdmissionReview](ctx, body)
-			if err != nil {
-				return nil, err
+		return rv.Admission(func(ctx context.Context, req *kube.AdmissionRequest) (*kube.AdmissionResponse, error) {
+			v, ok := set.Version(req.Kind.Version)
+			if !ok {
+				return &kube.AdmissionResponse{UID: req.UID, Result: &kube.Status{Status: "Failure", Code: http.StatusBadRequest, Reason: "BadRequest",
+					Message: fmt.Sprintf("this webhook judges Caches of version v1 and v2, not %q", req.Kind.Version)}}, nil
 			}
-			v, _ := set.Version(review.Request.Kind.Version) // none: Admit denies
-			resp, _ := kube.Admit(ctx, v.Schema, review.Request, opts...)
-			return review.Respond(resp)
-		}))
+			return kube.Admit(ctx, v.Schema, req, opts...)
+		})
 	}
-	srv.Register(MutatePath, guard(admit()))
-	srv.Register(ValidatePath, guard(admit(kube.Validating())))
-	srv.Register(ConvertPath, budget.Limit(maxConversionBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
-		review, err := kube.DecodeReview[kube.ConversionReview](ctx, body)
-		if err != nil {
-			return nil, err
-		}
-		return review.Respond(kube.ConvertReview(ctx, review.Request, func(_ context.Context, obj []byte, to string) ([]byte, error) {
+	mux := http.NewServeMux()
+	mux.Handle(MutatePath, admit())
+	mux.Handle(ValidatePath, admit(kube.Validating()))
+	mux.Handle(ConvertPath, rv.Conversion(func(ctx context.Context, req *kube.ConversionRequest) *kube.ConversionResponse {
+		return kube.ConvertReview(ctx, req, func(_ context.Context, obj []byte, to string) ([]byte, error) {
 			return kube.Convert(set, obj, "/spec/parameters", to)
-		}))
-	})))
+		})
+	}))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	return mux
 }
 
-// serve writes what answer returns for the body (400 with its error when
-// it fails).
-func serve(answer func(ctx context.Context, body []byte) ([]byte, error)) http.Handler {
-	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		body, err := io.ReadAll(r.Body)
-		var out []byte
-		if err == nil {
-			out, err = answer(r.Context(), body)
-		}
-		if err != nil && out == nil {
-			http.Error(w, err.Error(), http.StatusBadRequest)
-			return
-		}
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(out)
-	})
-}
+// webhookServer runs the webhook server in the manager, on every replica
+// (webhooks need no leader).
+type webhookServer struct{ *kube.Server }
+
+// Start serves until ctx is done.
+func (s webhookServer) Start(ctx context.Context) error { return s.ListenAndServe(ctx) }
+
+// NeedLeaderElection is false: every replica serves webhooks.
+func (webhookServer) NeedLeaderElection() bool { return false }

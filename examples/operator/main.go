@@ -4,8 +4,8 @@
 // It watches Instances and OperatorVersions (kudo.dev), reads each
 // Instance's parameter schema from its OperatorVersion object, serves
 // admission (defaults, validation, immutability, one plan per change,
-// oldName upgrades) and v1beta1 ↔ v1beta2 conversion on the manager's
-// webhook server, and writes each Instance's status: observedGeneration,
+// oldName upgrades) and v1beta1 ↔ v1beta2 conversion on kube's webhook
+// server (kube.Server, kube.Reviews) run by the manager, and writes each Instance's status: observedGeneration,
 // the plan the last accepted change triggered, and the ParametersValid
 // condition, checked again whenever the OperatorVersion changes.
 //
@@ -25,9 +25,12 @@
 // present one), FILE re-read when it changes; /convert answers any TLS
 // caller, since kube-apiserver presents no client certificate to CRD
 // conversion webhooks. The webhook server (and the metrics server, when
-// it serves TLS) speaks HTTP/1.1 only unless --enable-http2; it bounds
-// header and body reading in time and each path's body in size (package
-// hookserver). The lease flags tune how fast another replica takes over
+// it serves TLS) speaks HTTP/1.1 only unless --enable-http2; it is
+// kube.Server with kube.Reviews' handlers: the TLS handshake and headers
+// within 10 s, a body budget, the review's ?timeout= from the first
+// byte, reviews worked on at once bounded and served fairly (a small
+// review is never queued behind costly ones), repeated envelope keys
+// refused and warnings capped. The lease flags tune how fast another replica takes over
 // from a leader that died (at most about the lease duration). The CRDs are
 // in config/crd, the webhook configurations in config/webhook; README.md
 // says how to run it against a cluster. SIGTERM or SIGINT stops it
@@ -39,10 +42,14 @@ import (
 	"crypto/tls"
 	"flag"
 	"fmt"
+	"io"
 	"log/slog"
+	"net"
 	"net/http"
 	"os"
+	"path/filepath"
 	goruntime "runtime"
+	"strconv"
 	"time"
 
 	"github.com/go-logr/logr"
@@ -54,12 +61,10 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/healthz"
 	"sigs.k8s.io/controller-runtime/pkg/log/zap"
 	metricsserver "sigs.k8s.io/controller-runtime/pkg/metrics/server"
-	"sigs.k8s.io/controller-runtime/pkg/webhook/admission"
 
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta1"
 	"github.com/paramkit/paramkit/examples/operator/api/v1beta2"
 	"github.com/paramkit/paramkit/examples/operator/controller"
-	"github.com/paramkit/paramkit/examples/operator/hookserver"
 	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
 	"github.com/paramkit/paramkit/examples/operator/kudoconvert"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
@@ -85,8 +90,8 @@ type options struct {
 // apiserver's own request limit (3 MiB); a conversion review of a LIST
 // carries many objects (paramctl webhook's limit).
 const (
-	maxReviewBytes     = 3 << 20
-	maxConversionBytes = 64 << 20
+	maxReviewBytes     = kube.DefaultMaxReviewBytes
+	maxConversionBytes = kube.DefaultMaxConversionBytes
 	// defaultMaxBodyInFlight is paramctl webhook's budget of body bytes
 	// held at once.
 	defaultMaxBodyInFlight = 128 << 20
@@ -172,31 +177,49 @@ func (o options) check() error {
 	return nil
 }
 
-// webhookServer is the webhook server of the options: see package
-// hookserver.
-func (o options) webhookServer(tlsOpts []func(*tls.Config)) *hookserver.Server {
-	return hookserver.New(o.webhookOptions(tlsOpts))
+// webhookServer is the webhook server of the options, serving h: see
+// kube.Server. The certificate is --webhook-cert-dir's tls.crt and
+// tls.key (controller-runtime's directory by default), read again when
+// they change; with --webhook-client-ca only callers with a client
+// certificate that CA signed reach the admission paths (/convert and
+// /healthz answer any TLS caller).
+func (o options) webhookServer(h http.Handler) webhookServer {
+	dir := o.webhookCertDir
+	if dir == "" {
+		dir = filepath.Join(os.TempDir(), "k8s-webhook-server", "serving-certs") // controller-runtime's default
+	}
+	return webhookServer{&kube.Server{
+		Addr:                   net.JoinHostPort(o.webhookHost, strconv.Itoa(o.webhookPort)),
+		CertFile:               filepath.Join(dir, "tls.crt"),
+		KeyFile:                filepath.Join(dir, "tls.key"),
+		Handler:                h,
+		ClientCAFile:           o.webhookClientCA,
+		PathsWithoutClientCert: []string{instancewebhook.ConvertPath},
+		EnableHTTP2:            o.enableHTTP2,
+		Logger:                 slog.New(logr.ToSlogHandler(ctrl.Log.WithName("webhook-server"))),
+	}}
 }
 
-func (o options) webhookOptions(tlsOpts []func(*tls.Config)) hookserver.Options {
-	return hookserver.Options{
-		Host:        o.webhookHost,
-		Port:        o.webhookPort,
-		CertDir:     o.webhookCertDir,
-		CertName:    "tls.crt",
-		KeyName:     "tls.key",
-		TLSOpts:     tlsOpts,
-		EnableHTTP2: o.enableHTTP2,
-		BodyLimits: map[string]int64{
-			instancewebhook.MutatePath:   maxReviewBytes,
-			instancewebhook.ValidatePath: maxReviewBytes,
-			instancewebhook.ConvertPath:  maxConversionBytes,
-		},
-		// Bodies read as they arrive, within one budget for the whole
-		// server, each within 30 s (paramctl webhook's settings).
-		Budget: (&kube.BodyBudget{Bytes: o.maxBodyInFlight}).Limit,
+// reviews bounds the webhook paths: one body budget for the whole server
+// (--max-body-bytes-in-flight), each path's body limit, fair turns.
+func (o options) reviews() *kube.Reviews {
+	return &kube.Reviews{
+		Budget:             &kube.BodyBudget{Bytes: o.maxBodyInFlight},
+		MaxReviewBytes:     maxReviewBytes,
+		MaxConversionBytes: maxConversionBytes,
+		Logger:             slog.New(logr.ToSlogHandler(ctrl.Log.WithName("webhook"))),
 	}
 }
+
+// webhookServer runs the webhook server in the manager, on every replica
+// (webhooks need no leader).
+type webhookServer struct{ *kube.Server }
+
+// Start serves until ctx is done.
+func (s webhookServer) Start(ctx context.Context) error { return s.ListenAndServe(ctx) }
+
+// NeedLeaderElection is false: every replica serves webhooks.
+func (webhookServer) NeedLeaderElection() bool { return false }
 
 // http1Only is kubebuilder's TLS option for the metrics server: ALPN
 // offers HTTP/1.1 only.
@@ -212,14 +235,12 @@ func run(ctx context.Context, o options) error {
 			o.leaderElectionNamespace = "default"
 		}
 	}
-	var clientCA *kube.ClientCA
-	var tlsOpts []func(*tls.Config)
 	if o.webhookClientCA != "" {
-		log := slog.New(logr.ToSlogHandler(ctrl.Log.WithName("client-ca")))
-		if clientCA, err = kube.NewClientCA(o.webhookClientCA, log); err != nil {
+		// Checked before the manager starts, so that a bad file stops it
+		// at once (the server reads it again when it starts).
+		if _, err := kube.NewClientCA(o.webhookClientCA, nil); err != nil {
 			return err
 		}
-		tlsOpts = append(tlsOpts, clientCA.ConfigureTLS)
 	}
 	metrics := metricsserver.Options{BindAddress: o.metricsAddr}
 	if !o.enableHTTP2 {
@@ -237,12 +258,12 @@ func run(ctx context.Context, o options) error {
 		LeaseDuration:                 &o.leaseDuration,
 		RenewDeadline:                 &o.renewDeadline,
 		RetryPeriod:                   &o.retryPeriod,
-		WebhookServer:                 o.webhookServer(tlsOpts),
 	})
 	if err != nil {
 		return err
 	}
-	if err := setup(ctx, mgr, clientCA, o.maxConcurrentReconciles); err != nil {
+	hooks, err := setup(ctx, mgr, o)
+	if err != nil {
 		return err
 	}
 	if err := mgr.AddHealthzCheck("healthz", healthz.Ping); err != nil {
@@ -250,34 +271,43 @@ func run(ctx context.Context, o options) error {
 	}
 	// Ready once the webhook server answers: the apiserver calls it for
 	// every Instance write and for every conversion.
-	if err := mgr.AddReadyzCheck("webhook", mgr.GetWebhookServer().StartedChecker()); err != nil {
+	if err := mgr.AddReadyzCheck("webhook", hooks.Ready); err != nil {
 		return err
 	}
 	return mgr.Start(ctx)
 }
 
 // setup wires paramkit into the manager: the operator-version cache, the
-// two admission handlers and the conversion handler on the webhook
-// server, and the reconciler. With clientCA, the admission handlers
-// answer only callers with its client certificates; workers reconcile
-// Instances at once.
-func setup(ctx context.Context, mgr ctrl.Manager, clientCA *kube.ClientCA, workers int) error {
+// webhook server with the two admission handlers and the conversion
+// handler (kube.Reviews' handlers, one set of bounds), and the
+// reconciler, which reconciles o.maxConcurrentReconciles Instances at
+// once. It returns the webhook server, added to the manager.
+func setup(ctx context.Context, mgr ctrl.Manager, o options) (webhookServer, error) {
 	versions := opversion.New(mgr.GetClient(), mgr.GetAPIReader())
-	srv := mgr.GetWebhookServer()
-	admit := func(h http.Handler) http.Handler {
-		if clientCA == nil {
-			return h
-		}
-		return clientCA.Require(h)
+	mux, err := webhooks(versions, o.reviews())
+	if err != nil {
+		return webhookServer{}, err
 	}
-	srv.Register(instancewebhook.MutatePath, admit(&admission.Webhook{Handler: instancewebhook.NewMutator(versions)}))
-	srv.Register(instancewebhook.ValidatePath, admit(&admission.Webhook{Handler: instancewebhook.NewValidator(versions)}))
+	srv := o.webhookServer(mux)
+	if err := mgr.Add(srv); err != nil {
+		return webhookServer{}, err
+	}
+	return srv, (&controller.InstanceReconciler{Client: mgr.GetClient(), Versions: versions, MaxConcurrentReconciles: o.maxConcurrentReconciles}).SetupWithManager(ctx, mgr)
+}
+
+// webhooks serves the admission paths, the conversion path and /healthz
+// through rv.
+func webhooks(versions *opversion.Cache, rv *kube.Reviews) (http.Handler, error) {
 	conv, err := conversion(versions)
 	if err != nil {
-		return err
+		return nil, err
 	}
-	srv.Register(instancewebhook.ConvertPath, conv)
-	return (&controller.InstanceReconciler{Client: mgr.GetClient(), Versions: versions, MaxConcurrentReconciles: workers}).SetupWithManager(ctx, mgr)
+	mux := http.NewServeMux()
+	mux.Handle(instancewebhook.MutatePath, rv.Admission(instancewebhook.NewMutator(versions).Admit))
+	mux.Handle(instancewebhook.ValidatePath, rv.Admission(instancewebhook.NewValidator(versions).Admit))
+	mux.Handle(instancewebhook.ConvertPath, rv.Conversion(conv.Convert))
+	mux.HandleFunc("/healthz", func(w http.ResponseWriter, _ *http.Request) { _, _ = io.WriteString(w, "ok\n") })
+	return mux, nil
 }
 
 // conversion is the v1beta1 ↔ v1beta2 conversion handler. An Instance

@@ -28,8 +28,6 @@ import (
 	"go.uber.org/zap/zapcore"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
 
-	"github.com/paramkit/paramkit/examples/operator/hookserver"
-	"github.com/paramkit/paramkit/examples/operator/instancewebhook"
 	"github.com/paramkit/paramkit/examples/operator/opversion"
 	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
@@ -126,21 +124,15 @@ func TestSlowConversionBodiesHoldNoMemory(t *testing.T) {
 	require.NoError(t, err)
 	port := l.Addr().(*net.TCPAddr).Port
 	require.NoError(t, l.Close())
-	opts := options{webhookHost: "127.0.0.1", webhookPort: port, webhookCertDir: dir, maxBodyInFlight: defaultMaxBodyInFlight}.webhookOptions(nil)
-	// Count the requests that reached the body's reading (the budget).
-	var entered atomic.Int32
-	budget := opts.Budget
-	opts.Budget = func(limit int64, next http.Handler) http.Handler {
-		h := budget(limit, next)
-		return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-			entered.Add(1)
-			h.ServeHTTP(w, r)
-		})
-	}
-	srv := hookserver.New(opts)
-	conv, err := conversion(opversion.New(fake.NewClientBuilder().WithScheme(Scheme()).Build(), nil))
+	o := options{webhookHost: "127.0.0.1", webhookPort: port, webhookCertDir: dir, maxBodyInFlight: defaultMaxBodyInFlight}
+	mux, err := webhooks(opversion.New(fake.NewClientBuilder().WithScheme(Scheme()).Build(), nil), o.reviews())
 	require.NoError(t, err)
-	srv.Register(instancewebhook.ConvertPath, conv)
+	// Count the requests that reached the handlers (which read the body).
+	var entered atomic.Int32
+	srv := o.webhookServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		entered.Add(1)
+		mux.ServeHTTP(w, r)
+	}))
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() { done <- srv.Start(ctx) }()
@@ -148,7 +140,7 @@ func TestSlowConversionBodiesHoldNoMemory(t *testing.T) {
 		cancel()
 		assert.NoError(t, <-done)
 	}()
-	require.Eventually(t, func() bool { return srv.StartedChecker()(nil) == nil }, 10*time.Second, 10*time.Millisecond)
+	require.Eventually(t, func() bool { return srv.Ready(nil) == nil }, 10*time.Second, 10*time.Millisecond)
 
 	heap := func() uint64 {
 		runtime.GC()
@@ -164,7 +156,7 @@ func TestSlowConversionBodiesHoldNoMemory(t *testing.T) {
 		}
 	}()
 	for range conns {
-		c, err := tls.Dial("tcp", srv.Addr().String(), &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // test server
+		c, err := tls.Dial("tcp", srv.ListenAddr().String(), &tls.Config{InsecureSkipVerify: true}) //nolint:gosec // test server
 		require.NoError(t, err)
 		open = append(open, c)
 		_, err = fmt.Fprintf(c, "POST /convert HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{", declared)

@@ -139,19 +139,20 @@ func runWebhook(e *env, opts any, args []string) int {
 		return code
 	}
 	h, err := NewHandler(Options{
-		Resolver:           resolver,
-		Gates:              set,
-		GuessWithoutSchema: o.guess,
-		MaxReviewBytes:     o.maxReview,
-		MaxConversionBytes: o.maxConversion,
-		MaxReviewsAtOnce:   o.maxAtOnce,
-		Logger:             log,
+		Resolver:             resolver,
+		Gates:                set,
+		GuessWithoutSchema:   o.guess,
+		MaxReviewBytes:       o.maxReview,
+		MaxConversionBytes:   o.maxConversion,
+		MaxReviewsAtOnce:     o.maxAtOnce,
+		MaxBodyBytesInFlight: o.maxInFlight,
+		Logger:               log,
 	})
 	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	srv := &Server{CertFile: o.cert, KeyFile: o.key, Handler: h, Logger: log, ClientCAFile: o.clientCA,
-		MaxBodyBytesInFlight: o.maxInFlight, EnableHTTP2: o.enableHTTP2}
+		EnableHTTP2: o.enableHTTP2}
 	defer tuneGC(o.maxInFlight)()
 	if o.convertWithoutClientCert {
 		srv.PathsWithoutClientCert = []string{"/convert"}
@@ -185,16 +186,18 @@ func runWebhook(e *env, opts any, args []string) int {
 const webhookGCPercent = 400
 
 // tuneGC collects less often than Go's default, under a soft memory limit
-// of four times the body budget (at least 256 MiB) so that a heap made
-// large by large bodies is still collected in time; it leaves both alone
+// of three times the body budget (at least 256 MiB) so that a heap made
+// large by large bodies is still collected in time, and the server stays
+// within 400 MB under 30 clients posting costly reviews (the bodies held,
+// at most the budget, plus the reviews worked on at once); it leaves both alone
 // when the environment sets either, and returns the undo.
 func tuneGC(budget int64) func() {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		return func() {}
 	}
 	limit := int64(math.MaxInt64)
-	if budget <= math.MaxInt64/4 {
-		limit = max(4*budget, 256<<20)
+	if budget <= math.MaxInt64/3 {
+		limit = max(3*budget, 256<<20)
 	}
 	percent := debug.SetGCPercent(webhookGCPercent)
 	limit = debug.SetMemoryLimit(limit)

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"strconv"
 
 	"github.com/paramkit/paramkit/lint"
 )
@@ -259,4 +260,16 @@ func btoi(b bool) int {
 		return 1
 	}
 	return 0
+}
+
+// sizeText is a byte count as people read a limit: MiB or KiB when it is
+// a whole number of them.
+func sizeText(n int64) string {
+	if n >= 1<<20 && n%(1<<20) == 0 {
+		return strconv.FormatInt(n>>20, 10) + " MiB"
+	}
+	if n >= 1<<10 && n%(1<<10) == 0 {
+		return strconv.FormatInt(n>>10, 10) + " KiB"
+	}
+	return strconv.FormatInt(n, 10) + " bytes"
 }

@@ -1,43 +1,33 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
-	"github.com/paramkit/paramkit/kube"
-	"github.com/paramkit/paramkit/params/gates"
 	"io"
 	"log/slog"
 	"net/http"
-	"runtime"
-	"runtime/debug"
-	"strconv"
-	"time"
+
+	"github.com/paramkit/paramkit/kube"
+	"github.com/paramkit/paramkit/params/gates"
 )
 
-// Limits of the HTTP layer. Each can be changed through Options.
+// Limits of the HTTP layer, kube's (see kube.Reviews). Each can be
+// changed through Options.
 const (
-	// DefaultMaxReviewBytes bounds the body of /validate and /mutate. The
-	// apiserver's own request limit is 3 MiB, so a larger admission review
-	// cannot come from it.
-	DefaultMaxReviewBytes = 3 << 20
-	// DefaultMaxConversionBytes bounds the body of /convert: a LIST sends
-	// many objects in one review.
-	DefaultMaxConversionBytes = 64 << 20
-	// DefaultReviewTimeout bounds the handling of one review when the URL
-	// has no ?timeout= (the apiserver adds ?timeout=30s by default).
-	DefaultReviewTimeout = 30 * time.Second
-	// maxReviewTimeout caps what ?timeout= may ask for.
-	maxReviewTimeout = 5 * time.Minute
+	// DefaultMaxReviewBytes bounds the body of /validate and /mutate.
+	DefaultMaxReviewBytes = kube.DefaultMaxReviewBytes
+	// DefaultMaxConversionBytes bounds the body of /convert.
+	DefaultMaxConversionBytes = kube.DefaultMaxConversionBytes
+	// DefaultMaxBodyBytesInFlight bounds the request body bytes the
+	// handler holds at once, across all requests: two of the largest
+	// conversion reviews, or forty-odd of the largest admission reviews.
+	DefaultMaxBodyBytesInFlight = 128 << 20
 )
 
 // DefaultMaxReviewsAtOnce is the number of reviews a Handler works on at
-// once when Options.MaxReviewsAtOnce is zero: twice the CPUs Go uses.
-// The work is CPU-bound, so more at once is no faster, and each holds
-// the values it decodes (about 35 MB for a 1.5 MB review of 150,000
-// keys), which the body budget does not count.
-func DefaultMaxReviewsAtOnce() int { return max(2*runtime.GOMAXPROCS(0), 2) }
+// once when Options.MaxReviewsAtOnce is zero: kube.DefaultReviewsAtOnce.
+func DefaultMaxReviewsAtOnce() int { return kube.DefaultReviewsAtOnce() }
 
 // Options configure a Handler.
 type Options struct {
@@ -68,10 +58,17 @@ type Options struct {
 	OnAdmission func(ctx context.Context, d Decision)
 	// MaxReviewsAtOnce bounds the reviews worked on at once over HTTP
 	// (DefaultMaxReviewsAtOnce() when zero). A review beyond it waits,
-	// its body read, until one finishes or its deadline passes; then it
-	// is answered 503 with Retry-After. Bodies waiting are bounded by
-	// the server's body budget (Server.MaxBodyBytesInFlight).
+	// its body read, for a turn until its deadline passes; then it is
+	// answered 503 with Retry-After. Turns go to the smallest waiting
+	// body first, and large reviews never hold the last turn (see
+	// kube.Reviews), so a small review is not queued behind costly ones.
 	MaxReviewsAtOnce int
+	// MaxBodyBytesInFlight bounds the request body bytes held at once
+	// across all requests (DefaultMaxBodyBytesInFlight when zero): a
+	// request whose body does not fit gets 429 with Retry-After at once.
+	// Each body is read into memory as its bytes arrive, never sized from
+	// the Content-Length a client declares (see kube.BodyBudget).
+	MaxBodyBytesInFlight int64
 	// Gates, when set, are the field-level feature gates /mutate applies
 	// to every object it admits, against oldObject on updates, exactly as
 	// `paramctl gates` does: a warning per dropped field, and the audit
@@ -102,11 +99,11 @@ type Decision struct {
 type Handler struct {
 	opts Options
 	log  *slog.Logger
-	// turns holds a token per review being worked on over HTTP.
-	turns chan struct{}
-	// serve answers a review body; tests wrap it to time the handling
-	// apart from reading the request and writing the answer.
-	serve func(ctx context.Context, path string, body []byte) ([]byte, error)
+	// validate, mutate and convert are the HTTP endpoints (kube.Reviews).
+	validate, mutate, convert http.Handler
+	// timed runs the work of one review; tests replace it to time the
+	// work apart from reading the request and writing the answer.
+	timed func(work func())
 }
 
 // NewHandler returns a Handler for the options.
@@ -120,6 +117,9 @@ func NewHandler(opts Options) (*Handler, error) {
 	if opts.MaxConversionBytes <= 0 {
 		opts.MaxConversionBytes = DefaultMaxConversionBytes
 	}
+	if opts.MaxBodyBytesInFlight <= 0 {
+		opts.MaxBodyBytesInFlight = DefaultMaxBodyBytesInFlight
+	}
 	log := opts.Logger
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
@@ -127,32 +127,45 @@ func NewHandler(opts Options) (*Handler, error) {
 	if opts.MaxReviewsAtOnce <= 0 {
 		opts.MaxReviewsAtOnce = DefaultMaxReviewsAtOnce()
 	}
-	h := &Handler{opts: opts, log: log, turns: make(chan struct{}, opts.MaxReviewsAtOnce)}
-	h.serve = h.ServeReview
+	h := &Handler{opts: opts, log: log, timed: func(work func()) { work() }}
+	rv := &kube.Reviews{
+		// A body must arrive within the server's read timeout (and the
+		// review's deadline).
+		Budget:             &kube.BodyBudget{Bytes: opts.MaxBodyBytesInFlight, ReadTimeout: kube.DefaultReadTimeout},
+		MaxReviewBytes:     opts.MaxReviewBytes,
+		MaxConversionBytes: opts.MaxConversionBytes,
+		AtOnce:             opts.MaxReviewsAtOnce,
+		Logger:             log,
+	}
+	h.validate = rv.Admission(func(ctx context.Context, req *kube.AdmissionRequest) (resp *kube.AdmissionResponse, _ error) {
+		h.timed(func() { resp = h.Validate(ctx, req) })
+		return resp, nil
+	})
+	h.mutate = rv.Admission(func(ctx context.Context, req *kube.AdmissionRequest) (resp *kube.AdmissionResponse, _ error) {
+		h.timed(func() { resp = h.Mutate(ctx, req) })
+		return resp, nil
+	})
+	h.convert = rv.Conversion(func(ctx context.Context, req *kube.ConversionRequest) (resp *kube.ConversionResponse) {
+		h.timed(func() { resp = h.Convert(ctx, req) })
+		return resp
+	})
 	return h, nil
 }
 
-// ServeHTTP routes the endpoints.
+// ServeHTTP routes the endpoints; /validate, /mutate and /convert are
+// kube.Reviews' handlers (body budget, the review's deadline from the
+// first byte, fair turns, capped answers).
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	defer func() {
-		// Handle* recover their own panics into denials; this catches
-		// anything before a review is known, so the server never dies.
-		if p := recover(); p != nil {
-			if p == http.ErrAbortHandler {
-				panic(p)
-			}
-			h.log.Error("internal error", "path", r.URL.Path, "panic", fmt.Sprint(p), "stack", string(debug.Stack()))
-			httpError(w, http.StatusInternalServerError, fmt.Sprintf("internal error: %v", p))
-		}
-	}()
 	switch r.URL.Path {
 	case "/healthz":
 		w.Header().Set("Content-Type", "text/plain; charset=utf-8")
 		_, _ = io.WriteString(w, "ok\n")
-	case "/validate", "/mutate":
-		h.serveReview(w, r, h.opts.MaxReviewBytes)
+	case "/validate":
+		h.validate.ServeHTTP(w, r)
+	case "/mutate":
+		h.mutate.ServeHTTP(w, r)
 	case "/convert":
-		h.serveReview(w, r, h.opts.MaxConversionBytes)
+		h.convert.ServeHTTP(w, r)
 	default:
 		httpError(w, http.StatusNotFound, fmt.Sprintf("no endpoint %s: use /validate, /mutate, /convert or /healthz", r.URL.Path))
 	}
@@ -163,108 +176,6 @@ func httpError(w http.ResponseWriter, code int, msg string) {
 	w.Header().Set("X-Content-Type-Options", "nosniff")
 	w.WriteHeader(code)
 	_, _ = io.WriteString(w, msg+"\n")
-}
-
-// readReview checks the method, applies ?timeout= and reads the body
-// within limit. It writes the HTTP error itself and returns ok=false.
-func (h *Handler) readReview(w http.ResponseWriter, r *http.Request, limit int64) (context.Context, context.CancelFunc, []byte, bool) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		httpError(w, http.StatusMethodNotAllowed, fmt.Sprintf("%s needs POST, not %s", r.URL.Path, r.Method))
-		return nil, nil, nil, false
-	}
-	timeout := DefaultReviewTimeout
-	if t := r.URL.Query().Get("timeout"); t != "" {
-		d, err := time.ParseDuration(t)
-		if err != nil || d <= 0 {
-			httpError(w, http.StatusBadRequest, fmt.Sprintf("?timeout=%s is not a positive duration such as 30s", t))
-			return nil, nil, nil, false
-		}
-		timeout = min(d, maxReviewTimeout)
-	}
-	if r.ContentLength > limit {
-		httpError(w, http.StatusRequestEntityTooLarge, tooLarge(r.URL.Path, limit))
-		return nil, nil, nil, false
-	}
-	body, err := readBody(w, r, limit)
-	if err != nil {
-		var mbe *http.MaxBytesError
-		if errors.As(err, &mbe) {
-			httpError(w, http.StatusRequestEntityTooLarge, tooLarge(r.URL.Path, limit))
-		} else {
-			httpError(w, http.StatusBadRequest, "cannot read the request body: "+err.Error())
-		}
-		return nil, nil, nil, false
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	return ctx, cancel, body, true
-}
-
-func tooLarge(path string, limit int64) string {
-	return fmt.Sprintf("the request body is larger than the %d bytes (%s) %s accepts", limit, sizeText(limit), path)
-}
-
-func sizeText(n int64) string {
-	if n >= 1<<20 && n%(1<<20) == 0 {
-		return strconv.FormatInt(n>>20, 10) + " MiB"
-	}
-	if n >= 1<<10 && n%(1<<10) == 0 {
-		return strconv.FormatInt(n>>10, 10) + " KiB"
-	}
-	return strconv.FormatInt(n, 10) + " bytes"
-}
-
-func readBody(w http.ResponseWriter, r *http.Request, limit int64) ([]byte, error) {
-	body := http.MaxBytesReader(w, r.Body, limit)
-	defer body.Close()
-	// The buffer grows with the bytes that arrive, never from the length
-	// a client declares (40 header-only requests declaring 64 MiB once
-	// took a server to 2.5 GB).
-	var buf bytes.Buffer
-	_, err := buf.ReadFrom(body)
-	return buf.Bytes(), err
-}
-
-func (h *Handler) serveReview(w http.ResponseWriter, r *http.Request, limit int64) {
-	ctx, cancel, body, ok := h.readReview(w, r, limit)
-	if !ok {
-		return
-	}
-	defer cancel()
-	if !h.takeTurn(ctx, w) {
-		return
-	}
-	defer func() { <-h.turns }()
-	out, err := h.serve(ctx, r.URL.Path, body)
-	if err != nil {
-		code := http.StatusBadRequest
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			code = http.StatusGatewayTimeout // the review's deadline passed while reading it
-		}
-		httpError(w, code, err.Error())
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	_, _ = w.Write(out)
-}
-
-// takeTurn waits for one of the Handler's turns at working on a review
-// until ctx ends; then it answers 503 itself and returns false.
-func (h *Handler) takeTurn(ctx context.Context, w http.ResponseWriter) bool {
-	select {
-	case h.turns <- struct{}{}:
-		return true // a free turn is taken even past the deadline: the review then says which step it reached
-	default:
-	}
-	select {
-	case h.turns <- struct{}{}:
-		return true
-	case <-ctx.Done():
-		w.Header().Set("Retry-After", "1")
-		httpError(w, http.StatusServiceUnavailable, fmt.Sprintf("the server works on %d reviews at once and none finished before this review's deadline: retry later", cap(h.turns)))
-		return false
-	}
 }
 
 // ServeReview answers one review body as the endpoint path ("/validate",

@@ -27,6 +27,10 @@ type testServer struct {
 	stop   func()
 }
 
+// certRecheckInterval is how often a server startServer starts looks at
+// its certificate files; 0 makes it look at every handshake.
+var certRecheckInterval = time.Second
+
 // startServer serves h over HTTPS on 127.0.0.1 until the test ends. mod
 // may change the Server before it starts.
 func startServer(tb testing.TB, h http.Handler, mod func(*Server)) *testServer {
@@ -35,6 +39,9 @@ func startServer(tb testing.TB, h http.Handler, mod func(*Server)) *testServer {
 	certFile, keyFile, pool, err := testcert.Write(dir, "webhook-test")
 	require.NoError(tb, err)
 	srv := &Server{CertFile: certFile, KeyFile: keyFile, Handler: h}
+	if certRecheckInterval == 0 {
+		srv.CertRecheck = -1 // every handshake
+	}
 	if mod != nil {
 		mod(srv)
 	}

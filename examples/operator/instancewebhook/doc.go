@@ -28,7 +28,10 @@
 // spec.planExecution that does not say the plan the change triggers.
 //
 // Both look operator versions up through a Resolver (opversion.Cache).
-// Register them on the manager's webhook server at MutatePath and
-// ValidatePath, as config/webhook names them, and paramkit's conversion
-// handler (kudoconvert.NewHandler) at ConvertPath.
+// Serve them through kube.Reviews (Handler.Admit is its AdmitFunc) at
+// MutatePath and ValidatePath, as config/webhook names them, and
+// paramkit's conversion handler (kudoconvert.NewHandler, its Convert) at
+// ConvertPath, on a kube.Server: kube's bounds (body budget, the
+// review's deadline from the first byte, fair turns, repeated envelope
+// keys refused, warnings capped) then hold on every path.
 package instancewebhook

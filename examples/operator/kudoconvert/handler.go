@@ -11,22 +11,12 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"log/slog"
 	"net/http"
-	"strconv"
-	"time"
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/kube"
 )
-
-// maxConversionBytes bounds the body of a conversion review: a LIST
-// sends many objects in one review.
-const maxConversionBytes = 64 << 20
-
-// defaultReviewTimeout bounds one review without ?timeout=.
-const defaultReviewTimeout = 30 * time.Second
 
 // Resolver finds the compiled operator version an Instance names; an
 // error wrapping ErrSchemaNotFound means there is none.
@@ -66,12 +56,17 @@ type Options struct {
 	GuessWithoutSchema bool
 	// Logger receives refusals and internal errors (discarded when nil).
 	Logger *slog.Logger
+	// Reviews serves ServeHTTP (a kube.Reviews of its own with the
+	// defaults when nil). An operator shares one among its webhook paths
+	// and may register Convert through it instead.
+	Reviews *kube.Reviews
 }
 
 // Handler serves conversion reviews. It is safe for concurrent use.
 type Handler struct {
 	opts Options
 	log  *slog.Logger
+	http http.Handler
 }
 
 // NewHandler returns a Handler for the options.
@@ -83,46 +78,19 @@ func NewHandler(opts Options) (*Handler, error) {
 	if log == nil {
 		log = slog.New(slog.DiscardHandler)
 	}
-	return &Handler{opts: opts, log: log}, nil
+	h := &Handler{opts: opts, log: log}
+	rv := opts.Reviews
+	if rv == nil {
+		rv = &kube.Reviews{Logger: log}
+	}
+	h.http = rv.Conversion(h.Convert)
+	return h, nil
 }
 
-// ServeHTTP answers a ConversionReview posted to any path, within the
-// apiserver's ?timeout=.
+// ServeHTTP answers a ConversionReview posted to any path through
+// kube.Reviews' Conversion: within a body budget and the apiserver's
+// ?timeout= (counted from the first byte), with the reviews worked on at
+// once bounded and served fairly.
 func (h *Handler) ServeHTTP(w http.ResponseWriter, r *http.Request) {
-	if r.Method != http.MethodPost {
-		w.Header().Set("Allow", http.MethodPost)
-		http.Error(w, r.URL.Path+" needs POST", http.StatusMethodNotAllowed)
-		return
-	}
-	timeout := defaultReviewTimeout
-	if t := r.URL.Query().Get("timeout"); t != "" {
-		if d, err := time.ParseDuration(t); err == nil && d > 0 {
-			timeout = min(d, 5*time.Minute)
-		}
-	}
-	ctx, cancel := context.WithTimeout(r.Context(), timeout)
-	defer cancel()
-	// The buffer grows with the bytes received, never from a declared length.
-	body, err := io.ReadAll(http.MaxBytesReader(w, r.Body, maxConversionBytes))
-	if err != nil {
-		http.Error(w, "cannot read the request body: "+err.Error(), http.StatusRequestEntityTooLarge)
-		return
-	}
-	review, err := kube.DecodeReview[kube.ConversionReview](ctx, body)
-	if err != nil {
-		code := http.StatusBadRequest
-		if ctx.Err() != nil && errors.Is(err, ctx.Err()) {
-			code = http.StatusGatewayTimeout // the deadline passed while reading
-		}
-		http.Error(w, err.Error(), code)
-		return
-	}
-	out, err := review.Respond(h.Convert(ctx, review.Request))
-	if err != nil {
-		http.Error(w, err.Error(), http.StatusInternalServerError)
-		return
-	}
-	w.Header().Set("Content-Type", "application/json")
-	w.Header().Set("Content-Length", strconv.Itoa(len(out)))
-	_, _ = w.Write(out)
+	h.http.ServeHTTP(w, r)
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -17,6 +18,8 @@ type Option func(*config)
 type config struct {
 	field      string
 	validating bool
+	set        *migrate.VersionSet // Stored
+	stored     string
 }
 
 func newConfig(opts []Option) *config {
@@ -55,6 +58,12 @@ func Validating() Option { return func(c *config) { c.validating = true } }
 // warning for each key the schema does not declare (on an UPDATE only
 // keys the old object did not have), capped as Respond caps them. Other
 // operations and requests without an object are allowed unchanged.
+//
+// With Stored, the object is judged a second time as it will be
+// stored: converted to the storage version (the conversion annotation
+// restored and checked), by that version's schema and the old object
+// converted alike, so that neither a laxer older version nor an edited
+// annotation stores what the stored version refuses.
 //
 // The context is the review's deadline: when it is done, the work stops
 // and the answer is a failure (code 504, reason Timeout). The response
@@ -174,6 +183,15 @@ func (a *admission) run() error {
 	}
 	if old != nil && verr == nil {
 		verr = params.CheckImmutable(a.s, old, raw)
+	}
+	if verr == nil && a.c.set != nil {
+		serr, err := a.judgeStored(toks, values)
+		if err != nil {
+			return err
+		}
+		if len(serr) > 0 {
+			verr = serr.Err()
+		}
 	}
 	if verr != nil {
 		cs, total := causes(a.c.field, verr, a.s)

@@ -10,6 +10,7 @@ import (
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/propbag"
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -44,7 +45,18 @@ const conversionAnnotation = "conversion.paramkit.dev/kept"
 // parameters never hold it) and is restored when the object is converted
 // back, so that v1 → v2 → v1 and v2 → v1 → v2 give back exactly what went
 // in, invalid values, misspelled keys and v2-only properties included. A
-// field that is absent, or not an object, is left as it is.
+// field that is absent, or not an object, is left as it is. An integer
+// the conversion makes from text (an older version's string
+// "99999999999999999999999" on the target's integer node) that int64
+// cannot hold stays text: the apiserver decodes a larger integer in the
+// answer as a float64 and would store 1e+23.
+//
+// The annotation is data any client can write (kubectl annotate, a
+// patch, a put, a server-side apply), not a proof of what was stored: a
+// conversion webhook cannot refuse it (conversion is total), so Admit
+// with Stored reads it as Convert does and refuses a write whose
+// annotation restores what the stored version's schema refuses, or what
+// its immutability forbids, naming the annotation.
 //
 // The error is for what prevents any conversion: a body that is not a
 // JSON object, an apiVersion of another group or an unknown version, a
@@ -80,32 +92,47 @@ func Convert(set *migrate.VersionSet, object []byte, field, apiVersion string) (
 	if from == to {
 		return object, nil
 	}
-	parent, key, v, present := lookupField(obj, toks)
-	if present {
-		if err := convertField(set, obj, parent, key, v, field, from, to); err != nil {
-			return nil, err
-		}
+	if _, err := convertObject(set, obj, toks, field, from, to, false); err != nil {
+		return nil, err
 	}
 	obj["apiVersion"] = apiVersion
 	return encodeObject(obj)
 }
 
+// convertObject converts the field at toks of the decoded object obj in
+// place, from version from to version to, keeping the bag in the
+// annotation. With check, it also reads the annotation as the untrusted
+// data it is (any client can write it): it returns what the layers the
+// annotation restores put into the field that the target's schema
+// refuses, as errors at their pointers in the target's values (see
+// keptMisfits). Convert does not check: a conversion webhook has no way
+// to refuse (conversion is total), and the check is admission's, which
+// refuses the write that carries such a layer (Admit with Stored).
+func convertObject(set *migrate.VersionSet, obj map[string]any, toks []string, field, from, to string, check bool) (schema.ErrorList, error) {
+	parent, key, v, present := lookupField(obj, toks)
+	if !present {
+		return nil, nil
+	}
+	return convertField(set, obj, parent, key, v, field, from, to, check)
+}
+
 // convertField converts the value v at parent[key] and keeps the bag in
-// the annotation.
-func convertField(set *migrate.VersionSet, obj, parent map[string]any, key string, v any, field, from, to string) error {
+// the annotation; with check, it returns the layers' misfits.
+func convertField(set *migrate.VersionSet, obj, parent map[string]any, key string, v any, field, from, to string, check bool) (schema.ErrorList, error) {
 	m, isObject := v.(map[string]any)
 	if !isObject {
-		return nil // nothing a conversion could move; admission judges it
+		return nil, nil // nothing a conversion could move; admission judges it
 	}
 	if _, written := m[propbag.Key]; written {
 		// The user wrote the bag's key into the field: converting would
 		// read it as a bag. Leave the field as written; admission
 		// refuses the key where the schema is closed.
-		return nil
+		return nil, nil
 	}
 	kept := readKept(obj)
 	in := m
-	if layers, ok := kept[field]; ok {
+	layers, hasLayers := kept[field]
+	if hasLayers {
 		in = make(map[string]any, len(m)+1)
 		for k, x := range m {
 			in[k] = x
@@ -115,10 +142,10 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	res, err := set.Convert(in, from, to, migrate.Total())
 	switch {
 	case err != nil && res.Values == nil:
-		return err // nothing converted: an unknown or refused version
+		return nil, err // nothing converted: an unknown or refused version
 	case err != nil:
 		// A total conversion fails on the values only by a hook's error.
-		return schema.ErrorIn("kube: converting "+field+" from "+from+" to "+to, err)
+		return nil, schema.ErrorIn("kube: converting "+field+" from "+from+" to "+to, err)
 	}
 	out := res.Values
 	delete(kept, field)
@@ -128,8 +155,78 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 			kept[field] = bag
 		}
 	}
+	var misfits schema.ErrorList
+	if check && hasLayers {
+		misfits = keptMisfits(set, m, out, from, to)
+	}
+	if target, ok := set.Version(to); ok && !check {
+		// Admission (check) judges the number; the answer to the
+		// apiserver keeps it as text.
+		out = keepBigIntegers(target.Schema, in, out)
+	}
 	parent[key] = out
-	return writeKept(obj, kept)
+	return misfits, writeKept(obj, kept)
+}
+
+// keptMisfits compares the conversion of plain (the field as the client
+// wrote it) with out (its conversion with the annotation's layers
+// restored): every error of out against the target's schema that the
+// conversion of plain alone does not have was put there by the
+// annotation. A layer Convert itself wrote restores what the stored
+// object held, which the stored version's admission accepted; one that
+// brings an error the stored version refuses was written by someone
+// else (kubectl annotate, a patch, a put, a server-side apply).
+func keptMisfits(set *migrate.VersionSet, plain map[string]any, out any, from, to string) schema.ErrorList {
+	target, ok := set.Version(to)
+	if !ok || target.Schema == nil {
+		return nil
+	}
+	bare, err := set.Convert(plain, from, to, migrate.Total())
+	if err != nil {
+		return nil
+	}
+	without := judgeValues(target.Schema, withoutBag(bare.Values))
+	seen := make(map[string]bool, len(without))
+	for _, e := range without {
+		seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] = true
+	}
+	var misfits schema.ErrorList
+	for _, e := range judgeValues(target.Schema, withoutBag(out)) {
+		if !seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] {
+			misfits = append(misfits, e)
+		}
+	}
+	return misfits
+}
+
+// judgeValues validates values, defaults filled in, by s, integers
+// beyond int64 included (see bigIntegers): the stored version's verdict.
+func judgeValues(s *schema.Schema, values any) schema.ErrorList {
+	defaulted, err := params.Default(s, values)
+	if err != nil {
+		return schema.ErrorsOf(err)
+	}
+	errs := schema.ErrorsOf(params.Validate(s, defaulted))
+	return append(errs, bigIntegers(s, defaulted)...)
+}
+
+// withoutBag is v without the property bag's key (a copy of the top
+// object when it has one).
+func withoutBag(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	if _, has := m[propbag.Key]; !has {
+		return v
+	}
+	c := make(map[string]any, len(m))
+	for k, x := range m {
+		if k != propbag.Key {
+			c[k] = x
+		}
+	}
+	return c
 }
 
 // lookupField finds the field: its parent object, its key and its value.

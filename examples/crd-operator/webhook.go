@@ -47,7 +47,7 @@ func Versions() (*migrate.VersionSet, error) {
 
 // Register serves admission and conversion on the webhook server. A
 // request is judged by the schema of its own version, so that a v1 user
-// reads v1's names. With clientCA, admission answers only the callers it
+// reads v1's names, and as it will be stored (kube.Stored). With clientCA, admission answers only the callers it
 // signed; conversion stays open (kube-apiserver presents no client
 // certificate to CRD conversion webhooks). Every body is read within
 // budget.
@@ -69,8 +69,12 @@ func Register(srv webhook.Server, set *migrate.VersionSet, clientCA *kube.Client
 			return review.Respond(resp)
 		}))
 	}
-	srv.Register(MutatePath, guard(admit()))
-	srv.Register(ValidatePath, guard(admit(kube.Validating())))
+	// Stored: every write is judged as it will be stored too (v2, after
+	// conversion), so neither v1's laxer schema nor an edited conversion
+	// annotation stores what v2 refuses.
+	stored := kube.Stored(set, "")
+	srv.Register(MutatePath, guard(admit(stored)))
+	srv.Register(ValidatePath, guard(admit(kube.Validating(), stored)))
 	srv.Register(ConvertPath, budget.Limit(maxConversionBytes, serve(func(ctx context.Context, body []byte) ([]byte, error) {
 		review, err := kube.DecodeReview[kube.ConversionReview](ctx, body)
 		if err != nil {

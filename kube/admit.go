@@ -90,6 +90,9 @@ type admission struct {
 	req  *AdmissionRequest
 	c    *config
 	resp *AdmissionResponse
+	// generateName is the object's metadata.generateName, for
+	// messages about an object without a name yet.
+	generateName string
 }
 
 // fail denies the request because it could not be judged and returns
@@ -107,19 +110,30 @@ func (a *admission) deadline(when string) error {
 	return a.fail(504, "Timeout", deadlineError(a.ctx, when+"; nothing was decided"))
 }
 
+// what names the object for messages: Workspace demo/ws1; an object
+// still without a name (a CREATE with metadata.generateName, whose name
+// the apiserver picks after admission) as Workspace (generateName ws-)
+// in demo.
 func (a *admission) what() string {
-	name := a.req.Name
-	if a.req.Namespace != "" {
-		name = a.req.Namespace + "/" + name
-	}
 	kind := a.req.Kind.Kind
 	if kind == "" {
 		kind = "object"
 	}
-	if name == "" {
-		return kind
+	if a.req.Name != "" {
+		name := a.req.Name
+		if a.req.Namespace != "" {
+			name = a.req.Namespace + "/" + name
+		}
+		return kind + " " + shorten(name, 2*maxQuoted)
 	}
-	return kind + " " + shorten(name, 2*maxQuoted)
+	out := kind
+	if a.generateName != "" {
+		out += " (generateName " + shorten(a.generateName, maxQuoted) + ")"
+	}
+	if a.req.Namespace != "" {
+		out += " in " + shorten(a.req.Namespace, maxQuoted)
+	}
+	return out
 }
 
 func (a *admission) run() error {
@@ -139,6 +153,9 @@ func (a *admission) run() error {
 	obj, err := decodeObject(a.req.Object)
 	if err != nil {
 		return a.fail(400, "BadRequest", fmt.Errorf("object: %w", err))
+	}
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		a.generateName, _ = meta["generateName"].(string)
 	}
 	if err := a.deadline("while decoding the object"); err != nil {
 		return err

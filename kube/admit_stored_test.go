@@ -272,3 +272,25 @@ func TestAdmitStoredUnknownVersion(t *testing.T) {
 	assert.Equal(t, int32(500), resp.Result.Code)
 	assert.Contains(t, resp.Result.Message, "v9")
 }
+
+// Messages name an object by what it has: its name, else (a CREATE with
+// generateName, named by the apiserver after admission) the prefix.
+func TestAdmitNamesTheObject(t *testing.T) {
+	s := mustSchema(t, cacheSchema)
+	for _, tt := range []struct {
+		name, namespace, meta, want string
+	}{
+		{"c", "demo", `{"name":"c"}`, "Cache demo/c: invalid spec.parameters"},
+		{"", "demo", `{"generateName":"cache-"}`, "Cache (generateName cache-) in demo: invalid spec.parameters"},
+		{"", "", `{"generateName":"cache-"}`, "Cache (generateName cache-): invalid spec.parameters"},
+		{"", "demo", `{}`, "Cache in demo: invalid spec.parameters"},
+	} {
+		req := request("CREATE", json.RawMessage(`{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":`+tt.meta+`,"spec":{"parameters":{"engine":"valkey"}}}`), nil)
+		req.Name, req.Namespace = tt.name, tt.namespace
+		resp, err := kube.Admit(context.Background(), s, req)
+		require.NoError(t, err)
+		require.False(t, resp.Allowed)
+		assert.True(t, strings.HasPrefix(resp.Result.Message, tt.want), resp.Result.Message)
+		assert.NotContains(t, resp.Result.Message, "/:")
+	}
+}

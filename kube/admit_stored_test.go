@@ -7,11 +7,13 @@ import (
 	"strings"
 	"testing"
 
+	jsonpatch "github.com/evanphx/json-patch/v5"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/kube"
+	"github.com/paramkit/paramkit/params"
 )
 
 // The issue's Workspace: v1alpha1 flat strings, v1beta1 nested, typed
@@ -293,4 +295,83 @@ func TestAdmitNamesTheObject(t *testing.T) {
 		assert.True(t, strings.HasPrefix(resp.Result.Message, tt.want), resp.Result.Message)
 		assert.NotContains(t, resp.Result.Message, "/:")
 	}
+}
+
+// FuzzAdmitStored: whatever a client writes through v1alpha1 (its
+// parameters, the kept annotation's text), Admit with Stored answers
+// without error, and what it allows stores (after its patch and the
+// conversion the apiserver asks for) what v1beta1's schema accepts.
+func FuzzAdmitStored(f *testing.F) {
+	set := workspaceSet(f)
+	stored := workspace("v1beta1", `{"resources":{"cpu":4,"memoryGi":8},"storage":{"class":"standard"},"backup":{"enabled":true}}`, "")
+	view, err := kube.Convert(set, stored, "/spec/parameters", wsGroup+"/v1alpha1")
+	require.NoError(f, err)
+	kept, _ := keptOf(f, view)
+	for _, s := range []struct{ params, kept string }{
+		{`{"cpu":"4","memoryGi":"8","storageClass":"standard"}`, kept},
+		{`{"cpu":"65"}`, ""},
+		{`{"memoryGi":"99999999999999999999999"}`, ""},
+		{`{"cpu":"4"}`, strings.Replace(kept, "true", `"yes"`, 1)},
+		{`{}`, `{"/spec/parameters":[{"step":"x","dir":"down","patch":[{"pointer":"/resources/cpu","value":999}]}]}`},
+		{`{}`, `not json`},
+		{`{"x-paramkit-bag":[]}`, kept},
+	} {
+		f.Add([]byte(s.params), s.kept, true)
+		f.Add([]byte(s.params), s.kept, false)
+	}
+	v1alpha1, _ := set.Version("v1alpha1")
+	v1beta1, _ := set.Version("v1beta1")
+	f.Fuzz(func(t *testing.T, p []byte, kept string, update bool) {
+		var probe any
+		d := json.NewDecoder(strings.NewReader(string(p)))
+		d.UseNumber()
+		if d.Decode(&probe) != nil || d.More() {
+			return
+		}
+		canon, err := json.Marshal(probe)
+		if err != nil {
+			return
+		}
+		meta := ""
+		if kept != "" {
+			k, _ := json.Marshal(kept)
+			meta = `"annotations":{"conversion.paramkit.dev/kept":` + string(k) + `}`
+		}
+		obj := workspace("v1alpha1", string(canon), meta)
+		var old []byte
+		op := "CREATE"
+		if update {
+			op, old = "UPDATE", view
+		}
+		req := wsReview(t, op, "v1alpha1", obj, old, "")
+		resp, err := kube.Admit(context.Background(), v1alpha1.Schema, req, kube.Stored(set, ""))
+		require.NoError(t, err)
+		require.NotNil(t, resp)
+		if !resp.Allowed {
+			return
+		}
+		patched := []byte(applyPatch(t, obj, resp))
+		out, err := kube.Convert(set, patched, "/spec/parameters", wsGroup+"/v1beta1")
+		require.NoError(t, err)
+		values := paramsOf(t, out)
+		defaulted, err := params.Default(v1beta1.Schema, values)
+		require.NoError(t, err)
+		require.NoError(t, params.Validate(v1beta1.Schema, defaulted), "allowed, yet stored invalid: %s", out)
+		if update {
+			require.NoError(t, params.CheckImmutable(v1beta1.Schema, paramsOf(t, stored), values), "%s", out)
+		}
+	})
+}
+
+// applyPatch applies an admission response's patch to obj.
+func applyPatch(t *testing.T, obj []byte, resp *kube.AdmissionResponse) string {
+	t.Helper()
+	if len(resp.Patch) == 0 {
+		return string(obj)
+	}
+	p, err := jsonpatch.DecodePatch(resp.Patch)
+	require.NoError(t, err)
+	out, err := p.Apply(obj)
+	require.NoError(t, err)
+	return string(out)
 }

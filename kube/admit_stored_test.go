@@ -375,3 +375,25 @@ func applyPatch(t *testing.T, obj []byte, resp *kube.AdmissionResponse) string {
 	require.NoError(t, err)
 	return string(out)
 }
+
+// The annotation is checked where it is read: with no admission webhook
+// at all, the conversion the apiserver asks for on a v1alpha1 write
+// restores nothing v1beta1's schema refuses (cpu 999, backup.enabled
+// "yes"); the conversion's own values stand there. A forged value the
+// schema accepts (storage.class premium) is applied: only admission,
+// which has the old object, can refuse that change (Stored).
+func TestConvertChecksTheAnnotation(t *testing.T) {
+	set := workspaceSet(t)
+	stored := workspace("v1beta1", `{"resources":{"cpu":4,"memoryGi":8},"storage":{"class":"standard"},"backup":{"enabled":false}}`, "")
+	view, err := kube.Convert(set, stored, "/spec/parameters", wsGroup+"/v1alpha1")
+	require.NoError(t, err)
+	forged := forge(t, view, `[{"pointer":"/storage/class","value":"premium","was":"standard"},{"pointer":"/resources/cpu","value":999,"was":4},{"pointer":"/backup","value":{"enabled":"yes"}}]`)
+	out, err := kube.Convert(set, forged, "/spec/parameters", wsGroup+"/v1beta1")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"resources": map[string]any{"cpu": json.Number("4"), "memoryGi": json.Number("8")}, "storage": map[string]any{"class": "premium"}},
+		paramsOf(t, out))
+	// The genuine annotation restores everything.
+	back, err := kube.Convert(set, view, "/spec/parameters", wsGroup+"/v1beta1")
+	require.NoError(t, err)
+	assert.Equal(t, paramsOf(t, stored), paramsOf(t, back))
+}

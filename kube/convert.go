@@ -10,6 +10,7 @@ import (
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/propbag"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -52,11 +53,17 @@ const conversionAnnotation = "conversion.paramkit.dev/kept"
 // answer as a float64 and would store 1e+23.
 //
 // The annotation is data any client can write (kubectl annotate, a
-// patch, a put, a server-side apply), not a proof of what was stored: a
-// conversion webhook cannot refuse it (conversion is total), so Admit
-// with Stored reads it as Convert does and refuses a write whose
-// annotation restores what the stored version's schema refuses, or what
-// its immutability forbids, naming the annotation.
+// patch, a put, a server-side apply), not a proof of what was stored,
+// and is checked where it is read: a value its layers would restore
+// that the target version's schema refuses (and the conversion without
+// the annotation does not bring) is not applied; the conversion's own
+// value stands there. Conversion cannot refuse (it is total), so the
+// report is admission's: Admit with Stored reads the annotation as
+// Convert does and refuses a write that carries such a layer, or whose
+// restored values change what the stored version's immutability
+// protects, naming the annotation. An invalid value a layer restores
+// therefore does not survive a round trip (a value the target's schema
+// accepts does).
 //
 // The error is for what prevents any conversion: a body that is not a
 // JSON object, an apiVersion of another group or an unknown version, a
@@ -101,13 +108,13 @@ func Convert(set *migrate.VersionSet, object []byte, field, apiVersion string) (
 
 // convertObject converts the field at toks of the decoded object obj in
 // place, from version from to version to, keeping the bag in the
-// annotation. With check, it also reads the annotation as the untrusted
-// data it is (any client can write it): it returns what the layers the
-// annotation restores put into the field that the target's schema
-// refuses, as errors at their pointers in the target's values (see
-// keptMisfits). Convert does not check: a conversion webhook has no way
-// to refuse (conversion is total), and the check is admission's, which
-// refuses the write that carries such a layer (Admit with Stored).
+// annotation. The annotation is read as the untrusted data it is (any
+// client can write it): what its layers would restore that the target's
+// schema refuses is not applied (see keptMisfits), and convertObject
+// returns it, as errors at their pointers in the target's values; with
+// check, the output keeps an integer beyond int64 a number, for
+// admission to judge (Admit with Stored refuses the write), where the
+// answer to the apiserver keeps it text (keepBigIntegers).
 func convertObject(set *migrate.VersionSet, obj map[string]any, toks []string, field, from, to string, check bool) (schema.ErrorList, error) {
 	parent, key, v, present := lookupField(obj, toks)
 	if !present {
@@ -117,7 +124,7 @@ func convertObject(set *migrate.VersionSet, obj map[string]any, toks []string, f
 }
 
 // convertField converts the value v at parent[key] and keeps the bag in
-// the annotation; with check, it returns the layers' misfits.
+// the annotation; it returns the layers' misfits, not applied.
 func convertField(set *migrate.VersionSet, obj, parent map[string]any, key string, v any, field, from, to string, check bool) (schema.ErrorList, error) {
 	m, isObject := v.(map[string]any)
 	if !isObject {
@@ -139,6 +146,16 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		}
 		in[propbag.Key] = layers
 	}
+	var misfits schema.ErrorList
+	var bare any
+	if hasLayers {
+		// What the conversion gives without the annotation, to compare
+		// with (before converting with it: the results may share parts).
+		r, err := set.Convert(value.DeepCopy(m), from, to, migrate.Total())
+		if err == nil {
+			bare = value.DeepCopy(r.Values)
+		}
+	}
 	res, err := set.Convert(in, from, to, migrate.Total())
 	switch {
 	case err != nil && res.Values == nil:
@@ -155,48 +172,121 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 			kept[field] = bag
 		}
 	}
-	var misfits schema.ErrorList
-	if check && hasLayers {
-		misfits = keptMisfits(set, m, out, from, to)
+	target, hasTarget := set.Version(to)
+	if hasLayers && bare != nil && hasTarget && target.Schema != nil {
+		misfits = keptMisfits(target.Schema, withoutBag(bare), out)
+		out = dropMisfits(out, withoutBag(bare), misfits)
 	}
-	if target, ok := set.Version(to); ok && !check {
+	if hasTarget && !check {
 		// Admission (check) judges the number; the answer to the
 		// apiserver keeps it as text.
-		out = keepBigIntegers(target.Schema, in, out)
+		out = keepBigIntegers(target.Schema, m, out)
 	}
 	parent[key] = out
 	return misfits, writeKept(obj, kept)
 }
 
-// keptMisfits compares the conversion of plain (the field as the client
+// keptMisfits compares bare (the conversion of the field as the client
 // wrote it) with out (its conversion with the annotation's layers
-// restored): every error of out against the target's schema that the
-// conversion of plain alone does not have was put there by the
-// annotation. A layer Convert itself wrote restores what the stored
-// object held, which the stored version's admission accepted; one that
-// brings an error the stored version refuses was written by someone
-// else (kubectl annotate, a patch, a put, a server-side apply).
-func keptMisfits(set *migrate.VersionSet, plain map[string]any, out any, from, to string) schema.ErrorList {
-	target, ok := set.Version(to)
-	if !ok || target.Schema == nil {
-		return nil
-	}
-	bare, err := set.Convert(plain, from, to, migrate.Total())
-	if err != nil {
-		return nil
-	}
-	without := judgeValues(target.Schema, withoutBag(bare.Values))
+// restored): every error of out against the target's schema s that bare
+// does not have was put there by the annotation. A layer Convert itself
+// wrote restores what the stored object held, which the stored
+// version's schema accepts; one that brings an error was written by
+// someone else (kubectl annotate, a patch, a put, a server-side apply)
+// or holds what the schema refuses.
+func keptMisfits(s *schema.Schema, bare, out any) schema.ErrorList {
+	without := judgeValues(s, bare)
 	seen := make(map[string]bool, len(without))
 	for _, e := range without {
 		seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] = true
 	}
 	var misfits schema.ErrorList
-	for _, e := range judgeValues(target.Schema, withoutBag(out)) {
+	for _, e := range judgeValues(s, out) {
 		if !seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] {
 			misfits = append(misfits, e)
 		}
 	}
 	return misfits
+}
+
+// dropMisfits undoes in out what the annotation restored at each
+// misfit's pointer: the value there becomes bare's (the conversion
+// without the annotation), or goes when bare has none. A misfit at the
+// root gives bare itself.
+func dropMisfits(out, bare any, misfits schema.ErrorList) any {
+	done := map[string]bool{}
+	for _, e := range misfits {
+		p := e.Pointer
+		if done[p] {
+			continue
+		}
+		done[p] = true
+		toks, err := pointer.Split(p)
+		if err != nil {
+			continue
+		}
+		if len(toks) == 0 {
+			return bare
+		}
+		if v, ok := pointer.GetTokens(bare, toks); ok {
+			out = setAt(out, toks, v)
+			continue
+		}
+		// Remove the highest place bare does not have (backup, not
+		// backup.enabled, when bare has no backup).
+		n := len(toks)
+		for n > 1 {
+			if _, ok := pointer.GetTokens(bare, toks[:n-1]); ok {
+				break
+			}
+			n--
+		}
+		out = deleteAt(out, toks[:n])
+	}
+	return out
+}
+
+// setAt sets the value at toks in v (objects and array elements that
+// exist; missing objects on the way are created) and returns v.
+func setAt(v any, toks []string, x any) any {
+	if len(toks) == 0 {
+		return x
+	}
+	switch c := v.(type) {
+	case map[string]any:
+		c[toks[0]] = setAt(c[toks[0]], toks[1:], x)
+		return c
+	case []any:
+		if i, err := pointer.Index(toks[0], len(c)); err == nil && i < len(c) {
+			c[i] = setAt(c[i], toks[1:], x)
+		}
+		return c
+	case nil:
+		return setAt(map[string]any{}, toks, x)
+	}
+	return v
+}
+
+// deleteAt removes the value at toks from v (a key of an object; an
+// array element becomes null) and returns v.
+func deleteAt(v any, toks []string) any {
+	switch c := v.(type) {
+	case map[string]any:
+		if len(toks) == 1 {
+			delete(c, toks[0])
+		} else if x, ok := c[toks[0]]; ok {
+			c[toks[0]] = deleteAt(x, toks[1:])
+		}
+	case []any:
+		if i, err := pointer.Index(toks[0], len(c)); err == nil && i < len(c) {
+			if len(toks) == 1 {
+				c[i] = nil
+			} else {
+				c[i] = deleteAt(c[i], toks[1:])
+			}
+		}
+	}
+	return v
 }
 
 // judgeValues validates values, defaults filled in, by s, integers

@@ -144,8 +144,8 @@ func bigIntegers(s *schema.Schema, values any) schema.ErrorList {
 }
 
 // keepBigIntegers turns every integer of a conversion's output that
-// bigIntegers would report, and that the input did not hold as a number
-// (in), into its text, a string: the conversion made it from text (an
+// bigIntegers would report, and that the input (the field without the
+// annotation's layers) did not hold as a number (in), into its text, a string: the conversion made it from text (an
 // older version's string "99999999999999999999999" typed by the stored
 // version's integer node), and a conversion webhook answers JSON that the
 // apiserver decodes, turning such a number into a float64 (the stored

@@ -206,3 +206,23 @@ func TestCRDManifestUsage(t *testing.T) {
 		})
 	}
 }
+
+// TestCRDStrictPassesStructural: CRDs with what makes them as strict as
+// the webhook (closed objects without x-kubernetes-preserve-unknown-fields,
+// presence rules for immutable values at every depth, names CEL escapes,
+// default: {} on parents) are what the apiserver accepts: lint's
+// structural set, its reference, finds no error in them.
+func TestCRDStrictPassesStructural(t *testing.T) {
+	for _, text := range []string{
+		`{"type":"object","additionalProperties":false,"properties":{"db":{"type":"object","additionalProperties":false,"properties":{"storage-class":{"type":"string","immutable":true},"in":{"type":"string","immutable":true,"default":"x"},"size":{"type":"integer","default":1}}}}}`,
+		`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"integer","immutable":true}}}}},"list":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","immutable":true}}}}}}`,
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"object","properties":{"v":{"type":"boolean","default":true,"immutable":true}}}}}}`,
+	} {
+		s, err := schema.Parse([]byte(text))
+		require.NoError(t, err)
+		m, err := kube.CRD{Group: "x.paramkit.dev", Kind: "X", Plural: "xs", Versions: []kube.CRDVersion{{Name: "v1", Schema: s, Served: true, Storage: true}}}.Manifest()
+		require.NoError(t, err, text)
+		noStructuralErrors(t, m)
+		assert.NotContains(t, string(m), "x-kubernetes-preserve-unknown-fields", text)
+	}
+}

@@ -39,6 +39,9 @@ func (r *CacheReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 		Message: "the parameters are valid", ObservedGeneration: c.Generation}
 	if err := r.check(c.Spec); err != nil {
 		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, "Invalid", conditionMessage(err)
+		if es := schema.ErrorsOf(err); len(es) > 0 {
+			cond.Reason = es[0].Kind.Reason() // Invalid, Required, Type, ...
+		}
 	}
 	before := c.DeepCopy()
 	c.Status.ObservedGeneration = c.Generation

@@ -216,6 +216,10 @@ func TestReconcile(t *testing.T) {
 		require.NotNil(t, cond)
 		assert.Equal(t, tt.status, cond.Status)
 		assert.Contains(t, cond.Message, tt.msg)
+		assert.NotContains(t, cond.Message, ": /", "field paths, not JSON pointers")
+		if tt.status == metav1.ConditionFalse {
+			assert.Equal(t, "Invalid", cond.Reason, "the first problem's kind, as a reason")
+		}
 		rv := got.ResourceVersion
 		_, err = r.Reconcile(context.Background(), ctrl.Request{NamespacedName: key})
 		require.NoError(t, err)

@@ -397,3 +397,32 @@ func TestConvertChecksTheAnnotation(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, paramsOf(t, stored), paramsOf(t, back))
 }
+
+// BenchmarkAdmitStored: a v1alpha1 UPDATE of a Workspace read through
+// v1alpha1 (its annotation carries the v1beta1-only backup block),
+// judged in v1alpha1 alone and then also as v1beta1 stores it: the cost
+// of Stored (two conversions with the annotation checked, defaults,
+// validation and immutability in the stored version).
+func BenchmarkAdmitStored(b *testing.B) {
+	set := workspaceSet(b)
+	stored := workspace("v1beta1", `{"resources":{"cpu":4,"memoryGi":8},"storage":{"class":"standard"},"backup":{"enabled":true,"schedule":"daily"}}`, "")
+	view, err := kube.Convert(set, stored, "/spec/parameters", wsGroup+"/v1alpha1")
+	require.NoError(b, err)
+	changed := []byte(strings.Replace(string(view), `"cpu":"4"`, `"cpu":"8"`, 1))
+	req := wsReview(b, "UPDATE", "v1alpha1", changed, view, "")
+	v, _ := set.Version("v1alpha1")
+	for _, bc := range []struct {
+		name string
+		opts []kube.Option
+	}{{"own-version", nil}, {"stored-too", []kube.Option{kube.Stored(set, "")}}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := kube.Admit(context.Background(), v.Schema, req, bc.opts...)
+				if err != nil || !resp.Allowed {
+					b.Fatal(err, resp.Result)
+				}
+			}
+		})
+	}
+}

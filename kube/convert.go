@@ -146,15 +146,12 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		}
 		in[propbag.Key] = layers
 	}
-	var misfits schema.ErrorList
-	var bare any
+	var plain any
 	if hasLayers {
-		// What the conversion gives without the annotation, to compare
-		// with (before converting with it: the results may share parts).
-		r, err := set.Convert(value.DeepCopy(m), from, to, migrate.Total())
-		if err == nil {
-			bare = value.DeepCopy(r.Values)
-		}
+		// The field as written, for the conversion without the
+		// annotation should the check need it (a copy: the conversion
+		// with the annotation may share parts of its input).
+		plain = value.DeepCopy(m)
 	}
 	res, err := set.Convert(in, from, to, migrate.Total())
 	switch {
@@ -172,10 +169,18 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 			kept[field] = bag
 		}
 	}
+	var misfits schema.ErrorList
 	target, hasTarget := set.Version(to)
-	if hasLayers && bare != nil && hasTarget && target.Schema != nil {
-		misfits = keptMisfits(target.Schema, withoutBag(bare), out)
-		out = dropMisfits(out, withoutBag(bare), misfits)
+	if hasLayers && hasTarget && target.Schema != nil {
+		// Only a result the target's schema refuses can hold a misfit:
+		// the conversion without the annotation runs only then.
+		if errs := judgeValues(target.Schema, out); len(errs) > 0 {
+			if r, err := set.Convert(plain, from, to, migrate.Total()); err == nil {
+				bare := withoutBag(r.Values)
+				misfits = keptMisfits(errs, judgeValues(target.Schema, bare))
+				out = dropMisfits(out, bare, misfits)
+			}
+		}
 	}
 	if hasTarget && !check {
 		// Admission (check) judges the number; the answer to the
@@ -186,22 +191,21 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	return misfits, writeKept(obj, kept)
 }
 
-// keptMisfits compares bare (the conversion of the field as the client
-// wrote it) with out (its conversion with the annotation's layers
-// restored): every error of out against the target's schema s that bare
-// does not have was put there by the annotation. A layer Convert itself
-// wrote restores what the stored object held, which the stored
-// version's schema accepts; one that brings an error was written by
-// someone else (kubectl annotate, a patch, a put, a server-side apply)
-// or holds what the schema refuses.
-func keptMisfits(s *schema.Schema, bare, out any) schema.ErrorList {
-	without := judgeValues(s, bare)
+// keptMisfits returns the errors of the conversion with the
+// annotation's layers restored (withLayers, against the target's schema)
+// that the conversion of the field as written (without) does not have:
+// the annotation put them there. A layer Convert itself wrote restores
+// what the stored object held, which the stored version's schema
+// accepts; one that brings an error was written by someone else
+// (kubectl annotate, a patch, a put, a server-side apply) or holds what
+// the schema refuses.
+func keptMisfits(withLayers, without schema.ErrorList) schema.ErrorList {
 	seen := make(map[string]bool, len(without))
 	for _, e := range without {
 		seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] = true
 	}
 	var misfits schema.ErrorList
-	for _, e := range judgeValues(s, out) {
+	for _, e := range withLayers {
 		if !seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] {
 			misfits = append(misfits, e)
 		}

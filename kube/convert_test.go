@@ -444,6 +444,18 @@ func BenchmarkConvert(b *testing.B) {
 			}
 		}
 	})
+	// A v1 object read from v2 and written back: its annotation restores
+	// ttlSeconds, and the result is checked against v2's schema.
+	kept, err := kube.Convert(set, down, "/spec/parameters", cacheGroup+"/v1")
+	require.NoError(b, err)
+	b.Run("v1-v2-kept", func(b *testing.B) {
+		b.ReportAllocs()
+		for b.Loop() {
+			if _, err := kube.Convert(set, kept, "/spec/parameters", cacheGroup+"/v2"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
 
 // TestConvertReview: a LIST's objects in request order, each converted;

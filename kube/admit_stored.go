@@ -31,7 +31,10 @@ import (
 // the versions' oldName keywords), else in the stored version's names,
 // saying which version. The stored version's defaults are judged, not
 // patched (the request's version may not hold them). A request in the
-// stored version itself is judged once. The object's apiVersion names
+// stored version itself is judged once, and its annotation (which a
+// conversion to an older version reads) is refused where it would
+// restore there what that version's schema refuses, in that version's
+// names. The object's apiVersion names
 // the request's version; one the set does not know is a failure (500).
 func Stored(set *migrate.VersionSet, version string) Option {
 	return func(c *config) { c.set, c.stored = set, version }
@@ -62,7 +65,9 @@ func (a *admission) judgeStored(toks []string, values any) (schema.ErrorList, er
 		from = a.req.Kind.Version
 	}
 	if from == to {
-		return nil, nil // judged once, in its own names
+		// Judged once, in its own names; its annotation is read when the
+		// object is converted to another version: checked there.
+		return a.keptForOthers(set, obj, toks, to), nil
 	}
 	if _, ok := set.Version(from); !ok {
 		return nil, a.fail(500, "InternalError", schema.NewError(schema.KindUsage, "", "kube.Stored: the version set has no version %s, the request's", quoteShort(from)))
@@ -115,6 +120,36 @@ func (a *admission) judgeStored(toks []string, values any) (schema.ErrorList, er
 		out = append(out, a.renameStored(set, e, from, to, fromMisfit[e.Pointer]))
 	}
 	return out, nil
+}
+
+// keptForOthers checks the annotation of an object written in the
+// stored version (to), which only a conversion to another version reads:
+// what its layers would restore there that that version's schema refuses
+// is an error, in that version's names.
+func (a *admission) keptForOthers(set *migrate.VersionSet, obj map[string]any, toks []string, to string) schema.ErrorList {
+	if _, ok := readKept(obj)[a.c.field]; !ok {
+		return nil
+	}
+	var out schema.ErrorList
+	for _, v := range set.Order() {
+		if v == to || set.Refused(to, v) != nil {
+			continue
+		}
+		c, err := decodeObject(a.req.Object)
+		if err != nil {
+			return nil
+		}
+		misfits, err := convertObject(set, c, toks, a.c.field, to, v, true)
+		if err != nil {
+			continue
+		}
+		for _, e := range misfits {
+			ce := *e
+			ce.Message = "in version " + v + ", restored from the annotation " + conversionAnnotation + ": " + e.Message
+			out = append(out, &ce)
+		}
+	}
+	return out
 }
 
 // renameStored gives an error found in the stored version to in the

@@ -426,3 +426,28 @@ func BenchmarkAdmitStored(b *testing.B) {
 		})
 	}
 }
+
+// An annotation written through the stored version itself is read when
+// the object is converted to an older version: a layer that restores
+// there what that version's schema refuses is refused at the write.
+func TestAdmitStoredVersionAnnotation(t *testing.T) {
+	set := workspaceSet(t)
+	// A v1beta1 object read through v1alpha1 and written back leaves no
+	// layer; one forged for the way down names v1alpha1's storageClass.
+	bad := `{"/spec/parameters":[{"step":"STEP","dir":"up","patch":[{"pointer":"/storageClass","value":7}]}]}`
+	view, err := kube.Convert(set, workspace("v1beta1", `{"backup":{"enabled":true}}`, ""), "/spec/parameters", wsGroup+"/v1alpha1")
+	require.NoError(t, err)
+	genuine, _ := keptOf(t, view)
+	var layers map[string][]map[string]any
+	require.NoError(t, json.Unmarshal([]byte(genuine), &layers))
+	bad = strings.Replace(bad, "STEP", layers["/spec/parameters"][0]["step"].(string), 1)
+	k, _ := json.Marshal(bad)
+	obj := workspace("v1beta1", `{"resources":{"cpu":2}}`, `"annotations":{"conversion.paramkit.dev/kept":`+string(k)+`}`)
+	resp := admitWS(t, set, wsReview(t, "CREATE", "v1beta1", obj, nil, ""))
+	require.False(t, resp.Allowed, "%s", obj)
+	assert.Equal(t, []string{"spec.parameters.storageClass"}, causeFields(resp))
+	assert.Contains(t, resp.Result.Message, "in version v1alpha1, restored from the annotation conversion.paramkit.dev/kept")
+	// Without the annotation, or with one that fits, it is allowed.
+	resp = admitWS(t, set, wsReview(t, "CREATE", "v1beta1", workspace("v1beta1", `{"resources":{"cpu":2}}`, ""), nil, ""))
+	assert.True(t, resp.Allowed, "%+v", resp.Result)
+}

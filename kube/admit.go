@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
@@ -17,6 +18,8 @@ type Option func(*config)
 type config struct {
 	field      string
 	validating bool
+	set        *migrate.VersionSet // Stored
+	stored     string
 }
 
 func newConfig(opts []Option) *config {
@@ -56,6 +59,12 @@ func Validating() Option { return func(c *config) { c.validating = true } }
 // keys the old object did not have), capped as Respond caps them. Other
 // operations and requests without an object are allowed unchanged.
 //
+// With Stored, the object is judged a second time as it will be
+// stored: converted to the storage version (the conversion annotation
+// restored and checked), by that version's schema and the old object
+// converted alike, so that neither a laxer older version nor an edited
+// annotation stores what the stored version refuses.
+//
 // The context is the review's deadline: when it is done, the work stops
 // and the answer is a failure (code 504, reason Timeout). The response
 // is never nil: when the request cannot be judged (no request or schema,
@@ -81,6 +90,9 @@ type admission struct {
 	req  *AdmissionRequest
 	c    *config
 	resp *AdmissionResponse
+	// generateName is the object's metadata.generateName, for
+	// messages about an object without a name yet.
+	generateName string
 }
 
 // fail denies the request because it could not be judged and returns
@@ -98,19 +110,30 @@ func (a *admission) deadline(when string) error {
 	return a.fail(504, "Timeout", deadlineError(a.ctx, when+"; nothing was decided"))
 }
 
+// what names the object for messages: Workspace demo/ws1; an object
+// still without a name (a CREATE with metadata.generateName, whose name
+// the apiserver picks after admission) as Workspace (generateName ws-)
+// in demo.
 func (a *admission) what() string {
-	name := a.req.Name
-	if a.req.Namespace != "" {
-		name = a.req.Namespace + "/" + name
-	}
 	kind := a.req.Kind.Kind
 	if kind == "" {
 		kind = "object"
 	}
-	if name == "" {
-		return kind
+	if a.req.Name != "" {
+		name := a.req.Name
+		if a.req.Namespace != "" {
+			name = a.req.Namespace + "/" + name
+		}
+		return kind + " " + shorten(name, 2*maxQuoted)
 	}
-	return kind + " " + shorten(name, 2*maxQuoted)
+	out := kind
+	if a.generateName != "" {
+		out += " (generateName " + shorten(a.generateName, maxQuoted) + ")"
+	}
+	if a.req.Namespace != "" {
+		out += " in " + shorten(a.req.Namespace, maxQuoted)
+	}
+	return out
 }
 
 func (a *admission) run() error {
@@ -130,6 +153,9 @@ func (a *admission) run() error {
 	obj, err := decodeObject(a.req.Object)
 	if err != nil {
 		return a.fail(400, "BadRequest", fmt.Errorf("object: %w", err))
+	}
+	if meta, ok := obj["metadata"].(map[string]any); ok {
+		a.generateName, _ = meta["generateName"].(string)
 	}
 	if err := a.deadline("while decoding the object"); err != nil {
 		return err
@@ -174,6 +200,15 @@ func (a *admission) run() error {
 	}
 	if old != nil && verr == nil {
 		verr = params.CheckImmutable(a.s, old, raw)
+	}
+	if verr == nil && a.c.set != nil {
+		serr, err := a.judgeStored(toks, values)
+		if err != nil {
+			return err
+		}
+		if len(serr) > 0 {
+			verr = serr.Err()
+		}
 	}
 	if verr != nil {
 		cs, total := causes(a.c.field, verr, a.s)

@@ -10,6 +10,8 @@ import (
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/propbag"
+	"github.com/paramkit/paramkit/internal/value"
+	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
 
@@ -43,7 +45,24 @@ const ConversionAnnotation = "conversion.paramkit.dev/kept"
 // parameters never hold it) and is restored when the object is converted
 // back, so that v1 → v2 → v1 and v2 → v1 → v2 give back exactly what went
 // in, invalid values, misspelled keys and v2-only properties included. A
-// field that is absent, or not an object, is left as it is.
+// field that is absent, or not an object, is left as it is. An integer
+// the conversion makes from text (an older version's string
+// "99999999999999999999999" on the target's integer node) that int64
+// cannot hold stays text: the apiserver decodes a larger integer in the
+// answer as a float64 and would store 1e+23.
+//
+// The annotation is data any client can write (kubectl annotate, a
+// patch, a put, a server-side apply), not a proof of what was stored,
+// and is checked where it is read: a value its layers would restore
+// that the target version's schema refuses (and the conversion without
+// the annotation does not bring) is not applied; the conversion's own
+// value stands there. Conversion cannot refuse (it is total), so the
+// report is admission's: Admit with Stored reads the annotation as
+// Convert does and refuses a write that carries such a layer, or whose
+// restored values change what the stored version's immutability
+// protects, naming the annotation. An invalid value a layer restores
+// therefore does not survive a round trip (a value the target's schema
+// accepts does).
 //
 // The error is for what prevents any conversion: a body that is not a
 // JSON object, an apiVersion of another group or an unknown version, a
@@ -79,45 +98,67 @@ func Convert(set *migrate.VersionSet, object []byte, field, apiVersion string) (
 	if from == to {
 		return object, nil
 	}
-	parent, key, v, present := lookupField(obj, toks)
-	if present {
-		if err := convertField(set, obj, parent, key, v, field, from, to); err != nil {
-			return nil, err
-		}
+	if _, err := convertObject(set, obj, toks, field, from, to, false); err != nil {
+		return nil, err
 	}
 	obj["apiVersion"] = apiVersion
 	return encodeObject(obj)
 }
 
+// convertObject converts the field at toks of the decoded object obj in
+// place, from version from to version to, keeping the bag in the
+// annotation. The annotation is read as the untrusted data it is (any
+// client can write it): what its layers would restore that the target's
+// schema refuses is not applied (see keptMisfits), and convertObject
+// returns it, as errors at their pointers in the target's values; with
+// check, the output keeps an integer beyond int64 a number, for
+// admission to judge (Admit with Stored refuses the write), where the
+// answer to the apiserver keeps it text (keepBigIntegers).
+func convertObject(set *migrate.VersionSet, obj map[string]any, toks []string, field, from, to string, check bool) (schema.ErrorList, error) {
+	parent, key, v, present := lookupField(obj, toks)
+	if !present {
+		return nil, nil
+	}
+	return convertField(set, obj, parent, key, v, field, from, to, check)
+}
+
 // convertField converts the value v at parent[key] and keeps the bag in
-// the annotation.
-func convertField(set *migrate.VersionSet, obj, parent map[string]any, key string, v any, field, from, to string) error {
+// the annotation; it returns the layers' misfits, not applied.
+func convertField(set *migrate.VersionSet, obj, parent map[string]any, key string, v any, field, from, to string, check bool) (schema.ErrorList, error) {
 	m, isObject := v.(map[string]any)
 	if !isObject {
-		return nil // nothing a conversion could move; admission judges it
+		return nil, nil // nothing a conversion could move; admission judges it
 	}
 	if _, written := m[propbag.Key]; written {
 		// The user wrote the bag's key into the field: converting would
 		// read it as a bag. Leave the field as written; admission
 		// refuses the key where the schema is closed.
-		return nil
+		return nil, nil
 	}
 	kept := readKept(obj)
 	in := m
-	if layers, ok := kept[field]; ok {
+	layers, hasLayers := kept[field]
+	if hasLayers {
 		in = make(map[string]any, len(m)+1)
 		for k, x := range m {
 			in[k] = x
 		}
 		in[propbag.Key] = layers
 	}
+	var plain any
+	if hasLayers {
+		// The field as written, for the conversion without the
+		// annotation should the check need it (a copy: the conversion
+		// with the annotation may share parts of its input).
+		plain = value.DeepCopy(m)
+	}
 	res, err := set.Convert(in, from, to, migrate.Total())
 	switch {
 	case err != nil && res.Values == nil:
-		return err // nothing converted: an unknown or refused version
+		return nil, err // nothing converted: an unknown or refused version
 	case err != nil:
 		// A total conversion fails on the values only by a hook's error.
-		return schema.WrapError("kube: converting "+field+" from "+from+" to "+to, err)
+		return nil, schema.WrapError("kube: converting "+field+" from "+from+" to "+to, err)
 	}
 	out := res.Values
 	delete(kept, field)
@@ -127,8 +168,158 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 			kept[field] = bag
 		}
 	}
+	var misfits schema.ErrorList
+	target, hasTarget := set.Version(to)
+	if hasLayers && hasTarget && target.Schema != nil {
+		// Only a result the target's schema refuses can hold a misfit:
+		// the conversion without the annotation runs only then.
+		if errs := judgeValues(target.Schema, out); len(errs) > 0 {
+			if r, err := set.Convert(plain, from, to, migrate.Total()); err == nil {
+				bare := withoutBag(r.Values)
+				misfits = keptMisfits(errs, judgeValues(target.Schema, bare))
+				out = dropMisfits(out, bare, misfits)
+			}
+		}
+	}
+	if hasTarget && !check {
+		// Admission (check) judges the number; the answer to the
+		// apiserver keeps it as text.
+		out = keepBigIntegers(target.Schema, m, out)
+	}
 	parent[key] = out
-	return writeKept(obj, kept)
+	return misfits, writeKept(obj, kept)
+}
+
+// keptMisfits returns the errors of the conversion with the
+// annotation's layers restored (withLayers, against the target's schema)
+// that the conversion of the field as written (without) does not have:
+// the annotation put them there. A layer Convert itself wrote restores
+// what the stored object held, which the stored version's schema
+// accepts; one that brings an error was written by someone else
+// (kubectl annotate, a patch, a put, a server-side apply) or holds what
+// the schema refuses.
+func keptMisfits(withLayers, without schema.ErrorList) schema.ErrorList {
+	seen := make(map[string]bool, len(without))
+	for _, e := range without {
+		seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] = true
+	}
+	var misfits schema.ErrorList
+	for _, e := range withLayers {
+		if !seen[e.Pointer+"\x00"+e.Keyword+"\x00"+e.Message] {
+			misfits = append(misfits, e)
+		}
+	}
+	return misfits
+}
+
+// dropMisfits undoes in out what the annotation restored at each
+// misfit's pointer: the value there becomes bare's (the conversion
+// without the annotation), or goes when bare has none. A misfit at the
+// root gives bare itself.
+func dropMisfits(out, bare any, misfits schema.ErrorList) any {
+	done := map[string]bool{}
+	for _, e := range misfits {
+		p := e.Pointer
+		if done[p] {
+			continue
+		}
+		done[p] = true
+		toks, err := pointer.Split(p)
+		if err != nil {
+			continue
+		}
+		if len(toks) == 0 {
+			return bare
+		}
+		if v, ok := pointer.GetTokens(bare, toks); ok {
+			out = setAt(out, toks, v)
+			continue
+		}
+		// Remove the highest place bare does not have (backup, not
+		// backup.enabled, when bare has no backup).
+		n := len(toks)
+		for n > 1 {
+			if _, ok := pointer.GetTokens(bare, toks[:n-1]); ok {
+				break
+			}
+			n--
+		}
+		out = deleteAt(out, toks[:n])
+	}
+	return out
+}
+
+// setAt sets the value at toks in v (objects and array elements that
+// exist; missing objects on the way are created) and returns v.
+func setAt(v any, toks []string, x any) any {
+	if len(toks) == 0 {
+		return x
+	}
+	switch c := v.(type) {
+	case map[string]any:
+		c[toks[0]] = setAt(c[toks[0]], toks[1:], x)
+		return c
+	case []any:
+		if i, err := pointer.Index(toks[0], len(c)); err == nil && i < len(c) {
+			c[i] = setAt(c[i], toks[1:], x)
+		}
+		return c
+	case nil:
+		return setAt(map[string]any{}, toks, x)
+	}
+	return v
+}
+
+// deleteAt removes the value at toks from v (a key of an object; an
+// array element becomes null) and returns v.
+func deleteAt(v any, toks []string) any {
+	switch c := v.(type) {
+	case map[string]any:
+		if len(toks) == 1 {
+			delete(c, toks[0])
+		} else if x, ok := c[toks[0]]; ok {
+			c[toks[0]] = deleteAt(x, toks[1:])
+		}
+	case []any:
+		if i, err := pointer.Index(toks[0], len(c)); err == nil && i < len(c) {
+			if len(toks) == 1 {
+				c[i] = nil
+			} else {
+				c[i] = deleteAt(c[i], toks[1:])
+			}
+		}
+	}
+	return v
+}
+
+// judgeValues validates values, defaults filled in, by s, integers
+// beyond int64 included (see bigIntegers): the stored version's verdict.
+func judgeValues(s *schema.Schema, values any) schema.ErrorList {
+	defaulted, err := params.Default(s, values)
+	if err != nil {
+		return schema.ErrorsOf(err)
+	}
+	errs := schema.ErrorsOf(params.Validate(s, defaulted))
+	return append(errs, bigIntegers(s, defaulted)...)
+}
+
+// withoutBag is v without the property bag's key (a copy of the top
+// object when it has one).
+func withoutBag(v any) any {
+	m, ok := v.(map[string]any)
+	if !ok {
+		return v
+	}
+	if _, has := m[propbag.Key]; !has {
+		return v
+	}
+	c := make(map[string]any, len(m))
+	for k, x := range m {
+		if k != propbag.Key {
+			c[k] = x
+		}
+	}
+	return c
 }
 
 // lookupField finds the field: its parent object, its key and its value.

@@ -23,7 +23,16 @@ import (
 //   - KUDO's keywords go (trigger, oldName, x-kudo-*); immutable: true
 //     becomes the x-kubernetes-validations rule self == oldSelf with a
 //     message naming the field (not below the items of a list, where the
-//     apiserver has no old value to compare).
+//     apiserver has no old value to compare), and its parent gets the
+//     transition rule has(self.x) == has(oldSelf.x), the field's root one
+//     for each deeper immutable value (for a removed parent): the
+//     apiserver evaluates a rule with oldSelf only where the value is in
+//     both objects, so without them a value could be removed, then added
+//     back changed, or added once absent.
+//   - an object property with a default below it gets default: {} where
+//     {} is valid for it (nothing required), as kubebuilder's markers
+//     write it, so that the apiserver fills the defaults without any
+//     webhook (parameters: {} gets them, and so does a missing field).
 //   - integers get format: int64, as controller-gen writes them, so that
 //     the apiserver refuses what it would otherwise round; a bound at or
 //     beyond int64's range is left to the format (the apiserver keeps
@@ -33,12 +42,15 @@ import (
 //     example; a list type with null becomes nullable, [integer, string]
 //     x-kubernetes-int-or-string; exclusiveMinimum and exclusiveMaximum
 //     take OpenAPI v3's boolean form.
-//   - a closed object (additionalProperties: false beside properties),
-//     as a free-form one, gets x-kubernetes-preserve-unknown-fields in
-//     place of the keyword the apiserver refuses there: otherwise the
-//     apiserver would prune a misspelled key silently before any webhook
-//     saw it, where the admission webhook refuses it by name, with the
-//     closest declared name.
+//   - a closed object (additionalProperties: false beside properties)
+//     loses the keyword, which the apiserver refuses there, and is a
+//     plain structural object: the apiserver refuses a misspelled key
+//     under strict field validation (kubectl's default) and prunes it
+//     with a warning otherwise, webhook or not (so the admission webhook
+//     does not see it: its "did you mean" is for keys the CRD lets
+//     through). An open object with properties (additionalProperties:
+//     true or a schema) and a free-form one get
+//     x-kubernetes-preserve-unknown-fields.
 //   - descriptions, titles, defaults, enums, bounds, patterns and formats
 //     stay; annotations the apiserver does not know ($comment, readOnly,
 //     writeOnly, deprecated, $schema, $id, definitions) go.
@@ -59,6 +71,8 @@ func CRDSchema(s *schema.Schema) (map[string]any, error) {
 	}
 	g := &crdGen{root: s.Document()}
 	out := g.node(s.Document(), "", false, "", map[string]bool{})
+	parentDefault(out)
+	presenceRules(out, true)
 	if len(g.errs) > 0 {
 		sort.SliceStable(g.errs, func(i, j int) bool { return g.errs[i].Pointer < g.errs[j].Pointer })
 		return nil, g.errs.Err()
@@ -258,7 +272,9 @@ func (g *crdGen) node(v any, ptr string, inItems bool, name string, refs map[str
 			}
 			po := make(map[string]any, len(props))
 			for pk, pv := range props {
-				po[pk] = g.node(pv, pointer.Append(kp, pk), inItems, pk, refs)
+				child := g.node(pv, pointer.Append(kp, pk), inItems, pk, refs)
+				parentDefault(child)
+				po[pk] = child
 			}
 			out[k] = po
 		case k == "items":
@@ -312,7 +328,166 @@ func (g *crdGen) node(v any, ptr string, inItems bool, name string, refs map[str
 			out["x-kubernetes-validations"] = append(rules, rule)
 		}
 	}
+	if !inItems {
+		presenceRules(out, false)
+	}
 	return out
+}
+
+// isImmutable reports whether a translated node carries the rule
+// self == oldSelf (immutable: true, or the author's own rule).
+func isImmutable(n map[string]any) bool {
+	rules, _ := n["x-kubernetes-validations"].([]any)
+	for _, r := range rules {
+		if m, ok := r.(map[string]any); ok && m["rule"] == "self == oldSelf" {
+			return true
+		}
+	}
+	return false
+}
+
+// presenceRules adds to the object out, for every immutable property
+// of it, a transition rule that its presence does not change: the
+// apiserver evaluates self == oldSelf only where the value exists in the
+// object and in the old object, so without it an immutable value could
+// be removed, then added back changed (or added once absent). A rule is
+// evaluated only where its node exists in both, so the rule for a
+// property sits on its parent; deep (the field's root) adds one for each
+// immutable value further below, for when a parent of it is removed or
+// added (it holds whenever the value's parent is in both, where the
+// parent's own rule judges, so that one change is one error). A parent
+// that defaults (default: {}, see parentDefault) is present in both once
+// defaulted. optionalOldSelf does not serve: it makes oldSelf an
+// optional on a create as on an add, so a rule on the value cannot tell
+// an add from a create. A property name CEL cannot reach is left to the
+// value's own rule.
+func presenceRules(out map[string]any, deep bool) {
+	props, _ := out["properties"].(map[string]any)
+	if len(props) == 0 {
+		return
+	}
+	var paths [][]string
+	var walk func(n map[string]any, path []string)
+	walk = func(n map[string]any, path []string) {
+		ps, _ := n["properties"].(map[string]any)
+		for _, k := range crdSortedKeys(ps) {
+			c, _ := ps[k].(map[string]any)
+			if c == nil {
+				continue
+			}
+			p := append(append([]string(nil), path...), k)
+			if isImmutable(c) && (len(p) == 1) != deep {
+				paths = append(paths, p)
+			}
+			if deep {
+				walk(c, p)
+			}
+		}
+	}
+	walk(out, nil)
+	rules, _ := out["x-kubernetes-validations"].([]any)
+	for _, p := range paths {
+		self, ok := celPresence("self", p)
+		if !ok {
+			continue
+		}
+		old, _ := celPresence("oldSelf", p)
+		rule := self + " == " + old
+		if len(p) > 1 {
+			ps, ok := celPresence("self", p[:len(p)-1])
+			if !ok {
+				continue
+			}
+			po, _ := celPresence("oldSelf", p[:len(p)-1])
+			rule = "(" + ps + " && " + po + ") || " + rule
+		}
+		rules = append(rules, map[string]any{
+			"rule":    rule,
+			"message": strings.Join(p, ".") + " is immutable, so it cannot be added or removed once the object exists",
+		})
+	}
+	if len(rules) > 0 {
+		out["x-kubernetes-validations"] = rules
+	}
+}
+
+// celPresence is the CEL test that the value at path exists below v:
+// has(v.a) && has(v.a.b); false when a name cannot be written in CEL.
+func celPresence(v string, path []string) (string, bool) {
+	var tests []string
+	sel := v
+	for _, k := range path {
+		id, ok := celName(k)
+		if !ok {
+			return "", false
+		}
+		sel += "." + id
+		tests = append(tests, "has("+sel+")")
+	}
+	if len(tests) > 1 {
+		return "(" + strings.Join(tests, " && ") + ")", true
+	}
+	return tests[0], true
+}
+
+// celReserved are the names the apiserver's CEL escapes as __NAME__.
+var celReserved = map[string]bool{
+	"true": true, "false": true, "null": true, "in": true, "as": true, "break": true, "const": true, "continue": true,
+	"else": true, "for": true, "function": true, "if": true, "import": true, "let": true, "loop": true, "package": true,
+	"namespace": true, "return": true, "var": true, "void": true, "while": true,
+}
+
+// celName escapes a property name as the apiserver's CEL does (__ as
+// __underscores__, . as __dot__, - as __dash__, / as __slash__, a
+// reserved word as __WORD__); false for a name it cannot reach.
+func celName(k string) (string, bool) {
+	if k == "" {
+		return "", false
+	}
+	for i, r := range k {
+		ok := r == '_' || r == '.' || r == '-' || r == '/' || (r >= 'a' && r <= 'z') || (r >= 'A' && r <= 'Z') || (i > 0 && r >= '0' && r <= '9')
+		if !ok {
+			return "", false
+		}
+	}
+	if celReserved[k] {
+		return "__" + k + "__", true
+	}
+	k = strings.ReplaceAll(k, "__", "__underscores__")
+	k = strings.ReplaceAll(k, ".", "__dot__")
+	k = strings.ReplaceAll(k, "-", "__dash__")
+	k = strings.ReplaceAll(k, "/", "__slash__")
+	return k, true
+}
+
+// parentDefault gives an object property default: {} when something
+// below it has a default and {} is valid for it (nothing required, no
+// minProperties), as kubebuilder's markers do: the apiserver creates a
+// missing parent from its default and then fills the defaults below, so
+// that without a webhook parameters: {} gets the schema's defaults. It
+// also keeps an immutable value below present (presenceRules).
+func parentDefault(n map[string]any) {
+	if n["type"] != "object" {
+		return
+	}
+	if _, has := n["default"]; has {
+		return
+	}
+	if req, _ := n["required"].([]any); len(req) > 0 {
+		return
+	}
+	if _, has := n["minProperties"]; has {
+		return
+	}
+	props, _ := n["properties"].(map[string]any)
+	for _, c := range props {
+		if m, ok := c.(map[string]any); ok {
+			if _, has := m["default"]; has {
+				n["default"] = map[string]any{}
+				return
+			}
+		}
+	}
 }
 
 func immutableMessage(name string) string {
@@ -482,11 +657,16 @@ func (g *crdGen) objects(out map[string]any) {
 	_, hasProps := out["properties"]
 	switch {
 	case hasProps && hasAP:
-		// Closed or open, the apiserver keeps unknown keys: pruning would
-		// drop a misspelled key before any webhook saw it, where the
-		// webhook names it (and the closest declared name).
+		// The apiserver refuses properties beside additionalProperties.
+		// A closed object is what a structural schema is without
+		// x-kubernetes-preserve-unknown-fields: a misspelled key is
+		// refused under strict field validation (kubectl's default) and
+		// pruned with a warning otherwise, webhook or not. An open one
+		// keeps unknown keys.
 		delete(out, "additionalProperties")
-		out["x-kubernetes-preserve-unknown-fields"] = true
+		if b, isBool := ap.(bool); !isBool || b {
+			out["x-kubernetes-preserve-unknown-fields"] = true
+		}
 	case hasAP:
 		if b, isBool := ap.(bool); isBool {
 			delete(out, "additionalProperties")
@@ -560,6 +740,7 @@ func wrapField(field map[string]any, ptr string) map[string]any {
 	cur := field
 	for i := len(toks) - 1; i >= 1; i-- {
 		cur = map[string]any{"type": "object", "properties": map[string]any{toks[i]: cur}}
+		parentDefault(cur) // spec: {} when the field defaults
 	}
 	props := map[string]any{
 		"apiVersion": map[string]any{"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},

@@ -87,10 +87,31 @@ func TestCRDSchemaTranslation(t *testing.T) {
 		{"inexact bound moves inward", `{"type":"integer","maximum":9007199254740993,"minimum":-9007199254740993}`, `{"format":"int64","maximum":9007199254740992,"minimum":-9007199254740992,"type":"integer"}`},
 		{"number untouched", `{"type":"number","maximum":1.5}`, `{"maximum":1.5,"type":"number"}`},
 		{"KUDO keywords go", `{"type":"string","trigger":"deploy","oldName":"x","x-kudo-foo":1,"description":"d"}`, `{"description":"d","type":"string"}`},
-		{"immutable becomes a rule", `{"type":"object","properties":{"a":{"type":"string","immutable":true}}}`,
-			`{"properties":{"a":{"type":"string","x-kubernetes-validations":[{"message":"a is immutable","rule":"self == oldSelf"}]}},"type":"object"}`},
+		{"immutable becomes a rule, and its presence one on the parent", `{"type":"object","properties":{"a":{"type":"string","immutable":true}}}`,
+			`{"properties":{"a":{"type":"string","x-kubernetes-validations":[{"message":"a is immutable","rule":"self == oldSelf"}]}},"type":"object",
+			"x-kubernetes-validations":[{"message":"a is immutable, so it cannot be added or removed once the object exists","rule":"has(self.a) == has(oldSelf.a)"}]}`},
+		{"immutable deeper: the parent's rule, and the root's for a removed parent", `{"type":"object","properties":{"db":{"type":"object","properties":{"storage-class":{"type":"string","immutable":true},"in":{"type":"string","immutable":true},"size":{"type":"integer"}}}}}`,
+			`{"type":"object","properties":{"db":{"type":"object","properties":{
+				"in":{"type":"string","x-kubernetes-validations":[{"message":"in is immutable","rule":"self == oldSelf"}]},
+				"size":{"format":"int64","type":"integer"},
+				"storage-class":{"type":"string","x-kubernetes-validations":[{"message":"storage-class is immutable","rule":"self == oldSelf"}]}},
+			"x-kubernetes-validations":[
+				{"message":"in is immutable, so it cannot be added or removed once the object exists","rule":"has(self.__in__) == has(oldSelf.__in__)"},
+				{"message":"storage-class is immutable, so it cannot be added or removed once the object exists","rule":"has(self.storage__dash__class) == has(oldSelf.storage__dash__class)"}]}},
+			"x-kubernetes-validations":[
+				{"message":"db.in is immutable, so it cannot be added or removed once the object exists","rule":"(has(self.db) && has(oldSelf.db)) || (has(self.db) && has(self.db.__in__)) == (has(oldSelf.db) && has(oldSelf.db.__in__))"},
+				{"message":"db.storage-class is immutable, so it cannot be added or removed once the object exists","rule":"(has(self.db) && has(oldSelf.db)) || (has(self.db) && has(self.db.storage__dash__class)) == (has(oldSelf.db) && has(oldSelf.db.storage__dash__class))"}]}`},
+		{"a name CEL cannot reach keeps only the value's rule", `{"type":"object","properties":{"1a":{"type":"string","immutable":true}}}`,
+			`{"properties":{"1a":{"type":"string","x-kubernetes-validations":[{"message":"1a is immutable","rule":"self == oldSelf"}]}},"type":"object"}`},
+		{"parents of defaults default to {}", `{"type":"object","properties":{"backup":{"type":"object","properties":{"enabled":{"type":"boolean","default":false},"retention":{"type":"object","properties":{"days":{"type":"integer","default":7}}}}},"plain":{"type":"object","properties":{"x":{"type":"string"}}}}}`,
+			`{"default":{},"type":"object","properties":{
+				"backup":{"default":{},"type":"object","properties":{"enabled":{"default":false,"type":"boolean"},"retention":{"default":{},"type":"object","properties":{"days":{"default":7,"format":"int64","type":"integer"}}}}},
+				"plain":{"type":"object","properties":{"x":{"type":"string"}}}}}`},
+		{"no default {} where {} is invalid", `{"type":"object","properties":{"b":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"on":{"type":"boolean","default":true}}}}}`,
+			`{"type":"object","properties":{"b":{"type":"object","required":["name"],"properties":{"name":{"type":"string"},"on":{"default":true,"type":"boolean"}}}}}`},
 		{"no rule below items", `{"type":"array","items":{"type":"string","immutable":true}}`, `{"items":{"type":"string"},"type":"array"}`},
-		{"closed object", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"boolean"}}}`, `{"properties":{"a":{"type":"boolean"}},"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
+		{"closed object: unknown keys pruned (refused under strict field validation)", `{"type":"object","additionalProperties":false,"properties":{"a":{"type":"boolean"}}}`, `{"properties":{"a":{"type":"boolean"}},"type":"object"}`},
+		{"open object with properties keeps unknown keys", `{"type":"object","additionalProperties":true,"properties":{"a":{"type":"boolean"}}}`, `{"properties":{"a":{"type":"boolean"}},"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
 		{"free-form object", `{"type":"object"}`, `{"type":"object","x-kubernetes-preserve-unknown-fields":true}`},
 		{"map", `{"type":"object","additionalProperties":{"type":"string"}}`, `{"additionalProperties":{"type":"string"},"type":"object"}`},
 		{"const", `{"const":"a"}`, `{"enum":["a"],"type":"string"}`},
@@ -253,5 +274,25 @@ func TestCRDManifestUsage(t *testing.T) {
 			assert.Contains(t, err.Error(), tt.contains)
 			assert.Equal(t, schema.KindUsage, schema.ErrorsOf(err)[0].Kind)
 		})
+	}
+}
+
+// TestCRDStrictPassesStructural: CRDs with what makes them as strict as
+// the webhook (closed objects without x-kubernetes-preserve-unknown-fields,
+// presence rules for immutable values at every depth, names CEL escapes,
+// default: {} on parents) are what the apiserver accepts: lint's
+// structural set, its reference, finds no error in them.
+func TestCRDStrictPassesStructural(t *testing.T) {
+	for _, text := range []string{
+		`{"type":"object","additionalProperties":false,"properties":{"db":{"type":"object","additionalProperties":false,"properties":{"storage-class":{"type":"string","immutable":true},"in":{"type":"string","immutable":true,"default":"x"},"size":{"type":"integer","default":1}}}}}`,
+		`{"type":"object","properties":{"a":{"type":"object","properties":{"b":{"type":"object","properties":{"c":{"type":"integer","immutable":true}}}}},"list":{"type":"array","items":{"type":"object","properties":{"id":{"type":"string","immutable":true}}}}}}`,
+		`{"type":"object","properties":{"m":{"type":"object","additionalProperties":{"type":"object","properties":{"v":{"type":"boolean","default":true,"immutable":true}}}}}}`,
+	} {
+		s, err := schema.Parse([]byte(text))
+		require.NoError(t, err)
+		m, err := kube.CRD{Group: "x.paramkit.dev", Kind: "X", Plural: "xs", Versions: []kube.CRDVersion{{Name: "v1", Schema: s, Served: true, Storage: true}}}.Manifest()
+		require.NoError(t, err, text)
+		noStructuralErrors(t, m)
+		assert.NotContains(t, string(m), "x-kubernetes-preserve-unknown-fields", text)
 	}
 }

@@ -34,6 +34,23 @@
 // required property and a property the schema forbids are named at the
 // property's own path, one cause each.
 //
+// # Every write judged by the stored version
+//
+// With webhooks registered per served version (matchPolicy: Exact), an
+// admission webhook sees a write in its own version only; the object
+// the apiserver stores is the conversion of it to the storage version.
+// Admit with the option Stored judges that object too: the request is
+// converted as Convert converts it (the annotation
+// conversion.paramkit.dev/kept restored), defaulted and validated by
+// the stored version's schema, and compared with the old object
+// converted alike (immutability). A write that an older version's
+// laxer schema allows but the stored version refuses, or whose
+// annotation a client edited (kubectl annotate, a patch, a put, a
+// server-side apply: the annotation is data, not proof), is denied:
+// in the writer's version's names where the field maps back through
+// oldName, else in the stored version's names, saying which version
+// and naming the annotation when it brought the value.
+//
 // # Bounded work, bounded answers
 //
 // A webhook sits where every user who can create the resource reaches
@@ -85,13 +102,16 @@
 // ConvertReview answers a conversion review with a function that
 // converts one object; Convert is that function for a field whose
 // versions a migrate.VersionSet types. Conversion is total: it never
-// fails because a value is invalid.
+// fails because a value is invalid (admission judges, see Stored).
 //
 // # CRDs
 //
 // CRD and CRDVersion describe a CustomResourceDefinition whose versions
 // type the field; CRD.Manifest writes it, with CRDSchema's structural
-// schema for the field. CRDVersions reads the other way: the versions of
+// schema for the field: as strict as the webhook when no webhook
+// answers (no unknown key stored, an immutable value neither changed nor
+// removed and re-added, defaults from the CRD alone; see CRDSchema).
+// CRDVersions reads the other way: the versions of
 // a manifest, each schema compiled and located in the manifest
 // (convert.LoadSchema reads a manifest's storage version alone).
 //
@@ -112,5 +132,6 @@
 // # Options
 //
 // Admit takes options of the package's one Option type: Field (the
-// schema-typed field, /spec/parameters by default) and Validating.
+// schema-typed field, /spec/parameters by default), Validating and
+// Stored.
 package kube

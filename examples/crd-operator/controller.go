@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"strings"
 
 	"k8s.io/apimachinery/pkg/api/equality"
 	"k8s.io/apimachinery/pkg/api/meta"
@@ -10,11 +11,13 @@ import (
 	"sigs.k8s.io/controller-runtime/pkg/builder"
 	"sigs.k8s.io/controller-runtime/pkg/client"
 	"sigs.k8s.io/controller-runtime/pkg/controller"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 	"sigs.k8s.io/controller-runtime/pkg/predicate"
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
 	"github.com/paramkit/paramkit/params"
+	"github.com/paramkit/paramkit/schema"
 )
 
 // CacheReconciler writes each Cache's status: the generation it judged
@@ -35,7 +38,10 @@ func (r *CacheReconciler) Reconcile(ctx context.Context, req ctrl.Request) (ctrl
 	cond := metav1.Condition{Type: v2.ConditionParametersValid, Status: metav1.ConditionTrue, Reason: "Valid",
 		Message: "the parameters are valid", ObservedGeneration: c.Generation}
 	if err := r.check(c.Spec); err != nil {
-		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, "Invalid", err.Error()
+		cond.Status, cond.Reason, cond.Message = metav1.ConditionFalse, "Invalid", conditionMessage(err)
+		if es := schema.ErrorsOf(err); len(es) > 0 {
+			cond.Reason = es[0].Kind.Reason() // Invalid, Required, Type, ...
+		}
 	}
 	before := c.DeepCopy()
 	c.Status.ObservedGeneration = c.Generation
@@ -64,11 +70,50 @@ func (r *CacheReconciler) check(spec v2.CacheSpec) error {
 	return params.Validate(v2s.Schema, defaulted)
 }
 
-// SetupWithManager reconciles on changes of the spec (generation), not
-// on the operator's own status writes.
+// conditionMessage says what is wrong as the user reads it: each
+// problem at its field path (spec.parameters.memoryLimitMB), not a JSON
+// pointer into the parameters, cut to what a condition holds.
+func conditionMessage(err error) string {
+	var b strings.Builder
+	for i, e := range schema.ErrorsOf(err) {
+		if i > 0 {
+			b.WriteString("; ")
+		}
+		b.WriteString(e.FieldPath("spec.parameters"))
+		b.WriteString(": ")
+		b.WriteString(e.Message)
+	}
+	msg := b.String()
+	if len(msg) > maxConditionMessage {
+		msg = msg[:maxConditionMessage-3] + "..."
+	}
+	return strings.ToValidUTF8(msg, "")
+}
+
+// maxConditionMessage is what metav1.Condition's message may hold.
+const maxConditionMessage = 32768
+
+// specChanged passes the updates whose stored spec changed, whether or
+// not the generation moved: the apiserver bumps the generation by
+// comparing the objects in the version of the request, so a write
+// through an older version that changes only what that version does not
+// show (a v2-only value restored from the conversion annotation) changes
+// the stored spec at the same generation. The status follows the stored
+// spec, not the generation alone.
+var specChanged = predicate.Funcs{UpdateFunc: func(e event.UpdateEvent) bool {
+	o, ok1 := e.ObjectOld.(*v2.Cache)
+	n, ok2 := e.ObjectNew.(*v2.Cache)
+	if !ok1 || !ok2 {
+		return true
+	}
+	return o.Generation != n.Generation || !equality.Semantic.DeepEqual(o.Spec, n.Spec)
+}}
+
+// SetupWithManager reconciles on changes of the stored spec (specChanged),
+// not on the operator's own status writes.
 func (r *CacheReconciler) SetupWithManager(mgr ctrl.Manager, workers int) error {
 	return ctrl.NewControllerManagedBy(mgr).
-		For(&v2.Cache{}, builder.WithPredicates(predicate.GenerationChangedPredicate{})).
+		For(&v2.Cache{}, builder.WithPredicates(specChanged)).
 		WithOptions(controller.Options{MaxConcurrentReconciles: workers}).
 		Complete(r)
 }

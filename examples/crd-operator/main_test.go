@@ -19,6 +19,7 @@ import (
 	"k8s.io/apimachinery/pkg/types"
 	ctrl "sigs.k8s.io/controller-runtime"
 	"sigs.k8s.io/controller-runtime/pkg/client/fake"
+	"sigs.k8s.io/controller-runtime/pkg/event"
 
 	v2 "github.com/paramkit/paramkit/examples/crd-operator/api/v2"
 	"github.com/paramkit/paramkit/kube"
@@ -118,6 +119,47 @@ func TestAdmission(t *testing.T) {
 	}
 }
 
+// TestAdmissionAsStored: a v1 write is judged as v2 will store it. The
+// v1 view of a stored Cache carries ttlSeconds in the conversion
+// annotation; a client that edits it to -5 (kubectl annotate) is
+// refused, naming the annotation, and the unedited view is allowed.
+func TestAdmissionAsStored(t *testing.T) {
+	h := mux(t)
+	set, err := Versions()
+	require.NoError(t, err)
+	view, err := kube.Convert(set, []byte(`{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"engine":"redis","memoryLimitMB":64,"ttlSeconds":600}}}`),
+		"/spec/parameters", "example.paramkit.dev/v1")
+	require.NoError(t, err)
+	require.Contains(t, string(view), `\"value\":600`)
+	forged := strings.Replace(string(view), `\"value\":600`, `\"value\":-5`, 1)
+	for _, path := range []string{MutatePath, ValidatePath} {
+		req := review("UPDATE", "v1", `{}`, `{}`)
+		r := req["request"].(map[string]any)
+		r["object"], r["oldObject"] = json.RawMessage(forged), json.RawMessage(view)
+		resp := post(t, h, path, req)
+		assert.Equal(t, false, resp["allowed"], "%v", resp)
+		b, _ := json.Marshal(resp)
+		assert.Contains(t, string(b), `"field":"spec.parameters.ttlSeconds"`)
+		assert.Contains(t, string(b), "conversion.paramkit.dev/kept")
+
+		r["object"] = json.RawMessage(view)
+		resp = post(t, h, path, req)
+		assert.Equal(t, true, resp["allowed"], "%v", resp)
+	}
+}
+
+// TestSpecChanged: the reconciler follows the stored spec, also when a
+// write through v1 changed it without moving the generation.
+func TestSpecChanged(t *testing.T) {
+	c := func(gen int64, params string) *v2.Cache {
+		return &v2.Cache{ObjectMeta: metav1.ObjectMeta{Name: "c", Generation: gen},
+			Spec: v2.CacheSpec{Parameters: &runtime.RawExtension{Raw: []byte(params)}}}
+	}
+	assert.True(t, specChanged.Update(event.UpdateEvent{ObjectOld: c(1, `{"ttlSeconds":600}`), ObjectNew: c(1, `{"ttlSeconds":60}`)}))
+	assert.True(t, specChanged.Update(event.UpdateEvent{ObjectOld: c(1, `{}`), ObjectNew: c(2, `{}`)}))
+	assert.False(t, specChanged.Update(event.UpdateEvent{ObjectOld: c(1, `{}`), ObjectNew: c(1, `{}`)}), "a status write")
+}
+
 func decodeBase64(t *testing.T, s string) string {
 	t.Helper()
 	var b []byte
@@ -160,7 +202,7 @@ func TestReconcile(t *testing.T) {
 		status metav1.ConditionStatus
 		msg    string
 		gen    int64
-	}{{"good", metav1.ConditionTrue, "valid", 2}, {"bad", metav1.ConditionFalse, "/memoryLimitMB", 1}} {
+	}{{"good", metav1.ConditionTrue, "valid", 2}, {"bad", metav1.ConditionFalse, "spec.parameters.memoryLimitMB: ", 1}} {
 		key := types.NamespacedName{Namespace: "default", Name: tt.name}
 		_, err := r.Reconcile(context.Background(), ctrl.Request{NamespacedName: key})
 		require.NoError(t, err)
@@ -171,6 +213,10 @@ func TestReconcile(t *testing.T) {
 		require.NotNil(t, cond)
 		assert.Equal(t, tt.status, cond.Status)
 		assert.Contains(t, cond.Message, tt.msg)
+		assert.NotContains(t, cond.Message, ": /", "field paths, not JSON pointers")
+		if tt.status == metav1.ConditionFalse {
+			assert.Equal(t, "Invalid", cond.Reason, "the first problem's kind, as a reason")
+		}
 		rv := got.ResourceVersion
 		_, err = r.Reconcile(context.Background(), ctrl.Request{NamespacedName: key})
 		require.NoError(t, err)

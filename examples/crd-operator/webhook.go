@@ -48,7 +48,8 @@ func Versions() (*migrate.VersionSet, error) {
 // handlers of rv (kube.Reviews: a body budget, the review's deadline from
 // the first byte, fair turns, capped answers, repeated envelope keys
 // refused). A request is judged by the schema of its own version, so
-// that a v1 user reads v1's names; an error of kube.Admit denies the
+// that a v1 user reads v1's names, and as it will be stored
+// (kube.Stored); an error of kube.Admit denies the
 // request (Reviews never drops it). Serve it with kube.Server; with a
 // client CA, leave ConvertPath open (kube-apiserver presents no client
 // certificate to CRD conversion webhooks).
@@ -63,9 +64,13 @@ func Handler(set *migrate.VersionSet, rv *kube.Reviews) http.Handler {
 			return kube.Admit(ctx, v.Schema, req, opts...)
 		})
 	}
+	// Stored: every write is judged as it will be stored too (v2, after
+	// conversion), so neither v1's laxer schema nor an edited conversion
+	// annotation stores what v2 refuses.
+	stored := kube.Stored(set, "")
 	mux := http.NewServeMux()
-	mux.Handle(MutatePath, admit())
-	mux.Handle(ValidatePath, admit(kube.Validating()))
+	mux.Handle(MutatePath, admit(stored))
+	mux.Handle(ValidatePath, admit(kube.Validating(), stored))
 	mux.Handle(ConvertPath, rv.Conversion(func(ctx context.Context, req *kube.ConversionRequest) *kube.ConversionResponse {
 		return kube.ConvertReview(ctx, req, func(_ context.Context, obj []byte, to string) ([]byte, error) {
 			return kube.Convert(set, obj, "/spec/parameters", to)

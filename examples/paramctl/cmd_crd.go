@@ -27,7 +27,10 @@ func init() {
 		short: "a CRD's structural schema from parameter schemas: for one field, or a whole CustomResourceDefinition",
 		long: `With SCHEMA, prints the structural schema a CRD version gives the parameters
 (to paste under spec.properties.parameters): KUDO keywords removed, immutable
-as an x-kubernetes-validations rule self == oldSelf, integers format: int64.
+as an x-kubernetes-validations rule self == oldSelf (and rules on the parents
+that it is not removed or added), closed objects pruned (no
+x-kubernetes-preserve-unknown-fields), default: {} on parents of defaults,
+integers format: int64: as strict as the webhook when no webhook answers.
 
 With --versions DIR (a version set folder, as migrate and versions read it:
 one schema per version, versions.yaml oldest first), prints a whole

@@ -84,7 +84,7 @@ var demoSteps = []demoStep{
 	{"A version set: its order, its hub, and what each conversion loses",
 		nil,
 		[]string{"versions", d("versions-set")}, exitOK,
-		"the folder holds v1.yaml, v2.yaml, v3.yaml and versions.yaml; lossy names the pointers that do not survive."},
+		"the folder holds v1.yaml, v2.yaml, v3.yaml and versions.yaml; kept names the pointers the property bag carries back, lossy those that do not survive."},
 	{"A lossy type change is refused unless allowed (BareMetalHost v1alpha1 to v1alpha2)",
 		nil,
 		[]string{"migrate", "--versions", d("bmh-set"), "--from", "v1alpha1", "--to", "v1alpha2",

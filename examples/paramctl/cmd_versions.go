@@ -24,7 +24,7 @@ func init() {
 	register(&command{
 		name:  "versions",
 		usage: "[--ignore-case] [--samples N] [-o text|json] DIR",
-		short: "print a version set: its order, the hub, and whether each conversion is lossless, lossy or refused",
+		short: "print a version set: its order, the hub, and whether each conversion is lossless, kept (lossless through the property bag), lossy or refused",
 		setup: func(fs *flag.FlagSet) any {
 			o := &versionsOptions{}
 			fs.StringVar(&o.format, "o", "text", "output `FORMAT`: text or json")
@@ -37,8 +37,11 @@ func init() {
 }
 
 // versionsPairJSON says how a conversion between two versions of a set
-// goes: Status lossless, lossy (Pointers, from VersionSet.Losses, say
-// where) or refused (Reason says why).
+// goes: Status lossless, kept (what the target cannot hold, at Pointers,
+// travels in the property bag and comes back: lossless for a round
+// trip, as kube.Convert keeps it in an object's annotation), lossy
+// (Pointers, from VersionSet.Losses, say where; the reverse direction is
+// refused, so no bag) or refused (Reason says why).
 type versionsPairJSON struct {
 	From     string   `json:"from"`
 	To       string   `json:"to"`
@@ -95,15 +98,20 @@ func runVersions(e *env, raw any, args []string) int {
 	for _, n := range set.Notes() {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
+	kept := false
 	for _, p := range pairs {
 		fmt.Fprintf(&b, "%s -> %s: %s", p.From, p.To, p.Status)
 		switch p.Status {
-		case "lossy":
+		case "lossy", "kept":
 			b.WriteString(" " + strings.Join(p.Pointers, " "))
+			kept = kept || p.Status == "kept"
 		case "refused":
 			b.WriteString(" (" + p.Reason + ")")
 		}
 		b.WriteByte('\n')
+	}
+	if kept {
+		b.WriteString(keptNote + "\n")
 	}
 	_, _ = e.stdout.Write([]byte(b.String()))
 	return exitOK
@@ -140,6 +148,9 @@ func inDir(dir string, err error) string {
 	return strings.Join(lines, "\n")
 }
 
+// keptNote explains the status kept, once, after the pairs.
+const keptNote = "kept: lossless there and back: what the target cannot hold at these pointers travels in the property bag (x-paramkit-bag; kube.Convert keeps it in the object's annotation conversion.paramkit.dev/kept) and comes back; a one-way migrate drops it"
+
 // versionPairs reports, for every ordered pair of distinct versions,
 // whether the conversion is refused, lossy (and where, by samples values
 // of the source) or lossless.
@@ -158,6 +169,11 @@ func versionPairs(set *migrate.VersionSet, samples int) []versionsPairJSON {
 				p.Status, p.Reason = "refused", err.Error()
 			} else if len(ptrs) > 0 {
 				p.Status, p.Pointers = "lossy", ptrs
+				if set.Refused(to, from) == nil {
+					// The reverse is allowed: the bag keeps what
+					// the target cannot hold, and it comes back.
+					p.Status = "kept"
+				}
 			}
 			out = append(out, p)
 		}

@@ -51,6 +51,9 @@ type admission struct {
 	mutate bool
 	resp   *kube.AdmissionResponse
 	plan   string
+	// generateName is the object's, for messages about an object
+	// without a name yet (a CREATE with metadata.generateName).
+	generateName string
 }
 
 func (h *Handler) admit(ctx context.Context, req *kube.AdmissionRequest, mutate bool) (resp *kube.AdmissionResponse) {
@@ -85,19 +88,27 @@ func (a *admission) endpoint() string {
 	return "/validate"
 }
 
+// what names the object as kube.Admit does: Instance demo/kafka, or
+// Instance (generateName kafka-) in demo before the apiserver names it.
 func (a *admission) what() string {
-	name := a.req.Name
-	if a.req.Namespace != "" {
-		name = a.req.Namespace + "/" + name
-	}
 	kind := a.req.Kind.Kind
 	if kind == "" {
 		kind = "object"
 	}
-	if name == "" || name == "/" {
-		return kind
+	if a.req.Name != "" {
+		if a.req.Namespace != "" {
+			return kind + " " + a.req.Namespace + "/" + a.req.Name
+		}
+		return kind + " " + a.req.Name
 	}
-	return kind + " " + name
+	out := kind
+	if a.generateName != "" {
+		out += " (generateName " + a.generateName + ")"
+	}
+	if a.req.Namespace != "" {
+		out += " in " + a.req.Namespace
+	}
+	return out
 }
 
 func failure(code int32, reason, msg string, causes []kube.StatusCause) *kube.Status {
@@ -163,6 +174,7 @@ func (a *admission) run() {
 		a.deny(400, "BadRequest", fmt.Sprintf("%s: %v", a.what(), err), nil)
 		return
 	}
+	a.generateName = obj.str("metadata", "generateName")
 	var old object
 	if req.Operation == "UPDATE" {
 		if old, err = decodeObject(req.OldObject); err != nil {

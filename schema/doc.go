@@ -144,7 +144,8 @@
 //     declared fields, maps, lists; format byte as bytes, duration as
 //     duration, date and date-time as timestamp; int-or-string as dyn), the
 //     Kubernetes libraries (lists, regex, strings and sets at the
-//     apiserver's versions, URLs, IPs and CIDRs, format), the per-rule
+//     apiserver's versions, URLs, quantities, IPs and CIDRs, format,
+//     semver), the per-rule
 //     runtime cost limit and the per-object budget; message,
 //     messageExpression, reason and fieldPath as the apiserver uses them.
 //     Numbers are read exactly: an integer is an int64 from its digits.

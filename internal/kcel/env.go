@@ -57,6 +57,7 @@ func baseOptions(kind envKind) []cel.EnvOption {
 		CIDRLib(),
 		FormatLib(),
 		ext.TwoVarComprehensions(),
+		SemverLib(SemverVersion(1)),
 		ext.Lists(ext.ListsVersion(3)),
 	}
 }

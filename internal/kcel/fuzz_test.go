@@ -32,6 +32,7 @@ func FuzzRules(f *testing.F) {
 	f.Add("self.m.all(k, self.m[k] < 10) && isURL('https://x') && ip('10.0.0.1').family() == 4", "", `{"m": {"a": 1}}`, `{}`)
 	f.Add("self.y.size() > 0 && self.s.find('[a-z]+') != ''", "self.s", `{"y": "aGk=", "s": "abc"}`, `{}`)
 	f.Add("isQuantity(self.s) && quantity(self.s).isLessThan(quantity('1Gi')) && sign(quantity(self.s).add(self.i)) >= 0", "", `{"s": "512Mi", "i": 3}`, `{}`)
+	f.Add("isSemver(self.s, true) && semver(self.s, true).isLessThan(semver('2.0.0'))", "", `{"s": "v1.2"}`, `{}`)
 	f.Add("oldSelf.hasValue()", "", `{"n": 1.5, "b": true}`, `{"i": 9223372036854775807}`)
 	root := Read(mustDoc(f, fuzzSchema), "")
 	f.Fuzz(func(t *testing.T, rule, msg, value, old string) {

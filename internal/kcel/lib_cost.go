@@ -252,7 +252,7 @@ func (l *CostEstimator) CallCost(function, overloadId string, args []ref.Val, re
 				*CIDR, CIDR,
 				*Format, Format, // Formats have a small max size. Format takes pointer receiver.
 				*URL, URL, // TODO: Computing the actual cost is expensive, and changing this would be a breaking change
-				nil:
+				*Semver, Semver:
 				return &unitCost
 			default:
 				if panicOnUnknown && lhs.Type() != nil && isRegisteredType(lhs.Type().TypeName()) {
@@ -515,7 +515,7 @@ func (l *CostEstimator) EstimateCallCost(function, overloadId string, target *ch
 				}
 				if t.Kind() == types.StructKind {
 					switch t {
-					case QuantityType: // O(1); semver and authz types are not offered here
+					case QuantityType, SemverType: // O(1); the authz types are not offered here
 						return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: 1}}
 					case FormatType:
 						return &checker.CallEstimate{CostEstimate: checker.CostEstimate{Min: 1, Max: MaxFormatSize}.MultiplyByCostFactor(common.StringTraversalCostFactor)}

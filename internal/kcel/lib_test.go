@@ -225,6 +225,29 @@ func TestQuantityLibrary(t *testing.T) {
 	})
 }
 
+func TestSemverLibrary(t *testing.T) {
+	runLib(t, []libCase{
+		{expr: "isSemver('1.2.3')", want: true},
+		{expr: "isSemver('1.2.3-rc.1+build.5')", want: true},
+		{expr: "isSemver('v1.2.3')", want: false},
+		{expr: "isSemver('v1.2', true)", want: true},
+		{expr: "isSemver('01.2.3')", want: false},
+		{expr: "isSemver('01.2.3', true)", want: true},
+		{expr: "isSemver('1.2')", want: false},
+		{expr: "isSemver('1.2-rc', true)", want: false},
+		{expr: "semver('1.2.3').major()", want: int64(1)},
+		{expr: "semver('1.2.3').minor()", want: int64(2)},
+		{expr: "semver('1.2.3').patch()", want: int64(3)},
+		{expr: "semver('1.2.3').isLessThan(semver('1.10.0'))", want: true},
+		{expr: "semver('1.2.3-rc.1').isLessThan(semver('1.2.3'))", want: true},
+		{expr: "semver('1.2.3-alpha.2').compareTo(semver('1.2.3-alpha.10'))", want: int64(-1)},
+		{expr: "semver('1.2.3+a') == semver('1.2.3+b')", want: true},
+		{expr: "semver('2.0.0').isGreaterThan(semver('1.99.99'))", want: true},
+		{expr: "semver('v1', true) == semver('1.0.0')", want: true},
+		{expr: "semver('x')", err: "No Major.Minor.Patch elements found"},
+	})
+}
+
 func TestFormatChecks(t *testing.T) {
 	tests := []struct {
 		typ, format string

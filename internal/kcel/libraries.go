@@ -42,6 +42,7 @@ func KnownLibraries() []Library {
 		ipLib,
 		cidrsLib,
 		formatLib,
+		semverLib,
 	}
 }
 

@@ -79,10 +79,53 @@ func CRDSchema(s *schema.Schema) (map[string]any, error) {
 	}
 	var hidden []string
 	hideSecrets(out, false, &hidden)
+	settleParentDefaults(out)
 	if err := checkStructural(wrapField(out, "/spec/parameters"), "/properties/spec/properties/parameters", hidden...); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// parentDefaultMark marks, while a CRD schema is made, a default: {}
+// that parentDefault gave because of a default below, so that
+// settleParentDefaults can take it back where hideSecrets dropped every
+// default below it.
+const parentDefaultMark = "\x00parentDefault"
+
+// settleParentDefaults removes, bottom up, the default: {} parentDefault
+// gave an object whose properties no longer have any default (each was a
+// secret's), and the marks.
+func settleParentDefaults(n map[string]any) {
+	for _, k := range []string{"items", "additionalProperties"} {
+		if c, ok := n[k].(map[string]any); ok {
+			settleParentDefaults(c)
+		}
+	}
+	for _, k := range []string{"allOf", "anyOf", "oneOf"} {
+		l, _ := n[k].([]any)
+		for _, c := range l {
+			if m, ok := c.(map[string]any); ok {
+				settleParentDefaults(m)
+			}
+		}
+	}
+	props, _ := n["properties"].(map[string]any)
+	for _, c := range props {
+		if m, ok := c.(map[string]any); ok {
+			settleParentDefaults(m)
+		}
+	}
+	if marked, _ := n[parentDefaultMark].(bool); marked {
+		delete(n, parentDefaultMark)
+		for _, c := range props {
+			if m, ok := c.(map[string]any); ok {
+				if _, has := m["default"]; has {
+					return
+				}
+			}
+		}
+		delete(n, "default")
+	}
 }
 
 // crdSecretMark marks, while a CRD schema is made, a node whose paramkit
@@ -484,6 +527,7 @@ func parentDefault(n map[string]any) {
 		if m, ok := c.(map[string]any); ok {
 			if _, has := m["default"]; has {
 				n["default"] = map[string]any{}
+				n[parentDefaultMark] = true // hideSecrets may drop what called for it
 				return
 			}
 		}
@@ -741,6 +785,7 @@ func wrapField(field map[string]any, ptr string) map[string]any {
 	for i := len(toks) - 1; i >= 1; i-- {
 		cur = map[string]any{"type": "object", "properties": map[string]any{toks[i]: cur}}
 		parentDefault(cur) // spec: {} when the field defaults
+		delete(cur, parentDefaultMark)
 	}
 	props := map[string]any{
 		"apiVersion": map[string]any{"type": "string", "description": "APIVersion defines the versioned schema of this representation of an object."},

@@ -196,7 +196,7 @@ func TestConvertRefusals(t *testing.T) {
 		{"not an object", V1beta2, `[1,2]`, "the object is an array, not a JSON object"},
 		{"duplicate key", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","apiVersion":"kudo.dev/v1beta1"}`, `duplicate key "apiVersion"`},
 		{"huge number", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","n":1e999999999}`, "number is out of the supported range"},
-		{"nesting 10,000 deep", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","n":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, "nesting deeper than 1000 levels"},
+		{"nesting 10,000 deep", V1beta2, `{"apiVersion":"kudo.dev/v1beta1","kind":"Instance","n":` + strings.Repeat("[", 10000) + strings.Repeat("]", 10000) + `}`, "deeper than 1000 levels"},
 		{"invalid UTF-8", V1beta2, "{\"apiVersion\":\"kudo.dev/v1beta1\",\"kind\":\"Instance\",\"n\":\"\xff\"}", "string is not valid UTF-8"},
 		{"an alias bomb in a v1beta1 value", V1beta2, string(instanceJSON(V1beta1, "zookeeper-0.3.0", `{"MAP_PARAM":"{a: &a [x,x,x,x,x,x,x,x,x,x], b: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a,*a], c: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b,*b], d: [*c,*c,*c,*c,*c,*c,*c,*c,*c,*c]}"}`, "")), ""},
 		{"array parameters down", V1beta1, string(instanceJSON(V1beta2, "zookeeper-0.3.0", `[1]`, "")), "spec.parameters is an array; v1beta1 holds parameters as an object of strings"},

@@ -149,11 +149,12 @@ func TestJudgeAgreesWithApiserver(t *testing.T) {
 	var got []realVerdict
 	require.NoError(t, json.Unmarshal(golden, &got))
 	require.Len(t, got, len(want))
-	agree := 0
+	agree, sent := 0, 0
 	for i, w := range want {
 		if w.Code == 0 {
 			continue // no CRD of the corpus: nothing was sent
 		}
+		sent++
 		g := got[i]
 		named := map[string]bool{}
 		for _, e := range g.Errors {
@@ -161,11 +162,14 @@ func TestJudgeAgreesWithApiserver(t *testing.T) {
 		}
 		ok := assert.Equal(t, w.Valid, g.Valid, "document %d (%s): the apiserver says %q", i, w.Kind, w.Message)
 		for _, f := range w.Fields {
+			if f == "<nil>" {
+				f = "" // the apiserver prints the object's root field path so
+			}
 			ok = assert.True(t, named[f], "document %d: the apiserver names %s (%q); paramkit names %v", i, f, w.Message, g.Errors) && ok
 		}
 		if ok {
 			agree++
 		}
 	}
-	t.Logf("%d of %d objects: the apiserver's verdict and fields", agree, len(want))
+	t.Logf("%d of %d objects sent: the apiserver's verdict, and every field it names", agree, sent)
 }

@@ -26,7 +26,7 @@ var updateOracle = flag.Bool("update-oracle", false, "rewrite kube/testdata/verd
 // oracleDirs are the corpora of kube.Definition.Judge: CRDs and an
 // objects.yaml stream each. kube's TestJudgeAgreesWithApiserver compares
 // paramkit's verdicts with the apiserver's recorded here.
-var oracleDirs = []string{"../../kube/testdata/verdict/real"}
+var oracleDirs = []string{"../../kube/testdata/verdict/real", "../../kube/testdata/verdict/meta"}
 
 // oracleVerdict is the apiserver's verdict on one object of a corpus: a
 // server-side dry run of a create with fieldValidation=Strict (kubectl's

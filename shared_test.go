@@ -1,9 +1,11 @@
 package paramkit_test
 
 import (
+	"context"
 	"encoding/json"
 	"fmt"
 	"os"
+	"strings"
 	"sync"
 	"testing"
 
@@ -12,6 +14,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/convert/migrate"
+	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/params/gates"
 	"github.com/paramkit/paramkit/schema"
@@ -150,6 +153,24 @@ func TestSharedValuesAreSafeForConcurrentUse(t *testing.T) {
 				obj[k] = v
 			}
 			return set.ConvertObject(obj, pairs[i].from, pairs[i].to, migrate.ObjectTarget{APIVersion: "example.com/" + pairs[i].to})
+		})
+	})
+
+	t.Run("kube.Definition", func(t *testing.T) {
+		crd, err := os.ReadFile("kube/testdata/verdict/real/gateway.networking.k8s.io_httproutes.yaml")
+		require.NoError(t, err)
+		def, err := kube.ReadDefinition(crd)
+		require.NoError(t, err)
+		stream, err := os.ReadFile("kube/testdata/verdict/real/objects.yaml")
+		require.NoError(t, err)
+		docs := strings.Split(string(stream), "\n---\n")
+		old := []byte(docs[0])
+		useShared(t, len(docs), func(i int) (any, error) {
+			o := &kube.JudgeOptions{}
+			if i%2 == 1 {
+				o.Old = old // updates too: transition rules against the stored object
+			}
+			return def.Judge(context.Background(), []byte(docs[i]), o)
 		})
 	})
 

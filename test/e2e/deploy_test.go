@@ -100,15 +100,29 @@ func minimalCertManagerCRDs() []map[string]any {
 	return out
 }
 
-// TestOperatorDeployment applies examples/operator/config/default to a
-// real kube-apiserver as a user would, with kubectl apply -k, as a
-// server-side dry run: every object (CRDs, RBAC, ServiceAccount,
-// Namespace, Deployment, Service, webhook configurations, NetworkPolicy,
-// cert-manager Certificate and Issuer) passes the apiserver's validation
-// and admission (PodSecurity "restricted" included: the namespace is
-// created for real with the label the kustomization gives it, and any
-// warning fails the test), and nothing is stored.
+// TestOperatorDeployment applies each example operator's
+// config/default to a real kube-apiserver as a user would, with kubectl
+// apply -k, as a server-side dry run: every object (CRDs, RBAC,
+// ServiceAccount, Namespace, Deployment, PodDisruptionBudget, Service,
+// webhook configurations, NetworkPolicy, cert-manager Certificates and
+// Issuers) passes the apiserver's validation and admission (PodSecurity
+// "restricted" included: the namespace is created for real with the
+// label the kustomization gives it, and any warning fails the test), and
+// nothing is stored.
 func TestOperatorDeployment(t *testing.T) {
+	for _, op := range []struct {
+		dir, name, ns string
+		crds          []string
+	}{
+		{operatorDir, "paramkit-operator", "paramkit-system", []string{"instances.kudo.dev", "operatorversions.kudo.dev"}},
+		{crdOperatorDir, "crd-operator", "crd-operator-system", []string{"caches.example.paramkit.dev"}},
+	} {
+		t.Run(op.name, func(t *testing.T) { dryRunDeployment(t, op.dir, op.name, op.ns, op.crds) })
+	}
+}
+
+// dryRunDeployment is TestOperatorDeployment for one operator.
+func dryRunDeployment(t *testing.T, dir, name, ns string, crds []string) {
 	kc := kubectl(t)
 	k, kubeconfig := bareKube(t)
 	ctx := context.Background()
@@ -137,44 +151,46 @@ func TestOperatorDeployment(t *testing.T) {
 		require.NoError(t, cmd.Run(), "kubectl %s\n%s%s", strings.Join(args, " "), stdout.String(), stderr.String())
 		return stdout.String(), stderr.String()
 	}
-	config := filepath.Join(operatorDir, "config")
+	config := filepath.Join(dir, "config")
 	// The namespace for real: a dry run creates nothing, and the
 	// namespaced objects' dry run needs their namespace.
 	run("apply", "--server-side", "--field-manager=paramkit-e2e", "-f", filepath.Join(config, "manager", "namespace.yaml"))
 
-	out, stderr := run("apply", "-k", filepath.Join(config, "default"), "--server-side", "--dry-run=server", "--field-manager=paramkit-operator", "-o", "name")
+	out, stderr := run("apply", "-k", filepath.Join(config, "default"), "--server-side", "--dry-run=server", "--field-manager="+name, "-o", "name")
 	t.Logf("kubectl apply -k config/default --server-side --dry-run=server:\n%s", out)
 	assert.Empty(t, strings.TrimSpace(stderr), "no warning (PodSecurity, deprecated API, ...)")
 	got := strings.Fields(out)
 	sort.Strings(got)
 	want := []string{
-		"certificate.cert-manager.io/paramkit-operator-ca",
-		"certificate.cert-manager.io/paramkit-operator-serving-cert",
-		"clusterrole.rbac.authorization.k8s.io/paramkit-operator",
-		"clusterrolebinding.rbac.authorization.k8s.io/paramkit-operator",
-		"customresourcedefinition.apiextensions.k8s.io/instances.kudo.dev",
-		"customresourcedefinition.apiextensions.k8s.io/operatorversions.kudo.dev",
-		"deployment.apps/paramkit-operator",
-		"issuer.cert-manager.io/paramkit-operator-ca",
-		"issuer.cert-manager.io/paramkit-operator-selfsigned",
-		"mutatingwebhookconfiguration.admissionregistration.k8s.io/paramkit-operator-mutating",
-		"namespace/paramkit-system",
-		"networkpolicy.networking.k8s.io/paramkit-operator-allow-webhook-traffic",
-		"poddisruptionbudget.policy/paramkit-operator",
-		"role.rbac.authorization.k8s.io/paramkit-operator-leader-election",
-		"rolebinding.rbac.authorization.k8s.io/paramkit-operator-leader-election",
-		"service/paramkit-operator-webhook",
-		"serviceaccount/paramkit-operator",
-		"validatingwebhookconfiguration.admissionregistration.k8s.io/paramkit-operator-validating",
+		"certificate.cert-manager.io/" + name + "-ca",
+		"certificate.cert-manager.io/" + name + "-serving-cert",
+		"clusterrole.rbac.authorization.k8s.io/" + name,
+		"clusterrolebinding.rbac.authorization.k8s.io/" + name,
+		"deployment.apps/" + name,
+		"issuer.cert-manager.io/" + name + "-ca",
+		"issuer.cert-manager.io/" + name + "-selfsigned",
+		"mutatingwebhookconfiguration.admissionregistration.k8s.io/" + name + "-mutating",
+		"namespace/" + ns,
+		"networkpolicy.networking.k8s.io/" + name + "-allow-webhook-traffic",
+		"poddisruptionbudget.policy/" + name,
+		"role.rbac.authorization.k8s.io/" + name + "-leader-election",
+		"rolebinding.rbac.authorization.k8s.io/" + name + "-leader-election",
+		"service/" + name + "-webhook",
+		"serviceaccount/" + name,
+		"validatingwebhookconfiguration.admissionregistration.k8s.io/" + name + "-validating",
 	}
+	for _, c := range crds {
+		want = append(want, "customresourcedefinition.apiextensions.k8s.io/"+c)
+	}
+	sort.Strings(want)
 	assert.Equal(t, want, got)
 
 	// A dry run stores nothing.
 	for _, p := range []string{
-		"/apis/apps/v1/namespaces/paramkit-system/deployments/paramkit-operator",
-		"/apis/rbac.authorization.k8s.io/v1/clusterroles/paramkit-operator",
-		"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/instances.kudo.dev",
-		"/apis/cert-manager.io/v1/namespaces/paramkit-system/certificates/paramkit-operator-serving-cert",
+		"/apis/apps/v1/namespaces/" + ns + "/deployments/" + name,
+		"/apis/rbac.authorization.k8s.io/v1/clusterroles/" + name,
+		"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/" + crds[0],
+		"/apis/cert-manager.io/v1/namespaces/" + ns + "/certificates/" + name + "-serving-cert",
 	} {
 		r, err := k.api.do(ctx, http.MethodGet, p, "", nil)
 		require.NoError(t, err)

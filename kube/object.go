@@ -4,8 +4,9 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"math/big"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -236,31 +237,22 @@ func readObject(data []byte) (map[string]any, error) {
 	}
 	m, ok := v.(map[string]any)
 	if !ok {
-		return nil, schema.NewError(schema.KindType, "", "a Kubernetes object is a map of apiVersion, kind, metadata and its fields, not %s", jsonKind(v))
+		return nil, schema.NewError(schema.KindType, "", "a Kubernetes object is a map of apiVersion, kind, metadata and its fields, not %s", describe(v))
 	}
 	return m, nil
 }
 
-func jsonKind(v any) string {
-	switch v.(type) {
-	case nil:
-		return "null"
-	case []any:
-		return "a list"
-	case string:
-		return "a string"
-	case bool:
-		return "a boolean"
-	}
-	return "a number"
-}
-
 // judgement is one Judge call.
 type judgement struct {
-	def      *Definition
-	text     []byte
-	node     *yaml.Node // the text parsed by paramkit, for lines; lazily
-	parsed   bool
+	def    *Definition
+	text   []byte
+	node   *yaml.Node // the text parsed by paramkit, for lines; lazily
+	parsed bool
+	// typed is the text as paramkit's schema-typed reading reads it, for
+	// hints; read once, on the first type error.
+	typed    any
+	typedErr error
+	decoded  bool
 	errs     schema.ErrorList
 	warnings schema.ErrorList
 }
@@ -407,16 +399,19 @@ func (j *judgement) hint(e *schema.Error, s *schema.Schema) *schema.Error {
 	if e.Kind != schema.KindType || e.Pointer == "" || s.SecretAt(e.Pointer) {
 		return e
 	}
-	typed, err := params.Decode(s, j.text)
-	if err != nil {
+	if !j.decoded {
+		j.decoded = true
+		j.typed, j.typedErr = params.Decode(s, j.text)
+	}
+	if j.typedErr != nil {
 		return e
 	}
-	want, ok := pointer.Get(typed, e.Pointer)
+	want, ok := pointer.Get(j.typed, e.Pointer)
 	if !ok {
 		return e
 	}
 	str, isStr := want.(string)
-	if !isStr || s.Lookup(e.Pointer) == nil || !s.Lookup(e.Pointer).Allows("string") {
+	if n := s.Lookup(e.Pointer); !isStr || n == nil || !n.Allows("string") {
 		return e
 	}
 	c := *e
@@ -428,7 +423,7 @@ func (j *judgement) hint(e *schema.Error, s *schema.Schema) *schema.Error {
 func kubectlWord(text string) string {
 	v, err := kubectlyaml.Read([]byte("v: " + text))
 	if m, ok := v.(map[string]any); ok && err == nil {
-		return jsonKind(m["v"])
+		return describe(m["v"])
 	}
 	return "another type"
 }
@@ -448,7 +443,7 @@ func pruneObject(x any, n *schema.Node, ptr string, root bool, pruned *[]string,
 		embedded := root || boolKeyword(n, "x-kubernetes-embedded-resource")
 		preserve := boolKeyword(n, "x-kubernetes-preserve-unknown-fields")
 		ap := n.AdditionalProperties()
-		for _, k := range sortedKeys(t) {
+		for _, k := range slices.Sorted(maps.Keys(t)) {
 			p := ptr + "/" + pointer.Escape(k)
 			if embedded && (k == "apiVersion" || k == "kind") {
 				continue
@@ -494,7 +489,7 @@ func pruneMetadata(x any, ptr string, pruned *[]string) {
 	if !ok {
 		return
 	}
-	for _, k := range sortedKeys(m) {
+	for _, k := range slices.Sorted(maps.Keys(m)) {
 		if !objectMetaFields[k] {
 			delete(m, k)
 			*pruned = append(*pruned, ptr+"/"+pointer.Escape(k))
@@ -507,17 +502,6 @@ func boolKeyword(n *schema.Node, name string) bool {
 	b, _ := v.(bool)
 	return b
 }
-
-func sortedKeys(m map[string]any) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
-}
-
-func sortStrings(s []string) { sort.Strings(s) }
 
 // kubeNumbers refuses what the apiserver's decoding and OpenAPI
 // validation refuse where JSON Schema accepts: a node marked
@@ -538,7 +522,7 @@ func kubeNumbers(j *judgement, x any, n *schema.Node, ptr string, depth int) {
 				return
 			}
 		}
-		j.fail(schema.KindType, ptr, "must be of type integer or string, not %s", jsonKindOf(x))
+		j.fail(schema.KindType, ptr, "must be of type integer or string, not %s", describe(x))
 		return
 	}
 	if num, ok := x.(json.Number); ok && n.Allows("integer") && !n.Allows("number") {
@@ -582,10 +566,6 @@ func inFloatRange(n json.Number) bool {
 	return r.Cmp(limit) <= 0 && r.Cmp(new(big.Rat).Neg(limit)) >= 0
 }
 
-func jsonKindOf(v any) string {
-	switch v.(type) {
-	case map[string]any:
-		return "an object"
-	}
-	return jsonKind(v)
-}
+// describe names the kind of a value for a message ("a string", "a
+// list", "an object").
+func describe(v any) string { return value.Describe(v, "a list", "an object") }

@@ -2,7 +2,9 @@ package kube
 
 import (
 	"fmt"
+	"maps"
 	"regexp"
+	"slices"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -99,7 +101,7 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 	raw, present := obj["metadata"]
 	meta, ok := raw.(map[string]any)
 	if present && raw != nil && !ok {
-		j.fail(schema.KindType, "/metadata", "must be of type object, not %s", jsonKindOf(raw))
+		j.fail(schema.KindType, "/metadata", "must be of type object, not %s", describe(raw))
 		return
 	}
 	str := func(key string) (string, bool) {
@@ -109,7 +111,7 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		}
 		s, isStr := v.(string)
 		if !isStr {
-			j.fail(schema.KindType, "/metadata/"+key, "must be of type string, not %s", jsonKindOf(v))
+			j.fail(schema.KindType, "/metadata/"+key, "must be of type string, not %s", describe(v))
 		}
 		return s, isStr
 	}
@@ -138,7 +140,7 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		j.invalid("/metadata/namespace", ns, msgs...)
 	}
 	if labels, ok := stringMap(j, meta, "labels"); ok {
-		for _, k := range sortedStringKeys(labels) {
+		for _, k := range slices.Sorted(maps.Keys(labels)) {
 			j.invalid("/metadata/labels", k, qualifiedName(k)...)
 			v := labels[k]
 			var msgs []string
@@ -153,7 +155,7 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 	}
 	if ann, ok := stringMap(j, meta, "annotations"); ok {
 		total := 0
-		for _, k := range sortedStringKeys(ann) {
+		for _, k := range slices.Sorted(maps.Keys(ann)) {
 			j.invalid("/metadata/annotations", k, qualifiedName(strings.ToLower(k))...)
 			total += len(k) + len(ann[k])
 		}
@@ -164,12 +166,12 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 	if raw, ok := meta["finalizers"]; ok && raw != nil {
 		list, isList := raw.([]any)
 		if !isList {
-			j.fail(schema.KindType, "/metadata/finalizers", "must be of type array, not %s", jsonKindOf(raw))
+			j.fail(schema.KindType, "/metadata/finalizers", "must be of type array, not %s", describe(raw))
 		}
 		for i, f := range list {
 			s, isStr := f.(string)
 			if !isStr {
-				j.fail(schema.KindType, pointer.AppendIndex("/metadata/finalizers", i), "must be of type string, not %s", jsonKindOf(f))
+				j.fail(schema.KindType, pointer.AppendIndex("/metadata/finalizers", i), "must be of type string, not %s", describe(f))
 				continue
 			}
 			j.invalid("/metadata/finalizers", s, qualifiedName(s)...)
@@ -209,28 +211,19 @@ func stringMap(j *judgement, meta map[string]any, key string) (map[string]string
 	}
 	m, isMap := raw.(map[string]any)
 	if !isMap {
-		j.fail(schema.KindType, "/metadata/"+key, "must be of type object, not %s", jsonKindOf(raw))
+		j.fail(schema.KindType, "/metadata/"+key, "must be of type object, not %s", describe(raw))
 		return nil, false
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		s, isStr := v.(string)
 		if !isStr && v != nil {
-			j.fail(schema.KindType, "/metadata/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", jsonKindOf(v), quoteValue(v))
+			j.fail(schema.KindType, "/metadata/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", describe(v), quoteValue(v))
 			continue
 		}
 		out[k] = s
 	}
 	return out, true
-}
-
-func sortedStringKeys(m map[string]string) []string {
-	keys := make([]string, 0, len(m))
-	for k := range m {
-		keys = append(keys, k)
-	}
-	sortStrings(keys)
-	return keys
 }
 
 // ownerReferences checks metadata.ownerReferences as
@@ -243,7 +236,7 @@ func ownerReferences(j *judgement, meta map[string]any) {
 	}
 	list, isList := raw.([]any)
 	if !isList {
-		j.fail(schema.KindType, "/metadata/ownerReferences", "must be of type array, not %s", jsonKindOf(raw))
+		j.fail(schema.KindType, "/metadata/ownerReferences", "must be of type array, not %s", describe(raw))
 		return
 	}
 	var controllers []string
@@ -251,7 +244,7 @@ func ownerReferences(j *judgement, meta map[string]any) {
 		p := pointer.AppendIndex("/metadata/ownerReferences", i)
 		m, isMap := r.(map[string]any)
 		if !isMap {
-			j.fail(schema.KindType, p, "must be of type object, not %s", jsonKindOf(r))
+			j.fail(schema.KindType, p, "must be of type object, not %s", describe(r))
 			continue
 		}
 		for _, key := range []string{"apiVersion", "kind", "name", "uid"} {

@@ -19,10 +19,22 @@ import (
 
 const realDir = "testdata/verdict/real"
 
-// verdictCorpora are the folders of CRDs and an objects.yaml stream that
-// the apiserver judged too (test/e2e's TestVerdictOracle): real CRDs, and
-// one of paramkit's own for metadata, formats and Kubernetes' readings.
-var verdictCorpora = []string{realDir, "testdata/verdict/meta"}
+// verdictCorpora are the folders of testdata/verdict holding CRDs and an
+// objects.yaml stream that the apiserver judged too (test/e2e's
+// TestVerdictOracle finds them the same way): real CRDs with their
+// sources in SOURCES.md, and one of paramkit's own (meta) for metadata,
+// formats and Kubernetes' readings.
+var verdictCorpora = func() []string {
+	files, err := filepath.Glob("testdata/verdict/*/objects.yaml")
+	if err != nil {
+		panic(err)
+	}
+	dirs := make([]string, len(files))
+	for i, f := range files {
+		dirs[i] = filepath.Dir(f)
+	}
+	return dirs
+}()
 
 // realDefinitions are the CRDs of a corpus folder.
 func realDefinitions(t testing.TB, dir string) []*kube.Definition {

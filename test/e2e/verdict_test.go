@@ -23,10 +23,20 @@ import (
 
 var updateOracle = flag.Bool("update-oracle", false, "rewrite kube/testdata/verdict/*/objects.apiserver.json from the apiserver's verdicts")
 
-// oracleDirs are the corpora of kube.Definition.Judge: CRDs and an
-// objects.yaml stream each. kube's TestJudgeAgreesWithApiserver compares
-// paramkit's verdicts with the apiserver's recorded here.
-var oracleDirs = []string{"../../kube/testdata/verdict/real", "../../kube/testdata/verdict/meta"}
+// oracleDirs are the corpora of kube.Definition.Judge: every folder of
+// kube/testdata/verdict with CRDs and an objects.yaml stream. kube's
+// TestJudgeAgreesWithApiserver compares paramkit's verdicts with the
+// apiserver's recorded here.
+func oracleDirs(t *testing.T) []string {
+	files, err := filepath.Glob("../../kube/testdata/verdict/*/objects.yaml")
+	require.NoError(t, err)
+	require.NotEmpty(t, files)
+	dirs := make([]string, len(files))
+	for i, f := range files {
+		dirs[i] = filepath.Dir(f)
+	}
+	return dirs
+}
 
 // oracleVerdict is the apiserver's verdict on one object of a corpus: a
 // server-side dry run of a create with fieldValidation=Strict (kubectl's
@@ -51,7 +61,7 @@ type oracleVerdict struct {
 // are still the apiserver's.
 func TestVerdictOracle(t *testing.T) {
 	k, _ := bareKube(t)
-	for _, dir := range oracleDirs {
+	for _, dir := range oracleDirs(t) {
 		t.Run(filepath.Base(dir), func(t *testing.T) {
 			plural := installCorpusCRDs(t, k, dir)
 			data, err := os.ReadFile(filepath.Join(dir, "objects.yaml"))
@@ -86,12 +96,12 @@ func TestVerdictOracle(t *testing.T) {
 }
 
 // installCorpusCRDs applies every CRD of dir (server-side apply) and
-// waits until each is established; it returns the plural of each
+// waits until each is established; it returns the resource of each
 // group/kind.
-func installCorpusCRDs(t *testing.T, k *kube, dir string) map[string]string {
+func installCorpusCRDs(t *testing.T, k *kube, dir string) map[string]corpusResource {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	require.NoError(t, err)
-	plural := map[string]string{}
+	plural := map[string]corpusResource{}
 	for _, f := range files {
 		if filepath.Base(f) == "objects.yaml" {
 			continue
@@ -104,6 +114,7 @@ func installCorpusCRDs(t *testing.T, k *kube, dir string) map[string]string {
 				Metadata struct{ Name string }
 				Spec     struct {
 					Group string
+					Scope string
 					Names struct{ Kind, Plural string }
 				}
 			}
@@ -117,10 +128,29 @@ func installCorpusCRDs(t *testing.T, k *kube, dir string) map[string]string {
 			require.NoError(t, err)
 			require.Less(t, r.code, 300, "%s: %s", f, r.body)
 			waitCRDEstablished(t, k, crd.Metadata.Name)
-			plural[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = crd.Spec.Names.Plural
+			plural[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = corpusResource{
+				plural: crd.Spec.Names.Plural, cluster: crd.Spec.Scope == "Cluster"}
 		}
 	}
 	return plural
+}
+
+// corpusResource is what the oracle needs of a CRD to send its objects.
+type corpusResource struct {
+	plural  string
+	cluster bool // cluster-scoped: no namespaces/NS/ in the path
+}
+
+// path is the collection's path for objects of version in namespace ns
+// (ignored when the resource is cluster-scoped).
+func (r corpusResource) path(group, version, ns string) string {
+	if r.cluster {
+		return fmt.Sprintf("/apis/%s/%s/%s", group, version, r.plural)
+	}
+	if ns == "" {
+		ns = "default"
+	}
+	return fmt.Sprintf("/apis/%s/%s/namespaces/%s/%s", group, version, ns, r.plural)
 }
 
 func waitCRDEstablished(t *testing.T, k *kube, name string) {
@@ -167,7 +197,7 @@ func splitYAMLDocs(data []byte) [][]byte {
 var unknownField = regexp.MustCompile(`unknown field "([^"]+)"`)
 
 // dryRunCreate sends one object as kubectl does and reads the verdict.
-func dryRunCreate(t *testing.T, k *kube, plural map[string]string, i int, doc []byte) oracleVerdict {
+func dryRunCreate(t *testing.T, k *kube, plural map[string]corpusResource, i int, doc []byte) oracleVerdict {
 	js, err := yaml.YAMLToJSON(doc)
 	require.NoError(t, err)
 	var head struct {
@@ -183,11 +213,7 @@ func dryRunCreate(t *testing.T, k *kube, plural map[string]string, i int, doc []
 		v.Message = "no CRD of the corpus defines it"
 		return v
 	}
-	ns := head.Metadata.Namespace
-	if ns == "" {
-		ns = "default"
-	}
-	path := fmt.Sprintf("/apis/%s/%s/namespaces/%s/%s?dryRun=All&fieldValidation=Strict", group, version, ns, p)
+	path := p.path(group, version, head.Metadata.Namespace) + "?dryRun=All&fieldValidation=Strict"
 	r, err := k.api.do(context.Background(), http.MethodPost, path, "application/json", js)
 	require.NoError(t, err)
 	v.Code = r.code

@@ -214,3 +214,43 @@ func copyTree(t *testing.T, src, dst string, keep func(rel string) bool) {
 	})
 	require.NoError(t, err)
 }
+
+// TestAnnotationKeysHaveOneHome: the annotation keys stored on objects
+// in a cluster are written out once, where the library exports them
+// (convert.ParametersAnnotation, kube.ConversionAnnotation); paramctl,
+// the operators and every other program use the exported constants, so
+// that no copy can drift from what the library reads and writes.
+func TestAnnotationKeysHaveOneHome(t *testing.T) {
+	homes := map[string]string{
+		strconv.Quote("paramkit.dev/v1beta2-parameters"): "internal/kudoparams/kudoparams.go",
+		strconv.Quote("paramkit.dev/v1beta1-parameters"): "internal/kudoparams/kudoparams.go",
+		strconv.Quote("conversion.paramkit.dev/kept"):    "kube/convert.go",
+	}
+	found := map[string]bool{}
+	err := filepath.WalkDir(".", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && (d.Name() == "testdata" || strings.HasPrefix(d.Name(), ".")) && path != "." {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		for key, home := range homes {
+			if strings.Contains(string(data), key) {
+				found[key] = true
+				assert.Equal(t, home, filepath.ToSlash(path), "%s is written out here: use the exported constant", key)
+			}
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	for key := range homes {
+		assert.True(t, found[key], "%s not found at home: update the test", key)
+	}
+}

@@ -77,10 +77,21 @@ func Admit(ctx context.Context, s *schema.Schema, req *AdmissionRequest, opts ..
 		return &AdmissionResponse{Result: failure(400, "BadRequest", err.Message, nil)}, err
 	}
 	a := &admission{ctx: ctx, s: s, req: req, c: c, resp: &AdmissionResponse{UID: req.UID, Allowed: true}}
-	if err := a.run(); err != nil {
-		return a.resp, err
+	return a.settle(a.run())
+}
+
+// settle returns the answer with the error of run: never an allowed
+// answer beside an error (a caller that looks only at the response
+// must not let through what could not be judged), so an error that left
+// the answer allowed turns it into a failure saying why.
+func (a *admission) settle(err error) (*AdmissionResponse, error) {
+	if err == nil {
+		return a.resp, nil
 	}
-	return a.resp, nil
+	if a.resp == nil || a.resp.Allowed || a.resp.Result == nil {
+		_ = a.fail(500, "InternalError", err)
+	}
+	return a.resp, err
 }
 
 // admission is the work of one request.
@@ -182,7 +193,7 @@ func (a *admission) run() error {
 	}
 	values, err := params.Default(a.s, raw)
 	if err != nil {
-		return err
+		return a.fail(500, "InternalError", fmt.Errorf("filling in defaults: %w", err))
 	}
 	if err := a.deadline("while filling in defaults"); err != nil {
 		return err

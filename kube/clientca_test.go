@@ -281,3 +281,95 @@ func FuzzParseClientCA(f *testing.F) {
 		assert.Equal(t, "CERTIFICATE", block.Type)
 	})
 }
+
+// TestClientCAConcurrentReload: many goroutines verify certificates
+// while the file is replaced again and again (other authorities, a half
+// written file, a bundle); run under -race. A certificate of an
+// authority every version of the file holds is accepted on every
+// request, one of an authority no version holds never is, the others
+// get 200 or 403 and nothing else; once the file rests, its authorities
+// are the ones in force.
+func TestClientCAConcurrentReload(t *testing.T) {
+	old := caRecheckInterval
+	caRecheckInterval = 0
+	t.Cleanup(func() { caRecheckInterval = old })
+	stable, first, next, never := newAuthority(t, "stable"), newAuthority(t, "first"), newAuthority(t, "next"), newAuthority(t, "never")
+	now := time.Now()
+	cert := func(a *authority) *x509.Certificate { return a.client(t, now.Add(-time.Hour), now.Add(time.Hour)) }
+	stableCert, firstCert, nextCert, neverCert := cert(stable), cert(first), cert(next), cert(never)
+	dir := t.TempDir()
+	ca, err := NewClientCA(writeCA(t, dir, stable.pem, first.pem), slog.New(slog.NewTextHandler(io.Discard, nil)))
+	require.NoError(t, err)
+	h := ca.Require(ok, "/healthz")
+
+	versions := [][][]byte{
+		{stable.pem, next.pem},
+		{[]byte("-----BEGIN CERTIFICATE-----\nhalf written")},
+		{stable.pem, first.pem, next.pem},
+		{stable.pem, first.pem},
+	}
+	const workers, rounds = 16, 200
+	var wg sync.WaitGroup
+	stop := make(chan struct{})
+	rotated := make(chan int)
+	go func() {
+		n := 0
+		defer func() { rotated <- n }()
+		for {
+			select {
+			case <-stop:
+				return
+			default:
+			}
+			// Not writeCA: require may not stop the test from here.
+			f := filepath.Join(dir, "client-ca.pem")
+			if os.WriteFile(f+".tmp", bytes.Join(versions[n%len(versions)], nil), 0o600) != nil || os.Rename(f+".tmp", f) != nil {
+				return
+			}
+			n++
+		}
+	}()
+	type verdict struct {
+		who  string
+		code int
+	}
+	bad := make(chan verdict, workers*rounds*4)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for range rounds {
+				if c := served(h, "/validate", stableCert, false).StatusCode; c != 200 {
+					bad <- verdict{"stable", c}
+				}
+				if c := served(h, "/validate", neverCert, false).StatusCode; c != 403 {
+					bad <- verdict{"never", c}
+				}
+				for _, c := range []*x509.Certificate{firstCert, nextCert} {
+					if code := served(h, "/mutate", c, false).StatusCode; code != 200 && code != 403 {
+						bad <- verdict{c.Issuer.CommonName, code}
+					}
+				}
+				if c := served(h, "/healthz", nil, false).StatusCode; c != 200 {
+					bad <- verdict{"probe", c}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	close(stop)
+	n := <-rotated
+	close(bad)
+	var got []verdict
+	for v := range bad {
+		got = append(got, v)
+	}
+	assert.Empty(t, got, "verdicts outside the rules while the file was replaced %d times", n)
+	assert.Positive(t, n)
+
+	// At rest: the file's authorities are the ones in force.
+	writeCA(t, dir, stable.pem, next.pem)
+	assert.Equal(t, 403, served(h, "/validate", firstCert, false).StatusCode)
+	assert.Equal(t, 200, served(h, "/validate", nextCert, false).StatusCode)
+	assert.Equal(t, 200, served(h, "/validate", stableCert, false).StatusCode)
+}

@@ -24,7 +24,7 @@ func init() {
 		setup: func(fs *flag.FlagSet) any {
 			return &convertOpts{
 				output:     fs.String("o", "yaml", "output `FORMAT`: yaml or json"),
-				to:         fs.String("to", "v1beta2", "target `VERSION`: v1beta2, or v1beta1 for an OperatorVersion (the schema is kept in the "+ParametersAnnotation+" annotation)"),
+				to:         fs.String("to", "v1beta2", "target `VERSION`: v1beta2, or v1beta1 for an OperatorVersion (the schema is kept in the "+convert.ParametersAnnotation+" annotation)"),
 				inferTypes: fs.Bool("infer-types", false, "give untyped parameters whose default is a quoted number or boolean (\"3\", \"true\") that type, reporting each on standard error"),
 				schema:     fs.String("schema", "", "the parameter schema `FILE` by which v1beta1 Instances (one, or a --- stream of them) convert to v1beta2, their parameters typed as unwrap types them"),
 				guess:      fs.Bool("guess", false, "convert v1beta1 Instances to v1beta2 without a schema: guess by safe rules and report every guess on standard error, as unwrap --guess does"),

@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/convert/kudo"
 	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
@@ -126,10 +127,10 @@ func TestConvertInstanceRoundTrip(t *testing.T) {
 			ann := down["metadata"].(map[string]any)["annotations"].(map[string]any)
 			assert.Equal(t, "me", ann["keep"])
 			if len(c.bagged) == 0 {
-				assert.NotContains(t, ann, ParametersAnnotation)
+				assert.NotContains(t, ann, convert.ParametersAnnotation)
 			} else {
-				require.Contains(t, ann, ParametersAnnotation)
-				bag := decodeJSON(t, ann[ParametersAnnotation].(string)).(map[string]any)
+				require.Contains(t, ann, convert.ParametersAnnotation)
+				bag := decodeJSON(t, ann[convert.ParametersAnnotation].(string)).(map[string]any)
 				assert.ElementsMatch(t, c.bagged, slices.Collect(maps.Keys(bag)))
 			}
 			up, msg := convertOne(t, h, V1beta2, mustBytes(params.MarshalJSON(nil, down, "")))
@@ -146,7 +147,7 @@ func TestConvertOldClientEditWins(t *testing.T) {
 	require.Empty(t, msg)
 	p := paramsOf(down).(map[string]any)
 	assert.Equal(t, map[string]any{"ZK_PORT": `"2181"`, "VERSION": "null", "NODE_COUNT": "x"}, p)
-	bag := down["metadata"].(map[string]any)["annotations"].(map[string]any)[ParametersAnnotation]
+	bag := down["metadata"].(map[string]any)["annotations"].(map[string]any)[convert.ParametersAnnotation]
 	assert.JSONEq(t, `{"VERSION":null,"NODE_COUNT":"x"}`, bag.(string))
 	// An old client changes one of the values the annotation carries.
 	p["VERSION"] = "3.4.14"

@@ -10,6 +10,7 @@ import (
 
 	jsonpatch "github.com/evanphx/json-patch/v5"
 
+	"github.com/paramkit/paramkit/convert"
 	"github.com/paramkit/paramkit/kube"
 	"github.com/paramkit/paramkit/params"
 )
@@ -168,7 +169,7 @@ func FuzzInstanceRoundTrip(f *testing.F) {
 		if !params.Equal(want, got) {
 			t.Fatalf("round trip changed %s into %s (v1beta1: %s)", paramsJSON, mustBytes(params.MarshalJSON(nil, got, "")), down.ConvertedObjects[0])
 		}
-		if o.at("metadata", "annotations", ParametersAnnotation) != nil {
+		if o.at("metadata", "annotations", convert.ParametersAnnotation) != nil {
 			t.Fatalf("the annotation is left on the v1beta2 object")
 		}
 	})

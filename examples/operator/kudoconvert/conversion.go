@@ -18,16 +18,6 @@ const (
 	V1beta2 = "kudo.dev/v1beta2"
 )
 
-// ParametersAnnotation (the annotation convert.ToV1beta1 writes) keeps on a v1beta1
-// object what its v1beta1 form cannot hold, so that up-conversion restores
-// the v1beta2 object exactly. On an OperatorVersion it is the whole
-// schema. On an Instance it holds, as a JSON object, the values no
-// v1beta1 text carries (a null where the schema takes only strings, a
-// value whose type its node refuses); up-conversion takes a value from it
-// only while the v1beta1 text is still the one down-conversion wrote, so
-// an old client's edit always wins. v1beta2 objects never carry it.
-const ParametersAnnotation = "paramkit.dev/v1beta2-parameters"
-
 // Convert answers a conversion request: every object to
 // DesiredAPIVersion, in request order, with only apiVersion and the
 // converted fields changed. Instance parameters are unwrapped (v1beta1 to

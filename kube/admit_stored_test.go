@@ -379,23 +379,48 @@ func applyPatch(t *testing.T, obj []byte, resp *kube.AdmissionResponse) string {
 // The annotation is checked where it is read: with no admission webhook
 // at all, the conversion the apiserver asks for on a v1alpha1 write
 // restores nothing v1beta1's schema refuses (cpu 999, backup.enabled
-// "yes"); the conversion's own values stand there. A forged value the
-// schema accepts (storage.class premium) is applied: only admission,
-// which has the old object, can refuse that change (Stored).
+// "yes"), and nothing that overrides what the object written shows
+// (storage.class premium where v1alpha1's storageClass says standard:
+// a value the schema accepts that immutability forbids, which only
+// admission could judge against the old object). A forged layer makes
+// the conversion keep none of the annotation's layers: the field
+// converts as written, the genuine backup block lost with the forged
+// class. The genuine annotation restores everything, also after an edit
+// of what v1alpha1 shows.
 func TestConvertChecksTheAnnotation(t *testing.T) {
 	set := workspaceSet(t)
-	stored := workspace("v1beta1", `{"resources":{"cpu":4,"memoryGi":8},"storage":{"class":"standard"},"backup":{"enabled":false}}`, "")
+	stored := workspace("v1beta1", `{"resources":{"cpu":4,"memoryGi":8},"storage":{"class":"standard"},"backup":{"enabled":true,"schedule":"daily"}}`, "")
 	view, err := kube.Convert(set, stored, "/spec/parameters", wsGroup+"/v1alpha1")
 	require.NoError(t, err)
-	forged := forge(t, view, `[{"pointer":"/storage/class","value":"premium","was":"standard"},{"pointer":"/resources/cpu","value":999,"was":4},{"pointer":"/backup","value":{"enabled":"yes"}}]`)
-	out, err := kube.Convert(set, forged, "/spec/parameters", wsGroup+"/v1beta1")
-	require.NoError(t, err)
-	assert.Equal(t, map[string]any{"resources": map[string]any{"cpu": json.Number("4"), "memoryGi": json.Number("8")}, "storage": map[string]any{"class": "premium"}},
-		paramsOf(t, out))
+	asWritten := map[string]any{"resources": map[string]any{"cpu": json.Number("4"), "memoryGi": json.Number("8")}, "storage": map[string]any{"class": "standard"}}
+	for _, tt := range []struct {
+		name, layer string
+		want        map[string]any
+	}{
+		{"refused by the schema", `[{"pointer":"/resources/cpu","value":999,"was":4},{"pointer":"/backup","value":{"enabled":"yes"}}]`, asWritten},
+		{"an immutable value changed", `[{"pointer":"/storage/class","value":"premium","was":"standard"}]`, asWritten},
+		{"an immutable value changed beside the genuine layer", `[{"pointer":"/backup","value":{"enabled":true,"schedule":"daily"}},{"pointer":"/storage/class","value":"premium","was":"standard"}]`, asWritten},
+		{"a value the writer's version shows otherwise", `[{"pointer":"/resources/cpu","value":8,"was":4}]`, asWritten},
+		{"a v1beta1-only value the schema accepts", `[{"pointer":"/backup","value":{"enabled":true,"schedule":"hourly"}}]`,
+			map[string]any{"resources": map[string]any{"cpu": json.Number("4"), "memoryGi": json.Number("8")}, "storage": map[string]any{"class": "standard"},
+				"backup": map[string]any{"enabled": true, "schedule": "hourly"}}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			out, err := kube.Convert(set, forge(t, view, tt.layer), "/spec/parameters", wsGroup+"/v1beta1")
+			require.NoError(t, err)
+			assert.Equal(t, tt.want, paramsOf(t, out))
+		})
+	}
 	// The genuine annotation restores everything.
 	back, err := kube.Convert(set, view, "/spec/parameters", wsGroup+"/v1beta1")
 	require.NoError(t, err)
 	assert.Equal(t, paramsOf(t, stored), paramsOf(t, back))
+	// And after a v1alpha1 client's edit: its change, and the backup.
+	edited := []byte(strings.Replace(string(view), `"cpu":"4"`, `"cpu":"8"`, 1))
+	back, err = kube.Convert(set, edited, "/spec/parameters", wsGroup+"/v1beta1")
+	require.NoError(t, err)
+	assert.Equal(t, map[string]any{"resources": map[string]any{"cpu": json.Number("8"), "memoryGi": json.Number("8")}, "storage": map[string]any{"class": "standard"},
+		"backup": map[string]any{"enabled": true, "schedule": "daily"}}, paramsOf(t, back))
 }
 
 // BenchmarkAdmitStored: a v1alpha1 UPDATE of a Workspace read through

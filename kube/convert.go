@@ -56,7 +56,13 @@ const ConversionAnnotation = "conversion.paramkit.dev/kept"
 // and is checked where it is read: a value its layers would restore
 // that the target version's schema refuses (and the conversion without
 // the annotation does not bring) is not applied; the conversion's own
-// value stands there. Conversion cannot refuse (it is total), so the
+// value stands there. A layer that overrides what the object as written
+// shows (an immutable engine changed to memcached through an older
+// version whose object still says redis: a value the schema accepts,
+// which only the old object could refuse) is one Convert never writes:
+// then none of the annotation's layers is applied and the field
+// converts as written, so that even with no admission webhook the
+// apiserver does not store it. Conversion cannot refuse (it is total), so the
 // report is admission's: Admit with Stored reads the annotation as
 // Convert does and refuses a write that carries such a layer, or whose
 // restored values change what the stored version's immutability
@@ -145,12 +151,13 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 		}
 		in[propbag.Key] = layers
 	}
-	var plain any
+	var plain, written any
 	if hasLayers {
 		// The field as written, for the conversion without the
-		// annotation should the check need it (a copy: the conversion
-		// with the annotation may share parts of its input).
-		plain = value.DeepCopy(m)
+		// annotation should the check need it, and for the round trip
+		// (copies: the conversion with the annotation may share parts
+		// of its input).
+		plain, written = value.DeepCopy(m), value.DeepCopy(m)
 	}
 	res, err := set.Convert(in, from, to, migrate.Total())
 	switch {
@@ -181,6 +188,33 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 			}
 		}
 	}
+	if hasLayers && !check {
+		// The layers must restore only what the version written still
+		// shows as Convert made it. A forged layer (engine memcached
+		// where the object written says redis) makes this conversion
+		// keep, in a bag of its own, the writer's value it overrode,
+		// which the conversion without the annotation does not keep.
+		// The apiserver stores this answer, even with no admission
+		// webhook to judge it against the stored object, so then none
+		// of the layers is applied: the field converts as written.
+		// (Admission, check, judges the layers' result and names them.)
+		r, err := set.Convert(written, from, to, migrate.Total())
+		if err != nil {
+			return nil, schema.WrapError("kube: converting "+field+" from "+from+" to "+to, err)
+		}
+		var bareBag any
+		if om, ok := r.Values.(map[string]any); ok {
+			bareBag = om[propbag.Key]
+			delete(om, propbag.Key)
+		}
+		if overrides(kept[field], bareBag) {
+			out = r.Values
+			delete(kept, field)
+			if bareBag != nil {
+				kept[field] = bareBag
+			}
+		}
+	}
 	if hasTarget && !check {
 		// Admission (check) judges the number; the answer to the
 		// apiserver keeps it as text.
@@ -188,6 +222,45 @@ func convertField(set *migrate.VersionSet, obj, parent map[string]any, key strin
 	}
 	parent[key] = out
 	return misfits, writeKept(obj, kept)
+}
+
+// overrides tells whether the bag a conversion with the annotation's
+// layers kept (with) holds an entry the bag of the conversion without
+// them (bare) does not: a value of the object as written that a layer
+// overrode, which only a layer Convert did not write makes. Layers
+// Convert wrote restore what the stored object held only where the
+// writer's version still shows what Convert made of it, so converting
+// back needs nothing more than the conversion without them does.
+func overrides(with, bare any) bool {
+	seen := map[string]bool{}
+	for _, e := range bagEntries(bare) {
+		seen[e] = true
+	}
+	for _, e := range bagEntries(with) {
+		if !seen[e] {
+			return true
+		}
+	}
+	return false
+}
+
+// bagEntries lists the patch entries of a bag's layers, each as its
+// canonical JSON (pointer, value, was), whatever layer holds it.
+func bagEntries(bag any) []string {
+	layers, _ := bag.([]any)
+	var out []string
+	for _, l := range layers {
+		lm, _ := l.(map[string]any)
+		entries, _ := lm["patch"].([]any)
+		for _, e := range entries {
+			b, err := marshal(e)
+			if err != nil {
+				return append(out, "\x00unreadable")
+			}
+			out = append(out, string(b))
+		}
+	}
+	return out
 }
 
 // keptMisfits returns the errors of the conversion with the

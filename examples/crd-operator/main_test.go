@@ -184,6 +184,24 @@ func TestConversion(t *testing.T) {
 	assert.Contains(t, v1, "conversion.paramkit.dev/kept")
 	back := convert("v2", v1)
 	assert.JSONEq(t, `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"memoryLimitMB":8,"ttlSeconds":600}}}`, back)
+
+	// A forged annotation that changes the immutable engine where the v1
+	// object still says redis is not applied (none of its layers is):
+	// the apiserver stores the v1 object as written, even with no
+	// admission webhook to compare it with the stored one.
+	view := convert("v1", `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"engine":"redis","memoryLimitMB":64,"ttlSeconds":600}}}`)
+	var obj map[string]any
+	require.NoError(t, json.Unmarshal([]byte(view), &obj))
+	ann := obj["metadata"].(map[string]any)["annotations"].(map[string]any)
+	var kept map[string][]map[string]any
+	require.NoError(t, json.Unmarshal([]byte(ann[kube.ConversionAnnotation].(string)), &kept))
+	kept["/spec/parameters"][0]["patch"] = []any{map[string]any{"pointer": "/engine", "value": "memcached", "was": "redis"}}
+	forged, err := json.Marshal(kept)
+	require.NoError(t, err)
+	ann[kube.ConversionAnnotation] = string(forged)
+	b, err := json.Marshal(obj)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{"apiVersion":"example.paramkit.dev/v2","kind":"Cache","metadata":{"name":"c"},"spec":{"parameters":{"engine":"redis","memoryLimitMB":64}}}`, convert("v2", string(b)))
 }
 
 // TestReconcile: the status says whether the parameters are valid, for

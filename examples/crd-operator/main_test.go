@@ -210,7 +210,7 @@ func TestReconcile(t *testing.T) {
 	set, err := Versions()
 	require.NoError(t, err)
 	good := &v2.Cache{ObjectMeta: metav1.ObjectMeta{Name: "good", Namespace: "default", Generation: 2},
-		Spec: v2.CacheSpec{Parameters: &runtime.RawExtension{Raw: []byte(`{"engine":"redis","memoryLimitMB":9007199254740993}`)}}}
+		Spec: v2.CacheSpec{Parameters: &runtime.RawExtension{Raw: []byte(`{"engine":"redis","memoryLimitMB":64,"maxEntries":9007199254740993}`)}}}
 	bad := &v2.Cache{ObjectMeta: metav1.ObjectMeta{Name: "bad", Namespace: "default", Generation: 1},
 		Spec: v2.CacheSpec{Parameters: &runtime.RawExtension{Raw: []byte(`{"memoryLimitMB":8,"ttlSeconds":-1}`)}}}
 	c := fake.NewClientBuilder().WithScheme(Scheme()).WithObjects(good, bad).WithStatusSubresource(&v2.Cache{}).Build()

@@ -6,6 +6,7 @@ import (
 
 	"github.com/paramkit/paramkit/convert/migrate"
 	"github.com/paramkit/paramkit/internal/pointer"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -109,6 +110,19 @@ func (a *admission) judgeStored(toks []string, values any) (schema.ErrorList, er
 	for _, e := range misfits {
 		fromMisfit[e.Pointer] = true
 	}
+	overridden := map[string]bool{}
+	if len(errs) > 0 {
+		// An error at a value the annotation restored (an immutable
+		// engine the object written still shows unchanged) names the
+		// annotation: the writer's own values do not explain it.
+		if restored := a.restoredByKept(set, toks, values, from, to, stored); restored != nil {
+			for _, e := range errs {
+				if restored(e.Pointer) {
+					overridden[e.Pointer] = true
+				}
+			}
+		}
+	}
 	seen := map[string]bool{}
 	var out schema.ErrorList
 	for _, e := range append(misfits, errs...) {
@@ -117,9 +131,39 @@ func (a *admission) judgeStored(toks []string, values any) (schema.ErrorList, er
 			continue
 		}
 		seen[key] = true
-		out = append(out, a.renameStored(set, e, from, to, fromMisfit[e.Pointer]))
+		out = append(out, a.renameStored(set, e, from, to, fromMisfit[e.Pointer], overridden[e.Pointer]))
 	}
 	return out, nil
+}
+
+// restoredByKept tells, for the object of the request converted to the
+// stored version with its annotation (stored, the field's values),
+// where the annotation's layers made the value differ from the
+// conversion without them; nil when the object has no layers for the
+// field.
+func (a *admission) restoredByKept(set *migrate.VersionSet, toks []string, values any, from, to string, stored any) func(p string) bool {
+	obj, err := decodeObject(a.req.Object)
+	if err != nil {
+		return nil
+	}
+	kept := readKept(obj)
+	if _, ok := kept[a.c.field]; !ok {
+		return nil
+	}
+	delete(kept, a.c.field)
+	if writeKept(obj, kept) != nil {
+		return nil
+	}
+	setField(obj, toks, value.DeepCopy(values))
+	if _, err := convertObject(set, obj, toks, a.c.field, from, to, true); err != nil {
+		return nil
+	}
+	bare, _, _ := fieldValue(obj, toks)
+	return func(p string) bool {
+		x, inStored := pointer.Get(stored, p)
+		y, inBare := pointer.Get(bare, p)
+		return inStored != inBare || !value.Equal(x, y)
+	}
 }
 
 // keptForOthers checks the annotation of an object written in the
@@ -156,10 +200,16 @@ func (a *admission) keptForOthers(set *migrate.VersionSet, obj map[string]any, t
 // names of the request's version from where its pointer maps back, else
 // in to's names, saying which version (and that the annotation brought
 // the value, when it did).
-func (a *admission) renameStored(set *migrate.VersionSet, e *schema.Error, from, to string, kept bool) *schema.Error {
+//
+// A misfit (kept: a value of the annotation the stored version's schema
+// refuses) stays in to's names; an error at a value the annotation
+// overrode (overridden: the stored value it would change, such as an
+// immutable one) is named in from's names where it maps, the annotation
+// named.
+func (a *admission) renameStored(set *migrate.VersionSet, e *schema.Error, from, to string, kept, overridden bool) *schema.Error {
 	c := *e
 	where := "version " + to + ", the stored version"
-	if kept {
+	if kept || overridden {
 		where += ", restored from the annotation " + ConversionAnnotation
 	}
 	if p, ok := mapBack(set, e.Pointer, from, to); ok && !kept {

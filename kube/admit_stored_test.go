@@ -236,6 +236,8 @@ func TestAdmitStoredForgedAnnotation(t *testing.T) {
 					require.False(t, r2.Allowed)
 					assert.Equal(t, []string{"spec.parameters.storageClass"}, causeFields(r2), "%+v", r2.Result)
 					assert.Contains(t, r2.Result.Details.Causes[0].Message, "v1beta1")
+					assert.Contains(t, r2.Result.Details.Causes[0].Message, "conversion.paramkit.dev/kept",
+						"the object written shows standard: the annotation changed the class")
 				}
 			}
 		})

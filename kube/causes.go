@@ -34,6 +34,13 @@ func causes(field string, err error, s *schema.Schema) ([]StatusCause, int) {
 		}
 	}
 	for _, e := range schema.ErrorsOf(err) {
+		if len(out) >= maxCauses {
+			// Counted, not described: each error is one cause, and a
+			// review of 150,000 undeclared keys would otherwise build
+			// 150,000 field paths for the message's count.
+			total++
+			continue
+		}
 		// A missing required property and a forbidden one come at the
 		// property's own pointer (schema.KindRequired, KindAdditional).
 		switch e.Kind {

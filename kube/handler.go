@@ -42,6 +42,16 @@ const (
 // which the body budget does not count.
 func DefaultReviewsAtOnce() int { return max(2*runtime.GOMAXPROCS(0), 2) }
 
+// DefaultCostlyAtOnce is the number of costly reviews (bodies above
+// SmallBytes) a Reviews working on atOnce reviews at once works on at
+// once when its CostlyAtOnce is zero: a quarter of atOnce, at least 1.
+// A costly review's work holds about a hundred times its body (a 1.8 MB
+// review of 150,000 undeclared keys allocates over 200 MB), so it is
+// these, not the turns, that bound the memory under attack: one at a
+// time on two CPUs keeps 30 clients looping such reviews within 400 MB
+// of growth, where three grew a server by 550 MB.
+func DefaultCostlyAtOnce(atOnce int) int { return max(atOnce/4, 1) }
+
 // AdmitFunc answers one admission request; kube.Admit with a schema is
 // one. An error is never dropped: it is logged, and unless the response
 // already denies the request, the request is denied with it (code 500).
@@ -68,8 +78,10 @@ type ConvertFunc func(ctx context.Context, req *ConversionRequest) *ConversionRe
 //     waits for a turn until its deadline (then 503 with Retry-After).
 //     The service is fair by cost: waiting reviews get turns smallest
 //     body first, and reviews larger than SmallBytes (costly ones) never
-//     hold more than AtOnce-1 turns, so a small review is never queued
-//     behind costly ones: it waits at most for another small review.
+//     hold more than CostlyAtOnce turns (a quarter of AtOnce by
+//     default, at most AtOnce-1), so a small review is never queued behind costly ones:
+//     it waits at most for another small review; and the memory costly
+//     reviews hold is bounded by CostlyAtOnce, not by the clients.
 //   - A body is decoded by DecodeReview: not a review, or an envelope
 //     that repeats a key (two "uid" or "object"), is answered 400.
 //   - The answer is written by Respond: warnings capped as the apiserver
@@ -99,6 +111,11 @@ type Reviews struct {
 	// SmallBytes is the largest body of a small review
 	// (DefaultSmallReviewBytes when zero).
 	SmallBytes int64
+	// CostlyAtOnce is the most costly reviews (bodies above SmallBytes)
+	// worked on at once (DefaultCostlyAtOnce(AtOnce) when zero); never
+	// more than AtOnce-1 when AtOnce is above 1, so a small review
+	// always has a turn costly ones cannot hold.
+	CostlyAtOnce int
 	// Logger receives refusals (Info), errors of the AdmitFunc and panics
 	// (Error); discarded when nil.
 	Logger *slog.Logger
@@ -117,7 +134,7 @@ func (rv *Reviews) init() {
 		if n <= 0 {
 			n = DefaultReviewsAtOnce()
 		}
-		rv.turns = newTurns(n)
+		rv.turns = newTurns(n, rv.CostlyAtOnce)
 		rv.log = rv.Logger
 		if rv.log == nil {
 			rv.log = slog.New(slog.DiscardHandler)

@@ -7,10 +7,11 @@ import (
 )
 
 // turns hands out the turns at working on a review: at most n at once,
-// costly reviews at most n-1 of them (all of them when n is 1), waiting reviews served smallest
-// first (then first come, first served).
+// costly reviews at most costlyMax of them (at most n-1, all of them
+// when n is 1), waiting reviews served smallest first (then first come,
+// first served).
 type turns struct {
-	n int
+	n, costlyMax int
 
 	mu      sync.Mutex
 	busy    int
@@ -19,7 +20,15 @@ type turns struct {
 	waiting waitQueue
 }
 
-func newTurns(n int) *turns { return &turns{n: max(n, 1)} }
+// newTurns makes n turns, costly reviews holding at most costly of them
+// (DefaultCostlyAtOnce(n) when costly is 0 or less).
+func newTurns(n, costly int) *turns {
+	n = max(n, 1)
+	if costly <= 0 {
+		costly = DefaultCostlyAtOnce(n)
+	}
+	return &turns{n: n, costlyMax: min(costly, max(n-1, 1))}
+}
 
 // waiter is a review waiting for a turn.
 type waiter struct {
@@ -33,7 +42,7 @@ type waiter struct {
 
 // fits reports whether a review may start now.
 func (t *turns) fits(costly bool) bool {
-	return t.busy < t.n && (!costly || t.costly < max(t.n-1, 1))
+	return t.busy < t.n && (!costly || t.costly < t.costlyMax)
 }
 
 func (t *turns) start(costly bool) {

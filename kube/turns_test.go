@@ -11,7 +11,7 @@ import (
 // Turns go to waiting reviews smallest first, and costly reviews never
 // hold the last turn: the order is the fairness, tested without a clock.
 func TestTurnsOrder(t *testing.T) {
-	tr := newTurns(2)
+	tr := newTurns(2, 0)
 	ctx := context.Background()
 	doneA, ok := tr.take(ctx, 1000, true)
 	require.True(t, ok)
@@ -60,7 +60,7 @@ func TestTurnsOrder(t *testing.T) {
 
 // A review whose deadline passes while it waits leaves the queue.
 func TestTurnsDeadline(t *testing.T) {
-	tr := newTurns(2)
+	tr := newTurns(2, 0)
 	done1, _ := tr.take(context.Background(), 1, false)
 	done2, _ := tr.take(context.Background(), 1, false)
 	ctx, cancel := context.WithCancel(context.Background())

@@ -319,7 +319,7 @@ func TestServersUnderCostlyLoad(t *testing.T) {
 			return `{"apiVersion":"kudo.dev/v1beta2","kind":"Instance","metadata":{"name":"i","namespace":"` + opNamespace +
 				`"},"spec":{"operatorVersion":{"name":"my-operator-0.1.0"},"parameters":` + params + `}}`
 		}
-		f := attack(t, loadTarget{pid: o.op.cmd.Process.Pid, url: fmt.Sprintf("https://127.0.0.1:%d", o.hookPort), path: "/validate-kudo-dev-v1beta2-instance",
+		f := attack(t, loadTarget{pid: o.op.cmd.Process.Pid, url: fmt.Sprintf("https://127.0.0.1:%d", o.hookPort), path: "/mutate-kudo-dev-v1beta2-instance",
 			client: client, tlsConfig: cfg,
 			costly: admissionReview("costly", "kudo.dev", "v1beta2", "Instance", "instances", opNamespace, "i", inst(undeclaredKeys(`"CLUSTER_NAME":"c"`, 150_000))),
 			small:  admissionReview("small", "kudo.dev", "v1beta2", "Instance", "instances", opNamespace, "i", inst(`{"CLUSTER_NAME":"c"}`))}, d)

@@ -51,7 +51,7 @@ func TestCRDUpToDate(t *testing.T) {
 }
 
 // mux serves the operator's webhooks as the manager's server would.
-func mux(t *testing.T) http.Handler {
+func mux(t testing.TB) http.Handler {
 	t.Helper()
 	set, err := Versions()
 	require.NoError(t, err)

@@ -35,6 +35,7 @@ type definitionVersion struct {
 	served, storage bool
 	status          bool // the status subresource is on
 	schema          *schema.Schema
+	rules           bool // the schema has x-kubernetes-validations rules
 }
 
 // ReadDefinition reads a CustomResourceDefinition manifest (YAML or
@@ -85,7 +86,8 @@ func ReadDefinition(manifest []byte) (*Definition, error) {
 		if !ok {
 			st = common
 		}
-		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema})
+		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema,
+			rules: hasRules(v.Schema.Document(), 0)})
 	}
 	return def, nil
 }
@@ -269,6 +271,11 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		return j.verdict(nil)
 	}
 	validateMetadata(j, obj, old)
+	s := ver.schema
+	// Unknown fields: the apiserver's strict decoding reads the whole
+	// body, status included, before the status is reset below.
+	var pruned []string
+	pruneObject(obj, s.Root(), "", true, &pruned, 0)
 	// Status: the main resource does not write it where the subresource
 	// is on.
 	if ver.status {
@@ -276,13 +283,12 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 			delete(obj, "status")
 		} else if st, ok := old["status"]; ok {
 			obj["status"] = value.DeepCopy(st)
+			var stored []string // the stored status: pruned when stored
+			pruneObject(obj, s.Root(), "", true, &stored, 0)
 		} else {
 			delete(obj, "status")
 		}
 	}
-	s := ver.schema
-	var pruned []string
-	pruneObject(obj, s.Root(), "", true, &pruned, 0)
 	for _, p := range pruned {
 		fp := schema.NewError(schema.KindUndeclared, p, "").FieldPath("")
 		switch mode {
@@ -322,7 +328,81 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		}
 	}
 	kubeNumbers(j, obj, s.Root(), "", 0)
+	if ver.rules && blocksRules(j.errs) {
+		j.rulesNotRun()
+	}
 	return j.verdict(obj)
+}
+
+// notChecked is the apiserver's error where x-kubernetes-validations
+// rules did not run.
+const notChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
+// blocksRules reports whether errors hold one that keeps kube-apiserver
+// from running x-kubernetes-validations rules (apiextensions-apiserver's
+// hasBlockingErr over all its errors, metadata's and decoding's too): a
+// wrong type (a string format broken, an integer decoded as a float), a
+// missing required value, a value outside an enum, too long or too many.
+func blocksRules(errs schema.ErrorList) bool {
+	for _, e := range errs {
+		if e.Keyword == "x-kubernetes-validations" {
+			continue // the rules' own results, whatever their reason
+		}
+		switch e.Kind {
+		case schema.KindType, schema.KindRequired, schema.KindEnum:
+			return true
+		}
+		switch e.Keyword {
+		case "maxLength", "maxItems", "maxProperties":
+			return true
+		case "format":
+			if strings.HasPrefix(e.Message, "must be of type ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rulesNotRun replaces what the rules found by the one error saying
+// they did not run: the schema ran them on a value only Judge refused
+// (its metadata, an integer the apiserver decodes as a float).
+func (j *judgement) rulesNotRun() {
+	out := j.errs[:0]
+	for _, e := range j.errs {
+		if e.Keyword != "x-kubernetes-validations" {
+			out = append(out, e)
+		}
+	}
+	j.errs = out
+	e := j.fail(schema.KindInvalid, "", notChecked)
+	e.Keyword = "x-kubernetes-validations"
+}
+
+// hasRules reports whether a schema document holds an
+// x-kubernetes-validations rule anywhere.
+func hasRules(doc any, depth int) bool {
+	if depth > document.MaxDepth {
+		return false
+	}
+	switch t := doc.(type) {
+	case map[string]any:
+		if r, ok := t["x-kubernetes-validations"].([]any); ok && len(r) > 0 {
+			return true
+		}
+		for _, c := range t {
+			if hasRules(c, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range t {
+			if hasRules(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verdict sorts what was found by place in the document and returns it.

@@ -2,6 +2,7 @@ package kube_test
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/stretchr/testify/assert"
@@ -101,6 +102,6 @@ func TestJudgeAsTheApiserverV137(t *testing.T) {
 	}
 }
 
-// longPrefix is a valid generateName of 70 characters: the generated
-// name keeps 58 of them and stays within 63.
-const longPrefix = "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa-"
+// longPrefix is a valid generateName of 250 characters: the generated
+// name keeps 58 of them (63 in all), where 255 would be too long.
+var longPrefix = strings.Repeat("a", 249) + "-"

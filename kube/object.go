@@ -179,9 +179,10 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //   - its identity: apiVersion and kind name the definition's group and
 //     kind and a served version, whose schema then judges it;
 //   - metadata as the apiserver checks a custom resource's: name or
-//     generateName (lowercase RFC 1123 subdomain), namespace, labels,
-//     annotations and their total size, finalizers, owner references;
-//   - unknown fields pruned by the structural schema
+//     generateName (lowercase RFC 1123 subdomain; the name generated from
+//     it too), namespace, labels, annotations and their total size,
+//     finalizers, owner references, timestamps that must decode;
+//   - unknown fields (of the status too) pruned by the structural schema
 //     (x-kubernetes-preserve-unknown-fields and
 //     x-kubernetes-embedded-resource honoured), reported as
 //     o.FieldValidation says;
@@ -193,7 +194,9 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //     types), then its x-kubernetes-validations CEL rules, transition
 //     rules (oldSelf) against the stored object on an update; as the
 //     apiserver, the rules do not run on an object already refused for a
-//     type, a required or enum value, or a length.
+//     type (a broken string format and an integer decoded as a float
+//     included), a required or enum value, or a length, in its metadata
+//     too (an owner reference without uid, no name).
 //
 // The error is for what is not an object at all (text that cannot be
 // read, a document that is not a map): the apiserver would not get that

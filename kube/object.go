@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -36,6 +37,9 @@ type definitionVersion struct {
 	status          bool // the status subresource is on
 	schema          *schema.Schema
 	rules           bool // the schema has x-kubernetes-validations rules
+	// specReplicas is the scale subresource's specReplicasPath
+	// (".spec.replicas"), "" without the subresource.
+	specReplicas string
 }
 
 // ReadDefinition reads a CustomResourceDefinition manifest (YAML or
@@ -73,23 +77,38 @@ func ReadDefinition(manifest []byte) (*Definition, error) {
 	// The status subresource: per version (v1), or for all (v1beta1's
 	// spec.subresources).
 	_, common := subresources(spec)["status"]
+	commonReplicas := specReplicasPath(subresources(spec))
 	raw, _ := spec["versions"].([]any)
 	status := map[string]bool{}
+	replicas := map[string]string{}
 	for _, r := range raw {
 		m, _ := r.(map[string]any)
 		name, _ := m["name"].(string)
 		_, own := subresources(m)["status"]
 		status[name] = own || common
+		replicas[name] = specReplicasPath(subresources(m))
 	}
 	for _, v := range vs {
 		st, ok := status[v.Name]
 		if !ok {
 			st = common
 		}
+		sr := replicas[v.Name]
+		if sr == "" {
+			sr = commonReplicas
+		}
 		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema,
-			rules: hasRules(v.Schema.Document(), 0)})
+			rules: hasRules(v.Schema.Document(), 0), specReplicas: sr})
 	}
 	return def, nil
+}
+
+// specReplicasPath is the scale subresource's specReplicasPath among a
+// CRD's subresources, "" without one.
+func specReplicasPath(sub map[string]any) string {
+	scale, _ := sub["scale"].(map[string]any)
+	p, _ := scale["specReplicasPath"].(string)
+	return p
 }
 
 func subresources(m map[string]any) map[string]any {
@@ -331,10 +350,65 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		}
 	}
 	kubeNumbers(j, obj, s.Root(), "", 0)
+	if ver.specReplicas != "" {
+		j.scaleReplicas(obj, ver.specReplicas)
+	}
 	if ver.rules && blocksRules(j.errs) {
 		j.rulesNotRun()
 	}
 	return j.verdict(obj)
+}
+
+// scaleReplicas judges the replicas at the scale subresource's
+// specReplicasPath as the apiserver's ValidateScaleSpec does on every
+// create and update, whatever the schema says: absent, or an integer from
+// 0 to 2147483647. The apiserver names the field by the path as the CRD
+// writes it (".spec.replicas"); paramkit by its pointer.
+func (j *judgement) scaleReplicas(obj map[string]any, path string) {
+	var cur any = obj
+	ptr := ""
+	for _, key := range strings.Split(strings.TrimPrefix(path, "."), ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			j.fail(schema.KindInvalid, ptr, "Invalid value: 0: %s accessor error: %v is of the type %s, expected map[string]interface{}", path, cur, goType(cur))
+			return
+		}
+		if cur, ok = m[key]; !ok || cur == nil {
+			return
+		}
+		ptr += "/" + pointer.Escape(key)
+	}
+	n, isNum := cur.(json.Number)
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	switch {
+	case !isNum || err != nil:
+		j.fail(schema.KindInvalid, ptr, "Invalid value: 0: %s accessor error: %v is of the type %s, expected int64", path, cur, goType(cur))
+	case v < 0:
+		j.fail(schema.KindInvalid, ptr, "Invalid value: %d: should be a non-negative integer", v)
+	case v > math.MaxInt32:
+		j.fail(schema.KindInvalid, ptr, "Invalid value: %d: should be less than or equal to %d", v, math.MaxInt32)
+	}
+}
+
+// goType is the Go type the apiserver's unstructured object holds a
+// decoded JSON value as, for its accessor errors.
+func goType(v any) string {
+	switch t := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return "int64"
+		}
+		return "float64"
+	case []any:
+		return "[]interface {}"
+	case map[string]any:
+		return "map[string]interface {}"
+	}
+	return "<nil>"
 }
 
 // notChecked is the apiserver's error where x-kubernetes-validations

@@ -24,7 +24,7 @@ spec:
   - name: v1
     served: true
     storage: true
-    subresources: {status: {}}
+    subresources: {status: {}, scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}}
     schema:
       openAPIV3Schema:
         type: object
@@ -38,6 +38,7 @@ spec:
               min: {type: integer}
               max: {type: integer, default: 10}
               limit: {type: integer, format: int64}
+              replicas: {type: integer}
           status:
             type: object
             properties:
@@ -51,7 +52,7 @@ spec:
 // errors do; unknown fields of a status are reported though the status
 // is dropped; a generateName's generated name is judged too; owner
 // references are judged at their index; a creationTimestamp must be a
-// time.
+// time; the scale subresource's replicas are judged beside the schema.
 func TestJudgeAsTheApiserverV137(t *testing.T) {
 	d, err := kube.ReadDefinition([]byte(ruledCRD))
 	require.NoError(t, err)
@@ -87,6 +88,11 @@ func TestJudgeAsTheApiserverV137(t *testing.T) {
 			errs: []string{notRun, `metadata.creationTimestamp: type: must be a time in RFC 3339 form`}},
 		{name: "a null creationTimestamp", object: head + "metadata: {name: s, creationTimestamp: null}\nspec: {}\n"},
 		{name: "a creationTimestamp that is a time", object: head + "metadata: {name: s, creationTimestamp: \"2026-01-01T00:00:00Z\"}\nspec: {}\n"},
+		{name: "scale: replicas in range", object: head + "metadata: {name: s}\nspec: {replicas: 3}\n"},
+		{name: "scale: negative replicas, which the schema allows", object: head + "metadata: {name: s}\nspec: {replicas: -1}\n",
+			errs: []string{"spec.replicas: invalid: Invalid value: -1: should be a non-negative integer"}},
+		{name: "scale: replicas beyond int32", object: head + "metadata: {name: s}\nspec: {replicas: 3000000000}\n",
+			errs: []string{"spec.replicas: invalid: Invalid value: 3000000000: should be less than or equal to 2147483647"}},
 		{name: "an empty finalizer", object: head + "metadata: {name: s, finalizers: [\"\"]}\nspec: {}\n",
 			errs: []string{`metadata.finalizers: invalid: Invalid value: "": name part must be non-empty`, `metadata.finalizers: invalid: Invalid value: "": name part must consist of`}},
 	} {

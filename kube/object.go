@@ -210,12 +210,14 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //     on an update where the status subresource is on;
 //   - validation by the version's schema as Kubernetes reads it
 //     (nullable, x-kubernetes-int-or-string, the apiserver's formats, list
-//     types), then its x-kubernetes-validations CEL rules, transition
-//     rules (oldSelf) against the stored object on an update; as the
-//     apiserver, the rules do not run on an object already refused for a
-//     type (a broken string format and an integer decoded as a float
-//     included), a required or enum value, or a length, in its metadata
-//     too (an owner reference without uid, no name).
+//     types) and of the scale subresource's replicas (0 to 2147483647
+//     where specReplicasPath points), then its x-kubernetes-validations
+//     CEL rules, transition rules (oldSelf) against the stored object on
+//     an update; as the apiserver, the rules do not run on an object
+//     already refused for a type (a broken string format and an integer
+//     decoded as a float included), a required or enum value, or a
+//     length, in its metadata too (an owner reference without uid, no
+//     name).
 //
 // The error is for what is not an object at all (text that cannot be
 // read, a document that is not a map): the apiserver would not get that

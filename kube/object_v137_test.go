@@ -11,9 +11,9 @@ import (
 	"github.com/paramkit/paramkit/kube"
 )
 
-// ruledCRD is a CRD whose spec carries an x-kubernetes-validations rule,
+// scalerCRD is a CRD whose spec carries an x-kubernetes-validations rule,
 // with the status subresource on.
-const ruledCRD = `apiVersion: apiextensions.k8s.io/v1
+const scalerCRD = `apiVersion: apiextensions.k8s.io/v1
 kind: CustomResourceDefinition
 metadata: {name: scalers.example.com}
 spec:
@@ -54,7 +54,7 @@ spec:
 // references are judged at their index; a creationTimestamp must be a
 // time; the scale subresource's replicas are judged beside the schema.
 func TestJudgeAsTheApiserverV137(t *testing.T) {
-	d, err := kube.ReadDefinition([]byte(ruledCRD))
+	d, err := kube.ReadDefinition([]byte(scalerCRD))
 	require.NoError(t, err)
 	const head = "apiVersion: example.com/v1\nkind: Scaler\n"
 	const notRun = `: invalid: some validation rules were not checked because the object was invalid`
@@ -80,7 +80,7 @@ func TestJudgeAsTheApiserverV137(t *testing.T) {
 		{name: "a known status field of the wrong type is dropped", object: head + "metadata: {name: s}\nspec: {}\nstatus: {ready: maybe}\n"},
 		{name: "the generated name is judged", object: head + "metadata: {generateName: my_scaler-}\nspec: {}\n",
 			errs: []string{`metadata.name: invalid: Invalid value: "my_scaler-xxxxx"`, `metadata.generateName: invalid: Invalid value: "my_scaler-"`}},
-		{name: "a long generateName is cut to 58 characters", object: head + "metadata: {generateName: " + longPrefix + "}\nspec: {}\n"},
+		{name: "a long generateName is cut to 58 characters", object: head + "metadata: {generateName: " + longGenerateName + "}\nspec: {}\n"},
 		{name: "two controllers named Kind/name",
 			object: head + "metadata:\n  name: s\n  ownerReferences:\n  - {apiVersion: v1, kind: A, name: a, uid: '1', controller: true}\n  - {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}\nspec: {}\n",
 			errs:   []string{`metadata.ownerReferences: invalid: Only one reference can have Controller set to true. Found "true" in references for A/a and B/b`}},
@@ -108,6 +108,6 @@ func TestJudgeAsTheApiserverV137(t *testing.T) {
 	}
 }
 
-// longPrefix is a valid generateName of 250 characters: the generated
+// longGenerateName is a valid generateName of 250 characters: the generated
 // name keeps 58 of them (63 in all), where 255 would be too long.
-var longPrefix = strings.Repeat("a", 249) + "-"
+var longGenerateName = strings.Repeat("a", 249) + "-"

@@ -73,10 +73,10 @@ type realProblem struct {
 	Message string `json:"message"`
 }
 
-// TestJudgeRealCRDs: objects judged against the Gateway API's and
-// cert-manager's published CRDs, each by the CRD of its kind; the
-// verdicts (lines, field paths, cause types, messages, and the stored
-// object of the valid ones) are the golden file's.
+// TestJudgeRealCRDs: the objects of each corpus judged against its CRDs
+// (published ones, their sources in SOURCES.md), each by the CRD of its
+// kind; the verdicts (lines, field paths, cause types, messages, and the
+// stored object of the valid ones) are the golden file's.
 func TestJudgeRealCRDs(t *testing.T) {
 	for _, dir := range verdictCorpora {
 		t.Run(filepath.Base(dir), func(t *testing.T) { judgeCorpus(t, dir) })

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"maps"
+	"math"
 	"math/big"
 	"slices"
 	"strconv"
@@ -35,6 +36,10 @@ type definitionVersion struct {
 	served, storage bool
 	status          bool // the status subresource is on
 	schema          *schema.Schema
+	rules           bool // the schema has x-kubernetes-validations rules
+	// specReplicas is the scale subresource's specReplicasPath
+	// (".spec.replicas"), "" without the subresource.
+	specReplicas string
 }
 
 // ReadDefinition reads a CustomResourceDefinition manifest (YAML or
@@ -72,22 +77,38 @@ func ReadDefinition(manifest []byte) (*Definition, error) {
 	// The status subresource: per version (v1), or for all (v1beta1's
 	// spec.subresources).
 	_, common := subresources(spec)["status"]
+	commonReplicas := specReplicasPath(subresources(spec))
 	raw, _ := spec["versions"].([]any)
 	status := map[string]bool{}
+	replicas := map[string]string{}
 	for _, r := range raw {
 		m, _ := r.(map[string]any)
 		name, _ := m["name"].(string)
 		_, own := subresources(m)["status"]
 		status[name] = own || common
+		replicas[name] = specReplicasPath(subresources(m))
 	}
 	for _, v := range vs {
 		st, ok := status[v.Name]
 		if !ok {
 			st = common
 		}
-		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema})
+		sr := replicas[v.Name]
+		if sr == "" {
+			sr = commonReplicas
+		}
+		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema,
+			rules: hasRules(v.Schema.Document(), 0), specReplicas: sr})
 	}
 	return def, nil
+}
+
+// specReplicasPath is the scale subresource's specReplicasPath among a
+// CRD's subresources, "" without one.
+func specReplicasPath(sub map[string]any) string {
+	scale, _ := sub["scale"].(map[string]any)
+	p, _ := scale["specReplicasPath"].(string)
+	return p
 }
 
 func subresources(m map[string]any) map[string]any {
@@ -177,9 +198,10 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //   - its identity: apiVersion and kind name the definition's group and
 //     kind and a served version, whose schema then judges it;
 //   - metadata as the apiserver checks a custom resource's: name or
-//     generateName (lowercase RFC 1123 subdomain), namespace, labels,
-//     annotations and their total size, finalizers, owner references;
-//   - unknown fields pruned by the structural schema
+//     generateName (lowercase RFC 1123 subdomain; the name generated from
+//     it too), namespace, labels, annotations and their total size,
+//     finalizers, owner references, timestamps that must decode;
+//   - unknown fields (of the status too) pruned by the structural schema
 //     (x-kubernetes-preserve-unknown-fields and
 //     x-kubernetes-embedded-resource honoured), reported as
 //     o.FieldValidation says;
@@ -188,10 +210,14 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //     on an update where the status subresource is on;
 //   - validation by the version's schema as Kubernetes reads it
 //     (nullable, x-kubernetes-int-or-string, the apiserver's formats, list
-//     types), then its x-kubernetes-validations CEL rules, transition
-//     rules (oldSelf) against the stored object on an update; as the
-//     apiserver, the rules do not run on an object already refused for a
-//     type, a required or enum value, or a length.
+//     types) and of the scale subresource's replicas (0 to 2147483647
+//     where specReplicasPath points), then its x-kubernetes-validations
+//     CEL rules, transition rules (oldSelf) against the stored object on
+//     an update; as the apiserver, the rules do not run on an object
+//     already refused for a type (a broken string format and an integer
+//     decoded as a float included), a required or enum value, or a
+//     length, in its metadata too (an owner reference without uid, no
+//     name).
 //
 // The error is for what is not an object at all (text that cannot be
 // read, a document that is not a map): the apiserver would not get that
@@ -269,6 +295,11 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		return j.verdict(nil)
 	}
 	validateMetadata(j, obj, old)
+	s := ver.schema
+	// Unknown fields: the apiserver's strict decoding reads the whole
+	// body, status included, before the status is reset below.
+	var pruned []string
+	pruneObject(obj, s.Root(), "", true, &pruned, 0)
 	// Status: the main resource does not write it where the subresource
 	// is on.
 	if ver.status {
@@ -276,13 +307,12 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 			delete(obj, "status")
 		} else if st, ok := old["status"]; ok {
 			obj["status"] = value.DeepCopy(st)
+			var stored []string // the stored status: pruned when stored
+			pruneObject(obj, s.Root(), "", true, &stored, 0)
 		} else {
 			delete(obj, "status")
 		}
 	}
-	s := ver.schema
-	var pruned []string
-	pruneObject(obj, s.Root(), "", true, &pruned, 0)
 	for _, p := range pruned {
 		fp := schema.NewError(schema.KindUndeclared, p, "").FieldPath("")
 		switch mode {
@@ -322,7 +352,136 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		}
 	}
 	kubeNumbers(j, obj, s.Root(), "", 0)
+	if ver.specReplicas != "" {
+		j.scaleReplicas(obj, ver.specReplicas)
+	}
+	if ver.rules && blocksRules(j.errs) {
+		j.rulesNotRun()
+	}
 	return j.verdict(obj)
+}
+
+// scaleReplicas judges the replicas at the scale subresource's
+// specReplicasPath as the apiserver's ValidateScaleSpec does on every
+// create and update, whatever the schema says: absent, or an integer from
+// 0 to 2147483647. The apiserver names the field by the path as the CRD
+// writes it (".spec.replicas"); paramkit by its pointer.
+func (j *judgement) scaleReplicas(obj map[string]any, path string) {
+	var cur any = obj
+	ptr := ""
+	for _, key := range strings.Split(strings.TrimPrefix(path, "."), ".") {
+		m, ok := cur.(map[string]any)
+		if !ok {
+			j.fail(schema.KindInvalid, ptr, "Invalid value: 0: %s accessor error: %v is of the type %s, expected map[string]interface{}", path, cur, goType(cur))
+			return
+		}
+		if cur, ok = m[key]; !ok || cur == nil {
+			return
+		}
+		ptr += "/" + pointer.Escape(key)
+	}
+	n, isNum := cur.(json.Number)
+	v, err := strconv.ParseInt(string(n), 10, 64)
+	switch {
+	case !isNum || err != nil:
+		j.fail(schema.KindInvalid, ptr, "Invalid value: 0: %s accessor error: %v is of the type %s, expected int64", path, cur, goType(cur))
+	case v < 0:
+		j.fail(schema.KindInvalid, ptr, "Invalid value: %d: should be a non-negative integer", v)
+	case v > math.MaxInt32:
+		j.fail(schema.KindInvalid, ptr, "Invalid value: %d: should be less than or equal to %d", v, math.MaxInt32)
+	}
+}
+
+// goType is the Go type the apiserver's unstructured object holds a
+// decoded JSON value as, for its accessor errors.
+func goType(v any) string {
+	switch t := v.(type) {
+	case string:
+		return "string"
+	case bool:
+		return "bool"
+	case json.Number:
+		if _, err := strconv.ParseInt(string(t), 10, 64); err == nil {
+			return "int64"
+		}
+		return "float64"
+	case []any:
+		return "[]interface {}"
+	case map[string]any:
+		return "map[string]interface {}"
+	}
+	return "<nil>"
+}
+
+// notChecked is the apiserver's error where x-kubernetes-validations
+// rules did not run.
+const notChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
+// blocksRules reports whether errors hold one that keeps kube-apiserver
+// from running x-kubernetes-validations rules (apiextensions-apiserver's
+// hasBlockingErr over all its errors, metadata's and decoding's too): a
+// wrong type (a string format broken, an integer decoded as a float), a
+// missing required value, a value outside an enum, too long or too many.
+func blocksRules(errs schema.ErrorList) bool {
+	for _, e := range errs {
+		if e.Keyword == "x-kubernetes-validations" {
+			continue // the rules' own results, whatever their reason
+		}
+		switch e.Kind {
+		case schema.KindType, schema.KindRequired, schema.KindEnum:
+			return true
+		}
+		switch e.Keyword {
+		case "maxLength", "maxItems", "maxProperties":
+			return true
+		case "format":
+			if strings.HasPrefix(e.Message, "must be of type ") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// rulesNotRun replaces what the rules found by the one error saying
+// they did not run: the schema ran them on a value only Judge refused
+// (its metadata, an integer the apiserver decodes as a float).
+func (j *judgement) rulesNotRun() {
+	out := j.errs[:0]
+	for _, e := range j.errs {
+		if e.Keyword != "x-kubernetes-validations" {
+			out = append(out, e)
+		}
+	}
+	j.errs = out
+	e := j.fail(schema.KindInvalid, "", notChecked)
+	e.Keyword = "x-kubernetes-validations"
+}
+
+// hasRules reports whether a schema document holds an
+// x-kubernetes-validations rule anywhere.
+func hasRules(doc any, depth int) bool {
+	if depth > document.MaxDepth {
+		return false
+	}
+	switch t := doc.(type) {
+	case map[string]any:
+		if r, ok := t["x-kubernetes-validations"].([]any); ok && len(r) > 0 {
+			return true
+		}
+		for _, c := range t {
+			if hasRules(c, depth+1) {
+				return true
+			}
+		}
+	case []any:
+		for _, c := range t {
+			if hasRules(c, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // verdict sorts what was found by place in the document and returns it.

@@ -6,6 +6,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -27,6 +28,10 @@ const (
 
 	// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB.
 	totalAnnotationSizeLimit = 256 * 1024
+	// maxGeneratedNamePrefix is how much of generateName the apiserver
+	// keeps before its five random characters (apiserver's names
+	// package: 63 - 5).
+	maxGeneratedNamePrefix = 58
 )
 
 var (
@@ -56,7 +61,7 @@ func qualifiedName(v string) []string {
 		prefix := v[:i]
 		name = v[i+1:]
 		if strings.Contains(name, "/") {
-			return []string{"a qualified name must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + qualifiedNameFmt + "') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
+			return []string{"a valid label key must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + qualifiedNameFmt + "') with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')"}
 		}
 		if prefix == "" {
 			out = append(out, "prefix part must be non-empty")
@@ -70,9 +75,9 @@ func qualifiedName(v string) []string {
 	case name == "":
 		out = append(out, "name part must be non-empty")
 	case len(name) > 63:
-		out = append(out, "name part must be no more than 63 characters")
+		out = append(out, "name part must be no more than 63 bytes")
 	}
-	if name != "" && !qualifiedNameRE.MatchString(name) {
+	if !qualifiedNameRE.MatchString(name) {
 		out = append(out, qualifiedNameMsg)
 	}
 	return out
@@ -128,6 +133,26 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		j.fail(schema.KindRequired, "/metadata/name", "Required value: name or generateName is required")
 	case name != "":
 		j.invalid("/metadata/name", name, dnsSubdomain(name)...)
+	case genOK:
+		// The apiserver names the object from the prefix (cut to 58
+		// characters) and five random lowercase letters or digits, then
+		// judges that name as any other.
+		generated := gen
+		if len(generated) > maxGeneratedNamePrefix {
+			generated = generated[:maxGeneratedNamePrefix]
+		}
+		generated += "xxxxx"
+		j.invalid("/metadata/name", generated, dnsSubdomain(generated)...)
+	}
+	for _, key := range []string{"creationTimestamp", "deletionTimestamp"} {
+		// metav1.Time's decoding: RFC 3339 or null; anything else is a
+		// decoding error (400) before any validation.
+		if v, ok := meta[key]; ok && v != nil {
+			t, isStr := v.(string)
+			if _, err := time.Parse(time.RFC3339, t); !isStr || err != nil {
+				j.fail(schema.KindType, "/metadata/"+key, "must be a time in RFC 3339 form (2006-01-02T15:04:05Z), not %s", quoteValue(v))
+			}
+		}
 	}
 	if nsOK && ns != "" && j.def.namespaced {
 		var msgs []string
@@ -145,7 +170,7 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 			v := labels[k]
 			var msgs []string
 			if len(v) > 63 {
-				msgs = append(msgs, "must be no more than 63 characters")
+				msgs = append(msgs, "must be no more than 63 bytes")
 			}
 			if !labelValueRE.MatchString(v) {
 				msgs = append(msgs, labelValueMsg)
@@ -227,8 +252,9 @@ func stringMap(j *judgement, meta map[string]any, key string) (map[string]string
 }
 
 // ownerReferences checks metadata.ownerReferences as
-// ValidateOwnerReferences does: apiVersion, kind, name and uid given, at
-// most one controller.
+// ValidateOwnerReferences does in v1.37: apiVersion, kind, name and uid
+// of each given (a required value at its index), at most one controller
+// (named Kind/name).
 func ownerReferences(j *judgement, meta map[string]any) {
 	raw, ok := meta["ownerReferences"]
 	if !ok || raw == nil {
@@ -250,12 +276,13 @@ func ownerReferences(j *judgement, meta map[string]any) {
 		for _, key := range []string{"apiVersion", "kind", "name", "uid"} {
 			s, _ := m[key].(string)
 			if s == "" {
-				j.fail(schema.KindInvalid, "/metadata/ownerReferences/"+key, "Invalid value: \"\": %s must not be empty", map[string]string{"apiVersion": "version", "kind": "kind", "name": "name", "uid": "uid"}[key])
+				j.fail(schema.KindRequired, p+"/"+key, "Required value: must not be empty")
 			}
 		}
 		if c, _ := m["controller"].(bool); c {
+			kind, _ := m["kind"].(string)
 			name, _ := m["name"].(string)
-			controllers = append(controllers, name)
+			controllers = append(controllers, kind+"/"+name)
 		}
 	}
 	if len(controllers) > 1 {

@@ -82,7 +82,7 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 	if k.formats || k.lists {
 		problems = kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt})
 	}
-	if k.rules != nil && blocking(out) {
+	if k.rules != nil && (blocking(out) || formatBlocking(problems)) {
 		// As the apiserver: a value already refused for its shape is not
 		// given to the rules, which would only fail on it (a string where
 		// a rule reads an int); one error says the rules did not run.
@@ -118,6 +118,21 @@ func blocking(l ErrorList) bool {
 			case "maxLength", "maxItems", "maxProperties":
 				return true
 			}
+		}
+	}
+	return false
+}
+
+// formatBlocking reports whether the apiserver's format checks found a
+// value that keeps it from running the rules: kube-openapi reports a
+// string format (byte, date-time, …) as a wrong type, which blocks, and
+// an integer beyond int32 or int64 as an invalid value, which does not.
+func formatBlocking(problems []kcel.Problem) bool {
+	for _, p := range problems {
+		// kcel.CheckFormat words a string format's failure "must be of
+		// type FORMAT" and an integer's range "must fit in …".
+		if p.Keyword == "format" && strings.HasPrefix(p.Message, "must be of type ") {
+			return true
 		}
 	}
 	return false

@@ -258,6 +258,13 @@ func TestFormatChecks(t *testing.T) {
 		{"string", "byte", "aGVsbG8", false},
 		{"string", "date-time", "2024-01-02T03:04:05Z", true},
 		{"string", "date-time", "2024-01-02", false},
+		// kube-openapi's IsDateTime: case-insensitive, a zone required,
+		// fractions and offsets fine (kube-apiserver v1.37.2 agrees).
+		{"string", "date-time", "2026-01-02t03:04:05.123z", true},
+		{"string", "date-time", "2026-01-02T03:04:05+02:00", true},
+		{"string", "date-time", "2026-01-02T03:04:05", false},
+		{"string", "date-time", "2026-01-02T24:04:05Z", false},
+		{"string", "date-time", "yesterday", false},
 		{"string", "duration", "1h30m", true},
 		{"string", "duration", "3 days", true},
 		{"string", "duration", "P1D", true}, // the apiserver's Scala-style reading finds "1D"

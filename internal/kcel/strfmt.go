@@ -44,6 +44,7 @@ var (
 	}
 	durationMatcher = regexp.MustCompile(`((\d+)\s*([A-Za-zµ]+))`)
 	rxUUID          = regexp.MustCompile(UUIDPattern)
+	rxDateTime      = regexp.MustCompile(DateTimePattern)
 	dateTimeFormats = []string{"2006-01-02T15:04:05.000000Z07:00", "2006-01-02T15:04:05.000Z07:00", time.RFC3339, time.RFC3339Nano, "2006-01-02T15:04:05"}
 )
 
@@ -112,13 +113,23 @@ func IsDate(s string) bool {
 	return err == nil
 }
 
-// IsDateTime reports whether s is a date-time (format "date-time").
+// IsDateTime reports whether s is a date-time (format "date-time") as
+// kube-openapi's strfmt.IsDateTime decides: case-insensitive (a t or z in
+// lower case is fine), a full-date, then DateTimePattern's time with a
+// zone (z or an offset) and fields in range. ParseDateTime reads more.
 func IsDateTime(s string) bool {
 	if len(s) < 4 {
 		return false
 	}
-	_, err := ParseDateTime(s)
-	return err == nil
+	parts := strings.Split(strings.ToLower(s), "t")
+	if len(parts) < 2 || !IsDate(parts[0]) {
+		return false
+	}
+	m := rxDateTime.FindStringSubmatch(parts[1])
+	if m == nil {
+		return false
+	}
+	return m[1] <= "23" && m[2] <= "59" && m[3] <= "59"
 }
 
 // IsDuration reports whether s is a duration (format "duration").

@@ -34,6 +34,7 @@ type definitionVersion struct {
 	name            string
 	served, storage bool
 	status          bool // the status subresource is on
+	rules           bool // the schema has x-kubernetes-validations rules
 	schema          *schema.Schema
 }
 
@@ -85,7 +86,8 @@ func ReadDefinition(manifest []byte) (*Definition, error) {
 		if !ok {
 			st = common
 		}
-		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st, schema: v.Schema})
+		def.versions = append(def.versions, definitionVersion{name: v.Name, served: v.Served, storage: v.Storage, status: st,
+			rules: v.Schema != nil && hasRules(v.Schema.Root(), 0), schema: v.Schema})
 	}
 	return def, nil
 }
@@ -301,6 +303,10 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		return j.verdict(obj)
 	}
 	obj, _ = dv.(map[string]any)
+	embeddedResources(j, obj, s.Root(), "", false, 0)
+	// Metadata and embedded resources are checked before the rules: a
+	// required value missing there blocks them as it does in the schema.
+	blocked := slices.ContainsFunc(j.errs, func(e *schema.Error) bool { return e.Kind == schema.KindRequired })
 	var verr error
 	if old != nil {
 		// Transition rules (oldSelf) judge the change against the stored
@@ -316,10 +322,13 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 	} else {
 		verr = params.Validate(s, obj, params.Structural())
 	}
-	if err := verr; err != nil {
-		for _, e := range schema.ErrorsOf(err) {
-			j.errs = append(j.errs, j.hint(e, ver.schema))
-		}
+	errs := schema.ErrorsOf(verr)
+	if blocked && ver.rules {
+		errs = slices.DeleteFunc(errs, func(e *schema.Error) bool { return e.Keyword == "x-kubernetes-validations" })
+		errs = append(errs, schema.NewError(schema.KindInvalid, "", "%s", rulesNotChecked))
+	}
+	for _, e := range errs {
+		j.errs = append(j.errs, j.hint(e, ver.schema))
 	}
 	kubeNumbers(j, obj, s.Root(), "", 0)
 	return j.verdict(obj)
@@ -501,6 +510,80 @@ func boolKeyword(n *schema.Node, name string) bool {
 	v, _ := n.Keyword(name)
 	b, _ := v.(bool)
 	return b
+}
+
+// rulesNotChecked is the apiserver's error where a blocking error kept
+// the x-kubernetes-validations rules from running.
+const rulesNotChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
+// hasRules reports whether a schema node or any below it carries
+// x-kubernetes-validations rules.
+func hasRules(n *schema.Node, depth int) bool {
+	if n == nil || depth > document.MaxDepth {
+		return false
+	}
+	if r, ok := n.Keyword("x-kubernetes-validations"); ok {
+		if l, _ := r.([]any); len(l) > 0 {
+			return true
+		}
+	}
+	for _, c := range n.Subschemas() {
+		if hasRules(c, depth+1) {
+			return true
+		}
+	}
+	return false
+}
+
+// embeddedResources checks the objects below x-kubernetes-embedded-resource
+// nodes as the apiserver does (apiextensions' schema/objectmeta
+// validateEmbeddedResource): apiVersion and kind are required, a string,
+// not empty; apiVersion parses as GROUP/VERSION, kind is a DNS-1035 label
+// in any case.
+func embeddedResources(j *judgement, x any, n *schema.Node, ptr string, embedded bool, depth int) {
+	if n == nil || x == nil || depth > document.MaxDepth {
+		return
+	}
+	switch t := x.(type) {
+	case map[string]any:
+		if embedded && boolKeyword(n, "x-kubernetes-embedded-resource") {
+			embeddedIdentity(j, t, ptr)
+		}
+		ap := n.AdditionalProperties()
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			c := n.Property(k)
+			if c == nil {
+				c = ap
+			}
+			embeddedResources(j, t[k], c, ptr+"/"+pointer.Escape(k), true, depth+1)
+		}
+	case []any:
+		for i, e := range t {
+			embeddedResources(j, e, n.Items(), pointer.AppendIndex(ptr, i), true, depth+1)
+		}
+	}
+}
+
+func embeddedIdentity(j *judgement, m map[string]any, ptr string) {
+	for _, key := range []string{"apiVersion", "kind"} {
+		p := ptr + "/" + key
+		v, found := m[key]
+		if !found {
+			j.fail(schema.KindRequired, p, "Required value")
+			continue
+		}
+		str, ok := v.(string)
+		switch {
+		case !ok:
+			j.fail(schema.KindInvalid, p, "Invalid value: %s: must be a string", quoteValue(v))
+		case str == "":
+			j.fail(schema.KindInvalid, p, "Invalid value: \"\": must not be empty")
+		case key == "apiVersion" && strings.Count(str, "/") > 1:
+			j.fail(schema.KindInvalid, p, "Invalid value: %q: unexpected GroupVersion string: %s", str, str)
+		case key == "kind" && !dns1035Label(strings.ToLower(str)):
+			j.fail(schema.KindInvalid, p, "Invalid value: %q: may have mixed case, but should otherwise match: %s", str, dns1035LabelMsg)
+		}
+	}
 }
 
 // kubeNumbers refuses what the apiserver's decoding and OpenAPI

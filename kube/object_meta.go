@@ -23,10 +23,14 @@ const (
 	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" + dns1123SubdomainFmt + "')"
 	dns1123LabelMsg     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" + dns1123LabelFmt + "')"
 	qualifiedNameMsg    = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + qualifiedNameFmt + "')"
+	dns1035LabelMsg     = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
 	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '" + labelValueFmt + "')"
 
 	// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB.
 	totalAnnotationSizeLimit = 256 * 1024
+	// maxGeneratedNameLength is apiserver's names.MaxGeneratedNameLength:
+	// the part of generateName a generated name keeps.
+	maxGeneratedNameLength = 58
 )
 
 var (
@@ -34,7 +38,12 @@ var (
 	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
 	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
 	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
+	dns1035LabelRE     = regexp.MustCompile("^[a-z]([-a-z0-9]*[a-z0-9])?$")
 )
+
+// dns1035Label is IsDNS1035Label's verdict: at most 63 characters of the
+// label's form.
+func dns1035Label(v string) bool { return len(v) <= 63 && dns1035LabelRE.MatchString(v) }
 
 // dnsSubdomain is IsDNS1123Subdomain's list of messages.
 func dnsSubdomain(v string) []string {
@@ -128,6 +137,17 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		j.fail(schema.KindRequired, "/metadata/name", "Required value: name or generateName is required")
 	case name != "":
 		j.invalid("/metadata/name", name, dnsSubdomain(name)...)
+	case genOK:
+		// The apiserver names the object generateName and five random
+		// characters of [a-z0-9] (the prefix cut to 58), then checks that
+		// name too.
+		base := gen
+		if len(base) > maxGeneratedNameLength {
+			base = base[:maxGeneratedNameLength]
+		}
+		for _, m := range dnsSubdomain(base + "xxxxx") {
+			j.fail(schema.KindInvalid, "/metadata/name", "Invalid value: %q and 5 random characters: %s", base, m)
+		}
 	}
 	if nsOK && ns != "" && j.def.namespaced {
 		var msgs []string
@@ -227,8 +247,9 @@ func stringMap(j *judgement, meta map[string]any, key string) (map[string]string
 }
 
 // ownerReferences checks metadata.ownerReferences as
-// ValidateOwnerReferences does: apiVersion, kind, name and uid given, at
-// most one controller.
+// ValidateOwnerReferences does: apiVersion, kind, name and uid given
+// (each a required value at the reference's own field), at most one
+// controller.
 func ownerReferences(j *judgement, meta map[string]any) {
 	raw, ok := meta["ownerReferences"]
 	if !ok || raw == nil {
@@ -250,7 +271,7 @@ func ownerReferences(j *judgement, meta map[string]any) {
 		for _, key := range []string{"apiVersion", "kind", "name", "uid"} {
 			s, _ := m[key].(string)
 			if s == "" {
-				j.fail(schema.KindInvalid, "/metadata/ownerReferences/"+key, "Invalid value: \"\": %s must not be empty", map[string]string{"apiVersion": "version", "kind": "kind", "name": "name", "uid": "uid"}[key])
+				j.fail(schema.KindRequired, p+"/"+key, "Required value: must not be empty")
 			}
 		}
 		if c, _ := m["controller"].(bool); c {

@@ -77,7 +77,7 @@ func TestJudge(t *testing.T) {
 		{name: "two controllers", object: "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  ownerReferences:\n  - {apiVersion: v1, kind: A, name: a, uid: '1', controller: true}\n  - {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}\nspec: {size: 1}\n",
 			errs: []string{`metadata.ownerReferences: invalid: Only one reference can have Controller set to true`}},
 		{name: "owner reference without uid", object: "apiVersion: example.com/v1\nkind: Widget\nmetadata:\n  name: w\n  ownerReferences:\n  - {apiVersion: v1, kind: A, name: a}\nspec: {size: 1}\n",
-			errs: []string{`metadata.ownerReferences.uid: invalid: Invalid value: "": uid must not be empty`}},
+			errs: []string{`metadata.ownerReferences[0].uid: required: Required value: must not be empty`}},
 		{name: "unknown field, Strict", object: widgetHead + "spec: {size: 1, colour: red}\n",
 			errs: []string{`spec.colour: undeclared: unknown field "spec.colour"`}, stored: `"spec":{"replicas":1,"size":1}`},
 		{name: "unknown field, Warn", object: widgetHead + "spec: {size: 1, colour: red}\n", mode: kube.FieldValidationWarn,

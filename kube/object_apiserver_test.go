@@ -76,6 +76,12 @@ func TestJudgeAsTheApiserver(t *testing.T) {
 				"metadata.ownerReferences[1].apiVersion: required: Required value: must not be empty",
 				"metadata.ownerReferences[1].name: required: Required value: must not be empty",
 			}},
+		{name: "owner reference of a bad apiVersion, two controllers",
+			object: head + "metadata:\n  name: g\n  ownerReferences:\n  - {apiVersion: a/b/c, kind: A, name: a, uid: '1', controller: true}\n  - {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}\nspec: {size: 2}\n",
+			errs: []string{
+				`metadata.ownerReferences: invalid: Only one reference can have Controller set to true. Found "true" in references for A/a and B/b`,
+				`metadata.ownerReferences[0].apiVersion: invalid: Invalid value: "a/b/c": must be <group>/<version> or <version>`,
+			}},
 		{name: "generateName refused: the generated name too",
 			object: head + "metadata: {generateName: Class_}\nspec: {size: 2}\n",
 			errs: []string{

@@ -248,8 +248,8 @@ func stringMap(j *judgement, meta map[string]any, key string) (map[string]string
 
 // ownerReferences checks metadata.ownerReferences as
 // ValidateOwnerReferences does: apiVersion, kind, name and uid given
-// (each a required value at the reference's own field), at most one
-// controller.
+// (each a required value at the reference's own field), apiVersion a
+// GROUP/VERSION or a VERSION, at most one controller.
 func ownerReferences(j *judgement, meta map[string]any) {
 	raw, ok := meta["ownerReferences"]
 	if !ok || raw == nil {
@@ -274,9 +274,13 @@ func ownerReferences(j *judgement, meta map[string]any) {
 				j.fail(schema.KindRequired, p+"/"+key, "Required value: must not be empty")
 			}
 		}
+		if av, _ := m["apiVersion"].(string); strings.Count(av, "/") > 1 {
+			j.fail(schema.KindInvalid, p+"/apiVersion", "Invalid value: %q: must be <group>/<version> or <version>", av)
+		}
 		if c, _ := m["controller"].(bool); c {
+			kind, _ := m["kind"].(string)
 			name, _ := m["name"].(string)
-			controllers = append(controllers, name)
+			controllers = append(controllers, kind+"/"+name)
 		}
 	}
 	if len(controllers) > 1 {

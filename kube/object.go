@@ -539,7 +539,7 @@ func hasRules(n *schema.Node, depth int) bool {
 // nodes as the apiserver does (apiextensions' schema/objectmeta
 // validateEmbeddedResource): apiVersion and kind are required, a string,
 // not empty; apiVersion parses as GROUP/VERSION, kind is a DNS-1035 label
-// in any case.
+// in any case; their metadata is checked as objectMeta says.
 func embeddedResources(j *judgement, x any, n *schema.Node, ptr string, embedded bool, depth int) {
 	if n == nil || x == nil || depth > document.MaxDepth {
 		return
@@ -548,6 +548,9 @@ func embeddedResources(j *judgement, x any, n *schema.Node, ptr string, embedded
 	case map[string]any:
 		if embedded && boolKeyword(n, "x-kubernetes-embedded-resource") {
 			embeddedIdentity(j, t, ptr)
+			if meta, ok := t["metadata"].(map[string]any); ok {
+				objectMeta(j, meta, ptr+"/metadata", true)
+			}
 		}
 		ap := n.AdditionalProperties()
 		for _, k := range slices.Sorted(maps.Keys(t)) {

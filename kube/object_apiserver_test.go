@@ -46,7 +46,8 @@ const rulesNotChecked = ": invalid: some validation rules were not checked becau
 // oracle corpus (kube/testdata/verdict/{certmanager,crossplane,gateway,
 // istio}): owner references' fields are required values at their own
 // index; a generateName the apiserver refuses makes a generated name it
-// refuses too; an embedded resource needs apiVersion and kind; a required
+// refuses too; an embedded resource needs apiVersion and kind, and its
+// metadata is checked (its name only as a path segment); a required
 // value missing in metadata or an embedded resource keeps the rules from
 // running, as one missing in the schema does; a null on a nullable field
 // does not.
@@ -104,6 +105,23 @@ func TestJudgeAsTheApiserver(t *testing.T) {
 				`spec.input.apiVersion: invalid: Invalid value: "a/b/c": unexpected GroupVersion string: a/b/c`,
 				`spec.input.kind: invalid: Invalid value: "My_Kind": may have mixed case, but should otherwise match: a DNS-1035 label`,
 			}},
+		{name: "embedded metadata: a name is only a path segment, labels, namespace and finalizers as the object's",
+			object: head + "metadata: {name: g}\nspec:\n  size: 2\n  input:\n    apiVersion: v1\n    kind: In\n    metadata: {name: Not_Valid, namespace: Bad_NS, labels: {team: web platform}, finalizers: [a/b/c]}\n",
+			errs: []string{
+				`spec.input.metadata.namespace: invalid: Invalid value: "Bad_NS": a lowercase RFC 1123 label`,
+				`spec.input.metadata.labels: invalid: Invalid value: "web platform": a valid label`,
+				`spec.input.metadata.finalizers: invalid: Invalid value: "a/b/c": a qualified name`,
+			}},
+		{name: "embedded metadata: a name with a slash, a generateName with '%', an owner reference without uid",
+			object: head + "metadata: {name: g}\nspec:\n  size: 2\n  input:\n    apiVersion: v1\n    kind: In\n    metadata: {name: a/b, generateName: in%, ownerReferences: [{apiVersion: v1, kind: A, name: a}]}\n",
+			errs: []string{
+				rulesNotChecked[2:],
+				`spec.input.metadata.name: invalid: Invalid value: "a/b": may not contain '/'`,
+				`spec.input.metadata.generateName: invalid: Invalid value: "in%": may not contain '%'`,
+				"spec.input.metadata.ownerReferences[0].uid: required: Required value: must not be empty",
+			}},
+		{name: "embedded metadata: a name of '..'", object: head + "metadata: {name: g}\nspec: {size: 2, input: {apiVersion: v1, kind: In, metadata: {name: ..}}}\n",
+			errs: []string{`spec.input.metadata.name: invalid: Invalid value: "..": may not be '..'`}},
 		{name: "embedded resource: valid", object: head + "metadata: {name: g}\nspec: {size: 2, input: {apiVersion: fn.example.org/v1, kind: Input, any: thing}}\n"},
 		{name: "null on a nullable field: the rules run", object: head + "metadata: {name: g}\nspec: {size: 1, flag: null}\n",
 			errs: []string{"spec: invalid: size must be over 1"}},

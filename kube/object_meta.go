@@ -113,6 +113,27 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		j.fail(schema.KindType, "/metadata", "must be of type object, not %s", describe(raw))
 		return
 	}
+	objectMeta(j, meta, "/metadata", false)
+	if old != nil {
+		oldMeta, _ := old["metadata"].(map[string]any)
+		for _, key := range []string{"name", "namespace"} {
+			was, _ := oldMeta[key].(string)
+			now, _ := meta[key].(string)
+			if key == "namespace" && !j.def.namespaced {
+				continue
+			}
+			if was != now && now != "" {
+				j.fail(schema.KindImmutable, "/metadata/"+key, "Invalid value: %q: field is immutable", now)
+			}
+		}
+	}
+}
+
+// objectMeta checks the metadata at base: the object's own (embedded
+// false), or that of an embedded resource, where the apiserver only asks
+// of a name or generateName that it can be a path segment, and checks a
+// namespace whatever the scope.
+func objectMeta(j *judgement, meta map[string]any, base string, embedded bool) {
 	str := func(key string) (string, bool) {
 		v, ok := meta[key]
 		if !ok || v == nil {
@@ -120,13 +141,95 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		}
 		s, isStr := v.(string)
 		if !isStr {
-			j.fail(schema.KindType, "/metadata/"+key, "must be of type string, not %s", describe(v))
+			j.fail(schema.KindType, base+"/"+key, "must be of type string, not %s", describe(v))
 		}
 		return s, isStr
 	}
 	name, nameOK := str("name")
 	gen, genOK := str("generateName")
 	ns, nsOK := str("namespace")
+	if !embedded {
+		objectName(j, name, nameOK, gen, genOK)
+	} else {
+		if nameOK && name != "" {
+			j.invalid(base+"/name", name, pathSegmentName(name)...)
+		}
+		if genOK && gen != "" {
+			j.invalid(base+"/generateName", gen, pathSegmentPrefix(gen)...)
+		}
+	}
+	if nsOK && ns != "" && (embedded || j.def.namespaced) {
+		var msgs []string
+		if len(ns) > 63 {
+			msgs = append(msgs, "must be no more than 63 characters")
+		}
+		if !dns1123LabelRE.MatchString(ns) {
+			msgs = append(msgs, dns1123LabelMsg)
+		}
+		j.invalid(base+"/namespace", ns, msgs...)
+	}
+	if labels, ok := stringMap(j, meta, base, "labels"); ok {
+		for _, k := range slices.Sorted(maps.Keys(labels)) {
+			j.invalid(base+"/labels", k, qualifiedName(k)...)
+			v := labels[k]
+			var msgs []string
+			if len(v) > 63 {
+				msgs = append(msgs, "must be no more than 63 characters")
+			}
+			if !labelValueRE.MatchString(v) {
+				msgs = append(msgs, labelValueMsg)
+			}
+			j.invalid(base+"/labels", v, msgs...)
+		}
+	}
+	if ann, ok := stringMap(j, meta, base, "annotations"); ok {
+		total := 0
+		for _, k := range slices.Sorted(maps.Keys(ann)) {
+			j.invalid(base+"/annotations", k, qualifiedName(strings.ToLower(k))...)
+			total += len(k) + len(ann[k])
+		}
+		if total > totalAnnotationSizeLimit {
+			j.fail(schema.KindInvalid, base+"/annotations", "Too long: must have at most %d bytes", totalAnnotationSizeLimit)
+		}
+	}
+	if raw, ok := meta["finalizers"]; ok && raw != nil {
+		list, isList := raw.([]any)
+		if !isList {
+			j.fail(schema.KindType, base+"/finalizers", "must be of type array, not %s", describe(raw))
+		}
+		for i, f := range list {
+			s, isStr := f.(string)
+			if !isStr {
+				j.fail(schema.KindType, pointer.AppendIndex(base+"/finalizers", i), "must be of type string, not %s", describe(f))
+				continue
+			}
+			j.invalid(base+"/finalizers", s, qualifiedName(s)...)
+		}
+	}
+	ownerReferences(j, meta, base)
+}
+
+// pathSegmentName is IsValidPathSegmentName's list of messages.
+func pathSegmentName(v string) []string {
+	if v == "." || v == ".." {
+		return []string{fmt.Sprintf("may not be '%s'", v)}
+	}
+	return pathSegmentPrefix(v)
+}
+
+// pathSegmentPrefix is IsValidPathSegmentPrefix's list of messages.
+func pathSegmentPrefix(v string) []string {
+	var out []string
+	for _, c := range []string{"/", "%"} {
+		if strings.Contains(v, c) {
+			out = append(out, fmt.Sprintf("may not contain '%s'", c))
+		}
+	}
+	return out
+}
+
+// objectName checks the object's own name and generateName.
+func objectName(j *judgement, name string, nameOK bool, gen string, genOK bool) {
 	if genOK && gen != "" {
 		// A prefix: a trailing dash is allowed.
 		j.invalid("/metadata/generateName", gen, dnsSubdomain(maskTrailingDash(gen))...)
@@ -149,68 +252,6 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 			j.fail(schema.KindInvalid, "/metadata/name", "Invalid value: %q and 5 random characters: %s", base, m)
 		}
 	}
-	if nsOK && ns != "" && j.def.namespaced {
-		var msgs []string
-		if len(ns) > 63 {
-			msgs = append(msgs, "must be no more than 63 characters")
-		}
-		if !dns1123LabelRE.MatchString(ns) {
-			msgs = append(msgs, dns1123LabelMsg)
-		}
-		j.invalid("/metadata/namespace", ns, msgs...)
-	}
-	if labels, ok := stringMap(j, meta, "labels"); ok {
-		for _, k := range slices.Sorted(maps.Keys(labels)) {
-			j.invalid("/metadata/labels", k, qualifiedName(k)...)
-			v := labels[k]
-			var msgs []string
-			if len(v) > 63 {
-				msgs = append(msgs, "must be no more than 63 characters")
-			}
-			if !labelValueRE.MatchString(v) {
-				msgs = append(msgs, labelValueMsg)
-			}
-			j.invalid("/metadata/labels", v, msgs...)
-		}
-	}
-	if ann, ok := stringMap(j, meta, "annotations"); ok {
-		total := 0
-		for _, k := range slices.Sorted(maps.Keys(ann)) {
-			j.invalid("/metadata/annotations", k, qualifiedName(strings.ToLower(k))...)
-			total += len(k) + len(ann[k])
-		}
-		if total > totalAnnotationSizeLimit {
-			j.fail(schema.KindInvalid, "/metadata/annotations", "Too long: must have at most %d bytes", totalAnnotationSizeLimit)
-		}
-	}
-	if raw, ok := meta["finalizers"]; ok && raw != nil {
-		list, isList := raw.([]any)
-		if !isList {
-			j.fail(schema.KindType, "/metadata/finalizers", "must be of type array, not %s", describe(raw))
-		}
-		for i, f := range list {
-			s, isStr := f.(string)
-			if !isStr {
-				j.fail(schema.KindType, pointer.AppendIndex("/metadata/finalizers", i), "must be of type string, not %s", describe(f))
-				continue
-			}
-			j.invalid("/metadata/finalizers", s, qualifiedName(s)...)
-		}
-	}
-	ownerReferences(j, meta)
-	if old != nil {
-		oldMeta, _ := old["metadata"].(map[string]any)
-		for _, key := range []string{"name", "namespace"} {
-			was, _ := oldMeta[key].(string)
-			now, _ := meta[key].(string)
-			if key == "namespace" && !j.def.namespaced {
-				continue
-			}
-			if was != now && now != "" {
-				j.fail(schema.KindImmutable, "/metadata/"+key, "Invalid value: %q: field is immutable", now)
-			}
-		}
-	}
 }
 
 // maskTrailingDash is apimachinery's: a generateName prefix may end in a
@@ -224,21 +265,21 @@ func maskTrailingDash(name string) string {
 
 // stringMap reads metadata's labels or annotations: a map of strings; a
 // value of another type is an error at its own pointer.
-func stringMap(j *judgement, meta map[string]any, key string) (map[string]string, bool) {
+func stringMap(j *judgement, meta map[string]any, base, key string) (map[string]string, bool) {
 	raw, ok := meta[key]
 	if !ok || raw == nil {
 		return nil, false
 	}
 	m, isMap := raw.(map[string]any)
 	if !isMap {
-		j.fail(schema.KindType, "/metadata/"+key, "must be of type object, not %s", describe(raw))
+		j.fail(schema.KindType, base+"/"+key, "must be of type object, not %s", describe(raw))
 		return nil, false
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		s, isStr := v.(string)
 		if !isStr && v != nil {
-			j.fail(schema.KindType, "/metadata/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", describe(v), quoteValue(v))
+			j.fail(schema.KindType, base+"/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", describe(v), quoteValue(v))
 			continue
 		}
 		out[k] = s
@@ -250,19 +291,19 @@ func stringMap(j *judgement, meta map[string]any, key string) (map[string]string
 // ValidateOwnerReferences does: apiVersion, kind, name and uid given
 // (each a required value at the reference's own field), apiVersion a
 // GROUP/VERSION or a VERSION, at most one controller.
-func ownerReferences(j *judgement, meta map[string]any) {
+func ownerReferences(j *judgement, meta map[string]any, base string) {
 	raw, ok := meta["ownerReferences"]
 	if !ok || raw == nil {
 		return
 	}
 	list, isList := raw.([]any)
 	if !isList {
-		j.fail(schema.KindType, "/metadata/ownerReferences", "must be of type array, not %s", describe(raw))
+		j.fail(schema.KindType, base+"/ownerReferences", "must be of type array, not %s", describe(raw))
 		return
 	}
 	var controllers []string
 	for i, r := range list {
-		p := pointer.AppendIndex("/metadata/ownerReferences", i)
+		p := pointer.AppendIndex(base+"/ownerReferences", i)
 		m, isMap := r.(map[string]any)
 		if !isMap {
 			j.fail(schema.KindType, p, "must be of type object, not %s", describe(r))
@@ -284,6 +325,6 @@ func ownerReferences(j *judgement, meta map[string]any) {
 		}
 	}
 	if len(controllers) > 1 {
-		j.fail(schema.KindInvalid, "/metadata/ownerReferences", "Only one reference can have Controller set to true. Found \"true\" in references for %s", strings.Join(controllers, " and "))
+		j.fail(schema.KindInvalid, base+"/ownerReferences", "Only one reference can have Controller set to true. Found \"true\" in references for %s", strings.Join(controllers, " and "))
 	}
 }

@@ -331,6 +331,10 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		return j.verdict(obj)
 	}
 	obj, _ = dv.(map[string]any)
+	embeddedResources(j, obj, s.Root(), "", false, 0)
+	// Metadata and embedded resources are checked before the rules: a
+	// required value missing there blocks them as it does in the schema
+	// (rulesNotRun below).
 	var verr error
 	if old != nil {
 		// Transition rules (oldSelf) judge the change against the stored
@@ -346,10 +350,8 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 	} else {
 		verr = params.Validate(s, obj, params.Structural())
 	}
-	if err := verr; err != nil {
-		for _, e := range schema.ErrorsOf(err) {
-			j.errs = append(j.errs, j.hint(e, ver.schema))
-		}
+	for _, e := range schema.ErrorsOf(verr) {
+		j.errs = append(j.errs, j.hint(e, ver.schema))
 	}
 	kubeNumbers(j, obj, s.Root(), "", 0)
 	if ver.specReplicas != "" {
@@ -660,6 +662,60 @@ func boolKeyword(n *schema.Node, name string) bool {
 	v, _ := n.Keyword(name)
 	b, _ := v.(bool)
 	return b
+}
+
+// embeddedResources checks the objects below x-kubernetes-embedded-resource
+// nodes as the apiserver does (apiextensions' schema/objectmeta
+// validateEmbeddedResource): apiVersion and kind are required, a string,
+// not empty; apiVersion parses as GROUP/VERSION, kind is a DNS-1035 label
+// in any case; their metadata is checked as objectMeta says.
+func embeddedResources(j *judgement, x any, n *schema.Node, ptr string, embedded bool, depth int) {
+	if n == nil || x == nil || depth > document.MaxDepth {
+		return
+	}
+	switch t := x.(type) {
+	case map[string]any:
+		if embedded && boolKeyword(n, "x-kubernetes-embedded-resource") {
+			embeddedIdentity(j, t, ptr)
+			if meta, ok := t["metadata"].(map[string]any); ok {
+				objectMeta(j, meta, ptr+"/metadata", true)
+			}
+		}
+		ap := n.AdditionalProperties()
+		for _, k := range slices.Sorted(maps.Keys(t)) {
+			c := n.Property(k)
+			if c == nil {
+				c = ap
+			}
+			embeddedResources(j, t[k], c, ptr+"/"+pointer.Escape(k), true, depth+1)
+		}
+	case []any:
+		for i, e := range t {
+			embeddedResources(j, e, n.Items(), pointer.AppendIndex(ptr, i), true, depth+1)
+		}
+	}
+}
+
+func embeddedIdentity(j *judgement, m map[string]any, ptr string) {
+	for _, key := range []string{"apiVersion", "kind"} {
+		p := ptr + "/" + key
+		v, found := m[key]
+		if !found {
+			j.fail(schema.KindRequired, p, "Required value")
+			continue
+		}
+		str, ok := v.(string)
+		switch {
+		case !ok:
+			j.fail(schema.KindInvalid, p, "Invalid value: %s: must be a string", quoteValue(v))
+		case str == "":
+			j.fail(schema.KindInvalid, p, "Invalid value: \"\": must not be empty")
+		case key == "apiVersion" && strings.Count(str, "/") > 1:
+			j.fail(schema.KindInvalid, p, "Invalid value: %q: unexpected GroupVersion string: %s", str, str)
+		case key == "kind" && !dns1035Label(strings.ToLower(str)):
+			j.fail(schema.KindInvalid, p, "Invalid value: %q: may have mixed case, but should otherwise match: %s", str, dns1035LabelMsg)
+		}
+	}
 }
 
 // kubeNumbers refuses what the apiserver's decoding and OpenAPI

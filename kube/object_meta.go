@@ -24,14 +24,14 @@ const (
 	dns1123SubdomainMsg = "a lowercase RFC 1123 subdomain must consist of lower case alphanumeric characters, '-' or '.', and must start and end with an alphanumeric character (e.g. 'example.com', regex used for validation is '" + dns1123SubdomainFmt + "')"
 	dns1123LabelMsg     = "a lowercase RFC 1123 label must consist of lower case alphanumeric characters or '-', and must start and end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for validation is '" + dns1123LabelFmt + "')"
 	qualifiedNameMsg    = "name part must consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyName',  or 'my.name',  or '123-abc', regex used for validation is '" + qualifiedNameFmt + "')"
+	dns1035LabelMsg     = "a DNS-1035 label must consist of lower case alphanumeric characters or '-', start with an alphabetic character, and end with an alphanumeric character (e.g. 'my-name',  or 'abc-123', regex used for validation is '[a-z]([-a-z0-9]*[a-z0-9])?')"
 	labelValueMsg       = "a valid label must be an empty string or consist of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric character (e.g. 'MyValue',  or 'my_value',  or '12345', regex used for validation is '" + labelValueFmt + "')"
 
 	// totalAnnotationSizeLimit is apimachinery's TotalAnnotationSizeLimitB.
 	totalAnnotationSizeLimit = 256 * 1024
-	// maxGeneratedNamePrefix is how much of generateName the apiserver
-	// keeps before its five random characters (apiserver's names
-	// package: 63 - 5).
-	maxGeneratedNamePrefix = 58
+	// maxGeneratedNameLength is apiserver's names.MaxGeneratedNameLength:
+	// the part of generateName a generated name keeps.
+	maxGeneratedNameLength = 58
 )
 
 var (
@@ -39,7 +39,12 @@ var (
 	dns1123LabelRE     = regexp.MustCompile("^" + dns1123LabelFmt + "$")
 	qualifiedNameRE    = regexp.MustCompile("^" + qualifiedNameFmt + "$")
 	labelValueRE       = regexp.MustCompile("^" + labelValueFmt + "$")
+	dns1035LabelRE     = regexp.MustCompile("^[a-z]([-a-z0-9]*[a-z0-9])?$")
 )
+
+// dns1035Label is IsDNS1035Label's verdict: at most 63 characters of the
+// label's form.
+func dns1035Label(v string) bool { return len(v) <= 63 && dns1035LabelRE.MatchString(v) }
 
 // dnsSubdomain is IsDNS1123Subdomain's list of messages.
 func dnsSubdomain(v string) []string {
@@ -109,100 +114,7 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 		j.fail(schema.KindType, "/metadata", "must be of type object, not %s", describe(raw))
 		return
 	}
-	str := func(key string) (string, bool) {
-		v, ok := meta[key]
-		if !ok || v == nil {
-			return "", true
-		}
-		s, isStr := v.(string)
-		if !isStr {
-			j.fail(schema.KindType, "/metadata/"+key, "must be of type string, not %s", describe(v))
-		}
-		return s, isStr
-	}
-	name, nameOK := str("name")
-	gen, genOK := str("generateName")
-	ns, nsOK := str("namespace")
-	if genOK && gen != "" {
-		// A prefix: a trailing dash is allowed.
-		j.invalid("/metadata/generateName", gen, dnsSubdomain(maskTrailingDash(gen))...)
-	}
-	switch {
-	case !nameOK:
-	case name == "" && gen == "":
-		j.fail(schema.KindRequired, "/metadata/name", "Required value: name or generateName is required")
-	case name != "":
-		j.invalid("/metadata/name", name, dnsSubdomain(name)...)
-	case genOK:
-		// The apiserver names the object from the prefix (cut to 58
-		// characters) and five random lowercase letters or digits, then
-		// judges that name as any other.
-		generated := gen
-		if len(generated) > maxGeneratedNamePrefix {
-			generated = generated[:maxGeneratedNamePrefix]
-		}
-		generated += "xxxxx"
-		j.invalid("/metadata/name", generated, dnsSubdomain(generated)...)
-	}
-	for _, key := range []string{"creationTimestamp", "deletionTimestamp"} {
-		// metav1.Time's decoding: RFC 3339 or null; anything else is a
-		// decoding error (400) before any validation.
-		if v, ok := meta[key]; ok && v != nil {
-			t, isStr := v.(string)
-			if _, err := time.Parse(time.RFC3339, t); !isStr || err != nil {
-				j.fail(schema.KindType, "/metadata/"+key, "must be a time in RFC 3339 form (2006-01-02T15:04:05Z), not %s", quoteValue(v))
-			}
-		}
-	}
-	if nsOK && ns != "" && j.def.namespaced {
-		var msgs []string
-		if len(ns) > 63 {
-			msgs = append(msgs, "must be no more than 63 characters")
-		}
-		if !dns1123LabelRE.MatchString(ns) {
-			msgs = append(msgs, dns1123LabelMsg)
-		}
-		j.invalid("/metadata/namespace", ns, msgs...)
-	}
-	if labels, ok := stringMap(j, meta, "labels"); ok {
-		for _, k := range slices.Sorted(maps.Keys(labels)) {
-			j.invalid("/metadata/labels", k, qualifiedName(k)...)
-			v := labels[k]
-			var msgs []string
-			if len(v) > 63 {
-				msgs = append(msgs, "must be no more than 63 bytes")
-			}
-			if !labelValueRE.MatchString(v) {
-				msgs = append(msgs, labelValueMsg)
-			}
-			j.invalid("/metadata/labels", v, msgs...)
-		}
-	}
-	if ann, ok := stringMap(j, meta, "annotations"); ok {
-		total := 0
-		for _, k := range slices.Sorted(maps.Keys(ann)) {
-			j.invalid("/metadata/annotations", k, qualifiedName(strings.ToLower(k))...)
-			total += len(k) + len(ann[k])
-		}
-		if total > totalAnnotationSizeLimit {
-			j.fail(schema.KindInvalid, "/metadata/annotations", "Too long: must have at most %d bytes", totalAnnotationSizeLimit)
-		}
-	}
-	if raw, ok := meta["finalizers"]; ok && raw != nil {
-		list, isList := raw.([]any)
-		if !isList {
-			j.fail(schema.KindType, "/metadata/finalizers", "must be of type array, not %s", describe(raw))
-		}
-		for i, f := range list {
-			s, isStr := f.(string)
-			if !isStr {
-				j.fail(schema.KindType, pointer.AppendIndex("/metadata/finalizers", i), "must be of type string, not %s", describe(f))
-				continue
-			}
-			j.invalid("/metadata/finalizers", s, qualifiedName(s)...)
-		}
-	}
-	ownerReferences(j, meta)
+	objectMeta(j, meta, "/metadata", false)
 	if old != nil {
 		oldMeta, _ := old["metadata"].(map[string]any)
 		for _, key := range []string{"name", "namespace"} {
@@ -218,6 +130,143 @@ func validateMetadata(j *judgement, obj, old map[string]any) {
 	}
 }
 
+// objectMeta checks the metadata at base: the object's own (embedded
+// false), or that of an embedded resource, where the apiserver only asks
+// of a name or generateName that it can be a path segment, and checks a
+// namespace whatever the scope.
+func objectMeta(j *judgement, meta map[string]any, base string, embedded bool) {
+	str := func(key string) (string, bool) {
+		v, ok := meta[key]
+		if !ok || v == nil {
+			return "", true
+		}
+		s, isStr := v.(string)
+		if !isStr {
+			j.fail(schema.KindType, base+"/"+key, "must be of type string, not %s", describe(v))
+		}
+		return s, isStr
+	}
+	name, nameOK := str("name")
+	gen, genOK := str("generateName")
+	ns, nsOK := str("namespace")
+	if !embedded {
+		objectName(j, name, nameOK, gen, genOK)
+	} else {
+		if nameOK && name != "" {
+			j.invalid(base+"/name", name, pathSegmentName(name)...)
+		}
+		if genOK && gen != "" {
+			j.invalid(base+"/generateName", gen, pathSegmentPrefix(gen)...)
+		}
+	}
+	if !embedded {
+		for _, key := range []string{"creationTimestamp", "deletionTimestamp"} {
+			// metav1.Time's decoding: RFC 3339 or null; anything else is a
+			// decoding error (400) before any validation.
+			if v, ok := meta[key]; ok && v != nil {
+				t, isStr := v.(string)
+				if _, err := time.Parse(time.RFC3339, t); !isStr || err != nil {
+					j.fail(schema.KindType, base+"/"+key, "must be a time in RFC 3339 form (2006-01-02T15:04:05Z), not %s", quoteValue(v))
+				}
+			}
+		}
+	}
+	if nsOK && ns != "" && (embedded || j.def.namespaced) {
+		var msgs []string
+		if len(ns) > 63 {
+			msgs = append(msgs, "must be no more than 63 characters")
+		}
+		if !dns1123LabelRE.MatchString(ns) {
+			msgs = append(msgs, dns1123LabelMsg)
+		}
+		j.invalid(base+"/namespace", ns, msgs...)
+	}
+	if labels, ok := stringMap(j, meta, base, "labels"); ok {
+		for _, k := range slices.Sorted(maps.Keys(labels)) {
+			j.invalid(base+"/labels", k, qualifiedName(k)...)
+			v := labels[k]
+			var msgs []string
+			if len(v) > 63 {
+				msgs = append(msgs, "must be no more than 63 bytes")
+			}
+			if !labelValueRE.MatchString(v) {
+				msgs = append(msgs, labelValueMsg)
+			}
+			j.invalid(base+"/labels", v, msgs...)
+		}
+	}
+	if ann, ok := stringMap(j, meta, base, "annotations"); ok {
+		total := 0
+		for _, k := range slices.Sorted(maps.Keys(ann)) {
+			j.invalid(base+"/annotations", k, qualifiedName(strings.ToLower(k))...)
+			total += len(k) + len(ann[k])
+		}
+		if total > totalAnnotationSizeLimit {
+			j.fail(schema.KindInvalid, base+"/annotations", "Too long: must have at most %d bytes", totalAnnotationSizeLimit)
+		}
+	}
+	if raw, ok := meta["finalizers"]; ok && raw != nil {
+		list, isList := raw.([]any)
+		if !isList {
+			j.fail(schema.KindType, base+"/finalizers", "must be of type array, not %s", describe(raw))
+		}
+		for i, f := range list {
+			s, isStr := f.(string)
+			if !isStr {
+				j.fail(schema.KindType, pointer.AppendIndex(base+"/finalizers", i), "must be of type string, not %s", describe(f))
+				continue
+			}
+			j.invalid(base+"/finalizers", s, qualifiedName(s)...)
+		}
+	}
+	ownerReferences(j, meta, base)
+}
+
+// pathSegmentName is IsValidPathSegmentName's list of messages.
+func pathSegmentName(v string) []string {
+	if v == "." || v == ".." {
+		return []string{fmt.Sprintf("may not be '%s'", v)}
+	}
+	return pathSegmentPrefix(v)
+}
+
+// pathSegmentPrefix is IsValidPathSegmentPrefix's list of messages.
+func pathSegmentPrefix(v string) []string {
+	var out []string
+	for _, c := range []string{"/", "%"} {
+		if strings.Contains(v, c) {
+			out = append(out, fmt.Sprintf("may not contain '%s'", c))
+		}
+	}
+	return out
+}
+
+// objectName checks the object's own name and generateName.
+func objectName(j *judgement, name string, nameOK bool, gen string, genOK bool) {
+	if genOK && gen != "" {
+		// A prefix: a trailing dash is allowed.
+		j.invalid("/metadata/generateName", gen, dnsSubdomain(maskTrailingDash(gen))...)
+	}
+	switch {
+	case !nameOK:
+	case name == "" && gen == "":
+		j.fail(schema.KindRequired, "/metadata/name", "Required value: name or generateName is required")
+	case name != "":
+		j.invalid("/metadata/name", name, dnsSubdomain(name)...)
+	case genOK:
+		// The apiserver names the object generateName and five random
+		// characters of [a-z0-9] (the prefix cut to 58), then checks that
+		// name too.
+		base := gen
+		if len(base) > maxGeneratedNameLength {
+			base = base[:maxGeneratedNameLength]
+		}
+		for _, m := range dnsSubdomain(base + "xxxxx") {
+			j.fail(schema.KindInvalid, "/metadata/name", "Invalid value: %q and 5 random characters: %s", base, m)
+		}
+	}
+}
+
 // maskTrailingDash is apimachinery's: a generateName prefix may end in a
 // dash, so its last two characters are checked as one letter (sic).
 func maskTrailingDash(name string) string {
@@ -229,21 +278,21 @@ func maskTrailingDash(name string) string {
 
 // stringMap reads metadata's labels or annotations: a map of strings; a
 // value of another type is an error at its own pointer.
-func stringMap(j *judgement, meta map[string]any, key string) (map[string]string, bool) {
+func stringMap(j *judgement, meta map[string]any, base, key string) (map[string]string, bool) {
 	raw, ok := meta[key]
 	if !ok || raw == nil {
 		return nil, false
 	}
 	m, isMap := raw.(map[string]any)
 	if !isMap {
-		j.fail(schema.KindType, "/metadata/"+key, "must be of type object, not %s", describe(raw))
+		j.fail(schema.KindType, base+"/"+key, "must be of type object, not %s", describe(raw))
 		return nil, false
 	}
 	out := make(map[string]string, len(m))
 	for k, v := range m {
 		s, isStr := v.(string)
 		if !isStr && v != nil {
-			j.fail(schema.KindType, "/metadata/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", describe(v), quoteValue(v))
+			j.fail(schema.KindType, base+"/"+key+"/"+pointer.Escape(k), "must be of type string, not %s (quote it: %q)", describe(v), quoteValue(v))
 			continue
 		}
 		out[k] = s
@@ -252,22 +301,22 @@ func stringMap(j *judgement, meta map[string]any, key string) (map[string]string
 }
 
 // ownerReferences checks metadata.ownerReferences as
-// ValidateOwnerReferences does in v1.37: apiVersion, kind, name and uid
-// of each given (a required value at its index), at most one controller
-// (named Kind/name).
-func ownerReferences(j *judgement, meta map[string]any) {
+// ValidateOwnerReferences does: apiVersion, kind, name and uid given
+// (each a required value at the reference's own field), apiVersion a
+// GROUP/VERSION or a VERSION, at most one controller.
+func ownerReferences(j *judgement, meta map[string]any, base string) {
 	raw, ok := meta["ownerReferences"]
 	if !ok || raw == nil {
 		return
 	}
 	list, isList := raw.([]any)
 	if !isList {
-		j.fail(schema.KindType, "/metadata/ownerReferences", "must be of type array, not %s", describe(raw))
+		j.fail(schema.KindType, base+"/ownerReferences", "must be of type array, not %s", describe(raw))
 		return
 	}
 	var controllers []string
 	for i, r := range list {
-		p := pointer.AppendIndex("/metadata/ownerReferences", i)
+		p := pointer.AppendIndex(base+"/ownerReferences", i)
 		m, isMap := r.(map[string]any)
 		if !isMap {
 			j.fail(schema.KindType, p, "must be of type object, not %s", describe(r))
@@ -279,6 +328,9 @@ func ownerReferences(j *judgement, meta map[string]any) {
 				j.fail(schema.KindRequired, p+"/"+key, "Required value: must not be empty")
 			}
 		}
+		if av, _ := m["apiVersion"].(string); strings.Count(av, "/") > 1 {
+			j.fail(schema.KindInvalid, p+"/apiVersion", "Invalid value: %q: must be <group>/<version> or <version>", av)
+		}
 		if c, _ := m["controller"].(bool); c {
 			kind, _ := m["kind"].(string)
 			name, _ := m["name"].(string)
@@ -286,6 +338,6 @@ func ownerReferences(j *judgement, meta map[string]any) {
 		}
 	}
 	if len(controllers) > 1 {
-		j.fail(schema.KindInvalid, "/metadata/ownerReferences", "Only one reference can have Controller set to true. Found \"true\" in references for %s", strings.Join(controllers, " and "))
+		j.fail(schema.KindInvalid, base+"/ownerReferences", "Only one reference can have Controller set to true. Found \"true\" in references for %s", strings.Join(controllers, " and "))
 	}
 }

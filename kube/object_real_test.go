@@ -150,26 +150,29 @@ func BenchmarkJudgeHTTPRoute(b *testing.B) {
 	}
 }
 
-// atRoot is an error the apiserver gives at the object's root (field
-// <nil>) while naming a field in its text: kube-openapi's integer and
-// format checks ("Checked value must be of type integer with format int32
-// in spec.x", "(default format)" for a fraction on an int-or-string) and
-// anyOf ("\"spec.x\" must validate at least one schema (anyOf)").
-// paramkit names that field itself.
-var atRoot = regexp.MustCompile(`<nil>: Invalid value: "": (?:Checked value must be of type integer (?:with format \w+|\(default format\)) in (\S+)|"([^"]+)" must validate at least one schema \(anyOf\))`)
+// atRoot are the apiserver's messages for the errors it gives at the
+// object's root (field <nil>) naming the field in the text: an int32 or
+// int64 overflow, a fraction on an int-or-string ("(default format)"),
+// and a failed oneOf, anyOf, allOf or not.
+var atRoot = []*regexp.Regexp{
+	regexp.MustCompile(`<nil>: Invalid value: "": Checked value must be of type integer (?:with format int(?:32|64)|\(default format\)) in ([^\s,]+)`),
+	regexp.MustCompile(`<nil>: Invalid value: "": "([^"]+)" must (?:validate one and only one schema \(oneOf\)|validate at least one schema \(anyOf\)|validate all the schemas \(allOf\)|not validate the schema \(not\))`),
+}
 
-// rootFields are the fields named in the text of the apiserver's errors
-// at the root; a path is cut where the message's list goes on (", ")
-// or closes ("]").
+// rootFields are the fields the apiserver names in the message of its
+// errors at the root: those of atRoot (the other errors at the root, the
+// rules not checked, are paramkit's "": agreeWithApiserver counts them).
 func rootFields(message string) []string {
 	var out []string
-	for _, m := range atRoot.FindAllStringSubmatch(message, -1) {
-		f := m[1] + m[2]
-		f = strings.TrimSuffix(f, ",")
-		for strings.Count(f, "]") > strings.Count(f, "[") {
-			f = strings.TrimSuffix(f, "]")
+	for _, re := range atRoot {
+		for _, m := range re.FindAllStringSubmatch(message, -1) {
+			f := m[1]
+			// The last error of a list ends with the list's "]".
+			if strings.HasSuffix(f, "]") && strings.Count(f, "]") > strings.Count(f, "[") {
+				f = f[:len(f)-1]
+			}
+			out = append(out, f)
 		}
-		out = append(out, f)
 	}
 	return out
 }

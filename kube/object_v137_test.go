@@ -79,7 +79,7 @@ func TestJudgeAsTheApiserverV137(t *testing.T) {
 			errs: []string{`status.phase: undeclared: unknown field "status.phase"`}},
 		{name: "a known status field of the wrong type is dropped", object: head + "metadata: {name: s}\nspec: {}\nstatus: {ready: maybe}\n"},
 		{name: "the generated name is judged", object: head + "metadata: {generateName: my_scaler-}\nspec: {}\n",
-			errs: []string{`metadata.name: invalid: Invalid value: "my_scaler-xxxxx"`, `metadata.generateName: invalid: Invalid value: "my_scaler-"`}},
+			errs: []string{`metadata.name: invalid: Invalid value: "my_scaler-" and 5 random characters`, `metadata.generateName: invalid: Invalid value: "my_scaler-"`}},
 		{name: "a long generateName is cut to 58 characters", object: head + "metadata: {generateName: " + longGenerateName + "}\nspec: {}\n"},
 		{name: "two controllers named Kind/name",
 			object: head + "metadata:\n  name: s\n  ownerReferences:\n  - {apiVersion: v1, kind: A, name: a, uid: '1', controller: true}\n  - {apiVersion: v1, kind: B, name: b, uid: '2', controller: true}\nspec: {}\n",

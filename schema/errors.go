@@ -216,23 +216,66 @@ func (e *Error) Unwrap() error {
 // field name (spec.parameters[a.b]: one with '.', '[', ']', a space or
 // other punctuation, an empty one, one starting with a digit). The root
 // pointer gives prefix itself. A pointer that is not RFC 6901 is
-// appended as it is, in brackets.
+// appended as it is, in brackets. In the error of an
+// x-kubernetes-validations rule (Keyword, and the rule's place in
+// Detail.SchemaPointer), a key the schema reaches through
+// additionalProperties is a subscript too (spec.selector[app]), as
+// kube-apiserver's rule validator writes a map's key.
 func (e *Error) FieldPath(prefix string) string {
 	if e == nil {
 		return prefix
 	}
+	if e.Keyword == "x-kubernetes-validations" && e.Detail != nil && e.Detail.SchemaPointer != "" {
+		return fieldPathKeys(prefix, e.Pointer, mapKeys(e.Pointer, e.Detail.SchemaPointer))
+	}
 	return fieldPath(prefix, e.Pointer)
 }
 
-func fieldPath(prefix, p string) string {
+// mapKeys gives the indexes of the tokens of instance pointer p that the
+// schema pointer sp (a keyword's place, from the root down properties,
+// additionalProperties and items) reaches through additionalProperties.
+func mapKeys(p, sp string) map[int]bool {
+	toks, err := pointer.Split(p)
+	stoks, serr := pointer.Split(sp)
+	if err != nil || serr != nil {
+		return nil
+	}
+	var keys map[int]bool
+	i := 0
+walk:
+	for j := 0; j < len(stoks) && i < len(toks); j++ {
+		switch stoks[j] {
+		case "properties":
+			if j++; j >= len(stoks) || stoks[j] != toks[i] {
+				break walk
+			}
+		case "additionalProperties":
+			if keys == nil {
+				keys = map[int]bool{}
+			}
+			keys[i] = true
+		case "items":
+		default:
+			break walk
+		}
+		i++
+	}
+	return keys
+}
+
+func fieldPath(prefix, p string) string { return fieldPathKeys(prefix, p, nil) }
+
+// fieldPathKeys is fieldPath with the tokens at the indexes of keys
+// written as subscripts.
+func fieldPathKeys(prefix, p string, keys map[int]bool) string {
 	toks, err := pointer.Split(p)
 	if err != nil {
 		return prefix + "[" + p + "]"
 	}
 	var b strings.Builder
 	b.WriteString(prefix)
-	for _, t := range toks {
-		if isFieldName(t) {
+	for i, t := range toks {
+		if isFieldName(t) && !keys[i] {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}

@@ -189,6 +189,43 @@ func TestFieldPath(t *testing.T) {
 	}
 }
 
+// TestFieldPathOfARule: in the error of an x-kubernetes-validations
+// rule, a key reached through additionalProperties is a subscript, as
+// kube-apiserver names it (an Istio workloadSelector's label value:
+// spec.workloadSelector.matchLabels[version]); properties and items stay
+// as in TestFieldPath, and so does every other error's path.
+func TestFieldPathOfARule(t *testing.T) {
+	tests := []struct {
+		name, keyword, pointer, schemaPointer, want string
+	}{
+		{"map value", "x-kubernetes-validations", "/spec/selector/matchLabels/version",
+			"/properties/spec/properties/selector/properties/matchLabels/additionalProperties/x-kubernetes-validations/0",
+			"spec.selector.matchLabels[version]"},
+		{"the map itself", "x-kubernetes-validations", "/spec/selector/matchLabels",
+			"/properties/spec/properties/selector/properties/matchLabels/x-kubernetes-validations/0",
+			"spec.selector.matchLabels"},
+		{"items and a map of maps", "x-kubernetes-validations", "/rules/2/env/HOME/value",
+			"/properties/rules/items/properties/env/additionalProperties/properties/value/x-kubernetes-validations/1",
+			"rules[2].env[HOME].value"},
+		{"a fieldPath below the rule", "x-kubernetes-validations", "/spec/labels/app/name",
+			"/properties/spec/x-kubernetes-validations/0",
+			"spec.labels.app.name"},
+		{"a schema pointer that does not match", "x-kubernetes-validations", "/spec/a",
+			"/properties/other/additionalProperties/x-kubernetes-validations/0",
+			"spec.a"},
+		{"not a rule", "format", "/spec/labels/app",
+			"/properties/spec/properties/labels/additionalProperties/format",
+			"spec.labels.app"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := &schema.Error{Pointer: tt.pointer, Kind: schema.KindInvalid, Keyword: tt.keyword,
+				Detail: &schema.ErrorDetail{SchemaPointer: tt.schemaPointer}}
+			assert.Equal(t, tt.want, e.FieldPath(""))
+		})
+	}
+}
+
 // conditionReason is metav1.Condition's pattern for Reason.
 var conditionReason = regexp.MustCompile(`^[A-Za-z]([A-Za-z0-9_,:]*[A-Za-z0-9_])?$`)
 

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/kcel"
+	"github.com/paramkit/paramkit/internal/pointer"
 )
 
 // Kubernetes marks the schema as a Kubernetes structural schema (a CRD
@@ -82,7 +83,7 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 	if k.formats || k.lists {
 		problems = kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt})
 	}
-	if k.rules != nil && (blocking(out) || formatBlocking(problems)) {
+	if k.rules != nil && (blocking(s, out, v) || blockingFormat(problems, v)) {
 		// As the apiserver: a value already refused for its shape is not
 		// given to the rules, which would only fail on it (a string where
 		// a rule reads an int); one error says the rules did not run.
@@ -108,8 +109,14 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 // running x-kubernetes-validations rules (apiextensions-apiserver's
 // hasBlockingErr: a wrong type, a missing required value, a value outside
 // an enum, too long or too many).
-func blocking(l ErrorList) bool {
+//
+// A null where the node is nullable is no error for the apiserver (a
+// caller honouring nullable drops it after), so it does not block.
+func blocking(s *Schema, l ErrorList, v any) bool {
 	for _, e := range l {
+		if nullAllowed(s, e.Pointer, v) {
+			continue
+		}
 		switch e.Kind {
 		case KindType, KindRequired, KindEnum:
 			return true
@@ -123,15 +130,37 @@ func blocking(l ErrorList) bool {
 	return false
 }
 
-// formatBlocking reports whether the apiserver's format checks found a
-// value that keeps it from running the rules: kube-openapi reports a
-// string format (byte, date-time, …) as a wrong type, which blocks, and
-// an integer beyond int32 or int64 as an invalid value, which does not.
-func formatBlocking(problems []kcel.Problem) bool {
+// blockingFormat reports whether the apiserver's format checks refuse a
+// string (a byte value that is not base64, a date-time that is none):
+// kube-openapi reports those as invalid types, which block the rules as
+// a wrong type does. An int32 or int64 out of range does not block (the
+// apiserver gives it as a plain invalid value).
+func blockingFormat(problems []kcel.Problem, v any) bool {
 	for _, p := range problems {
-		// kcel.CheckFormat words a string format's failure "must be of
-		// type FORMAT" and an integer's range "must fit in …".
-		if p.Keyword == "format" && strings.HasPrefix(p.Message, "must be of type ") {
+		if p.Keyword != "format" {
+			continue
+		}
+		if x, ok := pointer.Get(v, p.Pointer); ok {
+			if _, str := x.(string); str {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// nullAllowed reports whether v holds null at ptr where the schema's
+// node says nullable: true.
+func nullAllowed(s *Schema, ptr string, v any) bool {
+	if x, found := pointer.Get(v, ptr); !found || x != nil {
+		return false
+	}
+	n := s.Lookup(ptr)
+	if n == nil {
+		return false
+	}
+	for _, sc := range n.Scope() {
+		if sc.Nullable() {
 			return true
 		}
 	}

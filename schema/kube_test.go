@@ -109,12 +109,13 @@ func TestKubernetesExtensionsValidate(t *testing.T) {
 		{name: "integers compared exactly", value: `{"replicas":2147483647,"minReplicas":2147483647}`},
 		{name: "int32 overflow", value: `{"replicas":2147483648}`, want: []kerr{
 			{"/replicas", schema.KindInvalid, "format", "must fit in a 32-bit integer (format int32: -2147483648 to 2147483647): 2147483648"}}},
+		// A string a format refuses blocks the rules, as a wrong type does.
 		{name: "byte is base64", value: `{"caBundle":"not base64!"}`, want: []kerr{
-			{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}, // a wrong type to the apiserver: the rules do not run
+			{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"},
 			{"/caBundle", schema.KindInvalid, "format", `must be of type byte: "not base64!"`}}},
 		{name: "duration as the apiserver reads it", value: `{"timeout":"3 days"}`},
 		{name: "duration refused", value: `{"timeout":"soon"}`, want: []kerr{
-			{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}, // a wrong type to the apiserver: the rules do not run
+			{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"},
 			{"/timeout", schema.KindInvalid, "format", `must be of type duration: "soon"`}}},
 		{name: "set duplicates", value: `{"hostnames":["a.example.com","b.example.com","a.example.com","a.example.com"]}`, want: []kerr{
 			{"/hostnames/2", schema.KindDuplicate, "x-kubernetes-list-type", `Duplicate value: "a.example.com"`}}},
@@ -226,9 +227,10 @@ func ExampleCheckRules() {
 
 // TestRulesNotRunOnABlockedValue: as kube-apiserver, rules do not run on
 // a value refused for its type, a missing required value, a value
-// outside the enum, one too long or one that breaks a string format;
-// one error says so. Other errors (a minimum, an int32 overflow) do not
-// block them.
+// outside the enum, one too long, or a string its format refuses (which
+// kube-openapi reports as an invalid type); one error says so. Other
+// errors (a minimum, an int32 out of range) do not block them, nor does
+// a null where the node is nullable (the apiserver accepts it).
 func TestRulesNotRunOnABlockedValue(t *testing.T) {
 	s, err := schema.Parse([]byte(`
 type: object
@@ -236,8 +238,9 @@ required: [port]
 properties:
   port: {type: integer, minimum: 1}
   name: {type: string, maxLength: 3}
-  ca: {type: string, format: byte}
+  data: {type: string, format: byte}
   count: {type: integer, format: int32}
+  flag: {type: boolean, nullable: true}
 x-kubernetes-validations:
 - rule: self.port > 10
   message: port must be over 10
@@ -254,11 +257,10 @@ x-kubernetes-validations:
 		{`{"port": 0}`, []string{"/port", `"": port must be over 10`}},
 		{`{"port": 5}`, []string{`"": port must be over 10`}},
 		{`{"port": 20}`, nil},
-		// A string format the value breaks is a wrong type to the
-		// apiserver (it blocks); an integer beyond its format is an
-		// invalid value (it does not).
-		{`{"port": 5, "ca": "not base64!"}`, []string{"/ca", `"": ` + notChecked}},
-		{`{"port": 5, "count": 4294967297}`, []string{"/count", `"": port must be over 10`}},
+		{`{"port": 20, "data": "%%%"}`, []string{"/data", `"": ` + notChecked}},
+		{`{"port": 5, "data": "aGk="}`, []string{`"": port must be over 10`}},
+		{`{"port": 5, "count": 3000000000}`, []string{"/count", `"": port must be over 10`}},
+		{`{"port": 5, "flag": null}`, []string{"/flag", `"": port must be over 10`}},
 	} {
 		dec := json.NewDecoder(strings.NewReader(tc.value))
 		dec.UseNumber()

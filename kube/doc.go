@@ -79,8 +79,10 @@
 //   - the review's ?timeout= counted from the first byte of the body;
 //   - at most AtOnce reviews worked on at once, served fairly: waiting
 //     reviews get turns smallest body first and costly ones (above
-//     SmallBytes) never hold the last turn, so a small valid review is
-//     answered within its deadline however many costly ones wait;
+//     SmallBytes) hold at most CostlyAtOnce turns (a quarter of them,
+//     never the last), so a small valid review is answered within its
+//     deadline however many costly ones wait, and what costly reviews
+//     hold in memory does not grow with the clients;
 //   - repeated envelope keys refused, answers and warnings capped, an
 //     AdmitFunc's error always a denial, objects nested deeper than 1,000
 //     levels refused by conversion as by admission;

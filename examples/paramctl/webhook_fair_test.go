@@ -13,6 +13,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/convert/kudo"
+	"github.com/paramkit/paramkit/kube"
 )
 
 // TestSmallReviewNotQueuedBehindCostlyOnes: the security review's
@@ -60,8 +61,12 @@ func TestSmallReviewNotQueuedBehindCostlyOnes(t *testing.T) {
 			answered <- struct{}{}
 		})
 	}
-	<-entered // two costly reviews work (and hang): all turns but one of
-	<-entered // three; six wait for a turn
+	// The costly reviews that may work at once (a quarter of the three
+	// turns, at least one: kube.DefaultCostlyAtOnce) work and hang; the
+	// others wait for a turn.
+	for range kube.DefaultCostlyAtOnce(3) {
+		<-entered
+	}
 	code, out := post(wideReview(t, `{"clusterName":"prod"}`), "10s")
 	assert.Equal(t, http.StatusOK, code, out)
 	assert.Contains(t, out, `"allowed":true`)

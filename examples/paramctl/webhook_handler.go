@@ -60,8 +60,9 @@ type Options struct {
 	// (DefaultMaxReviewsAtOnce() when zero). A review beyond it waits,
 	// its body read, for a turn until its deadline passes; then it is
 	// answered 503 with Retry-After. Turns go to the smallest waiting
-	// body first, and large reviews never hold the last turn (see
-	// kube.Reviews), so a small review is not queued behind costly ones.
+	// body first, and large reviews hold at most a quarter of the turns,
+	// never the last (kube.DefaultCostlyAtOnce; see kube.Reviews), so a
+	// small review is not queued behind costly ones.
 	MaxReviewsAtOnce int
 	// MaxBodyBytesInFlight bounds the request body bytes held at once
 	// across all requests (DefaultMaxBodyBytesInFlight when zero): a

@@ -314,7 +314,7 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		}
 		verr = params.ValidateUpdate(s, obj, do, params.Structural())
 	} else {
-		verr = params.Validate(s, obj, params.Structural())
+		verr = params.Validate(s, withGeneratedName(obj), params.Structural())
 	}
 	if err := verr; err != nil {
 		for _, e := range schema.ErrorsOf(err) {
@@ -323,6 +323,31 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 	}
 	kubeNumbers(j, obj, s.Root(), "", 0)
 	return j.verdict(obj)
+}
+
+// generatedSuffix stands for the five random characters the apiserver
+// appends to a generateName (from its alphabet
+// bcdfghjklmnpqrstvwxz2456789).
+const generatedSuffix = "xxxxx"
+
+// withGeneratedName is obj as the apiserver validates a create that has a
+// generateName and no name: the name made from it, the generateName cut
+// to 58 characters and five random ones added (so that rules at the root
+// read a metadata.name). obj itself is left as it is.
+func withGeneratedName(obj map[string]any) map[string]any {
+	meta, _ := obj["metadata"].(map[string]any)
+	gen, _ := meta["generateName"].(string)
+	if name, _ := meta["name"].(string); name != "" || gen == "" {
+		return obj
+	}
+	if len(gen) > 58 {
+		gen = gen[:58]
+	}
+	c := maps.Clone(obj)
+	m := maps.Clone(meta)
+	m["name"] = gen + generatedSuffix
+	c["metadata"] = m
+	return c
 }
 
 // verdict sorts what was found by place in the document and returns it.

@@ -15,6 +15,16 @@ import (
 // any x-kubernetes-* keyword is marked without the option.
 func Kubernetes() Option { return func(c *config) { c.kubernetes = true } }
 
+// KubernetesObject marks the schema as a CustomResourceDefinition
+// version's openAPIV3Schema that judges whole objects (Kubernetes()
+// included): its root is the object's root, where kube-apiserver
+// compiles x-kubernetes-validations rules with apiVersion, kind,
+// metadata.name and metadata.generateName visible whether or not the
+// schema declares them (and nothing else of metadata). Without it, a
+// rule at the root sees only what the schema declares, as for a value
+// that is not an object (a CRD's spec, paramkit's parameters).
+func KubernetesObject() Option { return func(c *config) { c.object = true } }
+
 // kubeChecks are the Kubernetes extensions of a schema: its
 // x-kubernetes-validations rules compiled, list types and formats.
 type kubeChecks struct {
@@ -34,7 +44,7 @@ func (s *Schema) kubeOf() *kubeChecks {
 			return
 		}
 		root := kcel.Read(s.doc, "")
-		s.kube = &kubeChecks{root: root, rules: kcel.Compile(root, false), formats: true, lists: lists}
+		s.kube = &kubeChecks{root: root, rules: kcel.Compile(root, s.kubeObject), formats: true, lists: lists}
 	})
 	return s.kube
 }

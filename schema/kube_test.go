@@ -266,3 +266,59 @@ x-kubernetes-validations:
 		assert.ElementsMatch(t, tc.want, got, tc.value)
 	}
 }
+
+// TestKubernetesObjectRootRules: at the root of a CRD's schema the
+// apiserver compiles rules with apiVersion, kind, metadata.name and
+// metadata.generateName visible (isResourceRoot), and nothing else of
+// metadata; below the root (not an embedded resource) metadata is what
+// the schema declares.
+func TestKubernetesObjectRootRules(t *testing.T) {
+	doc := func(rule string) []byte {
+		return []byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"prefix":{"type":"string"}}}},
+"x-kubernetes-validations":[{"rule":` + strconvQuote(rule) + `}]}`)
+	}
+	obj := `{"apiVersion":"example.com/v1","kind":"Root","metadata":{"name":"r-one","labels":{"a":"b"}},"spec":{"prefix":"r-"}}`
+	tests := []struct {
+		name, rule string
+		object     bool // schema.KubernetesObject
+		want       string
+	}{
+		{name: "metadata.name visible at the root", rule: "self.metadata.name.startsWith(self.spec.prefix)", object: true},
+		{name: "kind and apiVersion visible at the root", rule: "self.kind == 'Root' && self.apiVersion == 'example.com/v1'", object: true},
+		{name: "generateName visible at the root", rule: "!has(self.metadata.generateName)", object: true},
+		{name: "other metadata not visible", rule: "has(self.metadata.labels)", object: true, want: "undefined field 'labels'"},
+		{name: "a rule failing at the root", rule: "self.metadata.name.startsWith('x-')", object: true, want: "failed rule: self.metadata.name.startsWith('x-')"},
+		{name: "without the option the root is a value's", rule: "self.metadata.name == 'r-one'", want: "undefined field 'metadata'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var opts []schema.Option
+			if tt.object {
+				opts = append(opts, schema.KubernetesObject())
+			}
+			s, err := schema.Parse(doc(tt.rule), opts...)
+			require.NoError(t, err)
+			got := kerrs(s.Validate(kubeValue(t, obj)))
+			if tt.want == "" {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Equal(t, "", got[0].Pointer)
+			assert.Contains(t, got[0].Message, tt.want)
+		})
+	}
+	// Below the root, metadata stays out of reach with the option too.
+	s, err := schema.Parse([]byte(`{"type":"object","properties":{"spec":{"type":"object",
+"x-kubernetes-validations":[{"rule":"self.metadata.name == 'x'"}]}}}`), schema.KubernetesObject())
+	require.NoError(t, err)
+	got := kerrs(s.Validate(kubeValue(t, obj)))
+	require.Len(t, got, 1)
+	assert.Equal(t, "/spec", got[0].Pointer)
+	assert.Contains(t, got[0].Message, "undefined field 'metadata'")
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/kcel"
+	"github.com/paramkit/paramkit/internal/pointer"
 )
 
 // Kubernetes marks the schema as a Kubernetes structural schema (a CRD
@@ -81,32 +82,58 @@ func scanKube(v any, depth int) (kube, lists bool) {
 // errors), list types and x-kubernetes-validations rules (transition
 // rules only when hasOld).
 func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool) ErrorList {
+	// On an update of an object, errors of a value left as it was are
+	// not reported (the apiserver's validation ratcheting).
+	var ratchet *kcel.Ratchet
+	if hasOld && old != nil {
+		ratchet = kcel.NewRatchet(k.root, v, old)
+	}
+	schemaRatchet := ratchet
+	if !s.kubeObject {
+		schemaRatchet = nil // only x-kubernetes-validations ratchet in a value
+	}
 	var out ErrorList
 	for _, e := range engine {
 		if k.formats && e.Keyword == "format" {
 			continue // the apiserver's formats are checked below
 		}
+		if schemaRatchet.Drops(raisedAt(e.Pointer, e.Keyword)) {
+			continue
+		}
 		out = append(out, e)
 	}
 	var problems []kcel.Problem
 	if k.formats || k.lists {
-		problems = kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt})
+		lists := k.lists
+		if lists && schemaRatchet != nil && len(kcel.CheckValue(k.root, old, kcel.CheckOptions{})) > 0 {
+			// As the apiserver: list types are not checked on an update
+			// whose old object breaks them.
+			lists = false
+		}
+		for _, p := range kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt}) {
+			if p.Keyword == "format" {
+				if schemaRatchet.Drops(p.Pointer) {
+					continue
+				}
+				out = append(out, problemError(p))
+				continue
+			}
+			if lists {
+				problems = append(problems, p)
+			}
+		}
 	}
-	if k.rules != nil && blocking(out) {
+	if k.rules != nil && blocking(out, v) {
 		// As the apiserver: a value already refused for its shape is not
 		// given to the rules, which would only fail on it (a string where
 		// a rule reads an int); one error says the rules did not run.
 		out = append(out, &Error{Kind: KindInvalid, Keyword: "x-kubernetes-validations",
 			Message: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"})
 	} else {
-		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt)...)
+		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt, ratchet)...)
 	}
 	for _, p := range problems {
-		e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
-		if p.SchemaPointer != "" {
-			e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer}
-		}
-		out = append(out, e)
+		out = append(out, problemError(p))
 	}
 	if len(out) == 0 {
 		return nil
@@ -114,11 +141,30 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 	return dedupe(sortErrors(out))
 }
 
+func problemError(p kcel.Problem) *Error {
+	e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
+	if p.SchemaPointer != "" {
+		e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer}
+	}
+	return e
+}
+
+// raisedAt is the pointer of the schema node that raises an error at ptr
+// for keyword: a missing required property is the object's error.
+func raisedAt(ptr, keyword string) string {
+	if keyword == "required" {
+		if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+			return ptr[:i]
+		}
+	}
+	return ptr
+}
+
 // blocking reports whether errors hold one that keeps kube-apiserver from
 // running x-kubernetes-validations rules (apiextensions-apiserver's
-// hasBlockingErr: a wrong type, a missing required value, a value outside
-// an enum, too long or too many).
-func blocking(l ErrorList) bool {
+// hasBlockingErr: a wrong type, a string not of its format, a missing
+// required value, a value outside an enum, too long or too many) in v.
+func blocking(l ErrorList, v any) bool {
 	for _, e := range l {
 		switch e.Kind {
 		case KindType, KindRequired, KindEnum:
@@ -127,6 +173,14 @@ func blocking(l ErrorList) bool {
 			switch e.Keyword {
 			case "maxLength", "maxItems", "maxProperties":
 				return true
+			case "format":
+				// A string's format is a type error to the apiserver (an
+				// integer out of its format's range is not).
+				if x, ok := pointer.Get(v, e.Pointer); ok {
+					if _, isString := x.(string); isString {
+						return true
+					}
+				}
 			}
 		}
 	}
@@ -160,8 +214,14 @@ func kindOfProblem(k string) Kind {
 // kube-apiserver does on an update: a rule runs where its node has a
 // value in both (list items correlated by x-kubernetes-list-map-keys,
 // map entries by key), and a rule that fails on a value left unchanged
-// is not reported (the apiserver's ratcheting). Validate runs no
-// transition rule: it judges a value that has no old one (a create).
+// is not reported (the apiserver's ratcheting). For a schema read with
+// KubernetesObject, schema errors ratchet too, as on the apiserver: an
+// error of a value equal to its old one (or to the old value of its
+// nearest ancestor that correlates: list items correlate only in a
+// list-type map) is not reported, a ratcheted error does not keep the
+// rules from running, and list types are not checked when the old object
+// breaks them. Validate runs no transition rule: it judges a value that
+// has no old one (a create).
 func (s *Schema) ValidateUpdate(v, old any) error {
 	if !s.compiledOK() {
 		return ErrorList{errNotCompiled()}.Err()

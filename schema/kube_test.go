@@ -109,10 +109,14 @@ func TestKubernetesExtensionsValidate(t *testing.T) {
 		{name: "integers compared exactly", value: `{"replicas":2147483647,"minReplicas":2147483647}`},
 		{name: "int32 overflow", value: `{"replicas":2147483648}`, want: []kerr{
 			{"/replicas", schema.KindInvalid, "format", "must fit in a 32-bit integer (format int32: -2147483648 to 2147483647): 2147483648"}}},
+		// A string not of its format is a type error to the apiserver: the
+		// rules do not run (hasBlockingErr).
 		{name: "byte is base64", value: `{"caBundle":"not base64!"}`, want: []kerr{
+			{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"},
 			{"/caBundle", schema.KindInvalid, "format", `must be of type byte: "not base64!"`}}},
 		{name: "duration as the apiserver reads it", value: `{"timeout":"3 days"}`},
 		{name: "duration refused", value: `{"timeout":"soon"}`, want: []kerr{
+			{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"},
 			{"/timeout", schema.KindInvalid, "format", `must be of type duration: "soon"`}}},
 		{name: "set duplicates", value: `{"hostnames":["a.example.com","b.example.com","a.example.com","a.example.com"]}`, want: []kerr{
 			{"/hostnames/2", schema.KindDuplicate, "x-kubernetes-list-type", `Duplicate value: "a.example.com"`}}},
@@ -321,4 +325,73 @@ func TestKubernetesObjectRootRules(t *testing.T) {
 func strconvQuote(s string) string {
 	b, _ := json.Marshal(s)
 	return string(b)
+}
+
+// ratchetSchema is a CRD version's schema whose constraints old objects
+// stored before it was tightened may break.
+const ratchetSchema = `
+type: object
+properties:
+  spec:
+    type: object
+    required: [size]
+    x-kubernetes-validations:
+    - {rule: "!has(self.min) || !has(self.max) || self.min <= self.max", message: min must not exceed max}
+    properties:
+      size: {type: integer, minimum: 1, maximum: 10}
+      email: {type: string, format: email}
+      color: {type: string, enum: [red, green]}
+      limit: {type: integer, x-kubernetes-validations: [{rule: self <= 100, message: limit is at most 100}]}
+      min: {type: integer}
+      max: {type: integer}
+      nums: {type: array, items: {type: integer, minimum: 0}}
+      set: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+      nested: {type: object, required: [id], properties: {id: {type: string}, note: {type: string}}}
+`
+
+// TestValidateUpdateRatchets: on an update of an object (a schema read
+// with KubernetesObject), errors of a value left as it was are not
+// reported, as kube-apiserver's validation ratcheting does (proven on the
+// apiserver by kube's update corpus); schema errors and rules alike, and
+// a ratcheted error does not keep the rules from running.
+func TestValidateUpdateRatchets(t *testing.T) {
+	s, err := schema.Parse([]byte(ratchetSchema), schema.KubernetesObject())
+	require.NoError(t, err)
+	notChecked := kerr{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}
+	tests := []struct {
+		name     string
+		old, new string
+		want     []kerr
+	}{
+		{name: "an out-of-range value kept", old: `{"spec":{"size":20,"min":0,"max":1}}`, new: `{"spec":{"size":20,"min":0,"max":2}}`},
+		{name: "an out-of-range value changed", old: `{"spec":{"size":20}}`, new: `{"spec":{"size":30}}`, want: []kerr{
+			{"/spec/size", schema.KindInvalid, "maximum", "must be <= 10 but found 30"}}},
+		{name: "a format kept", old: `{"spec":{"size":1,"email":"nope"}}`, new: `{"spec":{"size":2,"email":"nope"}}`},
+		{name: "a format changed: a type error that blocks the rules", old: `{"spec":{"size":1,"email":"nope"}}`, new: `{"spec":{"size":1,"email":"still-nope"}}`, want: []kerr{
+			notChecked, {"/spec/email", schema.KindInvalid, "format", `must be of type email: "still-nope"`}}},
+		{name: "an enum error kept does not block the rules", old: `{"spec":{"size":1,"color":"blue","limit":1}}`, new: `{"spec":{"size":1,"color":"blue","limit":600}}`, want: []kerr{
+			{"/spec/limit", schema.KindInvalid, "x-kubernetes-validations", "limit is at most 100"}}},
+		{name: "a rule failing on a value kept", old: `{"spec":{"size":1,"limit":500}}`, new: `{"spec":{"size":2,"limit":500}}`},
+		{name: "a rule on a parent that changed", old: `{"spec":{"size":1,"min":5,"max":1}}`, new: `{"spec":{"size":2,"min":5,"max":1}}`, want: []kerr{
+			{"/spec", schema.KindInvalid, "x-kubernetes-validations", "min must not exceed max"}}},
+		{name: "an atomic list's item kept while another changed", old: `{"spec":{"size":1,"nums":[-1,2]}}`, new: `{"spec":{"size":1,"nums":[-1,3]}}`, want: []kerr{
+			{"/spec/nums/0", schema.KindInvalid, "minimum", "must be >= 0 but found -1"}}},
+		{name: "a required property missing in an object kept", old: `{"spec":{"size":1,"nested":{"note":"a"}}}`, new: `{"spec":{"size":2,"nested":{"note":"a"}}}`},
+		{name: "a required property missing in an object changed", old: `{"spec":{"size":1,"nested":{"note":"a"}}}`, new: `{"spec":{"size":1,"nested":{"note":"b"}}}`, want: []kerr{
+			notChecked, {"/spec/nested/id", schema.KindRequired, "required", `missing required property: "id"`}}},
+		{name: "list types unchecked while the old object breaks them", old: `{"spec":{"size":1,"set":["x","x"]}}`, new: `{"spec":{"size":1,"set":["x","x","y","y"]}}`},
+		{name: "list types checked when the old object keeps them", old: `{"spec":{"size":1,"set":["x"]}}`, new: `{"spec":{"size":1,"set":["y","y"]}}`, want: []kerr{
+			{"/spec/set/1", schema.KindDuplicate, "x-kubernetes-list-type", `Duplicate value: "y"`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := kerrs(s.ValidateUpdate(kubeValue(t, tt.new), kubeValue(t, tt.old)))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	// A schema of values, not objects, ratchets its rules only.
+	v, err := schema.Parse([]byte(ratchetSchema))
+	require.NoError(t, err)
+	got := kerrs(v.ValidateUpdate(kubeValue(t, `{"spec":{"size":20,"limit":500}}`), kubeValue(t, `{"spec":{"size":20,"limit":500}}`)))
+	assert.Equal(t, []kerr{{"/spec/size", schema.KindInvalid, "maximum", "must be <= 10 but found 20"}}, got)
 }

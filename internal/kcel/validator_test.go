@@ -71,7 +71,7 @@ func TestValidateRules(t *testing.T) {
 			if tt.old != "" {
 				old = doc(t, tt.old)
 			}
-			got := v.Validate(context.Background(), doc(t, tt.obj), old, tt.hasOld, nil)
+			got := v.Validate(context.Background(), doc(t, tt.obj), old, tt.hasOld, nil, nil)
 			assert.Equal(t, tt.want, got)
 		})
 	}

@@ -269,18 +269,9 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		return j.verdict(nil)
 	}
 	validateMetadata(j, obj, old)
-	// Status: the main resource does not write it where the subresource
-	// is on.
-	if ver.status {
-		if old == nil {
-			delete(obj, "status")
-		} else if st, ok := old["status"]; ok {
-			obj["status"] = value.DeepCopy(st)
-		} else {
-			delete(obj, "status")
-		}
-	}
 	s := ver.schema
+	// Unknown fields are found as the object is decoded, status included,
+	// before the status subresource has its say.
 	var pruned []string
 	pruneObject(obj, s.Root(), "", true, &pruned, 0)
 	for _, p := range pruned {
@@ -290,6 +281,17 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 			j.fail(schema.KindUndeclared, p, "unknown field %q", fp)
 		case FieldValidationWarn:
 			j.warnings = append(j.warnings, schema.NewError(schema.KindUndeclared, p, "unknown field %q", fp))
+		}
+	}
+	// Status: the main resource does not write it where the subresource
+	// is on.
+	if ver.status {
+		if old == nil {
+			delete(obj, "status")
+		} else if st, ok := old["status"]; ok {
+			obj["status"] = value.DeepCopy(st)
+		} else {
+			delete(obj, "status")
 		}
 	}
 	if ctx.Err() != nil {

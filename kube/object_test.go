@@ -256,3 +256,27 @@ func nonNil(l []string) []string {
 	}
 	return l
 }
+
+// TestJudgeStatusUnknownFields: an unknown field under status is refused
+// under Strict even where the status subresource then drops or replaces
+// status: the apiserver finds unknown fields as it decodes the request,
+// before the subresource has its say.
+func TestJudgeStatusUnknownFields(t *testing.T) {
+	d := widgets(t)
+	old := []byte(widgetHead + "spec: {size: 1}\nstatus: {ready: true}\n")
+	for _, tc := range []struct {
+		name string
+		old  []byte
+	}{{name: "create"}, {name: "update", old: old}} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := d.Judge(context.Background(), []byte(widgetHead+"spec: {size: 1}\nstatus: {ready: false, extra: 1}\n"), &kube.JudgeOptions{Old: tc.old})
+			require.NoError(t, err)
+			assert.Equal(t, []string{`status.extra: undeclared: unknown field "status.extra"`}, verdictLines(v.Errors))
+		})
+	}
+	// A status the subresource ignores is not judged otherwise.
+	v, err := d.Judge(context.Background(), []byte(widgetHead+"spec: {size: 1}\nstatus: {ready: maybe}\n"), &kube.JudgeOptions{Old: old})
+	require.NoError(t, err)
+	assert.True(t, v.Valid(), verdictLines(v.Errors))
+	assert.Equal(t, map[string]any{"ready": true}, v.Object["status"])
+}

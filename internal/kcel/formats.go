@@ -14,6 +14,7 @@ import (
 	"net/netip"
 	"net/url"
 	"regexp"
+	"strconv"
 	"strings"
 )
 
@@ -75,6 +76,8 @@ func FormatChecked(typ, format string) bool {
 		return ok
 	case "integer":
 		return format == "int32" || format == "int64"
+	case "number":
+		return format == "float"
 	}
 	return false
 }
@@ -96,6 +99,14 @@ func CheckFormat(typ, format string, v any) string {
 			return "must be of type " + name
 		}
 	case json.Number:
+		if typ == "number" && format == "float" {
+			// kube-openapi's range check: the number must parse as a
+			// float32 (swag.ConvertFloat32).
+			if _, err := strconv.ParseFloat(string(x), 32); err != nil {
+				return "must fit in a 32-bit float (format float: at most 3.4028234663852886e+38 in size)"
+			}
+			return ""
+		}
 		if typ != "integer" {
 			return ""
 		}

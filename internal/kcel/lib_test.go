@@ -300,6 +300,11 @@ func TestFormatChecks(t *testing.T) {
 		{"integer", "int64", jsonNumber("9223372036854775807"), true},
 		{"integer", "int64", jsonNumber("9223372036854775808"), false},
 		{"integer", "int32", jsonNumber("1e3"), true},
+		{"number", "float", jsonNumber("3.4e38"), true},
+		{"number", "float", jsonNumber("1e39"), false},
+		{"number", "float", jsonNumber("-1e39"), false},
+		{"number", "float", jsonNumber("1e-50"), true}, // rounds to zero: no range error
+		{"number", "double", jsonNumber("1e39"), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format+" "+anyText(tt.v), func(t *testing.T) {

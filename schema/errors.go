@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -98,6 +99,12 @@ type ErrorDetail struct {
 	// lose value (KindType, from a migration).
 	From any `json:"from,omitempty"`
 	To   any `json:"to,omitempty"`
+	// Subscripts are the indexes of the Pointer's tokens that FieldPath
+	// writes as subscripts although they read as field names: the keys of
+	// a map (additionalProperties) where Kubernetes names an entry so, as
+	// kube-apiserver does for an x-kubernetes-validations rule's error
+	// (spec.owners[alice], not spec.owners.alice).
+	Subscripts []int `json:"subscripts,omitempty"`
 }
 
 // NewError returns an Error of the kind at pointer, its message formatted
@@ -221,18 +228,24 @@ func (e *Error) FieldPath(prefix string) string {
 	if e == nil {
 		return prefix
 	}
-	return fieldPath(prefix, e.Pointer)
+	var subs []int
+	if e.Detail != nil {
+		subs = e.Detail.Subscripts
+	}
+	return fieldPath(prefix, e.Pointer, subs...)
 }
 
-func fieldPath(prefix, p string) string {
+// fieldPath writes pointer p below prefix; the tokens at the indexes
+// subs are subscripts whatever they read as.
+func fieldPath(prefix, p string, subs ...int) string {
 	toks, err := pointer.Split(p)
 	if err != nil {
 		return prefix + "[" + p + "]"
 	}
 	var b strings.Builder
 	b.WriteString(prefix)
-	for _, t := range toks {
-		if isFieldName(t) {
+	for i, t := range toks {
+		if isFieldName(t) && !slices.Contains(subs, i) {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}

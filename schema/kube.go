@@ -115,7 +115,7 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 				if schemaRatchet.Drops(p.Pointer) {
 					continue
 				}
-				out = append(out, problemError(p))
+				out = append(out, k.problemError(p))
 				continue
 			}
 			if lists {
@@ -133,7 +133,7 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt, ratchet)...)
 	}
 	for _, p := range problems {
-		out = append(out, problemError(p))
+		out = append(out, k.problemError(p))
 	}
 	if len(out) == 0 {
 		return nil
@@ -141,12 +141,42 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 	return dedupe(sortErrors(out))
 }
 
-func problemError(p kcel.Problem) *Error {
+func (k *kubeChecks) problemError(p kcel.Problem) *Error {
 	e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
-	if p.SchemaPointer != "" {
-		e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer}
+	var subs []int
+	if p.Keyword == "x-kubernetes-validations" {
+		subs = mapKeys(k.root, p.Pointer)
+	}
+	if p.SchemaPointer != "" || subs != nil {
+		e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer, Subscripts: subs}
 	}
 	return e
+}
+
+// mapKeys are the indexes of ptr's tokens that are keys of a map
+// (additionalProperties) under root: the apiserver names a rule's error
+// below one with a subscript (field.Path's Key).
+func mapKeys(root *kcel.Node, ptr string) []int {
+	toks, err := pointer.Split(ptr)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	n := root
+	for i, t := range toks {
+		switch {
+		case n == nil:
+			return out
+		case n.Prop(t) != nil:
+			n = n.Prop(t)
+		case n.AdditionalNode() != nil:
+			out = append(out, i)
+			n = n.AdditionalNode()
+		default:
+			n = n.ItemsNode()
+		}
+	}
+	return out
 }
 
 // raisedAt is the pointer of the schema node that raises an error at ptr

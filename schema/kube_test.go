@@ -395,3 +395,30 @@ func TestValidateUpdateRatchets(t *testing.T) {
 	got := kerrs(v.ValidateUpdate(kubeValue(t, `{"spec":{"size":20,"limit":500}}`), kubeValue(t, `{"spec":{"size":20,"limit":500}}`)))
 	assert.Equal(t, []kerr{{"/spec/size", schema.KindInvalid, "maximum", "must be <= 10 but found 20"}}, got)
 }
+
+// TestRuleErrorInMapNamesTheKeyAsASubscript: the apiserver names a rule's
+// error on a map entry spec.owners[alice] (field.Path's Key), where a
+// schema error there is spec.owners.alice.
+func TestRuleErrorInMapNamesTheKeyAsASubscript(t *testing.T) {
+	s, err := schema.Parse([]byte(`
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      owners:
+        type: object
+        additionalProperties:
+          type: string
+          maxLength: 8
+          x-kubernetes-validations: [{rule: self != 'nobody', message: an owner is somebody}]
+`), schema.KubernetesObject())
+	require.NoError(t, err)
+	list := schema.ErrorsOf(s.Validate(kubeValue(t, `{"spec":{"owners":{"alice":"nobody"}}}`)))
+	require.Len(t, list, 1)
+	assert.Equal(t, "spec.owners[alice]", list[0].FieldPath(""))
+	assert.Equal(t, "/spec/owners/alice", list[0].Pointer)
+	list = schema.ErrorsOf(s.Validate(kubeValue(t, `{"spec":{"owners":{"alice":"far too long"}}}`)))
+	require.Len(t, list, 2) // the rules did not run
+	assert.Equal(t, "spec.owners.alice", list[1].FieldPath(""), "a schema error keeps the dotted path")
+}

@@ -188,10 +188,15 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //     on an update where the status subresource is on;
 //   - validation by the version's schema as Kubernetes reads it
 //     (nullable, x-kubernetes-int-or-string, the apiserver's formats, list
-//     types), then its x-kubernetes-validations CEL rules, transition
-//     rules (oldSelf) against the stored object on an update; as the
-//     apiserver, the rules do not run on an object already refused for a
-//     type, a required or enum value, or a length.
+//     types), then its x-kubernetes-validations CEL rules (at the root,
+//     apiVersion, kind, metadata.name and metadata.generateName
+//     visible), transition rules (oldSelf) against the stored object on
+//     an update; as the apiserver, the rules do not run on an object
+//     already refused for a type (a string's format included), a
+//     required or enum value, or a length;
+//   - on an update, validation ratchets as the apiserver's does: an
+//     error of a value equal to its stored one (or to the stored value
+//     of its nearest ancestor that correlates) is not reported.
 //
 // The error is for what is not an object at all (text that cannot be
 // read, a document that is not a map): the apiserver would not get that

@@ -328,6 +328,9 @@ type state struct {
 	out     []Problem
 	hidden  func(string) bool
 	ratchet *Ratchet
+	// allOfAt, inside an allOf, is the pointer whose equality ratchets
+	// the rules ("-": none, below the root's allOf).
+	allOfAt *string
 }
 
 func (st *state) add(p Problem) { st.out = append(st.out, p) }
@@ -336,6 +339,9 @@ func (st *state) add(p Problem) { st.out = append(st.out, p) }
 // (ratcheting): see Validate.
 func (st *state) ratchets(ptr string, obj, old any) bool {
 	if st.ratchet != nil {
+		if st.allOfAt != nil {
+			return *st.allOfAt != "-" && st.ratchet.Drops(*st.allOfAt)
+		}
 		return st.ratchet.Drops(ptr)
 	}
 	return old != nil && reflect.DeepEqual(obj, old)
@@ -351,7 +357,15 @@ func (v *Validator) validate(st *state, ptr string, obj, old any, secret bool) {
 		return
 	}
 	for _, a := range v.allOf {
+		// As the apiserver: the rules of allOf (and below it) ratchet
+		// with the node's parent, never with the node itself.
+		outer := st.allOfAt
+		if outer == nil {
+			at := parentPointer(ptr)
+			st.allOfAt = &at
+		}
 		a.validate(st, ptr, obj, old, secret)
+		st.allOfAt = outer
 		if st.budget < 0 {
 			return
 		}
@@ -496,6 +510,14 @@ func (v *Validator) expressions(st *state, ptr string, obj, old any, secret bool
 		}
 		st.add(Problem{Pointer: at, Kind: kind, Keyword: "x-kubernetes-validations", SchemaPointer: r.Ptr, Message: detail})
 	}
+}
+
+// parentPointer is the pointer of ptr's parent, "-" for the root.
+func parentPointer(ptr string) string {
+	if ptr == "" {
+		return "-"
+	}
+	return ptr[:strings.LastIndexByte(ptr, '/')]
 }
 
 func evalMessage(st *state, prog cel.Program, act interpreter.Activation) (string, error) {

@@ -61,9 +61,9 @@ type updateVerdict struct {
 //     replaces the folder's CRD of the same file name), and every old
 //     object is created for real (fieldValidation=Ignore: unknown fields
 //     of an old object are pruned as they are stored);
-//  2. the folder's CRDs are installed, and the oracle waits until
-//     before/probe.yaml (an object the new CRDs refuse and the old ones
-//     accept) is refused;
+//  2. the folder's CRDs are installed, and the oracle waits until every
+//     object of before/probe.yaml (one the new CRDs refuse and the old
+//     ones accept, for each changed CRD) is refused;
 //  3. each new object is sent as a dry-run PUT to its old object's path,
 //     carrying the stored resourceVersion.
 func TestVerdictOracleUpdates(t *testing.T) {
@@ -195,25 +195,27 @@ func createOld(t *testing.T, k *kube, plural map[string]corpusResource, pair int
 	require.Equal(t, http.StatusCreated, r.code, "pair %d: the old object must be stored: %s", pair, r.body)
 }
 
-// waitRefused waits until a dry-run create of the probe object is
-// refused: the CRDs as they are now judge it (the apiserver picks up a
-// changed CRD a little after it is established).
+// waitRefused waits until a dry-run create of each probe object (one
+// per changed CRD) is refused: the CRDs as they are now judge them (the
+// apiserver picks up a changed CRD a little after it is established).
 func waitRefused(t *testing.T, k *kube, plural map[string]corpusResource, probe string) {
 	data, err := os.ReadFile(probe)
 	require.NoError(t, err)
-	h, js, gv := readHead(t, data)
-	p, ok := plural[gv.group+"/"+h.Kind]
-	require.True(t, ok, "%s: no CRD of the corpus defines %s", probe, h.Kind)
-	deadline := time.Now().Add(time.Minute)
-	for {
-		r, err := k.api.do(context.Background(), http.MethodPost,
-			p.path(gv.group, gv.version, h.Metadata.Namespace)+"?dryRun=All", "application/json", js)
-		require.NoError(t, err)
-		if r.code == http.StatusUnprocessableEntity {
-			return
+	for _, doc := range splitYAMLDocs(data) {
+		h, js, gv := readHead(t, doc)
+		p, ok := plural[gv.group+"/"+h.Kind]
+		require.True(t, ok, "%s: no CRD of the corpus defines %s", probe, h.Kind)
+		deadline := time.Now().Add(time.Minute)
+		for {
+			r, err := k.api.do(context.Background(), http.MethodPost,
+				p.path(gv.group, gv.version, h.Metadata.Namespace)+"?dryRun=All", "application/json", js)
+			require.NoError(t, err)
+			if r.code == http.StatusUnprocessableEntity {
+				break
+			}
+			require.True(t, time.Now().Before(deadline), "%s (%s) is still accepted: %s", probe, h.Kind, r.body)
+			time.Sleep(200 * time.Millisecond)
 		}
-		require.True(t, time.Now().Before(deadline), "%s is still accepted: %s", probe, r.body)
-		time.Sleep(200 * time.Millisecond)
 	}
 }
 

@@ -29,7 +29,7 @@ func loadCRDVersion(v *crdread.Version) (*schema.Schema, error) {
 	if err != nil {
 		return nil, prefixErrors(notPlainError(err), v.Pointer)
 	}
-	s, err := schema.Parse(js, schema.Kubernetes())
+	s, err := schema.Parse(js, schema.KubernetesObject())
 	if err != nil {
 		return nil, prefixErrors(err, v.Pointer)
 	}

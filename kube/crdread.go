@@ -9,8 +9,9 @@ import (
 // CRDVersions reads a CustomResourceDefinition manifest (YAML or JSON;
 // apiextensions.k8s.io/v1, or v1beta1 with a schema per version or one in
 // spec.validation) and returns each version that declares a schema, in
-// manifest order: its name and flags, its openAPIV3Schema compiled, and
-// the pointer of that schema in the manifest. convert.LoadSchema reads
+// manifest order: its name and flags, its openAPIV3Schema compiled as an
+// object's schema (schema.KubernetesObject), and the pointer of that
+// schema in the manifest. convert.LoadSchema reads
 // the storage version of a manifest; CRDVersions is for a caller that
 // wants another one, or all of them.
 //
@@ -30,7 +31,7 @@ func CRDVersions(data []byte) ([]CRDVersion, error) {
 		js, err := v.JSON()
 		if err == nil {
 			var s *schema.Schema
-			if s, err = schema.Parse(js, schema.Kubernetes()); err == nil {
+			if s, err = schema.Parse(js, schema.KubernetesObject()); err == nil {
 				out = append(out, CRDVersion{Name: v.Name, Schema: s, Served: v.Served, Storage: v.Storage, Pointer: v.Pointer})
 				continue
 			}

@@ -212,12 +212,16 @@ func (v *Verdict) Valid() bool { return v != nil && len(v.Errors) == 0 }
 //     (nullable, x-kubernetes-int-or-string, the apiserver's formats, list
 //     types) and of the scale subresource's replicas (0 to 2147483647
 //     where specReplicasPath points), then its x-kubernetes-validations
-//     CEL rules, transition rules (oldSelf) against the stored object on
-//     an update; as the apiserver, the rules do not run on an object
-//     already refused for a type (a broken string format and an integer
-//     decoded as a float included), a required or enum value, or a
-//     length, in its metadata too (an owner reference without uid, no
-//     name).
+//     CEL rules (at the root, apiVersion, kind, metadata.name and
+//     metadata.generateName visible), transition rules (oldSelf) against
+//     the stored object on an update; as the apiserver, the rules do not
+//     run on an object already refused for a type (a broken string format
+//     and an integer decoded as a float included), a required or enum
+//     value, or a length, in its metadata too (an owner reference without
+//     uid, no name);
+//   - on an update, validation ratchets as the apiserver's does: an
+//     error of a value equal to its stored one (or to the stored value
+//     of its nearest ancestor that correlates) is not reported.
 //
 // The error is for what is not an object at all (text that cannot be
 // read, a document that is not a map): the apiserver would not get that
@@ -322,6 +326,17 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 			j.warnings = append(j.warnings, schema.NewError(schema.KindUndeclared, p, "unknown field %q", fp))
 		}
 	}
+	// Status: the main resource does not write it where the subresource
+	// is on.
+	if ver.status {
+		if old == nil {
+			delete(obj, "status")
+		} else if st, ok := old["status"]; ok {
+			obj["status"] = value.DeepCopy(st)
+		} else {
+			delete(obj, "status")
+		}
+	}
 	if ctx.Err() != nil {
 		return j.verdict(obj)
 	}
@@ -348,7 +363,7 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 		}
 		verr = params.ValidateUpdate(s, obj, do, params.Structural())
 	} else {
-		verr = params.Validate(s, obj, params.Structural())
+		verr = params.Validate(s, withGeneratedName(obj), params.Structural())
 	}
 	for _, e := range schema.ErrorsOf(verr) {
 		j.errs = append(j.errs, j.hint(e, ver.schema))
@@ -484,6 +499,31 @@ func hasRules(doc any, depth int) bool {
 		}
 	}
 	return false
+}
+
+// generatedSuffix stands for the five random characters the apiserver
+// appends to a generateName (from its alphabet
+// bcdfghjklmnpqrstvwxz2456789).
+const generatedSuffix = "xxxxx"
+
+// withGeneratedName is obj as the apiserver validates a create that has a
+// generateName and no name: the name made from it, the generateName cut
+// to 58 characters and five random ones added (so that rules at the root
+// read a metadata.name). obj itself is left as it is.
+func withGeneratedName(obj map[string]any) map[string]any {
+	meta, _ := obj["metadata"].(map[string]any)
+	gen, _ := meta["generateName"].(string)
+	if name, _ := meta["name"].(string); name != "" || gen == "" {
+		return obj
+	}
+	if len(gen) > maxGeneratedNameLength {
+		gen = gen[:maxGeneratedNameLength]
+	}
+	c := maps.Clone(obj)
+	m := maps.Clone(meta)
+	m["name"] = gen + generatedSuffix
+	c["metadata"] = m
+	return c
 }
 
 // verdict sorts what was found by place in the document and returns it.

@@ -261,7 +261,7 @@ func objectName(j *judgement, name string, nameOK bool, gen string, genOK bool) 
 		if len(base) > maxGeneratedNameLength {
 			base = base[:maxGeneratedNameLength]
 		}
-		for _, m := range dnsSubdomain(base + "xxxxx") {
+		for _, m := range dnsSubdomain(base + generatedSuffix) {
 			j.fail(schema.KindInvalid, "/metadata/name", "Invalid value: %q and 5 random characters: %s", base, m)
 		}
 	}

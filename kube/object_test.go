@@ -210,3 +210,73 @@ func FuzzJudge(f *testing.F) {
 		}
 	})
 }
+
+// TestJudgeRootRules: rules at the object's root read apiVersion, kind,
+// metadata.name and metadata.generateName, as the apiserver compiles a
+// CRD's root; on a create with generateName only, they read the name
+// the apiserver makes from it (the generateName and five characters).
+func TestJudgeRootRules(t *testing.T) {
+	data, err := os.ReadFile("testdata/verdict/roots/roots.crd.yaml")
+	require.NoError(t, err)
+	d, err := kube.ReadDefinition(data)
+	require.NoError(t, err)
+	const head = "apiVersion: example.com/v1\nkind: Root\n"
+	for _, tc := range []struct {
+		name, object, old string
+		errs              []string
+	}{
+		{name: "the name starts with the prefix", object: head + "metadata: {name: r-a}\nspec: {prefix: r-}\n"},
+		{name: "the name does not", object: head + "metadata: {name: a}\nspec: {prefix: r-}\n",
+			errs: []string{": invalid: the name a must start with r-"}},
+		{name: "generateName: the rule reads the name made from it", object: head + "metadata: {generateName: r-}\nspec: {prefix: r-}\n"},
+		{name: "generateName without the prefix", object: head + "metadata: {generateName: g-}\nspec: {prefix: r-}\n",
+			errs: []string{": invalid: the name g-xxxxx must start with r-", ": invalid: the generateName starts with spec.prefix"}},
+		{name: "a transition rule at the root", object: head + "metadata: {name: r-a}\nspec: {prefix: r-, owner: bob}\n",
+			old: head + "metadata: {name: r-a}\nspec: {prefix: r-, owner: ann}\n", errs: []string{": invalid: the owner is immutable"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var o *kube.JudgeOptions
+			if tc.old != "" {
+				o = &kube.JudgeOptions{Old: []byte(tc.old)}
+			}
+			v, err := d.Judge(context.Background(), []byte(tc.object), o)
+			require.NoError(t, err)
+			assert.Equal(t, tc.errs, nonNil(verdictLines(v.Errors)))
+			if meta, ok := v.Object["metadata"].(map[string]any); ok {
+				name, _ := meta["name"].(string)
+				assert.NotContains(t, name, "xxxxx", "the stored object keeps no made-up name")
+			}
+		})
+	}
+}
+
+func nonNil(l []string) []string {
+	if len(l) == 0 {
+		return nil
+	}
+	return l
+}
+
+// TestJudgeStatusUnknownFields: an unknown field under status is refused
+// under Strict even where the status subresource then drops or replaces
+// status: the apiserver finds unknown fields as it decodes the request,
+// before the subresource has its say.
+func TestJudgeStatusUnknownFields(t *testing.T) {
+	d := widgets(t)
+	old := []byte(widgetHead + "spec: {size: 1}\nstatus: {ready: true}\n")
+	for _, tc := range []struct {
+		name string
+		old  []byte
+	}{{name: "create"}, {name: "update", old: old}} {
+		t.Run(tc.name, func(t *testing.T) {
+			v, err := d.Judge(context.Background(), []byte(widgetHead+"spec: {size: 1}\nstatus: {ready: false, extra: 1}\n"), &kube.JudgeOptions{Old: tc.old})
+			require.NoError(t, err)
+			assert.Equal(t, []string{`status.extra: undeclared: unknown field "status.extra"`}, verdictLines(v.Errors))
+		})
+	}
+	// A status the subresource ignores is not judged otherwise.
+	v, err := d.Judge(context.Background(), []byte(widgetHead+"spec: {size: 1}\nstatus: {ready: maybe}\n"), &kube.JudgeOptions{Old: old})
+	require.NoError(t, err)
+	assert.True(t, v.Valid(), verdictLines(v.Errors))
+	assert.Equal(t, map[string]any{"ready": true}, v.Object["status"])
+}

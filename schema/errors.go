@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
@@ -98,6 +99,12 @@ type ErrorDetail struct {
 	// lose value (KindType, from a migration).
 	From any `json:"from,omitempty"`
 	To   any `json:"to,omitempty"`
+	// Subscripts are the indexes of the Pointer's tokens that FieldPath
+	// writes as subscripts although they read as field names: the keys of
+	// a map (additionalProperties) where Kubernetes names an entry so, as
+	// kube-apiserver does for an x-kubernetes-validations rule's error
+	// (spec.owners[alice], not spec.owners.alice).
+	Subscripts []int `json:"subscripts,omitempty"`
 }
 
 // NewError returns an Error of the kind at pointer, its message formatted
@@ -225,49 +232,16 @@ func (e *Error) FieldPath(prefix string) string {
 	if e == nil {
 		return prefix
 	}
-	if e.Keyword == "x-kubernetes-validations" && e.Detail != nil && e.Detail.SchemaPointer != "" {
-		return fieldPathKeys(prefix, e.Pointer, mapKeys(e.Pointer, e.Detail.SchemaPointer))
+	var subs []int
+	if e.Detail != nil {
+		subs = e.Detail.Subscripts
 	}
-	return fieldPath(prefix, e.Pointer)
+	return fieldPath(prefix, e.Pointer, subs...)
 }
 
-// mapKeys gives the indexes of the tokens of instance pointer p that the
-// schema pointer sp (a keyword's place, from the root down properties,
-// additionalProperties and items) reaches through additionalProperties.
-func mapKeys(p, sp string) map[int]bool {
-	toks, err := pointer.Split(p)
-	stoks, serr := pointer.Split(sp)
-	if err != nil || serr != nil {
-		return nil
-	}
-	var keys map[int]bool
-	i := 0
-walk:
-	for j := 0; j < len(stoks) && i < len(toks); j++ {
-		switch stoks[j] {
-		case "properties":
-			if j++; j >= len(stoks) || stoks[j] != toks[i] {
-				break walk
-			}
-		case "additionalProperties":
-			if keys == nil {
-				keys = map[int]bool{}
-			}
-			keys[i] = true
-		case "items":
-		default:
-			break walk
-		}
-		i++
-	}
-	return keys
-}
-
-func fieldPath(prefix, p string) string { return fieldPathKeys(prefix, p, nil) }
-
-// fieldPathKeys is fieldPath with the tokens at the indexes of keys
-// written as subscripts.
-func fieldPathKeys(prefix, p string, keys map[int]bool) string {
+// fieldPath writes pointer p below prefix; the tokens at the indexes
+// subs are subscripts whatever they read as.
+func fieldPath(prefix, p string, subs ...int) string {
 	toks, err := pointer.Split(p)
 	if err != nil {
 		return prefix + "[" + p + "]"
@@ -275,7 +249,7 @@ func fieldPathKeys(prefix, p string, keys map[int]bool) string {
 	var b strings.Builder
 	b.WriteString(prefix)
 	for i, t := range toks {
-		if isFieldName(t) && !keys[i] {
+		if isFieldName(t) && !slices.Contains(subs, i) {
 			if b.Len() > 0 {
 				b.WriteByte('.')
 			}

@@ -189,38 +189,27 @@ func TestFieldPath(t *testing.T) {
 	}
 }
 
-// TestFieldPathOfARule: in the error of an x-kubernetes-validations
-// rule, a key reached through additionalProperties is a subscript, as
-// kube-apiserver names it (an Istio workloadSelector's label value:
-// spec.workloadSelector.matchLabels[version]); properties and items stay
-// as in TestFieldPath, and so does every other error's path.
+// TestFieldPathOfARule: the tokens ErrorDetail.Subscripts names (a
+// rule's error on a map entry: TestRuleErrorInMapNamesTheKeyAsASubscript)
+// are written as subscripts, as kube-apiserver names them (an Istio
+// workloadSelector's label value: spec.workloadSelector.matchLabels[version]);
+// the other tokens as in TestFieldPath.
 func TestFieldPathOfARule(t *testing.T) {
 	tests := []struct {
-		name, keyword, pointer, schemaPointer, want string
+		name, pointer string
+		subscripts    []int
+		want          string
 	}{
-		{"map value", "x-kubernetes-validations", "/spec/selector/matchLabels/version",
-			"/properties/spec/properties/selector/properties/matchLabels/additionalProperties/x-kubernetes-validations/0",
-			"spec.selector.matchLabels[version]"},
-		{"the map itself", "x-kubernetes-validations", "/spec/selector/matchLabels",
-			"/properties/spec/properties/selector/properties/matchLabels/x-kubernetes-validations/0",
-			"spec.selector.matchLabels"},
-		{"items and a map of maps", "x-kubernetes-validations", "/rules/2/env/HOME/value",
-			"/properties/rules/items/properties/env/additionalProperties/properties/value/x-kubernetes-validations/1",
-			"rules[2].env[HOME].value"},
-		{"a fieldPath below the rule", "x-kubernetes-validations", "/spec/labels/app/name",
-			"/properties/spec/x-kubernetes-validations/0",
-			"spec.labels.app.name"},
-		{"a schema pointer that does not match", "x-kubernetes-validations", "/spec/a",
-			"/properties/other/additionalProperties/x-kubernetes-validations/0",
-			"spec.a"},
-		{"not a rule", "format", "/spec/labels/app",
-			"/properties/spec/properties/labels/additionalProperties/format",
-			"spec.labels.app"},
+		{"map value", "/spec/selector/matchLabels/version", []int{3}, "spec.selector.matchLabels[version]"},
+		{"the map itself", "/spec/selector/matchLabels", nil, "spec.selector.matchLabels"},
+		{"items and a map of maps", "/rules/2/env/HOME/value", []int{3}, "rules[2].env[HOME].value"},
+		{"a key that is no field name", "/spec/labels/app.kubernetes.io~1name", []int{2}, "spec.labels[app.kubernetes.io/name]"},
+		{"no subscripts", "/spec/labels/app/name", nil, "spec.labels.app.name"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			e := &schema.Error{Pointer: tt.pointer, Kind: schema.KindInvalid, Keyword: tt.keyword,
-				Detail: &schema.ErrorDetail{SchemaPointer: tt.schemaPointer}}
+			e := &schema.Error{Pointer: tt.pointer, Kind: schema.KindInvalid, Keyword: "x-kubernetes-validations",
+				Detail: &schema.ErrorDetail{Subscripts: tt.subscripts}}
 			assert.Equal(t, tt.want, e.FieldPath(""))
 		})
 	}

@@ -16,6 +16,16 @@ import (
 // any x-kubernetes-* keyword is marked without the option.
 func Kubernetes() Option { return func(c *config) { c.kubernetes = true } }
 
+// KubernetesObject marks the schema as a CustomResourceDefinition
+// version's openAPIV3Schema that judges whole objects (Kubernetes()
+// included): its root is the object's root, where kube-apiserver
+// compiles x-kubernetes-validations rules with apiVersion, kind,
+// metadata.name and metadata.generateName visible whether or not the
+// schema declares them (and nothing else of metadata). Without it, a
+// rule at the root sees only what the schema declares, as for a value
+// that is not an object (a CRD's spec, paramkit's parameters).
+func KubernetesObject() Option { return func(c *config) { c.object = true } }
+
 // kubeChecks are the Kubernetes extensions of a schema: its
 // x-kubernetes-validations rules compiled, list types and formats.
 type kubeChecks struct {
@@ -35,7 +45,7 @@ func (s *Schema) kubeOf() *kubeChecks {
 			return
 		}
 		root := kcel.Read(s.doc, "")
-		s.kube = &kubeChecks{root: root, rules: kcel.Compile(root, false), formats: true, lists: lists}
+		s.kube = &kubeChecks{root: root, rules: kcel.Compile(root, s.kubeObject), formats: true, lists: lists}
 	})
 	return s.kube
 }
@@ -72,32 +82,58 @@ func scanKube(v any, depth int) (kube, lists bool) {
 // errors), list types and x-kubernetes-validations rules (transition
 // rules only when hasOld).
 func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool) ErrorList {
+	// On an update of an object, errors of a value left as it was are
+	// not reported (the apiserver's validation ratcheting).
+	var ratchet *kcel.Ratchet
+	if hasOld && old != nil {
+		ratchet = kcel.NewRatchet(k.root, v, old)
+	}
+	schemaRatchet := ratchet
+	if !s.kubeObject {
+		schemaRatchet = nil // only x-kubernetes-validations ratchet in a value
+	}
 	var out ErrorList
 	for _, e := range engine {
 		if k.formats && e.Keyword == "format" {
 			continue // the apiserver's formats are checked below
 		}
+		if schemaRatchet.Drops(raisedAt(e.Pointer, e.Keyword)) {
+			continue
+		}
 		out = append(out, e)
 	}
 	var problems []kcel.Problem
 	if k.formats || k.lists {
-		problems = kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt})
+		lists := k.lists
+		if lists && schemaRatchet != nil && len(kcel.CheckValue(k.root, old, kcel.CheckOptions{})) > 0 {
+			// As the apiserver: list types are not checked on an update
+			// whose old object breaks them.
+			lists = false
+		}
+		for _, p := range kcel.CheckValue(k.root, v, kcel.CheckOptions{Formats: k.formats, Quote: quoteValue, Hidden: s.HoldsSecretAt}) {
+			if p.Keyword == "format" {
+				if schemaRatchet.Drops(p.Pointer) {
+					continue
+				}
+				out = append(out, k.problemError(p))
+				continue
+			}
+			if lists {
+				problems = append(problems, p)
+			}
+		}
 	}
-	if k.rules != nil && (blocking(s, out, v) || blockingFormat(problems, v)) {
+	if k.rules != nil && blocking(s, out, v) {
 		// As the apiserver: a value already refused for its shape is not
 		// given to the rules, which would only fail on it (a string where
 		// a rule reads an int); one error says the rules did not run.
 		out = append(out, &Error{Kind: KindInvalid, Keyword: "x-kubernetes-validations",
 			Message: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"})
 	} else {
-		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt)...)
+		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt, ratchet)...)
 	}
 	for _, p := range problems {
-		e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
-		if p.SchemaPointer != "" {
-			e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer}
-		}
-		out = append(out, e)
+		out = append(out, k.problemError(p))
 	}
 	if len(out) == 0 {
 		return nil
@@ -105,10 +141,59 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 	return dedupe(sortErrors(out))
 }
 
+func (k *kubeChecks) problemError(p kcel.Problem) *Error {
+	e := &Error{Pointer: p.Pointer, Kind: kindOfProblem(p.Kind), Keyword: p.Keyword, Message: p.Message}
+	var subs []int
+	if p.Keyword == "x-kubernetes-validations" {
+		subs = mapKeys(k.root, p.Pointer)
+	}
+	if p.SchemaPointer != "" || subs != nil {
+		e.Detail = &ErrorDetail{SchemaPointer: p.SchemaPointer, Subscripts: subs}
+	}
+	return e
+}
+
+// mapKeys are the indexes of ptr's tokens that are keys of a map
+// (additionalProperties) under root: the apiserver names a rule's error
+// below one with a subscript (field.Path's Key).
+func mapKeys(root *kcel.Node, ptr string) []int {
+	toks, err := pointer.Split(ptr)
+	if err != nil {
+		return nil
+	}
+	var out []int
+	n := root
+	for i, t := range toks {
+		switch {
+		case n == nil:
+			return out
+		case n.Prop(t) != nil:
+			n = n.Prop(t)
+		case n.AdditionalNode() != nil:
+			out = append(out, i)
+			n = n.AdditionalNode()
+		default:
+			n = n.ItemsNode()
+		}
+	}
+	return out
+}
+
+// raisedAt is the pointer of the schema node that raises an error at ptr
+// for keyword: a missing required property is the object's error.
+func raisedAt(ptr, keyword string) string {
+	if keyword == "required" {
+		if i := strings.LastIndexByte(ptr, '/'); i >= 0 {
+			return ptr[:i]
+		}
+	}
+	return ptr
+}
+
 // blocking reports whether errors hold one that keeps kube-apiserver from
 // running x-kubernetes-validations rules (apiextensions-apiserver's
-// hasBlockingErr: a wrong type, a missing required value, a value outside
-// an enum, too long or too many).
+// hasBlockingErr: a wrong type, a string not of its format, a missing
+// required value, a value outside an enum, too long or too many) in v.
 //
 // A null where the node is nullable is no error for the apiserver (a
 // caller honouring nullable drops it after), so it does not block.
@@ -124,25 +209,14 @@ func blocking(s *Schema, l ErrorList, v any) bool {
 			switch e.Keyword {
 			case "maxLength", "maxItems", "maxProperties":
 				return true
-			}
-		}
-	}
-	return false
-}
-
-// blockingFormat reports whether the apiserver's format checks refuse a
-// string (a byte value that is not base64, a date-time that is none):
-// kube-openapi reports those as invalid types, which block the rules as
-// a wrong type does. An int32 or int64 out of range does not block (the
-// apiserver gives it as a plain invalid value).
-func blockingFormat(problems []kcel.Problem, v any) bool {
-	for _, p := range problems {
-		if p.Keyword != "format" {
-			continue
-		}
-		if x, ok := pointer.Get(v, p.Pointer); ok {
-			if _, str := x.(string); str {
-				return true
+			case "format":
+				// A string's format is a type error to the apiserver (an
+				// integer out of its format's range is not).
+				if x, ok := pointer.Get(v, e.Pointer); ok {
+					if _, isString := x.(string); isString {
+						return true
+					}
+				}
 			}
 		}
 	}
@@ -194,8 +268,14 @@ func kindOfProblem(k string) Kind {
 // kube-apiserver does on an update: a rule runs where its node has a
 // value in both (list items correlated by x-kubernetes-list-map-keys,
 // map entries by key), and a rule that fails on a value left unchanged
-// is not reported (the apiserver's ratcheting). Validate runs no
-// transition rule: it judges a value that has no old one (a create).
+// is not reported (the apiserver's ratcheting). For a schema read with
+// KubernetesObject, schema errors ratchet too, as on the apiserver: an
+// error of a value equal to its old one (or to the old value of its
+// nearest ancestor that correlates: list items correlate only in a
+// list-type map) is not reported, a ratcheted error does not keep the
+// rules from running, and list types are not checked when the old object
+// breaks them. Validate runs no transition rule: it judges a value that
+// has no old one (a create).
 func (s *Schema) ValidateUpdate(v, old any) error {
 	if !s.compiledOK() {
 		return ErrorList{errNotCompiled()}.Err()

@@ -278,3 +278,155 @@ x-kubernetes-validations:
 		assert.ElementsMatch(t, tc.want, got, tc.value)
 	}
 }
+
+// TestKubernetesObjectRootRules: at the root of a CRD's schema the
+// apiserver compiles rules with apiVersion, kind, metadata.name and
+// metadata.generateName visible (isResourceRoot), and nothing else of
+// metadata; below the root (not an embedded resource) metadata is what
+// the schema declares.
+func TestKubernetesObjectRootRules(t *testing.T) {
+	doc := func(rule string) []byte {
+		return []byte(`{"type":"object","properties":{"spec":{"type":"object","properties":{"prefix":{"type":"string"}}}},
+"x-kubernetes-validations":[{"rule":` + strconvQuote(rule) + `}]}`)
+	}
+	obj := `{"apiVersion":"example.com/v1","kind":"Root","metadata":{"name":"r-one","labels":{"a":"b"}},"spec":{"prefix":"r-"}}`
+	tests := []struct {
+		name, rule string
+		object     bool // schema.KubernetesObject
+		want       string
+	}{
+		{name: "metadata.name visible at the root", rule: "self.metadata.name.startsWith(self.spec.prefix)", object: true},
+		{name: "kind and apiVersion visible at the root", rule: "self.kind == 'Root' && self.apiVersion == 'example.com/v1'", object: true},
+		{name: "generateName visible at the root", rule: "!has(self.metadata.generateName)", object: true},
+		{name: "other metadata not visible", rule: "has(self.metadata.labels)", object: true, want: "undefined field 'labels'"},
+		{name: "a rule failing at the root", rule: "self.metadata.name.startsWith('x-')", object: true, want: "failed rule: self.metadata.name.startsWith('x-')"},
+		{name: "without the option the root is a value's", rule: "self.metadata.name == 'r-one'", want: "undefined field 'metadata'"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var opts []schema.Option
+			if tt.object {
+				opts = append(opts, schema.KubernetesObject())
+			}
+			s, err := schema.Parse(doc(tt.rule), opts...)
+			require.NoError(t, err)
+			got := kerrs(s.Validate(kubeValue(t, obj)))
+			if tt.want == "" {
+				assert.Empty(t, got)
+				return
+			}
+			require.Len(t, got, 1)
+			assert.Equal(t, "", got[0].Pointer)
+			assert.Contains(t, got[0].Message, tt.want)
+		})
+	}
+	// Below the root, metadata stays out of reach with the option too.
+	s, err := schema.Parse([]byte(`{"type":"object","properties":{"spec":{"type":"object",
+"x-kubernetes-validations":[{"rule":"self.metadata.name == 'x'"}]}}}`), schema.KubernetesObject())
+	require.NoError(t, err)
+	got := kerrs(s.Validate(kubeValue(t, obj)))
+	require.Len(t, got, 1)
+	assert.Equal(t, "/spec", got[0].Pointer)
+	assert.Contains(t, got[0].Message, "undefined field 'metadata'")
+}
+
+func strconvQuote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+// ratchetSchema is a CRD version's schema whose constraints old objects
+// stored before it was tightened may break.
+const ratchetSchema = `
+type: object
+properties:
+  spec:
+    type: object
+    required: [size]
+    x-kubernetes-validations:
+    - {rule: "!has(self.min) || !has(self.max) || self.min <= self.max", message: min must not exceed max}
+    properties:
+      size: {type: integer, minimum: 1, maximum: 10}
+      email: {type: string, format: email}
+      color: {type: string, enum: [red, green]}
+      limit: {type: integer, x-kubernetes-validations: [{rule: self <= 100, message: limit is at most 100}]}
+      min: {type: integer}
+      max: {type: integer}
+      nums: {type: array, items: {type: integer, minimum: 0}}
+      set: {type: array, x-kubernetes-list-type: set, items: {type: string}}
+      nested: {type: object, required: [id], properties: {id: {type: string}, note: {type: string}}}
+`
+
+// TestValidateUpdateRatchets: on an update of an object (a schema read
+// with KubernetesObject), errors of a value left as it was are not
+// reported, as kube-apiserver's validation ratcheting does (proven on the
+// apiserver by kube's update corpus); schema errors and rules alike, and
+// a ratcheted error does not keep the rules from running.
+func TestValidateUpdateRatchets(t *testing.T) {
+	s, err := schema.Parse([]byte(ratchetSchema), schema.KubernetesObject())
+	require.NoError(t, err)
+	notChecked := kerr{"", schema.KindInvalid, "x-kubernetes-validations", "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"}
+	tests := []struct {
+		name     string
+		old, new string
+		want     []kerr
+	}{
+		{name: "an out-of-range value kept", old: `{"spec":{"size":20,"min":0,"max":1}}`, new: `{"spec":{"size":20,"min":0,"max":2}}`},
+		{name: "an out-of-range value changed", old: `{"spec":{"size":20}}`, new: `{"spec":{"size":30}}`, want: []kerr{
+			{"/spec/size", schema.KindInvalid, "maximum", "must be <= 10 but found 30"}}},
+		{name: "a format kept", old: `{"spec":{"size":1,"email":"nope"}}`, new: `{"spec":{"size":2,"email":"nope"}}`},
+		{name: "a format changed: a type error that blocks the rules", old: `{"spec":{"size":1,"email":"nope"}}`, new: `{"spec":{"size":1,"email":"still-nope"}}`, want: []kerr{
+			notChecked, {"/spec/email", schema.KindInvalid, "format", `must be of type email: "still-nope"`}}},
+		{name: "an enum error kept does not block the rules", old: `{"spec":{"size":1,"color":"blue","limit":1}}`, new: `{"spec":{"size":1,"color":"blue","limit":600}}`, want: []kerr{
+			{"/spec/limit", schema.KindInvalid, "x-kubernetes-validations", "limit is at most 100"}}},
+		{name: "a rule failing on a value kept", old: `{"spec":{"size":1,"limit":500}}`, new: `{"spec":{"size":2,"limit":500}}`},
+		{name: "a rule on a parent that changed", old: `{"spec":{"size":1,"min":5,"max":1}}`, new: `{"spec":{"size":2,"min":5,"max":1}}`, want: []kerr{
+			{"/spec", schema.KindInvalid, "x-kubernetes-validations", "min must not exceed max"}}},
+		{name: "an atomic list's item kept while another changed", old: `{"spec":{"size":1,"nums":[-1,2]}}`, new: `{"spec":{"size":1,"nums":[-1,3]}}`, want: []kerr{
+			{"/spec/nums/0", schema.KindInvalid, "minimum", "must be >= 0 but found -1"}}},
+		{name: "a required property missing in an object kept", old: `{"spec":{"size":1,"nested":{"note":"a"}}}`, new: `{"spec":{"size":2,"nested":{"note":"a"}}}`},
+		{name: "a required property missing in an object changed", old: `{"spec":{"size":1,"nested":{"note":"a"}}}`, new: `{"spec":{"size":1,"nested":{"note":"b"}}}`, want: []kerr{
+			notChecked, {"/spec/nested/id", schema.KindRequired, "required", `missing required property: "id"`}}},
+		{name: "list types unchecked while the old object breaks them", old: `{"spec":{"size":1,"set":["x","x"]}}`, new: `{"spec":{"size":1,"set":["x","x","y","y"]}}`},
+		{name: "list types checked when the old object keeps them", old: `{"spec":{"size":1,"set":["x"]}}`, new: `{"spec":{"size":1,"set":["y","y"]}}`, want: []kerr{
+			{"/spec/set/1", schema.KindDuplicate, "x-kubernetes-list-type", `Duplicate value: "y"`}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := kerrs(s.ValidateUpdate(kubeValue(t, tt.new), kubeValue(t, tt.old)))
+			assert.Equal(t, tt.want, got)
+		})
+	}
+	// A schema of values, not objects, ratchets its rules only.
+	v, err := schema.Parse([]byte(ratchetSchema))
+	require.NoError(t, err)
+	got := kerrs(v.ValidateUpdate(kubeValue(t, `{"spec":{"size":20,"limit":500}}`), kubeValue(t, `{"spec":{"size":20,"limit":500}}`)))
+	assert.Equal(t, []kerr{{"/spec/size", schema.KindInvalid, "maximum", "must be <= 10 but found 20"}}, got)
+}
+
+// TestRuleErrorInMapNamesTheKeyAsASubscript: the apiserver names a rule's
+// error on a map entry spec.owners[alice] (field.Path's Key), where a
+// schema error there is spec.owners.alice.
+func TestRuleErrorInMapNamesTheKeyAsASubscript(t *testing.T) {
+	s, err := schema.Parse([]byte(`
+type: object
+properties:
+  spec:
+    type: object
+    properties:
+      owners:
+        type: object
+        additionalProperties:
+          type: string
+          maxLength: 8
+          x-kubernetes-validations: [{rule: self != 'nobody', message: an owner is somebody}]
+`), schema.KubernetesObject())
+	require.NoError(t, err)
+	list := schema.ErrorsOf(s.Validate(kubeValue(t, `{"spec":{"owners":{"alice":"nobody"}}}`)))
+	require.Len(t, list, 1)
+	assert.Equal(t, "spec.owners[alice]", list[0].FieldPath(""))
+	assert.Equal(t, "/spec/owners/alice", list[0].Pointer)
+	list = schema.ErrorsOf(s.Validate(kubeValue(t, `{"spec":{"owners":{"alice":"far too long"}}}`)))
+	require.Len(t, list, 2) // the rules did not run
+	assert.Equal(t, "spec.owners.alice", list[1].FieldPath(""), "a schema error keeps the dotted path")
+}

@@ -67,6 +67,7 @@ type Schema struct {
 	secretsOnce     sync.Once  // see hasSecrets
 	secrets         bool
 	kubeMarked      bool      // Kubernetes option: formats as the apiserver checks them
+	kubeObject      bool      // KubernetesObject option: the root is an object's root
 	kubeOnce        sync.Once // see kubeOf
 	kube            *kubeChecks
 }
@@ -77,6 +78,7 @@ type Option func(*config)
 type config struct {
 	dialect    string
 	kubernetes bool
+	object     bool
 }
 
 // DefaultDialect sets the dialect of a document without $schema, given
@@ -142,7 +144,7 @@ func decodeDocument(data []byte) (any, map[string][]string, error) {
 }
 
 func build(doc any, order map[string][]string, cfg *config) (*Schema, error) {
-	s := &Schema{doc: doc, nodes: map[string]*Node{}, kubeMarked: cfg.kubernetes}
+	s := &Schema{doc: doc, nodes: map[string]*Node{}, kubeMarked: cfg.kubernetes || cfg.object, kubeObject: cfg.object}
 	var errs ErrorList
 	var draft *jsonschema.Draft
 	s.dialect, draft = dialectOf(cfg.dialect)

@@ -50,8 +50,8 @@ func FuzzRules(f *testing.F) {
 			return
 		}
 		ctx := context.Background()
-		_ = v.Validate(ctx, nv.Value, nil, false, nil)
-		_ = v.Validate(ctx, nv.Value, ov.Value, true, nil)
+		_ = v.Validate(ctx, nv.Value, nil, false, nil, nil)
+		_ = v.Validate(ctx, nv.Value, ov.Value, true, nil, NewRatchet(n, nv.Value, ov.Value))
 		_ = CheckValue(root, nv.Value, CheckOptions{Formats: true})
 	})
 }

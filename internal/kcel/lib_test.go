@@ -284,6 +284,22 @@ func TestFormatChecks(t *testing.T) {
 		{"string", "k8s-short-name", "My-Name", false},
 		{"string", "k8s-long-name", "a.b-c.d", true},
 		{"string", "unknown-format", "anything", true},
+		// isbn and creditcard as kube-openapi's govalidator checks them:
+		// blanks and dashes (any non-digit for a card) dropped, then the
+		// check digit.
+		{"string", "isbn", "0-321-75104-3", true},
+		{"string", "isbn", "978-0321751041", true},
+		{"string", "isbn", "0321751044", false},
+		{"string", "isbn", "not an isbn", false},
+		{"string", "isbn10", "080442957X", true},
+		{"string", "isbn10", "978-0321751041", false},
+		{"string", "isbn13", "978 0321751041", true},
+		{"string", "isbn13", "0321751043", false},
+		{"string", "creditcard", "4111 1111 1111 1111", true},
+		{"string", "creditcard", "4111-1111-1111-1112", false},
+		{"string", "creditcard", "5500000000000004", true},
+		{"string", "creditcard", "1234567890123456", false},
+		{"string", "credit-card", "4111111111111112", false},
 		{"integer", "int32", jsonNumber("2147483647"), true},
 		{"integer", "int32", jsonNumber("-2147483648"), true},
 		{"integer", "int32", jsonNumber("2147483648"), false},
@@ -291,6 +307,11 @@ func TestFormatChecks(t *testing.T) {
 		{"integer", "int64", jsonNumber("9223372036854775807"), true},
 		{"integer", "int64", jsonNumber("9223372036854775808"), false},
 		{"integer", "int32", jsonNumber("1e3"), true},
+		{"number", "float", jsonNumber("3.4e38"), true},
+		{"number", "float", jsonNumber("1e39"), false},
+		{"number", "float", jsonNumber("-1e39"), false},
+		{"number", "float", jsonNumber("1e-50"), true}, // rounds to zero: no range error
+		{"number", "double", jsonNumber("1e39"), true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.format+" "+anyText(tt.v), func(t *testing.T) {

@@ -304,26 +304,48 @@ func maxCardinality(minSize int64) uint64 {
 // hold a secret: a rule on such a value gives its message, never its
 // messageExpression (which could quote the value). Nodes marked
 // writeOnly or format password (and their ancestors) count without it.
-func (v *Validator) Validate(ctx context.Context, obj, old any, hasOld bool, hidden func(ptr string) bool) []Problem {
+//
+// ratchet, when not nil, correlates obj with old for ratcheting: a rule
+// that does not read oldSelf and fails on a node that (or whose nearest
+// correlatable ancestor) is left as it was is not reported. Without it,
+// a failing rule is not reported where its node's value equals its old
+// value.
+func (v *Validator) Validate(ctx context.Context, obj, old any, hasOld bool, hidden func(ptr string) bool, ratchet *Ratchet) []Problem {
 	if v == nil {
 		return nil
 	}
 	if !hasOld {
-		old = nil
+		old, ratchet = nil, nil
 	}
-	st := &state{ctx: ctx, budget: RuntimeCELCostBudget, hidden: hidden}
+	st := &state{ctx: ctx, budget: RuntimeCELCostBudget, hidden: hidden, ratchet: ratchet}
 	v.validate(st, "", obj, old, false)
 	return st.out
 }
 
 type state struct {
-	ctx    context.Context
-	budget int64
-	out    []Problem
-	hidden func(string) bool
+	ctx     context.Context
+	budget  int64
+	out     []Problem
+	hidden  func(string) bool
+	ratchet *Ratchet
+	// allOfAt, inside an allOf, is the pointer whose equality ratchets
+	// the rules ("-": none, below the root's allOf).
+	allOfAt *string
 }
 
 func (st *state) add(p Problem) { st.out = append(st.out, p) }
+
+// ratchets reports whether a failing rule at ptr is not reported
+// (ratcheting): see Validate.
+func (st *state) ratchets(ptr string, obj, old any) bool {
+	if st.ratchet != nil {
+		if st.allOfAt != nil {
+			return *st.allOfAt != "-" && st.ratchet.Drops(*st.allOfAt)
+		}
+		return st.ratchet.Drops(ptr)
+	}
+	return old != nil && reflect.DeepEqual(obj, old)
+}
 
 func (v *Validator) validate(st *state, ptr string, obj, old any, secret bool) {
 	if v == nil || obj == nil || st.budget < 0 {
@@ -335,7 +357,15 @@ func (v *Validator) validate(st *state, ptr string, obj, old any, secret bool) {
 		return
 	}
 	for _, a := range v.allOf {
+		// As the apiserver: the rules of allOf (and below it) ratchet
+		// with the node's parent, never with the node itself.
+		outer := st.allOfAt
+		if outer == nil {
+			at := parentPointer(ptr)
+			st.allOfAt = &at
+		}
 		a.validate(st, ptr, obj, old, secret)
+		st.allOfAt = outer
 		if st.budget < 0 {
 			return
 		}
@@ -449,7 +479,7 @@ func (v *Validator) expressions(st *state, ptr string, obj, old any, secret bool
 		if res == types.True {
 			continue
 		}
-		if !c.usesOldSelf && old != nil && reflect.DeepEqual(obj, old) {
+		if !c.usesOldSelf && st.ratchets(ptr, obj, old) {
 			continue // ratcheting: an unchanged value keeps passing
 		}
 		at := ptr
@@ -480,6 +510,14 @@ func (v *Validator) expressions(st *state, ptr string, obj, old any, secret bool
 		}
 		st.add(Problem{Pointer: at, Kind: kind, Keyword: "x-kubernetes-validations", SchemaPointer: r.Ptr, Message: detail})
 	}
+}
+
+// parentPointer is the pointer of ptr's parent, "-" for the root.
+func parentPointer(ptr string) string {
+	if ptr == "" {
+		return "-"
+	}
+	return ptr[:strings.LastIndexByte(ptr, '/')]
 }
 
 func evalMessage(st *state, prog cel.Program, act interpreter.Activation) (string, error) {

@@ -71,7 +71,7 @@ func TestValidateRules(t *testing.T) {
 			if tt.old != "" {
 				old = doc(t, tt.old)
 			}
-			got := v.Validate(context.Background(), doc(t, tt.obj), old, tt.hasOld, nil)
+			got := v.Validate(context.Background(), doc(t, tt.obj), old, tt.hasOld, nil, nil)
 			assert.Equal(t, tt.want, got)
 		})
 	}
@@ -124,4 +124,36 @@ func anyText(v any) string {
 	}
 	s, _ := v.(string)
 	return s
+}
+
+// TestValidateRatchetsAsTheApiserver: with a Ratchet, a failing rule
+// that does not read oldSelf is dropped where its node, or the nearest
+// ancestor that correlates, equals its old value (items of an atomic
+// list go by their list); the rules of an allOf go by the node's parent.
+func TestValidateRatchetsAsTheApiserver(t *testing.T) {
+	root := Read(doc(t, `{"type":"object","properties":{
+ "spec":{"type":"object","properties":{
+  "nums":{"type":"array","items":{"type":"integer","x-kubernetes-validations":[{"rule":"self >= 0","message":"not negative"}]}},
+  "limit":{"type":"integer","allOf":[{"x-kubernetes-validations":[{"rule":"self <= 100","message":"at most 100"}]}]},
+  "other":{"type":"integer"}}}}}`), "")
+	v := Compile(root, true)
+	tests := []struct {
+		name, old, new string
+		want           []string
+	}{
+		{name: "an atomic list kept", old: `{"spec":{"nums":[-1,2]}}`, new: `{"spec":{"nums":[-1,2],"other":1}}`},
+		{name: "an atomic list changed: its kept item is judged", old: `{"spec":{"nums":[-1,2]}}`, new: `{"spec":{"nums":[-1,3]}}`, want: []string{"/spec/nums/0"}},
+		{name: "an allOf rule on a kept value whose parent changed", old: `{"spec":{"limit":500}}`, new: `{"spec":{"limit":500,"other":1}}`, want: []string{"/spec/limit"}},
+		{name: "an allOf rule on a kept value, parent kept", old: `{"spec":{"limit":500,"other":1}}`, new: `{"spec":{"limit":500,"other":1}}`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			n, o := doc(t, tt.new), doc(t, tt.old)
+			var got []string
+			for _, p := range v.Validate(context.Background(), n, o, true, nil, NewRatchet(root, n, o)) {
+				got = append(got, p.Pointer)
+			}
+			assert.Equal(t, tt.want, got)
+		})
+	}
 }

@@ -69,9 +69,14 @@ type CRDVersion struct {
 // Manifest writes the CRD as YAML (apiextensions.k8s.io/v1): each
 // version's openAPIV3Schema holds apiVersion, kind, metadata, the field's
 // schema from CRDSchema at its place, and a status with
-// observedGeneration and conditions (the status subresource is on). The
-// output is the same for the same input, so that a CI check can compare
-// it with the file in the repository.
+// observedGeneration and conditions (the status subresource is on).
+// Each version that is not stored takes the stored version's tighter
+// bounds (maximum, minimum, lengths, counts, pattern, multipleOf, enum)
+// where its value maps there by oldName with the same type: without the
+// webhooks the apiserver judges a write by its own version's schema, and
+// a laxer older version must not store, converted, what the stored one
+// refuses. The output is the same for the same input, so that a CI check
+// can compare it with the file in the repository.
 func (c CRD) Manifest() ([]byte, error) {
 	var errs schema.ErrorList
 	usage := func(format string, args ...any) {
@@ -150,13 +155,18 @@ func (c CRD) Manifest() ([]byte, error) {
 	if len(errs) > 0 {
 		return nil, errs.Err()
 	}
-	versions := make([]any, 0, len(c.Versions))
-	for _, v := range c.Versions {
+	fields := make([]map[string]any, len(c.Versions))
+	for i, v := range c.Versions {
 		fs, err := CRDSchema(v.Schema)
 		if err != nil {
 			return nil, schema.WrapError("version "+v.Name, err)
 		}
-		obj := wrapField(fs, field)
+		fields[i] = fs
+	}
+	storedBounds(c.Versions, fields)
+	versions := make([]any, 0, len(c.Versions))
+	for i, v := range c.Versions {
+		obj := wrapField(fields[i], field)
 		obj["properties"].(map[string]any)["status"] = statusSchema()
 		obj["description"] = c.Kind + " is the Schema for the " + c.Plural + " API."
 		versions = append(versions, map[string]any{

@@ -256,11 +256,13 @@ func TestCRDOperatorForgedAnnotation(t *testing.T) {
 			assert.Contains(t, string(r.body), "engine is immutable")
 		}
 		assert.Equal(t, want, any(o.storedParams(name)))
-		// What the CRD alone cannot judge: a v1 value only v2 refuses
-		// (v2's maximum; the apiserver judges a v1 write by v1's
-		// schema). Logged, as the README says.
-		r := o.call(http.MethodPatch, cachePath("v1", name)+"?dryRun=All", json.RawMessage(`{"spec":{"parameters":{"maxMemoryMB":70000}}}`))
-		t.Logf("without admission, v1 maxMemoryMB 70000 (dry run): %d", r.code)
+		// A v1 value only v2's schema refuses (v2's maximum): the
+		// apiserver judges a v1 write by v1's schema, which paramctl crd
+		// gave v2's bound (the laxer older schema is not laxer in the CRD).
+		r := o.call(http.MethodPatch, cachePath("v1", name), json.RawMessage(`{"spec":{"parameters":{"maxMemoryMB":70000}}}`))
+		assert.Equal(t, http.StatusUnprocessableEntity, r.code, "%s", r.body)
+		assert.Contains(t, string(r.body), "spec.parameters.maxMemoryMB")
+		assert.Equal(t, want, any(o.storedParams(name)))
 	})
 
 	// Every webhook down: the operator (conversion too) stopped.

@@ -234,7 +234,9 @@ func (c *Chart) helmValues(valuesFile string, memo *chartMemo) (*helmValues, err
 		}
 		return hv, nil
 	}
-	hv.values = helmvalues.Coalesce(chartVals, user)
+	// Both were read for this reading alone (the memo keeps subcharts'
+	// values only): coalescing takes them over rather than copying them.
+	hv.values = helmvalues.CoalesceOwned(chartVals, user)
 	return hv, nil
 }
 
@@ -267,9 +269,7 @@ func (src *valuesSource) tree() *yaml.Node {
 func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error) {
 	// The node tree for duplicate keys is dropped before the values are
 	// read: the two are never held together.
-	if n, _ := document.ParseNode(data); n != nil {
-		hv.warnings = append(hv.warnings, duplicateKeys(name, n, "")...)
-	}
+	hv.warnings = append(hv.warnings, duplicateKeysIn(name, data)...)
 	v, err := helmvalues.Read(data)
 	if err != nil {
 		// The YAML reader's message carries the line where it knows it.
@@ -282,9 +282,49 @@ func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error)
 	return v, nil
 }
 
+// duplicateKeysIn warns of each key given twice in one mapping of a
+// values file. The file is parsed a top-level entry at a time where that
+// finds what parsing it whole finds (see helmvalues.Entries): the node
+// tree of a whole file is about 20 times its text.
+func duplicateKeysIn(file string, data []byte) []Finding {
+	if entries := helmvalues.Entries(data); len(entries) > 1 && len(data) <= document.MaxDocumentBytes {
+		if fs, ok := duplicateKeysByEntry(file, entries); ok {
+			return fs
+		}
+	}
+	n, _ := document.ParseNode(data)
+	return duplicateKeys(file, n, "", 0)
+}
+
+// duplicateKeysByEntry is duplicateKeysIn for the entries of a document;
+// ok is false when an entry does not parse as a mapping or two entries
+// give the same key: then only parsing the whole document tells.
+func duplicateKeysByEntry(file string, entries []helmvalues.Entry) (out []Finding, ok bool) {
+	seen := map[string]bool{}
+	for _, e := range entries {
+		n, err := document.ParseNode(e.Text)
+		if err != nil || n == nil || n.Kind != yaml.MappingNode {
+			return nil, false
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				continue
+			}
+			if seen[k.Value] {
+				return nil, false
+			}
+			seen[k.Value] = true
+		}
+		out = append(out, duplicateKeys(file, n, "", e.Line-1)...)
+	}
+	return out, true
+}
+
 // duplicateKeys warns of each key given twice in one mapping: Helm keeps
-// the last value, most YAML tools refuse the file.
-func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
+// the last value, most YAML tools refuse the file. The node's lines are
+// dl lines before the file's.
+func duplicateKeys(file string, n *yaml.Node, ptr string, dl int) []Finding {
 	if n == nil {
 		return nil
 	}
@@ -298,17 +338,18 @@ func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
 				continue
 			}
 			p := ptr + "/" + pointer.Escape(k.Value)
-			if line, ok := first[k.Value]; ok {
-				out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
-					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, line, k.Line)})
+			line := k.Line + dl
+			if before, ok := first[k.Value]; ok {
+				out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: file, Pointer: p, Line: line, Column: k.Column,
+					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, before, line)})
 			} else {
-				first[k.Value] = k.Line
+				first[k.Value] = line
 			}
-			out = append(out, duplicateKeys(file, n.Content[i+1], p)...)
+			out = append(out, duplicateKeys(file, n.Content[i+1], p, dl)...)
 		}
 	case yaml.SequenceNode:
 		for i, e := range n.Content {
-			out = append(out, duplicateKeys(file, e, fmt.Sprintf("%s/%d", ptr, i))...)
+			out = append(out, duplicateKeys(file, e, fmt.Sprintf("%s/%d", ptr, i), dl)...)
 		}
 	}
 	return out

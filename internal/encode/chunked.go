@@ -86,7 +86,7 @@ func (c *chunker) write(path []*yaml.Node, entries []*yaml.Node) error {
 	for i := len(path) - 1; i >= 0; i-- {
 		doc = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{path[i], doc}}
 	}
-	text, err := yamlWhole(doc)
+	text, err := yamlDoc(doc)
 	if err != nil {
 		return err
 	}

@@ -291,12 +291,21 @@ func YAMLTo(w io.Writer, v any, o Orderer) error {
 	if m, ok := v.(map[string]any); ok && countNodes(v, chunkNodes) > chunkNodes {
 		return yamlChunked(w, m, o, chunkNodes)
 	}
-	b, err := yamlWhole(newQuoter().node(v, o))
+	b, err := yamlDoc(newQuoter().node(v, o))
 	if err != nil {
 		return err
 	}
 	_, err = w.Write(b)
 	return err
+}
+
+// yamlDoc writes the document n: by fastYAML where it can, else by the
+// encoder (yamlWhole), in the same bytes.
+func yamlDoc(n *yaml.Node) ([]byte, error) {
+	if b, ok := fastYAML(n); ok {
+		return b, nil
+	}
+	return yamlWhole(n)
 }
 
 // yamlWhole writes the document n.

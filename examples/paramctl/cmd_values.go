@@ -75,6 +75,7 @@ func runValues(e *env, opts any, args []string) int {
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
+		narrowGCHeadroom(len(data))
 		chart.ExtraValues = append(chart.ExtraValues, lint.ValuesFile{Name: f, Data: data})
 	}
 	for _, name := range helmSetFlags {

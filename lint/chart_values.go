@@ -283,11 +283,17 @@ func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error)
 }
 
 // duplicateKeysIn warns of each key given twice in one mapping of a
-// values file. The file is parsed a top-level entry at a time where that
-// finds what parsing it whole finds (see helmvalues.Entries): the node
+// values file. The file is parsed a batch of top-level entries at a time
+// where that finds what parsing it whole finds (see helmvalues.Entries): the node
 // tree of a whole file is about 20 times its text.
 func duplicateKeysIn(file string, data []byte) []Finding {
-	if entries := helmvalues.Entries(data); len(entries) > 1 && len(data) <= document.MaxDocumentBytes {
+	return duplicateKeysBatched(file, data, helmvalues.BatchBytes)
+}
+
+// duplicateKeysBatched is duplicateKeysIn with batches of about batch
+// bytes.
+func duplicateKeysBatched(file string, data []byte, batch int) []Finding {
+	if entries := helmvalues.Batches(data, batch); len(entries) > 1 && len(data) <= document.MaxDocumentBytes {
 		if fs, ok := duplicateKeysByEntry(file, entries); ok {
 			return fs
 		}

@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/helmvalues"
 )
 
 // duplicateKeysWhole is the duplicate-key check on the whole file's node
@@ -46,7 +47,11 @@ var duplicateSeeds = []string{
 
 func sameDuplicates(t *testing.T, data []byte) {
 	t.Helper()
-	assert.Equal(t, duplicateKeysWhole("values.yaml", data), duplicateKeysIn("values.yaml", data), "%q", data)
+	want := duplicateKeysWhole("values.yaml", data)
+	// Each entry alone, a few together, and the batches of a run.
+	for _, batch := range []int{1, 100, helmvalues.BatchBytes} {
+		assert.Equal(t, want, duplicateKeysBatched("values.yaml", data, batch), "%q, batches of %d bytes", data, batch)
+	}
 }
 
 // TestDuplicateKeysByEntryAgrees: parsing a values file a top-level entry
@@ -57,7 +62,7 @@ func TestDuplicateKeysByEntryAgrees(t *testing.T) {
 		t.Run(fmt.Sprintf("%.30q", s), func(t *testing.T) { sameDuplicates(t, []byte(s)) })
 	}
 	// A duplicate deep in a later entry keeps the file's line.
-	fs := duplicateKeysIn("values.yaml", []byte("# c\na: 1\nb:\n  x: 1\n  x: 2\n"))
+	fs := duplicateKeysBatched("values.yaml", []byte("# c\na: 1\nb:\n  x: 1\n  x: 2\n"), 1)
 	require.Len(t, fs, 1)
 	assert.Equal(t, 5, fs[0].Line)
 	assert.Equal(t, "/b/x", fs[0].Pointer)

@@ -63,14 +63,17 @@ func readWhole(data []byte) (map[string]any, error) {
 func sameReading(t *testing.T, data []byte) {
 	t.Helper()
 	want, werr := readWhole(data)
-	got, gerr := Read(data)
-	if werr != nil {
-		require.Error(t, gerr, "sigs.k8s.io/yaml refuses %q: %v", data, werr)
-		assert.Equal(t, werr.Error(), gerr.Error())
-		return
+	// Each entry alone, a few together, and Read's batches.
+	for _, batch := range []int{1, 100, BatchBytes} {
+		got, gerr := read(data, batch)
+		if werr != nil {
+			require.Error(t, gerr, "sigs.k8s.io/yaml refuses %q: %v", data, werr)
+			assert.Equal(t, werr.Error(), gerr.Error())
+			continue
+		}
+		require.NoError(t, gerr, "sigs.k8s.io/yaml reads %q", data)
+		assert.Equal(t, want, got, "%q, batches of %d bytes", data, batch)
 	}
-	require.NoError(t, gerr, "sigs.k8s.io/yaml reads %q", data)
-	assert.Equal(t, want, got, "%q", data)
 }
 
 // entrySeeds are documents at the edges of reading by entries: what must
@@ -142,6 +145,15 @@ func TestReadByEntriesAgrees(t *testing.T) {
 	for _, s := range entrySeeds {
 		t.Run(fmt.Sprintf("%.30q", s), func(t *testing.T) { sameReading(t, []byte(s)) })
 	}
+}
+
+// TestBatches: entries joined up to the size, in order, none split.
+func TestBatches(t *testing.T) {
+	doc := []byte("a: 1\nb: 2\nccc: [1, 2, 3]\nd: 4\n")
+	assert.Equal(t, []Entry{{[]byte("a: 1\nb: 2\n"), 1}, {[]byte("ccc: [1, 2, 3]\n"), 3}, {[]byte("d: 4\n"), 4}}, Batches(doc, 12))
+	assert.Equal(t, []Entry{{doc, 1}}, Batches(doc, 1<<10))
+	assert.Equal(t, Entries(doc), Batches(doc, 1))
+	assert.Nil(t, Batches([]byte("a: &x 1\n"), 1))
 }
 
 // TestEntries: where a document splits and where it must be read whole.

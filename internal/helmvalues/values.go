@@ -35,12 +35,15 @@ import (
 // `---`-separated document unmarshalled by sigs.k8s.io/yaml into a map, the
 // maps merged in order; an empty or comment-only file is empty values.
 //
-// A document is read an entry at a time where that gives what reading
-// it whole gives (see Entries): a large values file then costs the values
+// A document is read a batch of entries at a time where that gives what
+// reading it whole gives (see Entries and Batches): a large values file then costs the values
 // it holds and never sigs.k8s.io/yaml's intermediate forms of the whole
 // document (a YAML tree, a JSON-able tree and JSON text, about 30 times
 // the text between them).
-func Read(data []byte) (map[string]any, error) {
+func Read(data []byte) (map[string]any, error) { return read(data, BatchBytes) }
+
+// read is Read with batches of about batch bytes.
+func read(data []byte, batch int) (map[string]any, error) {
 	docs, err := splitDocs(data)
 	if err != nil {
 		return nil, err
@@ -48,7 +51,7 @@ func Read(data []byte) (map[string]any, error) {
 	values := map[string]any{}
 	for _, d := range docs {
 		// The file's last line gets the newline Helm's reader gives it.
-		m, err := readDoc(d, d[len(d)-1] != '\n')
+		m, err := readDoc(d, d[len(d)-1] != '\n', batch)
 		if err != nil {
 			return nil, fmt.Errorf("cannot unmarshal yaml document: %w", err)
 		}
@@ -64,10 +67,11 @@ func Read(data []byte) (map[string]any, error) {
 	return Numbers(values).(map[string]any), nil
 }
 
-// readDoc reads one document as sigs.k8s.io/yaml does, into a map; nl
-// says that the document needs a newline at its end.
-func readDoc(doc []byte, nl bool) (map[string]any, error) {
-	if entries := Entries(doc); len(entries) > 1 {
+// readDoc reads one document as sigs.k8s.io/yaml does, into a map, in
+// batches of about batch bytes; nl says that the document needs a
+// newline at its end.
+func readDoc(doc []byte, nl bool, batch int) (map[string]any, error) {
+	if entries := Batches(doc, batch); len(entries) > 1 {
 		if m, ok := readEntries(entries, nl); ok {
 			return m, nil
 		}

@@ -10,9 +10,11 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/paramkit/paramkit/internal/document"
 	"github.com/paramkit/paramkit/internal/helmvalues"
+	"github.com/paramkit/paramkit/internal/pointer"
 )
 
 // duplicateKeysWhole is the duplicate-key check on the whole file's node
@@ -45,12 +47,56 @@ var duplicateSeeds = []string{
 	"a:\n  b:\n    c: 1\n    c: 2\n  b: 3\nd: 4\n",
 }
 
+// sameLocations fails t unless the lines and nodes found by batches are
+// those found in the whole file's tree, for every pointer of the file
+// and pointers it lacks.
+func sameLocations(t *testing.T, data []byte, text *valuesText) {
+	t.Helper()
+	whole, _ := document.ParseNode(data)
+	var ptrs []string
+	var walk func(n *yaml.Node, ptr string)
+	walk = func(n *yaml.Node, ptr string) {
+		ptrs = append(ptrs, ptr, ptr+"/absent")
+		switch n.Kind {
+		case yaml.MappingNode:
+			for i := 0; i+1 < len(n.Content); i += 2 {
+				walk(n.Content[i+1], ptr+"/"+pointer.Escape(n.Content[i].Value))
+			}
+		case yaml.SequenceNode:
+			for i, e := range n.Content {
+				walk(e, fmt.Sprintf("%s/%d", ptr, i))
+			}
+		}
+	}
+	if whole != nil {
+		walk(whole, "")
+	}
+	ptrs = append(ptrs, "/absent/key", "/0")
+	src := &valuesSource{file: text}
+	wholeSrc := &valuesSource{file: &valuesText{data: data}}
+	for _, p := range ptrs {
+		toks, _ := pointer.Split(p)
+		wl, wc, wd := wholeSrc.locate(toks)
+		gl, gc, gd := src.locate(toks)
+		assert.Equal(t, []int{wl, wc, wd}, []int{gl, gc, gd}, "locate %q in %q", p, data)
+		node, _ := text.treeAt(p)
+		assert.Equal(t, nodeAt(whole, p) == nil, nodeAt(node, p) == nil, "nodeAt %q", p)
+		if w, g := nodeAt(whole, p), nodeAt(node, p); w != nil && g != nil {
+			assert.Equal(t, []any{w.Kind, w.Tag, w.Value, w.Style}, []any{g.Kind, g.Tag, g.Value, g.Style}, "nodeAt %q", p)
+		}
+	}
+}
+
 func sameDuplicates(t *testing.T, data []byte) {
 	t.Helper()
 	want := duplicateKeysWhole("values.yaml", data)
 	// Each entry alone, a few together, and the batches of a run.
 	for _, batch := range []int{1, 100, helmvalues.BatchBytes} {
-		assert.Equal(t, want, duplicateKeysBatched("values.yaml", data, batch), "%q, batches of %d bytes", data, batch)
+		got, batches, rootBatch := duplicateKeysBatched("values.yaml", data, batch)
+		assert.Equal(t, want, got, "%q, batches of %d bytes", data, batch)
+		if batches != nil {
+			sameLocations(t, data, &valuesText{data: data, batches: batches, rootBatch: rootBatch})
+		}
 	}
 }
 
@@ -62,7 +108,8 @@ func TestDuplicateKeysByEntryAgrees(t *testing.T) {
 		t.Run(fmt.Sprintf("%.30q", s), func(t *testing.T) { sameDuplicates(t, []byte(s)) })
 	}
 	// A duplicate deep in a later entry keeps the file's line.
-	fs := duplicateKeysBatched("values.yaml", []byte("# c\na: 1\nb:\n  x: 1\n  x: 2\n"), 1)
+	fs, batches, _ := duplicateKeysBatched("values.yaml", []byte("# c\na: 1\nb:\n  x: 1\n  x: 2\n"), 1)
+	assert.Len(t, batches, 2)
 	require.Len(t, fs, 1)
 	assert.Equal(t, 5, fs[0].Line)
 	assert.Equal(t, "/b/x", fs[0].Pointer)

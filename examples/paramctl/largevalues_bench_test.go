@@ -151,10 +151,11 @@ func realLargeChart(tb testing.TB, size int) (dir string, valuesSize int) {
 // reports the peak heap of a run (live objects and garbage not yet
 // collected, sampled) as a multiple of the file (x-file) and in MB. Issue
 // 35 asked for at most 25 times the file as a process's peak resident
-// memory: paramctl values and lint measured 45x and 51x on the dense file
-// before the values were read a top-level entry at a time and written a
-// part at a time, 22x and 20x after (/usr/bin/time -v, GOGC=50 as paramctl
-// runs on such files; 28x and 24x at GOGC=100).
+// memory: paramctl values and lint measured 47x and 49x on the dense file
+// before the file was read in batches of top-level entries and the values
+// written a part at a time, 20x and 19x after (peak RSS, medians of three
+// runs, at GOGC=50 as paramctl runs on such files; 25x and 24x at
+// GOGC=100).
 func BenchmarkLargeValuesFile(b *testing.B) {
 	dense, denseSize := largeChart(b, 4<<20)
 	real, realSize := realLargeChart(b, 4<<20)
@@ -192,7 +193,7 @@ func BenchmarkLargeValuesFile(b *testing.B) {
 // file read whole by sigs.k8s.io/yaml and parsed whole for duplicate keys
 // measured 25 times, which the bound refuses. A process's resident
 // memory is about 20 MB of runtime and code plus about 1.5 times this
-// heap at paramctl's GOGC=50: 22 times a dense 4 MB file.
+// heap at paramctl's GOGC=50: 20 times a dense 4 MB file.
 func TestLargeValuesFileMemory(t *testing.T) {
 	if testing.Short() || raceEnabled {
 		t.Skip("reads a 2 MB values file several times")

@@ -333,18 +333,12 @@ func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error)
 	return v, nil
 }
 
-// duplicateKeysIn warns of each key given twice in one mapping of a
-// values file. The file is parsed a batch of top-level entries at a time
-// where that finds what parsing it whole finds (see helmvalues.Entries):
-// the node tree of a whole file is about 20 times its text.
-func duplicateKeysIn(file string, data []byte) []Finding {
-	fs, _, _ := duplicateKeysBatched(file, data, helmvalues.BatchBytes)
-	return fs
-}
-
-// duplicateKeysBatched is duplicateKeysIn with batches of about batch
-// bytes; it returns the batches, and the batch of each top-level key,
-// when the file parses by them as it does whole (nil otherwise).
+// duplicateKeysBatched warns of each key given twice in one mapping of a
+// values file. The file is parsed a batch of top-level entries (about
+// batch bytes) at a time where that finds what parsing it whole finds
+// (see helmvalues.Entries): the node tree of a whole file is about 20
+// times its text. It returns the batches, and the batch of each
+// top-level key, when the file parses by them (nil otherwise).
 func duplicateKeysBatched(file string, data []byte, batch int) ([]Finding, []helmvalues.Entry, map[string]int) {
 	if entries := helmvalues.Batches(data, batch); len(entries) > 1 && len(data) <= document.MaxDocumentBytes {
 		if fs, rootBatch, ok := duplicateKeysByEntry(file, entries); ok {
@@ -355,7 +349,7 @@ func duplicateKeysBatched(file string, data []byte, batch int) ([]Finding, []hel
 	return duplicateKeys(file, n, "", 0), nil, nil
 }
 
-// duplicateKeysByEntry is duplicateKeysIn for the entries of a document,
+// duplicateKeysByEntry is duplicateKeysBatched for the entries of a document,
 // with the entry of each top-level key; ok is false when an entry does
 // not parse as a mapping, two entries give the same key, or a top-level
 // key is a merge key (<<): then only parsing the whole document tells.

@@ -18,7 +18,7 @@ import (
 )
 
 // duplicateKeysWhole is the duplicate-key check on the whole file's node
-// tree: the reference duplicateKeysIn, which parses a top-level entry at a
+// tree: the reference duplicateKeysBatched, which parses a batch of entries at a
 // time where it can, must agree with.
 func duplicateKeysWhole(file string, data []byte) []Finding {
 	n, _ := document.ParseNode(data)

@@ -88,7 +88,10 @@ type nullPlace struct {
 func (hv *helmValues) nullAt(ptr string) *nullPlace {
 	for j := len(hv.sources) - 1; j >= 0; j-- {
 		src := &hv.sources[j]
-		node := src.tree()
+		if src.file == nil {
+			continue
+		}
+		node, _ := src.file.treeAt(src.within(ptr))
 		if node == nil {
 			continue
 		}

@@ -17,7 +17,11 @@ import (
 // value is no number, the text means the number Helm holds, or the value
 // is a secret.
 func (hv *helmValues) numberNote(s *schema.Schema, src *valuesSource, ptr string) string {
-	if src == nil || src.tree() == nil || (s != nil && s.SecretAt(ptr)) {
+	if src == nil || src.file == nil || (s != nil && s.SecretAt(ptr)) {
+		return ""
+	}
+	node, _ := src.file.treeAt(src.within(ptr))
+	if node == nil {
 		return ""
 	}
 	v, ok := pointer.Get(hv.values, ptr)
@@ -25,7 +29,7 @@ func (hv *helmValues) numberNote(s *schema.Schema, src *valuesSource, ptr string
 	if !ok || !isNum {
 		return ""
 	}
-	n := nodeAt(src.tree(), src.within(ptr))
+	n := nodeAt(node, src.within(ptr))
 	if n == nil || n.Kind != yaml.ScalarNode || n.Style != 0 {
 		return ""
 	}

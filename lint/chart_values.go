@@ -159,10 +159,16 @@ func valuesDrift(s *schema.Schema, data []byte, file string, errs []Finding) []F
 	if len(out) == 0 {
 		return nil
 	}
-	// The node tree, for the lines, only when there is a finding to place.
-	node, _ := document.ParseNode(data)
+	// The node trees, for the lines, only when there is a finding to
+	// place.
+	text := newValuesText(data)
 	for i := range out {
-		out[i].Line, out[i].Column, _ = document.Locate(node, out[i].Pointer)
+		node, dl := text.treeAt(out[i].Pointer)
+		line, col, _ := document.Locate(node, out[i].Pointer)
+		if line > 0 {
+			line += dl
+		}
+		out[i].Line, out[i].Column = line, col
 	}
 	return out
 }
@@ -234,42 +240,87 @@ func (c *Chart) helmValues(valuesFile string, memo *chartMemo) (*helmValues, err
 		}
 		return hv, nil
 	}
-	hv.values = helmvalues.Coalesce(chartVals, user)
+	// Both were read for this reading alone (the memo keeps subcharts'
+	// values only): coalescing takes them over rather than copying them.
+	hv.values = helmvalues.CoalesceOwned(chartVals, user)
 	return hv, nil
 }
 
 // valuesText is a values file's text and, once a finding asked for a
-// line, its node tree. The tree (about 16 times the text) is not held
+// line, a node tree. The tree (about 20 times the text) is not held
 // while the values are read and judged, so that a large values file costs
-// what its values do.
+// what its values do; where the file parses a batch of top-level entries
+// at a time as it does whole (see duplicateKeysByEntry), a finding's
+// line costs the tree of its top-level key's batch only.
 type valuesText struct {
 	data   []byte
 	node   *yaml.Node
 	parsed bool
+	// batches are the file's batches, and rootBatch the batch of each
+	// top-level key, when the file parses by batches; nil otherwise.
+	batches   []helmvalues.Entry
+	rootBatch map[string]int
+	// at is the batch atNode is the tree of: the last one parsed.
+	at     int
+	atNode *yaml.Node
+}
+
+// newValuesText keeps a values file's text, and the batches it parses
+// by as it does whole, if any.
+func newValuesText(data []byte) *valuesText {
+	t := &valuesText{data: data}
+	_, t.batches, t.rootBatch = duplicateKeysBatched("", data, helmvalues.BatchBytes)
+	return t
 }
 
 // tree is the file's node tree: nil for no file, or one that does not
-// parse.
+// parse. Where the file parses by batches, the tree of the root's batch
+// (see treeAt).
 func (src *valuesSource) tree() *yaml.Node {
-	t := src.file
-	if t == nil {
+	if src.file == nil {
 		return nil
 	}
-	if !t.parsed {
-		t.node, _ = document.ParseNode(t.data)
-		t.parsed = true
+	n, _ := src.file.treeAt("")
+	return n
+}
+
+// treeAt is the node tree in which the pointer ptr (into the file's
+// values) is found, with the number of the file's lines before that tree:
+// the batch that holds ptr's top-level key (the first batch for the root
+// or a key the file lacks, whose tree's root is where the file's is), or
+// the whole file's tree. Nil when the file does not parse.
+func (t *valuesText) treeAt(ptr string) (*yaml.Node, int) {
+	if t.batches == nil {
+		if !t.parsed {
+			t.node, _ = document.ParseNode(t.data)
+			t.parsed = true
+		}
+		return t.node, 0
 	}
-	return t.node
+	i := 0
+	if toks, err := pointer.Split(ptr); err == nil && len(toks) > 0 {
+		if j, ok := t.rootBatch[toks[0]]; ok {
+			i = j
+		}
+	}
+	if t.atNode == nil || t.at != i {
+		n, err := document.ParseNode(t.batches[i].Text)
+		if err != nil || n == nil { // it parsed before: never so
+			t.batches = nil
+			return t.treeAt(ptr)
+		}
+		t.at, t.atNode = i, n
+	}
+	return t.atNode, t.batches[i].Line - 1
 }
 
 // readFile reads one values file as Helm does, keeps its text for lines,
 // and warns of duplicate keys.
 func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error) {
-	// The node tree for duplicate keys is dropped before the values are
-	// read: the two are never held together.
-	if n, _ := document.ParseNode(data); n != nil {
-		hv.warnings = append(hv.warnings, duplicateKeys(name, n, "")...)
-	}
+	// The node trees for duplicate keys are dropped before the values
+	// are read: the two are never held together.
+	dups, batches, rootBatch := duplicateKeysBatched(name, data, helmvalues.BatchBytes)
+	hv.warnings = append(hv.warnings, dups...)
 	v, err := helmvalues.Read(data)
 	if err != nil {
 		// The YAML reader's message carries the line where it knows it.
@@ -278,13 +329,56 @@ func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error)
 		}
 		return nil, schema.ErrorIn(name, schema.NewError(schema.KindSyntax, "", "Helm cannot read it: %v", err))
 	}
-	hv.sources = append(hv.sources, valuesSource{name: name, file: &valuesText{data: data}})
+	hv.sources = append(hv.sources, valuesSource{name: name, file: &valuesText{data: data, batches: batches, rootBatch: rootBatch}})
 	return v, nil
 }
 
+// duplicateKeysBatched warns of each key given twice in one mapping of a
+// values file. The file is parsed a batch of top-level entries (about
+// batch bytes) at a time where that finds what parsing it whole finds
+// (see helmvalues.Entries): the node tree of a whole file is about 20
+// times its text. It returns the batches, and the batch of each
+// top-level key, when the file parses by them (nil otherwise).
+func duplicateKeysBatched(file string, data []byte, batch int) ([]Finding, []helmvalues.Entry, map[string]int) {
+	if entries := helmvalues.Batches(data, batch); len(entries) > 1 && len(data) <= document.MaxDocumentBytes {
+		if fs, rootBatch, ok := duplicateKeysByEntry(file, entries); ok {
+			return fs, entries, rootBatch
+		}
+	}
+	n, _ := document.ParseNode(data)
+	return duplicateKeys(file, n, "", 0), nil, nil
+}
+
+// duplicateKeysByEntry is duplicateKeysBatched for the entries of a document,
+// with the entry of each top-level key; ok is false when an entry does
+// not parse as a mapping, two entries give the same key, or a top-level
+// key is a merge key (<<): then only parsing the whole document tells.
+func duplicateKeysByEntry(file string, entries []helmvalues.Entry) (out []Finding, rootBatch map[string]int, ok bool) {
+	rootBatch = map[string]int{}
+	for j, e := range entries {
+		n, err := document.ParseNode(e.Text)
+		if err != nil || n == nil || n.Kind != yaml.MappingNode {
+			return nil, nil, false
+		}
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind != yaml.ScalarNode || k.Tag == "!!merge" {
+				return nil, nil, false
+			}
+			if at, seen := rootBatch[k.Value]; seen && at != j {
+				return nil, nil, false
+			}
+			rootBatch[k.Value] = j
+		}
+		out = append(out, duplicateKeys(file, n, "", e.Line-1)...)
+	}
+	return out, rootBatch, true
+}
+
 // duplicateKeys warns of each key given twice in one mapping: Helm keeps
-// the last value, most YAML tools refuse the file.
-func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
+// the last value, most YAML tools refuse the file. The node's lines are
+// dl lines before the file's.
+func duplicateKeys(file string, n *yaml.Node, ptr string, dl int) []Finding {
 	if n == nil {
 		return nil
 	}
@@ -298,17 +392,18 @@ func duplicateKeys(file string, n *yaml.Node, ptr string) []Finding {
 				continue
 			}
 			p := ptr + "/" + pointer.Escape(k.Value)
-			if line, ok := first[k.Value]; ok {
-				out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: file, Pointer: p, Line: k.Line, Column: k.Column,
-					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, line, k.Line)})
+			line := k.Line + dl
+			if before, ok := first[k.Value]; ok {
+				out = append(out, Finding{Rule: chartValuesRule.ID, Severity: Warning, File: file, Pointer: p, Line: line, Column: k.Column,
+					Message: fmt.Sprintf("%q is given twice (lines %d and %d): Helm keeps the last value, other YAML readers refuse the file", k.Value, before, line)})
 			} else {
-				first[k.Value] = k.Line
+				first[k.Value] = line
 			}
-			out = append(out, duplicateKeys(file, n.Content[i+1], p)...)
+			out = append(out, duplicateKeys(file, n.Content[i+1], p, dl)...)
 		}
 	case yaml.SequenceNode:
 		for i, e := range n.Content {
-			out = append(out, duplicateKeys(file, e, fmt.Sprintf("%s/%d", ptr, i))...)
+			out = append(out, duplicateKeys(file, e, fmt.Sprintf("%s/%d", ptr, i), dl)...)
 		}
 	}
 	return out
@@ -430,16 +525,21 @@ func (src *valuesSource) locate(toks []string) (line, col, depth int) {
 		}
 		return line, col, depth + len(src.prefix)
 	}
-	if node := src.tree(); node != nil {
-		for d := len(toks); d >= 0; d-- {
-			if l, c, ok := document.Locate(node, pointer.Join(toks[:d]...)); ok {
-				if d == 0 && node.Kind == yaml.MappingNode && len(node.Content) == 0 {
-					return l, c, 0
+	if src.file != nil {
+		if node, dl := src.file.treeAt(pointer.Join(toks...)); node != nil {
+			for d := len(toks); d >= 0; d-- {
+				if l, c, ok := document.Locate(node, pointer.Join(toks[:d]...)); ok {
+					if l > 0 {
+						l += dl
+					}
+					if d == 0 && node.Kind == yaml.MappingNode && len(node.Content) == 0 {
+						return l, c, 0
+					}
+					return l, c, d
 				}
-				return l, c, d
 			}
+			return 0, 0, -1
 		}
-		return 0, 0, -1
 	}
 	best := -1
 	for _, p := range src.paths {
@@ -480,7 +580,10 @@ func (hv *helmValues) twoReadings(s *schema.Schema, src *valuesSource, ptr, rel 
 		wantsString = true
 	}
 	secret := s.SecretAt(rel)
-	node := src.tree()
+	var node *yaml.Node
+	if src.file != nil {
+		node, _ = src.file.treeAt(src.within(ptr))
+	}
 	if node == nil {
 		if src.flag != "set" || !wantsString {
 			return ""

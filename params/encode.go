@@ -1,6 +1,8 @@
 package params
 
 import (
+	"io"
+
 	"github.com/paramkit/paramkit/internal/encode"
 	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params/internal/order"
@@ -22,6 +24,25 @@ func MarshalYAML(s *schema.Schema, v any) ([]byte, error) {
 	}
 	out, err := encode.YAML(v, ordererFor(s))
 	return out, publicError(err)
+}
+
+// WriteYAML writes to w the bytes MarshalYAML gives for v, a part at a
+// time: a large document (a 4 MB values file) is never held whole as
+// text beside its values. An error of w ends the writing, part of the
+// document written; an error of v (as from MarshalYAML) comes before
+// anything is written.
+func WriteYAML(s *schema.Schema, w io.Writer, v any) error {
+	if err := zeroSchema(s); err != nil {
+		return err
+	}
+	if w == nil {
+		return schema.NewError(schema.KindUsage, "", "params.WriteYAML needs a writer")
+	}
+	v, err := value.Plain(v)
+	if err != nil {
+		return notPlain(err, "")
+	}
+	return publicError(encode.YAMLTo(w, v, ordererFor(s)))
 }
 
 // MarshalJSON writes v as JSON, keys in schema order as MarshalYAML does

@@ -322,6 +322,7 @@ func (e *env) lintOne(o *lintOptions, sets []*lint.Set, root lintRoot, path stri
 				if err != nil {
 					return lintReport{}, e.fail(exitUsage, "%v", err)
 				}
+				narrowGCHeadroom(len(data))
 				vf := lint.ValuesFile{Name: relativeTo(dir, f), Data: data}
 				if glob {
 					chart.Overlays = append(chart.Overlays, vf)

@@ -75,6 +75,7 @@ func runValues(e *env, opts any, args []string) int {
 		if err != nil {
 			return e.fail(exitUsage, "%v", err)
 		}
+		narrowGCHeadroom(len(data))
 		chart.ExtraValues = append(chart.ExtraValues, lint.ValuesFile{Name: f, Data: data})
 	}
 	for _, name := range helmSetFlags {
@@ -91,13 +92,14 @@ func runValues(e *env, opts any, args []string) int {
 	if failed {
 		return exitInvalid
 	}
-	var out []byte
 	if o.output == "json" {
-		out = append(mustBytes(params.MarshalJSON(nil, values, "  ")), '\n')
-	} else if out, err = params.MarshalYAML(nil, values); err != nil {
-		return e.fail(exitUsage, "%v", err)
+		_, err = e.stdout.Write(append(mustBytes(params.MarshalJSON(nil, values, "  ")), '\n'))
+	} else {
+		// Written a part at a time: a large values file's text is never
+		// held whole beside its values.
+		err = params.WriteYAML(nil, e.stdout, values)
 	}
-	if _, err := e.stdout.Write(out); err != nil {
+	if err != nil {
 		return e.fail(exitUsage, "%v", err)
 	}
 	return exitOK

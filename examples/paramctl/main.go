@@ -15,5 +15,6 @@ import (
 )
 
 func main() {
+	narrowGC = true
 	os.Exit(run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr))
 }

@@ -106,7 +106,11 @@ func readChart(dir string) (*lint.Chart, error) {
 		return nil, pathErr(err)
 	}
 	defer root.Close()
-	return lint.ReadChart(root.FS())
+	chart, err := lint.ReadChart(root.FS())
+	if err == nil {
+		narrowGCHeadroom(len(chart.Values))
+	}
+	return chart, err
 }
 
 // limitFS is a file system whose files are refused (errTooLarge) beyond

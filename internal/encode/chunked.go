@@ -3,6 +3,7 @@ package encode
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -19,20 +20,22 @@ import (
 // and without comments, a mapping's entries are written one after the
 // other, each at its ancestors' indentation, whatever comes before it,
 // and an ancestor's key (short, printable, one line) is its own line.
-func yamlChunked(m map[string]any, o Orderer, limit int) ([]byte, error) {
+func yamlChunked(w io.Writer, m map[string]any, o Orderer, limit int) error {
 	if len(m) == 0 {
-		return yamlWhole(YAMLNode(m, o))
+		b, err := yamlWhole(YAMLNode(m, o))
+		if err == nil {
+			_, err = w.Write(b)
+		}
+		return err
 	}
-	c := &chunker{limit: limit}
-	if err := c.mapping(nil, m, o); err != nil {
-		return nil, err
-	}
-	return c.out.Bytes(), nil
+	c := &chunker{w: w, limit: limit, q: newQuoter()}
+	return c.mapping(nil, m, o)
 }
 
 type chunker struct {
-	out   bytes.Buffer
+	w     io.Writer
 	limit int
+	q     *quoter
 	// written are the ancestors' keys of the last part written, whose
 	// lines are in out.
 	written []*yaml.Node
@@ -60,7 +63,7 @@ func (c *chunker) mapping(path []*yaml.Node, m map[string]any, o Orderer) error 
 			if err := flush(); err != nil {
 				return err
 			}
-			if err := c.mapping(append(path[:len(path):len(path)], keyNode(k)), sub, ko); err != nil {
+			if err := c.mapping(append(path[:len(path):len(path)], c.q.keyNode(k)), sub, ko); err != nil {
 				return err
 			}
 			continue
@@ -70,7 +73,7 @@ func (c *chunker) mapping(path []*yaml.Node, m map[string]any, o Orderer) error 
 				return err
 			}
 		}
-		batch = append(batch, keyNode(k), YAMLNode(m[k], ko))
+		batch = append(batch, c.q.keyNode(k), c.q.node(m[k], ko))
 		n += size
 	}
 	return flush()
@@ -83,7 +86,7 @@ func (c *chunker) write(path []*yaml.Node, entries []*yaml.Node) error {
 	for i := len(path) - 1; i >= 0; i-- {
 		doc = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Content: []*yaml.Node{path[i], doc}}
 	}
-	text, err := yamlWhole(doc)
+	text, err := yamlDoc(doc)
 	if err != nil {
 		return err
 	}
@@ -96,7 +99,9 @@ func (c *chunker) write(path []*yaml.Node, entries []*yaml.Node) error {
 		i := bytes.IndexByte(text, '\n')
 		text = text[i+1:]
 	}
-	c.out.Write(text)
+	if _, err := c.w.Write(text); err != nil {
+		return err
+	}
 	c.written = path
 	return nil
 }

@@ -3,6 +3,7 @@ package encode
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math/rand/v2"
 	"strings"
@@ -60,9 +61,9 @@ func TestYAMLChunkedSameBytes(t *testing.T) {
 		whole, err := yamlWhole(YAMLNode(m, nil))
 		require.NoError(t, err)
 		for _, limit := range []int{1, 2, 3, 7, 50} {
-			got, err := yamlChunked(m, nil, limit)
-			require.NoError(t, err)
-			require.Equal(t, string(whole), string(got), "case %d, limit %d", i, limit)
+			var got bytes.Buffer
+			require.NoError(t, yamlChunked(&got, m, nil, limit))
+			require.Equal(t, string(whole), got.String(), "case %d, limit %d", i, limit)
 		}
 	}
 }
@@ -72,9 +73,9 @@ func TestYAMLChunkedOrder(t *testing.T) {
 	o := ByKeyOrder(map[string][]string{"": {"b", "a"}, "/b": {"y", "x"}})
 	whole, err := yamlWhole(YAMLNode(v, o))
 	require.NoError(t, err)
-	got, err := yamlChunked(v, o, 1)
-	require.NoError(t, err)
-	assert.Equal(t, string(whole), string(got))
+	var got bytes.Buffer
+	require.NoError(t, yamlChunked(&got, v, o, 1))
+	assert.Equal(t, string(whole), got.String())
 }
 
 // TestYAMLLargeInParts: a mapping beyond chunkNodes goes through the
@@ -90,6 +91,52 @@ func TestYAMLLargeInParts(t *testing.T) {
 	whole, err := yamlWhole(YAMLNode(m, nil))
 	require.NoError(t, err)
 	assert.True(t, bytes.Equal(whole, got))
+	// Written to a writer, the same bytes, in parts.
+	w := &countingWriter{}
+	require.NoError(t, YAMLTo(w, m, nil))
+	assert.Equal(t, string(whole), w.String())
+	assert.Greater(t, w.writes, 2, "written a part at a time")
+}
+
+// countingWriter counts the writes it is given.
+type countingWriter struct {
+	bytes.Buffer
+	writes int
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	w.writes++
+	return w.Buffer.Write(p)
+}
+
+// TestYAMLToWriteError: an error of the writer ends the writing.
+func TestYAMLToWriteError(t *testing.T) {
+	m := map[string]any{}
+	for i := range 3 * chunkNodes {
+		m[fmt.Sprintf("k%05d", i)] = json.Number("1")
+	}
+	boom := errors.New("disk full")
+	assert.ErrorIs(t, YAMLTo(failingWriter{boom}, m, nil), boom)
+	assert.ErrorIs(t, YAMLTo(failingWriter{boom}, map[string]any{"a": "b"}, nil), boom)
+}
+
+type failingWriter struct{ err error }
+
+func (w failingWriter) Write([]byte) (int, error) { return 0, w.err }
+
+// TestQuoterRemembersWhatNeedsQuotesSays: the quoter's memory never
+// changes an answer, and stays bounded.
+func TestQuoterRemembersWhatNeedsQuotesSays(t *testing.T) {
+	q := newQuoter()
+	for range 2 {
+		for _, s := range []string{"500m", "1.2.3", "1.2.3-rc1", "0x1F", "2001-12-14", "2001-12-14t21:59:43.10-05:00", "yes", "1e3", "8080", "", "a b", "1 # c", "1: x", "-", "12Mi"} {
+			assert.Equal(t, needsQuotes(s), q.needsQuotes(s), "%q", s)
+		}
+	}
+	for i := range 2 * maxQuoteMemo {
+		q.needsQuotes(fmt.Sprintf("%dm", i))
+	}
+	assert.LessOrEqual(t, len(q.memo), maxQuoteMemo)
 }
 
 // FuzzYAMLChunked: any JSON object is written in parts as whole.
@@ -109,8 +156,8 @@ func FuzzYAMLChunked(f *testing.F) {
 		if err != nil {
 			return
 		}
-		got, err := yamlChunked(m, nil, limit)
-		require.NoError(t, err)
-		require.Equal(t, string(whole), string(got))
+		var got bytes.Buffer
+		require.NoError(t, yamlChunked(&got, m, nil, limit))
+		require.Equal(t, string(whole), got.String())
 	})
 }

@@ -5,6 +5,7 @@ package encode
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"sort"
 	"strconv"
 	"strings"
@@ -143,7 +144,36 @@ func plainASCII(s string) bool {
 }
 
 // YAMLNode builds a YAML node for v.
-func YAMLNode(v any, o Orderer) *yaml.Node {
+func YAMLNode(v any, o Orderer) *yaml.Node { return (*quoter)(nil).node(v, o) }
+
+// quoter builds YAML nodes, remembering which strings needed quotes: the
+// question costs a YAML parse for strings that start with a digit (500m,
+// 1.2.3-rc1), which values repeat. A nil quoter remembers nothing.
+type quoter struct {
+	memo map[string]bool
+}
+
+// maxQuoteMemo bounds the strings a quoter remembers.
+const maxQuoteMemo = 4096
+
+func newQuoter() *quoter { return &quoter{memo: map[string]bool{}} }
+
+// needsQuotes is needsQuotes(s), remembered.
+func (q *quoter) needsQuotes(s string) bool {
+	if q == nil || simpleWord(s) || digitLike(s) {
+		return needsQuotes(s)
+	}
+	if r, ok := q.memo[s]; ok {
+		return r
+	}
+	r := needsQuotes(s)
+	if len(q.memo) < maxQuoteMemo {
+		q.memo[s] = r
+	}
+	return r
+}
+
+func (q *quoter) node(v any, o Orderer) *yaml.Node {
 	switch t := v.(type) {
 	case nil:
 		return &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!null", Value: "null"}
@@ -155,7 +185,7 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 		return &yaml.Node{Kind: yaml.ScalarNode, Value: string(t)}
 	case string:
 		n := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: t}
-		if needsQuotes(t) {
+		if q.needsQuotes(t) {
 			n.Style = yaml.DoubleQuotedStyle
 		}
 		return n
@@ -166,7 +196,7 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 			if o != nil {
 				eo = o.Elem(i)
 			}
-			n.Content = append(n.Content, YAMLNode(e, eo))
+			n.Content = append(n.Content, q.node(e, eo))
 		}
 		if len(t) == 0 {
 			n.Style = yaml.FlowStyle
@@ -179,7 +209,7 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 			if o != nil {
 				ko = o.Key(k)
 			}
-			n.Content = append(n.Content, keyNode(k), YAMLNode(t[k], ko))
+			n.Content = append(n.Content, q.keyNode(k), q.node(t[k], ko))
 		}
 		if len(t) == 0 {
 			n.Style = yaml.FlowStyle
@@ -191,9 +221,9 @@ func YAMLNode(v any, o Orderer) *yaml.Node {
 }
 
 // keyNode is the node of a mapping's key k.
-func keyNode(k string) *yaml.Node {
+func (q *quoter) keyNode(k string) *yaml.Node {
 	kn := &yaml.Node{Kind: yaml.ScalarNode, Tag: "!!str", Value: k}
-	if needsQuotes(k) {
+	if q.needsQuotes(k) {
 		kn.Style = yaml.DoubleQuotedStyle
 	}
 	return kn
@@ -204,6 +234,11 @@ func keyNode(k string) *yaml.Node {
 func needsQuotes(s string) bool {
 	if simpleWord(s) {
 		return false
+	}
+	if digitLike(s) {
+		// anything digit-like (1_000, 0b101, 1:20) reads as a number in
+		// YAML 1.1; no need to parse it
+		return true
 	}
 	var n yaml.Node
 	if err := yaml.Unmarshal([]byte(s), &n); err != nil || len(n.Content) != 1 {
@@ -217,9 +252,16 @@ func needsQuotes(s string) bool {
 	case "y", "Y", "yes", "Yes", "YES", "n", "N", "no", "No", "NO", "on", "On", "ON", "off", "Off", "OFF", "=", "<<":
 		return true
 	}
-	// anything digit-like (1_000, 0b101, 1:20) reads as a number in YAML 1.1
-	for _, r := range s {
-		if (r < '0' || r > '9') && r != '_' && r != ':' && r != '.' && r != '-' && r != '+' && r != 'b' && r != 'o' && r != 'x' && r != 'e' && r != 'E' {
+	return false
+}
+
+// digitLike reports whether s holds only digits and what YAML 1.1 numbers
+// are written with besides (_ : . - + b o x e E); "" is digit-like.
+func digitLike(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9', c == '_', c == ':', c == '.', c == '-', c == '+', c == 'b', c == 'o', c == 'x', c == 'e', c == 'E':
+		default:
 			return false
 		}
 	}
@@ -236,10 +278,34 @@ const chunkNodes = 4096
 // queue's head, about 270 bytes an event), which made a 4 MB values file
 // cost 270 MB to print.
 func YAML(v any, o Orderer) ([]byte, error) {
-	if m, ok := v.(map[string]any); ok && countNodes(v, chunkNodes) > chunkNodes {
-		return yamlChunked(m, o, chunkNodes)
+	var b bytes.Buffer
+	if err := YAMLTo(&b, v, o); err != nil {
+		return nil, err
 	}
-	return yamlWhole(YAMLNode(v, o))
+	return b.Bytes(), nil
+}
+
+// YAMLTo writes to w the bytes YAML gives, a part at a time: a large
+// document is never held whole. An error of w ends it.
+func YAMLTo(w io.Writer, v any, o Orderer) error {
+	if m, ok := v.(map[string]any); ok && countNodes(v, chunkNodes) > chunkNodes {
+		return yamlChunked(w, m, o, chunkNodes)
+	}
+	b, err := yamlDoc(newQuoter().node(v, o))
+	if err != nil {
+		return err
+	}
+	_, err = w.Write(b)
+	return err
+}
+
+// yamlDoc writes the document n: by fastYAML where it can, else by the
+// encoder (yamlWhole), in the same bytes.
+func yamlDoc(n *yaml.Node) ([]byte, error) {
+	if b, ok := fastYAML(n); ok {
+		return b, nil
+	}
+	return yamlWhole(n)
 }
 
 // yamlWhole writes the document n.

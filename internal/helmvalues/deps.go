@@ -299,6 +299,13 @@ func coalesceGlobals(dest, src map[string]any) {
 
 func coalesceValues(c *Chart, v map[string]any, merge bool) {
 	vc, _ := deepCopy(c.Values).(map[string]any)
+	coalesceOwned(&Chart{Name: c.Name, Values: vc, Subs: c.Subs}, v, merge)
+}
+
+// coalesceOwned is coalesceValues with c.Values given up: its maps become
+// v's, changed.
+func coalesceOwned(c *Chart, v map[string]any, merge bool) {
+	vc := c.Values
 	for key, val := range vc {
 		if value, ok := v[key]; ok {
 			if value == nil && !merge {

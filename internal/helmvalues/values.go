@@ -34,54 +34,113 @@ import (
 // Read reads a values file as Helm's loader.LoadValues does: each
 // `---`-separated document unmarshalled by sigs.k8s.io/yaml into a map, the
 // maps merged in order; an empty or comment-only file is empty values.
-func Read(data []byte) (map[string]any, error) {
-	if len(data) > 0 && data[len(data)-1] != '\n' {
-		data = append(append([]byte(nil), data...), '\n')
-	}
+//
+// A document is read a batch of entries at a time where that gives what
+// reading it whole gives (see Entries and Batches): a large values file then costs the values
+// it holds and never sigs.k8s.io/yaml's intermediate forms of the whole
+// document (a YAML tree, a JSON-able tree and JSON text, about 30 times
+// the text between them).
+func Read(data []byte) (map[string]any, error) { return read(data, BatchBytes) }
+
+// read is Read with batches of about batch bytes.
+func read(data []byte, batch int) (map[string]any, error) {
 	docs, err := splitDocs(data)
 	if err != nil {
 		return nil, err
 	}
 	values := map[string]any{}
 	for _, d := range docs {
-		m := map[string]any{}
-		if err := yaml.Unmarshal(d, &m); err != nil {
+		// The file's last line gets the newline Helm's reader gives it.
+		m, err := readDoc(d, d[len(d)-1] != '\n', batch)
+		if err != nil {
 			return nil, fmt.Errorf("cannot unmarshal yaml document: %w", err)
+		}
+		if len(docs) == 1 {
+			values = m
+			if values == nil {
+				values = map[string]any{}
+			}
+			break
 		}
 		values = MergeMaps(values, m)
 	}
 	return Numbers(values).(map[string]any), nil
 }
 
+// readDoc reads one document as sigs.k8s.io/yaml does, into a map, in
+// batches of about batch bytes; nl says that the document needs a
+// newline at its end.
+func readDoc(doc []byte, nl bool, batch int) (map[string]any, error) {
+	if entries := Batches(doc, batch); len(entries) > 1 {
+		if m, ok := readEntries(entries, nl); ok {
+			return m, nil
+		}
+	}
+	if nl {
+		doc = append(doc[:len(doc):len(doc)], '\n')
+	}
+	m := map[string]any{}
+	if err := yaml.Unmarshal(doc, &m); err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// readEntries reads a document's entries one at a time and joins their
+// maps; ok is false when an entry does not read as a map, or two give the
+// same key: then only reading the whole document says what it means.
+func readEntries(entries []Entry, nl bool) (values map[string]any, ok bool) {
+	values = make(map[string]any, len(entries))
+	for i, e := range entries {
+		text := e.Text
+		if nl && i == len(entries)-1 {
+			text = append(text[:len(text):len(text)], '\n')
+		}
+		// An entry reads as a map with a key at least: an entry that is
+		// null reads as an empty map, and no entry may be null.
+		m := map[string]any{}
+		if err := yaml.Unmarshal(text, &m); err != nil || len(m) == 0 {
+			return nil, false
+		}
+		for k, v := range m {
+			if _, twice := values[k]; twice {
+				return nil, false
+			}
+			values[k] = v
+		}
+	}
+	return values, true
+}
+
 // splitDocs splits as k8s.io/apimachinery's YAMLReader does: a line
 // starting with "---" ends a document; only a comment may follow the
-// dashes on it. Empty documents are skipped.
+// dashes on it. Empty documents are skipped. The documents are slices of
+// data.
 func splitDocs(data []byte) ([][]byte, error) {
 	var docs [][]byte
-	var buf []byte
-	for len(data) > 0 {
-		i := bytes.IndexByte(data, '\n')
-		line := data
-		if i >= 0 {
-			line, data = data[:i+1], data[i+1:]
+	start := 0
+	for off := 0; off < len(data); {
+		end := bytes.IndexByte(data[off:], '\n')
+		if end < 0 {
+			end = len(data)
 		} else {
-			data = nil
+			end += off + 1
 		}
+		line := data[off:end]
 		if bytes.HasPrefix(line, []byte("---")) {
 			rest := strings.TrimSpace(string(line[3:]))
 			if rest != "" && rest[0] != '#' {
 				return nil, fmt.Errorf("error reading yaml document: invalid Yaml document separator: %s", rest)
 			}
-			if len(buf) > 0 {
-				docs = append(docs, buf)
-				buf = nil
+			if start < off {
+				docs = append(docs, data[start:off])
 			}
-			continue
+			start = end
 		}
-		buf = append(buf, line...)
+		off = end
 	}
-	if len(buf) > 0 {
-		docs = append(docs, buf)
+	if start < len(data) {
+		docs = append(docs, data[start:])
 	}
 	return docs, nil
 }
@@ -166,11 +225,19 @@ func Apply(flag, expr string, base map[string]any, readFile func(string) ([]byte
 // chart's own values are dropped. Neither argument is changed.
 func Coalesce(chart, user map[string]any) map[string]any {
 	v, _ := deepCopy(user).(map[string]any)
-	if v == nil {
-		v = map[string]any{}
+	return CoalesceOwned(deepCopy(chart).(map[string]any), v)
+}
+
+// CoalesceOwned is Coalesce for values the caller gives up: the result is
+// built of both arguments' maps and lists, which it changes, rather than
+// of copies (a large values file is not held twice). Neither argument may
+// be used afterwards, and they must share no map or list.
+func CoalesceOwned(chart, user map[string]any) map[string]any {
+	if user == nil {
+		user = map[string]any{}
 	}
-	coalesceValues(&Chart{Values: chart}, v, false)
-	return v
+	coalesceOwned(&Chart{Values: chart}, user, false)
+	return user
 }
 
 func cleanNilValues(m map[string]any) {

@@ -72,7 +72,9 @@ type CRDVersion struct {
 // observedGeneration and conditions (the status subresource is on).
 // Each version that is not stored takes the stored version's tighter
 // bounds (maximum, minimum, lengths, counts, pattern, multipleOf, enum)
-// where its value maps there by oldName with the same type: without the
+// where its value maps there by oldName with the same type (a string the
+// stored version holds as an integer gets a rule refusing integer text
+// out of range): without the
 // webhooks the apiserver judges a write by its own version's schema, and
 // a laxer older version must not store, converted, what the stored one
 // refuses. The output is the same for the same input, so that a CI check

@@ -4,6 +4,8 @@ import (
 	"encoding/json"
 	"math/big"
 	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/schema"
@@ -23,7 +25,9 @@ import (
 // and minimum (with exclusiveness), the lengths and counts, multipleOf
 // and pattern where the version has none, and enum as the members both
 // allow. A node whose default the tighter bounds would refuse keeps its
-// own (the apiserver refuses a CRD whose default breaks its schema).
+// own (the apiserver refuses a CRD whose default breaks its schema). A
+// string field the stored version holds as an integer (a flat string
+// parameter, typed later) gets a rule instead (textBounds).
 func storedBounds(versions []CRDVersion, fields []map[string]any) {
 	si := slices.IndexFunc(versions, func(v CRDVersion) bool { return v.Storage })
 	if si < 0 || len(versions) < 2 {
@@ -47,8 +51,13 @@ func storedBounds(versions []CRDVersion, fields []map[string]any) {
 			if !ok {
 				continue
 			}
-			if dst := generatedNode(fields[i], p); dst != nil && dst["type"] == src["type"] {
+			dst := generatedNode(fields[i], p)
+			switch {
+			case dst == nil:
+			case dst["type"] == src["type"]:
 				tighten(dst, src)
+			case dst["type"] == "string" && src["type"] == "integer":
+				textBounds(dst, src, versions[si].Name)
 			}
 		}
 		return true
@@ -211,4 +220,48 @@ func sameJSON(a, b any) bool {
 	ja, err1 := json.Marshal(a)
 	jb, err2 := json.Marshal(b)
 	return err1 == nil && err2 == nil && string(ja) == string(jb)
+}
+
+// integerText is the text of an integer as every reading of a value
+// reads it alike (no sign of plus, no leading zero, no blanks): the only
+// text textBounds judges.
+const integerText = `^(0|-?[1-9][0-9]*)$`
+
+// textBounds gives a string field that the stored version holds as an
+// integer (a flat string parameter unwrapped, migrated by oldName) a
+// rule refusing integer text outside the stored version's range, which
+// conversion would store as that integer. Other text is left to the
+// webhook: the rule never refuses what admission would accept.
+func textBounds(dst, src map[string]any, stored string) {
+	var conds, says []string
+	if n, ok := src["maximum"].(json.Number); ok {
+		op := "<="
+		if x, _ := src["exclusiveMaximum"].(bool); x {
+			op = "<"
+		}
+		conds = append(conds, "int(self) "+op+" "+string(n))
+		says = append(says, op+" "+string(n))
+	}
+	if n, ok := src["minimum"].(json.Number); ok {
+		op := ">="
+		if x, _ := src["exclusiveMinimum"].(bool); x {
+			op = ">"
+		}
+		conds = append(conds, "int(self) "+op+" "+string(n))
+		says = append(says, op+" "+string(n))
+	}
+	if len(conds) == 0 {
+		return
+	}
+	for _, c := range conds {
+		if _, err := strconv.ParseInt(strings.Fields(c)[2], 10, 64); err != nil {
+			return // a bound CEL's int cannot hold
+		}
+	}
+	rule := map[string]any{
+		"rule":    "!self.matches('" + integerText + "') || (" + strings.Join(conds, " && ") + ")",
+		"message": "as an integer, must be " + strings.Join(says, " and ") + " (the bounds of the stored version " + stored + ")",
+	}
+	rules, _ := dst["x-kubernetes-validations"].([]any)
+	dst["x-kubernetes-validations"] = append(rules, rule)
 }

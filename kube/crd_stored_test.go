@@ -118,3 +118,41 @@ func TestStoredBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestStoredBoundsOnText: a flat string field that the stored version
+// holds as an integer gets a rule refusing integer text outside the
+// stored range (what conversion would store as that integer), and
+// leaves any other text to the webhook; the CRD stays one the apiserver
+// accepts.
+func TestStoredBoundsOnText(t *testing.T) {
+	old, err := schema.Parse([]byte(`{type: object, properties: {cpu: {type: string}, name: {type: string}}}`))
+	require.NoError(t, err)
+	stored, err := schema.Parse([]byte(`{type: object, properties: {cpu: {type: integer, minimum: 1, maximum: 64}, name: {type: string}}}`))
+	require.NoError(t, err)
+	versions := []CRDVersion{{Name: "v1alpha1", Schema: old, Served: true}, {Name: "v1beta1", Schema: stored, Served: true, Storage: true}}
+	var fields []map[string]any
+	for _, v := range versions {
+		f, err := CRDSchema(v.Schema)
+		require.NoError(t, err)
+		fields = append(fields, f)
+	}
+	storedBounds(versions, fields)
+	cpu := generatedNode(fields[0], "/cpu")
+	require.Contains(t, cpu, "x-kubernetes-validations")
+	assert.NotContains(t, generatedNode(fields[0], "/name"), "x-kubernetes-validations")
+	require.NoError(t, checkStructural(wrapField(fields[0], "/spec/parameters"), "/properties/spec/properties/parameters"))
+
+	judged, err := schema.FromValue(fields[0], schema.Kubernetes())
+	require.NoError(t, err)
+	for _, tc := range []struct {
+		cpu     string
+		refused bool
+	}{
+		{"64", false}, {"1", false}, {"65", true}, {"0", true}, {"-3", true},
+		{"99999999999999999999", true}, // beyond int64: conversion keeps it as text, which v1beta1 refuses
+		{"abc", false}, {"065", false}, {" 65", false}, // not plain integer text: the webhook's to judge
+	} {
+		err := judged.Validate(map[string]any{"cpu": tc.cpu})
+		assert.Equal(t, tc.refused, err != nil, "cpu %q: %v", tc.cpu, err)
+	}
+}

@@ -149,7 +149,7 @@ func TestStoredBoundsOnText(t *testing.T) {
 		refused bool
 	}{
 		{"64", false}, {"1", false}, {"65", true}, {"0", true}, {"-3", true},
-		{"99999999999999999999", true}, // beyond int64: conversion keeps it as text, which v1beta1 refuses
+		{"99999999999999999999", true},                 // beyond int64: conversion keeps it as text, which v1beta1 refuses
 		{"abc", false}, {"065", false}, {" 65", false}, // not plain integer text: the webhook's to judge
 	} {
 		err := judged.Validate(map[string]any{"cpu": tc.cpu})

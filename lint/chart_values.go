@@ -15,6 +15,7 @@ import (
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -198,7 +199,7 @@ type helmValues struct {
 // helmValues reads and merges the chart's values as Helm does.
 func (c *Chart) helmValues(valuesFile string, memo *chartMemo) (*helmValues, error) {
 	hv := &helmValues{memo: memo}
-	chartVals, err := hv.readFile(valuesFile, c.Values)
+	chartVals, err := hv.readFileOnce(valuesFile, c.Values)
 	if err != nil {
 		return nil, err
 	}
@@ -279,6 +280,25 @@ func (hv *helmValues) readFile(name string, data []byte) (map[string]any, error)
 		return nil, schema.ErrorIn(name, schema.NewError(schema.KindSyntax, "", "Helm cannot read it: %v", err))
 	}
 	hv.sources = append(hv.sources, valuesSource{name: name, file: &valuesText{data: data}})
+	return v, nil
+}
+
+// readFileOnce is readFile for the chart's own values file, which every
+// reading of the run (values.yaml, then each overlay on top) starts
+// from: parsed once, its values copied out on each use (coalescing
+// changes them), its source and warnings added as readFile adds them.
+func (hv *helmValues) readFileOnce(name string, data []byte) (map[string]any, error) {
+	if r, ok := hv.memo.subValues(name, data); ok {
+		hv.warnings = append(hv.warnings, r.warnings...)
+		hv.sources = append(hv.sources, r.source)
+		return value.DeepCopy(r.values).(map[string]any), nil
+	}
+	w := len(hv.warnings)
+	v, err := hv.readFile(name, data)
+	if err != nil {
+		return nil, err
+	}
+	hv.memo.keepSubValues(name, data, memoValues{values: value.DeepCopy(v).(map[string]any), source: hv.sources[len(hv.sources)-1], warnings: slices.Clone(hv.warnings[w:])})
 	return v, nil
 }
 

@@ -15,6 +15,7 @@ import (
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
+	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -73,6 +74,7 @@ func chartValues(c *Chart, valuesFile string) ([]Finding, error) {
 	// One memo for the whole run: each overlay's reading reuses the
 	// subcharts' values files and compiled schemas the first computed.
 	memo := newChartMemo()
+	memo.keepOwn = len(c.Overlays) > 0
 	var s *schema.Schema
 	if c.Schema != nil || len(c.subcharts) == 0 {
 		var err error
@@ -204,7 +206,7 @@ type helmValues struct {
 // helmValues reads and merges the chart's values as Helm does.
 func (c *Chart) helmValues(valuesFile string, memo *chartMemo) (*helmValues, error) {
 	hv := &helmValues{memo: memo}
-	chartVals, err := hv.readFile(valuesFile, c.Values)
+	chartVals, err := hv.readFileOnce(valuesFile, c.Values)
 	if err != nil {
 		return nil, err
 	}
@@ -373,6 +375,29 @@ func duplicateKeysByEntry(file string, entries []helmvalues.Entry) (out []Findin
 		out = append(out, duplicateKeys(file, n, "", e.Line-1)...)
 	}
 	return out, rootBatch, true
+}
+
+// readFileOnce is readFile for the chart's own values file, which every
+// reading of the run (values.yaml, then each overlay on top) starts
+// from: parsed once, its values copied out on each use (coalescing
+// changes them), its source and warnings added as readFile adds them.
+// Without overlays (keepOwn unset) it is readFile.
+func (hv *helmValues) readFileOnce(name string, data []byte) (map[string]any, error) {
+	if hv.memo == nil || !hv.memo.keepOwn {
+		return hv.readFile(name, data)
+	}
+	if r, ok := hv.memo.subValues(name, data); ok {
+		hv.warnings = append(hv.warnings, r.warnings...)
+		hv.sources = append(hv.sources, r.source)
+		return value.DeepCopy(r.values).(map[string]any), nil
+	}
+	w := len(hv.warnings)
+	v, err := hv.readFile(name, data)
+	if err != nil {
+		return nil, err
+	}
+	hv.memo.keepSubValues(name, data, memoValues{values: value.DeepCopy(v).(map[string]any), source: hv.sources[len(hv.sources)-1], warnings: slices.Clone(hv.warnings[w:])})
+	return v, nil
 }
 
 // duplicateKeys warns of each key given twice in one mapping: Helm keeps

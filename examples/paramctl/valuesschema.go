@@ -610,13 +610,18 @@ const (
 	tNumber
 	tObject
 	tString
+	// tNull joins a type where values.yaml itself holds a null: Helm
+	// hands that null to the schema of a chart used as a subchart (when
+	// the parent sets any of its values), so a key typed by other
+	// evidence must still take it.
+	tNull
 )
 
 // typeNames are the bits' names, in the order a type list is written.
 var typeNames = []struct {
 	bit  typeSet
 	name string
-}{{tArray, "array"}, {tBoolean, "boolean"}, {tInteger, "integer"}, {tNumber, "number"}, {tObject, "object"}, {tString, "string"}}
+}{{tArray, "array"}, {tBoolean, "boolean"}, {tInteger, "integer"}, {tNumber, "number"}, {tObject, "object"}, {tString, "string"}, {tNull, "null"}}
 
 func typeBit(name string) typeSet {
 	for _, t := range typeNames {
@@ -669,7 +674,9 @@ type generator struct {
 	// nullItems are the list paths ("…/[]") with a null element: Helm
 	// keeps a null inside a list, so the items get no type.
 	nullItems map[string]bool
-	secrets   []string
+	// nulls are the paths where values.yaml itself holds a null.
+	nulls   map[string]bool
+	secrets []string
 }
 
 // generateSchema builds values.schema.json for values.yaml's bytes alone.
@@ -695,7 +702,7 @@ func generateSchemaFrom(data []byte, src schemaSources) (*generatedSchema, error
 		return nil, err
 	}
 	lines := strings.Split(string(data), "\n")
-	g := &generator{info: commentInfo(data), values: values, strong: map[string]typeSet{}, weak: map[string]typeSet{}, nullItems: map[string]bool{}}
+	g := &generator{info: commentInfo(data), values: values, strong: map[string]typeSet{}, weak: map[string]typeSet{}, nullItems: map[string]bool{}, nulls: map[string]bool{}}
 	g.observe(values, nil, true)
 	commented, cinfo := commentedKeys(data, lines)
 	var shape any = values
@@ -874,12 +881,19 @@ func (g *generator) observe(v any, path []string, fromText bool) {
 		} else {
 			g.strong[pk] |= tInteger
 		}
+	case nil:
+		if fromText && path != nil {
+			g.nulls[pk] = true
+		}
 	}
 }
 
 // types is the type set of a path: what its values show, with the empty
 // values beside it; none when only empty values and nulls were seen and
-// no helm-docs type is named. A number covers an integer.
+// no helm-docs type is named. A number covers an integer. Where
+// values.yaml holds a null and other evidence names a type, null is
+// allowed beside it: Helm validates that null when the chart is a
+// subchart whose parent sets any of its values.
 func (g *generator) types(path []string) typeSet {
 	pk := pathKey(path)
 	if g.info[pk].docType == anyType {
@@ -890,6 +904,9 @@ func (g *generator) types(path []string) typeSet {
 		return 0
 	}
 	s |= g.weak[pk]
+	if g.nulls[pk] {
+		s |= tNull
+	}
 	if len(path) > 0 {
 		s |= intOrString(path[len(path)-1], s)
 	}

@@ -265,3 +265,35 @@ func TestSchemaUpdateEvidence(t *testing.T) {
 	assert.Equal(t, "string", prop(t, s, "myDomain")["type"])
 	assert.True(t, isSubsequence(existing, up.out))
 }
+
+// TestSchemaNullDefaultStaysAllowed: a key values.yaml sets to null and
+// other evidence types (helm-docs' "(bool)", an overlay, a commented-out
+// value) takes null beside that type. Helm hands a subchart's own null
+// to its schema whenever the parent sets any of the subchart's values
+// (traefik's `offline:  # -- (bool)` refused as a subchart, found by
+// test/helm's TestGeneratedSchemasHelm); a null with no other evidence
+// stays untyped, and a null in an overlay (which Helm's merge deletes)
+// adds nothing.
+func TestSchemaNullDefaultStaysAllowed(t *testing.T) {
+	ov := func(y string) overlayValues {
+		v, err := readHelmValues([]byte(y))
+		require.NoError(t, err)
+		return overlayValues{name: "ci/x.yaml", values: v}
+	}
+	values := "hub:\n  # -- (bool) Disables all external network connections.\n  offline:\n  # -- (int) A limit.\n  maxRequestBodySize:\n  token:\ndeployment:\n  revisionHistoryLimit:\n  replicas: 1\nlist:\n  - name: a\n    value:\n  - name: b\n    value: x\n"
+	s := generatedFrom(t, values, schemaSources{overlays: []overlayValues{ov("deployment:\n  revisionHistoryLimit: 10\n  replicas: null\n")}})
+	for _, c := range []struct {
+		path string
+		typ  any
+	}{
+		{"hub.offline", []any{"boolean", "null"}},
+		{"hub.maxRequestBodySize", []any{"integer", "null"}},
+		{"hub.token", nil},
+		{"deployment.revisionHistoryLimit", []any{"integer", "null"}},
+		{"deployment.replicas", "integer"},
+	} {
+		assert.Equal(t, c.typ, prop(t, s, c.path)["type"], c.path)
+	}
+	items := prop(t, s, "list")["items"].(map[string]any)
+	assert.Equal(t, []any{"string", "null"}, items["properties"].(map[string]any)["value"].(map[string]any)["type"], "a null in a list element")
+}

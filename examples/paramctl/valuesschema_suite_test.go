@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
+	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/paramkit/paramkit/lint"
 )
@@ -185,4 +187,55 @@ func TestGeneratedSchemasAcceptWhatHelmAccepts(t *testing.T) {
 		}
 	}
 	t.Logf("%d value sets accepted by generated schemas", total)
+}
+
+// TestGeneratedSchemasAcceptAsSubchart: each suite chart with its
+// generated schemas, vendored by a parent that sets global and hands it
+// values (at least {}, which makes Helm keep, and validate, the nulls of
+// the chart's own values.yaml), accepts values.yaml and each ci/*.yaml
+// as the parent hands them, judged by paramkit's Helm reading. test/helm's
+// TestGeneratedSchemasHelm found the case with Helm itself (traefik's
+// null booleans typed by helm-docs).
+func TestGeneratedSchemasAcceptAsSubchart(t *testing.T) {
+	total := 0
+	for _, chart := range suiteCharts(t) {
+		if strings.Contains(chart, "missing") {
+			continue // a dependency Chart.yaml lists is missing: Helm refuses the chart
+		}
+		meta, err := os.ReadFile(filepath.Join(chart, "Chart.yaml"))
+		require.NoError(t, err)
+		var m struct{ Name, Version string }
+		require.NoError(t, yaml.Unmarshal(meta, &m))
+		staged := stageWithGeneratedSchemas(t, chart, false)
+		parent := t.TempDir()
+		require.NoError(t, os.CopyFS(filepath.Join(parent, "charts", m.Name), os.DirFS(staged)))
+		chartYAML := fmt.Sprintf("apiVersion: v2\nname: umbrella\nversion: 0.1.0\ndependencies:\n  - name: %s\n    version: %q\n    repository: file://charts/%s\n", m.Name, m.Version, m.Name)
+		require.NoError(t, os.WriteFile(filepath.Join(parent, "Chart.yaml"), []byte(chartYAML), 0o644))
+		require.NoError(t, os.WriteFile(filepath.Join(parent, "values.yaml"), []byte("global:\n  paramkitUmbrella: {region: eu, replicas: 2}\n"), 0o644))
+		sets := map[string]map[string]any{"values.yaml alone": {}}
+		ci, _ := filepath.Glob(filepath.Join(chart, "ci", "*.yaml"))
+		for _, f := range ci {
+			data, err := os.ReadFile(f)
+			require.NoError(t, err)
+			v, err := readHelmValues(data)
+			require.NoError(t, err)
+			sets["ci/"+filepath.Base(f)] = v
+		}
+		for name, v := range sets {
+			t.Run(chart+" "+name, func(t *testing.T) {
+				c, err := lint.ReadChart(os.DirFS(parent))
+				require.NoError(t, err)
+				data, err := json.Marshal(map[string]any{m.Name: v})
+				require.NoError(t, err)
+				c.ExtraValues = []lint.ValuesFile{{Name: "parent.json", Data: data}}
+				_, findings, err := c.HelmValues()
+				require.NoError(t, err)
+				for _, f := range findings {
+					assert.NotEqual(t, lint.Error, f.Severity, "%s:%d: %s: %s", f.File, f.Line, f.Pointer, f.Message)
+				}
+				total++
+			})
+		}
+	}
+	t.Logf("%d value sets accepted by generated schemas with the chart as a subchart", total)
 }

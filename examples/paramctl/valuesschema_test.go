@@ -73,7 +73,7 @@ func TestSchemaTypesAsHelmReads(t *testing.T) {
 		{"empty string typed by helm-docs, the empty string still allowed", "# -- (int) Port\nx: \"\"\n", []any{"integer", "string"}, nil},
 		{"an empty value is null: no type", "x:\n", nil, nil},
 		{"~ is null", "x: ~\n", nil, nil},
-		{"null typed by helm-docs", "# -- (int) Replicas\nx:\n", "integer", nil},
+		{"null typed by helm-docs: the null stays allowed (Helm hands it to a subchart's schema)", "# -- (int) Replicas\nx:\n", []any{"integer", "null"}, nil},
 		{"helm-docs type joins the value's", "# -- (string) Port\nx: 80\n", []any{"integer", "string"}, json.Number("80")},
 		{"an empty list: no type", "x: []\n", nil, nil},
 		{"an empty map: no type", "x: {}\n", nil, nil},

@@ -326,17 +326,6 @@ func (j *judgement) run(ctx context.Context, obj, old map[string]any, mode Field
 			j.warnings = append(j.warnings, schema.NewError(schema.KindUndeclared, p, "unknown field %q", fp))
 		}
 	}
-	// Status: the main resource does not write it where the subresource
-	// is on.
-	if ver.status {
-		if old == nil {
-			delete(obj, "status")
-		} else if st, ok := old["status"]; ok {
-			obj["status"] = value.DeepCopy(st)
-		} else {
-			delete(obj, "status")
-		}
-	}
 	if ctx.Err() != nil {
 		return j.verdict(obj)
 	}

@@ -160,6 +160,13 @@ func TestJudgeUpdate(t *testing.T) {
 	assert.Empty(t, v.Errors)
 	assert.Equal(t, map[string]any{"ready": true}, v.Object["status"])
 
+	// The stored status is kept as the apiserver stored it: pruned.
+	stale := []byte(widgetHead + "spec: {size: 1}\nstatus: {ready: true, gone: 1}\n")
+	v, err = d.Judge(context.Background(), []byte(widgetHead+"spec: {size: 3}\n"), &kube.JudgeOptions{Old: stale})
+	require.NoError(t, err)
+	assert.Empty(t, v.Errors)
+	assert.Equal(t, map[string]any{"ready": true}, v.Object["status"])
+
 	v, err = d.Judge(context.Background(), []byte(strings.Replace(widgetHead, "name: w", "name: w2", 1)+"spec: {size: 3}\n"), &kube.JudgeOptions{Old: old})
 	require.NoError(t, err)
 	assertPrefixes(t, []string{`metadata.name: immutable: Invalid value: "w2": field is immutable`}, verdictLines(v.Errors))

@@ -14,6 +14,7 @@ import (
 	yaml "go.yaml.in/yaml/v3"
 
 	"github.com/paramkit/paramkit/internal/document"
+	"github.com/paramkit/paramkit/internal/kcel"
 	"github.com/paramkit/paramkit/internal/kubectlyaml"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/value"
@@ -419,10 +420,6 @@ func goType(v any) string {
 	return "<nil>"
 }
 
-// notChecked is the apiserver's error where x-kubernetes-validations
-// rules did not run.
-const notChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
-
 // blocksRules reports whether errors hold one that keeps kube-apiserver
 // from running x-kubernetes-validations rules (apiextensions-apiserver's
 // hasBlockingErr over all its errors, metadata's and decoding's too): a
@@ -460,7 +457,7 @@ func (j *judgement) rulesNotRun() {
 		}
 	}
 	j.errs = out
-	e := j.fail(schema.KindInvalid, "", notChecked)
+	e := j.fail(schema.KindInvalid, "", kcel.RulesNotChecked)
 	e.Keyword = "x-kubernetes-validations"
 }
 

@@ -128,7 +128,7 @@ func (k *kubeChecks) errors(s *Schema, engine ErrorList, v, old any, hasOld bool
 		// given to the rules, which would only fail on it (a string where
 		// a rule reads an int); one error says the rules did not run.
 		out = append(out, &Error{Kind: KindInvalid, Keyword: "x-kubernetes-validations",
-			Message: "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"})
+			Message: kcel.RulesNotChecked})
 	} else {
 		problems = append(problems, k.rules.Validate(context.Background(), v, old, hasOld, s.HoldsSecretAt, ratchet)...)
 	}

@@ -25,6 +25,11 @@ import (
 	"github.com/paramkit/paramkit/internal/pointer"
 )
 
+// RulesNotChecked is the apiserver's error where an error that blocks
+// the rules (a wrong type, a missing required value, ...) kept them from
+// running; schema and kube both give it.
+const RulesNotChecked = "some validation rules were not checked because the object was invalid; correct the existing errors to complete validation"
+
 // The kinds of Problem.
 const (
 	KindInvalid   = "invalid"   // FieldValueInvalid

@@ -492,6 +492,15 @@ func hasRules(doc any, depth int) bool {
 // bcdfghjklmnpqrstvwxz2456789).
 const generatedSuffix = "xxxxx"
 
+// generatedPrefix is the part of a generateName the apiserver keeps
+// before the random characters.
+func generatedPrefix(gen string) string {
+	if len(gen) > maxGeneratedNameLength {
+		return gen[:maxGeneratedNameLength]
+	}
+	return gen
+}
+
 // withGeneratedName is obj as the apiserver validates a create that has a
 // generateName and no name: the name made from it, the generateName cut
 // to 58 characters and five random ones added (so that rules at the root
@@ -502,12 +511,9 @@ func withGeneratedName(obj map[string]any) map[string]any {
 	if name, _ := meta["name"].(string); name != "" || gen == "" {
 		return obj
 	}
-	if len(gen) > maxGeneratedNameLength {
-		gen = gen[:maxGeneratedNameLength]
-	}
 	c := maps.Clone(obj)
 	m := maps.Clone(meta)
-	m["name"] = gen + generatedSuffix
+	m["name"] = generatedPrefix(gen) + generatedSuffix
 	c["metadata"] = m
 	return c
 }

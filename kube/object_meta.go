@@ -257,10 +257,7 @@ func objectName(j *judgement, name string, nameOK bool, gen string, genOK bool) 
 		// The apiserver names the object generateName and five random
 		// characters of [a-z0-9] (the prefix cut to 58), then checks that
 		// name too.
-		base := gen
-		if len(base) > maxGeneratedNameLength {
-			base = base[:maxGeneratedNameLength]
-		}
+		base := generatedPrefix(gen)
 		for _, m := range dnsSubdomain(base + generatedSuffix) {
 			j.fail(schema.KindInvalid, "/metadata/name", "Invalid value: %q and 5 random characters: %s", base, m)
 		}

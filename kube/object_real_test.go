@@ -25,8 +25,12 @@ const realDir = "testdata/verdict/real"
 // TestVerdictOracle finds them the same way): real CRDs with their
 // sources in SOURCES.md, and one of paramkit's own (meta) for metadata,
 // formats and Kubernetes' readings.
-var verdictCorpora = func() []string {
-	files, err := filepath.Glob("testdata/verdict/*/objects.yaml")
+var verdictCorpora = corpusDirs("objects.yaml")
+
+// corpusDirs are the folders of testdata/verdict holding a stream of the
+// given name.
+func corpusDirs(stream string) []string {
+	files, err := filepath.Glob(filepath.Join("testdata/verdict/*", stream))
 	if err != nil {
 		panic(err)
 	}
@@ -35,16 +39,17 @@ var verdictCorpora = func() []string {
 		dirs[i] = filepath.Dir(f)
 	}
 	return dirs
-}()
+}
 
-// realDefinitions are the CRDs of a corpus folder.
-func realDefinitions(t testing.TB, dir string) []*kube.Definition {
+// corpusDefinitions are the CRDs of a corpus folder: every YAML file in
+// it but the stream (subfolders, such as updates/before, are not read).
+func corpusDefinitions(t testing.TB, dir, stream string) []*kube.Definition {
 	t.Helper()
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	require.NoError(t, err)
 	var defs []*kube.Definition
 	for _, f := range files {
-		if filepath.Base(f) == "objects.yaml" {
+		if filepath.Base(f) == stream {
 			continue
 		}
 		data, err := os.ReadFile(f)
@@ -84,7 +89,7 @@ func TestJudgeRealCRDs(t *testing.T) {
 }
 
 func judgeCorpus(t *testing.T, dir string) {
-	defs := realDefinitions(t, dir)
+	defs := corpusDefinitions(t, dir, "objects.yaml")
 	data, err := os.ReadFile(filepath.Join(dir, "objects.yaml"))
 	require.NoError(t, err)
 	var got []realVerdict

@@ -20,39 +20,7 @@ import (
 // updates.yaml stream of pairs, an old object then the new one, that the
 // apiserver judged too (test/e2e's TestVerdictOracleUpdates finds them
 // the same way; updates/README.md describes the form).
-var updateCorpora = func() []string {
-	files, err := filepath.Glob("testdata/verdict/*/updates.yaml")
-	if err != nil {
-		panic(err)
-	}
-	dirs := make([]string, len(files))
-	for i, f := range files {
-		dirs[i] = filepath.Dir(f)
-	}
-	return dirs
-}()
-
-// updateDefinitions are the CRDs of an update corpus: every YAML file of
-// the folder but the pairs (before/ holds CRDs as they were when the old
-// objects were stored, which only the oracle reads).
-func updateDefinitions(t testing.TB, dir string) []*kube.Definition {
-	t.Helper()
-	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
-	require.NoError(t, err)
-	var defs []*kube.Definition
-	for _, f := range files {
-		if filepath.Base(f) == "updates.yaml" {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		d, err := kube.ReadDefinition(data)
-		require.NoError(t, err, f)
-		defs = append(defs, d)
-	}
-	require.NotEmpty(t, defs)
-	return defs
-}
+var updateCorpora = corpusDirs("updates.yaml")
 
 // TestJudgeUpdates: each pair of an update corpus judged as an update
 // (JudgeOptions.Old) by the CRD of its kind; the verdicts (lines in
@@ -66,7 +34,7 @@ func TestJudgeUpdates(t *testing.T) {
 }
 
 func judgeUpdates(t *testing.T, dir string) {
-	defs := updateDefinitions(t, dir)
+	defs := corpusDefinitions(t, dir, "updates.yaml")
 	data, err := os.ReadFile(filepath.Join(dir, "updates.yaml"))
 	require.NoError(t, err)
 	var docs []params.Document[struct{}]

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -101,38 +102,8 @@ func TestVerdictOracle(t *testing.T) {
 func installCorpusCRDs(t *testing.T, k *kube, dir string) map[string]corpusResource {
 	files, err := filepath.Glob(filepath.Join(dir, "*.yaml"))
 	require.NoError(t, err)
-	plural := map[string]corpusResource{}
-	for _, f := range files {
-		if filepath.Base(f) == "objects.yaml" {
-			continue
-		}
-		data, err := os.ReadFile(f)
-		require.NoError(t, err)
-		for _, doc := range splitYAMLDocs(data) {
-			var crd struct {
-				Kind     string
-				Metadata struct{ Name string }
-				Spec     struct {
-					Group string
-					Scope string
-					Names struct{ Kind, Plural string }
-				}
-			}
-			require.NoError(t, yaml.Unmarshal(doc, &crd), f)
-			if crd.Kind != "CustomResourceDefinition" {
-				continue
-			}
-			r, err := k.api.do(context.Background(), http.MethodPatch,
-				"/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"+crd.Metadata.Name+"?fieldManager=paramkit-e2e&force=true",
-				"application/apply-patch+yaml", doc)
-			require.NoError(t, err)
-			require.Less(t, r.code, 300, "%s: %s", f, r.body)
-			waitCRDEstablished(t, k, crd.Metadata.Name)
-			plural[crd.Spec.Group+"/"+crd.Spec.Names.Kind] = corpusResource{
-				plural: crd.Spec.Names.Plural, cluster: crd.Spec.Scope == "Cluster"}
-		}
-	}
-	return plural
+	files = slices.DeleteFunc(files, func(f string) bool { return filepath.Base(f) == "objects.yaml" })
+	return installCRDFiles(t, k, files)
 }
 
 // corpusResource is what the oracle needs of a CRD to send its objects.

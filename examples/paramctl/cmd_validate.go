@@ -180,9 +180,7 @@ func (v *validateRun) file(name string) int {
 	// Each document on its own, so that one that cannot be read does not
 	// hide the verdicts on the others; verdicts are printed as they come,
 	// in order, through a bounded window of documents.
-	invalid, unreadable := false, false
-	var first *validateResult // held until a second document says "doc N: "
-	total := 0
+	var st streamVerdicts
 	file := ""
 	if v.many {
 		file = name
@@ -196,40 +194,61 @@ func (v *validateRun) file(name string) int {
 		if !r.Valid && !r.unreadable && v.set != nil {
 			r.Fits, _ = v.set.Fits(d.Value) // a set LoadVersionSet made: no error
 		}
-		total++
-		if !r.Valid {
-			if r.unreadable {
-				unreadable = true
-			} else {
-				invalid = true
-			}
-		}
-		if d.Index == 0 {
-			first = &r
-			return nil
-		}
-		if first != nil {
-			v.show(first, true)
-			first = nil
-		}
-		v.show(&r, true)
+		v.add(&st, r, d.Index)
 		return nil
 	})
-	if first != nil {
-		v.show(first, false)
+	return v.finish(&st, name, err)
+}
+
+// streamVerdicts is what a file's verdicts add up to as they are shown.
+type streamVerdicts struct {
+	first               *validateResult // held until a second document says "doc N: "
+	total               int
+	invalid, unreadable bool
+}
+
+// add counts r, the verdict on document index, and shows it (the first
+// only once a second one comes, to say "doc N: " or not).
+func (v *validateRun) add(st *streamVerdicts, r validateResult, index int) {
+	st.total++
+	if !r.Valid {
+		if r.unreadable {
+			st.unreadable = true
+		} else {
+			st.invalid = true
+		}
+	}
+	if index == 0 {
+		st.first = &r
+		return
+	}
+	if st.first != nil {
+		v.show(st.first, true)
+		st.first = nil
+	}
+	v.show(&r, true)
+}
+
+// finish shows a lone first verdict and gives the file's exit status:
+// 2 for a stream that could not be read or held no document, or a
+// document that could not be read; 1 for an invalid one.
+func (v *validateRun) finish(st *streamVerdicts, name string, err error) int {
+	e := v.e
+	if st.first != nil {
+		v.show(st.first, false)
 	}
 	if err != nil {
 		fmt.Fprintln(e.stderr, err)
 		return exitUsage
 	}
-	if total == 0 {
+	if st.total == 0 {
 		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", name)
 		return exitUsage
 	}
 	switch {
-	case unreadable:
+	case st.unreadable:
 		return exitUsage
-	case invalid:
+	case st.invalid:
 		return exitInvalid
 	}
 	return exitOK

@@ -271,8 +271,7 @@ func (v *validateRun) fileObjects(name string) int {
 	if v.many {
 		file = name
 	}
-	invalid, unreadable, total := false, false, 0
-	var first *validateResult
+	var st streamVerdicts
 	err = params.MapStream(context.Background(), in, 0,
 		func(d params.Document[any]) (any, error) {
 			r := v.objects.judge(context.Background(), d, inputName(name))
@@ -281,41 +280,8 @@ func (v *validateRun) fileObjects(name string) int {
 		func(d params.Document[any]) error {
 			r := d.Value.(validateResult)
 			r.File = file
-			total++
-			if !r.Valid {
-				if r.unreadable {
-					unreadable = true
-				} else {
-					invalid = true
-				}
-			}
-			if d.Index == 0 {
-				first = &r
-				return nil
-			}
-			if first != nil {
-				v.show(first, true)
-				first = nil
-			}
-			v.show(&r, true)
+			v.add(&st, r, d.Index)
 			return nil
 		})
-	if first != nil {
-		v.show(first, false)
-	}
-	if err != nil {
-		fmt.Fprintln(e.stderr, err)
-		return exitUsage
-	}
-	if total == 0 {
-		fmt.Fprintf(e.stderr, "%s: the input holds no document\n", name)
-		return exitUsage
-	}
-	switch {
-	case unreadable:
-		return exitUsage
-	case invalid:
-		return exitInvalid
-	}
-	return exitOK
+	return v.finish(&st, name, err)
 }

@@ -15,7 +15,6 @@ import (
 	"github.com/paramkit/paramkit/internal/helmvalues"
 	"github.com/paramkit/paramkit/internal/pointer"
 	"github.com/paramkit/paramkit/internal/secret"
-	"github.com/paramkit/paramkit/internal/value"
 	"github.com/paramkit/paramkit/params"
 	"github.com/paramkit/paramkit/schema"
 )
@@ -386,18 +385,12 @@ func (hv *helmValues) readFileOnce(name string, data []byte) (map[string]any, er
 	if hv.memo == nil || !hv.memo.keepOwn {
 		return hv.readFile(name, data)
 	}
-	if r, ok := hv.memo.subValues(name, data); ok {
-		hv.warnings = append(hv.warnings, r.warnings...)
-		hv.sources = append(hv.sources, r.source)
-		return value.DeepCopy(r.values).(map[string]any), nil
-	}
-	w := len(hv.warnings)
-	v, err := hv.readFile(name, data)
+	sv, err := hv.readFileAs(name, data)
 	if err != nil {
 		return nil, err
 	}
-	hv.memo.keepSubValues(name, data, memoValues{values: value.DeepCopy(v).(map[string]any), source: hv.sources[len(hv.sources)-1], warnings: slices.Clone(hv.warnings[w:])})
-	return v, nil
+	hv.sources = append(hv.sources, sv.source)
+	return sv.values, nil
 }
 
 // duplicateKeys warns of each key given twice in one mapping: Helm keeps

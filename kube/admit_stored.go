@@ -231,18 +231,27 @@ func mapBack(set *migrate.VersionSet, p, from, to string) (string, bool) {
 	if i < 0 || j < 0 {
 		return "", false
 	}
-	for k := j; k != i; {
-		next := k - 1
-		if i > j {
-			next = k + 1
-		}
-		nv, _ := set.Version(order[k])
-		ov, _ := set.Version(order[next])
+	schemas := make([]*schema.Schema, len(order))
+	for k, name := range order {
+		v, _ := set.Version(name)
+		schemas[k] = v.Schema
+	}
+	return pointerAcross(schemas, p, j, i)
+}
+
+// pointerAcross maps p, a value pointer of schemas[from], to
+// schemas[to] (schemas oldest first), one adjacent pair at a time
+// through the newer schema's oldName keywords; ok is false when some
+// schema on the way does not declare the place.
+func pointerAcross(schemas []*schema.Schema, p string, from, to int) (string, bool) {
+	for k := from; k != to; {
 		var ok bool
-		if next < k {
-			p, ok = oldPointer(nv.Schema, ov.Schema, p)
+		next := k - 1
+		if to > from {
+			next = k + 1
+			p, ok = newPointer(schemas[next], schemas[k], p)
 		} else {
-			p, ok = newPointer(nv.Schema, ov.Schema, p)
+			p, ok = oldPointer(schemas[k], schemas[next], p)
 		}
 		if !ok {
 			return "", false

@@ -33,8 +33,11 @@ func storedBounds(versions []CRDVersion, fields []map[string]any) {
 	if si < 0 || len(versions) < 2 {
 		return
 	}
-	stored := versions[si].Schema
-	stored.Walk(func(n *schema.Node) bool {
+	schemas := make([]*schema.Schema, len(versions))
+	for i, v := range versions {
+		schemas[i] = v.Schema
+	}
+	schemas[si].Walk(func(n *schema.Node) bool {
 		vp := valuePointer(n)
 		if vp == "" {
 			return true
@@ -47,7 +50,7 @@ func storedBounds(versions []CRDVersion, fields []map[string]any) {
 			if i == si {
 				continue
 			}
-			p, ok := pointerAcross(versions, vp, si, i)
+			p, ok := pointerAcross(schemas, vp, si, i)
 			if !ok {
 				continue
 			}
@@ -62,27 +65,6 @@ func storedBounds(versions []CRDVersion, fields []map[string]any) {
 		}
 		return true
 	})
-}
-
-// pointerAcross maps p, a value pointer of versions[from], to
-// versions[to], one adjacent pair at a time through the newer schema's
-// oldName keywords (as mapBack does for a VersionSet).
-func pointerAcross(versions []CRDVersion, p string, from, to int) (string, bool) {
-	for k := from; k != to; {
-		next := k - 1
-		var ok bool
-		if to > from {
-			next = k + 1
-			p, ok = newPointer(versions[next].Schema, versions[k].Schema, p)
-		} else {
-			p, ok = oldPointer(versions[k].Schema, versions[next].Schema, p)
-		}
-		if !ok {
-			return "", false
-		}
-		k = next
-	}
-	return p, true
 }
 
 // generatedNode is the node of a CRD schema (CRDSchema's output) at the
